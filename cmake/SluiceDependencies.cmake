@@ -1,0 +1,82 @@
+# Finds what Sluice builds on. Only LLVM/MLIR is required (for the compiler);
+# every other dependency is optional: a missing one switches its part off with
+# a message and never breaks the build.
+
+if(SLUICE_ENABLE_COMPILER)
+  find_package(MLIR 22 REQUIRED CONFIG
+    HINTS /usr/lib/llvm-22/lib/cmake/mlir)
+  find_package(LLVM 22 REQUIRED CONFIG
+    HINTS /usr/lib/llvm-22/lib/cmake/llvm)
+  message(STATUS "Sluice: MLIR ${LLVM_PACKAGE_VERSION} from ${MLIR_DIR}")
+  list(APPEND CMAKE_MODULE_PATH "${MLIR_CMAKE_DIR}" "${LLVM_CMAKE_DIR}")
+  set(LLVM_RUNTIME_OUTPUT_INTDIR ${CMAKE_BINARY_DIR}/bin)
+  set(LLVM_LIBRARY_OUTPUT_INTDIR ${CMAKE_BINARY_DIR}/lib)
+  set(MLIR_BINARY_DIR ${CMAKE_BINARY_DIR})
+  include(TableGen)
+  include(AddLLVM)
+  include(AddMLIR)
+  include_directories(SYSTEM ${LLVM_INCLUDE_DIRS} ${MLIR_INCLUDE_DIRS})
+  add_definitions(${LLVM_DEFINITIONS})
+  # Debian's mlir-tblgen lives in the LLVM bin dir, not on PATH.
+  set(MLIR_TABLEGEN_EXE "${LLVM_TOOLS_BINARY_DIR}/mlir-tblgen" CACHE FILEPATH "" FORCE)
+  set(SLUICE_LLVM_BIN "${LLVM_TOOLS_BINARY_DIR}")
+  # Link the shared libMLIR.so/libLLVM.so; never mix in the static component
+  # libraries (duplicate registrations abort at start-up).
+  set(SLUICE_MLIR_LIBS MLIR LLVM)
+else()
+  message(STATUS "Sluice: compiler disabled (SLUICE_ENABLE_COMPILER=OFF); runtime only")
+  find_program(SLUICE_LIT lit HINTS /usr/lib/llvm-22/bin)
+  set(SLUICE_LLVM_BIN /usr/lib/llvm-22/bin)
+endif()
+
+# --- optional dependencies -------------------------------------------------
+find_package(SPIRV-Tools CONFIG QUIET)
+if(TARGET SPIRV-Tools-shared OR TARGET SPIRV-Tools OR TARGET SPIRV-Tools-static)
+  set(SLUICE_HAVE_SPIRV_TOOLS ON)
+  message(STATUS "Sluice: SPIRV-Tools found: SPIR-V validation on")
+else()
+  set(SLUICE_HAVE_SPIRV_TOOLS OFF)
+  message(STATUS "Sluice: SPIRV-Tools NOT found: SPIR-V validation off (apt-get install spirv-tools)")
+endif()
+
+find_package(OpenCL QUIET)
+if(OpenCL_FOUND)
+  set(SLUICE_HAVE_OPENCL ON)
+  message(STATUS "Sluice: OpenCL ICD loader found: opencl backend on")
+else()
+  set(SLUICE_HAVE_OPENCL OFF)
+  message(STATUS "Sluice: OpenCL NOT found: opencl backend off (apt-get install ocl-icd-opencl-dev opencl-headers)")
+endif()
+
+find_path(SLUICE_ZE_INCLUDE_DIR level_zero/ze_api.h)
+find_library(SLUICE_ZE_LOADER ze_loader)
+if(SLUICE_ZE_INCLUDE_DIR AND SLUICE_ZE_LOADER)
+  set(SLUICE_HAVE_LEVEL_ZERO ON)
+  message(STATUS "Sluice: Level Zero loader found: level_zero backend on")
+else()
+  set(SLUICE_HAVE_LEVEL_ZERO OFF)
+  message(STATUS "Sluice: Level Zero loader NOT found: level_zero backend off (apt-get install libze-dev)")
+endif()
+
+find_path(SLUICE_CUDA_INCLUDE_DIR cuda.h HINTS /usr/local/cuda/include)
+if(SLUICE_CUDA_INCLUDE_DIR)
+  set(SLUICE_HAVE_CUDA_HEADERS ON)
+  message(STATUS "Sluice: CUDA headers found in ${SLUICE_CUDA_INCLUDE_DIR}: cuda backend on (driver loaded at run time)")
+else()
+  set(SLUICE_HAVE_CUDA_HEADERS OFF)
+  message(STATUS "Sluice: CUDA headers NOT found: cuda backend off")
+endif()
+find_program(SLUICE_PTXAS ptxas HINTS /usr/local/cuda/bin)
+find_program(SLUICE_LLVM_SPIRV llvm-spirv-15 llvm-spirv)
+if(SLUICE_LLVM_SPIRV)
+  message(STATUS "Sluice: SPIR-V translator: ${SLUICE_LLVM_SPIRV}")
+else()
+  message(STATUS "Sluice: llvm-spirv NOT found: OpenCL devices without SPIR-V IL unsupported")
+endif()
+
+find_package(GTest QUIET)
+if(GTest_FOUND)
+  message(STATUS "Sluice: GoogleTest found: unit tests on")
+else()
+  message(STATUS "Sluice: GoogleTest NOT found: unit tests off (apt-get install libgtest-dev)")
+endif()

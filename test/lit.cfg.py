@@ -1,0 +1,43 @@
+# lit configuration for Sluice's IR, tool and integration tests.
+import os
+import shutil
+
+import lit.formats
+
+config.name = "Sluice"
+config.test_format = lit.formats.ShTest(not lit_config.isWindows)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.sluice_obj_root, "test")
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs",
+                   "Runtime", "python", "CAPI"]
+
+# Tools: ours first, then LLVM's (FileCheck, not, count).
+path = [config.sluice_tools_dir, config.llvm_tools_dir]
+config.environment["PATH"] = os.pathsep.join(path + [config.environment.get("PATH", os.environ.get("PATH", ""))])
+for var in ("SLUICE_DEVICE_SELECTOR", "HOME", "TMPDIR", "OCL_ICD_VENDORS", "POCL_CACHE_DIR"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+config.substitutions.append(("%sluice_src", config.sluice_src_root))
+config.substitutions.append(("%mlir_tblgen", config.mlir_tblgen))
+config.substitutions.append(("%python", config.python or "python3"))
+
+# Features for REQUIRES: gates; each reflects what this machine has.
+if config.enable_compiler:
+    config.available_features.add("compiler")
+if config.have_opencl:
+    config.available_features.add("opencl")
+if config.have_level_zero:
+    config.available_features.add("level-zero")
+if config.have_spirv_tools:
+    config.available_features.add("spirv-tools")
+if config.have_cuda_headers:
+    config.available_features.add("cuda-headers")
+if config.ptxas and os.path.exists(config.ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.ptxas))
+if config.llvm_spirv and os.path.exists(config.llvm_spirv):
+    config.available_features.add("llvm-spirv")
+if shutil.which("dot"):
+    config.available_features.add("graphviz")
