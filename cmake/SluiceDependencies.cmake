@@ -3,10 +3,15 @@
 # a message and never breaks the build.
 
 if(SLUICE_ENABLE_COMPILER)
-  find_package(MLIR 22 REQUIRED CONFIG
+  # MLIR's version file accepts only exact versions; check the major by hand.
+  find_package(MLIR REQUIRED CONFIG
     HINTS /usr/lib/llvm-22/lib/cmake/mlir)
-  find_package(LLVM 22 REQUIRED CONFIG
+  find_package(LLVM REQUIRED CONFIG
     HINTS /usr/lib/llvm-22/lib/cmake/llvm)
+  if(NOT LLVM_VERSION_MAJOR EQUAL 22)
+    message(FATAL_ERROR "Sluice needs LLVM/MLIR 22, found ${LLVM_PACKAGE_VERSION} "
+                        "(apt-get install llvm-22-dev libmlir-22-dev mlir-22-tools)")
+  endif()
   message(STATUS "Sluice: MLIR ${LLVM_PACKAGE_VERSION} from ${MLIR_DIR}")
   list(APPEND CMAKE_MODULE_PATH "${MLIR_CMAKE_DIR}" "${LLVM_CMAKE_DIR}")
   set(LLVM_RUNTIME_OUTPUT_INTDIR ${CMAKE_BINARY_DIR}/bin)

@@ -1,0 +1,43 @@
+//===- DeferredFree.h - Release memory once its users finished --*- C++ -*-===//
+#ifndef SLUICE_RUNTIME_DEFERREDFREE_H
+#define SLUICE_RUNTIME_DEFERREDFREE_H
+
+#include "sluice/Runtime/Event.h"
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+namespace sluice::rt {
+
+/// Runs release actions once the events they wait for have finished: at
+/// once when they already have, otherwise on a background thread (started
+/// on first need) that waits for them in order.
+class DeferredFree {
+public:
+  ~DeferredFree();
+  void schedule(EventList waits, std::function<void()> action);
+  /// Blocks until every scheduled action has run (tests, shutdown).
+  void drain();
+  /// Number of actions still waiting.
+  size_t pending();
+
+private:
+  struct Item {
+    EventList waits;
+    std::function<void()> action;
+  };
+  void run();
+
+  std::mutex mutex;
+  std::condition_variable cv, idle;
+  std::deque<Item> items;
+  bool busy = false, stop = false;
+  std::thread worker;
+};
+
+} // namespace sluice::rt
+
+#endif // SLUICE_RUNTIME_DEFERREDFREE_H

@@ -1,0 +1,75 @@
+//===- Device.h - A device and its default context --------------*- C++ -*-===//
+#ifndef SLUICE_RUNTIME_DEVICE_H
+#define SLUICE_RUNTIME_DEVICE_H
+
+#include "sluice-c/Runtime.h"
+#include "sluice/Runtime/RefCounted.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sluice::rt {
+
+class Module;
+class Queue;
+
+/// What a backend reports about one of its devices.
+struct DeviceProperties {
+  SluiceBackend backend = SLUICE_BACKEND_HOST;
+  SluiceDeviceType type = SLUICE_DEVICE_TYPE_CPU;
+  std::string name, vendor, driverVersion;
+  uint32_t computeUnits = 0;
+  uint64_t globalMemoryBytes = 0;
+  uint64_t maxWorkGroupSize = 1;
+  bool fp16 = false, fp64 = false;
+  uint32_t usmCapabilities = 0; // SLUICE_USM_CAP_* bits
+  uint32_t moduleFormats = 0;   // 1u << SluiceModuleFormat
+  /// Backend-specific extras shown by `sluice-ls --verbose`.
+  std::vector<std::pair<std::string, std::string>> extra;
+};
+
+/// A backend context: the scope of allocations, modules and canonical
+/// queues. Each device belongs to one default context.
+class Context {
+public:
+  virtual ~Context() = default;
+};
+
+/// One device of a backend. Devices live as long as the process.
+class Device {
+public:
+  explicit Device(DeviceProperties props) : props(std::move(props)) {}
+  virtual ~Device() = default;
+
+  const DeviceProperties &properties() const { return props; }
+  SluiceBackend backend() const { return props.backend; }
+  /// "backend:type:index", assigned once the visible devices are known.
+  const std::string &filterString() const { return filter; }
+  void setFilterString(std::string s) { filter = std::move(s); }
+
+  virtual Context &context() = 0;
+  /// A new in-order queue.
+  virtual SluiceStatus createQueue(Ref<Queue> &out) = 0;
+  /// Allocates USM memory; `alignment` is 0 or a power of two.
+  virtual SluiceStatus allocate(SluiceUsmKind kind, size_t bytes,
+                                size_t alignment, void *&out) = 0;
+  /// Releases memory at once; the caller guarantees nothing uses it.
+  virtual void deallocate(SluiceUsmKind kind, void *ptr) = 0;
+  /// Whether host code may read and write memory of `kind` directly.
+  virtual bool hostAccessible(SluiceUsmKind kind) const = 0;
+  /// Builds a module for this device's context. On failure returns
+  /// SLUICE_ERROR_BUILD_FAILED (or another status) and fills `log`.
+  virtual SluiceStatus buildModule(SluiceModuleFormat format,
+                                   const void *bytes, size_t size,
+                                   Ref<Module> &out, std::string &log) = 0;
+
+private:
+  DeviceProperties props;
+  std::string filter;
+};
+
+} // namespace sluice::rt
+
+#endif // SLUICE_RUNTIME_DEVICE_H

@@ -1,0 +1,72 @@
+//===- Queue.h - In-order asynchronous queue --------------------*- C++ -*-===//
+#ifndef SLUICE_RUNTIME_QUEUE_H
+#define SLUICE_RUNTIME_QUEUE_H
+
+#include "sluice/Runtime/Device.h"
+#include "sluice/Runtime/Event.h"
+#include "sluice/Runtime/KernelArgs.h"
+
+#include <mutex>
+
+namespace sluice::rt {
+
+class Kernel;
+
+/// An in-order queue on one device. Submissions return at once; the task
+/// runs after the queue's earlier tasks and after its dependencies.
+/// Backends implement the submit* operations; validation, USM bookkeeping
+/// and cross-device staging happen in the layer above (the C API).
+/// Every submission produces an event.
+class Queue : public RefCounted {
+public:
+  explicit Queue(Device &device) : dev(device) {}
+
+  Device &device() const { return dev; }
+  bool isCanonical() const { return canonical; }
+  void setCanonical() { canonical = true; }
+
+  /// Copies between memory this queue can reach (its context's USM, or host
+  /// memory).
+  SluiceStatus copy(void *dst, const void *src, size_t bytes,
+                    const EventList &deps, Ref<Event> &out);
+  /// Repeats `pattern` (patternSize bytes, a power of two <= 128) over
+  /// `bytes` bytes of dst.
+  SluiceStatus fill(void *dst, const void *pattern, size_t patternSize,
+                    size_t bytes, const EventList &deps, Ref<Event> &out);
+  SluiceStatus launch(Kernel &kernel, const uint64_t grid[3],
+                      const uint64_t local[3], KernelArgs args,
+                      const EventList &deps, Ref<Event> &out);
+  /// A task that does nothing but finish after `deps` and earlier tasks.
+  SluiceStatus barrier(const EventList &deps, Ref<Event> &out);
+  /// Blocks until every submitted task finished; reports a task that
+  /// failed since the last wait.
+  virtual SluiceStatus wait() = 0;
+
+  /// Remembers the newest task (in-order: its end means all ended).
+  void noteSubmitted(const Ref<Event> &event);
+  Ref<Event> lastEvent();
+
+protected:
+  // Backends implement these; the public wrappers record the submission.
+  virtual SluiceStatus submitCopy(void *dst, const void *src, size_t bytes,
+                                  const EventList &deps, Ref<Event> &out) = 0;
+  virtual SluiceStatus submitFill(void *dst, const void *pattern,
+                                  size_t patternSize, size_t bytes,
+                                  const EventList &deps, Ref<Event> &out) = 0;
+  virtual SluiceStatus submitLaunch(Kernel &kernel, const uint64_t grid[3],
+                                    const uint64_t local[3], KernelArgs args,
+                                    const EventList &deps,
+                                    Ref<Event> &out) = 0;
+  virtual SluiceStatus submitBarrier(const EventList &deps,
+                                     Ref<Event> &out) = 0;
+
+private:
+  Device &dev;
+  bool canonical = false;
+  std::mutex lastMutex;
+  Ref<Event> last;
+};
+
+} // namespace sluice::rt
+
+#endif // SLUICE_RUNTIME_QUEUE_H

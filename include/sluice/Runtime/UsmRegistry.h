@@ -1,0 +1,45 @@
+//===- UsmRegistry.h - The table of live USM allocations --------*- C++ -*-===//
+#ifndef SLUICE_RUNTIME_USMREGISTRY_H
+#define SLUICE_RUNTIME_USMREGISTRY_H
+
+#include "sluice/Runtime/Event.h"
+#include "sluice/Runtime/Queue.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+
+namespace sluice::rt {
+
+/// One live allocation. `uses` holds the unfinished tasks that received a
+/// pointer into it; the allocation is released only after they finish.
+struct Allocation {
+  void *base = nullptr;
+  size_t size = 0;
+  SluiceUsmKind kind = SLUICE_USM_UNKNOWN;
+  Device *device = nullptr;
+  Ref<Queue> queue;
+  std::mutex usesMutex;
+  EventList uses;
+
+  void noteUse(const Ref<Event> &event);
+  EventList pendingUses();
+};
+
+/// Maps addresses (interior ones too) to their allocation. Thread-safe.
+class UsmRegistry {
+public:
+  void add(std::shared_ptr<Allocation> allocation);
+  /// The allocation containing `ptr`, or null.
+  std::shared_ptr<Allocation> find(const void *ptr) const;
+  /// Removes the allocation whose base is `ptr`; null if there is none.
+  std::shared_ptr<Allocation> remove(const void *ptr);
+
+private:
+  mutable std::mutex mutex;
+  std::map<uintptr_t, std::shared_ptr<Allocation>> byBase;
+};
+
+} // namespace sluice::rt
+
+#endif // SLUICE_RUNTIME_USMREGISTRY_H

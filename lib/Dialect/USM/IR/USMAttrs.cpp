@@ -1,0 +1,99 @@
+//===- USMAttrs.cpp - usm dialect attributes ------------------------------===//
+
+#include "sluice/Dialect/USM/IR/USMDialect.h"
+#include "sluice/Dialect/USM/IR/USMTypes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace sluice::usm;
+
+#include "sluice/Dialect/USM/IR/USMEnums.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "sluice/Dialect/USM/IR/USMAttrs.cpp.inc"
+
+QueueAttr QueueAttr::getChecked(MLIRContext *ctx, StringRef filter,
+                                StringRef name, std::string &error) {
+  std::string normalized;
+  if (!normalizeFilterString(filter, normalized, error))
+    return {};
+  return QueueAttr::get(ctx, normalized, name);
+}
+
+LogicalResult QueueAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                StringRef device, StringRef name) {
+  std::string normalized, error;
+  if (!normalizeFilterString(device, normalized, error))
+    return emitError() << error;
+  if (normalized != device)
+    return emitError() << "queue device '" << device
+                       << "' is not normalised (expected '" << normalized
+                       << "')";
+  return success();
+}
+
+/// Parses `"filter"` optionally followed by `("name")`.
+static QueueAttr parseQueueBody(AsmParser &parser, bool nameInParens) {
+  SMLoc loc = parser.getCurrentLocation();
+  std::string filter, name;
+  if (parser.parseString(&filter))
+    return {};
+  if (nameInParens) {
+    if (succeeded(parser.parseOptionalLParen())) {
+      if (parser.parseString(&name) || parser.parseRParen())
+        return {};
+    }
+  } else if (succeeded(parser.parseOptionalComma())) {
+    if (parser.parseString(&name))
+      return {};
+  }
+  std::string error;
+  auto queue = QueueAttr::getChecked(parser.getContext(), filter, name, error);
+  if (!queue) {
+    parser.emitError(loc) << error;
+    return {};
+  }
+  return queue;
+}
+
+Attribute QueueAttr::parse(AsmParser &parser, Type) {
+  if (parser.parseLess())
+    return {};
+  QueueAttr queue = parseQueueBody(parser, /*nameInParens=*/false);
+  if (!queue || parser.parseGreater())
+    return {};
+  return queue;
+}
+
+void QueueAttr::print(AsmPrinter &printer) const {
+  printer << "<";
+  printer.printString(getDevice());
+  if (!isCanonical()) {
+    printer << ", ";
+    printer.printString(getName());
+  }
+  printer << ">";
+}
+
+QueueAttr QueueAttr::parseShort(AsmParser &parser) {
+  return parseQueueBody(parser, /*nameInParens=*/true);
+}
+
+void QueueAttr::printShort(AsmPrinter &printer) const {
+  printer.printString(getDevice());
+  if (!isCanonical()) {
+    printer << "(";
+    printer.printString(getName());
+    printer << ")";
+  }
+}
+
+void USMDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "sluice/Dialect/USM/IR/USMAttrs.cpp.inc"
+      >();
+}

@@ -1,0 +1,34 @@
+//===- USMDetail.h - helpers shared by the usm dialect's sources -*- C++ -*-===//
+
+#ifndef SLUICE_LIB_DIALECT_USM_IR_USMDETAIL_H
+#define SLUICE_LIB_DIALECT_USM_IR_USMDETAIL_H
+
+#include "sluice/Dialect/USM/IR/USMTypes.h"
+
+#include "mlir/IR/Location.h"
+#include "mlir/IR/Value.h"
+#include "mlir/IR/ValueRange.h"
+
+namespace sluice::usm::detail {
+
+/// A shape the way NumPy prints it: (4,3), (5,), ().
+std::string formatShape(llvm::ArrayRef<int64_t> shape);
+/// A queue for messages: "opencl:cpu:0" or "opencl:cpu:0" (queue "q1").
+std::string formatQueue(QueueAttr queue);
+
+/// Checks that all array operands share one queue (compute-follows-data) and
+/// returns it with the coerced USM kind. Fails with a diagnostic at `loc`.
+llvm::LogicalResult checkSamePlacementQueue(std::optional<mlir::Location> loc,
+                                            llvm::StringRef opName,
+                                            mlir::ValueRange operands,
+                                            QueueAttr &queue, USMKind &kind);
+
+/// Checks axes in [-rank, rank) without repeats.
+llvm::LogicalResult checkAxes(std::optional<mlir::Location> loc,
+                              llvm::StringRef opName, int64_t rank,
+                              llvm::ArrayRef<int64_t> axes,
+                              llvm::StringRef what);
+
+} // namespace sluice::usm::detail
+
+#endif // SLUICE_LIB_DIALECT_USM_IR_USMDETAIL_H

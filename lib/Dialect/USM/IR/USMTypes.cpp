@@ -1,0 +1,122 @@
+//===- USMTypes.cpp - usm dialect types -----------------------------------===//
+
+#include "sluice/Dialect/USM/IR/USMDialect.h"
+#include "sluice/Dialect/USM/IR/USMTypes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace sluice::usm;
+
+#define GET_TYPEDEF_CLASSES
+#include "sluice/Dialect/USM/IR/USMTypes.cpp.inc"
+
+bool sluice::usm::isValidElementType(Type type) {
+  if (auto i = dyn_cast<IntegerType>(type)) {
+    unsigned w = i.getWidth();
+    if (i.isSignless())
+      return w == 1 || w == 8 || w == 16 || w == 32 || w == 64;
+    if (i.isUnsigned())
+      return w == 8 || w == 16 || w == 32 || w == 64;
+    return false; // si8...: signed integers are written i8...
+  }
+  return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
+}
+
+bool sluice::usm::isCompatibleScalar(Type scalar, Type element) {
+  if (scalar == element)
+    return true;
+  auto e = dyn_cast<IntegerType>(element);
+  auto s = dyn_cast<IntegerType>(scalar);
+  return e && s && e.isUnsigned() && s.isSignless() &&
+         e.getWidth() == s.getWidth();
+}
+
+LogicalResult ArrayType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                ArrayRef<int64_t> shape, Type elementType,
+                                QueueAttr queue, USMKind kind) {
+  for (int64_t d : shape)
+    if (d < 0 && !ShapedType::isDynamic(d))
+      return emitError() << "array dimensions must be non-negative or '?', got "
+                         << d;
+  if (!isValidElementType(elementType))
+    return emitError() << "unsupported array element type " << elementType
+                       << "; expected i1, i8, i16, i32, i64, ui8, ui16, ui32, "
+                          "ui64, f16, bf16, f32 or f64";
+  if (!queue)
+    return emitError() << "array type needs a queue";
+  return success();
+}
+
+Type ArrayType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/true,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType) || parser.parseComma())
+    return {};
+  QueueAttr queue = QueueAttr::parseShort(parser);
+  if (!queue || parser.parseComma())
+    return {};
+  SMLoc kindLoc = parser.getCurrentLocation();
+  StringRef kindName;
+  if (parser.parseKeyword(&kindName))
+    return {};
+  std::optional<USMKind> kind = symbolizeUSMKind(kindName);
+  if (!kind) {
+    parser.emitError(kindLoc) << "unknown USM kind '" << kindName
+                              << "'; expected device, shared or host";
+    return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<ArrayType>(loc, parser.getContext(), shape,
+                                      elementType, queue, *kind);
+}
+
+void ArrayType::print(AsmPrinter &printer) const {
+  printer << "<";
+  printer.printDimensionList(getShape());
+  if (!getShape().empty())
+    printer << "x";
+  printer << getElementType() << ", ";
+  getQueue().printShort(printer);
+  printer << ", " << stringifyUSMKind(getKind()) << ">";
+}
+
+ArrayType ArrayType::cloneWith(std::optional<ArrayRef<int64_t>> shape,
+                               Type elementType) const {
+  return ArrayType::get(getContext(), shape ? *shape : getShape(),
+                        elementType ? elementType : getElementType(),
+                        getQueue(), getKind());
+}
+
+ArrayType ArrayType::withShape(ArrayRef<int64_t> shape) const {
+  return cloneWith(shape, getElementType());
+}
+
+ArrayType ArrayType::withElementType(Type elementType) const {
+  return cloneWith(getShape(), elementType);
+}
+
+ArrayType ArrayType::withPlacement(QueueAttr queue, USMKind kind) const {
+  return ArrayType::get(getContext(), getShape(), getElementType(), queue,
+                        kind);
+}
+
+unsigned ArrayType::getElementByteWidth() const {
+  unsigned bits = getElementType().getIntOrFloatBitWidth();
+  return bits < 8 ? 1 : bits / 8;
+}
+
+void USMDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "sluice/Dialect/USM/IR/USMTypes.cpp.inc"
+      >();
+}

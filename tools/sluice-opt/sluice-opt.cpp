@@ -1,0 +1,24 @@
+//===- sluice-opt.cpp - Sluice's opt-style driver -------------------------===//
+//
+// Registration plus MlirOptMain: the usm dialect, its passes, and the
+// upstream dialects and passes Sluice's pipelines use.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sluice/Dialect/USM/IR/USMDialect.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::registerAllPasses();
+  registry.insert<sluice::usm::USMDialect>();
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "Sluice optimizer driver\n", registry));
+}
