@@ -41,3 +41,4 @@ if config.llvm_spirv and os.path.exists(config.llvm_spirv):
     config.available_features.add("llvm-spirv")
 if shutil.which("dot"):
     config.available_features.add("graphviz")
+config.substitutions.append(("%mlir_include", "/usr/lib/llvm-22/include"))

@@ -144,7 +144,10 @@ LogicalResult sluice::usm::inferElementwiseType(
     }
   if (!element)
     element = data.front().getType();
+  // Logical ops take each operand's truth value: element types may differ.
   for (auto [i, v] : llvm::enumerate(data)) {
+    if (rule == ElementRule::Logical)
+      break;
     unsigned index = i + (operands.size() - data.size());
     if (auto a = dyn_cast<ArrayType>(v.getType())) {
       if (a.getElementType() != element)

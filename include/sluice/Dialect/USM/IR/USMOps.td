@@ -211,7 +211,7 @@ class USM_ElementwiseOp<string mnemonic, USM_ElementRule r,
 class USM_BinaryOp<string mnemonic, USM_ElementRule r, string what,
                    string example, list<Trait> traits = []>
     : USM_ElementwiseOp<mnemonic, r, traits> {
-  let summary = "elementwise " # what # " with broadcasting";
+  let summary = what # ", elementwise with broadcasting";
   let description = "Computes " # what # " of each pair of elements of "
     # "`lhs` and `rhs` after NumPy broadcasting. Either operand may be a "
     # "scalar of the array's element type; at least one is an array. Array "
@@ -223,22 +223,22 @@ class USM_BinaryOp<string mnemonic, USM_ElementRule r, string what,
 class USM_UnaryOp<string mnemonic, USM_ElementRule r, string what,
                   string example>
     : USM_ElementwiseOp<mnemonic, r> {
-  let summary = "elementwise " # what;
+  let summary = what # ", elementwise";
   let description = "Computes " # what # " of each element.\n\n```mlir\n"
     # example # "\n```";
   let arguments = (ins USM_Array:$operand);
 }
 
-def USM_AddOp : USM_BinaryOp<"add", USM_RuleArith, "sum",
+def USM_AddOp : USM_BinaryOp<"add", USM_RuleArith, "the sum",
   "%c = usm.add %a, %b : (!usm.array<4x3xf32, \"gpu:0\", device>, !usm.array<3xf32, \"gpu:0\", device>) -> !usm.array<4x3xf32, \"gpu:0\", device>",
   [Commutative]> { let hasFolder = 1; }
-def USM_SubOp : USM_BinaryOp<"sub", USM_RuleArith, "difference",
+def USM_SubOp : USM_BinaryOp<"sub", USM_RuleArith, "the difference",
   "%c = usm.sub %a, %b : (!usm.array<8xi32, \"host\", host>, i32) -> !usm.array<8xi32, \"host:cpu:0\", host>">
   { let hasFolder = 1; }
-def USM_MulOp : USM_BinaryOp<"mul", USM_RuleArith, "product",
+def USM_MulOp : USM_BinaryOp<"mul", USM_RuleArith, "the product",
   "%c = usm.mul %a, %s : (!usm.array<?xf64, \"gpu:0\", shared>, f64) -> !usm.array<?xf64, \"gpu:0\", shared>",
   [Commutative]> { let hasFolder = 1; }
-def USM_DivOp : USM_BinaryOp<"div", USM_RuleFloat, "true division (floating point only)",
+def USM_DivOp : USM_BinaryOp<"div", USM_RuleFloat, "the true quotient (floating point only)",
   "%c = usm.div %a, %b : (!usm.array<4xf32, \"gpu:0\", device>, !usm.array<4xf32, \"gpu:0\", device>) -> !usm.array<4xf32, \"gpu:0\", device>">
   { let hasFolder = 1; }
 def USM_FloorDivideOp : USM_BinaryOp<"floor_divide", USM_RuleArith,
@@ -258,10 +258,10 @@ def USM_MinimumOp : USM_BinaryOp<"minimum", USM_RuleArithOrBool,
   "%c = usm.minimum %a, %b : (!usm.array<4xf32, \"gpu:0\", device>, !usm.array<4xf32, \"gpu:0\", device>) -> !usm.array<4xf32, \"gpu:0\", device>",
   [Commutative]> { let hasFolder = 1; }
 
-def USM_EqOp : USM_BinaryOp<"eq", USM_RuleCompare, "equality (result i1)",
+def USM_EqOp : USM_BinaryOp<"eq", USM_RuleCompare, "`lhs == rhs` (result i1)",
   "%m = usm.eq %a, %b : (!usm.array<4xf32, \"gpu:0\", device>, f32) -> !usm.array<4xi1, \"gpu:0\", device>",
   [Commutative]>;
-def USM_NeOp : USM_BinaryOp<"ne", USM_RuleCompare, "inequality (result i1)",
+def USM_NeOp : USM_BinaryOp<"ne", USM_RuleCompare, "`lhs != rhs` (result i1)",
   "%m = usm.ne %a, %b : (!usm.array<4xf32, \"gpu:0\", device>, f32) -> !usm.array<4xi1, \"gpu:0\", device>",
   [Commutative]>;
 def USM_LtOp : USM_BinaryOp<"lt", USM_RuleCompare, "`lhs < rhs` (result i1)",
@@ -273,11 +273,11 @@ def USM_GtOp : USM_BinaryOp<"gt", USM_RuleCompare, "`lhs > rhs` (result i1)",
 def USM_GeOp : USM_BinaryOp<"ge", USM_RuleCompare, "`lhs >= rhs` (result i1)",
   "%m = usm.ge %a, %b : (!usm.array<4xi32, \"gpu:0\", device>, !usm.array<4xi32, \"gpu:0\", device>) -> !usm.array<4xi1, \"gpu:0\", device>">;
 def USM_LogicalAndOp : USM_BinaryOp<"logical_and", USM_RuleLogical,
-  "logical and of the elements' truth values (result i1)",
+  "the logical and of the elements' truth values (result i1)",
   "%m = usm.logical_and %a, %b : (!usm.array<4xi1, \"gpu:0\", device>, !usm.array<4xi1, \"gpu:0\", device>) -> !usm.array<4xi1, \"gpu:0\", device>",
   [Commutative]>;
 def USM_LogicalOrOp : USM_BinaryOp<"logical_or", USM_RuleLogical,
-  "logical or of the elements' truth values (result i1)",
+  "the logical or of the elements' truth values (result i1)",
   "%m = usm.logical_or %a, %b : (!usm.array<4xi1, \"gpu:0\", device>, !usm.array<4xi1, \"gpu:0\", device>) -> !usm.array<4xi1, \"gpu:0\", device>",
   [Commutative]>;
 
