@@ -1,0 +1,62 @@
+//===- DeferredFree.cpp - Release memory once its users finished ----------===//
+#include "sluice/Runtime/DeferredFree.h"
+
+namespace sluice::rt {
+
+DeferredFree::~DeferredFree() {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    stop = true;
+    cv.notify_all();
+  }
+  if (worker.joinable())
+    worker.join();
+}
+
+void DeferredFree::schedule(EventList waits, std::function<void()> action) {
+  EventList pendingWaits;
+  appendPending(waits, pendingWaits);
+  if (pendingWaits.empty()) {
+    action();
+    return;
+  }
+  std::lock_guard<std::mutex> lock(mutex);
+  items.push_back({std::move(pendingWaits), std::move(action)});
+  if (!worker.joinable())
+    worker = std::thread([this] { run(); });
+  cv.notify_all();
+}
+
+void DeferredFree::run() {
+  std::unique_lock<std::mutex> lock(mutex);
+  for (;;) {
+    cv.wait(lock, [&] { return stop || !items.empty(); });
+    if (items.empty())
+      return;
+    Item item = std::move(items.front());
+    items.pop_front();
+    busy = true;
+    lock.unlock();
+    // A failed task has finished too: either way its memory is free.
+    for (Ref<Event> &event : item.waits)
+      (void)event->wait();
+    item.action();
+    item = Item();
+    lock.lock();
+    busy = false;
+    if (items.empty())
+      idle.notify_all();
+  }
+}
+
+void DeferredFree::drain() {
+  std::unique_lock<std::mutex> lock(mutex);
+  idle.wait(lock, [&] { return items.empty() && !busy; });
+}
+
+size_t DeferredFree::pending() {
+  std::lock_guard<std::mutex> lock(mutex);
+  return items.size() + (busy ? 1 : 0);
+}
+
+} // namespace sluice::rt

@@ -1,0 +1,55 @@
+//===- Queue.cpp - In-order asynchronous queue ----------------------------===//
+#include "sluice/Runtime/Queue.h"
+
+namespace sluice::rt {
+
+void Queue::noteSubmitted(const Ref<Event> &event) {
+  std::lock_guard<std::mutex> lock(lastMutex);
+  last = event;
+}
+
+Ref<Event> Queue::lastEvent() {
+  std::lock_guard<std::mutex> lock(lastMutex);
+  return last;
+}
+
+} // namespace sluice::rt
+
+namespace sluice::rt {
+
+SluiceStatus Queue::copy(void *dst, const void *src, size_t bytes,
+                         const EventList &deps, Ref<Event> &out) {
+  if (SluiceStatus status = submitCopy(dst, src, bytes, deps, out))
+    return status;
+  noteSubmitted(out);
+  return SLUICE_SUCCESS;
+}
+
+SluiceStatus Queue::fill(void *dst, const void *pattern, size_t patternSize,
+                         size_t bytes, const EventList &deps,
+                         Ref<Event> &out) {
+  if (SluiceStatus status =
+          submitFill(dst, pattern, patternSize, bytes, deps, out))
+    return status;
+  noteSubmitted(out);
+  return SLUICE_SUCCESS;
+}
+
+SluiceStatus Queue::launch(Kernel &kernel, const uint64_t grid[3],
+                           const uint64_t local[3], KernelArgs args,
+                           const EventList &deps, Ref<Event> &out) {
+  if (SluiceStatus status =
+          submitLaunch(kernel, grid, local, std::move(args), deps, out))
+    return status;
+  noteSubmitted(out);
+  return SLUICE_SUCCESS;
+}
+
+SluiceStatus Queue::barrier(const EventList &deps, Ref<Event> &out) {
+  if (SluiceStatus status = submitBarrier(deps, out))
+    return status;
+  noteSubmitted(out);
+  return SLUICE_SUCCESS;
+}
+
+} // namespace sluice::rt
