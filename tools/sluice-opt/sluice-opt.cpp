@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "sluice/Dialect/USM/IR/USMDialect.h"
+#include "sluice/Dialect/USM/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -18,6 +19,7 @@ int main(int argc, char **argv) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   mlir::registerAllPasses();
+  sluice::usm::registerAllUSMPasses();
   registry.insert<sluice::usm::USMDialect>();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "Sluice optimizer driver\n", registry));

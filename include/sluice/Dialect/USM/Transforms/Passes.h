@@ -1,0 +1,21 @@
+//===- Passes.h - usm dialect passes ----------------------------*- C++ -*-===//
+
+#ifndef SLUICE_DIALECT_USM_TRANSFORMS_PASSES_H
+#define SLUICE_DIALECT_USM_TRANSFORMS_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace sluice::usm {
+
+#define GEN_PASS_DECL
+#include "sluice/Dialect/USM/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "sluice/Dialect/USM/Transforms/Passes.h.inc"
+
+/// Registers every usm pass with the global registry (tools call this).
+void registerAllUSMPasses();
+
+} // namespace sluice::usm
+
+#endif // SLUICE_DIALECT_USM_TRANSFORMS_PASSES_H
