@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "sluice/Conversion/Passes.h"
 #include "sluice/Dialect/USM/IR/USMDialect.h"
 #include "sluice/Dialect/USM/Transforms/Passes.h"
 
@@ -20,6 +21,7 @@ int main(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   mlir::registerAllPasses();
   sluice::usm::registerAllUSMPasses();
+  sluice::registerSluiceConversionPasses();
   registry.insert<sluice::usm::USMDialect>();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "Sluice optimizer driver\n", registry));

@@ -57,6 +57,11 @@ func.func private @f(!usm.array<4xf32, "gpu", pinned>)
 
 // -----
 
+// expected-error @+1 {{unknown USM kind 'global'}}
+func.func private @f() attributes {p = #usm.placement<"gpu", global>}
+
+// -----
+
 // expected-error @+1 {{unsupported array element type 'si32'}}
 func.func private @f(!usm.array<4xsi32, "gpu", device>)
 

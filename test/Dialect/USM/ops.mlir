@@ -41,13 +41,15 @@ func.func @types(%a: !usm.array<4x3xf32, "opencl:cpu:0", device>,
 // CHECK-LABEL: func.func @queue_attrs
 // CHECK: kind = #usm.kind<shared>
 // CHECK-SAME: named = #usm.queue<"opencl:cpu:0", "worker">
+// CHECK-SAME: placement = #usm.placement<"opencl:cpu:0"("w"), host>
 // CHECK-SAME: queue = #usm.queue<"level_zero:gpu:0">
 // CHECK-SAME: wild = #usm.queue<"*:gpu:0">
 func.func @queue_attrs() attributes {
     queue = #usm.queue<"level_zero:gpu:0">,
     named = #usm.queue<"opencl:cpu", "worker">,
     wild = #usm.queue<"gpu">,
-    kind = #usm.kind<shared>} {
+    kind = #usm.kind<shared>,
+    placement = #usm.placement<"opencl:cpu"("w"), host>} {
   return
 }
 

@@ -2,6 +2,7 @@
 
 #include "sluice/Dialect/USM/IR/USMDialect.h"
 #include "sluice/Dialect/USM/IR/USMTypes.h"
+#include "USMDetail.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -14,6 +15,18 @@ using namespace sluice::usm;
 #include "sluice/Dialect/USM/IR/USMEnums.cpp.inc"
 #define GET_ATTRDEF_CLASSES
 #include "sluice/Dialect/USM/IR/USMAttrs.cpp.inc"
+
+FailureOr<USMKind> sluice::usm::detail::parseKind(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef name;
+  if (parser.parseKeyword(&name))
+    return failure();
+  std::optional<USMKind> kind = symbolizeUSMKind(name);
+  if (!kind)
+    return parser.emitError(loc) << "unknown USM kind '" << name
+                                 << "'; expected device, shared or host";
+  return *kind;
+}
 
 QueueAttr QueueAttr::getChecked(MLIRContext *ctx, StringRef filter,
                                 StringRef name, std::string &error) {
@@ -89,6 +102,24 @@ void QueueAttr::printShort(AsmPrinter &printer) const {
     printer.printString(getName());
     printer << ")";
   }
+}
+
+Attribute PlacementAttr::parse(AsmParser &parser, Type) {
+  if (parser.parseLess())
+    return {};
+  QueueAttr queue = QueueAttr::parseShort(parser);
+  if (!queue || parser.parseComma())
+    return {};
+  FailureOr<USMKind> kind = sluice::usm::detail::parseKind(parser);
+  if (failed(kind) || parser.parseGreater())
+    return {};
+  return PlacementAttr::get(parser.getContext(), queue, *kind);
+}
+
+void PlacementAttr::print(AsmPrinter &printer) const {
+  printer << "<";
+  getQueue().printShort(printer);
+  printer << ", " << stringifyUSMKind(getKind()) << ">";
 }
 
 void USMDialect::registerAttributes() {

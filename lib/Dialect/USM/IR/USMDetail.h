@@ -6,10 +6,14 @@
 #include "sluice/Dialect/USM/IR/USMTypes.h"
 
 #include "mlir/IR/Location.h"
+#include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/Value.h"
 #include "mlir/IR/ValueRange.h"
 
 namespace sluice::usm::detail {
+
+/// Parses a USM kind keyword (device, shared, host) with a diagnostic.
+llvm::FailureOr<USMKind> parseKind(mlir::AsmParser &parser);
 
 /// A shape the way NumPy prints it: (4,3), (5,), ().
 std::string formatShape(llvm::ArrayRef<int64_t> shape);

@@ -2,6 +2,7 @@
 
 #include "sluice/Dialect/USM/IR/USMDialect.h"
 #include "sluice/Dialect/USM/IR/USMTypes.h"
+#include "USMDetail.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -63,17 +64,8 @@ Type ArrayType::parse(AsmParser &parser) {
   QueueAttr queue = QueueAttr::parseShort(parser);
   if (!queue || parser.parseComma())
     return {};
-  SMLoc kindLoc = parser.getCurrentLocation();
-  StringRef kindName;
-  if (parser.parseKeyword(&kindName))
-    return {};
-  std::optional<USMKind> kind = symbolizeUSMKind(kindName);
-  if (!kind) {
-    parser.emitError(kindLoc) << "unknown USM kind '" << kindName
-                              << "'; expected device, shared or host";
-    return {};
-  }
-  if (parser.parseGreater())
+  FailureOr<USMKind> kind = sluice::usm::detail::parseKind(parser);
+  if (failed(kind) || parser.parseGreater())
     return {};
   return parser.getChecked<ArrayType>(loc, parser.getContext(), shape,
                                       elementType, queue, *kind);

@@ -5,6 +5,7 @@
 
 include "mlir/IR/AttrTypeBase.td"
 include "sluice/Dialect/USM/IR/USMDialect.td"
+include "sluice/Dialect/USM/IR/USMEnums.td"
 
 def USM_QueueAttr : AttrDef<USM_Dialect, "Queue"> {
   let mnemonic = "queue";
@@ -45,6 +46,23 @@ def USM_QueueAttr : AttrDef<USM_Dialect, "Queue"> {
                                 ::llvm::StringRef filter,
                                 ::llvm::StringRef name, std::string &error);
   }];
+}
+
+def USM_PlacementAttr : AttrDef<USM_Dialect, "Placement"> {
+  let mnemonic = "placement";
+  let summary = "a queue and a USM kind: where an array's memory lives";
+  let description = [{
+    The placement of an array, as an attribute. Code generation uses it as
+    the memory space of the memrefs that hold arrays, so that allocations,
+    copies and kernel launches reach the runtime on the queue it names.
+
+    ```mlir
+    memref<1024xf32, #usm.placement<"opencl:cpu:0", device>>
+    memref<?xi32, #usm.placement<"host:cpu:0"("worker"), shared>>
+    ```
+  }];
+  let parameters = (ins "QueueAttr":$queue, "::sluice::usm::USMKind":$kind);
+  let hasCustomAssemblyFormat = 1;
 }
 
 #endif // SLUICE_DIALECT_USM_IR_USMATTRS_TD

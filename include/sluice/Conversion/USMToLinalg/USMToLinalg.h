@@ -1,0 +1,40 @@
+//===- USMToLinalg.h - usm arrays to memrefs and linalg ---------*- C++ -*-===//
+
+#ifndef SLUICE_CONVERSION_USMTOLINALG_USMTOLINALG_H
+#define SLUICE_CONVERSION_USMTOLINALG_USMTOLINALG_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace sluice::usm {
+
+/// Converts `!usm.array` to a memref with identity layout, a signless element
+/// type and the placement (`#usm.placement`) as its memory space.
+class USMTypeConverter : public mlir::TypeConverter {
+public:
+  USMTypeConverter();
+};
+
+/// The signless type that holds elements of usm element type `type`.
+mlir::Type getStorageElementType(mlir::Type type);
+
+/// Emits the scalar computation of elementwise usm op `op` on `args` (one
+/// signless scalar per operand, in operand order). Element types and
+/// signedness come from `op`'s usm types. Returns null for ops that are not
+/// elementwise.
+mlir::Value emitScalarOp(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Operation *op, mlir::ValueRange args);
+
+/// Emits the conversion of one scalar from usm element type `from` to `to`
+/// with NumPy `astype` semantics.
+mlir::Value emitScalarCast(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value value, mlir::Type from, mlir::Type to);
+
+/// Patterns lowering every usm op to memref allocations, copies and linalg
+/// ops on memrefs (one allocation per result: arrays are values).
+void populateUSMToLinalgConversionPatterns(USMTypeConverter &converter,
+                                           mlir::RewritePatternSet &patterns);
+
+} // namespace sluice::usm
+
+#endif // SLUICE_CONVERSION_USMTOLINALG_USMTOLINALG_H

@@ -1,0 +1,281 @@
+//===- ScalarEmitter.cpp - scalar bodies of elementwise usm ops -----------===//
+//
+// Each elementwise usm op is a scalar function applied at every point. This
+// file emits that function with arith/math ops on signless values, taking
+// signedness from the op's usm element types and NumPy's semantics for
+// division, remainder, comparisons with NaN and conversions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sluice/Conversion/USMToLinalg/USMToLinalg.h"
+#include "sluice/Dialect/USM/IR/USMOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace sluice::usm;
+
+Type sluice::usm::getStorageElementType(Type type) {
+  if (auto i = dyn_cast<IntegerType>(type); i && !i.isSignless())
+    return IntegerType::get(type.getContext(), i.getWidth());
+  return type;
+}
+
+static Type elementTypeOf(Type t) {
+  if (auto a = dyn_cast<ArrayType>(t))
+    return a.getElementType();
+  return t;
+}
+
+static Value constantLike(OpBuilder &b, Location loc, Type type, double f,
+                          int64_t i) {
+  if (isa<FloatType>(type))
+    return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, f));
+  return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, i));
+}
+
+static Value isNonZero(OpBuilder &b, Location loc, Value v) {
+  Type t = v.getType();
+  if (t.isInteger(1))
+    return v;
+  Value zero = constantLike(b, loc, t, 0.0, 0);
+  if (isa<FloatType>(t))
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, v, zero);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v, zero);
+}
+
+Value sluice::usm::emitScalarCast(OpBuilder &b, Location loc, Value v,
+                                  Type from, Type to) {
+  if (from == to)
+    return v;
+  Type st = getStorageElementType(to);
+  if (to.isInteger(1))
+    return isNonZero(b, loc, v);
+  bool fromFloat = isa<FloatType>(from), toFloat = isa<FloatType>(to);
+  bool fromUnsigned = from.isUnsignedInteger() || from.isInteger(1);
+  if (fromFloat && toFloat) {
+    unsigned fw = from.getIntOrFloatBitWidth(), tw = to.getIntOrFloatBitWidth();
+    if (fw < tw)
+      return arith::ExtFOp::create(b, loc, st, v);
+    if (fw > tw)
+      return arith::TruncFOp::create(b, loc, st, v);
+    // f16 <-> bf16: go through f32.
+    Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), v);
+    return arith::TruncFOp::create(b, loc, st, wide);
+  }
+  if (!fromFloat && toFloat) {
+    if (fromUnsigned)
+      return arith::UIToFPOp::create(b, loc, st, v);
+    return arith::SIToFPOp::create(b, loc, st, v);
+  }
+  if (fromFloat && !toFloat) {
+    if (to.isUnsignedInteger())
+      return arith::FPToUIOp::create(b, loc, st, v);
+    return arith::FPToSIOp::create(b, loc, st, v);
+  }
+  unsigned fw = from.getIntOrFloatBitWidth(), tw = to.getIntOrFloatBitWidth();
+  if (fw == tw)
+    return v;
+  if (fw > tw)
+    return arith::TruncIOp::create(b, loc, st, v);
+  if (fromUnsigned)
+    return arith::ExtUIOp::create(b, loc, st, v);
+  return arith::ExtSIOp::create(b, loc, st, v);
+}
+
+/// Integer division and remainder with NumPy's conventions: the quotient
+/// rounds toward negative infinity, the remainder takes the divisor's sign,
+/// and division by zero gives 0 instead of undefined behaviour.
+static Value emitIntDivRem(OpBuilder &b, Location loc, Value x, Value y,
+                           bool isUnsigned, bool wantRemainder) {
+  Type t = x.getType();
+  Value zero = constantLike(b, loc, t, 0, 0),
+        one = constantLike(b, loc, t, 0, 1);
+  Value yIsZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
+  Value safeY = arith::SelectOp::create(b, loc, yIsZero, one, y);
+  Value r;
+  if (isUnsigned) {
+    r = wantRemainder ? arith::RemUIOp::create(b, loc, x, safeY).getResult()
+                      : arith::DivUIOp::create(b, loc, x, safeY).getResult();
+  } else if (!wantRemainder) {
+    r = arith::FloorDivSIOp::create(b, loc, x, safeY);
+  } else {
+    Value rem = arith::RemSIOp::create(b, loc, x, safeY);
+    Value remNonZero =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rem, zero);
+    Value remNeg =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, rem, zero);
+    Value yNeg =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, safeY, zero);
+    Value signsDiffer = arith::XOrIOp::create(b, loc, remNeg, yNeg);
+    Value fix = arith::AndIOp::create(b, loc, remNonZero, signsDiffer);
+    Value adjusted = arith::AddIOp::create(b, loc, rem, safeY);
+    r = arith::SelectOp::create(b, loc, fix, adjusted, rem);
+  }
+  return arith::SelectOp::create(b, loc, yIsZero, zero, r);
+}
+
+static Value emitFloatRemainder(OpBuilder &b, Location loc, Value x, Value y) {
+  Value zero = constantLike(b, loc, x.getType(), 0.0, 0);
+  Value rem = arith::RemFOp::create(b, loc, x, y);
+  Value remNonZero =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, rem, zero);
+  Value remNeg =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, rem, zero);
+  Value yNeg =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, y, zero);
+  Value signsDiffer = arith::XOrIOp::create(b, loc, remNeg, yNeg);
+  Value fix = arith::AndIOp::create(b, loc, remNonZero, signsDiffer);
+  Value adjusted = arith::AddFOp::create(b, loc, rem, y);
+  return arith::SelectOp::create(b, loc, fix, adjusted, rem);
+}
+
+static Value emitCompare(OpBuilder &b, Location loc, Value x, Value y,
+                         Type element, arith::CmpFPredicate fp,
+                         arith::CmpIPredicate sp, arith::CmpIPredicate up) {
+  if (isa<FloatType>(element))
+    return arith::CmpFOp::create(b, loc, fp, x, y);
+  bool u = element.isUnsignedInteger() || element.isInteger(1);
+  return arith::CmpIOp::create(b, loc, u ? up : sp, x, y);
+}
+
+Value sluice::usm::emitScalarOp(OpBuilder &b, Location loc, Operation *op,
+                                ValueRange args) {
+  if (auto cast = dyn_cast<AstypeOp>(op))
+    return emitScalarCast(b, loc, args[0],
+                          cast.getOperand().getType().getElementType(),
+                          cast.getType().getElementType());
+  if (isa<WhereOp>(op))
+    return arith::SelectOp::create(b, loc, args[0], args[1], args[2]);
+
+  // The data element type: of the first array operand, else the first scalar.
+  Type element;
+  for (Type t : op->getOperandTypes())
+    if (auto a = dyn_cast<ArrayType>(t)) {
+      element = a.getElementType();
+      break;
+    }
+  if (!element)
+    element = op->getOperand(0).getType();
+  bool isFloat = isa<FloatType>(element);
+  bool isUnsigned = element.isUnsignedInteger() || element.isInteger(1);
+  using P = arith::CmpFPredicate;
+  using I = arith::CmpIPredicate;
+
+  return TypeSwitch<Operation *, Value>(op)
+      .Case<AddOp>([&](auto) -> Value {
+        if (isFloat)
+          return arith::AddFOp::create(b, loc, args[0], args[1]);
+        return arith::AddIOp::create(b, loc, args[0], args[1]);
+      })
+      .Case<SubOp>([&](auto) -> Value {
+        if (isFloat)
+          return arith::SubFOp::create(b, loc, args[0], args[1]);
+        return arith::SubIOp::create(b, loc, args[0], args[1]);
+      })
+      .Case<MulOp>([&](auto) -> Value {
+        if (isFloat)
+          return arith::MulFOp::create(b, loc, args[0], args[1]);
+        return arith::MulIOp::create(b, loc, args[0], args[1]);
+      })
+      .Case<DivOp>([&](auto) -> Value {
+        return arith::DivFOp::create(b, loc, args[0], args[1]);
+      })
+      .Case<FloorDivideOp>([&](auto) -> Value {
+        if (isFloat)
+          return math::FloorOp::create(
+              b, loc, arith::DivFOp::create(b, loc, args[0], args[1]));
+        return emitIntDivRem(b, loc, args[0], args[1], isUnsigned, false);
+      })
+      .Case<RemainderOp>([&](auto) -> Value {
+        if (isFloat)
+          return emitFloatRemainder(b, loc, args[0], args[1]);
+        return emitIntDivRem(b, loc, args[0], args[1], isUnsigned, true);
+      })
+      .Case<PowOp>([&](auto) -> Value {
+        if (isFloat)
+          return math::PowFOp::create(b, loc, args[0], args[1]);
+        return math::IPowIOp::create(b, loc, args[0], args[1]);
+      })
+      .Case<MaximumOp>([&](auto) -> Value {
+        if (isFloat)
+          return arith::MaximumFOp::create(b, loc, args[0], args[1]);
+        if (isUnsigned)
+          return arith::MaxUIOp::create(b, loc, args[0], args[1]);
+        return arith::MaxSIOp::create(b, loc, args[0], args[1]);
+      })
+      .Case<MinimumOp>([&](auto) -> Value {
+        if (isFloat)
+          return arith::MinimumFOp::create(b, loc, args[0], args[1]);
+        if (isUnsigned)
+          return arith::MinUIOp::create(b, loc, args[0], args[1]);
+        return arith::MinSIOp::create(b, loc, args[0], args[1]);
+      })
+      // NumPy: every comparison with NaN is false except `!=`.
+      .Case<EqOp>([&](auto) {
+        return emitCompare(b, loc, args[0], args[1], element, P::OEQ, I::eq,
+                           I::eq);
+      })
+      .Case<NeOp>([&](auto) {
+        return emitCompare(b, loc, args[0], args[1], element, P::UNE, I::ne,
+                           I::ne);
+      })
+      .Case<LtOp>([&](auto) {
+        return emitCompare(b, loc, args[0], args[1], element, P::OLT, I::slt,
+                           I::ult);
+      })
+      .Case<LeOp>([&](auto) {
+        return emitCompare(b, loc, args[0], args[1], element, P::OLE, I::sle,
+                           I::ule);
+      })
+      .Case<GtOp>([&](auto) {
+        return emitCompare(b, loc, args[0], args[1], element, P::OGT, I::sgt,
+                           I::ugt);
+      })
+      .Case<GeOp>([&](auto) {
+        return emitCompare(b, loc, args[0], args[1], element, P::OGE, I::sge,
+                           I::uge);
+      })
+      .Case<LogicalAndOp>([&](auto) -> Value {
+        return arith::AndIOp::create(b, loc, isNonZero(b, loc, args[0]),
+                                     isNonZero(b, loc, args[1]));
+      })
+      .Case<LogicalOrOp>([&](auto) -> Value {
+        return arith::OrIOp::create(b, loc, isNonZero(b, loc, args[0]),
+                                    isNonZero(b, loc, args[1]));
+      })
+      .Case<LogicalNotOp>([&](auto) -> Value {
+        Value t = constantLike(b, loc, b.getI1Type(), 0, 1);
+        return arith::XOrIOp::create(b, loc, isNonZero(b, loc, args[0]), t);
+      })
+      .Case<NegativeOp>([&](auto) -> Value {
+        if (isFloat)
+          return arith::NegFOp::create(b, loc, args[0]);
+        Value zero = constantLike(b, loc, args[0].getType(), 0, 0);
+        return arith::SubIOp::create(b, loc, zero, args[0]);
+      })
+      .Case<AbsOp>([&](auto) -> Value {
+        if (isFloat)
+          return math::AbsFOp::create(b, loc, args[0]);
+        if (isUnsigned)
+          return args[0];
+        return math::AbsIOp::create(b, loc, args[0]);
+      })
+      .Case<ExpOp>(
+          [&](auto) -> Value { return math::ExpOp::create(b, loc, args[0]); })
+      .Case<LogOp>(
+          [&](auto) -> Value { return math::LogOp::create(b, loc, args[0]); })
+      .Case<SqrtOp>(
+          [&](auto) -> Value { return math::SqrtOp::create(b, loc, args[0]); })
+      .Case<SinOp>(
+          [&](auto) -> Value { return math::SinOp::create(b, loc, args[0]); })
+      .Case<CosOp>(
+          [&](auto) -> Value { return math::CosOp::create(b, loc, args[0]); })
+      .Case<TanhOp>(
+          [&](auto) -> Value { return math::TanhOp::create(b, loc, args[0]); })
+      .Default([](Operation *) -> Value { return nullptr; });
+}

@@ -1,0 +1,588 @@
+//===- USMToLinalg.cpp - usm arrays to memrefs and linalg -----------------===//
+//
+// Arrays are immutable values, so every usm op that produces an array
+// allocates a fresh buffer in the array's placement (the memref memory space
+// is the `#usm.placement`) and fills it: elementwise ops and reductions with
+// linalg.generic, migrations and host boundaries with memref.copy, reshape
+// with a view of the (contiguous) input. Nothing is written twice, so no
+// bufferization analysis is needed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sluice/Conversion/USMToLinalg/USMToLinalg.h"
+#include "sluice/Dialect/USM/IR/USMOps.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "sluice/Conversion/Passes.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace sluice::usm;
+
+USMTypeConverter::USMTypeConverter() {
+  addConversion([](Type t) { return t; });
+  addConversion([](ArrayType t) -> Type {
+    auto space = PlacementAttr::get(t.getContext(), t.getQueue(), t.getKind());
+    return MemRefType::get(t.getShape(),
+                           getStorageElementType(t.getElementType()),
+                           MemRefLayoutAttrInterface(), space);
+  });
+}
+
+namespace {
+
+/// Alignment of every array allocation: a cache line, enough for any vector
+/// load on the backends Sluice targets.
+constexpr int64_t kArrayAlignment = 64;
+
+Value allocArray(OpBuilder &b, Location loc, MemRefType type,
+                 ValueRange dynamicSizes) {
+  return memref::AllocOp::create(b, loc, type, dynamicSizes,
+                                 b.getI64IntegerAttr(kArrayAlignment));
+}
+
+/// The map from a result's iteration space to an operand of `shape` under
+/// NumPy broadcasting: trailing dimensions align; a static 1 that meets a
+/// larger (or dynamic) result dimension is read at index 0.
+AffineMap broadcastMap(ArrayRef<int64_t> shape, ArrayRef<int64_t> result,
+                       MLIRContext *ctx) {
+  unsigned rank = result.size(), offset = rank - shape.size();
+  SmallVector<AffineExpr> exprs;
+  for (auto [i, d] : llvm::enumerate(shape)) {
+    int64_t r = result[i + offset];
+    if (d == 1 && r != 1)
+      exprs.push_back(getAffineConstantExpr(0, ctx));
+    else
+      exprs.push_back(getAffineDimExpr(i + offset, ctx));
+  }
+  return AffineMap::get(rank, 0, exprs, ctx);
+}
+
+/// Dynamic sizes of an elementwise result: each dynamic dimension is read
+/// from an array operand whose aligned dimension is dynamic.
+FailureOr<SmallVector<Value>> broadcastDynamicSizes(OpBuilder &b, Location loc,
+                                                    ArrayType result,
+                                                    ValueRange origOperands,
+                                                    ValueRange operands) {
+  SmallVector<Value> sizes;
+  int64_t rank = result.getRank();
+  for (int64_t j = 0; j < rank; ++j) {
+    if (!result.isDynamicDim(j))
+      continue;
+    Value size;
+    for (auto [orig, conv] : llvm::zip(origOperands, operands)) {
+      auto a = dyn_cast<ArrayType>(orig.getType());
+      if (!a)
+        continue;
+      int64_t i = j - (rank - a.getRank());
+      if (i >= 0 && a.isDynamicDim(i)) {
+        size = memref::DimOp::create(b, loc, conv, i);
+        break;
+      }
+    }
+    if (!size)
+      return failure();
+    sizes.push_back(size);
+  }
+  return sizes;
+}
+
+/// Builds `out[i] = body(operands at broadcast positions)` over `result`'s
+/// shape; scalar operands are passed through unchanged.
+void buildElementwiseGeneric(
+    OpBuilder &b, Location loc, ArrayType result, ValueRange origOperands,
+    ValueRange operands, Value out,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = result.getRank();
+  SmallVector<AffineMap> maps;
+  for (Value v : origOperands) {
+    if (auto a = dyn_cast<ArrayType>(v.getType()))
+      maps.push_back(broadcastMap(a.getShape(), result.getShape(), ctx));
+    else
+      maps.push_back(AffineMap::get(rank, 0, {}, ctx));
+  }
+  maps.push_back(b.getMultiDimIdentityMap(rank));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  linalg::GenericOp::create(b, loc, operands, ValueRange{out}, maps, iterators,
+                            [&](OpBuilder &nb, Location nloc, ValueRange args) {
+                              Value v = body(nb, nloc, args.drop_back());
+                              linalg::YieldOp::create(nb, nloc, v);
+                            });
+}
+
+/// All elementwise ops: one generic computing the op's scalar function.
+struct ElementwiseLowering : ConversionPattern {
+  ElementwiseLowering(const TypeConverter &tc, MLIRContext *ctx)
+      : ConversionPattern(tc, MatchTraitOpTypeTag(),
+                          TypeID::get<sluice::usm::OpTrait::Elementwise>(), 1,
+                          ctx) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op->getLoc();
+    auto result = cast<ArrayType>(op->getResult(0).getType());
+    auto outType = cast<MemRefType>(getTypeConverter()->convertType(result));
+    FailureOr<SmallVector<Value>> sizes = broadcastDynamicSizes(
+        rewriter, loc, result, op->getOperands(), operands);
+    if (failed(sizes))
+      return rewriter.notifyMatchFailure(op, "no operand gives a dynamic size");
+    Value out = allocArray(rewriter, loc, outType, *sizes);
+    buildElementwiseGeneric(rewriter, loc, result, op->getOperands(), operands,
+                            out,
+                            [&](OpBuilder &b, Location l, ValueRange args) {
+                              return emitScalarOp(b, l, op, args);
+                            });
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+struct BroadcastToLowering : OpConversionPattern<BroadcastToOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BroadcastToOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto outType =
+        cast<MemRefType>(getTypeConverter()->convertType(op.getType()));
+    Value out = allocArray(rewriter, op.getLoc(), outType, adaptor.getSizes());
+    buildElementwiseGeneric(
+        rewriter, op.getLoc(), op.getType(), op.getInput(), adaptor.getInput(),
+        out, [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+/// The identity of a reduction over usm element type `element`.
+Value reductionIdentity(OpBuilder &b, Location loc, Operation *op,
+                        Type element) {
+  Type storage = getStorageElementType(element);
+  bool isUnsigned = element.isUnsignedInteger() || element.isInteger(1);
+  if (auto ft = dyn_cast<FloatType>(element)) {
+    const llvm::fltSemantics &sem = ft.getFloatSemantics();
+    APFloat v = isa<SumOp>(op)    ? APFloat::getZero(sem)
+                : isa<ProdOp>(op) ? APFloat(sem, 1)
+                : isa<MaxOp>(op)  ? APFloat::getInf(sem, /*Negative=*/true)
+                                  : APFloat::getInf(sem, /*Negative=*/false);
+    return arith::ConstantOp::create(b, loc, storage,
+                                     b.getFloatAttr(storage, v));
+  }
+  unsigned w = storage.getIntOrFloatBitWidth();
+  APInt v =
+      isa<SumOp>(op)    ? APInt::getZero(w)
+      : isa<ProdOp>(op) ? APInt(w, 1)
+      : isa<MaxOp>(op)
+          ? (isUnsigned ? APInt::getMinValue(w) : APInt::getSignedMinValue(w))
+          : (isUnsigned ? APInt::getMaxValue(w) : APInt::getSignedMaxValue(w));
+  return arith::ConstantOp::create(b, loc, storage,
+                                   b.getIntegerAttr(storage, v));
+}
+
+Value reductionCombine(OpBuilder &b, Location loc, Operation *op, Type element,
+                       Value acc, Value x) {
+  bool isFloat = isa<FloatType>(element);
+  bool isUnsigned = element.isUnsignedInteger() || element.isInteger(1);
+  if (isa<SumOp>(op))
+    return isFloat ? arith::AddFOp::create(b, loc, acc, x).getResult()
+                   : arith::AddIOp::create(b, loc, acc, x).getResult();
+  if (isa<ProdOp>(op))
+    return isFloat ? arith::MulFOp::create(b, loc, acc, x).getResult()
+                   : arith::MulIOp::create(b, loc, acc, x).getResult();
+  if (isa<MaxOp>(op))
+    return isFloat      ? arith::MaximumFOp::create(b, loc, acc, x).getResult()
+           : isUnsigned ? arith::MaxUIOp::create(b, loc, acc, x).getResult()
+                        : arith::MaxSIOp::create(b, loc, acc, x).getResult();
+  return isFloat      ? arith::MinimumFOp::create(b, loc, acc, x).getResult()
+         : isUnsigned ? arith::MinUIOp::create(b, loc, acc, x).getResult()
+                      : arith::MinSIOp::create(b, loc, acc, x).getResult();
+}
+
+/// Reductions: fill the result with the identity, then one generic whose
+/// reduced dimensions are reduction iterators. With keepdims the generic
+/// writes a view of the result without its unit dimensions.
+struct ReductionLowering : ConversionPattern {
+  ReductionLowering(const TypeConverter &tc, MLIRContext *ctx)
+      : ConversionPattern(tc, MatchTraitOpTypeTag(),
+                          TypeID::get<sluice::usm::OpTrait::Reduction>(), 1,
+                          ctx) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op->getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto inType = cast<ArrayType>(op->getOperand(0).getType());
+    auto result = cast<ArrayType>(op->getResult(0).getType());
+    auto outType = cast<MemRefType>(getTypeConverter()->convertType(result));
+    Value input = operands[0];
+    int64_t rank = inType.getRank();
+    auto axesAttr = op->getAttrOfType<DenseI64ArrayAttr>("axes");
+    SmallVector<int64_t> reduced = normalizeAxes(rank, axesAttr);
+    bool keepdims = op->hasAttr("keepdims");
+
+    // Result sizes: the kept input dimensions (1 for reduced with keepdims).
+    SmallVector<Value> sizes;
+    SmallVector<AffineExpr> outExprs;
+    SmallVector<int64_t> collapsedShape;
+    for (int64_t i = 0; i < rank; ++i) {
+      bool isReduced = llvm::is_contained(reduced, i);
+      if (!isReduced) {
+        outExprs.push_back(getAffineDimExpr(i, ctx));
+        collapsedShape.push_back(inType.getDimSize(i));
+        if (inType.isDynamicDim(i))
+          sizes.push_back(memref::DimOp::create(rewriter, loc, input, i));
+      }
+    }
+    Value out = allocArray(rewriter, loc, outType, sizes);
+    Value target = out;
+    if (keepdims &&
+        outType.getRank() != static_cast<int64_t>(collapsedShape.size())) {
+      // Collapse the unit dimensions into their neighbours for the generic.
+      SmallVector<ReassociationIndices> groups;
+      ReassociationIndices pending;
+      for (int64_t i = 0; i < rank; ++i) {
+        pending.push_back(i);
+        if (!llvm::is_contained(reduced, i)) {
+          groups.push_back(pending);
+          pending.clear();
+        }
+      }
+      if (!pending.empty()) {
+        if (groups.empty())
+          groups.push_back({});
+        groups.back().append(pending.begin(), pending.end());
+      }
+      if (collapsedShape.empty())
+        groups.clear();
+      target = memref::CollapseShapeOp::create(rewriter, loc, out, groups);
+    }
+    Type element = inType.getElementType();
+    Type accElement = result.getElementType();
+    Value identity = reductionIdentity(rewriter, loc, op, accElement);
+    linalg::FillOp::create(rewriter, loc, identity, target);
+
+    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank),
+                                   AffineMap::get(rank, 0, outExprs, ctx)};
+    SmallVector<utils::IteratorType> iterators;
+    for (int64_t i = 0; i < rank; ++i)
+      iterators.push_back(llvm::is_contained(reduced, i)
+                              ? utils::IteratorType::reduction
+                              : utils::IteratorType::parallel);
+    linalg::GenericOp::create(
+        rewriter, loc, ValueRange{input}, ValueRange{target}, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value x = emitScalarCast(b, l, args[0], element, accElement);
+          linalg::YieldOp::create(
+              b, l, reductionCombine(b, l, op, accElement, args[1], x));
+        });
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+struct EmptyLowering : OpConversionPattern<EmptyOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(EmptyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<MemRefType>(getTypeConverter()->convertType(op.getType()));
+    rewriter.replaceOp(
+        op, allocArray(rewriter, op.getLoc(), type, adaptor.getSizes()));
+    return success();
+  }
+};
+
+struct FullLowering : OpConversionPattern<FullOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(FullOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<MemRefType>(getTypeConverter()->convertType(op.getType()));
+    Value out = allocArray(rewriter, op.getLoc(), type, adaptor.getSizes());
+    linalg::FillOp::create(rewriter, op.getLoc(), adaptor.getValue(), out);
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+struct ArangeLowering : OpConversionPattern<ArangeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ArangeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<MemRefType>(getTypeConverter()->convertType(op.getType()));
+    SmallVector<Value> sizes;
+    if (adaptor.getSize())
+      sizes.push_back(adaptor.getSize());
+    Value out = allocArray(rewriter, loc, type, sizes);
+    Type element = type.getElementType();
+    Value start = adaptor.getStart(), step = adaptor.getStep();
+    bool isUnsigned = op.getType().getElementType().isUnsignedInteger();
+    linalg::GenericOp::create(
+        rewriter, loc, ValueRange{}, ValueRange{out},
+        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(1)},
+        ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
+        [&](OpBuilder &b, Location l, ValueRange) {
+          Value i = linalg::IndexOp::create(b, l, 0);
+          Value v;
+          if (isa<FloatType>(element)) {
+            Value i64 = arith::IndexCastUIOp::create(b, l, b.getI64Type(), i);
+            Value f = arith::UIToFPOp::create(b, l, element, i64);
+            v = arith::AddFOp::create(b, l, start,
+                                      arith::MulFOp::create(b, l, f, step));
+          } else {
+            Value n =
+                isUnsigned
+                    ? arith::IndexCastUIOp::create(b, l, element, i).getResult()
+                    : arith::IndexCastOp::create(b, l, element, i).getResult();
+            v = arith::AddIOp::create(b, l, start,
+                                      arith::MulIOp::create(b, l, n, step));
+          }
+          linalg::YieldOp::create(b, l, v);
+        });
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+/// A constant becomes a private global in host memory copied into a fresh
+/// allocation with the array's placement.
+struct ConstantLowering : OpConversionPattern<ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConstantOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<MemRefType>(getTypeConverter()->convertType(op.getType()));
+    auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+    if (!dense)
+      return rewriter.notifyMatchFailure(op, "only dense constants lower");
+    Type storage = type.getElementType();
+    if (dense.getElementType() != storage)
+      dense = dense.bitcast(storage);
+    auto module = op->getParentOfType<ModuleOp>();
+    auto hostType = MemRefType::get(type.getShape(), storage);
+    std::string name;
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      unsigned n = 0;
+      do {
+        name = "__usm_constant_" + std::to_string(n++);
+      } while (module.lookupSymbol(name));
+      memref::GlobalOp::create(rewriter, loc, name,
+                               rewriter.getStringAttr("private"), hostType,
+                               dense, /*constant=*/true,
+                               rewriter.getI64IntegerAttr(kArrayAlignment));
+    }
+    Value global = memref::GetGlobalOp::create(rewriter, loc, hostType, name);
+    Value out = allocArray(rewriter, loc, type, {});
+    memref::CopyOp::create(rewriter, loc, global, out);
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+/// Sizes of the dynamic dimensions of `value` (a memref).
+SmallVector<Value> dynamicSizesOf(OpBuilder &b, Location loc, Value value) {
+  SmallVector<Value> sizes;
+  auto type = cast<MemRefType>(value.getType());
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    if (type.isDynamicDim(i))
+      sizes.push_back(memref::DimOp::create(b, loc, value, i));
+  return sizes;
+}
+
+/// Sizes for the dynamic dims of `target` from the dims of `source`.
+SmallVector<Value> dynamicSizesFor(OpBuilder &b, Location loc,
+                                   ArrayRef<int64_t> target, Value source) {
+  SmallVector<Value> sizes;
+  for (auto [i, d] : llvm::enumerate(target))
+    if (ShapedType::isDynamic(d))
+      sizes.push_back(memref::DimOp::create(b, loc, source, i));
+  return sizes;
+}
+
+struct ToDeviceLowering : OpConversionPattern<ToDeviceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ToDeviceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<MemRefType>(getTypeConverter()->convertType(op.getType()));
+    Value src = adaptor.getSource();
+    Value out = allocArray(rewriter, op.getLoc(), type,
+                           dynamicSizesOf(rewriter, op.getLoc(), src));
+    memref::CopyOp::create(rewriter, op.getLoc(), src, out);
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+struct FromHostLowering : OpConversionPattern<FromHostOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(FromHostOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<MemRefType>(getTypeConverter()->convertType(op.getType()));
+    Value src = adaptor.getSource();
+    if (auto tensorType = dyn_cast<RankedTensorType>(src.getType()))
+      src = bufferization::ToBufferOp::create(
+          rewriter, loc,
+          MemRefType::get(tensorType.getShape(), tensorType.getElementType()),
+          src, /*read_only=*/true);
+    if (cast<MemRefType>(src.getType()).getElementType() !=
+        type.getElementType())
+      return rewriter.notifyMatchFailure(op, "host data of unsigned type");
+    Value out =
+        allocArray(rewriter, loc, type,
+                   dynamicSizesFor(rewriter, loc, type.getShape(), src));
+    memref::CopyOp::create(rewriter, loc, src, out);
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+struct ToHostLowering : OpConversionPattern<ToHostOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ToHostOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = cast<ShapedType>(op.getType());
+    if (auto m = dyn_cast<MemRefType>(resultType);
+        m && !m.getLayout().isIdentity())
+      return rewriter.notifyMatchFailure(op, "strided host memref result");
+    auto hostType =
+        MemRefType::get(resultType.getShape(), resultType.getElementType());
+    Value src = adaptor.getSource();
+    Value out = memref::AllocOp::create(
+        rewriter, loc, hostType,
+        dynamicSizesFor(rewriter, loc, hostType.getShape(), src),
+        rewriter.getI64IntegerAttr(kArrayAlignment));
+    memref::CopyOp::create(rewriter, loc, src, out);
+    if (isa<RankedTensorType>(resultType))
+      out = bufferization::ToTensorOp::create(rewriter, loc, resultType, out,
+                                              /*restrict=*/true);
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+/// A reshape of a contiguous array is a view with row-major strides.
+struct ReshapeLowering : OpConversionPattern<ReshapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<MemRefType>(getTypeConverter()->convertType(op.getType()));
+    SmallVector<OpFoldResult> sizes, strides;
+    unsigned dyn = 0;
+    for (int64_t d : type.getShape())
+      sizes.push_back(ShapedType::isDynamic(d)
+                          ? OpFoldResult(adaptor.getSizes()[dyn++])
+                          : OpFoldResult(rewriter.getIndexAttr(d)));
+    // Row-major strides, from the innermost dimension outwards.
+    strides.resize(sizes.size());
+    OpFoldResult stride = rewriter.getIndexAttr(1);
+    for (int64_t i = static_cast<int64_t>(sizes.size()) - 1; i >= 0; --i) {
+      strides[i] = stride;
+      AffineExpr s0, s1;
+      bindSymbols(rewriter.getContext(), s0, s1);
+      stride = affine::makeComposedFoldedAffineApply(rewriter, loc, s0 * s1,
+                                                     {stride, sizes[i]});
+    }
+    auto view = memref::ReinterpretCastOp::create(
+        rewriter, loc, type, adaptor.getInput(), rewriter.getIndexAttr(0),
+        sizes, strides);
+    rewriter.replaceOp(op, view.getResult());
+    return success();
+  }
+};
+
+struct TransposeLowering : OpConversionPattern<TransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<MemRefType>(getTypeConverter()->convertType(op.getType()));
+    SmallVector<Value> sizes;
+    ArrayRef<int64_t> perm = op.getPermutation();
+    for (auto [i, d] : llvm::enumerate(type.getShape()))
+      if (ShapedType::isDynamic(d))
+        sizes.push_back(
+            memref::DimOp::create(rewriter, loc, adaptor.getInput(), perm[i]));
+    Value out = allocArray(rewriter, loc, type, sizes);
+    linalg::TransposeOp::create(rewriter, loc, adaptor.getInput(), out, perm);
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+} // namespace
+
+void sluice::usm::populateUSMToLinalgConversionPatterns(
+    USMTypeConverter &converter, RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<ElementwiseLowering, ReductionLowering>(converter, ctx);
+  patterns.add<BroadcastToLowering, EmptyLowering, FullLowering, ArangeLowering,
+               ConstantLowering, ToDeviceLowering, FromHostLowering,
+               ToHostLowering, ReshapeLowering, TransposeLowering>(converter,
+                                                                   ctx);
+}
+
+namespace sluice {
+#define GEN_PASS_DEF_CONVERTUSMTOLINALGPASS
+#include "sluice/Conversion/Passes.h.inc"
+} // namespace sluice
+
+namespace {
+struct ConvertUSMToLinalgPass
+    : sluice::impl::ConvertUSMToLinalgPassBase<ConvertUSMToLinalgPass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    USMTypeConverter converter;
+    RewritePatternSet patterns(ctx);
+    populateUSMToLinalgConversionPatterns(converter, patterns);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   converter);
+    populateCallOpTypeConversionPattern(patterns, converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+    populateBranchOpInterfaceTypeConversionPattern(patterns, converter);
+
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<USMDialect>();
+    target.addLegalDialect<arith::ArithDialect, math::MathDialect,
+                           linalg::LinalgDialect, memref::MemRefDialect,
+                           affine::AffineDialect,
+                           bufferization::BufferizationDialect>();
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
+      return converter.isSignatureLegal(op.getFunctionType()) &&
+             converter.isLegal(&op.getBody());
+    });
+    target.markUnknownOpDynamicallyLegal(
+        [&](Operation *op) { return converter.isLegal(op); });
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
