@@ -8,6 +8,7 @@
 #include "sluice/Conversion/Passes.h"
 #include "sluice/Dialect/USM/IR/USMDialect.h"
 #include "sluice/Dialect/USM/Transforms/Passes.h"
+#include "sluice/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -22,6 +23,7 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   sluice::usm::registerAllUSMPasses();
   sluice::registerSluiceConversionPasses();
+  sluice::registerSluicePipelines();
   registry.insert<sluice::usm::USMDialect>();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "Sluice optimizer driver\n", registry));
