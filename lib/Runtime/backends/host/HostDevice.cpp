@@ -58,7 +58,6 @@ DeviceProperties hostProperties() {
   p.moduleFormats = 1u << SLUICE_MODULE_NATIVE_OBJECT;
   p.extra = {
       {"threads", std::to_string(ThreadPool::shared().size())},
-      {"module formats", "native object (ELF shared object)"},
       {"kernel ABI", "void kernel(void **args, const SluiceHostGroup *group)"},
   };
   return p;

@@ -74,18 +74,24 @@ SluiceStatus HostModule::load(Context &context, const void *bytes, size_t size,
     return SLUICE_ERROR_BUILD_FAILED;
   }
   std::string path = "/proc/self/fd/" + std::to_string(fd);
+  // The descriptor stays open while the module is loaded: the dynamic
+  // loader recognises loaded objects by path, so a reused descriptor number
+  // would hand back an older module.
   void *handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  ::close(fd); // the mapping keeps the image alive
   if (!handle) {
     const char *error = ::dlerror();
     log = std::string("dlopen failed: ") + (error ? error : "unknown error");
+    ::close(fd);
     return SLUICE_ERROR_BUILD_FAILED;
   }
-  out = Ref<Module>::adopt(new HostModule(context, handle));
+  out = Ref<Module>::adopt(new HostModule(context, handle, fd));
   return SLUICE_SUCCESS;
 }
 
-HostModule::~HostModule() { ::dlclose(handle); }
+HostModule::~HostModule() {
+  ::dlclose(handle);
+  ::close(fd);
+}
 
 SluiceStatus HostModule::createKernel(const std::string &name,
                                       std::unique_ptr<Kernel> &out) {

@@ -41,6 +41,18 @@ SluiceStatus OpenClDevice::buildModule(SluiceModuleFormat format,
   return OpenClModule::build(*this, format, bytes, size, out, log);
 }
 
+namespace {
+std::string collapseSpaces(const std::string &s) {
+  std::string out;
+  for (char c : s)
+    if (c != ' ' || (!out.empty() && out.back() != ' '))
+      out += c;
+  while (!out.empty() && out.back() == ' ')
+    out.pop_back();
+  return out;
+}
+} // namespace
+
 DeviceProperties queryProperties(cl_platform_id platform, cl_device_id device,
                                  const UsmSupport &usm, bool takesSpirvIl,
                                  bool canTranslateSpirv) {
@@ -90,7 +102,7 @@ DeviceProperties queryProperties(cl_platform_id platform, cl_device_id device,
        std::to_string(deviceInfo<cl_ulong>(device, CL_DEVICE_LOCAL_MEM_SIZE))},
       {"max clock MHz",
        std::to_string(deviceInfo<cl_uint>(device, CL_DEVICE_MAX_CLOCK_FREQUENCY))},
-      {"extensions", extensions},
+      {"extensions", collapseSpaces(extensions)},
   };
   return p;
 }
