@@ -37,6 +37,10 @@ extern "C" {
 
 /*===--------------------------- Status codes ----------------------------===*/
 
+/* Every enum ends in a *_MAX_ENUM entry that only fixes its size to 32 bits,
+ * so that out-of-range values from callers are well defined (and rejected
+ * with SLUICE_ERROR_INVALID_VALUE). */
+
 typedef enum SluiceStatus {
   SLUICE_SUCCESS = 0,
   /* An argument is invalid (NULL handle, zero size, bad enum, ...). */
@@ -61,6 +65,7 @@ typedef enum SluiceStatus {
   SLUICE_ERROR_TASK_FAILED = 11,
   /* Profiling data is not available (event not finished). */
   SLUICE_ERROR_NOT_READY = 12,
+  SLUICE_STATUS_MAX_ENUM = 0x7fffffff
 } SluiceStatus;
 
 /* The message of the last failing call on this thread ("" if none). The
@@ -83,12 +88,14 @@ typedef enum SluiceBackend {
   SLUICE_BACKEND_CUDA = 2,
   SLUICE_BACKEND_HOST = 3,
   SLUICE_BACKEND_COUNT = 4,
+  SLUICE_BACKEND_MAX_ENUM = 0x7fffffff
 } SluiceBackend;
 
 typedef enum SluiceDeviceType {
   SLUICE_DEVICE_TYPE_GPU = 0,
   SLUICE_DEVICE_TYPE_CPU = 1,
   SLUICE_DEVICE_TYPE_ACCELERATOR = 2,
+  SLUICE_DEVICE_TYPE_MAX_ENUM = 0x7fffffff
 } SluiceDeviceType;
 
 /* USM allocation kinds, as in SYCL/dpctl. UNKNOWN describes pointers that
@@ -98,6 +105,7 @@ typedef enum SluiceUsmKind {
   SLUICE_USM_DEVICE = 1,
   SLUICE_USM_SHARED = 2,
   SLUICE_USM_HOST = 3,
+  SLUICE_USM_MAX_ENUM = 0x7fffffff
 } SluiceUsmKind;
 
 /* Bits of SluiceDeviceInfo::usm_capabilities. */
@@ -242,6 +250,7 @@ typedef enum SluiceEventStatus {
   SLUICE_EVENT_RUNNING = 2,
   SLUICE_EVENT_COMPLETE = 3,
   SLUICE_EVENT_ERROR = 4,
+  SLUICE_EVENT_MAX_ENUM = 0x7fffffff
 } SluiceEventStatus;
 
 SLUICE_RT_EXPORT SluiceStatus sluiceEventGetStatus(SluiceEvent event,
@@ -269,6 +278,7 @@ typedef enum SluiceModuleFormat {
   SLUICE_MODULE_NATIVE_OBJECT = 1,
   SLUICE_MODULE_PTX = 2,
   SLUICE_MODULE_CUBIN = 3,
+  SLUICE_MODULE_MAX_ENUM = 0x7fffffff
 } SluiceModuleFormat;
 
 /* Loads and builds a module for the device's default context. Modules are

@@ -52,6 +52,8 @@ const char *sluiceStatusString(SluiceStatus status) {
     CASE(SLUICE_ERROR_TASK_FAILED)
     CASE(SLUICE_ERROR_NOT_READY)
 #undef CASE
+  default:
+    break;
   }
   return "SLUICE_ERROR_UNKNOWN";
 }

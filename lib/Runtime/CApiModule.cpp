@@ -19,6 +19,8 @@ const char *formatName(SluiceModuleFormat format) {
     return "PTX";
   case SLUICE_MODULE_CUBIN:
     return "CUBIN";
+  default:
+    break;
   }
   return "unknown";
 }
