@@ -172,8 +172,7 @@ SLUICE_RT_EXPORT SluiceStatus sluiceBackendGetStatus(SluiceBackend backend,
  * bytes including the terminating NUL; `*needed` (optional) receives the
  * size required. */
 SLUICE_RT_EXPORT SluiceStatus sluiceSelectorNormalize(const char *filter,
-                                                      char *buffer,
-                                                      size_t size,
+                                                      char *buffer, size_t size,
                                                       size_t *needed);
 
 /*===------------------------------- Queues ------------------------------===*/
@@ -314,11 +313,10 @@ typedef struct SluiceKernelArg {
  * the product of `local` at most the device's max_work_group_size) on the
  * queue, after the `deps` events. The kernel's module must belong to the
  * queue's context. */
-SLUICE_RT_EXPORT SluiceStatus
-sluiceLaunch(SluiceQueue queue, SluiceKernel kernel, const uint64_t grid[3],
-             const uint64_t local[3], uint32_t num_args,
-             const SluiceKernelArg *args, uint32_t num_deps,
-             const SluiceEvent *deps, SluiceEvent *event);
+SLUICE_RT_EXPORT SluiceStatus sluiceLaunch(
+    SluiceQueue queue, SluiceKernel kernel, const uint64_t grid[3],
+    const uint64_t local[3], uint32_t num_args, const SluiceKernelArg *args,
+    uint32_t num_deps, const SluiceEvent *deps, SluiceEvent *event);
 
 /*===------------------------ Host backend kernel ABI --------------------===*/
 

@@ -34,8 +34,8 @@ TEST(DeferredFree, FreeWaitsForARunningKernel) {
   // The free returns at once; the memory stays until the kernel ends.
   ASSERT_OK(sluiceFree(q, out));
   SluiceUsmKind kind;
-  ASSERT_OK(sluicePointerGetInfo(out, &kind, nullptr, nullptr, nullptr,
-                                 nullptr));
+  ASSERT_OK(
+      sluicePointerGetInfo(out, &kind, nullptr, nullptr, nullptr, nullptr));
   EXPECT_EQ(kind, SLUICE_USM_UNKNOWN); // no longer a live allocation
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   EXPECT_EQ(pendingFrees(), 1u);

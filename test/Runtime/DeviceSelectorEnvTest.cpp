@@ -62,8 +62,7 @@ TEST(DeviceSelectorEnv, MalformedStringsNameTheBadPart) {
   for (auto &[text, mentions] : cases) {
     std::string got = visible(text);
     EXPECT_EQ(got.rfind("error: ", 0), 0u) << text << " gave " << got;
-    EXPECT_NE(got.find(mentions), std::string::npos)
-        << text << " gave " << got;
+    EXPECT_NE(got.find(mentions), std::string::npos) << text << " gave " << got;
     EXPECT_NE(got.find("SLUICE_DEVICE_SELECTOR"), std::string::npos) << got;
   }
 }

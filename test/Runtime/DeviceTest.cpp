@@ -59,7 +59,8 @@ TEST(Device, FallbacksAndAliases) {
   EXPECT_EQ(d, host);
   ASSERT_OK(sluiceDeviceSelect("cuda:gpu,level_zero,host", &d));
   EXPECT_EQ(d, host);
-  EXPECT_EQ(sluiceDeviceSelect("cuda:gpu:7", &d), SLUICE_ERROR_DEVICE_NOT_FOUND);
+  EXPECT_EQ(sluiceDeviceSelect("cuda:gpu:7", &d),
+            SLUICE_ERROR_DEVICE_NOT_FOUND);
   EXPECT_NE(std::string(sluiceGetLastErrorMessage()).find("cuda:gpu:7"),
             std::string::npos);
 }
@@ -75,8 +76,8 @@ TEST(Device, BackendStatusExplainsAbsence) {
                                      &note));
     ASSERT_NE(note, nullptr);
     if (n == 0) {
-      EXPECT_GT(std::strlen(note), 0u) << sluiceBackendName(
-          static_cast<SluiceBackend>(b));
+      EXPECT_GT(std::strlen(note), 0u)
+          << sluiceBackendName(static_cast<SluiceBackend>(b));
     }
     sum += n;
   }

@@ -13,7 +13,8 @@ bool messageMentions(const char *text) {
 
 TEST(ErrorPath, BadSelectors) {
   SluiceDevice d;
-  EXPECT_EQ(sluiceDeviceSelect("gpu:opencl", &d), SLUICE_ERROR_INVALID_SELECTOR);
+  EXPECT_EQ(sluiceDeviceSelect("gpu:opencl", &d),
+            SLUICE_ERROR_INVALID_SELECTOR);
   EXPECT_TRUE(messageMentions("'opencl'")) << sluiceGetLastErrorMessage();
   EXPECT_EQ(sluiceDeviceSelect("quantum", &d), SLUICE_ERROR_INVALID_SELECTOR);
   EXPECT_TRUE(messageMentions("quantum"));
@@ -73,9 +74,9 @@ TEST(ErrorPath, OutOfBoundsCopiesAndBadFills) {
   EXPECT_EQ(sluiceMemcpy(q, host, p, 128, 0, nullptr, nullptr),
             SLUICE_ERROR_INVALID_VALUE);
   EXPECT_TRUE(messageMentions("runs past the end"));
-  EXPECT_EQ(sluiceMemset(q, static_cast<char *>(p) + 32, 0, 64, 0, nullptr,
-                         nullptr),
-            SLUICE_ERROR_INVALID_VALUE);
+  EXPECT_EQ(
+      sluiceMemset(q, static_cast<char *>(p) + 32, 0, 64, 0, nullptr, nullptr),
+      SLUICE_ERROR_INVALID_VALUE);
   uint32_t pattern = 1;
   EXPECT_EQ(sluiceFill(q, p, &pattern, 3, 63, 0, nullptr, nullptr),
             SLUICE_ERROR_INVALID_VALUE);

@@ -99,7 +99,7 @@ TEST(OpenClKernel, HostMemoryOfTheHostBackendIsNotAKernelArgument) {
 TEST(OpenClKernel, BadSpirvReportsTheTranslatorLog) {
   SKIP_WITHOUT_OPENCL(device);
   // Valid header, garbage body.
-  std::vector<uint32_t> words = {0x07230203u, 0x00010000u, 0, 100, 0,
+  std::vector<uint32_t> words = {0x07230203u, 0x00010000u, 0,          100, 0,
                                  0xdeadbeefu, 0x12345678u, 0x9abcdef0u};
   SluiceModule m = nullptr;
   EXPECT_EQ(sluiceModuleCreate(device, SLUICE_MODULE_SPIRV, words.data(),

@@ -105,8 +105,8 @@ TEST(Ordering, OpenClWaitsForHostEvents) {
                          reinterpret_cast<void **>(&dev)));
   *dev = -1;
   SluiceEvent copied;
-  ASSERT_OK(sluiceMemcpy(oq, dev, &shared[1], sizeof(int), 1, &running,
-                         &copied));
+  ASSERT_OK(
+      sluiceMemcpy(oq, dev, &shared[1], sizeof(int), 1, &running, &copied));
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   SluiceEventStatus status;
   ASSERT_OK(sluiceEventGetStatus(copied, &status));
@@ -131,12 +131,12 @@ TEST(Ordering, WaitOnManyEvents) {
   std::vector<char> a(1 << 16, 1), b(1 << 16, 0);
   for (int i = 0; i < 8; ++i) {
     SluiceEvent e;
-    ASSERT_OK(sluiceMemcpy(q, b.data() + i * 8192, a.data() + i * 8192, 8192,
-                           0, nullptr, &e));
+    ASSERT_OK(sluiceMemcpy(q, b.data() + i * 8192, a.data() + i * 8192, 8192, 0,
+                           nullptr, &e));
     events.push_back(e);
   }
-  ASSERT_OK(sluiceEventsWait(static_cast<uint32_t>(events.size()),
-                             events.data()));
+  ASSERT_OK(
+      sluiceEventsWait(static_cast<uint32_t>(events.size()), events.data()));
   for (SluiceEvent e : events)
     sluiceEventRelease(e);
   EXPECT_EQ(a, b);

@@ -29,7 +29,8 @@ const ValidCase validCases[] = {
     {"opencl:0", "opencl:*:0"},
     {"gpu:1", "*:gpu:1"},
     {"gpu,cpu", "*:gpu:*,*:cpu:*"},
-    {"level_zero:gpu:0, opencl:gpu:0 ,host", "level_zero:gpu:0,opencl:gpu:0,host:*:*"},
+    {"level_zero:gpu:0, opencl:gpu:0 ,host",
+     "level_zero:gpu:0,opencl:gpu:0,host:*:*"},
     {"OpenCL:CPU", "opencl:cpu:*"},
     {"*:gpu:*", "*:gpu:*"},
     {"*", "*:*:*"},
@@ -89,9 +90,9 @@ TEST(SelectorGrammar, CApiNormalize) {
                                     &needed));
   EXPECT_STREQ(buffer, "*:gpu:*,opencl:cpu:0");
   EXPECT_EQ(needed, std::strlen(buffer) + 1);
-  EXPECT_EQ(sluiceSelectorNormalize("gpu:opencl", buffer, sizeof buffer,
-                                    nullptr),
-            SLUICE_ERROR_INVALID_SELECTOR);
+  EXPECT_EQ(
+      sluiceSelectorNormalize("gpu:opencl", buffer, sizeof buffer, nullptr),
+      SLUICE_ERROR_INVALID_SELECTOR);
   EXPECT_NE(std::string(sluiceGetLastErrorMessage()).find("opencl"),
             std::string::npos);
   // Size query without a buffer.

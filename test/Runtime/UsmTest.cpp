@@ -48,8 +48,8 @@ TEST(Usm, AllocateAndQueryEveryKind) {
     EXPECT_EQ(queue, q);
     EXPECT_EQ(base, p);
     EXPECT_EQ(size, 1000u);
-    ASSERT_OK(sluicePointerGetInfo(static_cast<char *>(p) + 1000, &got,
-                                   nullptr, nullptr, nullptr, nullptr));
+    ASSERT_OK(sluicePointerGetInfo(static_cast<char *>(p) + 1000, &got, nullptr,
+                                   nullptr, nullptr, nullptr));
     // One past the end is not inside (unless another allocation is there).
     if (got != SLUICE_USM_UNKNOWN) {
       void *otherBase = nullptr;
@@ -65,8 +65,8 @@ TEST(Usm, AllocateAndQueryEveryKind) {
   }
   int onStack = 0;
   SluiceUsmKind got;
-  ASSERT_OK(sluicePointerGetInfo(&onStack, &got, nullptr, nullptr, nullptr,
-                                 nullptr));
+  ASSERT_OK(
+      sluicePointerGetInfo(&onStack, &got, nullptr, nullptr, nullptr, nullptr));
   EXPECT_EQ(got, SLUICE_USM_UNKNOWN);
 }
 
@@ -95,12 +95,12 @@ TEST(Usm, CopiesAcrossKindsAndDevices) {
         continue;
       for (SluiceQueue q : {a.queue, b.queue}) {
         std::fill(output.begin(), output.end(), 0u);
-        ASSERT_OK(sluiceMemcpy(q, a.ptr, input.data(), n * 4, 0, nullptr,
-                               nullptr));
+        ASSERT_OK(
+            sluiceMemcpy(q, a.ptr, input.data(), n * 4, 0, nullptr, nullptr));
         ASSERT_OK(sluiceMemcpy(q, b.ptr, a.ptr, n * 4, 0, nullptr, nullptr));
         SluiceEvent done;
-        ASSERT_OK(sluiceMemcpy(q, output.data(), b.ptr, n * 4, 0, nullptr,
-                               &done));
+        ASSERT_OK(
+            sluiceMemcpy(q, output.data(), b.ptr, n * 4, 0, nullptr, &done));
         ASSERT_OK(sluiceEventWait(done));
         ASSERT_OK(sluiceEventRelease(done));
         ASSERT_EQ(output, input) << "kinds " << a.kind << " -> " << b.kind;
@@ -147,8 +147,8 @@ TEST(Usm, MemsetAndFillPatterns) {
 
       const uint64_t pattern[2] = {0x0102030405060708ull,
                                    0x1112131415161718ull};
-      ASSERT_OK(sluiceFill(q, p, pattern, sizeof pattern, 512, 0, nullptr,
-                           nullptr));
+      ASSERT_OK(
+          sluiceFill(q, p, pattern, sizeof pattern, 512, 0, nullptr, nullptr));
       uint64_t words[128];
       ASSERT_OK(sluiceMemcpy(q, words, p, 1024, 0, nullptr, &e));
       ASSERT_OK(sluiceEventWait(e));

@@ -40,8 +40,8 @@ int makeImageFile(std::string &log) {
   if (fd >= 0)
     return fd;
   const char *dir = std::getenv("TMPDIR");
-  std::string path = std::string(dir && *dir ? dir : "/tmp") +
-                     "/sluice-module-XXXXXX";
+  std::string path =
+      std::string(dir && *dir ? dir : "/tmp") + "/sluice-module-XXXXXX";
   fd = ::mkostemp(path.data(), O_CLOEXEC);
   if (fd < 0) {
     log = "cannot create a file for the module: " +
@@ -106,9 +106,8 @@ SluiceStatus HostModule::createKernel(const std::string &name,
   if (!own)
     return fail(SLUICE_ERROR_KERNEL_NOT_FOUND,
                 "no kernel named '" + name + "' in the native module");
-  out = std::make_unique<HostKernel>(*this, name,
-                                     reinterpret_cast<SluiceHostKernelFn>(
-                                         symbol));
+  out = std::make_unique<HostKernel>(
+      *this, name, reinterpret_cast<SluiceHostKernelFn>(symbol));
   return SLUICE_SUCCESS;
 }
 
