@@ -16,6 +16,7 @@ size_t pendingFrees() {
 } // namespace
 
 TEST(DeferredFree, FreeWaitsForARunningKernel) {
+  sluice::rt::Platform::get().deferred().drain(); // earlier tests' frees
   SluiceModule m = hostKernels();
   SluiceKernel k;
   ASSERT_OK(sluiceKernelGet(m, "wait_gate", &k));
@@ -53,6 +54,7 @@ TEST(DeferredFree, FreeWaitsForARunningKernel) {
 }
 
 TEST(DeferredFree, FreeOnAnotherQueueWaitsForUsersEverywhere) {
+  sluice::rt::Platform::get().deferred().drain(); // earlier tests' frees
   SluiceModule m = hostKernels();
   SluiceKernel k;
   ASSERT_OK(sluiceKernelGet(m, "wait_gate", &k));
