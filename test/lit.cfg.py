@@ -28,6 +28,16 @@ if config.enable_compiler:
     config.available_features.add("compiler")
 if config.have_opencl:
     config.available_features.add("opencl")
+# A usable OpenCL device at test time (not just the loader at build time).
+if config.have_opencl and shutil.which("clinfo"):
+    import subprocess
+    try:
+        listing = subprocess.run(["clinfo", "-l"], capture_output=True,
+                                 text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        listing = ""
+    if "Device" in listing:
+        config.available_features.add("opencl-device")
 if config.have_level_zero:
     config.available_features.add("level-zero")
 if config.have_spirv_tools:

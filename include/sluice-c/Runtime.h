@@ -37,6 +37,10 @@ extern "C" {
 
 /*===--------------------------- Status codes ----------------------------===*/
 
+/* Every enum ends in a *_MAX_ENUM entry that only fixes its size to 32 bits,
+ * so that out-of-range values from callers are well defined (and rejected
+ * with SLUICE_ERROR_INVALID_VALUE). */
+
 typedef enum SluiceStatus {
   SLUICE_SUCCESS = 0,
   /* An argument is invalid (NULL handle, zero size, bad enum, ...). */
@@ -61,6 +65,7 @@ typedef enum SluiceStatus {
   SLUICE_ERROR_TASK_FAILED = 11,
   /* Profiling data is not available (event not finished). */
   SLUICE_ERROR_NOT_READY = 12,
+  SLUICE_STATUS_MAX_ENUM = 0x7fffffff
 } SluiceStatus;
 
 /* The message of the last failing call on this thread ("" if none). The
@@ -83,12 +88,14 @@ typedef enum SluiceBackend {
   SLUICE_BACKEND_CUDA = 2,
   SLUICE_BACKEND_HOST = 3,
   SLUICE_BACKEND_COUNT = 4,
+  SLUICE_BACKEND_MAX_ENUM = 0x7fffffff
 } SluiceBackend;
 
 typedef enum SluiceDeviceType {
   SLUICE_DEVICE_TYPE_GPU = 0,
   SLUICE_DEVICE_TYPE_CPU = 1,
   SLUICE_DEVICE_TYPE_ACCELERATOR = 2,
+  SLUICE_DEVICE_TYPE_MAX_ENUM = 0x7fffffff
 } SluiceDeviceType;
 
 /* USM allocation kinds, as in SYCL/dpctl. UNKNOWN describes pointers that
@@ -98,6 +105,7 @@ typedef enum SluiceUsmKind {
   SLUICE_USM_DEVICE = 1,
   SLUICE_USM_SHARED = 2,
   SLUICE_USM_HOST = 3,
+  SLUICE_USM_MAX_ENUM = 0x7fffffff
 } SluiceUsmKind;
 
 /* Bits of SluiceDeviceInfo::usm_capabilities. */
@@ -164,8 +172,7 @@ SLUICE_RT_EXPORT SluiceStatus sluiceBackendGetStatus(SluiceBackend backend,
  * bytes including the terminating NUL; `*needed` (optional) receives the
  * size required. */
 SLUICE_RT_EXPORT SluiceStatus sluiceSelectorNormalize(const char *filter,
-                                                      char *buffer,
-                                                      size_t size,
+                                                      char *buffer, size_t size,
                                                       size_t *needed);
 
 /*===------------------------------- Queues ------------------------------===*/
@@ -242,6 +249,7 @@ typedef enum SluiceEventStatus {
   SLUICE_EVENT_RUNNING = 2,
   SLUICE_EVENT_COMPLETE = 3,
   SLUICE_EVENT_ERROR = 4,
+  SLUICE_EVENT_MAX_ENUM = 0x7fffffff
 } SluiceEventStatus;
 
 SLUICE_RT_EXPORT SluiceStatus sluiceEventGetStatus(SluiceEvent event,
@@ -269,6 +277,7 @@ typedef enum SluiceModuleFormat {
   SLUICE_MODULE_NATIVE_OBJECT = 1,
   SLUICE_MODULE_PTX = 2,
   SLUICE_MODULE_CUBIN = 3,
+  SLUICE_MODULE_MAX_ENUM = 0x7fffffff
 } SluiceModuleFormat;
 
 /* Loads and builds a module for the device's default context. Modules are
@@ -304,11 +313,10 @@ typedef struct SluiceKernelArg {
  * the product of `local` at most the device's max_work_group_size) on the
  * queue, after the `deps` events. The kernel's module must belong to the
  * queue's context. */
-SLUICE_RT_EXPORT SluiceStatus
-sluiceLaunch(SluiceQueue queue, SluiceKernel kernel, const uint64_t grid[3],
-             const uint64_t local[3], uint32_t num_args,
-             const SluiceKernelArg *args, uint32_t num_deps,
-             const SluiceEvent *deps, SluiceEvent *event);
+SLUICE_RT_EXPORT SluiceStatus sluiceLaunch(
+    SluiceQueue queue, SluiceKernel kernel, const uint64_t grid[3],
+    const uint64_t local[3], uint32_t num_args, const SluiceKernelArg *args,
+    uint32_t num_deps, const SluiceEvent *deps, SluiceEvent *event);
 
 /*===------------------------ Host backend kernel ABI --------------------===*/
 

@@ -20,11 +20,17 @@ inline Queue *unwrap(SluiceQueue q) { return reinterpret_cast<Queue *>(q); }
 inline Event *unwrap(SluiceEvent e) { return reinterpret_cast<Event *>(e); }
 inline Module *unwrap(SluiceModule m) { return reinterpret_cast<Module *>(m); }
 inline Kernel *unwrap(SluiceKernel k) { return reinterpret_cast<Kernel *>(k); }
-inline SluiceDevice wrap(Device *d) { return reinterpret_cast<SluiceDevice>(d); }
+inline SluiceDevice wrap(Device *d) {
+  return reinterpret_cast<SluiceDevice>(d);
+}
 inline SluiceQueue wrap(Queue *q) { return reinterpret_cast<SluiceQueue>(q); }
 inline SluiceEvent wrap(Event *e) { return reinterpret_cast<SluiceEvent>(e); }
-inline SluiceModule wrap(Module *m) { return reinterpret_cast<SluiceModule>(m); }
-inline SluiceKernel wrap(Kernel *k) { return reinterpret_cast<SluiceKernel>(k); }
+inline SluiceModule wrap(Module *m) {
+  return reinterpret_cast<SluiceModule>(m);
+}
+inline SluiceKernel wrap(Kernel *k) {
+  return reinterpret_cast<SluiceKernel>(k);
+}
 
 /// Runs an API body, turning escaping C++ exceptions into statuses: no
 /// exception ever crosses the C boundary.
@@ -34,8 +40,8 @@ template <typename Fn> SluiceStatus guarded(Fn &&fn) noexcept {
   } catch (const std::bad_alloc &) {
     return fail(SLUICE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   } catch (const std::exception &e) {
-    return fail(SLUICE_ERROR_BACKEND, std::string("internal error: ") +
-                                          e.what());
+    return fail(SLUICE_ERROR_BACKEND,
+                std::string("internal error: ") + e.what());
   } catch (...) {
     return fail(SLUICE_ERROR_BACKEND, "internal error: unknown exception");
   }

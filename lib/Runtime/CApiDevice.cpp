@@ -27,11 +27,10 @@ SluiceStatus sluiceDeviceGet(uint32_t index, SluiceDevice *device) {
     if (SluiceStatus status = platform.checkUsable())
       return status;
     if (index >= platform.devices().size())
-      return fail(SLUICE_ERROR_DEVICE_NOT_FOUND,
-                  "device index " + std::to_string(index) +
-                      " is out of range (" +
-                      std::to_string(platform.devices().size()) +
-                      " visible devices)");
+      return fail(
+          SLUICE_ERROR_DEVICE_NOT_FOUND,
+          "device index " + std::to_string(index) + " is out of range (" +
+              std::to_string(platform.devices().size()) + " visible devices)");
     *device = wrap(platform.devices()[index]);
     return SLUICE_SUCCESS;
   });
@@ -116,7 +115,8 @@ SluiceStatus sluiceSelectorNormalize(const char *filter, char *buffer,
   SLUICE_CHECK_ARG(filter);
   return guarded([&] {
     std::string error;
-    std::optional<FilterSelector> selector = parseFilterSelector(filter, &error);
+    std::optional<FilterSelector> selector =
+        parseFilterSelector(filter, &error);
     if (!selector)
       return fail(SLUICE_ERROR_INVALID_SELECTOR, error);
     std::string text = selector->str();

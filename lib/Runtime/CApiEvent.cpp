@@ -52,6 +52,8 @@ const char *sluiceStatusString(SluiceStatus status) {
     CASE(SLUICE_ERROR_TASK_FAILED)
     CASE(SLUICE_ERROR_NOT_READY)
 #undef CASE
+  default:
+    break;
   }
   return "SLUICE_ERROR_UNKNOWN";
 }
@@ -84,10 +86,8 @@ SluiceStatus sluiceEventsWait(uint32_t num_events, const SluiceEvent *events) {
   });
 }
 
-SluiceStatus sluiceEventGetProfilingInfo(SluiceEvent event,
-                                         uint64_t *submit_ns,
-                                         uint64_t *start_ns,
-                                         uint64_t *end_ns) {
+SluiceStatus sluiceEventGetProfilingInfo(SluiceEvent event, uint64_t *submit_ns,
+                                         uint64_t *start_ns, uint64_t *end_ns) {
   SLUICE_CHECK_ARG(event);
   return guarded([&] {
     uint64_t submit = 0, start = 0, end = 0;

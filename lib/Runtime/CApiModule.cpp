@@ -19,14 +19,16 @@ const char *formatName(SluiceModuleFormat format) {
     return "PTX";
   case SLUICE_MODULE_CUBIN:
     return "CUBIN";
+  default:
+    break;
   }
   return "unknown";
 }
 
 /// Copies the arguments; pointers into USM allocations are checked against
 /// the queue and recorded so that deferred frees wait for the launch.
-SluiceStatus collectArgs(Queue &queue, uint32_t num, const SluiceKernelArg *args,
-                         KernelArgs &out,
+SluiceStatus collectArgs(Queue &queue, uint32_t num,
+                         const SluiceKernelArg *args, KernelArgs &out,
                          std::vector<std::shared_ptr<Allocation>> &used) {
   if (num && !args)
     return fail(SLUICE_ERROR_INVALID_VALUE,
@@ -35,22 +37,22 @@ SluiceStatus collectArgs(Queue &queue, uint32_t num, const SluiceKernelArg *args
   for (uint32_t i = 0; i < num; ++i) {
     const SluiceKernelArg &arg = args[i];
     if (!arg.value || !arg.size)
-      return fail(SLUICE_ERROR_INVALID_VALUE,
-                  "sluiceLaunch: argument " + std::to_string(i) +
-                      (arg.value ? " has size 0" : " has a NULL value pointer"));
+      return fail(
+          SLUICE_ERROR_INVALID_VALUE,
+          "sluiceLaunch: argument " + std::to_string(i) +
+              (arg.value ? " has size 0" : " has a NULL value pointer"));
     bool usmPointer = false;
     if (arg.size == sizeof(void *)) {
       const void *p;
       std::memcpy(&p, arg.value, sizeof p);
       if (std::shared_ptr<Allocation> a = Platform::get().usm().find(p)) {
         if (!kernelReaches(queue, a.get()))
-          return fail(SLUICE_ERROR_INVALID_POINTER,
-                      "sluiceLaunch: argument " + std::to_string(i) +
-                          " points to memory of device " +
-                          a->device->filterString() +
-                          ", which kernels on device " +
-                          queue.device().filterString() +
-                          " cannot access; migrate it first");
+          return fail(
+              SLUICE_ERROR_INVALID_POINTER,
+              "sluiceLaunch: argument " + std::to_string(i) +
+                  " points to memory of device " + a->device->filterString() +
+                  ", which kernels on device " + queue.device().filterString() +
+                  " cannot access; migrate it first");
         usmPointer = &a->device->context() == &queue.device().context();
         used.push_back(std::move(a));
       }
@@ -82,9 +84,8 @@ SluiceStatus sluiceModuleCreate(SluiceDevice device, SluiceModuleFormat format,
                       formatName(format) + " modules");
     Ref<Module> m;
     std::string log;
-    if (SluiceStatus status =
-            Platform::get().modules().getOrBuild(d, format, bytes, size, m,
-                                                 log)) {
+    if (SluiceStatus status = Platform::get().modules().getOrBuild(
+            d, format, bytes, size, m, log)) {
       setLastBuildLog(log);
       if (status == SLUICE_ERROR_BUILD_FAILED)
         return fail(status, std::string(formatName(format)) +
@@ -166,8 +167,7 @@ SluiceStatus sluiceLaunch(SluiceQueue queue, SluiceKernel kernel,
       return fail(SLUICE_ERROR_INVALID_VALUE,
                   "sluiceLaunch: workgroup of " + std::to_string(groupSize) +
                       " work-items exceeds the device maximum of " +
-                      std::to_string(
-                          q.device().properties().maxWorkGroupSize));
+                      std::to_string(q.device().properties().maxWorkGroupSize));
     EventList depList;
     if (SluiceStatus s = toEventList(num_deps, deps, depList))
       return s;

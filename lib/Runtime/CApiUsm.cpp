@@ -43,8 +43,8 @@ SluiceStatus checkRange(const std::shared_ptr<Allocation> &a, const void *ptr,
                         size_t bytes, const char *what) {
   if (!a)
     return SLUICE_SUCCESS;
-  size_t offset = static_cast<const char *>(ptr) -
-                  static_cast<const char *>(a->base);
+  size_t offset =
+      static_cast<const char *>(ptr) - static_cast<const char *>(a->base);
   if (bytes > a->size - offset)
     return fail(SLUICE_ERROR_INVALID_VALUE,
                 std::string(what) + " range of " + std::to_string(bytes) +
@@ -111,9 +111,9 @@ SluiceStatus sluiceMalloc(SluiceQueue queue, SluiceUsmKind kind, size_t bytes,
       return fail(SLUICE_ERROR_INVALID_VALUE,
                   "sluiceMalloc: size must be greater than 0");
     if (alignment && !isPowerOfTwo(alignment))
-      return fail(SLUICE_ERROR_INVALID_VALUE,
-                  "sluiceMalloc: alignment " + std::to_string(alignment) +
-                      " is not a power of two");
+      return fail(SLUICE_ERROR_INVALID_VALUE, "sluiceMalloc: alignment " +
+                                                  std::to_string(alignment) +
+                                                  " is not a power of two");
     if (!(device.properties().usmCapabilities & capabilityBit(kind)))
       return fail(SLUICE_ERROR_UNSUPPORTED,
                   std::string("device ") + device.filterString() +
@@ -160,9 +160,8 @@ SluiceStatus sluiceFree(SluiceQueue queue, void *ptr) {
     for (Queue *owner : {q, a->queue.get()})
       if (Ref<Event> last = owner->lastEvent())
         waits.push_back(last);
-    platform.deferred().schedule(std::move(waits), [a] {
-      a->device->deallocate(a->kind, a->base);
-    });
+    platform.deferred().schedule(
+        std::move(waits), [a] { a->device->deallocate(a->kind, a->base); });
     return SLUICE_SUCCESS;
   });
 }
@@ -273,9 +272,9 @@ SluiceStatus sluiceFill(SluiceQueue queue, void *dst, const void *pattern,
   });
 }
 
-SluiceStatus sluiceMemset(SluiceQueue queue, void *dst, int value,
-                          size_t bytes, uint32_t num_deps,
-                          const SluiceEvent *deps, SluiceEvent *event) {
+SluiceStatus sluiceMemset(SluiceQueue queue, void *dst, int value, size_t bytes,
+                          uint32_t num_deps, const SluiceEvent *deps,
+                          SluiceEvent *event) {
   unsigned char byte = static_cast<unsigned char>(value);
   return sluiceFill(queue, dst, &byte, 1, bytes, num_deps, deps, event);
 }

@@ -97,8 +97,8 @@ bool DeviceSelectorEnv::accepts(const DeviceKey &device,
   return accepted || !anyAccepting;
 }
 
-std::optional<DeviceSelectorEnv>
-parseDeviceSelectorEnv(std::string_view text, std::string *error) {
+std::optional<DeviceSelectorEnv> parseDeviceSelectorEnv(std::string_view text,
+                                                        std::string *error) {
   DeviceSelectorEnv env;
   std::string message;
   std::vector<std::string_view> terms = split(text, ';');

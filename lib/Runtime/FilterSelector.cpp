@@ -94,8 +94,8 @@ bool parseTerm(std::string_view text, FilterTerm &term, std::string &error) {
   int stage = 0; // 0: backend may come, 1: type may come, 2: index may come
   for (size_t i = 0; i < parts.size(); ++i) {
     std::string_view part = trim(parts[i]);
-    std::string quoted = "'" + std::string(part) + "' in '" +
-                         std::string(text) + "'";
+    std::string quoted =
+        "'" + std::string(part) + "' in '" + std::string(text) + "'";
     if (part.empty()) {
       error = "empty part in selector term '" + std::string(text) + "'";
       return false;

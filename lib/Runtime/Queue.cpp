@@ -26,8 +26,7 @@ SluiceStatus Queue::copy(void *dst, const void *src, size_t bytes,
 }
 
 SluiceStatus Queue::fill(void *dst, const void *pattern, size_t patternSize,
-                         size_t bytes, const EventList &deps,
-                         Ref<Event> &out) {
+                         size_t bytes, const EventList &deps, Ref<Event> &out) {
   if (SluiceStatus status =
           submitFill(dst, pattern, patternSize, bytes, deps, out))
     return status;

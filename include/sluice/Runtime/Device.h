@@ -61,9 +61,9 @@ public:
   virtual bool hostAccessible(SluiceUsmKind kind) const = 0;
   /// Builds a module for this device's context. On failure returns
   /// SLUICE_ERROR_BUILD_FAILED (or another status) and fills `log`.
-  virtual SluiceStatus buildModule(SluiceModuleFormat format,
-                                   const void *bytes, size_t size,
-                                   Ref<Module> &out, std::string &log) = 0;
+  virtual SluiceStatus buildModule(SluiceModuleFormat format, const void *bytes,
+                                   size_t size, Ref<Module> &out,
+                                   std::string &log) = 0;
 
 private:
   DeviceProperties props;

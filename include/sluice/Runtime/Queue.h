@@ -55,8 +55,7 @@ protected:
                                   const EventList &deps, Ref<Event> &out) = 0;
   virtual SluiceStatus submitLaunch(Kernel &kernel, const uint64_t grid[3],
                                     const uint64_t local[3], KernelArgs args,
-                                    const EventList &deps,
-                                    Ref<Event> &out) = 0;
+                                    const EventList &deps, Ref<Event> &out) = 0;
   virtual SluiceStatus submitBarrier(const EventList &deps,
                                      Ref<Event> &out) = 0;
 

@@ -58,7 +58,6 @@ DeviceProperties hostProperties() {
   p.moduleFormats = 1u << SLUICE_MODULE_NATIVE_OBJECT;
   p.extra = {
       {"threads", std::to_string(ThreadPool::shared().size())},
-      {"module formats", "native object (ELF shared object)"},
       {"kernel ABI", "void kernel(void **args, const SluiceHostGroup *group)"},
   };
   return p;
@@ -73,16 +72,16 @@ SluiceStatus HostDevice::createQueue(Ref<Queue> &out) {
   return SLUICE_SUCCESS;
 }
 
-SluiceStatus HostDevice::allocate(SluiceUsmKind, size_t bytes,
-                                  size_t alignment, void *&out) {
+SluiceStatus HostDevice::allocate(SluiceUsmKind, size_t bytes, size_t alignment,
+                                  void *&out) {
   // At least a cache line, so vector code never straddles lines at the start.
   size_t align = std::max<size_t>(alignment, 64);
   size_t rounded = (bytes + align - 1) / align * align;
   out = std::aligned_alloc(align, rounded);
   if (!out)
-    return fail(SLUICE_ERROR_OUT_OF_HOST_MEMORY,
-                "host allocation of " + std::to_string(bytes) +
-                    " bytes failed");
+    return fail(SLUICE_ERROR_OUT_OF_HOST_MEMORY, "host allocation of " +
+                                                     std::to_string(bytes) +
+                                                     " bytes failed");
   return SLUICE_SUCCESS;
 }
 

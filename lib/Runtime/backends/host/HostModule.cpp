@@ -40,8 +40,8 @@ int makeImageFile(std::string &log) {
   if (fd >= 0)
     return fd;
   const char *dir = std::getenv("TMPDIR");
-  std::string path = std::string(dir && *dir ? dir : "/tmp") +
-                     "/sluice-module-XXXXXX";
+  std::string path =
+      std::string(dir && *dir ? dir : "/tmp") + "/sluice-module-XXXXXX";
   fd = ::mkostemp(path.data(), O_CLOEXEC);
   if (fd < 0) {
     log = "cannot create a file for the module: " +
@@ -74,18 +74,24 @@ SluiceStatus HostModule::load(Context &context, const void *bytes, size_t size,
     return SLUICE_ERROR_BUILD_FAILED;
   }
   std::string path = "/proc/self/fd/" + std::to_string(fd);
+  // The descriptor stays open while the module is loaded: the dynamic
+  // loader recognises loaded objects by path, so a reused descriptor number
+  // would hand back an older module.
   void *handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  ::close(fd); // the mapping keeps the image alive
   if (!handle) {
     const char *error = ::dlerror();
     log = std::string("dlopen failed: ") + (error ? error : "unknown error");
+    ::close(fd);
     return SLUICE_ERROR_BUILD_FAILED;
   }
-  out = Ref<Module>::adopt(new HostModule(context, handle));
+  out = Ref<Module>::adopt(new HostModule(context, handle, fd));
   return SLUICE_SUCCESS;
 }
 
-HostModule::~HostModule() { ::dlclose(handle); }
+HostModule::~HostModule() {
+  ::dlclose(handle);
+  ::close(fd);
+}
 
 SluiceStatus HostModule::createKernel(const std::string &name,
                                       std::unique_ptr<Kernel> &out) {
@@ -100,9 +106,8 @@ SluiceStatus HostModule::createKernel(const std::string &name,
   if (!own)
     return fail(SLUICE_ERROR_KERNEL_NOT_FOUND,
                 "no kernel named '" + name + "' in the native module");
-  out = std::make_unique<HostKernel>(*this, name,
-                                     reinterpret_cast<SluiceHostKernelFn>(
-                                         symbol));
+  out = std::make_unique<HostKernel>(
+      *this, name, reinterpret_cast<SluiceHostKernelFn>(symbol));
   return SLUICE_SUCCESS;
 }
 

@@ -29,9 +29,10 @@ protected:
                             std::unique_ptr<Kernel> &out) override;
 
 private:
-  HostModule(Context &context, void *handle)
-      : Module(context, ""), handle(handle) {}
+  HostModule(Context &context, void *handle, int fd)
+      : Module(context, ""), handle(handle), fd(fd) {}
   void *handle;
+  int fd;
 };
 
 } // namespace sluice::rt::host

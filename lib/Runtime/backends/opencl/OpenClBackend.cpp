@@ -37,8 +37,8 @@ void OpenClBackend::enumerate(std::vector<std::unique_ptr<Device>> &devices,
   bool translator = !spirvTranslatorPath().empty();
   for (cl_platform_id platform : platforms) {
     cl_uint numDevices = 0;
-    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr,
-                       &numDevices) != CL_SUCCESS ||
+    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &numDevices) !=
+            CL_SUCCESS ||
         numDevices == 0)
       continue;
     std::vector<cl_device_id> ids(numDevices);
@@ -48,8 +48,8 @@ void OpenClBackend::enumerate(std::vector<std::unique_ptr<Device>> &devices,
     cl_context_properties props[] = {
         CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform),
         0};
-    cl_context context = clCreateContext(props, numDevices, ids.data(),
-                                         nullptr, nullptr, &err);
+    cl_context context =
+        clCreateContext(props, numDevices, ids.data(), nullptr, nullptr, &err);
     if (!context) {
       note = "clCreateContext failed for platform '" +
              platformString(platform, CL_PLATFORM_NAME) + "'";
@@ -59,10 +59,9 @@ void OpenClBackend::enumerate(std::vector<std::unique_ptr<Device>> &devices,
     for (cl_device_id id : ids) {
       std::string extensions = deviceString(id, CL_DEVICE_EXTENSIONS);
       UsmSupport usm;
-      usm.intel =
-          extensions.find("cl_intel_unified_shared_memory") !=
-              std::string::npos &&
-          ctx->intelUsm().loaded();
+      usm.intel = extensions.find("cl_intel_unified_shared_memory") !=
+                      std::string::npos &&
+                  ctx->intelUsm().loaded();
       usm.svm = deviceInfo<cl_device_svm_capabilities>(
           id, CL_DEVICE_SVM_CAPABILITIES);
       bool il = deviceString(id, CL_DEVICE_IL_VERSION).find("SPIR-V") !=

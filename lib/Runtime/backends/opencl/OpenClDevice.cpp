@@ -27,8 +27,8 @@ SluiceStatus OpenClDevice::createQueue(Ref<Queue> &out) {
 
 SluiceStatus OpenClDevice::allocate(SluiceUsmKind kind, size_t bytes,
                                     size_t alignment, void *&out) {
-  return usmAllocate(ctx.intelUsm(), usmSupport, ctx.handle(), dev, kind,
-                     bytes, alignment, out);
+  return usmAllocate(ctx.intelUsm(), usmSupport, ctx.handle(), dev, kind, bytes,
+                     alignment, out);
 }
 
 void OpenClDevice::deallocate(SluiceUsmKind, void *ptr) {
@@ -40,6 +40,18 @@ SluiceStatus OpenClDevice::buildModule(SluiceModuleFormat format,
                                        Ref<Module> &out, std::string &log) {
   return OpenClModule::build(*this, format, bytes, size, out, log);
 }
+
+namespace {
+std::string collapseSpaces(const std::string &s) {
+  std::string out;
+  for (char c : s)
+    if (c != ' ' || (!out.empty() && out.back() != ' '))
+      out += c;
+  while (!out.empty() && out.back() == ' ')
+    out.pop_back();
+  return out;
+}
+} // namespace
 
 DeviceProperties queryProperties(cl_platform_id platform, cl_device_id device,
                                  const UsmSupport &usm, bool takesSpirvIl,
@@ -54,8 +66,7 @@ DeviceProperties queryProperties(cl_platform_id platform, cl_device_id device,
   p.vendor = deviceString(device, CL_DEVICE_VENDOR);
   p.driverVersion = deviceString(device, CL_DRIVER_VERSION);
   p.computeUnits = deviceInfo<cl_uint>(device, CL_DEVICE_MAX_COMPUTE_UNITS);
-  p.globalMemoryBytes =
-      deviceInfo<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE);
+  p.globalMemoryBytes = deviceInfo<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE);
   p.maxWorkGroupSize =
       deviceInfo<size_t>(device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
   std::string extensions = deviceString(device, CL_DEVICE_EXTENSIONS);
@@ -77,8 +88,8 @@ DeviceProperties queryProperties(cl_platform_id platform, cl_device_id device,
       {"platform version", platformString(platform, CL_PLATFORM_VERSION)},
       {"device version", deviceString(device, CL_DEVICE_VERSION)},
       {"OpenCL C version", deviceString(device, CL_DEVICE_OPENCL_C_VERSION)},
-      {"IL version", takesSpirvIl ? deviceString(device, CL_DEVICE_IL_VERSION)
-                                  : "(none)"},
+      {"IL version",
+       takesSpirvIl ? deviceString(device, CL_DEVICE_IL_VERSION) : "(none)"},
       {"SPIR-V loading", takesSpirvIl        ? "clCreateProgramWithIL"
                          : canTranslateSpirv ? "llvm-spirv -r to SPIR 1.2"
                                              : "unsupported"},
@@ -88,9 +99,9 @@ DeviceProperties queryProperties(cl_platform_id platform, cl_device_id device,
                                   std::to_string(sizes[2])},
       {"local memory bytes",
        std::to_string(deviceInfo<cl_ulong>(device, CL_DEVICE_LOCAL_MEM_SIZE))},
-      {"max clock MHz",
-       std::to_string(deviceInfo<cl_uint>(device, CL_DEVICE_MAX_CLOCK_FREQUENCY))},
-      {"extensions", extensions},
+      {"max clock MHz", std::to_string(deviceInfo<cl_uint>(
+                            device, CL_DEVICE_MAX_CLOCK_FREQUENCY))},
+      {"extensions", collapseSpaces(extensions)},
   };
   return p;
 }

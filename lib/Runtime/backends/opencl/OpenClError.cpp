@@ -59,9 +59,8 @@ SluiceStatus clFail(cl_int error, const std::string &what) {
   else if (error == CL_MEM_OBJECT_ALLOCATION_FAILURE ||
            error == CL_OUT_OF_RESOURCES)
     status = SLUICE_ERROR_OUT_OF_DEVICE_MEMORY;
-  return fail(status, "OpenCL: " + what + " failed with " +
-                          clErrorName(error) + " (" + std::to_string(error) +
-                          ")");
+  return fail(status, "OpenCL: " + what + " failed with " + clErrorName(error) +
+                          " (" + std::to_string(error) + ")");
 }
 
 } // namespace sluice::rt::opencl

@@ -11,8 +11,7 @@ namespace sluice::rt::opencl {
 class OpenClEvent final : public Event {
 public:
   /// Takes over the reference to `event`.
-  OpenClEvent(cl_context context, cl_event event)
-      : ctx(context), ev(event) {}
+  OpenClEvent(cl_context context, cl_event event) : ctx(context), ev(event) {}
   ~OpenClEvent() override;
 
   cl_context context() const { return ctx; }

@@ -39,8 +39,7 @@ inline std::string platformString(cl_platform_id platform,
       !size)
     return "";
   std::string s(size, '\0');
-  if (clGetPlatformInfo(platform, what, size, s.data(), nullptr) !=
-      CL_SUCCESS)
+  if (clGetPlatformInfo(platform, what, size, s.data(), nullptr) != CL_SUCCESS)
     return "";
   return trimNul(s);
 }

@@ -13,7 +13,8 @@ namespace sluice::rt::opencl {
 
 namespace {
 
-std::string readBuildLog(cl_program program, const std::vector<cl_device_id> &devs) {
+std::string readBuildLog(cl_program program,
+                         const std::vector<cl_device_id> &devs) {
   std::string all;
   for (cl_device_id dev : devs) {
     size_t size = 0;

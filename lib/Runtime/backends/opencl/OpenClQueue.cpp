@@ -11,8 +11,8 @@
 namespace sluice::rt::opencl {
 
 SluiceStatus OpenClQueue::create(OpenClDevice &device, Ref<Queue> &out) {
-  cl_queue_properties props[] = {CL_QUEUE_PROPERTIES,
-                                 CL_QUEUE_PROFILING_ENABLE, 0};
+  cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE,
+                                 0};
   cl_int err = CL_SUCCESS;
   cl_command_queue q = clCreateCommandQueueWithProperties(
       device.clContext().handle(), device.handle(), props, &err);
@@ -35,9 +35,9 @@ SluiceStatus OpenClQueue::wait() {
     return clFail(err, "clFinish");
   Ref<Event> last = lastEvent();
   if (last && last->status() == SLUICE_EVENT_ERROR)
-    return fail(SLUICE_ERROR_TASK_FAILED,
-                "the last task on queue " + device().filterString() +
-                    " failed");
+    return fail(SLUICE_ERROR_TASK_FAILED, "the last task on queue " +
+                                              device().filterString() +
+                                              " failed");
   return SLUICE_SUCCESS;
 }
 
@@ -49,9 +49,8 @@ SluiceStatus OpenClQueue::enqueue(
   std::vector<cl_event> waitList, bridges;
   makeWaitList(clDevice.clContext().handle(), deps, waitList, bridges);
   cl_event event = nullptr;
-  cl_int err =
-      enqueueFn(static_cast<cl_uint>(waitList.size()),
-                waitList.empty() ? nullptr : waitList.data(), &event);
+  cl_int err = enqueueFn(static_cast<cl_uint>(waitList.size()),
+                         waitList.empty() ? nullptr : waitList.data(), &event);
   for (cl_event bridge : bridges)
     clReleaseEvent(bridge);
   if (err != CL_SUCCESS)
@@ -65,18 +64,18 @@ SluiceStatus OpenClQueue::submitCopy(void *dst, const void *src, size_t bytes,
                                      const EventList &deps, Ref<Event> &out) {
   const IntelUsm &usm = clDevice.clContext().intelUsm();
   if (clDevice.usm().intel)
-    return enqueue("clEnqueueMemcpyINTEL", deps,
-                   [&](cl_uint n, const cl_event *w, cl_event *e) {
-                     return usm.enqueueMemcpy(queue, CL_FALSE, dst, src, bytes,
-                                              n, w, e);
-                   },
-                   out);
-  return enqueue("clEnqueueSVMMemcpy", deps,
-                 [&](cl_uint n, const cl_event *w, cl_event *e) {
-                   return clEnqueueSVMMemcpy(queue, CL_FALSE, dst, src, bytes,
-                                             n, w, e);
-                 },
-                 out);
+    return enqueue(
+        "clEnqueueMemcpyINTEL", deps,
+        [&](cl_uint n, const cl_event *w, cl_event *e) {
+          return usm.enqueueMemcpy(queue, CL_FALSE, dst, src, bytes, n, w, e);
+        },
+        out);
+  return enqueue(
+      "clEnqueueSVMMemcpy", deps,
+      [&](cl_uint n, const cl_event *w, cl_event *e) {
+        return clEnqueueSVMMemcpy(queue, CL_FALSE, dst, src, bytes, n, w, e);
+      },
+      out);
 }
 
 SluiceStatus OpenClQueue::submitFill(void *dst, const void *pattern,
@@ -84,24 +83,25 @@ SluiceStatus OpenClQueue::submitFill(void *dst, const void *pattern,
                                      const EventList &deps, Ref<Event> &out) {
   const IntelUsm &usm = clDevice.clContext().intelUsm();
   if (clDevice.usm().intel)
-    return enqueue("clEnqueueMemFillINTEL", deps,
-                   [&](cl_uint n, const cl_event *w, cl_event *e) {
-                     return usm.enqueueMemFill(queue, dst, pattern,
-                                               patternSize, bytes, n, w, e);
-                   },
-                   out);
-  return enqueue("clEnqueueSVMMemFill", deps,
-                 [&](cl_uint n, const cl_event *w, cl_event *e) {
-                   return clEnqueueSVMMemFill(queue, dst, pattern, patternSize,
-                                              bytes, n, w, e);
-                 },
-                 out);
+    return enqueue(
+        "clEnqueueMemFillINTEL", deps,
+        [&](cl_uint n, const cl_event *w, cl_event *e) {
+          return usm.enqueueMemFill(queue, dst, pattern, patternSize, bytes, n,
+                                    w, e);
+        },
+        out);
+  return enqueue(
+      "clEnqueueSVMMemFill", deps,
+      [&](cl_uint n, const cl_event *w, cl_event *e) {
+        return clEnqueueSVMMemFill(queue, dst, pattern, patternSize, bytes, n,
+                                   w, e);
+      },
+      out);
 }
 
 SluiceStatus OpenClQueue::submitLaunch(Kernel &kernel, const uint64_t grid[3],
-                                       const uint64_t local[3],
-                                       KernelArgs args, const EventList &deps,
-                                       Ref<Event> &out) {
+                                       const uint64_t local[3], KernelArgs args,
+                                       const EventList &deps, Ref<Event> &out) {
   auto &k = static_cast<OpenClKernel &>(kernel);
   const IntelUsm &usm = clDevice.clContext().intelUsm();
   size_t globalSize[3], localSize[3];
@@ -120,29 +120,29 @@ SluiceStatus OpenClQueue::submitLaunch(Kernel &kernel, const uint64_t grid[3],
                 ? usm.setKernelArgMemPointer(k.handle(), index, p)
                 : clSetKernelArgSVMPointer(k.handle(), index, p);
     } else {
-      err = clSetKernelArg(k.handle(), index, args.valueSize(i),
-                           args.value(i));
+      err = clSetKernelArg(k.handle(), index, args.valueSize(i), args.value(i));
     }
     if (err != CL_SUCCESS)
       return clFail(err, "setting argument " + std::to_string(i) +
                              " of kernel '" + kernel.name() + "'");
   }
-  return enqueue("clEnqueueNDRangeKernel", deps,
-                 [&](cl_uint n, const cl_event *w, cl_event *e) {
-                   return clEnqueueNDRangeKernel(queue, k.handle(), 3, nullptr,
-                                                 globalSize, localSize, n, w,
-                                                 e);
-                 },
-                 out);
+  return enqueue(
+      "clEnqueueNDRangeKernel", deps,
+      [&](cl_uint n, const cl_event *w, cl_event *e) {
+        return clEnqueueNDRangeKernel(queue, k.handle(), 3, nullptr, globalSize,
+                                      localSize, n, w, e);
+      },
+      out);
 }
 
 SluiceStatus OpenClQueue::submitBarrier(const EventList &deps,
                                         Ref<Event> &out) {
-  return enqueue("clEnqueueMarkerWithWaitList", deps,
-                 [&](cl_uint n, const cl_event *w, cl_event *e) {
-                   return clEnqueueMarkerWithWaitList(queue, n, w, e);
-                 },
-                 out);
+  return enqueue(
+      "clEnqueueMarkerWithWaitList", deps,
+      [&](cl_uint n, const cl_event *w, cl_event *e) {
+        return clEnqueueMarkerWithWaitList(queue, n, w, e);
+      },
+      out);
 }
 
 } // namespace sluice::rt::opencl

@@ -35,11 +35,10 @@ private:
   OpenClQueue(OpenClDevice &device, cl_command_queue queue);
   /// Runs `enqueue(numWait, waitList, &event)` with `deps` as the wait list
   /// and wraps the resulting event.
-  SluiceStatus
-  enqueue(const char *what, const EventList &deps,
-          const std::function<cl_int(cl_uint, const cl_event *, cl_event *)>
-              &enqueueFn,
-          Ref<Event> &out);
+  SluiceStatus enqueue(const char *what, const EventList &deps,
+                       const std::function<cl_int(cl_uint, const cl_event *,
+                                                  cl_event *)> &enqueueFn,
+                       Ref<Event> &out);
 
   OpenClDevice &clDevice;
   cl_command_queue queue;

@@ -11,20 +11,20 @@ bool IntelUsm::load(cl_platform_id platform) {
   auto get = [&](const char *name) {
     return clGetExtensionFunctionAddressForPlatform(platform, name);
   };
-  hostMemAlloc = reinterpret_cast<clHostMemAllocINTEL_fn>(
-      get("clHostMemAllocINTEL"));
-  deviceMemAlloc = reinterpret_cast<clDeviceMemAllocINTEL_fn>(
-      get("clDeviceMemAllocINTEL"));
-  sharedMemAlloc = reinterpret_cast<clSharedMemAllocINTEL_fn>(
-      get("clSharedMemAllocINTEL"));
+  hostMemAlloc =
+      reinterpret_cast<clHostMemAllocINTEL_fn>(get("clHostMemAllocINTEL"));
+  deviceMemAlloc =
+      reinterpret_cast<clDeviceMemAllocINTEL_fn>(get("clDeviceMemAllocINTEL"));
+  sharedMemAlloc =
+      reinterpret_cast<clSharedMemAllocINTEL_fn>(get("clSharedMemAllocINTEL"));
   memBlockingFree = reinterpret_cast<clMemBlockingFreeINTEL_fn>(
       get("clMemBlockingFreeINTEL"));
   setKernelArgMemPointer = reinterpret_cast<clSetKernelArgMemPointerINTEL_fn>(
       get("clSetKernelArgMemPointerINTEL"));
-  enqueueMemcpy = reinterpret_cast<clEnqueueMemcpyINTEL_fn>(
-      get("clEnqueueMemcpyINTEL"));
-  enqueueMemFill = reinterpret_cast<clEnqueueMemFillINTEL_fn>(
-      get("clEnqueueMemFillINTEL"));
+  enqueueMemcpy =
+      reinterpret_cast<clEnqueueMemcpyINTEL_fn>(get("clEnqueueMemcpyINTEL"));
+  enqueueMemFill =
+      reinterpret_cast<clEnqueueMemFillINTEL_fn>(get("clEnqueueMemFillINTEL"));
   bool all = hostMemAlloc && deviceMemAlloc && sharedMemAlloc &&
              memBlockingFree && setKernelArgMemPointer && enqueueMemcpy &&
              enqueueMemFill;
@@ -37,7 +37,8 @@ uint32_t UsmSupport::capabilities() const {
   if (intel)
     return SLUICE_USM_CAP_DEVICE | SLUICE_USM_CAP_SHARED | SLUICE_USM_CAP_HOST;
   uint32_t caps = 0;
-  if (svm & (CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER))
+  if (svm &
+      (CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER))
     caps |= SLUICE_USM_CAP_DEVICE;
   // Shared and host memory must be usable by host code without mapping,
   // which coarse-grained SVM does not allow.
@@ -79,8 +80,8 @@ SluiceStatus usmAllocate(const IntelUsm &fns, const UsmSupport &support,
       break;
     }
     if (!out)
-      return clFail(err, "USM allocation of " + std::to_string(bytes) +
-                             " bytes");
+      return clFail(err,
+                    "USM allocation of " + std::to_string(bytes) + " bytes");
     return SLUICE_SUCCESS;
   }
   cl_svm_mem_flags flags = CL_MEM_READ_WRITE;
@@ -88,14 +89,14 @@ SluiceStatus usmAllocate(const IntelUsm &fns, const UsmSupport &support,
     flags |= CL_MEM_SVM_FINE_GRAIN_BUFFER;
   out = clSVMAlloc(context, flags, bytes, static_cast<cl_uint>(alignment));
   if (!out)
-    return fail(SLUICE_ERROR_OUT_OF_DEVICE_MEMORY,
-                "OpenCL: clSVMAlloc of " + std::to_string(bytes) +
-                    " bytes failed");
+    return fail(SLUICE_ERROR_OUT_OF_DEVICE_MEMORY, "OpenCL: clSVMAlloc of " +
+                                                       std::to_string(bytes) +
+                                                       " bytes failed");
   return SLUICE_SUCCESS;
 }
 
-void usmFree(const IntelUsm &fns, const UsmSupport &support,
-             cl_context context, void *ptr) {
+void usmFree(const IntelUsm &fns, const UsmSupport &support, cl_context context,
+             void *ptr) {
   if (support.intel)
     fns.memBlockingFree(context, ptr);
   else

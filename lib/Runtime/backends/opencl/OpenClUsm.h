@@ -39,8 +39,8 @@ SluiceStatus usmAllocate(const IntelUsm &fns, const UsmSupport &support,
                          cl_context context, cl_device_id device,
                          SluiceUsmKind kind, size_t bytes, size_t alignment,
                          void *&out);
-void usmFree(const IntelUsm &fns, const UsmSupport &support,
-             cl_context context, void *ptr);
+void usmFree(const IntelUsm &fns, const UsmSupport &support, cl_context context,
+             void *ptr);
 
 } // namespace sluice::rt::opencl
 

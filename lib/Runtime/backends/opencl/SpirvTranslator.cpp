@@ -34,8 +34,8 @@ class TempDir {
 public:
   TempDir() {
     const char *base = std::getenv("TMPDIR");
-    std::string tmpl = std::string(base && *base ? base : "/tmp") +
-                       "/sluice-spirv-XXXXXX";
+    std::string tmpl =
+        std::string(base && *base ? base : "/tmp") + "/sluice-spirv-XXXXXX";
     if (::mkdtemp(tmpl.data()))
       path = tmpl;
   }
@@ -58,7 +58,8 @@ private:
 
 bool writeFile(const std::string &path, const void *bytes, size_t size) {
   std::ofstream out(path, std::ios::binary);
-  out.write(static_cast<const char *>(bytes), static_cast<std::streamsize>(size));
+  out.write(static_cast<const char *>(bytes),
+            static_cast<std::streamsize>(size));
   return static_cast<bool>(out);
 }
 
@@ -101,8 +102,8 @@ SluiceStatus translateSpirvToSpir(const void *bytes, size_t size,
     argv.push_back(a.data());
   argv.push_back(nullptr);
   pid_t pid = 0;
-  int spawnError = posix_spawn(&pid, tool.c_str(), &actions, nullptr,
-                               argv.data(), environ);
+  int spawnError =
+      posix_spawn(&pid, tool.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   if (spawnError) {
     log = "cannot run the SPIR-V translator '" + tool +

@@ -18,8 +18,7 @@ std::string spirvTranslatorPath();
 /// SLUICE_ERROR_BUILD_FAILED (or UNSUPPORTED without a translator) with the
 /// translator's output in `log`.
 SluiceStatus translateSpirvToSpir(const void *bytes, size_t size,
-                                  std::vector<char> &bitcode,
-                                  std::string &log);
+                                  std::vector<char> &bitcode, std::string &log);
 
 } // namespace sluice::rt::opencl
 
