@@ -26,6 +26,8 @@ config.substitutions.append(("%python", config.python or "python3"))
 # Features for REQUIRES: gates; each reflects what this machine has.
 if config.enable_compiler:
     config.available_features.add("compiler")
+if config.enable_runtime:
+    config.available_features.add("runtime")
 if config.have_opencl:
     config.available_features.add("opencl")
 # A usable OpenCL device at test time (not just the loader at build time).

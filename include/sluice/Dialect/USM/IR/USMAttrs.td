@@ -15,7 +15,7 @@ def USM_QueueAttr : AttrDef<USM_Dialect, "Queue"> {
     (`backend:device_type:index`, any part optional), which the parser
     normalises to all three parts: a missing backend or device type becomes
     `*` (bound to a concrete device at run time), a missing index becomes `0`,
-    `native_cpu` is spelled `host`, and the host backend's only device type is
+    `native_cpu` is spelled `host`, a `*` index is 0, and the host backend's only device type is
     `cpu`. Without a name the attribute denotes the device's canonical queue;
     a name makes it a distinct queue on the same device, as a second
     `dpctl.SyclQueue` is distinct from the first.
