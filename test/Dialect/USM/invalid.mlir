@@ -77,6 +77,44 @@ func.func private @f(!usm.array<4xcomplex<f32>, "gpu", device>)
 
 // -----
 
+// expected-error @+1 {{'?' is not a filter string; an unplaced array is written !usm.array<shape x element, ?> (no queue, no USM kind)}}
+func.func private @f(!usm.array<4xf32, "?", device>)
+
+// -----
+
+// expected-error @+1 {{expected '>'}}
+func.func private @f(!usm.array<4xf32, ?, device>)
+
+// -----
+
+func.func @f(%h: !usm.array<4xf32, ?>) {
+  // expected-error @+1 {{'usm.to_device' op cannot migrate to an unplaced array; name the target queue and USM kind}}
+  %d = usm.to_device %h : !usm.array<4xf32, ?> -> !usm.array<4xf32, ?>
+  return
+}
+
+// -----
+
+// Unplaced operands follow the placed ones, which still share one queue.
+func.func @f(%h: !usm.array<4xf32, ?>, %a: !usm.array<4xf32, "opencl:cpu:0", device>,
+             %b: !usm.array<4xf32, "level_zero:gpu:0", device>) {
+  // expected-error @+2 {{'usm.where' op execution placement can not be unambiguously inferred from input arguments: operand #1 is on queue "opencl:cpu:0" but operand #2 is on queue "level_zero:gpu:0"}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %w = "usm.where"(%h, %a, %b) : (!usm.array<4xf32, ?>, !usm.array<4xf32, "opencl:cpu:0", device>, !usm.array<4xf32, "level_zero:gpu:0", device>) -> !usm.array<4xf32, "opencl:cpu:0", device>
+  return
+}
+
+// -----
+
+func.func @f(%h: !usm.array<4xf32, ?>) {
+  // expected-error @+2 {{'usm.exp' op inferred type(s) '!usm.array<4xf32, ?>' are incompatible with return type(s) of operation '!usm.array<4xf32, "*:gpu:0", device>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %e = usm.exp %h : (!usm.array<4xf32, ?>) -> !usm.array<4xf32, "gpu", device>
+  return
+}
+
+// -----
+
 //===--- Creation ----------------------------------------------------------===//
 
 func.func @f(%n: index) {

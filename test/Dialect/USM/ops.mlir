@@ -38,6 +38,27 @@ func.func @types(%a: !usm.array<4x3xf32, "opencl:cpu:0", device>,
   return
 }
 
+// Unplaced arrays (`?`): no queue and no USM kind yet. They follow the
+// placed operands they meet; an op of unplaced operands only is unplaced.
+// CHECK-LABEL: func.func @unplaced
+// CHECK-SAME: (%{{.*}}: memref<4xf32>, %{{.*}}: !usm.array<4xf32, "opencl:cpu:0", shared>, %{{.*}}: f32)
+func.func @unplaced(%m: memref<4xf32>, %a: !usm.array<4xf32, "opencl:cpu:0", shared>, %s: f32) {
+  // CHECK: usm.from_host %{{.*}} : memref<4xf32> -> !usm.array<4xf32, ?>
+  %h = usm.from_host %m : memref<4xf32> -> !usm.array<4xf32, ?>
+  // CHECK: usm.full %{{.*}} : f32 -> !usm.array<4xf32, ?>
+  %f = usm.full %s : f32 -> !usm.array<4xf32, ?>
+  // CHECK: usm.mul %{{.*}}, %{{.*}} : (!usm.array<4xf32, ?>, !usm.array<4xf32, ?>) -> !usm.array<4xf32, ?>
+  %p = usm.mul %h, %f : (!usm.array<4xf32, ?>, !usm.array<4xf32, ?>) -> !usm.array<4xf32, ?>
+  // The placed operand decides queue and kind.
+  // CHECK: usm.add %{{.*}}, %{{.*}} : (!usm.array<4xf32, ?>, !usm.array<4xf32, "opencl:cpu:0", shared>) -> !usm.array<4xf32, "opencl:cpu:0", shared>
+  %r = usm.add %p, %a : (!usm.array<4xf32, ?>, !usm.array<4xf32, "opencl:cpu:0", shared>) -> !usm.array<4xf32, "opencl:cpu:0", shared>
+  // CHECK: usm.sum %{{.*}} : !usm.array<4xf32, ?> -> !usm.array<f32, ?>
+  %t = usm.sum %p : !usm.array<4xf32, ?> -> !usm.array<f32, ?>
+  // CHECK: usm.to_device %{{.*}} : !usm.array<4xf32, ?> -> !usm.array<4xf32, "level_zero:gpu:0", device>
+  %d = usm.to_device %h : !usm.array<4xf32, ?> -> !usm.array<4xf32, "level_zero:gpu:0", device>
+  return
+}
+
 // CHECK-LABEL: func.func @queue_attrs
 // CHECK: kind = #usm.kind<shared>
 // CHECK-SAME: named = #usm.queue<"opencl:cpu:0", "worker">

@@ -48,6 +48,10 @@ LogicalResult ArrayType::verify(function_ref<InFlightDiagnostic()> emitError,
                           "ui64, f16, bf16, f32 or f64";
   if (!queue)
     return emitError() << "array type needs a queue";
+  // An unplaced array has no kind; `host`, the identity of kind coercion,
+  // stands for it so that unplaced operands leave the coerced kind alone.
+  if (queue.isUnplaced() && kind != USMKind::host)
+    return emitError() << "an unplaced array has no USM kind";
   return success();
 }
 
@@ -60,6 +64,14 @@ Type ArrayType::parse(AsmParser &parser) {
                                 /*withTrailingX=*/true) ||
       parser.parseType(elementType) || parser.parseComma())
     return {};
+  if (succeeded(parser.parseOptionalQuestion())) {
+    if (parser.parseGreater())
+      return {};
+    return parser.getChecked<ArrayType>(loc, parser.getContext(), shape,
+                                        elementType,
+                                        QueueAttr::getUnplaced(parser.getContext()),
+                                        USMKind::host);
+  }
   QueueAttr queue = QueueAttr::parseShort(parser);
   if (!queue || parser.parseComma())
     return {};
@@ -85,6 +97,10 @@ void ArrayType::print(AsmPrinter &printer) const {
   if (!getShape().empty())
     printer << "x";
   printer << getElementType() << ", ";
+  if (!isPlaced()) {
+    printer << "?>";
+    return;
+  }
   getQueue().printShort(printer);
   printer << ", " << stringifyUSMKind(getKind()) << ">";
 }
@@ -106,7 +122,11 @@ ArrayType ArrayType::withElementType(Type elementType) const {
 
 ArrayType ArrayType::withPlacement(QueueAttr queue, USMKind kind) const {
   return ArrayType::get(getContext(), getShape(), getElementType(), queue,
-                        kind);
+                        queue.isUnplaced() ? USMKind::host : kind);
+}
+
+ArrayType ArrayType::unplaced() const {
+  return withPlacement(QueueAttr::getUnplaced(getContext()), USMKind::host);
 }
 
 unsigned ArrayType::getElementByteWidth() const {
