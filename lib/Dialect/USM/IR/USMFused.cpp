@@ -84,6 +84,10 @@ LogicalResult FusedOp::verifyRegions() {
   QueueAttr queue = getQueue();
   auto wrongQueue = [&](Operation *at, StringRef what, unsigned index,
                         ArrayType type) {
+    if (!type.getQueue())
+      return at->emitOpError()
+             << what << " #" << index
+             << " is not placed; a fused group runs on one queue";
     return at->emitOpError()
            << what << " #" << index << " is on queue "
            << ud::formatQueue(type.getQueue())

@@ -741,13 +741,13 @@ void BlockFusion::run(unsigned &groupCounter) {
   if (!scope->hasTrait<mlir::OpTrait::IsIsolatedFromAbove>())
     scope = scope->getParentWithTrait<mlir::OpTrait::IsIsolatedFromAbove>();
   AsmState state(scope);
-  // Outline in program order of each group's last op.
+  // Number and outline groups in program order of their first ops.
   SmallVector<SmallVector<Operation *>> toOutline;
   for (auto &ops : groups)
     if (ops.size() >= 2)
       toOutline.push_back(ops);
   llvm::sort(toOutline, [](const auto &x, const auto &y) {
-    return x.back()->isBeforeInBlock(y.back());
+    return x.front()->isBeforeInBlock(y.front());
   });
   SmallVector<std::string> reports;
   for (auto &ops : toOutline)

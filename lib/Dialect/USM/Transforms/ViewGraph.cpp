@@ -109,7 +109,6 @@ private:
   llvm::MapVector<QueueAttr, unsigned> queues;
   DenseMap<Value, std::string> sources;
   /// Nodes that are usm.to_device: their edges are highlighted.
-  DenseSet<StringRef> migrations;
   std::vector<std::string> migrationIds;
   std::vector<std::string> edges;
   unsigned nextNode = 0, nextCluster = 0;
@@ -176,7 +175,11 @@ private:
     std::string label = escape(op.getName().getStringRef());
     if (op.getNumResults() == 1 && isa<ArrayType>(op.getResult(0).getType()))
       label += "\\n" + shortType(op.getResult(0).getType());
-    os << indent << id << " [label=\"" << label << "\"" << fill(queueOf(op));
+    os << indent << id << " [label=\"" << label << "\"";
+    if (op.hasTrait<mlir::OpTrait::IsTerminator>())
+      os << ", shape=plain";
+    else
+      os << fill(queueOf(op));
     if (toDevice)
       os << ", color=red, penwidth=3, fontcolor=red";
     os << "];\n";
