@@ -67,10 +67,9 @@ Type ArrayType::parse(AsmParser &parser) {
   if (succeeded(parser.parseOptionalQuestion())) {
     if (parser.parseGreater())
       return {};
-    return parser.getChecked<ArrayType>(loc, parser.getContext(), shape,
-                                        elementType,
-                                        QueueAttr::getUnplaced(parser.getContext()),
-                                        USMKind::host);
+    return parser.getChecked<ArrayType>(
+        loc, parser.getContext(), shape, elementType,
+        QueueAttr::getUnplaced(parser.getContext()), USMKind::host);
   }
   QueueAttr queue = QueueAttr::parseShort(parser);
   if (!queue || parser.parseComma())

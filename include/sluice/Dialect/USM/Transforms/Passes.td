@@ -39,8 +39,8 @@ def USMVerifyPlacementPass : Pass<"usm-verify-placement", "::mlir::ModuleOp"> {
       //   inferred from input arguments: operand #0 follows queue
       //   "opencl:cpu:0" but operand #1 is on queue "level_zero:gpu:0";
       //   migrate one of them with usm.to_device
-      // note: queue "opencl:cpu:0" comes from the argument #2 of @f
-      // note: queue "level_zero:gpu:0" comes from the argument #3 of @f
+      // note: queue "opencl:cpu:0" comes from argument #2 of @f
+      // note: queue "level_zero:gpu:0" comes from argument #3 of @f
       %y = usm.mul %h, %b : (!usm.array<4xf32, ?>, !usm.array<4xf32, "level_zero:gpu:0", device>)
                            -> !usm.array<4xf32, "level_zero:gpu:0", device>
       return
@@ -135,6 +135,7 @@ def USMPlacementReportPass : Pass<"usm-placement-report", "::mlir::ModuleOp"> {
       to_device %0 = %arg0: "opencl:cpu:0" device -> "level_zero:gpu:0" device, 1024 bytes
       to_device %2 = %1: "level_zero:gpu:0" device -> "opencl:cpu:0" device, 1024 bytes
         round trip: the data came from "opencl:cpu:0" through %0 and nothing was computed on "level_zero:gpu:0"
+      2 migration(s), 2048 bytes of static size
     ```
     With `remarks` the same findings are emitted as remarks at the ops (a
     warning for a round trip) instead of printed.
