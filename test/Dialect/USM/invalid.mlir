@@ -673,3 +673,14 @@ func.func @f(%a: !usm.array<4xf32, "gpu", device>) {
   }
   return
 }
+
+// -----
+
+func.func @f(%a: !usm.array<4xf32, ?>, %c: f32) {
+  // expected-error @+1 {{'usm.fused' op input #0 is not placed; a fused group runs on one queue}}
+  %0 = usm.fused "gpu" ins(%x = %a : !usm.array<4xf32, ?>, %y = %c : f32) -> (!usm.array<4xf32, "gpu", device>) {
+    %1 = usm.full %y : f32 -> !usm.array<4xf32, "gpu", device>
+    usm.yield %1 : !usm.array<4xf32, "gpu", device>
+  }
+  return
+}

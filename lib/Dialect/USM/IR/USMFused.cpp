@@ -84,7 +84,7 @@ LogicalResult FusedOp::verifyRegions() {
   QueueAttr queue = getQueue();
   auto wrongQueue = [&](Operation *at, StringRef what, unsigned index,
                         ArrayType type) {
-    if (!type.getQueue())
+    if (!type.isPlaced())
       return at->emitOpError()
              << what << " #" << index
              << " is not placed; a fused group runs on one queue";

@@ -62,19 +62,19 @@ QueueAttr queueOf(Operation *op) {
   if (op->getNumResults() != 1)
     return {};
   ArrayType type = arrayTypeOf(op->getResult(0));
-  return type ? type.getQueue() : QueueAttr();
+  return type && type.isPlaced() ? type.getQueue() : QueueAttr();
 }
 
 /// Ops that can be part of a fused group.
 bool isCandidate(Operation *op) {
   if (!isElementwise(op) && !isReduction(op) && !isLeaf(op))
     return false;
-  if (!queueOf(op))
+  // Dead ops are left to DCE; unplaced arrays wait for usm-infer-placement.
+  if (op->use_empty() || !queueOf(op))
     return false;
-  // Every array operand must be placed as well.
   return llvm::all_of(op->getOperands(), [](Value v) {
     ArrayType type = arrayTypeOf(v);
-    return !type || type.getQueue();
+    return !type || type.isPlaced();
   });
 }
 
@@ -579,6 +579,8 @@ void BlockFusion::outline(ArrayRef<Operation *> ops,
   SmallVector<Operation *> scalarConstants;
   collectInputs(ops, set, inputs, scalarConstants);
   SmallVector<Value> outputs = outputsOf(ops, set);
+  if (outputs.empty())
+    return;
 
   OpBuilder builder(last->getContext());
   builder.setInsertionPointAfter(last);

@@ -61,6 +61,8 @@ std::string shortType(Type type) {
 }
 
 std::string queueLabel(QueueAttr queue) {
+  if (queue.isUnplaced())
+    return "unplaced (?)";
   std::string s = queue.getDevice().str();
   if (!queue.isCanonical())
     s += " (" + queue.getName().str() + ")";

@@ -402,3 +402,26 @@ func.func @loop(%a: !A, %lb: index, %ub: index, %st: index) -> !A {
   }
   return %r : !A
 }
+
+// Dead ops are left to DCE: they never join a group.
+// CHECK-LABEL: func.func @dead
+// CHECK-NOT:  usm.fused
+// CHECK:      usm.exp
+// CHECK-NEXT: usm.sin
+func.func @dead(%a: !A) -> !A {
+  %0 = usm.exp %a : (!A) -> !A
+  %1 = usm.sin %a : (!A) -> !A
+  return %0 : !A
+}
+
+// Unplaced arrays wait for usm-infer-placement: ops that read them do not fuse.
+// CHECK-LABEL: func.func @unplaced
+// CHECK-NOT:  usm.fused
+// CHECK:      usm.add
+// CHECK-NEXT: usm.exp
+func.func @unplaced(%m: memref<4x3xf32>, %a: !A) -> !A {
+  %h = usm.from_host %m : memref<4x3xf32> -> !usm.array<4x3xf32, ?>
+  %0 = usm.add %h, %a : (!usm.array<4x3xf32, ?>, !A) -> !A
+  %1 = usm.exp %0 : (!A) -> !A
+  return %1 : !A
+}
