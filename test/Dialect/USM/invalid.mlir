@@ -82,6 +82,44 @@ func.func private @f(!usm.array<4xcomplex<f32>, "gpu", device>)
 
 // -----
 
+// expected-error @+1 {{'?' is not a filter string; an unplaced array is written !usm.array<shape x element, ?> (no queue, no USM kind)}}
+func.func private @f(!usm.array<4xf32, "?", device>)
+
+// -----
+
+// expected-error @+1 {{expected '>'}}
+func.func private @f(!usm.array<4xf32, ?, device>)
+
+// -----
+
+func.func @f(%h: !usm.array<4xf32, ?>) {
+  // expected-error @+1 {{'usm.to_device' op cannot migrate to an unplaced array; name the target queue and USM kind}}
+  %d = usm.to_device %h : !usm.array<4xf32, ?> -> !usm.array<4xf32, ?>
+  return
+}
+
+// -----
+
+// Unplaced operands follow the placed ones, which still share one queue.
+func.func @f(%h: !usm.array<4xf32, ?>, %a: !usm.array<4xf32, "opencl:cpu:0", device>,
+             %b: !usm.array<4xf32, "level_zero:gpu:0", device>) {
+  // expected-error @+2 {{'usm.where' op execution placement can not be unambiguously inferred from input arguments: operand #1 is on queue "opencl:cpu:0" but operand #2 is on queue "level_zero:gpu:0"}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %w = "usm.where"(%h, %a, %b) : (!usm.array<4xf32, ?>, !usm.array<4xf32, "opencl:cpu:0", device>, !usm.array<4xf32, "level_zero:gpu:0", device>) -> !usm.array<4xf32, "opencl:cpu:0", device>
+  return
+}
+
+// -----
+
+func.func @f(%h: !usm.array<4xf32, ?>) {
+  // expected-error @+2 {{'usm.exp' op inferred type(s) '!usm.array<4xf32, ?>' are incompatible with return type(s) of operation '!usm.array<4xf32, "*:gpu:0", device>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %e = usm.exp %h : (!usm.array<4xf32, ?>) -> !usm.array<4xf32, "gpu", device>
+  return
+}
+
+// -----
+
 //===--- Creation ----------------------------------------------------------===//
 
 func.func @f(%n: index) {
@@ -521,5 +559,133 @@ func.func @f(%a: !usm.array<2x3xf32, "gpu", device>) {
   // expected-error @+2 {{'usm.transpose' op inferred type(s) '!usm.array<3x2xf32, "*:gpu:0", device>' are incompatible}}
   // expected-error @+1 {{failed to infer returned types}}
   %0 = usm.transpose %a [1, 0] : !usm.array<2x3xf32, "gpu", device> -> !usm.array<2x3xf32, "gpu", device>
+  return
+}
+
+//===--- Fused groups ------------------------------------------------------===//
+
+// -----
+
+func.func @f(%a: !usm.array<4xf32, "gpu", device>) {
+  // expected-error @+1 {{'usm.fused' op input #0 is on queue "*:gpu:0" but the fused group runs on queue "host:cpu:0"; a fused group never spans queues}}
+  %0 = usm.fused "host" ins(%x = %a : !usm.array<4xf32, "gpu", device>) -> (!usm.array<4xf32, "gpu", device>) {
+    %1 = usm.exp %x : (!usm.array<4xf32, "gpu", device>) -> !usm.array<4xf32, "gpu", device>
+    usm.yield %1 : !usm.array<4xf32, "gpu", device>
+  }
+  return
+}
+
+// -----
+
+func.func @f(%a: !usm.array<4xf32, "gpu", device>) {
+  // expected-error @+1 {{'usm.fused' op result #0 is on queue "host:cpu:0" but the fused group runs on queue "*:gpu:0"}}
+  %0 = usm.fused "gpu" ins(%x = %a : !usm.array<4xf32, "gpu", device>) -> (!usm.array<4xf32, "host", device>) {
+    %1 = usm.to_device %x : !usm.array<4xf32, "gpu", device> -> !usm.array<4xf32, "host", device>
+    usm.yield %1 : !usm.array<4xf32, "host", device>
+  }
+  return
+}
+
+// -----
+
+func.func @f(%a: !usm.array<4xf32, "gpu", device>) {
+  %0 = usm.fused "gpu" ins(%x = %a : !usm.array<4xf32, "gpu", device>) -> (!usm.array<4xf32, "gpu", shared>) {
+    // expected-error @+1 {{'usm.to_device' op changes placement and cannot be part of a fused group}}
+    %1 = usm.to_device %x : !usm.array<4xf32, "gpu", device> -> !usm.array<4xf32, "gpu", shared>
+    usm.yield %1 : !usm.array<4xf32, "gpu", shared>
+  }
+  return
+}
+
+// -----
+
+func.func @f(%a: !usm.array<4xf32, "gpu", device>) {
+  %0 = usm.fused "gpu" ins(%x = %a : !usm.array<4xf32, "gpu", device>) -> (!usm.array<4xf32, "gpu", device>) {
+    // expected-error @+1 {{'usm.to_host' op has side effects and cannot be part of a fused group}}
+    %m = usm.to_host %x : !usm.array<4xf32, "gpu", device> -> memref<4xf32>
+    usm.yield %x : !usm.array<4xf32, "gpu", device>
+  }
+  return
+}
+
+// -----
+
+func.func @f(%a: !usm.array<4xf32, "gpu", device>) {
+  // expected-error @+1 {{'usm.fused' op yields 1 value(s) whose types differ from the op's result types}}
+  %0 = usm.fused "gpu" ins(%x = %a : !usm.array<4xf32, "gpu", device>) -> (!usm.array<4xf32, "gpu", shared>) {
+    usm.yield %x : !usm.array<4xf32, "gpu", device>
+  }
+  return
+}
+
+// -----
+
+func.func @f(%a: !usm.array<4xf32, "gpu", device>) {
+  // expected-error @+1 {{'usm.fused' op must return at least one array}}
+  usm.fused "gpu" ins(%x = %a : !usm.array<4xf32, "gpu", device>) -> () {
+    usm.yield
+  }
+  return
+}
+
+// -----
+
+func.func @f(%a: !usm.array<4xf32, "gpu", device>, %m: memref<4xf32>) {
+  // expected-error @+1 {{'usm.fused' op input #1 of type 'memref<4xf32>' is neither a usm array, a scalar nor an index}}
+  %0 = usm.fused "gpu" ins(%x = %a : !usm.array<4xf32, "gpu", device>, %y = %m : memref<4xf32>) -> (!usm.array<4xf32, "gpu", device>) {
+    usm.yield %x : !usm.array<4xf32, "gpu", device>
+  }
+  return
+}
+
+// -----
+
+func.func @f(%a: !usm.array<4xf32, "gpu", device>) {
+  %0 = usm.fused "gpu" ins(%x = %a : !usm.array<4xf32, "gpu", device>) -> (!usm.array<4xf32, "gpu", device>) {
+    // expected-error @+1 {{'usm.fused' op cannot be nested in another usm.fused}}
+    %1 = usm.fused "gpu" ins(%y = %x : !usm.array<4xf32, "gpu", device>) -> (!usm.array<4xf32, "gpu", device>) {
+      usm.yield %y : !usm.array<4xf32, "gpu", device>
+    }
+    usm.yield %1 : !usm.array<4xf32, "gpu", device>
+  }
+  return
+}
+
+// -----
+
+func.func @f(%a: !usm.array<4xf32, "gpu", device>) {
+  // expected-error @+1 {{'usm.yield' op expects parent op 'usm.fused'}}
+  usm.yield %a : !usm.array<4xf32, "gpu", device>
+}
+
+// -----
+
+func.func @f(%a: !usm.array<4xf32, "gpu", device>) {
+  %0 = usm.fused "gpu" ins(%x = %a : !usm.array<4xf32, "gpu", device>) -> (!usm.array<4xf32, "gpu", device>) {
+    // expected-error @+1 {{'usm.constant' op result #0 is on queue "host:cpu:0" but the fused group runs on queue "*:gpu:0"}}
+    %c = usm.constant dense<1.0> : tensor<4xf32> -> !usm.array<4xf32, "host", device>
+    usm.yield %x : !usm.array<4xf32, "gpu", device>
+  }
+  return
+}
+
+// -----
+
+func.func @f(%a: !usm.array<4xf32, "gpu", device>) {
+  // expected-error @+1 {{expected SSA operand}}
+  %0 = usm.fused "gpu" ins(%x = : !usm.array<4xf32, "gpu", device>) -> (!usm.array<4xf32, "gpu", device>) {
+    usm.yield %x : !usm.array<4xf32, "gpu", device>
+  }
+  return
+}
+
+// -----
+
+func.func @f(%a: !usm.array<4xf32, ?>, %c: f32) {
+  // expected-error @+1 {{'usm.fused' op input #0 is not placed; a fused group runs on one queue}}
+  %0 = usm.fused "gpu" ins(%x = %a : !usm.array<4xf32, ?>, %y = %c : f32) -> (!usm.array<4xf32, "gpu", device>) {
+    %1 = usm.full %y : f32 -> !usm.array<4xf32, "gpu", device>
+    usm.yield %1 : !usm.array<4xf32, "gpu", device>
+  }
   return
 }

@@ -38,6 +38,27 @@ func.func @types(%a: !usm.array<4x3xf32, "opencl:cpu:0", device>,
   return
 }
 
+// Unplaced arrays (`?`): no queue and no USM kind yet. They follow the
+// placed operands they meet; an op of unplaced operands only is unplaced.
+// CHECK-LABEL: func.func @unplaced
+// CHECK-SAME: (%{{.*}}: memref<4xf32>, %{{.*}}: !usm.array<4xf32, "opencl:cpu:0", shared>, %{{.*}}: f32)
+func.func @unplaced(%m: memref<4xf32>, %a: !usm.array<4xf32, "opencl:cpu:0", shared>, %s: f32) {
+  // CHECK: usm.from_host %{{.*}} : memref<4xf32> -> !usm.array<4xf32, ?>
+  %h = usm.from_host %m : memref<4xf32> -> !usm.array<4xf32, ?>
+  // CHECK: usm.full %{{.*}} : f32 -> !usm.array<4xf32, ?>
+  %f = usm.full %s : f32 -> !usm.array<4xf32, ?>
+  // CHECK: usm.mul %{{.*}}, %{{.*}} : (!usm.array<4xf32, ?>, !usm.array<4xf32, ?>) -> !usm.array<4xf32, ?>
+  %p = usm.mul %h, %f : (!usm.array<4xf32, ?>, !usm.array<4xf32, ?>) -> !usm.array<4xf32, ?>
+  // The placed operand decides queue and kind.
+  // CHECK: usm.add %{{.*}}, %{{.*}} : (!usm.array<4xf32, ?>, !usm.array<4xf32, "opencl:cpu:0", shared>) -> !usm.array<4xf32, "opencl:cpu:0", shared>
+  %r = usm.add %p, %a : (!usm.array<4xf32, ?>, !usm.array<4xf32, "opencl:cpu:0", shared>) -> !usm.array<4xf32, "opencl:cpu:0", shared>
+  // CHECK: usm.sum %{{.*}} : !usm.array<4xf32, ?> -> !usm.array<f32, ?>
+  %t = usm.sum %p : !usm.array<4xf32, ?> -> !usm.array<f32, ?>
+  // CHECK: usm.to_device %{{.*}} : !usm.array<4xf32, ?> -> !usm.array<4xf32, "level_zero:gpu:0", device>
+  %d = usm.to_device %h : !usm.array<4xf32, ?> -> !usm.array<4xf32, "level_zero:gpu:0", device>
+  return
+}
+
 // CHECK-LABEL: func.func @queue_attrs
 // CHECK: kind = #usm.kind<shared>
 // CHECK-SAME: named = #usm.queue<"opencl:cpu:0", "worker">
@@ -218,4 +239,33 @@ func.func @dynamic_broadcast(%a: !usm.array<?x?xf32, "gpu", device>, %b: !usm.ar
   // CHECK: -> !usm.array<?x?xf32, "*:gpu:0", device>
   %1 = usm.add %a, %c : (!usm.array<?x?xf32, "gpu", device>, !usm.array<1x1xf32, "gpu", device>) -> !usm.array<?x?xf32, "gpu", device>
   return
+}
+
+//===--- Fused groups ------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @fused
+func.func @fused(%a: !D, %r: !R, %s: f32, %n: index) -> (!D, !usm.array<f32, "opencl:cpu:0", device>) {
+  // CHECK: %[[F:.*]]:2 = usm.fused "opencl:cpu:0" ins(%[[X:.*]] = %{{.*}} : !usm.array<4x3xf32, "opencl:cpu:0", device>, %[[Y:.*]] = %{{.*}} : !usm.array<3xf32, "opencl:cpu:0", device>, %[[T:.*]] = %{{.*}} : f32) -> (!usm.array<4x3xf32, "opencl:cpu:0", device>, !usm.array<f32, "opencl:cpu:0", device>) {
+  // CHECK-NEXT: %[[M:.*]] = usm.mul %[[X]], %[[T]]
+  // CHECK-NEXT: %[[A:.*]] = usm.add %[[M]], %[[Y]]
+  // CHECK-NEXT: %[[S:.*]] = usm.sum %[[A]]
+  // CHECK-NEXT: usm.yield %[[A]], %[[S]] : !usm.array<4x3xf32, "opencl:cpu:0", device>, !usm.array<f32, "opencl:cpu:0", device>
+  // CHECK-NEXT: }
+  %f:2 = usm.fused "opencl:cpu:0" ins(%x = %a : !D, %y = %r : !R, %t = %s : f32) -> (!D, !usm.array<f32, "opencl:cpu:0", device>) {
+    %0 = usm.mul %x, %t : (!D, f32) -> !D
+    %1 = usm.add %0, %y : (!D, !R) -> !D
+    %2 = usm.sum %1 : !D -> !usm.array<f32, "opencl:cpu:0", device>
+    usm.yield %1, %2 : !D, !usm.array<f32, "opencl:cpu:0", device>
+  }
+  // A named queue, a dynamic size as an input, USM kinds that differ, and a
+  // constant rematerialised inside.
+  // CHECK: usm.fused "opencl:cpu:0"("worker") ins(%{{.*}} = %{{.*}} : !usm.array<3xf32, "opencl:cpu:0"("worker"), shared>, %{{.*}} = %{{.*}} : index) -> (!usm.array<?x3xf32, "opencl:cpu:0"("worker"), shared>) attributes {tag} {
+  %w = usm.to_device %r : !R -> !usm.array<3xf32, "opencl:cpu:0"("worker"), shared>
+  %g = usm.fused "opencl:cpu:0"("worker") ins(%v = %w : !usm.array<3xf32, "opencl:cpu:0"("worker"), shared>, %m = %n : index) -> (!usm.array<?x3xf32, "opencl:cpu:0"("worker"), shared>) attributes {tag} {
+    %c = arith.constant 1.0 : f32
+    %b = usm.broadcast_to %v (%m) : !usm.array<3xf32, "opencl:cpu:0"("worker"), shared> -> !usm.array<?x3xf32, "opencl:cpu:0"("worker"), shared>
+    %0 = usm.add %b, %c : (!usm.array<?x3xf32, "opencl:cpu:0"("worker"), shared>, f32) -> !usm.array<?x3xf32, "opencl:cpu:0"("worker"), shared>
+    usm.yield %0 : !usm.array<?x3xf32, "opencl:cpu:0"("worker"), shared>
+  }
+  return %f#0, %f#1 : !D, !usm.array<f32, "opencl:cpu:0", device>
 }

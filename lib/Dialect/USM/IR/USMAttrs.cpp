@@ -36,8 +36,17 @@ QueueAttr QueueAttr::getChecked(MLIRContext *ctx, StringRef filter,
   return QueueAttr::get(ctx, normalized, name);
 }
 
+QueueAttr QueueAttr::getUnplaced(MLIRContext *ctx) {
+  return QueueAttr::get(ctx, "?", "");
+}
+
 LogicalResult QueueAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                 StringRef device, StringRef name) {
+  if (device == "?") {
+    if (!name.empty())
+      return emitError() << "the unplaced queue has no name";
+    return success();
+  }
   std::string normalized, error;
   if (!normalizeFilterString(device, normalized, error))
     return emitError() << error;
@@ -62,6 +71,12 @@ static QueueAttr parseQueueBody(AsmParser &parser, bool nameInParens) {
   } else if (succeeded(parser.parseOptionalComma())) {
     if (parser.parseString(&name))
       return {};
+  }
+  if (StringRef(filter).trim() == "?") {
+    parser.emitError(loc)
+        << "'?' is not a filter string; an unplaced array is written "
+           "!usm.array<shape x element, ?> (no queue, no USM kind)";
+    return {};
   }
   std::string error;
   auto queue = QueueAttr::getChecked(parser.getContext(), filter, name, error);

@@ -27,6 +27,8 @@ std::string sluice::usm::detail::formatShape(ArrayRef<int64_t> shape) {
 }
 
 std::string sluice::usm::detail::formatQueue(QueueAttr queue) {
+  if (queue.isUnplaced())
+    return "unplaced";
   std::string s = "\"" + queue.getDevice().str() + "\"";
   if (!queue.isCanonical())
     s += " (queue \"" + queue.getName().str() + "\")";
@@ -61,10 +63,17 @@ bool sluice::usm::broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b,
 LogicalResult sluice::usm::detail::checkSamePlacementQueue(
     std::optional<Location> loc, StringRef opName, ValueRange operands,
     QueueAttr &queue, USMKind &kind) {
+  // Unplaced operands follow the placed ones: they take no part in the queue
+  // check, and their stand-in kind (host) is the identity of coercion.
   std::optional<unsigned> first;
+  bool anyArray = false;
+  kind = USMKind::host;
   for (auto [i, v] : llvm::enumerate(operands)) {
     auto t = dyn_cast<ArrayType>(v.getType());
     if (!t)
+      continue;
+    anyArray = true;
+    if (!t.isPlaced())
       continue;
     if (!first) {
       first = i;
@@ -82,9 +91,11 @@ LogicalResult sluice::usm::detail::checkSamePlacementQueue(
           "; migrate one of them with usm.to_device");
     kind = coerceKinds(kind, t.getKind());
   }
-  if (!first)
+  if (!anyArray)
     return emitOptionalError(loc, "'", opName,
                              "' op needs at least one array operand");
+  if (!first)
+    queue = QueueAttr::getUnplaced(operands.front().getContext());
   return success();
 }
 

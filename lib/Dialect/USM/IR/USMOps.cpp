@@ -139,6 +139,9 @@ LogicalResult ToHostOp::verify() {
 
 LogicalResult ToDeviceOp::verify() {
   ArrayType in = getSource().getType(), out = getType();
+  if (!out.isPlaced())
+    return emitOpError("cannot migrate to an unplaced array; name the target "
+                       "queue and USM kind");
   if (failed(verifySameElementType(*this, in, out)))
     return failure();
   if (in.getShape() != out.getShape())

@@ -49,6 +49,10 @@ LogicalResult ArrayType::verify(function_ref<InFlightDiagnostic()> emitError,
                           "ui64, f16, bf16, f32 or f64";
   if (!queue)
     return emitError() << "array type needs a queue";
+  // An unplaced array has no kind; `host`, the identity of kind coercion,
+  // stands for it so that unplaced operands leave the coerced kind alone.
+  if (queue.isUnplaced() && kind != USMKind::host)
+    return emitError() << "an unplaced array has no USM kind";
   return success();
 }
 
@@ -61,6 +65,13 @@ Type ArrayType::parse(AsmParser &parser) {
                                 /*withTrailingX=*/true) ||
       parser.parseType(elementType) || parser.parseComma())
     return {};
+  if (succeeded(parser.parseOptionalQuestion())) {
+    if (parser.parseGreater())
+      return {};
+    return parser.getChecked<ArrayType>(
+        loc, parser.getContext(), shape, elementType,
+        QueueAttr::getUnplaced(parser.getContext()), USMKind::host);
+  }
   QueueAttr queue = QueueAttr::parseShort(parser);
   if (!queue || parser.parseComma())
     return {};
@@ -77,6 +88,10 @@ void ArrayType::print(AsmPrinter &printer) const {
   if (!getShape().empty())
     printer << "x";
   printer << getElementType() << ", ";
+  if (!isPlaced()) {
+    printer << "?>";
+    return;
+  }
   getQueue().printShort(printer);
   printer << ", " << stringifyUSMKind(getKind()) << ">";
 }
@@ -98,7 +113,11 @@ ArrayType ArrayType::withElementType(Type elementType) const {
 
 ArrayType ArrayType::withPlacement(QueueAttr queue, USMKind kind) const {
   return ArrayType::get(getContext(), getShape(), getElementType(), queue,
-                        kind);
+                        queue.isUnplaced() ? USMKind::host : kind);
+}
+
+ArrayType ArrayType::unplaced() const {
+  return withPlacement(QueueAttr::getUnplaced(getContext()), USMKind::host);
 }
 
 unsigned ArrayType::getElementByteWidth() const {

@@ -28,6 +28,10 @@ def USM_QueueAttr : AttrDef<USM_Dialect, "Queue"> {
 
     Fallback lists (`"gpu,cpu"`) select a device at run time and are not
     queue identities: they are rejected here.
+
+    The reserved device `"?"` is the *unplaced* queue: it is how an array type
+    says "no queue yet" (written `?` inside `!usm.array`, see the array type).
+    It cannot be written as a filter string; `usm-infer-placement` replaces it.
   }];
   let parameters = (ins StringRefParameter<"normalised filter string">:$device,
                         StringRefParameter<"queue name; empty for the canonical queue", "\"\"">:$name);
@@ -36,6 +40,10 @@ def USM_QueueAttr : AttrDef<USM_Dialect, "Queue"> {
   let extraClassDeclaration = [{
     /// True for the canonical queue of the device (no name).
     bool isCanonical() const { return getName().empty(); }
+    /// True for the reserved unplaced queue ("no queue yet").
+    bool isUnplaced() const { return getDevice() == "?"; }
+    /// The reserved unplaced queue.
+    static QueueAttr getUnplaced(::mlir::MLIRContext *ctx);
     /// The queue in the short form used inside types: "dev" or "dev"("name").
     void printShort(::mlir::AsmPrinter &printer) const;
     /// Parses the short form; emits a diagnostic and returns null on error.

@@ -464,4 +464,72 @@ def USM_TransposeOp : USM_Op<"transpose", [Pure,
   let hasCanonicalizer = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Fused groups (built by usm-fuse-elementwise)
+//===----------------------------------------------------------------------===//
+
+def USM_FusedOp : USM_Op<"fused", [IsolatedFromAbove, SingleBlock,
+    RecursiveMemoryEffects]> {
+  let summary = "a group of array operations that runs as one kernel";
+  let description = [{
+    Holds a fusible group of array operations that the code generator turns
+    into one kernel on `queue`, so each input is read once and each result is
+    written once. The body is the group's original usm operations, unchanged,
+    on the block arguments; `usm.yield` returns the group's results. Running
+    the body gives exactly the results of the unfused program: the same
+    values, element types and broadcasting.
+
+    Inputs are everything the body reads from outside: arrays, scalars and
+    `index` sizes of dynamic shapes. Each input is bound to a block argument
+    of its type (`%x = %a : type`). All array inputs and results, and every
+    array inside the body, are on `queue` (compute follows data); their USM
+    kinds may differ, as they may for the ops inside. The body holds only
+    operations without side effects, no `usm.to_device` (migration is a copy,
+    never part of a kernel) and no nested `usm.fused`.
+
+    A group is either elementwise (its results share one shape, the
+    iteration space) or a reduction group: elementwise producers, one or
+    more reductions over the same input shape and axes, and elementwise
+    operations on the reduced results (the epilogue). A group may return
+    several results (multi-output).
+
+    ```mlir
+    %r:2 = usm.fused "opencl:cpu:0" ins(%x = %a : !usm.array<4x3xf32, "opencl:cpu:0", device>,
+                                        %y = %b : !usm.array<3xf32, "opencl:cpu:0", device>,
+                                        %s = %c : f32)
+        -> (!usm.array<4x3xf32, "opencl:cpu:0", device>, !usm.array<f32, "opencl:cpu:0", device>) {
+      %0 = usm.mul %x, %s : (!usm.array<4x3xf32, "opencl:cpu:0", device>, f32) -> !usm.array<4x3xf32, "opencl:cpu:0", device>
+      %1 = usm.add %0, %y : (!usm.array<4x3xf32, "opencl:cpu:0", device>, !usm.array<3xf32, "opencl:cpu:0", device>) -> !usm.array<4x3xf32, "opencl:cpu:0", device>
+      %2 = usm.sum %1 : !usm.array<4x3xf32, "opencl:cpu:0", device> -> !usm.array<f32, "opencl:cpu:0", device>
+      usm.yield %1, %2 : !usm.array<4x3xf32, "opencl:cpu:0", device>, !usm.array<f32, "opencl:cpu:0", device>
+    }
+    ```
+  }];
+  let arguments = (ins USM_QueueAttr:$queue, Variadic<AnyType>:$inputs);
+  let results = (outs Variadic<USM_Array>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Block &getBodyBlock() { return getBody().front(); }
+    /// The terminator of the body.
+    YieldOp getYield();
+  }];
+}
+
+def USM_YieldOp : USM_Op<"yield", [Pure, Terminator,
+    HasParent<"FusedOp">]> {
+  let summary = "returns the results of a fused group";
+  let description = [{
+    Terminates the body of `usm.fused`; its operands become the op's results,
+    in order and with the same types.
+
+    ```mlir
+    usm.yield %1, %2 : !usm.array<4xf32, "gpu:0", device>, !usm.array<f32, "gpu:0", device>
+    ```
+  }];
+  let arguments = (ins Variadic<USM_Array>:$values);
+  let assemblyFormat = "($values^ `:` qualified(type($values)))? attr-dict";
+}
+
 #endif // SLUICE_DIALECT_USM_IR_USMOPS_TD

@@ -23,7 +23,17 @@ def USM_ArrayType : TypeDef<USM_Dialect, "Array", [ShapedTypeInterface]> {
     !usm.array<1024xf32, "opencl:cpu:0", device>
     !usm.array<?x3xi64, "level_zero:gpu:1", shared>
     !usm.array<f64, "host:cpu:0"("worker"), host>    // rank 0, named queue
+    !usm.array<4xf32, ?>                             // unplaced
     ```
+
+    An *unplaced* array, written with `?` in place of the queue and the USM
+    kind, has no queue yet: host data brought in without a `device` keyword,
+    as a NumPy array is before it meets a USM array. Operations accept
+    unplaced operands next to placed ones (the unplaced ones follow the
+    placed ones, as in dpctl) and give an unplaced result only when every
+    array operand is unplaced. `usm-infer-placement` gives every unplaced
+    array the queue and the USM kind of the arrays it meets; nothing but
+    that pass removes the `?`.
   }];
   let parameters = (ins
     ArrayRefParameter<"int64_t", "dimensions">:$shape,
@@ -45,10 +55,15 @@ def USM_ArrayType : TypeDef<USM_Dialect, "Array", [ShapedTypeInterface]> {
     ArrayType cloneWith(std::optional<::llvm::ArrayRef<int64_t>> shape,
                         ::mlir::Type elementType) const;
 
-    /// The same array with another shape / element type / placement.
+    /// The same array with another shape / element type / placement. An
+    /// unplaced queue drops the kind.
     ArrayType withShape(::llvm::ArrayRef<int64_t> shape) const;
     ArrayType withElementType(::mlir::Type elementType) const;
     ArrayType withPlacement(QueueAttr queue, USMKind kind) const;
+    /// False for an unplaced array (`?`: no queue and no USM kind yet).
+    bool isPlaced() const { return !getQueue().isUnplaced(); }
+    /// The same array, unplaced.
+    ArrayType unplaced() const;
     /// True if both types have the same queue and kind.
     bool samePlacement(ArrayType other) const {
       return getQueue() == other.getQueue() && getKind() == other.getKind();

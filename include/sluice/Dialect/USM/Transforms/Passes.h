@@ -3,6 +3,8 @@
 #ifndef SLUICE_DIALECT_USM_TRANSFORMS_PASSES_H
 #define SLUICE_DIALECT_USM_TRANSFORMS_PASSES_H
 
+#include "sluice/Dialect/USM/IR/USMTypes.h"
+
 #include "mlir/Pass/Pass.h"
 
 namespace sluice::usm {
