@@ -555,8 +555,24 @@ namespace sluice {
 namespace {
 struct ConvertUSMToLinalgPass
     : sluice::impl::ConvertUSMToLinalgPassBase<ConvertUSMToLinalgPass> {
+  /// A fused group is lowered by inlining its body, whose ops then lower one
+  /// by one: the results are exactly the unfused program's. Emitting a whole
+  /// group as one linalg.generic is the code generator's next step.
+  void inlineFusedGroups() {
+    IRRewriter rewriter(&getContext());
+    getOperation().walk([&](FusedOp op) {
+      Block &body = op.getBody().front();
+      auto yield = cast<YieldOp>(body.getTerminator());
+      SmallVector<Value> results(yield.getOperands());
+      rewriter.eraseOp(yield);
+      rewriter.inlineBlockBefore(&body, op, op.getInputs());
+      rewriter.replaceOp(op, results);
+    });
+  }
+
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    inlineFusedGroups();
     USMTypeConverter converter;
     RewritePatternSet patterns(ctx);
     populateUSMToLinalgConversionPatterns(converter, patterns);

@@ -181,3 +181,22 @@ func.func @control_flow(%c: i1, %a: !usm.array<4xf32, "gpu", device>) -> !usm.ar
   %2 = func.call @callee(%0) : (!usm.array<4xf32, "gpu", device>) -> !usm.array<4xf32, "gpu", device>
   return %2 : !usm.array<4xf32, "gpu", device>
 }
+
+// -----
+
+// A fused group lowers through its body (one generic per op for now), with
+// the same results as the unfused program.
+!A = !usm.array<8xf32, "host", device>
+// CHECK-LABEL: func.func @fused_group
+// CHECK-NOT: usm.fused
+// CHECK: arith.mulf
+// CHECK: math.exp
+// CHECK: return
+func.func @fused_group(%a: !A, %s: f32) -> !A {
+  %0 = usm.fused "host:cpu:0" ins(%x = %a : !A, %t = %s : f32) -> (!A) {
+    %1 = usm.mul %x, %t : (!A, f32) -> !A
+    %2 = usm.exp %1 : (!A) -> !A
+    usm.yield %2 : !A
+  }
+  return %0 : !A
+}
