@@ -16,6 +16,19 @@ using namespace sluice::usm;
 #define GET_ATTRDEF_CLASSES
 #include "sluice/Dialect/USM/IR/USMAttrs.cpp.inc"
 
+LogicalResult sluice::usm::detail::parsePlacement(AsmParser &parser,
+                                                 QueueAttr &queue,
+                                                 USMKind &kind) {
+  queue = QueueAttr::parseShort(parser);
+  if (!queue || parser.parseComma())
+    return failure();
+  FailureOr<USMKind> parsed = parseKind(parser);
+  if (failed(parsed))
+    return failure();
+  kind = *parsed;
+  return success();
+}
+
 FailureOr<USMKind> sluice::usm::detail::parseKind(AsmParser &parser) {
   SMLoc loc = parser.getCurrentLocation();
   StringRef name;
@@ -122,13 +135,12 @@ void QueueAttr::printShort(AsmPrinter &printer) const {
 Attribute PlacementAttr::parse(AsmParser &parser, Type) {
   if (parser.parseLess())
     return {};
-  QueueAttr queue = QueueAttr::parseShort(parser);
-  if (!queue || parser.parseComma())
+  QueueAttr queue;
+  USMKind kind;
+  if (failed(sluice::usm::detail::parsePlacement(parser, queue, kind)) ||
+      parser.parseGreater())
     return {};
-  FailureOr<USMKind> kind = sluice::usm::detail::parseKind(parser);
-  if (failed(kind) || parser.parseGreater())
-    return {};
-  return PlacementAttr::get(parser.getContext(), queue, *kind);
+  return PlacementAttr::get(parser.getContext(), queue, kind);
 }
 
 void PlacementAttr::print(AsmPrinter &printer) const {

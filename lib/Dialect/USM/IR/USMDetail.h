@@ -12,6 +12,11 @@
 
 namespace sluice::usm::detail {
 
+/// Parses a placement body `"queue"("name")?, kind` (used by the array type
+/// and by #usm.placement).
+llvm::LogicalResult parsePlacement(mlir::AsmParser &parser, QueueAttr &queue,
+                                   USMKind &kind);
+
 /// Parses a USM kind keyword (device, shared, host) with a diagnostic.
 llvm::FailureOr<USMKind> parseKind(mlir::AsmParser &parser);
 

@@ -72,14 +72,13 @@ Type ArrayType::parse(AsmParser &parser) {
         loc, parser.getContext(), shape, elementType,
         QueueAttr::getUnplaced(parser.getContext()), USMKind::host);
   }
-  QueueAttr queue = QueueAttr::parseShort(parser);
-  if (!queue || parser.parseComma())
-    return {};
-  FailureOr<USMKind> kind = sluice::usm::detail::parseKind(parser);
-  if (failed(kind) || parser.parseGreater())
+  QueueAttr queue;
+  USMKind kind;
+  if (failed(sluice::usm::detail::parsePlacement(parser, queue, kind)) ||
+      parser.parseGreater())
     return {};
   return parser.getChecked<ArrayType>(loc, parser.getContext(), shape,
-                                      elementType, queue, *kind);
+                                      elementType, queue, kind);
 }
 
 void ArrayType::print(AsmPrinter &printer) const {
