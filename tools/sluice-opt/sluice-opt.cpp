@@ -25,6 +25,6 @@ int main(int argc, char **argv) {
   sluice::registerSluiceConversionPasses();
   sluice::registerSluicePipelines();
   registry.insert<sluice::usm::USMDialect>();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "Sluice optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "Sluice optimizer driver\n", registry));
 }

@@ -43,6 +43,7 @@ bool sluice::usm::normalizeFilterString(StringRef filter,
       return fail("the host backend has only a 'cpu' device");
     type = "cpu";
   }
-  normalized = backend + ":" + type + ":" + std::to_string(term.index.value_or(0));
+  normalized =
+      backend + ":" + type + ":" + std::to_string(term.index.value_or(0));
   return true;
 }

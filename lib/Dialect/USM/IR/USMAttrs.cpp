@@ -1,8 +1,8 @@
 //===- USMAttrs.cpp - usm dialect attributes ------------------------------===//
 
+#include "USMDetail.h"
 #include "sluice/Dialect/USM/IR/USMDialect.h"
 #include "sluice/Dialect/USM/IR/USMTypes.h"
-#include "USMDetail.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -17,8 +17,8 @@ using namespace sluice::usm;
 #include "sluice/Dialect/USM/IR/USMAttrs.cpp.inc"
 
 LogicalResult sluice::usm::detail::parsePlacement(AsmParser &parser,
-                                                 QueueAttr &queue,
-                                                 USMKind &kind) {
+                                                  QueueAttr &queue,
+                                                  USMKind &kind) {
   queue = QueueAttr::parseShort(parser);
   if (!queue || parser.parseComma())
     return failure();

@@ -1,4 +1,5 @@
-//===- USMDetail.h - helpers shared by the usm dialect's sources -*- C++ -*-===//
+//===- USMDetail.h - helpers shared by the usm dialect's sources -*- C++
+//-*-===//
 
 #ifndef SLUICE_LIB_DIALECT_USM_IR_USMDETAIL_H
 #define SLUICE_LIB_DIALECT_USM_IR_USMDETAIL_H

@@ -38,8 +38,7 @@ static Attribute asResultElements(Attribute attr, ArrayType resultType) {
   if (!dense)
     return {};
   if (dense.isSplat())
-    return DenseElementsAttr::get(tensorType,
-                                  dense.getSplatValue<Attribute>());
+    return DenseElementsAttr::get(tensorType, dense.getSplatValue<Attribute>());
   return dense.getType() == tensorType ? dense : Attribute();
 }
 
@@ -54,9 +53,8 @@ static OpFoldResult foldBinary(ArrayType resultType, Attribute lhs,
   RankedTensorType tensorType = valueTensorType(resultType);
   if (isa<FloatType>(element))
     return constFoldBinaryOp<FloatAttr, APFloat, void>(
-        {l, r}, tensorType, [&](const APFloat &a, const APFloat &b) {
-          return floatFn(a, b);
-        });
+        {l, r}, tensorType,
+        [&](const APFloat &a, const APFloat &b) { return floatFn(a, b); });
   bool isUnsigned = element.isUnsignedInteger();
   return constFoldBinaryOp<IntegerAttr, APInt, void>(
       {l, r}, tensorType,
@@ -179,7 +177,8 @@ struct FullOfConstant : OpRewritePattern<FullOp> {
                                 PatternRewriter &rewriter) const override {
     ArrayType type = op.getType();
     Attribute value;
-    if (!type.hasStaticShape() || !matchPattern(op.getValue(), m_Constant(&value)))
+    if (!type.hasStaticShape() ||
+        !matchPattern(op.getValue(), m_Constant(&value)))
       return failure();
     Attribute elements = asResultElements(value, type);
     if (!elements)
@@ -216,8 +215,8 @@ struct TransposeOfTranspose : OpRewritePattern<TransposeOp> {
     SmallVector<int64_t> composed;
     for (int64_t qi : q)
       composed.push_back(p[qi]);
-    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(),
-                                             inner.getInput(), composed);
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(), inner.getInput(),
+                                             composed);
     return success();
   }
 };

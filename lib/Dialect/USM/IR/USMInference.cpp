@@ -99,13 +99,14 @@ LogicalResult sluice::usm::detail::checkSamePlacementQueue(
   return success();
 }
 
-LogicalResult sluice::usm::inferElementwiseType(
-    std::optional<Location> loc, StringRef opName, ValueRange operands,
-    ElementRule rule, SmallVectorImpl<Type> &inferred) {
+LogicalResult
+sluice::usm::inferElementwiseType(std::optional<Location> loc, StringRef opName,
+                                  ValueRange operands, ElementRule rule,
+                                  SmallVectorImpl<Type> &inferred) {
   QueueAttr queue;
   USMKind kind;
-  if (failed(detail::checkSamePlacementQueue(loc, opName, operands, queue,
-                                             kind)))
+  if (failed(
+          detail::checkSamePlacementQueue(loc, opName, operands, queue, kind)))
     return failure();
 
   // Broadcast shapes; scalars are rank 0.
@@ -162,14 +163,14 @@ LogicalResult sluice::usm::inferElementwiseType(
     unsigned index = i + (operands.size() - data.size());
     if (auto a = dyn_cast<ArrayType>(v.getType())) {
       if (a.getElementType() != element)
-        return emitOptionalError(
-            loc, "'", opName, "' op operand element types differ (", element,
-            " and ", a.getElementType(), " at operand #", index,
-            "); convert one with usm.astype");
+        return emitOptionalError(loc, "'", opName,
+                                 "' op operand element types differ (", element,
+                                 " and ", a.getElementType(), " at operand #",
+                                 index, "); convert one with usm.astype");
     } else if (!isCompatibleScalar(v.getType(), element) &&
                !isCompatibleScalar(element, v.getType())) {
-      return emitOptionalError(loc, "'", opName, "' op scalar operand #",
-                               index, " of type ", v.getType(),
+      return emitOptionalError(loc, "'", opName, "' op scalar operand #", index,
+                               " of type ", v.getType(),
                                " does not match the element type ", element);
     }
   }
@@ -199,8 +200,8 @@ LogicalResult sluice::usm::inferElementwiseType(
   case ElementRule::Select:
     break;
   }
-  inferred.push_back(ArrayType::get(element.getContext(), shape, resultElement,
-                                    queue, kind));
+  inferred.push_back(
+      ArrayType::get(element.getContext(), shape, resultElement, queue, kind));
   return success();
 }
 
@@ -212,8 +213,7 @@ LogicalResult sluice::usm::detail::checkAxes(std::optional<Location> loc,
   for (int64_t a : axes) {
     if (a < -rank || a >= rank)
       return emitOptionalError(loc, "'", opName, "' op ", what, " ", a,
-                               " is out of bounds for an array of rank ",
-                               rank);
+                               " is out of bounds for an array of rank ", rank);
     if (!seen.insert(a < 0 ? a + rank : a).second)
       return emitOptionalError(loc, "'", opName, "' op repeated ", what, " ",
                                a);
@@ -235,16 +235,17 @@ SmallVector<int64_t> sluice::usm::normalizeAxes(int64_t rank,
   return result;
 }
 
-LogicalResult sluice::usm::inferReductionType(
-    std::optional<Location> loc, StringRef opName, Value input,
-    DenseI64ArrayAttr axes, bool keepdims, bool widenIntegers,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult sluice::usm::inferReductionType(std::optional<Location> loc,
+                                              StringRef opName, Value input,
+                                              DenseI64ArrayAttr axes,
+                                              bool keepdims, bool widenIntegers,
+                                              SmallVectorImpl<Type> &inferred) {
   auto type = dyn_cast<ArrayType>(input.getType());
   if (!type)
     return emitOptionalError(loc, "'", opName, "' op input must be an array");
   int64_t rank = type.getRank();
-  if (axes && failed(detail::checkAxes(loc, opName, rank, axes.asArrayRef(),
-                                       "axis")))
+  if (axes &&
+      failed(detail::checkAxes(loc, opName, rank, axes.asArrayRef(), "axis")))
     return failure();
   SmallVector<int64_t> reduced = normalizeAxes(rank, axes);
   SmallVector<int64_t> shape;
@@ -257,9 +258,9 @@ LogicalResult sluice::usm::inferReductionType(
   Type element = type.getElementType();
   if (widenIntegers)
     if (auto i = dyn_cast<IntegerType>(element); i && i.getWidth() < 64)
-      element = IntegerType::get(
-          i.getContext(), 64,
-          i.isUnsigned() ? IntegerType::Unsigned : IntegerType::Signless);
+      element = IntegerType::get(i.getContext(), 64,
+                                 i.isUnsigned() ? IntegerType::Unsigned
+                                                : IntegerType::Signless);
   inferred.push_back(type.cloneWith(shape, element));
   return success();
 }

@@ -42,8 +42,7 @@ static LogicalResult verifySamePlacement(Operation *op, ArrayType in,
   if (!in.samePlacement(out))
     return op->emitOpError("result placement (")
            << ud::formatQueue(out.getQueue()) << ", "
-           << stringifyUSMKind(out.getKind())
-           << ") differs from the input's ("
+           << stringifyUSMKind(out.getKind()) << ") differs from the input's ("
            << ud::formatQueue(in.getQueue()) << ", "
            << stringifyUSMKind(in.getKind())
            << "); only usm.to_device changes placement";
@@ -147,7 +146,8 @@ LogicalResult ToDeviceOp::verify() {
   if (in.getShape() != out.getShape())
     return emitOpError("result shape ")
            << formatShape(out.getShape()) << " differs from the input's "
-           << formatShape(in.getShape()) << "; to_device changes placement only";
+           << formatShape(in.getShape())
+           << "; to_device changes placement only";
   return success();
 }
 
@@ -182,8 +182,8 @@ LogicalResult BroadcastToOp::verify() {
   int64_t offset = out.getRank() - in.getRank();
   for (int64_t i = 0; i < in.getRank(); ++i) {
     int64_t din = in.getDimSize(i), dout = out.getDimSize(i + offset);
-    if (ShapedType::isDynamic(din) || ShapedType::isDynamic(dout) ||
-        din == 1 || din == dout)
+    if (ShapedType::isDynamic(din) || ShapedType::isDynamic(dout) || din == 1 ||
+        din == dout)
       continue;
     return emitOpError("cannot broadcast shape ")
            << formatShape(in.getShape()) << " to "
@@ -201,17 +201,18 @@ LogicalResult ReshapeOp::verify() {
   if (in.hasStaticShape() && out.hasStaticShape() &&
       in.getNumElements() != out.getNumElements())
     return emitOpError("cannot reshape an array of ")
-           << in.getNumElements() << " elements "
-           << formatShape(in.getShape()) << " into shape "
-           << formatShape(out.getShape()) << " (" << out.getNumElements()
-           << " elements)";
+           << in.getNumElements() << " elements " << formatShape(in.getShape())
+           << " into shape " << formatShape(out.getShape()) << " ("
+           << out.getNumElements() << " elements)";
   return verifyDynamicSizes(*this, out, getSizes());
 }
 
-LogicalResult TransposeOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, ValueRange operands,
-    DictionaryAttr attrs, OpaqueProperties props, RegionRange,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            ValueRange operands,
+                                            DictionaryAttr attrs,
+                                            OpaqueProperties props, RegionRange,
+                                            SmallVectorImpl<Type> &inferred) {
   Adaptor adaptor(operands, attrs, props);
   auto type = dyn_cast<ArrayType>(operands[0].getType());
   if (!type)
@@ -226,7 +227,7 @@ LogicalResult TransposeOp::inferReturnTypes(
       return emitOptionalError(loc, "'usm.transpose' op permutation entry ", p,
                                " is negative");
   if (failed(ud::checkAxes(loc, "usm.transpose", type.getRank(), perm,
-                               "permutation entry")))
+                           "permutation entry")))
     return failure();
   SmallVector<int64_t> shape;
   for (int64_t p : perm)

@@ -1,8 +1,8 @@
 //===- USMTypes.cpp - usm dialect types -----------------------------------===//
 
-#include "sluice/Dialect/USM/IR/USMDialect.h"
 #include "sluice/Dialect/USM/IR/USMTypes.h"
 #include "USMDetail.h"
+#include "sluice/Dialect/USM/IR/USMDialect.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"

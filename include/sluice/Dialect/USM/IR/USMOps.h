@@ -18,8 +18,8 @@ namespace sluice::usm {
 namespace OpTrait {
 /// Ops that apply a scalar function to each element of broadcast operands.
 template <typename ConcreteType>
-class Elementwise
-    : public mlir::OpTrait::TraitBase<ConcreteType, Elementwise> {};
+class Elementwise : public mlir::OpTrait::TraitBase<ConcreteType, Elementwise> {
+};
 /// Reductions over axes.
 template <typename ConcreteType>
 class Reduction : public mlir::OpTrait::TraitBase<ConcreteType, Reduction> {};
