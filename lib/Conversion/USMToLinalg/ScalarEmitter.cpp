@@ -24,12 +24,6 @@ Type sluice::usm::getStorageElementType(Type type) {
   return type;
 }
 
-static Type elementTypeOf(Type t) {
-  if (auto a = dyn_cast<ArrayType>(t))
-    return a.getElementType();
-  return t;
-}
-
 static Value constantLike(OpBuilder &b, Location loc, Type type, double f,
                           int64_t i) {
   if (isa<FloatType>(type))
