@@ -54,4 +54,88 @@ def ConvertUSMToLinalgPass : Pass<"convert-usm-to-linalg", "mlir::ModuleOp"> {
   ];
 }
 
+def ConvertLinalgToKernelsPass
+    : Pass<"convert-linalg-to-kernels", "mlir::ModuleOp"> {
+  let summary = "Outline every linalg op on USM memrefs into a GPU kernel";
+  let description = [{
+    Replaces each `linalg.generic` (and named op, after generalising it) whose
+    operands live in USM memory spaces by one or two `gpu.launch_func` of
+    kernels outlined into a `gpu.module` per target family:
+    `@sluice_host_kernels` (queues of the `host` backend),
+    `@sluice_spirv_kernels` (`opencl`, `level_zero`) and
+    `@sluice_cuda_kernels` (`cuda`). Each launch carries the queue it runs on
+    as `sluice.queue`, so host-code lowering needs no other source for it.
+
+    Buffers reach a kernel as flat `memref<?xT>` views (every USM array is
+    contiguous), loop sizes as `index` arguments and scalars by value.
+
+    - Elementwise ops: the iteration space is flattened. On the host each
+      workgroup runs a unit-stride loop over a contiguous chunk (which LLVM
+      vectorises); on GPUs work-items stride over the space.
+    - Reductions run in parallel in two phases: the reduced range of each
+      output element is split into `S` slices; phase one reduces every
+      (output, slice) pair into a partial (host: a vectorisable loop per
+      workgroup; GPUs: a strided loop per work-item, then `gpu.all_reduce`
+      across the workgroup); phase two folds the partials into the output,
+      starting from its initial value. `S` is chosen from the sizes so that
+      the machine is filled; when it is statically 1, phase one writes the
+      output directly.
+
+    ```mlir
+    gpu.launch_func @sluice_host_kernels::@generic_0
+        blocks in (%g, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%a : memref<?xf32, #usm.placement<"host:cpu:0", device>>, ...)
+        {sluice.queue = #usm.queue<"host:cpu:0">}
+    ```
+  }];
+  let options = [
+    Option<"workgroupSize", "workgroup-size", "int64_t", "256",
+           "work-items per workgroup on GPU targets">,
+    Option<"hostGrain", "host-grain", "int64_t", "16384",
+           "elements per host workgroup, at least">,
+    Option<"hostMaxGroups", "host-max-groups", "int64_t", "256",
+           "most workgroups of one host launch">,
+  ];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",
+    "mlir::memref::MemRefDialect", "mlir::scf::SCFDialect",
+    "mlir::linalg::LinalgDialect"
+  ];
+}
+
+def ConvertHostToRuntimePass
+    : Pass<"convert-host-to-runtime", "mlir::ModuleOp"> {
+  let summary = "Lower host code and host kernels to LLVM calls into the "
+                "Sluice runtime";
+  let description = [{
+    The last step of Sluice's pipeline: the whole module becomes LLVM
+    dialect, ready for the JIT or an object file.
+
+    - Host kernels (`gpu.module @sluice_host_kernels`) become functions
+      with the host backend's ABI, `void k(void **args, const
+      SluiceHostGroup *group)`: a wrapper unpacks the arguments and calls
+      the kernel body, whose workgroup id and count come from `group`.
+      Math functions on `f32` in them are replaced by polynomial
+      approximations first, so that the loops that use them vectorise.
+    - `memref.alloc`/`memref.dealloc` in a `#usm.placement` memory space
+      call `sluiceProgramAlloc`/`sluiceProgramFree` (deferred) on the
+      placement's queue; `memref.copy` calls `sluiceProgramCopy`, ordered
+      after earlier work on both queues.
+    - `gpu.launch_func` calls `sluiceProgramLaunchHost` with the kernel's
+      address (host kernels) or `sluiceProgramLaunch` with the module's
+      binary (device kernels, from `gpu.binary`), on the queue named by
+      the launch's `sluice.queue`.
+    - Every public function `@f` gets an entry point
+      `i32 @_sluice_entry_f(ptr %args)`: `args[i]` points to the i-th
+      argument of `@f` after memref expansion (allocated pointer, aligned
+      pointer, offset, sizes, strides), `args[n]` to storage for the
+      results; it returns the status of the invocation (0 on success), after
+      waiting for all of its work.
+
+    Queues are looked up by their device string and name at run time, so a
+    program can be rebound to another device (`sluiceProgramSetDeviceOverride`).
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::func::FuncDialect"];
+}
+
 #endif // SLUICE_CONVERSION_PASSES_TD

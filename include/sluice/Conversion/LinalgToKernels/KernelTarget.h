@@ -1,0 +1,33 @@
+//===- KernelTarget.h - Which binary a queue's kernels need ----*- C++ -*-===//
+//
+// A queue's backend decides the kind of binary its kernels compile to. The
+// kernel-formation pass groups kernels by this family into one gpu.module
+// each, and the later stages find the family again from the module's name.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SLUICE_CONVERSION_LINALGTOKERNELS_KERNELTARGET_H
+#define SLUICE_CONVERSION_LINALGTOKERNELS_KERNELTARGET_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+
+namespace sluice {
+
+enum class KernelTarget { Host, Spirv, Cuda };
+
+/// The family of a normalised device string ("backend:type:index"), or none
+/// when the backend is unknown or left open ("*").
+std::optional<KernelTarget> kernelTargetForDevice(llvm::StringRef device);
+
+/// The gpu.module holding the kernels of a family, and back.
+llvm::StringRef kernelModuleName(KernelTarget target);
+std::optional<KernelTarget> kernelTargetForModule(llvm::StringRef name);
+
+/// Name of the attribute on gpu.launch_func naming the queue it runs on.
+inline constexpr llvm::StringLiteral kLaunchQueueAttrName = "sluice.queue";
+
+} // namespace sluice
+
+#endif // SLUICE_CONVERSION_LINALGTOKERNELS_KERNELTARGET_H

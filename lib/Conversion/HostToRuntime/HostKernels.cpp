@@ -1,0 +1,225 @@
+//===- HostKernels.cpp - Host kernels, binaries and entry points ----------===//
+//
+// The parts of convert-host-to-runtime that create functions: host kernels
+// become ordinary functions with their workgroup id and count as arguments
+// (before conversion to LLVM) and get an ABI wrapper (after it); device
+// binaries become global constants; public functions get entry points with
+// a packed argument list.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostToRuntime.h"
+
+#include "sluice/Conversion/LinalgToKernels/KernelTarget.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+using namespace mlir;
+using namespace sluice;
+using namespace sluice::host;
+
+std::string sluice::host::hostKernelSymbol(StringRef module,
+                                           StringRef kernel) {
+  return (module + "__" + kernel).str();
+}
+
+LogicalResult
+sluice::host::outlineHostKernels(ModuleOp module,
+                                 SmallVectorImpl<HostKernel> &out) {
+  auto gm =
+      module.lookupSymbol<gpu::GPUModuleOp>(kernelModuleName(KernelTarget::Host));
+  if (!gm)
+    return success();
+  MLIRContext *ctx = module.getContext();
+  OpBuilder b(ctx);
+  b.setInsertionPoint(gm);
+  Type index = b.getIndexType();
+  SmallVector<func::FuncOp> impls;
+  for (auto k : llvm::make_early_inc_range(gm.getOps<gpu::GPUFuncOp>())) {
+    Location loc = k.getLoc();
+    SmallVector<Type> inputs(k.getFunctionType().getInputs());
+    inputs.append({index, index});
+    HostKernel names{hostKernelSymbol(gm.getName(), k.getName()) + "_impl",
+                     hostKernelSymbol(gm.getName(), k.getName())};
+    auto impl =
+        func::FuncOp::create(b, loc, names.impl, b.getFunctionType(inputs, {}));
+    impl.setPrivate();
+    impl.getBody().takeBody(k.getBody());
+    Block &entry = impl.getBody().front();
+    Value groupId = entry.addArgument(index, loc);
+    Value numGroups = entry.addArgument(index, loc);
+    SmallVector<Operation *> gpuOps;
+    impl.walk([&](Operation *op) {
+      if (isa<gpu::GPUDialect>(op->getDialect()))
+        gpuOps.push_back(op);
+    });
+    for (Operation *op : gpuOps) {
+      OpBuilder ob(op);
+      auto constant = [&](int64_t v) -> Value {
+        return arith::ConstantIndexOp::create(ob, op->getLoc(), v);
+      };
+      Value replacement;
+      if (auto id = dyn_cast<gpu::BlockIdOp>(op))
+        replacement =
+            id.getDimension() == gpu::Dimension::x ? groupId : constant(0);
+      else if (auto dim = dyn_cast<gpu::GridDimOp>(op))
+        replacement =
+            dim.getDimension() == gpu::Dimension::x ? numGroups : constant(1);
+      else if (isa<gpu::ThreadIdOp>(op))
+        replacement = constant(0);
+      else if (isa<gpu::BlockDimOp>(op))
+        replacement = constant(1);
+      else if (isa<gpu::ReturnOp>(op)) {
+        func::ReturnOp::create(ob, op->getLoc());
+        op->erase();
+        continue;
+      } else {
+        return op->emitOpError("is not supported in a host kernel");
+      }
+      op->getResult(0).replaceAllUsesWith(replacement);
+      op->erase();
+    }
+    impls.push_back(impl);
+    out.push_back(std::move(names));
+  }
+  gm.erase();
+
+  // f32 math as polynomials (vectorisable arithmetic) rather than libm calls.
+  RewritePatternSet patterns(ctx);
+  auto all = [](StringRef) { return true; };
+  populateMathF32ExpansionPatterns(patterns, all);
+  populateMathPolynomialApproximationPatterns(patterns, all);
+  FrozenRewritePatternSet frozen(std::move(patterns));
+  for (func::FuncOp impl : impls)
+    if (failed(applyPatternsGreedily(impl, frozen)))
+      return impl.emitError("math approximation did not converge");
+  return success();
+}
+
+LogicalResult sluice::host::embedBinaries(ModuleOp module,
+                                          llvm::StringMap<BinaryInfo> &out) {
+  OpBuilder b(module.getContext());
+  for (auto bin :
+       llvm::make_early_inc_range(module.getOps<gpu::BinaryOp>())) {
+    if (bin.getObjects().size() != 1)
+      return bin.emitOpError("must hold exactly one object to be embedded");
+    auto object = cast<gpu::ObjectAttr>(bin.getObjects()[0]);
+    StringRef ns = object.getTarget().getDialect().getNamespace();
+    BinaryInfo info;
+    if (ns == "spirv")
+      info.format = 0; // SLUICE_MODULE_SPIRV
+    else if (ns == "nvvm")
+      info.format = object.getFormat() == gpu::CompilationTarget::Assembly
+                        ? 2  // SLUICE_MODULE_PTX
+                        : 3; // SLUICE_MODULE_CUBIN
+    else
+      return bin.emitOpError("holds an object for target ")
+             << object.getTarget() << ", which Sluice cannot load";
+    StringRef bytes = object.getObject().getValue();
+    std::string data = bytes.str();
+    if (info.format == 2)
+      data.push_back('\0'); // PTX is text; drivers want it terminated
+    info.global = ("sluice_bin_" + bin.getName()).str();
+    info.size = data.size();
+    b.setInsertionPoint(bin);
+    auto type = LLVM::LLVMArrayType::get(b.getI8Type(), data.size());
+    LLVM::GlobalOp::create(b, bin.getLoc(), type, /*isConstant=*/true,
+                           LLVM::Linkage::Internal, info.global,
+                           b.getStringAttr(data), /*alignment=*/16);
+    out[bin.getName()] = info;
+    bin.erase();
+  }
+  return success();
+}
+
+namespace {
+
+/// Loads the i-th pointer of a `void **` and the value it points to.
+Value loadPacked(OpBuilder &b, Location loc, Value argv, int64_t i, Type t) {
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  Value slot = LLVM::GEPOp::create(b, loc, ptr, ptr, argv,
+                                   ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+  Value p = LLVM::LoadOp::create(b, loc, ptr, slot);
+  return LLVM::LoadOp::create(b, loc, t, p);
+}
+
+} // namespace
+
+LogicalResult
+sluice::host::createHostKernelWrappers(ModuleOp module,
+                                       ArrayRef<HostKernel> kernels) {
+  MLIRContext *ctx = module.getContext();
+  OpBuilder b(ctx);
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  auto voidType = LLVM::LLVMVoidType::get(ctx);
+  Type i64 = b.getI64Type();
+  for (const HostKernel &k : kernels) {
+    auto impl = module.lookupSymbol<LLVM::LLVMFuncOp>(k.impl);
+    if (!impl)
+      return module.emitError("host kernel ") << k.impl << " was lost";
+    Location loc = impl.getLoc();
+    b.setInsertionPointAfter(impl);
+    auto wrapper = LLVM::LLVMFuncOp::create(
+        b, loc, k.wrapper, LLVM::LLVMFunctionType::get(voidType, {ptr, ptr}));
+    Block *entry = wrapper.addEntryBlock(b);
+    b.setInsertionPointToStart(entry);
+    Value argv = entry->getArgument(0), group = entry->getArgument(1);
+    ArrayRef<Type> params = impl.getFunctionType().getParams();
+    SmallVector<Value> args;
+    for (int64_t i = 0, e = params.size() - 2; i < e; ++i)
+      args.push_back(loadPacked(b, loc, argv, i, params[i]));
+    // SluiceHostGroup: group_id[3], num_groups[3], local_size[3] (uint64_t).
+    auto field = [&](int32_t i) -> Value {
+      Value p = LLVM::GEPOp::create(b, loc, ptr, i64, group,
+                                    ArrayRef<LLVM::GEPArg>{i});
+      return LLVM::LoadOp::create(b, loc, i64, p);
+    };
+    args.push_back(field(0));
+    args.push_back(field(3));
+    LLVM::CallOp::create(b, loc, impl, args);
+    LLVM::ReturnOp::create(b, loc, ValueRange());
+  }
+  return success();
+}
+
+LogicalResult
+sluice::host::createEntryPoints(ModuleOp module,
+                                ArrayRef<std::string> functions) {
+  MLIRContext *ctx = module.getContext();
+  OpBuilder b(ctx);
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  Type i32 = b.getI32Type();
+  for (const std::string &name : functions) {
+    auto f = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+    if (!f)
+      return module.emitError("entry function ") << name << " was lost";
+    Location loc = f.getLoc();
+    b.setInsertionPointAfter(f);
+    auto entryFn = LLVM::LLVMFuncOp::create(
+        b, loc, (kEntryPrefix + name).str(),
+        LLVM::LLVMFunctionType::get(i32, {ptr}));
+    Block *entry = entryFn.addEntryBlock(b);
+    b.setInsertionPointToStart(entry);
+    Value argv = entry->getArgument(0);
+    callRuntime(b, loc, module, "sluiceProgramBegin", Type(), {});
+    ArrayRef<Type> params = f.getFunctionType().getParams();
+    SmallVector<Value> args;
+    for (auto [i, t] : llvm::enumerate(params))
+      args.push_back(loadPacked(b, loc, argv, i, t));
+    auto call = LLVM::CallOp::create(b, loc, f, args);
+    if (call.getNumResults() == 1) {
+      Value slot = LLVM::GEPOp::create(
+          b, loc, ptr, ptr, argv,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(params.size())});
+      Value out = LLVM::LoadOp::create(b, loc, ptr, slot);
+      LLVM::StoreOp::create(b, loc, call.getResult(), out);
+    }
+    Value status = callRuntime(b, loc, module, "sluiceProgramEnd", i32, {});
+    LLVM::ReturnOp::create(b, loc, status);
+  }
+  return success();
+}

@@ -1,0 +1,410 @@
+//===- HostToRuntime.cpp - Host code onto the Sluice runtime --------------===//
+//
+// Lowers a module with host code (functions on memrefs in USM memory
+// spaces, gpu.launch_func) and host kernels to the LLVM dialect. The calls
+// it emits are the program-support functions of include/sluice-c/Program.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostToRuntime.h"
+
+#include "sluice/Conversion/LinalgToKernels/KernelTarget.h"
+#include "sluice/Conversion/Passes.h"
+#include "sluice/Dialect/USM/IR/USMDialect.h"
+#include "sluice/Dialect/USM/IR/USMTypes.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/xxhash.h"
+
+namespace sluice {
+#define GEN_PASS_DEF_CONVERTHOSTTORUNTIMEPASS
+#include "sluice/Conversion/Passes.h.inc"
+} // namespace sluice
+
+using namespace mlir;
+using namespace sluice;
+using namespace sluice::host;
+
+//===----------------------------------------------------------------------===//
+// Runtime calls
+//===----------------------------------------------------------------------===//
+
+LLVM::LLVMFuncOp sluice::host::runtimeFunction(OpBuilder &b, ModuleOp module,
+                                               StringRef name, Type result,
+                                               ArrayRef<Type> params) {
+  if (auto f = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return f;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  if (!result)
+    result = LLVM::LLVMVoidType::get(b.getContext());
+  return LLVM::LLVMFuncOp::create(b, module.getLoc(), name,
+                                  LLVM::LLVMFunctionType::get(result, params));
+}
+
+Value sluice::host::callRuntime(OpBuilder &b, Location loc, ModuleOp module,
+                                StringRef name, Type result,
+                                ValueRange args) {
+  SmallVector<Type> params = llvm::to_vector(args.getTypes());
+  LLVM::LLVMFuncOp f = runtimeFunction(b, module, name, result, params);
+  auto call = LLVM::CallOp::create(b, loc, f, args);
+  return call.getNumResults() ? call.getResult() : Value();
+}
+
+Value sluice::host::globalString(OpBuilder &b, Location loc, ModuleOp module,
+                                 StringRef value) {
+  std::string name =
+      "sluice_str_" + llvm::utohexstr(llvm::xxh3_64bits(value), true);
+  auto global = module.lookupSymbol<LLVM::GlobalOp>(name);
+  if (!global) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    auto type = LLVM::LLVMArrayType::get(b.getI8Type(), value.size() + 1);
+    global = LLVM::GlobalOp::create(
+        b, loc, type, /*isConstant=*/true, LLVM::Linkage::Internal, name,
+        b.getStringAttr(std::string(value) + '\0'));
+  }
+  return LLVM::AddressOfOp::create(b, loc, global);
+}
+
+Value sluice::host::queueFor(OpBuilder &b, Location loc, ModuleOp module,
+                             usm::QueueAttr queue) {
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  Value device = globalString(b, loc, module, queue.getDevice());
+  Value name = globalString(b, loc, module, queue.getName());
+  return callRuntime(b, loc, module, "sluiceProgramQueue", ptr,
+                     {device, name});
+}
+
+namespace {
+
+usm::PlacementAttr placementOf(Type t) {
+  auto type = dyn_cast<BaseMemRefType>(t);
+  return type ? dyn_cast_or_null<usm::PlacementAttr>(type.getMemorySpace())
+              : usm::PlacementAttr();
+}
+
+Value i32(OpBuilder &b, Location loc, int32_t v) {
+  return LLVM::ConstantOp::create(b, loc, b.getI32Type(),
+                                  b.getI32IntegerAttr(v));
+}
+Value i64(OpBuilder &b, Location loc, int64_t v) {
+  return LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                  b.getI64IntegerAttr(v));
+}
+
+int32_t kindCode(usm::USMKind kind) {
+  // SluiceUsmKind in include/sluice-c/Runtime.h.
+  switch (kind) {
+  case usm::USMKind::device:
+    return 1;
+  case usm::USMKind::shared:
+    return 2;
+  case usm::USMKind::host:
+    return 3;
+  }
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+/// Allocations in a placement: sluiceProgramAlloc on its queue.
+struct AllocLowering : ConvertOpToLLVMPattern<memref::AllocOp> {
+  AllocLowering(const LLVMTypeConverter &c)
+      : ConvertOpToLLVMPattern(c, /*benefit=*/10) {}
+  LogicalResult
+  matchAndRewrite(memref::AllocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    usm::PlacementAttr placement = placementOf(op.getType());
+    if (!placement)
+      return failure();
+    MemRefType type = op.getType();
+    if (!type.getLayout().isIdentity())
+      return rewriter.notifyMatchFailure(op, "non-identity layout");
+    Location loc = op.getLoc();
+    auto module = op->getParentOfType<ModuleOp>();
+    SmallVector<Value> sizes, strides;
+    Value bytes;
+    getMemRefDescriptorSizes(loc, type, adaptor.getDynamicSizes(), rewriter,
+                             sizes, strides, bytes, /*sizeInBytes=*/true);
+    Value queue = queueFor(rewriter, loc, module, placement.getQueue());
+    auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
+    Value ptr = callRuntime(
+        rewriter, loc, module, "sluiceProgramAlloc", ptrType,
+        {queue, i32(rewriter, loc, kindCode(placement.getKind())), bytes});
+    rewriter.replaceOp(op, {createMemRefDescriptor(loc, type, ptr, ptr, sizes,
+                                                   strides, rewriter)});
+    return success();
+  }
+};
+
+/// Deallocations in a placement: sluiceProgramFree (deferred until the
+/// tasks using the buffer finish).
+struct DeallocLowering : ConvertOpToLLVMPattern<memref::DeallocOp> {
+  DeallocLowering(const LLVMTypeConverter &c)
+      : ConvertOpToLLVMPattern(c, /*benefit=*/10) {}
+  LogicalResult
+  matchAndRewrite(memref::DeallocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    usm::PlacementAttr placement = placementOf(op.getMemref().getType());
+    if (!placement)
+      return failure();
+    Location loc = op.getLoc();
+    auto module = op->getParentOfType<ModuleOp>();
+    MemRefDescriptor desc(adaptor.getMemref());
+    Value queue = queueFor(rewriter, loc, module, placement.getQueue());
+    callRuntime(rewriter, loc, module, "sluiceProgramFree", Type(),
+                {queue, desc.allocatedPtr(rewriter, loc)});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Copies that touch a placement: sluiceProgramCopy between the queues.
+struct CopyLowering : ConvertOpToLLVMPattern<memref::CopyOp> {
+  CopyLowering(const LLVMTypeConverter &c)
+      : ConvertOpToLLVMPattern(c, /*benefit=*/10) {}
+  LogicalResult
+  matchAndRewrite(memref::CopyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<MemRefType>(op.getSource().getType());
+    auto dstType = cast<MemRefType>(op.getTarget().getType());
+    usm::PlacementAttr src = placementOf(srcType), dst = placementOf(dstType);
+    if (!src && !dst)
+      return failure();
+    if (!srcType.getLayout().isIdentity() || !dstType.getLayout().isIdentity())
+      return rewriter.notifyMatchFailure(op, "non-identity layout");
+    Location loc = op.getLoc();
+    auto module = op->getParentOfType<ModuleOp>();
+    MemRefDescriptor srcDesc(adaptor.getSource()), dstDesc(adaptor.getTarget());
+    Value elems = i64(rewriter, loc, 1);
+    for (int64_t i = 0; i < srcType.getRank(); ++i)
+      elems = LLVM::MulOp::create(rewriter, loc, elems,
+                                  srcDesc.size(rewriter, loc, i));
+    Value bytes = LLVM::MulOp::create(
+        rewriter, loc, elems,
+        getSizeInBytes(loc, srcType.getElementType(), rewriter));
+    auto elemPtr = [&](MemRefDescriptor &d, MemRefType t) -> Value {
+      Type elem = getTypeConverter()->convertType(t.getElementType());
+      return LLVM::GEPOp::create(
+          rewriter, loc, d.alignedPtr(rewriter, loc).getType(), elem,
+          d.alignedPtr(rewriter, loc), ValueRange{d.offset(rewriter, loc)});
+    };
+    // Host-only data (constants) travels on the other side's queue.
+    usm::QueueAttr dstQueue = (dst ? dst : src).getQueue();
+    usm::QueueAttr srcQueue = (src ? src : dst).getQueue();
+    Value dq = queueFor(rewriter, loc, module, dstQueue);
+    Value sq = srcQueue == dstQueue
+                   ? dq
+                   : queueFor(rewriter, loc, module, srcQueue);
+    callRuntime(rewriter, loc, module, "sluiceProgramCopy", Type(),
+                {dq, elemPtr(dstDesc, dstType), sq, elemPtr(srcDesc, srcType),
+                 bytes});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Byte size of a kernel argument value of LLVM type `t`.
+int64_t argSize(Type t) {
+  if (isa<LLVM::LLVMPointerType>(t))
+    return 8;
+  return (t.getIntOrFloatBitWidth() + 7) / 8;
+}
+
+struct LaunchLowering : ConvertOpToLLVMPattern<gpu::LaunchFuncOp> {
+  LaunchLowering(const LLVMTypeConverter &c,
+                 const llvm::StringMap<BinaryInfo> &binaries)
+      : ConvertOpToLLVMPattern(c, /*benefit=*/10), binaries(binaries) {}
+
+  LogicalResult
+  matchAndRewrite(gpu::LaunchFuncOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto module = op->getParentOfType<ModuleOp>();
+    auto queueAttr = op->getAttrOfType<usm::QueueAttr>(kLaunchQueueAttrName);
+    std::optional<KernelTarget> target =
+        kernelTargetForModule(op.getKernelModuleName());
+    if (!queueAttr || !target)
+      return rewriter.notifyMatchFailure(op, "not a Sluice kernel launch");
+    auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
+
+    // The argument values, memrefs expanded per the target's convention.
+    SmallVector<Value> values;
+    for (auto [orig, conv] :
+         llvm::zip(op.getKernelOperands(), adaptor.getKernelOperands())) {
+      if (auto memref = dyn_cast<MemRefType>(orig.getType())) {
+        if (*target == KernelTarget::Spirv) {
+          MemRefDescriptor d(conv);
+          values.push_back(d.alignedPtr(rewriter, loc));
+        } else {
+          MemRefDescriptor::unpack(rewriter, loc, conv, memref, values);
+        }
+      } else {
+        values.push_back(conv);
+      }
+    }
+    Value stack = LLVM::StackSaveOp::create(rewriter, loc, ptrType);
+    SmallVector<Type> fieldTypes = llvm::to_vector(ValueRange(values).getTypes());
+    auto structType =
+        LLVM::LLVMStructType::getLiteral(rewriter.getContext(), fieldTypes);
+    Value one = i64(rewriter, loc, 1);
+    Value n = i64(rewriter, loc, values.size());
+    Value slot = LLVM::AllocaOp::create(rewriter, loc, ptrType, structType,
+                                        one, /*alignment=*/8);
+    Value argv = LLVM::AllocaOp::create(rewriter, loc, ptrType, ptrType,
+                                        n, /*alignment=*/8);
+    Value sizes = LLVM::AllocaOp::create(rewriter, loc, ptrType,
+                                         rewriter.getI64Type(), n, 8);
+    for (auto [i, v] : llvm::enumerate(values)) {
+      Value field = LLVM::GEPOp::create(
+          rewriter, loc, ptrType, structType, slot,
+          ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
+      LLVM::StoreOp::create(rewriter, loc, v, field);
+      Value argSlot = LLVM::GEPOp::create(rewriter, loc, ptrType, ptrType,
+                                          argv, ArrayRef<LLVM::GEPArg>{
+                                                    static_cast<int32_t>(i)});
+      LLVM::StoreOp::create(rewriter, loc, field, argSlot);
+      Value sizeSlot = LLVM::GEPOp::create(
+          rewriter, loc, ptrType, rewriter.getI64Type(), sizes,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+      LLVM::StoreOp::create(rewriter, loc, i64(rewriter, loc, argSize(v.getType())),
+                            sizeSlot);
+    }
+    Value queue = queueFor(rewriter, loc, module, queueAttr);
+    Value numArgs = i32(rewriter, loc, values.size());
+    if (*target == KernelTarget::Host) {
+      std::string wrapper = hostKernelSymbol(op.getKernelModuleName(),
+                                             op.getKernelName());
+      Value fn = LLVM::AddressOfOp::create(rewriter, loc, ptrType, wrapper);
+      callRuntime(rewriter, loc, module, "sluiceProgramLaunchHost", Type(),
+                  {queue, fn, adaptor.getGridSizeX(), adaptor.getGridSizeY(),
+                   adaptor.getGridSizeZ(), numArgs, argv, sizes});
+    } else {
+      auto it = binaries.find(op.getKernelModuleName());
+      if (it == binaries.end())
+        return op.emitOpError("kernels of ")
+               << op.getKernelModuleName()
+               << " were not compiled to a binary (gpu.binary) before "
+                  "host lowering";
+      Value blob = LLVM::AddressOfOp::create(rewriter, loc, ptrType,
+                                             it->second.global);
+      Value mod = callRuntime(rewriter, loc, module, "sluiceProgramModule",
+                              ptrType,
+                              {queue, i32(rewriter, loc, it->second.format),
+                               blob, i64(rewriter, loc, it->second.size)});
+      Value name = globalString(rewriter, loc, module, op.getKernelName());
+      callRuntime(rewriter, loc, module, "sluiceProgramLaunch", Type(),
+                  {queue, mod, name, adaptor.getGridSizeX(),
+                   adaptor.getGridSizeY(), adaptor.getGridSizeZ(),
+                   adaptor.getBlockSizeX(), adaptor.getBlockSizeY(),
+                   adaptor.getBlockSizeZ(), numArgs, argv, sizes});
+    }
+    LLVM::StackRestoreOp::create(rewriter, loc, stack);
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  const llvm::StringMap<BinaryInfo> &binaries;
+};
+
+struct ConvertHostToRuntimePass
+    : sluice::impl::ConvertHostToRuntimePassBase<ConvertHostToRuntimePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+
+    // Launches must name their queue and a kernel family.
+    WalkResult checked = module.walk([](gpu::LaunchFuncOp op) {
+      if (!op->getAttrOfType<usm::QueueAttr>(kLaunchQueueAttrName) ||
+          !kernelTargetForModule(op.getKernelModuleName())) {
+        op.emitOpError("is not a Sluice kernel launch (it needs a `")
+            << kLaunchQueueAttrName
+            << "` queue and a kernel module formed by "
+               "convert-linalg-to-kernels)";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (checked.wasInterrupted())
+      return signalPassFailure();
+
+    SmallVector<std::string> entries;
+    for (auto f : module.getOps<func::FuncOp>())
+      if (f.isPublic() && !f.isExternal())
+        entries.push_back(f.getName().str());
+
+    SmallVector<HostKernel> kernels;
+    if (failed(outlineHostKernels(module, kernels)))
+      return signalPassFailure();
+    llvm::StringMap<BinaryInfo> binaries;
+    if (failed(embedBinaries(module, binaries)))
+      return signalPassFailure();
+
+    // Expand what the LLVM conversions do not take directly.
+    {
+      RewritePatternSet patterns(ctx);
+      arith::populateArithExpandOpsPatterns(patterns);
+      memref::populateExpandStridedMetadataPatterns(patterns);
+      populateSCFToControlFlowConversionPatterns(patterns);
+      if (failed(applyPatternsGreedily(module, std::move(patterns))))
+        return signalPassFailure();
+    }
+
+    LowerToLLVMOptions options(ctx);
+    LLVMTypeConverter converter(ctx, options);
+    // Placements were used up by the patterns; pointers are plain.
+    converter.addTypeAttributeConversion(
+        [ctx](BaseMemRefType, usm::PlacementAttr) -> Attribute {
+          return IntegerAttr::get(IntegerType::get(ctx, 64), 0);
+        });
+    RewritePatternSet patterns(ctx);
+    patterns.add<AllocLowering, DeallocLowering, CopyLowering>(converter);
+    patterns.add<LaunchLowering>(converter, binaries);
+    arith::populateArithToLLVMConversionPatterns(converter, patterns);
+    cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+    populateFuncToLLVMConversionPatterns(converter, patterns);
+    index::populateIndexToLLVMConversionPatterns(converter, patterns);
+    // LLVM intrinsics (vectorisable) first; libm only for what has none.
+    populateMathToLLVMConversionPatterns(converter, patterns,
+                                         /*approximateLog1p=*/true,
+                                         /*benefit=*/2);
+    populateMathToLibmConversionPatterns(patterns);
+    populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
+    ub::populateUBToLLVMConversionPatterns(converter, patterns);
+    LLVMConversionTarget target(*ctx);
+    target.addLegalOp<ModuleOp>();
+    target.addIllegalDialect<gpu::GPUDialect>();
+    if (failed(applyFullConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+    module->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());
+
+    if (failed(createHostKernelWrappers(module, kernels)) ||
+        failed(createEntryPoints(module, entries)))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,68 @@
+//===- HostToRuntime.h - Pieces of convert-host-to-runtime ------*- C++ -*-===//
+
+#ifndef SLUICE_LIB_CONVERSION_HOSTTORUNTIME_HOSTTORUNTIME_H
+#define SLUICE_LIB_CONVERSION_HOSTTORUNTIME_HOSTTORUNTIME_H
+
+#include "sluice/Dialect/USM/IR/USMDialect.h"
+#include "sluice/Dialect/USM/IR/USMTypes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <string>
+
+namespace sluice::host {
+
+/// Prefix of the entry point generated for each public function.
+inline constexpr llvm::StringLiteral kEntryPrefix = "_sluice_entry_";
+
+/// The declaration of a program-support function (created on first use).
+mlir::LLVM::LLVMFuncOp runtimeFunction(mlir::OpBuilder &b,
+                                       mlir::ModuleOp module,
+                                       llvm::StringRef name, mlir::Type result,
+                                       llvm::ArrayRef<mlir::Type> params);
+/// A call of it; returns its result or a null value.
+mlir::Value callRuntime(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::ModuleOp module, llvm::StringRef name,
+                        mlir::Type result, mlir::ValueRange args);
+/// The address of a NUL-terminated constant string (one global per value).
+mlir::Value globalString(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::ModuleOp module, llvm::StringRef value);
+/// sluiceProgramQueue for a queue attribute.
+mlir::Value queueFor(mlir::OpBuilder &b, mlir::Location loc,
+                     mlir::ModuleOp module, usm::QueueAttr queue);
+
+/// A host kernel turned into a function with explicit workgroup arguments.
+struct HostKernel {
+  std::string impl;    // the kernel body: its arguments, then group id, count
+  std::string wrapper; // the ABI entry `void(void **, const SluiceHostGroup *)`
+};
+/// The symbol of the ABI wrapper of kernel `kernel` in gpu.module `module`.
+std::string hostKernelSymbol(llvm::StringRef module, llvm::StringRef kernel);
+
+/// Moves the kernels of @sluice_host_kernels into functions of the module
+/// (math approximated for vectorisation) and erases the gpu.module.
+mlir::LogicalResult outlineHostKernels(mlir::ModuleOp module,
+                                       llvm::SmallVectorImpl<HostKernel> &out);
+
+/// A device binary embedded as a global constant.
+struct BinaryInfo {
+  std::string global;
+  int64_t size = 0;
+  int32_t format = 0; // SluiceModuleFormat
+};
+/// Replaces each gpu.binary by a global holding its (single) object.
+mlir::LogicalResult embedBinaries(mlir::ModuleOp module,
+                                  llvm::StringMap<BinaryInfo> &out);
+
+/// After conversion to LLVM: the ABI wrappers of host kernels and the entry
+/// points of public functions.
+mlir::LogicalResult createHostKernelWrappers(mlir::ModuleOp module,
+                                             llvm::ArrayRef<HostKernel> kernels);
+mlir::LogicalResult createEntryPoints(mlir::ModuleOp module,
+                                      llvm::ArrayRef<std::string> functions);
+
+} // namespace sluice::host
+
+#endif // SLUICE_LIB_CONVERSION_HOSTTORUNTIME_HOSTTORUNTIME_H

@@ -1,0 +1,65 @@
+//===- KernelBodies.h - Bodies of the kernels formed from linalg -*- C++ -*-===//
+
+#ifndef SLUICE_LIB_CONVERSION_LINALGTOKERNELS_KERNELBODIES_H
+#define SLUICE_LIB_CONVERSION_LINALGTOKERNELS_KERNELBODIES_H
+
+#include "sluice/Conversion/LinalgToKernels/KernelTarget.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace sluice::kernels {
+
+/// How a reduction's body folds a value into its accumulator.
+struct Combiner {
+  /// The binary op `acc' = op(acc, value)` (operands in either order).
+  mlir::Operation *op = nullptr;
+  mlir::Value value;
+  /// The combiner's neutral element, in the accumulator's type.
+  mlir::TypedAttr identity;
+  mlir::gpu::AllReduceOperation gpuOp = mlir::gpu::AllReduceOperation::ADD;
+};
+
+/// Finds the combiner of a single-output reduction, or reports why the op
+/// cannot run as a parallel reduction.
+mlir::FailureOr<Combiner> matchCombiner(mlir::linalg::GenericOp op);
+
+/// What the kernel builders need to know about one linalg op and the kernel
+/// arguments formed for it (the same list for every kernel of the op).
+struct KernelSpec {
+  KernelTarget target = KernelTarget::Host;
+  mlir::linalg::GenericOp op;
+  int64_t workgroupSize = 1;
+  int64_t hostGrain = 1;
+  /// Host values passed to the kernels, in order.
+  llvm::SmallVector<mlir::Value> hostArgs;
+  /// Operand number of the generic -> kernel argument index.
+  llvm::DenseMap<unsigned, unsigned> bufferArg, scalarArg;
+  /// Per loop: the kernel argument holding its size, or -1 when static.
+  llvm::SmallVector<int64_t> loopSizeArg;
+  llvm::SmallVector<int64_t> staticLoopSizes;
+  /// Reductions: the slice count and partials arguments (-1 when absent).
+  int64_t slicesArg = -1, partialArg = -1;
+  bool singlePhase = false;
+  Combiner combiner;
+
+  llvm::SmallVector<mlir::Type> argTypes() const {
+    llvm::SmallVector<mlir::Type> types;
+    for (mlir::Value v : hostArgs)
+      types.push_back(v.getType());
+    return types;
+  }
+};
+
+/// Fill the body of an (empty) kernel function.
+mlir::LogicalResult buildElementwiseKernel(mlir::gpu::GPUFuncOp func,
+                                           KernelSpec &spec);
+mlir::LogicalResult buildReductionKernel(mlir::gpu::GPUFuncOp func,
+                                         KernelSpec &spec);
+mlir::LogicalResult buildCombineKernel(mlir::gpu::GPUFuncOp func,
+                                       KernelSpec &spec);
+
+} // namespace sluice::kernels
+
+#endif // SLUICE_LIB_CONVERSION_LINALGTOKERNELS_KERNELBODIES_H

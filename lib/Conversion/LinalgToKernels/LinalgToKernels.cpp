@@ -1,0 +1,374 @@
+//===- LinalgToKernels.cpp - linalg on USM memrefs to GPU kernels ---------===//
+//
+// Every linalg op left after convert-usm-to-linalg becomes one kernel (two
+// for reductions) in the gpu.module of its queue's target family, launched
+// from where the op was. See the pass description in Passes.td for the
+// shapes of the kernels; KernelBodies.cpp builds their bodies.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelBodies.h"
+
+#include "sluice/Conversion/LinalgToKernels/KernelTarget.h"
+#include "sluice/Conversion/Passes.h"
+#include "sluice/Dialect/USM/IR/USMDialect.h"
+#include "sluice/Dialect/USM/IR/USMTypes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace sluice {
+#define GEN_PASS_DEF_CONVERTLINALGTOKERNELSPASS
+#include "sluice/Conversion/Passes.h.inc"
+} // namespace sluice
+
+using namespace mlir;
+using namespace sluice;
+using namespace sluice::kernels;
+
+namespace {
+
+/// Largest grid of one GPU launch: the kernels loop over what is left.
+constexpr int64_t kMaxGpuGroups = 65536;
+/// Workgroups a host reduction aims for, so that every worker thread of a
+/// machine with a few dozen cores gets several.
+constexpr int64_t kHostReductionGroups = 64;
+/// Workgroups a GPU reduction aims for.
+constexpr int64_t kGpuReductionGroups = 1024;
+
+usm::PlacementAttr placementOf(Value v) {
+  auto type = dyn_cast<MemRefType>(v.getType());
+  return type ? dyn_cast_or_null<usm::PlacementAttr>(type.getMemorySpace())
+              : usm::PlacementAttr();
+}
+
+/// Host-side arithmetic on index values that folds constants.
+struct IndexMath {
+  OpBuilder &b;
+  Location loc;
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value ceilDiv(Value x, Value y) {
+    return arith::CeilDivUIOp::create(b, loc, x, y);
+  }
+  Value min(Value x, Value y) { return arith::MinUIOp::create(b, loc, x, y); }
+  Value max(Value x, Value y) { return arith::MaxUIOp::create(b, loc, x, y); }
+  Value clamp(Value x, int64_t lo, int64_t hi) {
+    return max(min(x, c(hi)), c(lo));
+  }
+  Value product(ArrayRef<Value> xs) {
+    Value p = c(1);
+    for (Value x : xs)
+      p = mul(p, x);
+    return p;
+  }
+};
+
+class KernelFormer {
+public:
+  KernelFormer(ModuleOp module, const ConvertLinalgToKernelsPassOptions &opts)
+      : module(module), opts(opts), symbols(module) {}
+
+  LogicalResult run(linalg::GenericOp op);
+
+private:
+  gpu::GPUModuleOp moduleFor(KernelTarget target);
+  /// A flat memref<?xT> view of a contiguous buffer, built before `op`.
+  Value flatView(OpBuilder &b, Location loc, Value buffer);
+  /// Creates the kernel function and a launch of it.
+  void launch(OpBuilder &b, Location loc, KernelSpec &spec,
+              gpu::GPUFuncOp func, Value groups, int64_t localSize,
+              usm::QueueAttr queue);
+  gpu::GPUFuncOp createKernel(KernelTarget target, StringRef name,
+                              ArrayRef<Type> argTypes, Location loc);
+
+  ModuleOp module;
+  const ConvertLinalgToKernelsPassOptions &opts;
+  SymbolTable symbols;
+  llvm::DenseMap<unsigned, gpu::GPUModuleOp> modules;
+};
+
+gpu::GPUModuleOp KernelFormer::moduleFor(KernelTarget target) {
+  auto it = modules.find(static_cast<unsigned>(target));
+  if (it != modules.end())
+    return it->second;
+  StringRef name = kernelModuleName(target);
+  auto existing = symbols.lookup<gpu::GPUModuleOp>(name);
+  if (!existing) {
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    existing = gpu::GPUModuleOp::create(b, module.getLoc(), name);
+    symbols.insert(existing);
+  }
+  modules[static_cast<unsigned>(target)] = existing;
+  return existing;
+}
+
+Value KernelFormer::flatView(OpBuilder &b, Location loc, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  IndexMath m{b, loc};
+  SmallVector<Value> dims;
+  int64_t staticTotal = 1;
+  bool isStatic = type.hasStaticShape();
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    if (isStatic)
+      staticTotal *= type.getDimSize(i);
+    else
+      dims.push_back(memref::DimOp::create(b, loc, buffer, i));
+  }
+  auto flatType =
+      MemRefType::get({ShapedType::kDynamic}, type.getElementType(),
+                      MemRefLayoutAttrInterface(), type.getMemorySpace());
+  OpFoldResult total = isStatic ? OpFoldResult(b.getIndexAttr(staticTotal))
+                                : OpFoldResult(m.product(dims));
+  return memref::ReinterpretCastOp::create(b, loc, flatType, buffer,
+                                           b.getIndexAttr(0), {total},
+                                           {b.getIndexAttr(1)});
+}
+
+gpu::GPUFuncOp KernelFormer::createKernel(KernelTarget target, StringRef name,
+                                          ArrayRef<Type> argTypes,
+                                          Location loc) {
+  gpu::GPUModuleOp gpuModule = moduleFor(target);
+  OpBuilder b = OpBuilder::atBlockEnd(gpuModule.getBody());
+  auto func = gpu::GPUFuncOp::create(
+      b, loc, name, b.getFunctionType(argTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  SymbolTable(gpuModule).insert(func); // renames on a clash
+  return func;
+}
+
+void KernelFormer::launch(OpBuilder &b, Location loc, KernelSpec &spec,
+                          gpu::GPUFuncOp func, Value groups,
+                          int64_t localSize, usm::QueueAttr queue) {
+  IndexMath m{b, loc};
+  Value one = m.c(1);
+  gpu::KernelDim3 grid{groups, one, one};
+  gpu::KernelDim3 block{m.c(localSize), one, one};
+  auto launchOp = gpu::LaunchFuncOp::create(b, loc, func, grid, block,
+                                            /*dynamicSharedMemorySize=*/Value(),
+                                            spec.hostArgs);
+  launchOp->setAttr(kLaunchQueueAttrName, queue);
+}
+
+LogicalResult KernelFormer::run(linalg::GenericOp op) {
+  Location loc = op.getLoc();
+  // One placement for the whole op; the usm verifiers made sure of it.
+  usm::PlacementAttr placement;
+  for (Value operand : op->getOperands()) {
+    if (!isa<MemRefType>(operand.getType()))
+      continue;
+    usm::PlacementAttr p = placementOf(operand);
+    if (!p)
+      return op.emitOpError("operand is not in a USM memory space: ")
+             << operand.getType();
+    if (placement && p.getQueue() != placement.getQueue())
+      return op.emitOpError("operands are on different queues (")
+             << placement.getQueue() << " and " << p.getQueue() << ")";
+    placement = p;
+    auto type = cast<MemRefType>(operand.getType());
+    if (!type.getLayout().isIdentity())
+      return op.emitOpError("operand has a non-identity layout: ")
+             << operand.getType();
+  }
+  if (!placement)
+    return op.emitOpError("has no buffer operand to place it");
+  std::optional<KernelTarget> target =
+      kernelTargetForDevice(placement.getQueue().getDevice());
+  if (!target)
+    return op.emitOpError("queue ")
+           << placement.getQueue()
+           << " names no backend Sluice compiles for (host, opencl, "
+              "level_zero, cuda); bind it to a device first";
+
+  OpBuilder b(op);
+  IndexMath m{b, loc};
+  KernelSpec spec;
+  spec.target = *target;
+  spec.op = op;
+  spec.workgroupSize = *target == KernelTarget::Host ? 1 : opts.workgroupSize;
+  spec.hostGrain = opts.hostGrain;
+
+  // Kernel arguments: the flat buffers, then the dynamic loop sizes, then
+  // the scalar inputs.
+  for (OpOperand &operand : op->getOpOperands()) {
+    Value v = operand.get();
+    if (isa<MemRefType>(v.getType())) {
+      spec.bufferArg[operand.getOperandNumber()] = spec.hostArgs.size();
+      spec.hostArgs.push_back(flatView(b, loc, v));
+    }
+  }
+  SmallVector<int64_t> staticSizes = op.getStaticLoopRanges();
+  SmallVector<Range, 4> ranges =
+      cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc);
+  for (auto [i, size] : llvm::enumerate(staticSizes)) {
+    if (ShapedType::isDynamic(size)) {
+      spec.loopSizeArg.push_back(spec.hostArgs.size());
+      spec.hostArgs.push_back(
+          getValueOrCreateConstantIndexOp(b, loc, ranges[i].size));
+    } else {
+      spec.loopSizeArg.push_back(-1);
+    }
+  }
+  spec.staticLoopSizes = staticSizes;
+  SmallVector<Value> hostLoopSizes;
+  for (Range &r : ranges)
+    hostLoopSizes.push_back(getValueOrCreateConstantIndexOp(b, loc, r.size));
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    if (!isa<ShapedType>(input->get().getType())) {
+      spec.scalarArg[input->getOperandNumber()] = spec.hostArgs.size();
+      spec.hostArgs.push_back(input->get());
+    }
+  }
+
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  std::string base = (func ? func.getName().str() : std::string("kernel"));
+  bool isHost = *target == KernelTarget::Host;
+
+  if (op.getNumReductionLoops() == 0) {
+    Value total = m.product(hostLoopSizes);
+    Value groups = isHost ? m.clamp(m.ceilDiv(total, m.c(opts.hostGrain)), 1,
+                                    opts.hostMaxGroups)
+                          : m.clamp(m.ceilDiv(total, m.c(opts.workgroupSize)),
+                                    1, kMaxGpuGroups);
+    gpu::GPUFuncOp kernel =
+        createKernel(*target, base + "_map", spec.argTypes(), loc);
+    if (failed(buildElementwiseKernel(kernel, spec)))
+      return failure();
+    launch(b, loc, spec, kernel, groups, spec.workgroupSize,
+           placement.getQueue());
+    op.erase();
+    return success();
+  }
+
+  // Reductions.
+  FailureOr<Combiner> combiner = matchCombiner(op);
+  if (failed(combiner))
+    return failure();
+  spec.combiner = *combiner;
+  SmallVector<Value> parallelSizes, reductionSizes;
+  int64_t staticP = 1, staticR = 1;
+  bool allStatic = true;
+  for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray())) {
+    bool par = it == utils::IteratorType::parallel;
+    (par ? parallelSizes : reductionSizes).push_back(hostLoopSizes[i]);
+    if (ShapedType::isDynamic(staticSizes[i]))
+      allStatic = false;
+    else
+      (par ? staticP : staticR) *= staticSizes[i];
+  }
+  Value numOutputs = m.product(parallelSizes);
+  Value reduced = m.product(reductionSizes);
+  int64_t target_ = isHost ? kHostReductionGroups : kGpuReductionGroups;
+  int64_t minChunk = isHost ? opts.hostGrain : opts.workgroupSize * 8;
+  // S = max(1, min(ceil(T / P), ceil(R / minChunk))).
+  auto slicesFor = [&](int64_t p, int64_t r) {
+    int64_t byGroups = (target_ + std::max<int64_t>(p, 1) - 1) /
+                       std::max<int64_t>(p, 1);
+    int64_t byWork = (r + minChunk - 1) / minChunk;
+    return std::max<int64_t>(1, std::min(byGroups, byWork));
+  };
+  bool singlePhase = allStatic && slicesFor(staticP, staticR) == 1;
+  Value slices =
+      allStatic
+          ? m.c(slicesFor(staticP, staticR))
+          : m.max(m.min(m.ceilDiv(m.c(target_), m.max(numOutputs, m.c(1))),
+                        m.ceilDiv(reduced, m.c(minChunk))),
+                  m.c(1));
+  spec.slicesArg = spec.hostArgs.size();
+  spec.hostArgs.push_back(slices);
+  Value items = m.mul(numOutputs, slices);
+
+  Value partials;
+  if (!singlePhase) {
+    // One partial per (output, slice), in the accumulator's type.
+    auto elemType = spec.combiner.op->getResult(0).getType();
+    auto partialType = MemRefType::get({ShapedType::kDynamic}, elemType,
+                                       MemRefLayoutAttrInterface(),
+                                       usm::PlacementAttr::get(
+                                           b.getContext(), placement.getQueue(),
+                                           usm::USMKind::device));
+    partials = memref::AllocOp::create(b, loc, partialType, ValueRange{items},
+                                       b.getI64IntegerAttr(64));
+    spec.partialArg = spec.hostArgs.size();
+    spec.hostArgs.push_back(partials);
+  }
+  spec.singlePhase = singlePhase;
+
+  Value groups1 =
+      isHost ? m.clamp(items, 1, opts.hostMaxGroups)
+             : m.clamp(items, 1, kMaxGpuGroups);
+  gpu::GPUFuncOp partialKernel =
+      createKernel(*target, base + "_reduce", spec.argTypes(), loc);
+  if (failed(buildReductionKernel(partialKernel, spec)))
+    return failure();
+  launch(b, loc, spec, partialKernel, groups1, spec.workgroupSize,
+         placement.getQueue());
+  if (!singlePhase) {
+    Value groups2 =
+        isHost ? m.clamp(m.ceilDiv(numOutputs, m.c(opts.hostGrain)), 1,
+                         opts.hostMaxGroups)
+               : m.clamp(m.ceilDiv(numOutputs, m.c(opts.workgroupSize)), 1,
+                         kMaxGpuGroups);
+    gpu::GPUFuncOp combineKernel =
+        createKernel(*target, base + "_combine", spec.argTypes(), loc);
+    if (failed(buildCombineKernel(combineKernel, spec)))
+      return failure();
+    launch(b, loc, spec, combineKernel, groups2, spec.workgroupSize,
+           placement.getQueue());
+    memref::DeallocOp::create(b, loc, partials);
+  }
+  op.erase();
+  return success();
+}
+
+struct ConvertLinalgToKernelsPass
+    : sluice::impl::ConvertLinalgToKernelsPassBase<ConvertLinalgToKernelsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (workgroupSize < 1 || hostGrain < 1 || hostMaxGroups < 1) {
+      module.emitError("convert-linalg-to-kernels: workgroup-size, "
+                       "host-grain and host-max-groups must be positive");
+      return signalPassFailure();
+    }
+    // Named ops (fill, transpose, ...) become generics first.
+    IRRewriter rewriter(&getContext());
+    SmallVector<linalg::LinalgOp> named;
+    module.walk([&](linalg::LinalgOp op) {
+      if (!isa<linalg::GenericOp>(op) && !op->getParentOfType<gpu::GPUModuleOp>())
+        named.push_back(op);
+    });
+    for (linalg::LinalgOp op : named) {
+      rewriter.setInsertionPoint(op);
+      if (failed(linalg::generalizeNamedOp(rewriter, op))) {
+        op.emitOpError("cannot be expressed as a linalg.generic for a kernel");
+        return signalPassFailure();
+      }
+    }
+    SmallVector<linalg::GenericOp> generics;
+    module.walk([&](linalg::GenericOp op) {
+      if (!op->getParentOfType<gpu::GPUModuleOp>())
+        generics.push_back(op);
+    });
+    if (generics.empty())
+      return;
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    UnitAttr::get(&getContext()));
+    ConvertLinalgToKernelsPassOptions opts{workgroupSize, hostGrain,
+                                           hostMaxGroups};
+    KernelFormer former(module, opts);
+    for (linalg::GenericOp op : generics)
+      if (failed(former.run(op)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace
