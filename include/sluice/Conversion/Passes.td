@@ -138,4 +138,22 @@ def ConvertHostToRuntimePass
   let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::func::FuncDialect"];
 }
 
+def InsertDeallocsPass : Pass<"sluice-insert-deallocs", "mlir::ModuleOp"> {
+  let summary = "Free temporary USM buffers after their last use";
+  let description = [{
+    Every array op allocates its result, so a program's intermediate arrays
+    are buffers that nothing frees. This pass adds a `memref.dealloc` after
+    the last use (in the allocation's block) of each allocation in a
+    `#usm.placement` memory space that does not escape: it is not returned,
+    passed to a call, yielded or branched with, nor stored. Views of the
+    buffer count as the buffer. The runtime defers the release until the
+    tasks already submitted with it have finished, so freeing right after
+    the last launch is safe.
+
+    Buffers that escape through control flow are left to their consumer;
+    returned buffers belong to the caller.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 #endif // SLUICE_CONVERSION_PASSES_TD

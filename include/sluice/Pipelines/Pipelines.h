@@ -10,22 +10,52 @@
 
 #include "mlir/Pass/PassManager.h"
 
+#include <string>
+
 namespace sluice {
 
 struct KernelPipelineOptions {
-  /// Work-items per workgroup along the innermost parallel dimension.
+  /// Work-items per workgroup of GPU kernels.
   int64_t workgroupSize = 256;
 };
 
-/// usm IR -> memrefs in USM memory spaces -> one gpu.launch_func and one
-/// outlined gpu.module per kernel, tiled into workgroups. The upstream passes
-/// it names must be registered.
+/// usm IR -> memrefs in USM memory spaces -> one gpu.launch_func (two for a
+/// reduction) per linalg op, kernels outlined into one gpu.module per target
+/// family, temporaries freed after their last use.
 llvm::LogicalResult
 buildLowerToKernelsPipeline(mlir::OpPassManager &pm,
                             const KernelPipelineOptions &options);
 
+/// How far the whole-program pipeline goes.
+enum class ProgramStage {
+  /// Placement verified and canonicalised.
+  Placed,
+  /// Elementwise groups fused (when fusion is on).
+  Fused,
+  /// Kernels formed (gpu.launch_func + gpu.module), still on memrefs.
+  Kernels,
+  /// Device kernels compiled to binaries (gpu.binary).
+  Binaries,
+  /// Everything in the LLVM dialect, ready for the JIT or an object file.
+  LLVM,
+};
+
+struct ProgramPipelineOptions {
+  bool fuse = true;
+  KernelPipelineOptions kernels;
+  /// NVIDIA chip for CUDA kernels.
+  std::string cudaChip = "sm_90";
+  ProgramStage stopAfter = ProgramStage::LLVM;
+};
+
+/// The whole compiler: usm IR in, LLVM dialect with runtime calls, embedded
+/// device binaries and host kernels out (or the IR of an earlier stage).
+llvm::LogicalResult
+buildCompileProgramPipeline(mlir::OpPassManager &pm,
+                            const ProgramPipelineOptions &options);
+
 /// Registers the pipelines with the global registry (`sluice-opt
-/// --sluice-lower-to-kernels`).
+/// --sluice-lower-to-kernels`, `--sluice-compile-program`).
 void registerSluicePipelines();
 
 } // namespace sluice
