@@ -399,6 +399,10 @@ TEST_F(Program, CallsOutsideBeginAndEndFormAnImplicitInvocation) {
 }
 
 TEST_F(Program, InvocationsAreThreadLocal) {
+  // Start the runtime on this thread: PoCL's LLVM installs a heap-allocated
+  // signal stack on the thread that loads it, which ASan cannot unmap when
+  // a short-lived thread exits.
+  ASSERT_NE(hostQueue(), nullptr);
   std::atomic<int> calls{0};
   int32_t failing = -1, working = -1;
   std::thread a([&] {
