@@ -340,6 +340,17 @@ typedef struct SluiceHostGroup {
 
 typedef void (*SluiceHostKernelFn)(void **args, const SluiceHostGroup *group);
 
+/* A host-backend module whose kernels are functions of this process (linked
+ * into the program or JIT-compiled) rather than symbols of a shared object:
+ * kernel `names[i]` calls `fns[i]` with the ABI above. `count` >= 1; names
+ * must be non-empty and distinct, functions non-NULL. The functions must
+ * stay callable while the module or a launch of it lives. Every call makes a
+ * new module (no caching), owned by the caller. Devices of other backends
+ * fail with SLUICE_ERROR_UNSUPPORTED. */
+SLUICE_RT_EXPORT SluiceStatus sluiceModuleCreateHostFunctions(
+    SluiceDevice device, uint32_t count, const char *const *names,
+    const SluiceHostKernelFn *fns, SluiceModule *module);
+
 #ifdef __cplusplus
 }
 #endif

@@ -64,6 +64,12 @@ public:
   virtual SluiceStatus buildModule(SluiceModuleFormat format, const void *bytes,
                                    size_t size, Ref<Module> &out,
                                    std::string &log) = 0;
+  /// A module whose kernels are functions of this process, called with the
+  /// host kernel ABI. Only the host backend runs them; the default fails
+  /// with SLUICE_ERROR_UNSUPPORTED.
+  virtual SluiceStatus createFunctionModule(
+      const std::vector<std::pair<std::string, SluiceHostKernelFn>> &functions,
+      Ref<Module> &out);
 
 private:
   DeviceProperties props;

@@ -1,6 +1,7 @@
 //===- HostDevice.cpp - The CPU that runs the program ---------------------===//
 #include "HostDevice.h"
 
+#include "HostFunctionModule.h"
 #include "HostModule.h"
 #include "HostQueue.h"
 #include "ThreadPool.h"
@@ -94,6 +95,15 @@ SluiceStatus HostDevice::buildModule(SluiceModuleFormat format,
     return fail(SLUICE_ERROR_UNSUPPORTED,
                 "the host backend loads native objects only");
   return HostModule::load(ctx, bytes, size, out, log);
+}
+
+SluiceStatus HostDevice::createFunctionModule(
+    const std::vector<std::pair<std::string, SluiceHostKernelFn>> &functions,
+    Ref<Module> &out) {
+  std::map<std::string, SluiceHostKernelFn> table(functions.begin(),
+                                                  functions.end());
+  out = makeRef<HostFunctionModule>(ctx, std::move(table));
+  return SLUICE_SUCCESS;
 }
 
 } // namespace sluice::rt::host

@@ -23,6 +23,9 @@ public:
   SluiceStatus buildModule(SluiceModuleFormat format, const void *bytes,
                            size_t size, Ref<Module> &out,
                            std::string &log) override;
+  SluiceStatus createFunctionModule(
+      const std::vector<std::pair<std::string, SluiceHostKernelFn>> &functions,
+      Ref<Module> &out) override;
 
 private:
   HostContext ctx;

@@ -1,0 +1,17 @@
+//===- Device.cpp - A device and its default context ----------------------===//
+#include "sluice/Runtime/Device.h"
+
+#include "sluice/Runtime/ErrorState.h"
+
+namespace sluice::rt {
+
+SluiceStatus Device::createFunctionModule(
+    const std::vector<std::pair<std::string, SluiceHostKernelFn>> &,
+    Ref<Module> &) {
+  return fail(SLUICE_ERROR_UNSUPPORTED,
+              "device " + filterString() +
+                  " cannot run host functions as kernels (only host "
+                  "devices can)");
+}
+
+} // namespace sluice::rt
