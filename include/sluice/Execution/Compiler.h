@@ -1,0 +1,78 @@
+//===- Compiler.h - Compiling usm programs to runnable code -----*- C++ -*-===//
+//
+// The MLIR side of execution: the signature of an entry function, rebinding
+// a program's queues to a device, running the program pipeline, and turning
+// the LLVM dialect into a JIT-compiled program or an object file.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SLUICE_EXECUTION_COMPILER_H
+#define SLUICE_EXECUTION_COMPILER_H
+
+#include "sluice/Execution/EntrySignature.h"
+#include "sluice/Execution/Invoker.h"
+#include "sluice/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+
+namespace mlir {
+class ExecutionEngine;
+} // namespace mlir
+
+namespace llvm {
+class TargetMachine;
+} // namespace llvm
+
+namespace sluice::exec {
+
+/// Registers what the program pipeline and LLVM translation need.
+void registerCompilerDialects(mlir::DialectRegistry &registry);
+
+/// The entry function to run: `name` if given, else `main`, else the only
+/// public function. Reports an error at the module otherwise.
+mlir::FailureOr<mlir::func::FuncOp> findEntry(mlir::ModuleOp module,
+                                              llvm::StringRef name);
+
+/// The signature of a usm-level function (array arguments with placements).
+mlir::FailureOr<EntrySignature> signatureOf(mlir::func::FuncOp func);
+
+/// Puts every queue of the module on `device` (a normalised filter string),
+/// keeping queue names.
+void rebindQueues(mlir::ModuleOp module, llvm::StringRef device);
+
+/// Runs the program pipeline on a usm module.
+mlir::LogicalResult compileProgram(mlir::ModuleOp module,
+                                   const ProgramPipelineOptions &options);
+
+/// A target machine for the host CPU (its features, for vectorisation).
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+hostTargetMachine(bool positionIndependent = false);
+
+/// A JIT-compiled program (from a module in the LLVM dialect).
+class JitProgram {
+public:
+  static llvm::Expected<std::unique_ptr<JitProgram>>
+  create(mlir::ModuleOp module, unsigned optLevel = 3);
+  ~JitProgram();
+
+  /// The entry point of public function `name`.
+  llvm::Expected<EntryFunction> entry(llvm::StringRef name);
+
+private:
+  JitProgram() = default;
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+};
+
+/// Writes LLVM IR or a native object for the host (after optimisation).
+llvm::Error emitLLVMIR(mlir::ModuleOp module, llvm::raw_ostream &os,
+                       unsigned optLevel = 3);
+llvm::Error emitObject(mlir::ModuleOp module, llvm::raw_pwrite_stream &os,
+                       unsigned optLevel = 3);
+
+} // namespace sluice::exec
+
+#endif // SLUICE_EXECUTION_COMPILER_H
