@@ -7,7 +7,7 @@
 #include "sluice/Dialect/USM/IR/USMTypes.h"
 #include "sluice/Dialect/USM/Transforms/Passes.h"
 
-#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/Passes.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/AttrTypeSubElements.h"

@@ -1,0 +1,147 @@
+//===- sluice-run.cpp - Compile and run a usm program ---------------------===//
+//
+//   sluice-run prog.mlir [--entry=f] [--input=2x3xf32=[...] | @x.npy]...
+//              [--output=@y.npy | -]... [--device=SELECTOR] [--benchmark=N]
+//
+// JIT-compiles the program with Sluice's pipeline, runs the entry function on
+// the queues its placements name (or, with --device, on one device) and
+// prints the results as `2x3xf32=[[...]]` or writes them as .npy files.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sluice/Execution/Compiler.h"
+#include "sluice/Support/ArrayIO.h"
+
+#include "sluice-c/Program.h"
+#include "sluice-c/Runtime.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace sluice;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<program.mlir>"),
+                                      cl::Required);
+static cl::opt<std::string> entryName("entry",
+                                      cl::desc("function to run (default: "
+                                               "@main or the only public one)"));
+static cl::list<std::string>
+    inputs("input", cl::desc("an argument: 2x3xf32=[[1,2,3],[4,5,6]], "
+                             "f32=2.5 or @file.npy (one per argument)"));
+static cl::list<std::string>
+    outputs("output", cl::desc("where a result goes: @file.npy or - (print); "
+                               "results without one are printed"));
+static cl::opt<std::string>
+    device("device", cl::desc("run every queue of the program on this device "
+                              "(a filter selector such as host, "
+                              "opencl:cpu:0, gpu)"));
+static cl::opt<int> benchmark(
+    "benchmark",
+    cl::desc("run N more times and print the median time of one call"),
+    cl::init(0));
+static cl::opt<bool> noFusion("no-fusion",
+                              cl::desc("compile without elementwise fusion"));
+static cl::opt<int> maxElements(
+    "print-max-elements",
+    cl::desc("elide the middle of printed results beyond this many elements"),
+    cl::init(0));
+
+static int fail(const std::string &message) {
+  llvm::errs() << "sluice-run: " << message << "\n";
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "Sluice program runner\n");
+
+  DialectRegistry registry;
+  exec::registerCompilerDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  std::string error;
+  auto file = openInputFile(inputFile, &error);
+  if (!file)
+    return fail(error);
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  if (!device.empty()) {
+    SluiceDevice dev = nullptr;
+    SluiceDeviceInfo info;
+    if (sluiceDeviceSelect(device.c_str(), &dev) != SLUICE_SUCCESS ||
+        sluiceDeviceGetInfo(dev, &info) != SLUICE_SUCCESS)
+      return fail("--device=" + device + ": " + sluiceGetLastErrorMessage());
+    exec::rebindQueues(*module, info.filter_string);
+  }
+
+  FailureOr<func::FuncOp> entry = exec::findEntry(*module, entryName);
+  if (failed(entry))
+    return 1;
+  FailureOr<exec::EntrySignature> signature = exec::signatureOf(*entry);
+  if (failed(signature))
+    return 1;
+
+  std::vector<io::HostArray> args;
+  for (const std::string &spec : inputs) {
+    io::Result<io::HostArray> a = io::parseInputSpec(spec);
+    if (!a)
+      return fail("--input=" + spec + ": " + a.error());
+    args.push_back(a.take());
+  }
+  if (args.size() != signature->args.size())
+    return fail("@" + signature->name + " takes " +
+                std::to_string(signature->args.size()) + " arguments (" +
+                signature->toString() + "); " + std::to_string(args.size()) +
+                " --input given");
+
+  ProgramPipelineOptions options;
+  options.fuse = !noFusion;
+  if (failed(exec::compileProgram(*module, options)))
+    return 1;
+  auto program = exec::JitProgram::create(*module);
+  if (!program)
+    return fail("JIT compilation failed: " + toString(program.takeError()));
+  auto fn = (*program)->entry(signature->name);
+  if (!fn)
+    return fail(toString(fn.takeError()));
+
+  exec::InvokeOptions invokeOptions;
+  invokeOptions.benchmarkRuns = benchmark;
+  io::Result<exec::InvokeResult> result =
+      exec::invoke(*signature, *fn, args, invokeOptions);
+  if (!result)
+    return fail(result.error());
+
+  for (size_t i = 0; i < result->outputs.size(); ++i) {
+    const io::HostArray &out = result->outputs[i];
+    std::string where = i < outputs.size() ? outputs[i] : "-";
+    if (where == "-") {
+      io::PrintOptions print;
+      print.maxElements = maxElements;
+      llvm::outs() << io::formatArray(out, print) << "\n";
+    } else if (!where.empty() && where[0] == '@') {
+      if (io::Status s = io::writeNpyFile(where.substr(1), out); !s)
+        return fail("--output=" + where + ": " + s.error());
+    } else {
+      return fail("--output=" + where + ": expected @file.npy or -");
+    }
+  }
+  if (benchmark > 0)
+    llvm::outs() << "sluice-run: benchmark: median "
+                 << llvm::format("%.9f", result->medianSeconds) << " s over "
+                 << benchmark << " runs\n";
+  return 0;
+}
