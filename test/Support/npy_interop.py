@@ -6,7 +6,6 @@ arrays NumPy would, and printed arrays parse back.
 usage: npy_interop.py ARRAYIO_TOOL
 Exits 77 (CTest: skipped) when this Python has no NumPy.
 """
-import io
 import os
 import subprocess
 import sys
