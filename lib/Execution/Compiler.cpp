@@ -211,7 +211,8 @@ namespace {
 llvm::Expected<std::unique_ptr<llvm::Module>>
 optimizedModule(ModuleOp module, llvm::LLVMContext &ctx,
                 llvm::TargetMachine &tm, unsigned optLevel) {
-  std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(module, ctx);
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, ctx);
   if (!llvmModule)
     return llvm::createStringError("cannot translate the module to LLVM IR");
   llvmModule->setTargetTriple(tm.getTargetTriple());

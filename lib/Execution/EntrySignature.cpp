@@ -56,8 +56,8 @@ io::Result<ValueInfo> parseValue(const std::string &text) {
     std::string dim = typePart.substr(pos, x - pos);
     if (dim == "?")
       v.shape.push_back(-1);
-    else if (!dim.empty() && dim.find_first_not_of("0123456789") ==
-                                 std::string::npos)
+    else if (!dim.empty() &&
+             dim.find_first_not_of("0123456789") == std::string::npos)
       v.shape.push_back(std::stoll(dim));
     else
       break;

@@ -47,8 +47,8 @@ std::pair<size_t, size_t> resultLayout(const ValueInfo &v) {
 }
 
 /// Writes a 0-d host array's value into an 8-byte slot as `dtype`.
-io::Status storeScalar(const io::HostArray &h, io::DType dtype,
-                       uint64_t &slot, size_t index) {
+io::Status storeScalar(const io::HostArray &h, io::DType dtype, uint64_t &slot,
+                       size_t index) {
   if (h.numElements() != 1 || h.rank() != 0)
     return io::Error{"input " + std::to_string(index) +
                      ": the argument is a scalar; give a 0-d value such as " +
@@ -141,9 +141,10 @@ std::vector<void *> producedBuffers(const EntrySignature &sig,
 
 } // namespace
 
-io::Result<InvokeResult> sluice::exec::invoke(
-    const EntrySignature &sig, const EntryFunction &entry,
-    const std::vector<io::HostArray> &inputs, const InvokeOptions &options) {
+io::Result<InvokeResult>
+sluice::exec::invoke(const EntrySignature &sig, const EntryFunction &entry,
+                     const std::vector<io::HostArray> &inputs,
+                     const InvokeOptions &options) {
   if (inputs.size() != sig.args.size())
     return io::Error{"@" + sig.name + " takes " +
                      std::to_string(sig.args.size()) + " arguments, " +
@@ -173,8 +174,8 @@ io::Result<InvokeResult> sluice::exec::invoke(
       cleanup();
       return io::Error{"input " + std::to_string(i) + ": @" + sig.name +
                        " expects " + shapeText(a.shape) + " of " +
-                       io::dtypeName(a.dtype) + ", got " +
-                       shapeText(h.shape) + " of " + io::dtypeName(h.dtype)};
+                       io::dtypeName(a.dtype) + ", got " + shapeText(h.shape) +
+                       " of " + io::dtypeName(h.dtype)};
     }
     sluiceProgramBegin();
     auto queue = static_cast<SluiceQueue>(

@@ -58,8 +58,7 @@ struct CompileProgramOptions : PassPipelineOptions<CompileProgramOptions> {
       *this, "workgroup-size",
       llvm::cl::desc("work-items per workgroup of GPU kernels"),
       llvm::cl::init(256)};
-  Option<bool> fuse{*this, "fuse",
-                    llvm::cl::desc("fuse elementwise groups"),
+  Option<bool> fuse{*this, "fuse", llvm::cl::desc("fuse elementwise groups"),
                     llvm::cl::init(true)};
   Option<std::string> cudaChip{*this, "cuda-chip",
                                llvm::cl::desc("NVIDIA chip of CUDA kernels"),

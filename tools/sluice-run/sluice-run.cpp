@@ -19,20 +19,20 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace sluice;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<program.mlir>"),
-                                      cl::Required);
-static cl::opt<std::string> entryName("entry",
-                                      cl::desc("function to run (default: "
-                                               "@main or the only public one)"));
+static cl::opt<std::string> inputFile(cl::Positional,
+                                      cl::desc("<program.mlir>"), cl::Required);
+static cl::opt<std::string>
+    entryName("entry", cl::desc("function to run (default: "
+                                "@main or the only public one)"));
 static cl::list<std::string>
     inputs("input", cl::desc("an argument: 2x3xf32=[[1,2,3],[4,5,6]], "
                              "f32=2.5 or @file.npy (one per argument)"));

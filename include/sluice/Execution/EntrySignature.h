@@ -1,4 +1,5 @@
-//===- EntrySignature.h - What an entry function takes and gives -*- C++ -*-===//
+//===- EntrySignature.h - What an entry function takes and gives -*- C++
+//-*-===//
 //
 // The interface of a compiled program's entry point, with no MLIR inside, so
 // that whatever calls the program (sluice-run, the C API, Python) can lay out

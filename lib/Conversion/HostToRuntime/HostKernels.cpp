@@ -22,16 +22,15 @@ using namespace mlir;
 using namespace sluice;
 using namespace sluice::host;
 
-std::string sluice::host::hostKernelSymbol(StringRef module,
-                                           StringRef kernel) {
+std::string sluice::host::hostKernelSymbol(StringRef module, StringRef kernel) {
   return (module + "__" + kernel).str();
 }
 
 LogicalResult
 sluice::host::outlineHostKernels(ModuleOp module,
                                  SmallVectorImpl<HostKernel> &out) {
-  auto gm =
-      module.lookupSymbol<gpu::GPUModuleOp>(kernelModuleName(KernelTarget::Host));
+  auto gm = module.lookupSymbol<gpu::GPUModuleOp>(
+      kernelModuleName(KernelTarget::Host));
   if (!gm)
     return success();
   MLIRContext *ctx = module.getContext();
@@ -103,8 +102,7 @@ sluice::host::outlineHostKernels(ModuleOp module,
 LogicalResult sluice::host::embedBinaries(ModuleOp module,
                                           llvm::StringMap<BinaryInfo> &out) {
   OpBuilder b(module.getContext());
-  for (auto bin :
-       llvm::make_early_inc_range(module.getOps<gpu::BinaryOp>())) {
+  for (auto bin : llvm::make_early_inc_range(module.getOps<gpu::BinaryOp>())) {
     if (bin.getObjects().size() != 1)
       return bin.emitOpError("must hold exactly one object to be embedded");
     auto object = cast<gpu::ObjectAttr>(bin.getObjects()[0]);
@@ -141,8 +139,8 @@ namespace {
 /// Loads the i-th pointer of a `void **` and the value it points to.
 Value loadPacked(OpBuilder &b, Location loc, Value argv, int64_t i, Type t) {
   auto ptr = LLVM::LLVMPointerType::get(b.getContext());
-  Value slot = LLVM::GEPOp::create(b, loc, ptr, ptr, argv,
-                                   ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+  Value slot = LLVM::GEPOp::create(
+      b, loc, ptr, ptr, argv, ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
   Value p = LLVM::LoadOp::create(b, loc, ptr, slot);
   return LLVM::LoadOp::create(b, loc, t, p);
 }
@@ -186,9 +184,8 @@ sluice::host::createHostKernelWrappers(ModuleOp module,
   return success();
 }
 
-LogicalResult
-sluice::host::createEntryPoints(ModuleOp module,
-                                ArrayRef<std::string> functions) {
+LogicalResult sluice::host::createEntryPoints(ModuleOp module,
+                                              ArrayRef<std::string> functions) {
   MLIRContext *ctx = module.getContext();
   OpBuilder b(ctx);
   auto ptr = LLVM::LLVMPointerType::get(ctx);
@@ -199,9 +196,9 @@ sluice::host::createEntryPoints(ModuleOp module,
       return module.emitError("entry function ") << name << " was lost";
     Location loc = f.getLoc();
     b.setInsertionPointAfter(f);
-    auto entryFn = LLVM::LLVMFuncOp::create(
-        b, loc, (kEntryPrefix + name).str(),
-        LLVM::LLVMFunctionType::get(i32, {ptr}));
+    auto entryFn =
+        LLVM::LLVMFuncOp::create(b, loc, (kEntryPrefix + name).str(),
+                                 LLVM::LLVMFunctionType::get(i32, {ptr}));
     Block *entry = entryFn.addEntryBlock(b);
     b.setInsertionPointToStart(entry);
     Value argv = entry->getArgument(0);

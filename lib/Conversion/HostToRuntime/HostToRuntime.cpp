@@ -63,8 +63,7 @@ LLVM::LLVMFuncOp sluice::host::runtimeFunction(OpBuilder &b, ModuleOp module,
 }
 
 Value sluice::host::callRuntime(OpBuilder &b, Location loc, ModuleOp module,
-                                StringRef name, Type result,
-                                ValueRange args) {
+                                StringRef name, Type result, ValueRange args) {
   SmallVector<Type> params = llvm::to_vector(args.getTypes());
   LLVM::LLVMFuncOp f = runtimeFunction(b, module, name, result, params);
   auto call = LLVM::CallOp::create(b, loc, f, args);
@@ -80,9 +79,9 @@ Value sluice::host::globalString(OpBuilder &b, Location loc, ModuleOp module,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(module.getBody());
     auto type = LLVM::LLVMArrayType::get(b.getI8Type(), value.size() + 1);
-    global = LLVM::GlobalOp::create(
-        b, loc, type, /*isConstant=*/true, LLVM::Linkage::Internal, name,
-        b.getStringAttr(std::string(value) + '\0'));
+    global = LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
+                                    LLVM::Linkage::Internal, name,
+                                    b.getStringAttr(std::string(value) + '\0'));
   }
   return LLVM::AddressOfOp::create(b, loc, global);
 }
@@ -92,8 +91,7 @@ Value sluice::host::queueFor(OpBuilder &b, Location loc, ModuleOp module,
   auto ptr = LLVM::LLVMPointerType::get(b.getContext());
   Value device = globalString(b, loc, module, queue.getDevice());
   Value name = globalString(b, loc, module, queue.getName());
-  return callRuntime(b, loc, module, "sluiceProgramQueue", ptr,
-                     {device, name});
+  return callRuntime(b, loc, module, "sluiceProgramQueue", ptr, {device, name});
 }
 
 namespace {
@@ -216,12 +214,11 @@ struct CopyLowering : ConvertOpToLLVMPattern<memref::CopyOp> {
     usm::QueueAttr dstQueue = (dst ? dst : src).getQueue();
     usm::QueueAttr srcQueue = (src ? src : dst).getQueue();
     Value dq = queueFor(rewriter, loc, module, dstQueue);
-    Value sq = srcQueue == dstQueue
-                   ? dq
-                   : queueFor(rewriter, loc, module, srcQueue);
-    callRuntime(rewriter, loc, module, "sluiceProgramCopy", Type(),
-                {dq, elemPtr(dstDesc, dstType), sq, elemPtr(srcDesc, srcType),
-                 bytes});
+    Value sq =
+        srcQueue == dstQueue ? dq : queueFor(rewriter, loc, module, srcQueue);
+    callRuntime(
+        rewriter, loc, module, "sluiceProgramCopy", Type(),
+        {dq, elemPtr(dstDesc, dstType), sq, elemPtr(srcDesc, srcType), bytes});
     rewriter.eraseOp(op);
     return success();
   }
@@ -267,15 +264,16 @@ struct LaunchLowering : ConvertOpToLLVMPattern<gpu::LaunchFuncOp> {
       }
     }
     Value stack = LLVM::StackSaveOp::create(rewriter, loc, ptrType);
-    SmallVector<Type> fieldTypes = llvm::to_vector(ValueRange(values).getTypes());
+    SmallVector<Type> fieldTypes =
+        llvm::to_vector(ValueRange(values).getTypes());
     auto structType =
         LLVM::LLVMStructType::getLiteral(rewriter.getContext(), fieldTypes);
     Value one = i64(rewriter, loc, 1);
     Value n = i64(rewriter, loc, values.size());
-    Value slot = LLVM::AllocaOp::create(rewriter, loc, ptrType, structType,
-                                        one, /*alignment=*/8);
-    Value argv = LLVM::AllocaOp::create(rewriter, loc, ptrType, ptrType,
-                                        n, /*alignment=*/8);
+    Value slot = LLVM::AllocaOp::create(rewriter, loc, ptrType, structType, one,
+                                        /*alignment=*/8);
+    Value argv = LLVM::AllocaOp::create(rewriter, loc, ptrType, ptrType, n,
+                                        /*alignment=*/8);
     Value sizes = LLVM::AllocaOp::create(rewriter, loc, ptrType,
                                          rewriter.getI64Type(), n, 8);
     for (auto [i, v] : llvm::enumerate(values)) {
@@ -283,21 +281,21 @@ struct LaunchLowering : ConvertOpToLLVMPattern<gpu::LaunchFuncOp> {
           rewriter, loc, ptrType, structType, slot,
           ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
       LLVM::StoreOp::create(rewriter, loc, v, field);
-      Value argSlot = LLVM::GEPOp::create(rewriter, loc, ptrType, ptrType,
-                                          argv, ArrayRef<LLVM::GEPArg>{
-                                                    static_cast<int32_t>(i)});
+      Value argSlot =
+          LLVM::GEPOp::create(rewriter, loc, ptrType, ptrType, argv,
+                              ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
       LLVM::StoreOp::create(rewriter, loc, field, argSlot);
       Value sizeSlot = LLVM::GEPOp::create(
           rewriter, loc, ptrType, rewriter.getI64Type(), sizes,
           ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
-      LLVM::StoreOp::create(rewriter, loc, i64(rewriter, loc, argSize(v.getType())),
-                            sizeSlot);
+      LLVM::StoreOp::create(rewriter, loc,
+                            i64(rewriter, loc, argSize(v.getType())), sizeSlot);
     }
     Value queue = queueFor(rewriter, loc, module, queueAttr);
     Value numArgs = i32(rewriter, loc, values.size());
     if (*target == KernelTarget::Host) {
-      std::string wrapper = hostKernelSymbol(op.getKernelModuleName(),
-                                             op.getKernelName());
+      std::string wrapper =
+          hostKernelSymbol(op.getKernelModuleName(), op.getKernelName());
       Value fn = LLVM::AddressOfOp::create(rewriter, loc, ptrType, wrapper);
       callRuntime(rewriter, loc, module, "sluiceProgramLaunchHost", Type(),
                   {queue, fn, adaptor.getGridSizeX(), adaptor.getGridSizeY(),
@@ -309,12 +307,12 @@ struct LaunchLowering : ConvertOpToLLVMPattern<gpu::LaunchFuncOp> {
                << op.getKernelModuleName()
                << " were not compiled to a binary (gpu.binary) before "
                   "host lowering";
-      Value blob = LLVM::AddressOfOp::create(rewriter, loc, ptrType,
-                                             it->second.global);
-      Value mod = callRuntime(rewriter, loc, module, "sluiceProgramModule",
-                              ptrType,
-                              {queue, i32(rewriter, loc, it->second.format),
-                               blob, i64(rewriter, loc, it->second.size)});
+      Value blob =
+          LLVM::AddressOfOp::create(rewriter, loc, ptrType, it->second.global);
+      Value mod =
+          callRuntime(rewriter, loc, module, "sluiceProgramModule", ptrType,
+                      {queue, i32(rewriter, loc, it->second.format), blob,
+                       i64(rewriter, loc, it->second.size)});
       Value name = globalString(rewriter, loc, module, op.getKernelName());
       callRuntime(rewriter, loc, module, "sluiceProgramLaunch", Type(),
                   {queue, mod, name, adaptor.getGridSizeX(),

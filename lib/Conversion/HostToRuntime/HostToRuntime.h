@@ -58,8 +58,9 @@ mlir::LogicalResult embedBinaries(mlir::ModuleOp module,
 
 /// After conversion to LLVM: the ABI wrappers of host kernels and the entry
 /// points of public functions.
-mlir::LogicalResult createHostKernelWrappers(mlir::ModuleOp module,
-                                             llvm::ArrayRef<HostKernel> kernels);
+mlir::LogicalResult
+createHostKernelWrappers(mlir::ModuleOp module,
+                         llvm::ArrayRef<HostKernel> kernels);
 mlir::LogicalResult createEntryPoints(mlir::ModuleOp module,
                                       llvm::ArrayRef<std::string> functions);
 

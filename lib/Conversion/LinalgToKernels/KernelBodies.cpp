@@ -105,8 +105,7 @@ public:
       loopSizes.push_back(argIndex < 0 ? c(spec.staticLoopSizes[i])
                                        : arg(argIndex));
     for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
-      (it == utils::IteratorType::parallel ? parLoops : redLoops)
-          .push_back(i);
+      (it == utils::IteratorType::parallel ? parLoops : redLoops).push_back(i);
   }
 
   /// A point of the iteration space: a flat row-major index over all loops
@@ -177,7 +176,8 @@ public:
         size = c(1);
       } else {
         return op.emitOpError("indexing map ")
-               << AffineMapAttr::get(map) << " is not a projection or broadcast of its loops";
+               << AffineMapAttr::get(map)
+               << " is not a projection or broadcast of its loops";
       }
       off = add(mul(off, size), index);
     }
@@ -301,8 +301,8 @@ void allowReassociation(Operation *op) {
 LogicalResult sluice::kernels::buildElementwiseKernel(gpu::GPUFuncOp func,
                                                       KernelSpec &spec) {
   BodyBuilder bb(func, spec);
-  Value total = bb.product(llvm::to_vector(
-      llvm::seq<unsigned>(0, bb.loopSizes.size())));
+  Value total =
+      bb.product(llvm::to_vector(llvm::seq<unsigned>(0, bb.loopSizes.size())));
   scf::ForOp loop = bb.distributedLoop(total, /*hostAlign=*/64);
   {
     OpBuilder::InsertionGuard guard(bb.b);
@@ -357,9 +357,8 @@ LogicalResult sluice::kernels::buildReductionKernel(gpu::GPUFuncOp func,
   FailureOr<Value> outOff = bb.outputOffset(o);
   if (failed(outOff))
     return failure();
-  Value outBuf =
-      bb.arg(spec.bufferArg.lookup(spec.op.getDpsInitsMutable()[0]
-                                       .getOperandNumber()));
+  Value outBuf = bb.arg(spec.bufferArg.lookup(
+      spec.op.getDpsInitsMutable()[0].getOperandNumber()));
   Value identity = arith::ConstantOp::create(b, loc, comb.identity);
   Value init = identity;
   bool hostDirect = bb.isHost() && spec.singlePhase;
@@ -401,8 +400,8 @@ LogicalResult sluice::kernels::buildReductionKernel(gpu::GPUFuncOp func,
         b, loc, acc,
         gpu::AllReduceOperationAttr::get(b.getContext(), comb.gpuOp),
         b.getUnitAttr());
-    Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                          tid, bb.c(0));
+    Value isFirst =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, bb.c(0));
     auto ifOp = scf::IfOp::create(b, loc, isFirst, /*withElse=*/false);
     b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
     if (spec.singlePhase) {
@@ -436,9 +435,8 @@ LogicalResult sluice::kernels::buildCombineKernel(gpu::GPUFuncOp func,
   FailureOr<Value> outOff = bb.outputOffset(o);
   if (failed(outOff))
     return failure();
-  Value outBuf =
-      bb.arg(spec.bufferArg.lookup(spec.op.getDpsInitsMutable()[0]
-                                       .getOperandNumber()));
+  Value outBuf = bb.arg(spec.bufferArg.lookup(
+      spec.op.getDpsInitsMutable()[0].getOperandNumber()));
   Value init = memref::LoadOp::create(b, loc, outBuf, *outOff);
   Value base = bb.mul(o, slices);
   auto sLoop =

@@ -1,4 +1,5 @@
-//===- KernelBodies.h - Bodies of the kernels formed from linalg -*- C++ -*-===//
+//===- KernelBodies.h - Bodies of the kernels formed from linalg -*- C++
+//-*-===//
 
 #ifndef SLUICE_LIB_CONVERSION_LINALGTOKERNELS_KERNELBODIES_H
 #define SLUICE_LIB_CONVERSION_LINALGTOKERNELS_KERNELBODIES_H

@@ -4,7 +4,8 @@
 
 using namespace sluice;
 
-std::optional<KernelTarget> sluice::kernelTargetForDevice(llvm::StringRef device) {
+std::optional<KernelTarget>
+sluice::kernelTargetForDevice(llvm::StringRef device) {
   llvm::StringRef backend = device.split(':').first;
   if (backend == "host")
     return KernelTarget::Host;
@@ -27,7 +28,8 @@ llvm::StringRef sluice::kernelModuleName(KernelTarget target) {
   return "";
 }
 
-std::optional<KernelTarget> sluice::kernelTargetForModule(llvm::StringRef name) {
+std::optional<KernelTarget>
+sluice::kernelTargetForModule(llvm::StringRef name) {
   for (KernelTarget t :
        {KernelTarget::Host, KernelTarget::Spirv, KernelTarget::Cuda})
     if (kernelModuleName(t) == name)

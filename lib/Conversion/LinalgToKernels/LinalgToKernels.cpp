@@ -83,9 +83,8 @@ private:
   /// A flat memref<?xT> view of a contiguous buffer, built before `op`.
   Value flatView(OpBuilder &b, Location loc, Value buffer);
   /// Creates the kernel function and a launch of it.
-  void launch(OpBuilder &b, Location loc, KernelSpec &spec,
-              gpu::GPUFuncOp func, Value groups, int64_t localSize,
-              usm::QueueAttr queue);
+  void launch(OpBuilder &b, Location loc, KernelSpec &spec, gpu::GPUFuncOp func,
+              Value groups, int64_t localSize, usm::QueueAttr queue);
   gpu::GPUFuncOp createKernel(KernelTarget target, StringRef name,
                               ArrayRef<Type> argTypes, Location loc);
 
@@ -137,16 +136,16 @@ gpu::GPUFuncOp KernelFormer::createKernel(KernelTarget target, StringRef name,
                                           Location loc) {
   gpu::GPUModuleOp gpuModule = moduleFor(target);
   OpBuilder b = OpBuilder::atBlockEnd(gpuModule.getBody());
-  auto func = gpu::GPUFuncOp::create(
-      b, loc, name, b.getFunctionType(argTypes, {}));
+  auto func =
+      gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   SymbolTable(gpuModule).insert(func); // renames on a clash
   return func;
 }
 
 void KernelFormer::launch(OpBuilder &b, Location loc, KernelSpec &spec,
-                          gpu::GPUFuncOp func, Value groups,
-                          int64_t localSize, usm::QueueAttr queue) {
+                          gpu::GPUFuncOp func, Value groups, int64_t localSize,
+                          usm::QueueAttr queue) {
   IndexMath m{b, loc};
   Value one = m.c(1);
   gpu::KernelDim3 grid{groups, one, one};
@@ -269,8 +268,8 @@ LogicalResult KernelFormer::run(linalg::GenericOp op) {
   int64_t minChunk = isHost ? opts.hostGrain : opts.workgroupSize * 8;
   // S = max(1, min(ceil(T / P), ceil(R / minChunk))).
   auto slicesFor = [&](int64_t p, int64_t r) {
-    int64_t byGroups = (target_ + std::max<int64_t>(p, 1) - 1) /
-                       std::max<int64_t>(p, 1);
+    int64_t byGroups =
+        (target_ + std::max<int64_t>(p, 1) - 1) / std::max<int64_t>(p, 1);
     int64_t byWork = (r + minChunk - 1) / minChunk;
     return std::max<int64_t>(1, std::min(byGroups, byWork));
   };
@@ -289,11 +288,10 @@ LogicalResult KernelFormer::run(linalg::GenericOp op) {
   if (!singlePhase) {
     // One partial per (output, slice), in the accumulator's type.
     auto elemType = spec.combiner.op->getResult(0).getType();
-    auto partialType = MemRefType::get({ShapedType::kDynamic}, elemType,
-                                       MemRefLayoutAttrInterface(),
-                                       usm::PlacementAttr::get(
-                                           b.getContext(), placement.getQueue(),
-                                           usm::USMKind::device));
+    auto partialType = MemRefType::get(
+        {ShapedType::kDynamic}, elemType, MemRefLayoutAttrInterface(),
+        usm::PlacementAttr::get(b.getContext(), placement.getQueue(),
+                                usm::USMKind::device));
     partials = memref::AllocOp::create(b, loc, partialType, ValueRange{items},
                                        b.getI64IntegerAttr(64));
     spec.partialArg = spec.hostArgs.size();
@@ -301,9 +299,8 @@ LogicalResult KernelFormer::run(linalg::GenericOp op) {
   }
   spec.singlePhase = singlePhase;
 
-  Value groups1 =
-      isHost ? m.clamp(items, 1, opts.hostMaxGroups)
-             : m.clamp(items, 1, kMaxGpuGroups);
+  Value groups1 = isHost ? m.clamp(items, 1, opts.hostMaxGroups)
+                         : m.clamp(items, 1, kMaxGpuGroups);
   gpu::GPUFuncOp partialKernel =
       createKernel(*target, base + "_reduce", spec.argTypes(), loc);
   if (failed(buildReductionKernel(partialKernel, spec)))
@@ -343,7 +340,8 @@ struct ConvertLinalgToKernelsPass
     IRRewriter rewriter(&getContext());
     SmallVector<linalg::LinalgOp> named;
     module.walk([&](linalg::LinalgOp op) {
-      if (!isa<linalg::GenericOp>(op) && !op->getParentOfType<gpu::GPUModuleOp>())
+      if (!isa<linalg::GenericOp>(op) &&
+          !op->getParentOfType<gpu::GPUModuleOp>())
         named.push_back(op);
     });
     for (linalg::LinalgOp op : named) {

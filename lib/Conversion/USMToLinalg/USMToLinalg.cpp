@@ -555,12 +555,14 @@ namespace sluice {
 namespace {
 struct ConvertUSMToLinalgPass
     : sluice::impl::ConvertUSMToLinalgPassBase<ConvertUSMToLinalgPass> {
-  /// A fused group is lowered by inlining its body, whose ops then lower one
-  /// by one: the results are exactly the unfused program's. Emitting a whole
-  /// group as one linalg.generic is the code generator's next step.
+  /// Elementwise groups lower to one linalg.generic each (FusedLowering.cpp).
+  /// Other groups are inlined, and their ops lower one by one: the results
+  /// are exactly the unfused program's.
   void inlineFusedGroups() {
     IRRewriter rewriter(&getContext());
     getOperation().walk([&](FusedOp op) {
+      if (isElementwiseGroup(op))
+        return;
       Block &body = op.getBody().front();
       auto yield = cast<YieldOp>(body.getTerminator());
       SmallVector<Value> results(yield.getOperands());
@@ -576,6 +578,7 @@ struct ConvertUSMToLinalgPass
     USMTypeConverter converter;
     RewritePatternSet patterns(ctx);
     populateUSMToLinalgConversionPatterns(converter, patterns);
+    populateFusedGroupLoweringPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateCallOpTypeConversionPattern(patterns, converter);

@@ -8,6 +8,8 @@
 
 namespace sluice::usm {
 
+class FusedOp;
+
 /// Converts `!usm.array` to a memref with identity layout, a signless element
 /// type and the placement (`#usm.placement`) as its memory space.
 class USMTypeConverter : public mlir::TypeConverter {
@@ -32,6 +34,14 @@ mlir::Value emitScalarCast(mlir::OpBuilder &b, mlir::Location loc,
 
 /// Patterns lowering every usm op to memref allocations, copies and linalg
 /// ops on memrefs (one allocation per result: arrays are values).
+/// Whether a fused group is purely elementwise (one shape for its results,
+/// every op elementwise): such a group lowers to one linalg.generic.
+bool isElementwiseGroup(FusedOp op);
+
+/// One linalg.generic per elementwise fused group.
+void populateFusedGroupLoweringPatterns(USMTypeConverter &converter,
+                                        mlir::RewritePatternSet &patterns);
+
 void populateUSMToLinalgConversionPatterns(USMTypeConverter &converter,
                                            mlir::RewritePatternSet &patterns);
 

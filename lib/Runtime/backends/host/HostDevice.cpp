@@ -77,8 +77,7 @@ SluiceStatus HostDevice::allocate(SluiceUsmKind, size_t bytes, size_t alignment,
                                   void *&out) {
   // At least a cache line, so vector code never straddles lines at the start.
   size_t align = std::max<size_t>(alignment, 64);
-  size_t rounded = (bytes + align - 1) / align * align;
-  out = std::aligned_alloc(align, rounded);
+  out = pool.allocate(bytes, align);
   if (!out)
     return fail(SLUICE_ERROR_OUT_OF_HOST_MEMORY, "host allocation of " +
                                                      std::to_string(bytes) +
@@ -86,7 +85,7 @@ SluiceStatus HostDevice::allocate(SluiceUsmKind, size_t bytes, size_t alignment,
   return SLUICE_SUCCESS;
 }
 
-void HostDevice::deallocate(SluiceUsmKind, void *ptr) { std::free(ptr); }
+void HostDevice::deallocate(SluiceUsmKind, void *ptr) { pool.deallocate(ptr); }
 
 SluiceStatus HostDevice::buildModule(SluiceModuleFormat format,
                                      const void *bytes, size_t size,

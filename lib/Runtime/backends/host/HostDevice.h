@@ -2,6 +2,7 @@
 #ifndef SLUICE_LIB_RUNTIME_HOST_HOSTDEVICE_H
 #define SLUICE_LIB_RUNTIME_HOST_HOSTDEVICE_H
 
+#include "HostMemoryPool.h"
 #include "sluice/Runtime/Device.h"
 
 namespace sluice::rt::host {
@@ -29,6 +30,7 @@ public:
 
 private:
   HostContext ctx;
+  HostMemoryPool pool;
 };
 
 } // namespace sluice::rt::host
