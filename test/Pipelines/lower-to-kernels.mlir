@@ -1,27 +1,26 @@
 // RUN: sluice-opt %s --sluice-lower-to-kernels | FileCheck %s
 // RUN: sluice-opt %s --sluice-lower-to-kernels=workgroup-size=64 | FileCheck %s --check-prefix=WG64
 
-// Each elementwise op becomes one kernel: a gpu.launch_func on the host side
-// with workgroups of 256 work-items, and an outlined gpu.module whose kernel
-// guards its index against the dynamic bound. The placement stays in the
-// memref memory space all the way to the launch.
+// Each elementwise op becomes one kernel: a gpu.launch_func on the op's
+// queue and a kernel in the gpu.module of the queue's target family. The
+// temporary between the two ops is freed after its last use; the result is
+// returned, not freed. The placement stays in the memref memory space all
+// the way to the launch.
 !X = !usm.array<?xf32, "opencl:cpu:0", device>
 
 // CHECK-LABEL: func.func @axpy
 // CHECK-SAME: (%[[A:.*]]: f32, %[[X:.*]]: memref<?xf32, #usm.placement<"opencl:cpu:0", device>>, %[[Y:.*]]: memref<?xf32, #usm.placement<"opencl:cpu:0", device>>)
 // CHECK: %[[T:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xf32, #usm.placement<"opencl:cpu:0", device>>
-// CHECK: gpu.launch_func @[[K1:.*]]::@{{.*}} blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%[[C256:.*]], %{{.*}}, %{{.*}}) args({{.*}}%[[X]] : memref<?xf32, #usm.placement<"opencl:cpu:0", device>>, %[[A]] : f32, %[[T]] : memref<?xf32, #usm.placement<"opencl:cpu:0", device>>)
+// CHECK: gpu.launch_func @sluice_spirv_kernels::@axpy_map blocks in {{.*}} threads in (%c256, {{.*}} args({{.*}}, %[[A]] : f32) {sluice.queue = #usm.queue<"opencl:cpu:0">}
 // CHECK: %[[R:.*]] = memref.alloc
-// CHECK: gpu.launch_func @[[K2:.*]]::@{{.*}} blocks in {{.*}} args({{.*}}%[[T]] : {{.*}}, %[[Y]] : {{.*}}, %[[R]] : {{.*}})
+// CHECK: gpu.launch_func @sluice_spirv_kernels::@axpy_map_0
+// CHECK: memref.dealloc %[[T]]
+// CHECK-NOT: memref.dealloc
 // CHECK: return %[[R]]
-// CHECK: gpu.module @[[K1]]
-// CHECK: gpu.func @{{.*}} kernel
-// CHECK: gpu.block_id x
-// CHECK: gpu.thread_id x
-// CHECK: arith.cmpi ult
-// CHECK: scf.if
+// CHECK: gpu.module @sluice_spirv_kernels
+// CHECK: gpu.func @axpy_map({{.*}}) kernel
 // CHECK: arith.mulf
-// CHECK: gpu.module @[[K2]]
+// CHECK: gpu.func @axpy_map_0({{.*}}) kernel
 // CHECK: arith.addf
 // WG64: threads in (%c64,
 func.func @axpy(%a: f32, %x: !X, %y: !X) -> !X {

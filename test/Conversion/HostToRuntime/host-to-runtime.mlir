@@ -1,0 +1,88 @@
+// RUN: sluice-opt %s --split-input-file --convert-host-to-runtime --verify-diagnostics | FileCheck %s
+
+!H = memref<?xf32, #usm.placement<"host:cpu:0", device>>
+!O = memref<?xf32, #usm.placement<"opencl:cpu:0"("q2"), shared>>
+
+module attributes {gpu.container_module} {
+  // Allocations, copies and frees call the runtime on the placement's queue
+  // (device string and queue name as constant strings).
+  // CHECK-DAG: llvm.mlir.global internal constant @[[HOST:sluice_str_[0-9a-f]+]]("host:cpu:0\00")
+  // CHECK-DAG: llvm.mlir.global internal constant @[[Q2:sluice_str_[0-9a-f]+]]("q2\00")
+  // CHECK-LABEL: llvm.func @f
+  // CHECK: %[[D:.*]] = llvm.mlir.addressof @[[HOST]]
+  // CHECK: %[[Q:.*]] = llvm.call @sluiceProgramQueue(%[[D]], %{{.*}})
+  // CHECK: %[[P:.*]] = llvm.call @sluiceProgramAlloc(%[[Q]], %{{.*}}, %{{.*}}) : (!llvm.ptr, i32, i64) -> !llvm.ptr
+  // The host kernel is launched through its ABI wrapper's address.
+  // CHECK: %[[FN:.*]] = llvm.mlir.addressof @sluice_host_kernels__k : !llvm.ptr
+  // CHECK: llvm.call @sluiceProgramLaunchHost(%{{.*}}, %[[FN]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+  // CHECK: llvm.call @sluiceProgramCopy
+  // CHECK: llvm.call @sluiceProgramFree
+  func.func @f(%a: !H, %n: index) -> !O {
+    %c1 = arith.constant 1 : index
+    %t = memref.alloc(%n) : !H
+    gpu.launch_func @sluice_host_kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : !H, %t : !H, %n : index) {sluice.queue = #usm.queue<"host:cpu:0">}
+    %o = memref.alloc(%n) : !O
+    memref.copy %t, %o : !H to !O
+    memref.dealloc %t : !H
+    return %o : !O
+  }
+  // Public functions get an entry point with a packed argument list that
+  // brackets the call with Begin/End and returns End's status.
+  // CHECK-LABEL: llvm.func @_sluice_entry_f(%{{.*}}: !llvm.ptr) -> i32
+  // CHECK: llvm.call @sluiceProgramBegin()
+  // CHECK: llvm.call @f(
+  // CHECK: llvm.store
+  // CHECK: %[[S:.*]] = llvm.call @sluiceProgramEnd() : () -> i32
+  // CHECK: llvm.return %[[S]]
+  // The kernel body takes its workgroup id and count as two extra arguments;
+  // f32 exp became a polynomial (no call left).
+  // CHECK-LABEL: llvm.func @sluice_host_kernels__k_impl
+  // CHECK-NOT: llvm.call
+  // CHECK: llvm.return
+  // The wrapper has the host ABI: void(void **args, const SluiceHostGroup *).
+  // CHECK-LABEL: llvm.func @sluice_host_kernels__k(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+  // CHECK: llvm.call @sluice_host_kernels__k_impl
+  gpu.module @sluice_host_kernels {
+    gpu.func @k(%in: !H, %out: !H, %n: index) kernel {
+      %g = gpu.block_id x
+      %x = memref.load %in[%g] : !H
+      %e = math.exp %x : f32
+      memref.store %e, %out[%g] : !H
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+!C = memref<?xf32, #usm.placement<"opencl:cpu:0", device>>
+
+module attributes {gpu.container_module} {
+  func.func @g(%a: !C) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{kernels of "sluice_spirv_kernels" were not compiled to a binary}}
+    gpu.launch_func @sluice_spirv_kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : !C) {sluice.queue = #usm.queue<"opencl:cpu:0">}
+    return
+  }
+  gpu.module @sluice_spirv_kernels {
+    gpu.func @k(%in: !C) kernel {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  func.func @h() {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{is not a Sluice kernel launch}}
+    gpu.launch_func @other::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+  gpu.module @other {
+    gpu.func @k() kernel {
+      gpu.return
+    }
+  }
+}

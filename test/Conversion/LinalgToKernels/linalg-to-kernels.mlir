@@ -1,0 +1,164 @@
+// RUN: sluice-opt %s --split-input-file --convert-linalg-to-kernels | FileCheck %s
+// RUN: sluice-opt %s --split-input-file --convert-linalg-to-kernels=workgroup-size=64 | FileCheck %s --check-prefix=WG64
+
+#id = affine_map<(d0) -> (d0)>
+!H = memref<?xf32, #usm.placement<"host:cpu:0", device>>
+
+// A host elementwise kernel: one launch of up to 256 groups of one work-item
+// each, on the op's queue; each group walks a contiguous chunk (a multiple of
+// 64 elements) with unit stride.
+// CHECK-LABEL: func.func @host_map
+// CHECK: %[[G:.*]] = arith.maxui %{{.*}}, %{{.*}} : index
+// CHECK: gpu.launch_func @sluice_host_kernels::@host_map_map blocks in (%[[G]], %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%{{.*}} : memref<?xf32, #usm.placement<"host:cpu:0", device>>, %{{.*}} : memref<?xf32, #usm.placement<"host:cpu:0", device>>, %{{.*}} : index) {sluice.queue = #usm.queue<"host:cpu:0">}
+// CHECK: gpu.module @sluice_host_kernels
+// CHECK: gpu.func @host_map_map(%[[IN:.*]]: memref<?xf32, {{.*}}>, %[[OUT:.*]]: memref<?xf32, {{.*}}>, %[[N:.*]]: index) kernel
+// CHECK-DAG: gpu.block_id x
+// CHECK-DAG: gpu.grid_dim x
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %c1
+// CHECK: %[[X:.*]] = memref.load %[[IN]][%[[I]]]
+// CHECK: %[[Y:.*]] = math.exp %[[X]]
+// CHECK: memref.store %[[Y]], %[[OUT]][%[[I]]]
+func.func @host_map(%a: !H, %out: !H) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%a : !H) outs(%out : !H) {
+  ^bb0(%x: f32, %o: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+!C = memref<?xf32, #usm.placement<"opencl:cpu:0", device>>
+
+// A GPU elementwise kernel: work-items stride over the space by the grid.
+// CHECK-LABEL: func.func @gpu_map
+// CHECK: gpu.launch_func @sluice_spirv_kernels::@gpu_map_map blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%c256{{.*}}, %{{.*}}, %{{.*}})
+// CHECK-SAME: {sluice.queue = #usm.queue<"opencl:cpu:0">}
+// CHECK: gpu.module @sluice_spirv_kernels
+// CHECK-DAG: %[[TID:.*]] = gpu.thread_id x
+// CHECK-DAG: %[[BID:.*]] = gpu.block_id x
+// CHECK-DAG: %[[BDIM:.*]] = gpu.block_dim x
+// CHECK-DAG: %[[GDIM:.*]] = gpu.grid_dim x
+// CHECK: %[[STEP:.*]] = arith.muli %[[GDIM]], %[[BDIM]]
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[STEP]]
+// WG64-LABEL: func.func @gpu_map
+// WG64: threads in (%c64
+func.func @gpu_map(%a: !C, %out: !C) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%a : !C) outs(%out : !C) {
+  ^bb0(%x: f32, %o: f32):
+    %n = arith.negf %x : f32
+    linalg.yield %n : f32
+  }
+  return
+}
+
+// -----
+
+#in = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+!M = memref<4x?xf32, #usm.placement<"host:cpu:0", device>>
+!R = memref<?xf32, #usm.placement<"host:cpu:0", device>>
+
+// Broadcast operands are read through their map: loop indices come from the
+// flat index (division by the loop sizes).
+// CHECK-LABEL: func.func @broadcast
+// CHECK: gpu.func @broadcast_map
+// CHECK: memref.load
+// CHECK: arith.remui
+// CHECK: arith.divui
+// CHECK: memref.load
+// CHECK: arith.addf
+func.func @broadcast(%a: !M, %b: !R, %out: !M) {
+  linalg.generic {indexing_maps = [#in, #row, #in], iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : !M, !R) outs(%out : !M) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#in = affine_map<(d0) -> (d0)>
+#out = affine_map<(d0) -> ()>
+!V = memref<?xf32, #usm.placement<"host:cpu:0", device>>
+!S = memref<f32, #usm.placement<"host:cpu:0", device>>
+
+// A full reduction of a dynamic size: slices chosen at run time, partials in
+// a temporary buffer, then a combine kernel folds them into the output.
+// CHECK-LABEL: func.func @sum_dynamic
+// CHECK: %[[P:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xf32, #usm.placement<"host:cpu:0", device>>
+// CHECK: gpu.launch_func @sluice_host_kernels::@sum_dynamic_reduce
+// CHECK: gpu.launch_func @sluice_host_kernels::@sum_dynamic_combine
+// CHECK: memref.dealloc %[[P]]
+// CHECK: gpu.func @sum_dynamic_reduce
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32)
+// CHECK: arith.addf %[[ACC]], %{{.*}} fastmath<reassoc> : f32
+// CHECK: gpu.func @sum_dynamic_combine
+// CHECK: scf.for
+// CHECK: arith.addf
+func.func @sum_dynamic(%a: !V, %out: !S) {
+  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["reduction"]}
+      ins(%a : !V) outs(%out : !S) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %x : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#in = affine_map<(d0, d1) -> (d0, d1)>
+#out = affine_map<(d0, d1) -> (d0)>
+!M = memref<100000x8xi32, #usm.placement<"host:cpu:0", device>>
+!R = memref<100000xi32, #usm.placement<"host:cpu:0", device>>
+
+// Many outputs with short rows: statically one slice, so one kernel that
+// starts from the output's initial value.
+// CHECK-LABEL: func.func @rows_max
+// CHECK: gpu.launch_func @sluice_host_kernels::@rows_max_reduce
+// CHECK-NOT: gpu.launch_func
+// CHECK: gpu.func @rows_max_reduce
+// CHECK: %[[INIT:.*]] = memref.load
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[INIT]]) -> (i32)
+// CHECK: arith.maxsi
+func.func @rows_max(%a: !M, %out: !R) {
+  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "reduction"]}
+      ins(%a : !M) outs(%out : !R) {
+  ^bb0(%x: i32, %acc: i32):
+    %m = arith.maxsi %acc, %x : i32
+    linalg.yield %m : i32
+  }
+  return
+}
+
+// -----
+
+#in = affine_map<(d0) -> (d0)>
+#out = affine_map<(d0) -> ()>
+!C = memref<1048576xf32, #usm.placement<"opencl:cpu:0", device>>
+!S = memref<f32, #usm.placement<"opencl:cpu:0", device>>
+
+// On a GPU target a slice is reduced by the whole workgroup: a strided loop
+// per work-item, then gpu.all_reduce, and work-item 0 writes the partial.
+// CHECK-LABEL: func.func @gpu_sum
+// CHECK: gpu.func @gpu_sum_reduce
+// CHECK: %[[R:.*]] = gpu.all_reduce add %{{.*}} uniform {
+// CHECK: scf.if
+// CHECK: memref.store %[[R]]
+func.func @gpu_sum(%a: !C, %out: !S) {
+  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["reduction"]}
+      ins(%a : !C) outs(%out : !S) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %x : f32
+    linalg.yield %s : f32
+  }
+  return
+}
