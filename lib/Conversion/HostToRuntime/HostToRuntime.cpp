@@ -303,10 +303,7 @@ struct LaunchLowering : ConvertOpToLLVMPattern<gpu::LaunchFuncOp> {
     } else {
       auto it = binaries.find(op.getKernelModuleName());
       if (it == binaries.end())
-        return op.emitOpError("kernels of ")
-               << op.getKernelModuleName()
-               << " were not compiled to a binary (gpu.binary) before "
-                  "host lowering";
+        return rewriter.notifyMatchFailure(op, "no binary for the kernels");
       Value blob =
           LLVM::AddressOfOp::create(rewriter, loc, ptrType, it->second.global);
       Value mod =
@@ -359,6 +356,20 @@ struct ConvertHostToRuntimePass
       return signalPassFailure();
     llvm::StringMap<BinaryInfo> binaries;
     if (failed(embedBinaries(module, binaries)))
+      return signalPassFailure();
+    WalkResult compiled = module.walk([&](gpu::LaunchFuncOp op) {
+      if (*kernelTargetForModule(op.getKernelModuleName()) !=
+              KernelTarget::Host &&
+          !binaries.count(op.getKernelModuleName())) {
+        op.emitOpError("kernels of ")
+            << op.getKernelModuleName()
+            << " were not compiled to a binary (gpu.binary) before host "
+               "lowering";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (compiled.wasInterrupted())
       return signalPassFailure();
 
     // Expand what the LLVM conversions do not take directly.
