@@ -37,8 +37,12 @@ sluice::buildCompileProgramPipeline(OpPassManager &pm,
     return success();
   if (failed(buildLowerToKernelsPipeline(pm, options.kernels)))
     return failure();
-  if (options.stopAfter == ProgramStage::Kernels ||
-      options.stopAfter == ProgramStage::Binaries)
+  if (options.stopAfter == ProgramStage::Kernels)
+    return success();
+  if (failed(
+          parsePassPipeline("sluice-compile-spirv-kernels", pm, llvm::errs())))
+    return failure();
+  if (options.stopAfter == ProgramStage::Binaries)
     return success();
   return parsePassPipeline(
       "convert-host-to-runtime,canonicalize,reconcile-unrealized-casts", pm,

@@ -156,4 +156,30 @@ def InsertDeallocsPass : Pass<"sluice-insert-deallocs", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
+def CompileSPIRVKernelsPass
+    : Pass<"sluice-compile-spirv-kernels", "mlir::ModuleOp"> {
+  let summary = "Compile the kernels of OpenCL and Level Zero queues to "
+                "validated SPIR-V";
+  let description = [{
+    Turns `gpu.module @sluice_spirv_kernels` into `gpu.binary
+    @sluice_spirv_kernels` holding one SPIR-V module (Kernel capability,
+    Physical64 addressing, OpenCL memory model):
+
+    1. USM placements in memref types become the `CrossWorkgroup` storage
+       class; the module gets a `spirv.target_env` (SPIR-V 1.0 with Kernel,
+       Addresses, Int8/16/64, Float16/64 and Groups, the last for
+       workgroup reductions) and every kernel an entry point ABI.
+    2. `arith-expand`, `convert-math-to-spirv` (math functions become
+       OpenCL.std instructions) and `convert-gpu-to-spirv` with 64-bit
+       indices run on the module alone; `spirv-update-vce` then declares
+       only the capabilities the code uses.
+    3. The SPIR-V is serialised and validated in-process with SPIRV-Tools
+       (OpenCL 2.0 environment, for the work-group reductions); a validation failure is an error with
+       the validator's message.
+
+    Nothing else in the module is touched.
+  }];
+  let dependentDialects = ["mlir::spirv::SPIRVDialect", "mlir::gpu::GPUDialect"];
+}
+
 #endif // SLUICE_CONVERSION_PASSES_TD

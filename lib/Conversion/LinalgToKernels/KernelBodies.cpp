@@ -335,12 +335,18 @@ LogicalResult sluice::kernels::buildReductionKernel(gpu::GPUFuncOp func,
                   bb.parLoops.back() < bb.redLoops.front();
   bool redFirst = !parFirst && bb.redLoops.back() < bb.parLoops.front();
 
-  // One work item: reduce slice s of output o.
+  // One work item: reduce slice s of output o. Host workgroups and SPIR-V
+  // work-items each reduce whole items serially (OpenCL CPU drivers such as
+  // PoCL lack work-group collectives); CUDA workgroups share an item and
+  // combine through workgroup memory.
+  bool serialItems = spec.target != KernelTarget::Cuda;
   scf::ForOp itemLoop;
   Value tid;
   if (bb.isHost()) {
     auto [lo, hi] = bb.hostRange(items, 1);
     itemLoop = scf::ForOp::create(b, loc, lo, hi, bb.c(1));
+  } else if (serialItems) {
+    itemLoop = bb.distributedLoop(items, 1);
   } else {
     tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
     Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
@@ -361,11 +367,11 @@ LogicalResult sluice::kernels::buildReductionKernel(gpu::GPUFuncOp func,
       spec.op.getDpsInitsMutable()[0].getOperandNumber()));
   Value identity = arith::ConstantOp::create(b, loc, comb.identity);
   Value init = identity;
-  bool hostDirect = bb.isHost() && spec.singlePhase;
+  bool hostDirect = serialItems && spec.singlePhase;
   if (hostDirect)
     init = memref::LoadOp::create(b, loc, outBuf, *outOff);
-  Value start = bb.isHost() ? rlo : bb.add(rlo, tid);
-  Value step = bb.isHost()
+  Value start = serialItems ? rlo : bb.add(rlo, tid);
+  Value step = serialItems
                    ? bb.c(1)
                    : Value(gpu::BlockDimOp::create(b, loc, gpu::Dimension::x));
   auto rLoop = scf::ForOp::create(b, loc, start, rhi, step, ValueRange{init});
@@ -392,28 +398,52 @@ LogicalResult sluice::kernels::buildReductionKernel(gpu::GPUFuncOp func,
   Value acc = rLoop.getResult(0);
   if (hostDirect) {
     memref::StoreOp::create(b, loc, acc, outBuf, *outOff);
-  } else if (bb.isHost()) {
+  } else if (serialItems) {
     memref::StoreOp::create(b, loc, acc, bb.arg(spec.partialArg), item);
   } else {
-    // GPU: combine across the workgroup; work-item 0 writes.
-    Value total = gpu::AllReduceOp::create(
-        b, loc, acc,
-        gpu::AllReduceOperationAttr::get(b.getContext(), comb.gpuOp),
-        b.getUnitAttr());
+    // GPU: a tree reduction through workgroup memory (portable: no
+    // work-group collective functions needed); work-item 0 writes.
+    Value scratch = func.getWorkgroupAttributions()[0];
+    BlockArgument accArg =
+        spec.op.getRegion().front().getArgument(spec.op.getNumDpsInputs());
+    memref::StoreOp::create(b, loc, acc, scratch, tid);
+    gpu::BarrierOp::create(b, loc);
+    for (int64_t half = spec.workgroupSize / 2; half > 0; half /= 2) {
+      Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           tid, bb.c(half));
+      auto step = scf::IfOp::create(b, loc, active, /*withElse=*/false);
+      {
+        OpBuilder::InsertionGuard inner(b);
+        b.setInsertionPoint(step.thenBlock()->getTerminator());
+        IRMapping m;
+        m.map(accArg, memref::LoadOp::create(b, loc, scratch, tid));
+        m.map(comb.value,
+              memref::LoadOp::create(b, loc, scratch,
+                                     ValueRange{bb.add(tid, bb.c(half))}));
+        Operation *folded = b.clone(*comb.op, m);
+        memref::StoreOp::create(b, loc, folded->getResult(0), scratch, tid);
+      }
+      gpu::BarrierOp::create(b, loc);
+    }
     Value isFirst =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, bb.c(0));
     auto ifOp = scf::IfOp::create(b, loc, isFirst, /*withElse=*/false);
-    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-    if (spec.singlePhase) {
-      IRMapping m;
-      m.map(spec.op.getRegion().front().getArgument(spec.op.getNumDpsInputs()),
-            memref::LoadOp::create(b, loc, outBuf, *outOff));
-      m.map(comb.value, total);
-      Operation *folded = b.clone(*comb.op, m);
-      memref::StoreOp::create(b, loc, folded->getResult(0), outBuf, *outOff);
-    } else {
-      memref::StoreOp::create(b, loc, total, bb.arg(spec.partialArg), item);
+    {
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      Value total = memref::LoadOp::create(b, loc, scratch, bb.c(0));
+      if (spec.singlePhase) {
+        IRMapping m;
+        m.map(accArg, memref::LoadOp::create(b, loc, outBuf, *outOff));
+        m.map(comb.value, total);
+        Operation *folded = b.clone(*comb.op, m);
+        memref::StoreOp::create(b, loc, folded->getResult(0), outBuf, *outOff);
+      } else {
+        memref::StoreOp::create(b, loc, total, bb.arg(spec.partialArg), item);
+      }
     }
+    // The next item reuses the scratch memory.
+    gpu::BarrierOp::create(b, loc);
   }
   b.setInsertionPointAfter(itemLoop);
   bb.finish();

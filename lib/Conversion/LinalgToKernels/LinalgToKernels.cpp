@@ -86,7 +86,8 @@ private:
   void launch(OpBuilder &b, Location loc, KernelSpec &spec, gpu::GPUFuncOp func,
               Value groups, int64_t localSize, usm::QueueAttr queue);
   gpu::GPUFuncOp createKernel(KernelTarget target, StringRef name,
-                              ArrayRef<Type> argTypes, Location loc);
+                              ArrayRef<Type> argTypes, Location loc,
+                              TypeRange workgroupMemory = {});
 
   ModuleOp module;
   const ConvertLinalgToKernelsPassOptions &opts;
@@ -132,12 +133,12 @@ Value KernelFormer::flatView(OpBuilder &b, Location loc, Value buffer) {
 }
 
 gpu::GPUFuncOp KernelFormer::createKernel(KernelTarget target, StringRef name,
-                                          ArrayRef<Type> argTypes,
-                                          Location loc) {
+                                          ArrayRef<Type> argTypes, Location loc,
+                                          TypeRange workgroupMemory) {
   gpu::GPUModuleOp gpuModule = moduleFor(target);
   OpBuilder b = OpBuilder::atBlockEnd(gpuModule.getBody());
-  auto func =
-      gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
+  auto func = gpu::GPUFuncOp::create(
+      b, loc, name, b.getFunctionType(argTypes, {}), workgroupMemory);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   SymbolTable(gpuModule).insert(func); // renames on a clash
   return func;
@@ -264,8 +265,15 @@ LogicalResult KernelFormer::run(linalg::GenericOp op) {
   }
   Value numOutputs = m.product(parallelSizes);
   Value reduced = m.product(reductionSizes);
-  int64_t target_ = isHost ? kHostReductionGroups : kGpuReductionGroups;
-  int64_t minChunk = isHost ? opts.hostGrain : opts.workgroupSize * 8;
+  // Work-items that reduce whole slices alone (host workgroups, SPIR-V
+  // work-items) want more, smaller slices than CUDA workgroups.
+  bool serialItems = *target != KernelTarget::Cuda;
+  int64_t target_ = isHost        ? kHostReductionGroups
+                    : serialItems ? kGpuReductionGroups * 4
+                                  : kGpuReductionGroups;
+  int64_t minChunk = isHost        ? opts.hostGrain
+                     : serialItems ? 1024
+                                   : opts.workgroupSize * 8;
   // S = max(1, min(ceil(T / P), ceil(R / minChunk))).
   auto slicesFor = [&](int64_t p, int64_t r) {
     int64_t byGroups =
@@ -301,8 +309,17 @@ LogicalResult KernelFormer::run(linalg::GenericOp op) {
 
   Value groups1 = isHost ? m.clamp(items, 1, opts.hostMaxGroups)
                          : m.clamp(items, 1, kMaxGpuGroups);
+  // GPU workgroups combine their work-items' values through workgroup
+  // memory, one slot per work-item.
+  SmallVector<Type> scratch;
+  if (!serialItems)
+    scratch.push_back(MemRefType::get(
+        {opts.workgroupSize}, spec.combiner.op->getResult(0).getType(),
+        MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(b.getContext(),
+                                   gpu::AddressSpace::Workgroup)));
   gpu::GPUFuncOp partialKernel =
-      createKernel(*target, base + "_reduce", spec.argTypes(), loc);
+      createKernel(*target, base + "_reduce", spec.argTypes(), loc, scratch);
   if (failed(buildReductionKernel(partialKernel, spec)))
     return failure();
   launch(b, loc, spec, partialKernel, groups1, spec.workgroupSize,
@@ -331,9 +348,11 @@ struct ConvertLinalgToKernelsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (workgroupSize < 1 || hostGrain < 1 || hostMaxGroups < 1) {
-      module.emitError("convert-linalg-to-kernels: workgroup-size, "
-                       "host-grain and host-max-groups must be positive");
+    if (workgroupSize < 1 || hostGrain < 1 || hostMaxGroups < 1 ||
+        (workgroupSize & (workgroupSize - 1))) {
+      module.emitError("convert-linalg-to-kernels: workgroup-size must be a "
+                       "power of two, host-grain and host-max-groups "
+                       "positive");
       return signalPassFailure();
     }
     // Named ops (fill, transpose, ...) become generics first.

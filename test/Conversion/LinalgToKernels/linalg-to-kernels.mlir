@@ -146,16 +146,46 @@ func.func @rows_max(%a: !M, %out: !R) {
 !C = memref<1048576xf32, #usm.placement<"opencl:cpu:0", device>>
 !S = memref<f32, #usm.placement<"opencl:cpu:0", device>>
 
-// On a GPU target a slice is reduced by the whole workgroup: a strided loop
-// per work-item, then gpu.all_reduce, and work-item 0 writes the partial.
-// CHECK-LABEL: func.func @gpu_sum
-// CHECK: gpu.func @gpu_sum_reduce
-// CHECK: %[[R:.*]] = gpu.all_reduce add %{{.*}} uniform {
-// CHECK: scf.if
-// CHECK: memref.store %[[R]]
-func.func @gpu_sum(%a: !C, %out: !S) {
+// On SPIR-V targets each work-item reduces whole slices serially (OpenCL CPU
+// drivers lack work-group collectives); the partials are then combined.
+// CHECK-LABEL: func.func @spirv_sum
+// CHECK: gpu.launch_func @sluice_spirv_kernels::@spirv_sum_reduce
+// CHECK: gpu.launch_func @sluice_spirv_kernels::@spirv_sum_combine
+// CHECK: gpu.func @spirv_sum_reduce
+// CHECK-NOT: gpu.barrier
+// CHECK: scf.for {{.*}} iter_args
+// CHECK: arith.addf
+// CHECK: gpu.func @spirv_sum_combine
+func.func @spirv_sum(%a: !C, %out: !S) {
   linalg.generic {indexing_maps = [#in, #out], iterator_types = ["reduction"]}
       ins(%a : !C) outs(%out : !S) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %x : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#in = affine_map<(d0) -> (d0)>
+#out = affine_map<(d0) -> ()>
+!G = memref<1048576xf32, #usm.placement<"cuda:gpu:0", device>>
+!S = memref<f32, #usm.placement<"cuda:gpu:0", device>>
+
+// On CUDA a workgroup shares a slice: a strided loop per work-item, then a
+// tree through workgroup memory with barriers; work-item 0 writes.
+// CHECK-LABEL: func.func @cuda_sum
+// CHECK: gpu.func @cuda_sum_reduce({{.*}}) workgroup(%[[SCRATCH:.*]] : memref<256xf32, #gpu.address_space<workgroup>>) kernel
+// CHECK: memref.store %{{.*}}, %[[SCRATCH]]
+// CHECK: gpu.barrier
+// CHECK: arith.cmpi ult
+// CHECK: scf.if
+// CHECK: arith.addf
+// CHECK: gpu.barrier
+func.func @cuda_sum(%a: !G, %out: !S) {
+  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["reduction"]}
+      ins(%a : !G) outs(%out : !S) {
   ^bb0(%x: f32, %acc: f32):
     %s = arith.addf %acc, %x : f32
     linalg.yield %s : f32

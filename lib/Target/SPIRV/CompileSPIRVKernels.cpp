@@ -1,0 +1,135 @@
+//===- CompileSPIRVKernels.cpp - Kernels of OpenCL/L0 queues to SPIR-V ----===//
+
+#include "sluice/Conversion/LinalgToKernels/KernelTarget.h"
+#include "sluice/Conversion/Passes.h"
+#include "sluice/Dialect/USM/IR/USMDialect.h"
+#include "sluice/Dialect/USM/IR/USMTypes.h"
+#include "sluice/Target/SPIRV/Validate.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/Dialect/SPIRV/Transforms/Passes.h"
+#include "mlir/IR/AttrTypeSubElements.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/SPIRV/Serialization.h"
+
+#include <mutex>
+
+namespace sluice {
+#define GEN_PASS_DEF_COMPILESPIRVKERNELSPASS
+#include "sluice/Conversion/Passes.h.inc"
+} // namespace sluice
+
+using namespace mlir;
+using namespace sluice;
+
+namespace {
+
+spirv::TargetEnvAttr openclTargetEnv(MLIRContext *ctx) {
+  using C = spirv::Capability;
+  auto triple =
+      spirv::VerCapExtAttr::get(spirv::Version::V_1_0,
+                                {C::Kernel, C::Addresses, C::Int8, C::Int16,
+                                 C::Int64, C::Float16, C::Float64, C::Groups},
+                                {}, ctx);
+  return spirv::TargetEnvAttr::get(
+      triple, spirv::getDefaultResourceLimits(ctx), spirv::ClientAPI::OpenCL,
+      spirv::Vendor::Unknown, spirv::DeviceType::Unknown,
+      spirv::TargetEnvAttr::kUnknownDeviceID);
+}
+
+struct CompileSPIRVKernelsPass
+    : sluice::impl::CompileSPIRVKernelsPassBase<CompileSPIRVKernelsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    auto gm = module.lookupSymbol<gpu::GPUModuleOp>(
+        kernelModuleName(KernelTarget::Spirv));
+    if (!gm)
+      return;
+    Location loc = gm.getLoc();
+    static std::once_flag registered;
+    std::call_once(registered, [] {
+      arith::registerArithExpandOpsPass();
+      registerConvertMathToSPIRVPass();
+      registerConvertGPUToSPIRV();
+      spirv::registerSPIRVUpdateVCEPass();
+      spirv::registerSPIRVLowerABIAttributesPass();
+    });
+    spirv::TargetEnvAttr env = openclTargetEnv(ctx);
+
+    // 1. Storage classes (USM memory is CrossWorkgroup, workgroup scratch
+    //    is Workgroup), target environment, entry points.
+    AttrTypeReplacer replacer;
+    auto crossWorkgroup =
+        spirv::StorageClassAttr::get(ctx, spirv::StorageClass::CrossWorkgroup);
+    replacer.addReplacement(
+        [&](usm::PlacementAttr) -> std::optional<Attribute> {
+          return crossWorkgroup;
+        });
+    replacer.addReplacement(
+        [&](gpu::AddressSpaceAttr space) -> std::optional<Attribute> {
+          if (space.getValue() != gpu::AddressSpace::Workgroup)
+            return std::nullopt;
+          return spirv::StorageClassAttr::get(ctx,
+                                              spirv::StorageClass::Workgroup);
+        });
+    replacer.recursivelyReplaceElementsIn(gm, /*replaceAttrs=*/true,
+                                          /*replaceLocs=*/false,
+                                          /*replaceTypes=*/true);
+    gm->setAttr(spirv::getTargetEnvAttrName(), env);
+    gm.walk([&](gpu::GPUFuncOp f) {
+      if (f.isKernel())
+        f->setAttr(spirv::getEntryPointABIAttrName(),
+                   spirv::EntryPointABIAttr::get(ctx, nullptr, std::nullopt,
+                                                 std::nullopt));
+    });
+
+    // 2. Convert the module on its own, so that other kernel modules are
+    //    left for their own targets.
+    OwningOpRef<ModuleOp> scratch = ModuleOp::create(loc);
+    gm->moveBefore(scratch->getBody(), scratch->getBody()->end());
+    PassManager pm(ctx);
+    if (failed(parsePassPipeline(
+            "gpu.module(arith-expand,convert-math-to-spirv),"
+            "convert-gpu-to-spirv{use-64bit-index=true},"
+            "gpu.module(spirv.module(spirv-lower-abi-attrs,spirv-update-vce))",
+            pm, llvm::errs())) ||
+        failed(pm.run(*scratch))) {
+      emitError(loc) << "SPIR-V conversion of the OpenCL/Level Zero kernels "
+                        "failed";
+      return signalPassFailure();
+    }
+    spirv::ModuleOp spirvModule;
+    gm.walk([&](spirv::ModuleOp m) { spirvModule = m; });
+    if (!spirvModule) {
+      emitError(loc) << "convert-gpu-to-spirv produced no spirv.module";
+      return signalPassFailure();
+    }
+
+    // 3. Serialise and validate.
+    SmallVector<uint32_t> words;
+    if (failed(spirv::serialize(spirvModule, words))) {
+      emitError(loc) << "cannot serialise the SPIR-V kernels";
+      return signalPassFailure();
+    }
+    std::string log;
+    if (!validateSPIRV(words, log)) {
+      emitError(loc) << "the SPIR-V kernels fail validation:\n" << log;
+      return signalPassFailure();
+    }
+    StringRef bytes(reinterpret_cast<const char *>(words.data()),
+                    words.size() * sizeof(uint32_t));
+    auto object =
+        gpu::ObjectAttr::get(ctx, env, gpu::CompilationTarget::Binary,
+                             StringAttr::get(ctx, bytes), nullptr, nullptr);
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    gpu::BinaryOp::create(b, loc, kernelModuleName(KernelTarget::Spirv),
+                          Attribute(), ArrayRef<Attribute>{object});
+  }
+};
+
+} // namespace
