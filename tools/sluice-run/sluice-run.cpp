@@ -42,7 +42,7 @@ static cl::list<std::string>
 static cl::opt<std::string>
     device("device", cl::desc("run every queue of the program on this device "
                               "(a filter selector such as host, "
-                              "opencl:cpu:0, gpu)"));
+                              "opencl:cpu:0, gpu, or default)"));
 static cl::opt<int> benchmark(
     "benchmark",
     cl::desc("run N more times and print the median time of one call"),
@@ -81,7 +81,10 @@ int main(int argc, char **argv) {
   if (!device.empty()) {
     SluiceDevice dev = nullptr;
     SluiceDeviceInfo info;
-    if (sluiceDeviceSelect(device.c_str(), &dev) != SLUICE_SUCCESS ||
+    // "default": the runtime's default device (the first GPU, else the host).
+    std::string filter =
+        device == "default" ? std::string() : device.getValue();
+    if (sluiceDeviceSelect(filter.c_str(), &dev) != SLUICE_SUCCESS ||
         sluiceDeviceGetInfo(dev, &info) != SLUICE_SUCCESS)
       return fail("--device=" + device + ": " + sluiceGetLastErrorMessage());
     exec::rebindQueues(*module, info.filter_string);
