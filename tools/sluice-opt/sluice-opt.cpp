@@ -14,12 +14,15 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  // Kernel binaries (gpu-module-to-binary) translate through LLVM IR.
+  mlir::registerAllToLLVMIRTranslations(registry);
   mlir::registerAllPasses();
   sluice::usm::registerAllUSMPasses();
   sluice::registerSluiceConversionPasses();

@@ -182,4 +182,26 @@ def CompileSPIRVKernelsPass
   let dependentDialects = ["mlir::spirv::SPIRVDialect", "mlir::gpu::GPUDialect"];
 }
 
+def CompileCUDAKernelsPass
+    : Pass<"sluice-compile-cuda-kernels", "mlir::ModuleOp"> {
+  let summary = "Compile the kernels of CUDA queues to PTX";
+  let description = [{
+    Turns `gpu.module @sluice_cuda_kernels` into `gpu.binary
+    @sluice_cuda_kernels` holding PTX for the chosen chip: USM placements in
+    memref types become the default (global) address space, the module gets
+    an `#nvvm.target` (PTX ISA 8.0, so sm_90 works), and `arith-expand`,
+    `convert-scf-to-cf`, `convert-gpu-to-nvvm` and `gpu-module-to-binary`
+    (`format=isa`, libdevice from the CUDA toolkit for math functions) run
+    on the module alone. The runtime's CUDA backend JIT-compiles the PTX for
+    the device it runs on.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"sm_90\"",
+           "NVIDIA architecture (sm_80, sm_90, ...)">,
+    Option<"toolkit", "toolkit", "std::string", "\"/usr/local/cuda\"",
+           "CUDA toolkit (for libdevice)">,
+  ];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
 #endif // SLUICE_CONVERSION_PASSES_TD

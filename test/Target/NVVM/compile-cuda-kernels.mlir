@@ -1,0 +1,24 @@
+// RUN: sluice-opt %s --sluice-lower-to-kernels --sluice-compile-cuda-kernels | FileCheck %s
+// RUN: sluice-opt %s --sluice-lower-to-kernels --sluice-compile-cuda-kernels | %python %S/extract-ptx.py > %t.sm90.ptx
+// RUN: sluice-opt %s --sluice-lower-to-kernels --sluice-compile-cuda-kernels=chip=sm_80 | %python %S/extract-ptx.py > %t.sm80.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t.sm90.ptx
+// RUN: %if ptxas %{ ptxas -arch=sm_90 %t.sm90.ptx -o %t.sm90.cubin %}
+// RUN: %if ptxas %{ ptxas -arch=sm_80 %t.sm80.ptx -o %t.sm80.cubin %}
+
+// The kernels of CUDA queues become PTX (math through libdevice, the
+// reduction's workgroup tree through shared memory); ptxas accepts it for
+// sm_90 and sm_80 where the CUDA toolkit is installed.
+!G = !usm.array<?xf32, "cuda:gpu:0", device>
+!S = !usm.array<f32, "cuda:gpu:0", device>
+
+// CHECK: gpu.binary @sluice_cuda_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">
+// CHECK-NOT: gpu.module @sluice_cuda_kernels
+// PTX: .target sm_90
+// PTX: .entry f_map
+// PTX: .shared
+// PTX: bar.sync
+func.func @f(%a: !G) -> (!G, !S) {
+  %e = usm.exp %a : (!G) -> !G
+  %s = usm.sum %e : !G -> !S
+  return %e, %s : !G, !S
+}
