@@ -55,7 +55,8 @@ cl::opt<Emit> emit(
 cl::opt<std::string>
     device("device",
            cl::desc("compile every queue of the program for this device (a "
-                    "filter selector such as host, opencl:cpu:0, gpu)"),
+                    "filter selector such as host, opencl:cpu:0, gpu, or "
+                    "default)"),
            cl::value_desc("selector"), cl::cat(category));
 cl::opt<bool> noFusion("no-fusion",
                        cl::desc("compile without elementwise fusion"),
@@ -146,7 +147,10 @@ int main(int argc, char **argv) {
   if (!device.empty()) {
     SluiceDevice dev = nullptr;
     SluiceDeviceInfo info;
-    if (sluiceDeviceSelect(device.c_str(), &dev) != SLUICE_SUCCESS ||
+    // "default": the runtime's default device (the first GPU, else the host).
+    std::string filter =
+        device == "default" ? std::string() : device.getValue();
+    if (sluiceDeviceSelect(filter.c_str(), &dev) != SLUICE_SUCCESS ||
         sluiceDeviceGetInfo(dev, &info) != SLUICE_SUCCESS)
       return fail("--device=" + device + ": " + sluiceGetLastErrorMessage());
     exec::rebindQueues(*module, info.filter_string);

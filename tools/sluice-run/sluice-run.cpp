@@ -134,8 +134,19 @@ static int runArtifact() {
   std::vector<io::HostArray> args;
   if (int rc = parseInputs(**signature, args))
     return rc;
-  if (!device.empty() &&
-      sluiceProgramSetDeviceOverrideChecked(device.c_str()) != SLUICE_SUCCESS)
+  // The override is the runtime's; "default" is its default device.
+  std::string selector = device;
+  if (device == "default") {
+    SluiceDevice dev = nullptr;
+    SluiceDeviceInfo info;
+    if (sluiceDeviceSelect("", &dev) != SLUICE_SUCCESS ||
+        sluiceDeviceGetInfo(dev, &info) != SLUICE_SUCCESS)
+      return fail("--device=default: " +
+                  std::string(sluiceGetLastErrorMessage()));
+    selector = info.filter_string;
+  }
+  if (!selector.empty() &&
+      sluiceProgramSetDeviceOverrideChecked(selector.c_str()) != SLUICE_SUCCESS)
     return fail("--device=" + device + ": " + sluiceGetLastErrorMessage());
   auto fn = (*artifact)->entry((*signature)->name);
   if (!fn)
@@ -143,13 +154,13 @@ static int runArtifact() {
   // An artifact carries kernels for the backends it was compiled for only:
   // say so when --device picked another one.
   std::string hint;
-  if (!device.empty()) {
+  if (!selector.empty()) {
     std::vector<std::string> devices;
     bool sameBackend = false;
     SluiceDevice dev = nullptr;
     SluiceDeviceInfo info;
     std::string backend;
-    if (sluiceDeviceSelect(device.c_str(), &dev) == SLUICE_SUCCESS &&
+    if (sluiceDeviceSelect(selector.c_str(), &dev) == SLUICE_SUCCESS &&
         sluiceDeviceGetInfo(dev, &info) == SLUICE_SUCCESS)
       backend = StringRef(info.filter_string).split(':').first.str();
     for (const auto *values : {&(*signature)->args, &(*signature)->results})
@@ -165,8 +176,8 @@ static int runArtifact() {
       if (!devices.empty())
         hint += " (@" + (*signature)->name + "'s arrays are on " +
                 llvm::join(devices, ", ") + ")";
-      hint += "; to run on " + device +
-              ", compile for it: sluice-compile --device=" + device;
+      hint += "; to run on " + selector +
+              ", compile for it: sluice-compile --device=" + selector;
     }
   }
   return runEntry(**signature, *fn, args, hint);

@@ -13,6 +13,12 @@
 // KERNELS:      gpu.module
 // RUN: sluice-compile %s --emit=mlir --no-fusion --stop-after=kernels | FileCheck %s --check-prefix=UNFUSED
 // UNFUSED-COUNT-2: gpu.launch_func {{.*}}blocks
+// Device kernels become binaries embedded in the module (from standard
+// input here).
+// RUN: sed 's/host:cpu:0/opencl:cpu:0/' %s | sluice-compile --emit=mlir --stop-after=binaries | FileCheck %s --check-prefix=BINARIES
+// BINARIES:     gpu.launch_func @sluice_spirv_kernels::@main_map
+// BINARIES:     gpu.binary @sluice_spirv_kernels
+// BINARIES-NOT: gpu.module
 // The LLVM dialect (the default stage) with the artifact's globals.
 // RUN: sluice-compile %s --emit=mlir -o %t.ll.mlir
 // RUN: FileCheck %s --check-prefix=LLVMDIALECT < %t.ll.mlir
