@@ -1,14 +1,17 @@
 //===- sluice-run.cpp - Compile and run a usm program ---------------------===//
 //
-//   sluice-run prog.mlir [--entry=f] [--input=2x3xf32=[...] | @x.npy]...
-//              [--output=@y.npy | -]... [--device=SELECTOR] [--benchmark=N]
+//   sluice-run prog.mlir|prog.so [--entry=f] [--input=2x3xf32=[...] |
+//              @x.npy]... [--output=@y.npy | -]... [--device=SELECTOR]
+//              [--benchmark=N]
 //
-// JIT-compiles the program with Sluice's pipeline, runs the entry function on
-// the queues its placements name (or, with --device, on one device) and
-// prints the results as `2x3xf32=[[...]]` or writes them as .npy files.
+// JIT-compiles the program with Sluice's pipeline (or loads an artifact that
+// sluice-compile wrote), runs the entry function on the queues its
+// placements name (or, with --device, on one device) and prints the results
+// as `2x3xf32=[[...]]` or writes them as .npy files.
 //
 //===----------------------------------------------------------------------===//
 
+#include "sluice/Execution/Artifact.h"
 #include "sluice/Execution/Compiler.h"
 #include "sluice/Support/ArrayIO.h"
 
@@ -18,6 +21,8 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
@@ -29,7 +34,8 @@ using namespace sluice;
 namespace cl = llvm::cl;
 
 static cl::opt<std::string> inputFile(cl::Positional,
-                                      cl::desc("<program.mlir>"), cl::Required);
+                                      cl::desc("<program.mlir | artifact.so>"),
+                                      cl::Required);
 static cl::opt<std::string>
     entryName("entry", cl::desc("function to run (default: "
                                 "@main or the only public one)"));
@@ -59,9 +65,129 @@ static int fail(const std::string &message) {
   return 1;
 }
 
+/// Parses the --input values for `signature`.
+static int parseInputs(const exec::EntrySignature &signature,
+                       std::vector<io::HostArray> &args) {
+  for (const std::string &spec : inputs) {
+    io::Result<io::HostArray> a = io::parseInputSpec(spec);
+    if (!a)
+      return fail("--input=" + spec + ": " + a.error());
+    args.push_back(a.take());
+  }
+  if (args.size() != signature.args.size())
+    return fail("@" + signature.name + " takes " +
+                std::to_string(signature.args.size()) + " arguments (" +
+                signature.toString() + "); " + std::to_string(args.size()) +
+                " --input given");
+  return 0;
+}
+
+/// Runs the entry and prints or writes its results. `hint` follows a
+/// failure of the call.
+static int runEntry(const exec::EntrySignature &signature,
+                    const exec::EntryFunction &fn,
+                    const std::vector<io::HostArray> &args,
+                    const std::string &hint = "") {
+  exec::InvokeOptions invokeOptions;
+  invokeOptions.benchmarkRuns = benchmark;
+  io::Result<exec::InvokeResult> result =
+      exec::invoke(signature, fn, args, invokeOptions);
+  if (!result) {
+    fail(result.error());
+    if (!hint.empty())
+      llvm::errs() << "sluice-run: note: " << hint << "\n";
+    return 1;
+  }
+
+  for (size_t i = 0; i < result->outputs.size(); ++i) {
+    const io::HostArray &out = result->outputs[i];
+    std::string where = i < outputs.size() ? outputs[i] : "-";
+    if (where == "-") {
+      io::PrintOptions print;
+      print.maxElements = maxElements;
+      llvm::outs() << io::formatArray(out, print) << "\n";
+    } else if (!where.empty() && where[0] == '@') {
+      if (io::Status s = io::writeNpyFile(where.substr(1), out); !s)
+        return fail("--output=" + where + ": " + s.error());
+    } else {
+      return fail("--output=" + where + ": expected @file.npy or -");
+    }
+  }
+  if (benchmark > 0)
+    llvm::outs() << "sluice-run: benchmark: median "
+                 << llvm::format("%.9f", result->medianSeconds) << " s over "
+                 << benchmark << " runs\n";
+  return 0;
+}
+
+/// Runs an artifact of sluice-compile: no compilation, the device override
+/// is the runtime's.
+static int runArtifact() {
+  if (noFusion)
+    return fail("--no-fusion does not apply to a compiled artifact");
+  auto artifact = exec::Artifact::load(inputFile);
+  if (!artifact)
+    return fail(artifact.error());
+  auto signature = (*artifact)->findEntry(entryName);
+  if (!signature)
+    return fail(signature.error());
+  std::vector<io::HostArray> args;
+  if (int rc = parseInputs(**signature, args))
+    return rc;
+  // The override is the runtime's; "default" is its default device.
+  std::string selector = device;
+  if (device == "default") {
+    SluiceDevice dev = nullptr;
+    SluiceDeviceInfo info;
+    if (sluiceDeviceSelect("", &dev) != SLUICE_SUCCESS ||
+        sluiceDeviceGetInfo(dev, &info) != SLUICE_SUCCESS)
+      return fail("--device=default: " +
+                  std::string(sluiceGetLastErrorMessage()));
+    selector = info.filter_string;
+  }
+  if (!selector.empty() &&
+      sluiceProgramSetDeviceOverrideChecked(selector.c_str()) != SLUICE_SUCCESS)
+    return fail("--device=" + device + ": " + sluiceGetLastErrorMessage());
+  auto fn = (*artifact)->entry((*signature)->name);
+  if (!fn)
+    return fail(fn.error());
+  // An artifact carries kernels for the backends it was compiled for only:
+  // say so when --device picked another one.
+  std::string hint;
+  if (!selector.empty()) {
+    std::vector<std::string> devices;
+    bool sameBackend = false;
+    SluiceDevice dev = nullptr;
+    SluiceDeviceInfo info;
+    std::string backend;
+    if (sluiceDeviceSelect(selector.c_str(), &dev) == SLUICE_SUCCESS &&
+        sluiceDeviceGetInfo(dev, &info) == SLUICE_SUCCESS)
+      backend = StringRef(info.filter_string).split(':').first.str();
+    for (const auto *values : {&(*signature)->args, &(*signature)->results})
+      for (const exec::ValueInfo &v : *values) {
+        if (!v.isArray || llvm::is_contained(devices, v.device))
+          continue;
+        devices.push_back(v.device);
+        sameBackend |= StringRef(v.device).split(':').first == backend;
+      }
+    if (!sameBackend) {
+      hint = "an artifact only has kernels for the backends it was "
+             "compiled for";
+      if (!devices.empty())
+        hint += " (@" + (*signature)->name + "'s arrays are on " +
+                llvm::join(devices, ", ") + ")";
+      hint += "; to run on " + selector +
+              ", compile for it: sluice-compile --device=" + selector;
+    }
+  }
+  return runEntry(**signature, *fn, args, hint);
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "Sluice program runner\n");
+  if (exec::isElfFile(inputFile))
+    return runArtifact();
 
   DialectRegistry registry;
   exec::registerCompilerDialects(registry);
@@ -98,17 +224,8 @@ int main(int argc, char **argv) {
     return 1;
 
   std::vector<io::HostArray> args;
-  for (const std::string &spec : inputs) {
-    io::Result<io::HostArray> a = io::parseInputSpec(spec);
-    if (!a)
-      return fail("--input=" + spec + ": " + a.error());
-    args.push_back(a.take());
-  }
-  if (args.size() != signature->args.size())
-    return fail("@" + signature->name + " takes " +
-                std::to_string(signature->args.size()) + " arguments (" +
-                signature->toString() + "); " + std::to_string(args.size()) +
-                " --input given");
+  if (int rc = parseInputs(*signature, args))
+    return rc;
 
   ProgramPipelineOptions options;
   options.fuse = !noFusion;
@@ -121,30 +238,5 @@ int main(int argc, char **argv) {
   if (!fn)
     return fail(toString(fn.takeError()));
 
-  exec::InvokeOptions invokeOptions;
-  invokeOptions.benchmarkRuns = benchmark;
-  io::Result<exec::InvokeResult> result =
-      exec::invoke(*signature, *fn, args, invokeOptions);
-  if (!result)
-    return fail(result.error());
-
-  for (size_t i = 0; i < result->outputs.size(); ++i) {
-    const io::HostArray &out = result->outputs[i];
-    std::string where = i < outputs.size() ? outputs[i] : "-";
-    if (where == "-") {
-      io::PrintOptions print;
-      print.maxElements = maxElements;
-      llvm::outs() << io::formatArray(out, print) << "\n";
-    } else if (!where.empty() && where[0] == '@') {
-      if (io::Status s = io::writeNpyFile(where.substr(1), out); !s)
-        return fail("--output=" + where + ": " + s.error());
-    } else {
-      return fail("--output=" + where + ": expected @file.npy or -");
-    }
-  }
-  if (benchmark > 0)
-    llvm::outs() << "sluice-run: benchmark: median "
-                 << llvm::format("%.9f", result->medianSeconds) << " s over "
-                 << benchmark << " runs\n";
-  return 0;
+  return runEntry(*signature, *fn, args);
 }

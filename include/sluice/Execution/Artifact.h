@@ -1,0 +1,71 @@
+//===- Artifact.h - Loading ahead-of-time compiled programs -----*- C++ -*-===//
+//
+// An artifact is what `sluice-compile` writes: a shared object holding a
+// program's host code, host kernels and device binaries, linked against
+// libsluice-runtime.so. Besides an entry point `int32_t _sluice_entry_f(void
+// **args)` per public function @f, it exports two NUL-terminated strings:
+//
+//   sluice_signatures        one EntrySignature::toString() per entry point,
+//                            separated by newlines
+//   sluice_compiler_version  the Sluice and MLIR versions that compiled it
+//
+// Loading needs no MLIR: the tools, the C API and Python share this code.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SLUICE_EXECUTION_ARTIFACT_H
+#define SLUICE_EXECUTION_ARTIFACT_H
+
+#include "sluice/Execution/EntrySignature.h"
+#include "sluice/Execution/Invoker.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sluice::exec {
+
+/// The symbols an artifact exports.
+inline constexpr const char *kSignaturesSymbol = "sluice_signatures";
+inline constexpr const char *kCompilerVersionSymbol = "sluice_compiler_version";
+inline constexpr const char *kEntryPointPrefix = "_sluice_entry_";
+
+/// Whether the file starts with the ELF magic number (an artifact, or some
+/// other ELF file, as opposed to MLIR text or bytecode).
+bool isElfFile(const std::string &path);
+
+/// A loaded artifact. The shared object stays mapped for the life of the
+/// process, even after the Artifact is gone: the runtime caches modules and
+/// host kernels by the addresses of the program's code and data.
+class Artifact {
+public:
+  /// Loads `path` (dlopen, RTLD_NOW | RTLD_LOCAL) and reads its signatures.
+  /// Fails, saying why, when the file cannot be opened, is not a shared
+  /// object, lacks the symbols of an artifact, holds a malformed signature or
+  /// lacks the entry point of one of its signatures.
+  static io::Result<std::unique_ptr<Artifact>> load(const std::string &path);
+  ~Artifact();
+  Artifact(const Artifact &) = delete;
+  Artifact &operator=(const Artifact &) = delete;
+
+  const std::string &path() const { return filePath; }
+  const std::string &compilerVersion() const { return version; }
+  /// One per entry point, in the order the artifact lists them.
+  const std::vector<EntrySignature> &signatures() const { return sigs; }
+
+  /// The signature of the entry to run: `name` if given, else `main`, else
+  /// the only one.
+  io::Result<const EntrySignature *> findEntry(const std::string &name) const;
+  /// The entry point of entry `name` (as listed in signatures()).
+  io::Result<EntryFunction> entry(const std::string &name) const;
+
+private:
+  Artifact() = default;
+  void *handle = nullptr;
+  std::string filePath, version;
+  std::vector<EntrySignature> sigs;
+};
+
+} // namespace sluice::exec
+
+#endif // SLUICE_EXECUTION_ARTIFACT_H
