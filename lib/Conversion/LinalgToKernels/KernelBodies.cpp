@@ -18,6 +18,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 #include <limits>
 
@@ -194,6 +195,22 @@ public:
   FailureOr<SmallVector<Value>> payload(Point &p, Value acc,
                                         IRMapping &mapping) {
     Block &body = op.getRegion().front();
+    // Scalars from above arrive as kernel arguments; constants from above
+    // (canonicalize hoists them out of the generic) are rematerialised.
+    for (auto [value, index] : spec.capturedArg)
+      mapping.map(value, arg(index));
+    llvm::SetVector<Value> above;
+    getUsedValuesDefinedAbove(op.getRegion(), above);
+    for (Value v : above) {
+      if (mapping.contains(v))
+        continue;
+      Operation *def = v.getDefiningOp();
+      if (!def || !def->hasTrait<OpTrait::ConstantLike>())
+        return op.emitOpError("payload uses a value defined outside the op "
+                              "that is not a constant: ")
+               << v;
+      b.clone(*def, mapping);
+    }
     for (OpOperand &operand : op->getOpOperands()) {
       BlockArgument blockArg = body.getArgument(operand.getOperandNumber());
       if (blockArg.use_empty())
@@ -212,8 +229,14 @@ public:
         return failure();
       mapping.map(blockArg, load(operand, *off));
     }
-    for (Operation &inner : body.without_terminator())
+    for (Operation &inner : body.without_terminator()) {
+      // linalg.index reads the loop index: the point's index in the kernel.
+      if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+        mapping.map(index.getResult(), indices(p)[index.getDim()]);
+        continue;
+      }
       b.clone(inner, mapping);
+    }
     SmallVector<Value> results;
     for (Value v : body.getTerminator()->getOperands())
       results.push_back(mapping.lookupOrDefault(v));

@@ -37,6 +37,8 @@ struct KernelSpec {
   llvm::SmallVector<mlir::Value> hostArgs;
   /// Operand number of the generic -> kernel argument index.
   llvm::DenseMap<unsigned, unsigned> bufferArg, scalarArg;
+  /// Values the body uses from above (scalars) -> kernel argument index.
+  llvm::DenseMap<mlir::Value, unsigned> capturedArg;
   /// Per loop: the kernel argument holding its size, or -1 when static.
   llvm::SmallVector<int64_t> loopSizeArg;
   llvm::SmallVector<int64_t> staticLoopSizes;

@@ -23,6 +23,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace sluice {
 #define GEN_PASS_DEF_CONVERTLINALGTOKERNELSPASS
@@ -225,6 +226,21 @@ LogicalResult KernelFormer::run(linalg::GenericOp op) {
       spec.scalarArg[input->getOperandNumber()] = spec.hostArgs.size();
       spec.hostArgs.push_back(input->get());
     }
+  }
+
+  // Scalars the body uses from above become arguments too (constants are
+  // cloned into the kernel instead).
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(op.getRegion(), captured);
+  for (Value v : captured) {
+    if (isa<ShapedType>(v.getType()))
+      return op.emitOpError("body uses a shaped value from above: ")
+             << v.getType();
+    if (auto *def = v.getDefiningOp();
+        def && def->hasTrait<OpTrait::ConstantLike>())
+      continue;
+    spec.capturedArg[v] = spec.hostArgs.size();
+    spec.hostArgs.push_back(v);
   }
 
   auto func = op->getParentOfType<FunctionOpInterface>();
