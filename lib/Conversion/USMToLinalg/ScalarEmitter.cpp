@@ -113,6 +113,44 @@ static Value emitIntDivRem(OpBuilder &b, Location loc, Value x, Value y,
   return arith::SelectOp::create(b, loc, yIsZero, zero, r);
 }
 
+/// NumPy's float floor_divide (npy_floor_divide): the quotient of
+/// `(x - fmod(x, y)) / y`, corrected like the remainder and snapped to the
+/// nearest integer, rather than floor(x / y), which rounds wrongly when x / y
+/// rounds up to an integer (1.0 // 0.1 is 9.0) and gives +-inf instead of
+/// NaN for an infinite x (and 0 instead of -1 for x // inf with x < 0).
+/// Division by zero is x / y.
+static Value emitFloatFloorDivide(OpBuilder &b, Location loc, Value x,
+                                  Value y) {
+  using P = arith::CmpFPredicate;
+  Type t = x.getType();
+  Value zero = constantLike(b, loc, t, 0.0, 0),
+        one = constantLike(b, loc, t, 1.0, 0),
+        half = constantLike(b, loc, t, 0.5, 0);
+  Value quotient = arith::DivFOp::create(b, loc, x, y);
+  Value mod = arith::RemFOp::create(b, loc, x, y);
+  Value div =
+      arith::DivFOp::create(b, loc, arith::SubFOp::create(b, loc, x, mod), y);
+  // A non-zero (or NaN) remainder whose sign differs from the divisor's.
+  Value modNonZero = arith::CmpFOp::create(b, loc, P::UNE, mod, zero);
+  Value modNeg = arith::CmpFOp::create(b, loc, P::OLT, mod, zero);
+  Value yNeg = arith::CmpFOp::create(b, loc, P::OLT, y, zero);
+  Value fix = arith::AndIOp::create(
+      b, loc, modNonZero, arith::XOrIOp::create(b, loc, modNeg, yNeg));
+  div = arith::SelectOp::create(b, loc, fix,
+                                arith::SubFOp::create(b, loc, div, one), div);
+  Value floor = math::FloorOp::create(b, loc, div);
+  Value roundUp = arith::CmpFOp::create(
+      b, loc, P::OGT, arith::SubFOp::create(b, loc, div, floor), half);
+  Value snapped = arith::SelectOp::create(
+      b, loc, roundUp, arith::AddFOp::create(b, loc, floor, one), floor);
+  Value divIsZero = arith::CmpFOp::create(b, loc, P::OEQ, div, zero);
+  Value signedZero = math::CopySignOp::create(b, loc, zero, quotient);
+  Value result =
+      arith::SelectOp::create(b, loc, divIsZero, signedZero, snapped);
+  Value yIsZero = arith::CmpFOp::create(b, loc, P::OEQ, y, zero);
+  return arith::SelectOp::create(b, loc, yIsZero, quotient, result);
+}
+
 static Value emitFloatRemainder(OpBuilder &b, Location loc, Value x, Value y) {
   Value zero = constantLike(b, loc, x.getType(), 0.0, 0);
   Value rem = arith::RemFOp::create(b, loc, x, y);
@@ -181,8 +219,7 @@ Value sluice::usm::emitScalarOp(OpBuilder &b, Location loc, Operation *op,
       })
       .Case<FloorDivideOp>([&](auto) -> Value {
         if (isFloat)
-          return math::FloorOp::create(
-              b, loc, arith::DivFOp::create(b, loc, args[0], args[1]));
+          return emitFloatFloorDivide(b, loc, args[0], args[1]);
         return emitIntDivRem(b, loc, args[0], args[1], isUnsigned, false);
       })
       .Case<RemainderOp>([&](auto) -> Value {

@@ -70,6 +70,29 @@ func.func @signedness(%u: !usm.array<4xui16, "host", host>, %i: !usm.array<4xi32
 
 // -----
 
+// Float floor_divide is NumPy's npy_floor_divide, not floor(x / y): the
+// quotient of x - fmod(x, y), sign-corrected and snapped to an integer (so
+// 1.0 // 0.1 is 9.0 and inf // 2.0 is NaN); x / y when y is zero.
+// CHECK-LABEL: func.func @float_floor_divide
+// CHECK: ^bb0(%[[X:.*]]: f64, %[[Y:.*]]: f64, %{{.*}}: f64):
+// CHECK: %[[Q:.*]] = arith.divf %[[X]], %[[Y]] : f64
+// CHECK: %[[MOD:.*]] = arith.remf %[[X]], %[[Y]] : f64
+// CHECK: %[[DIFF:.*]] = arith.subf %[[X]], %[[MOD]] : f64
+// CHECK: %[[DIV:.*]] = arith.divf %[[DIFF]], %[[Y]] : f64
+// CHECK: arith.cmpf une, %[[MOD]]
+// CHECK: math.floor
+// CHECK: arith.cmpf ogt
+// CHECK: math.copysign %{{.*}}, %[[Q]] : f64
+// CHECK: %[[YZERO:.*]] = arith.cmpf oeq, %[[Y]]
+// CHECK: %[[R:.*]] = arith.select %[[YZERO]], %[[Q]], %{{.*}} : f64
+// CHECK: linalg.yield %[[R]]
+func.func @float_floor_divide(%a: !usm.array<4xf64, "host", host>, %b: !usm.array<4xf64, "host", host>) -> !usm.array<4xf64, "host", host> {
+  %0 = usm.floor_divide %a, %b : (!usm.array<4xf64, "host", host>, !usm.array<4xf64, "host", host>) -> !usm.array<4xf64, "host", host>
+  return %0 : !usm.array<4xf64, "host", host>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @math_where_astype
 // CHECK: math.exp
 // CHECK: math.tanh
