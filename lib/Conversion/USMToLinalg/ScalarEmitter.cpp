@@ -82,7 +82,10 @@ Value sluice::usm::emitScalarCast(OpBuilder &b, Location loc, Value v,
 
 /// Integer division and remainder with NumPy's conventions: the quotient
 /// rounds toward negative infinity, the remainder takes the divisor's sign,
-/// and division by zero gives 0 instead of undefined behaviour.
+/// and division by zero gives 0 instead of undefined behaviour. Signed
+/// division by -1 never reaches the hardware divide either (the minimum value
+/// divided by -1 overflows, which is undefined in arith and LLVM): the
+/// quotient is the wrapping negation, as in NumPy, and the remainder 0.
 static Value emitIntDivRem(OpBuilder &b, Location loc, Value x, Value y,
                            bool isUnsigned, bool wantRemainder) {
   Type t = x.getType();
@@ -90,14 +93,24 @@ static Value emitIntDivRem(OpBuilder &b, Location loc, Value x, Value y,
         one = constantLike(b, loc, t, 0, 1);
   Value yIsZero =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
-  Value safeY = arith::SelectOp::create(b, loc, yIsZero, one, y);
+  Value yIsMinusOne;
+  Value unsafe = yIsZero;
+  if (!isUnsigned) {
+    yIsMinusOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y,
+                                        constantLike(b, loc, t, 0, -1));
+    unsafe = arith::OrIOp::create(b, loc, yIsZero, yIsMinusOne);
+  }
+  Value safeY = arith::SelectOp::create(b, loc, unsafe, one, y);
   Value r;
   if (isUnsigned) {
     r = wantRemainder ? arith::RemUIOp::create(b, loc, x, safeY).getResult()
                       : arith::DivUIOp::create(b, loc, x, safeY).getResult();
   } else if (!wantRemainder) {
     r = arith::FloorDivSIOp::create(b, loc, x, safeY);
+    Value negated = arith::SubIOp::create(b, loc, zero, x);
+    r = arith::SelectOp::create(b, loc, yIsMinusOne, negated, r);
   } else {
+    // With y = -1 the divisor is 1 here and the remainder 0, as it should.
     Value rem = arith::RemSIOp::create(b, loc, x, safeY);
     Value remNonZero =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rem, zero);

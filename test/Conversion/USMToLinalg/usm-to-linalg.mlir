@@ -70,6 +70,33 @@ func.func @signedness(%u: !usm.array<4xui16, "host", host>, %i: !usm.array<4xi32
 
 // -----
 
+// Signed division never divides by 0 or -1 (INT_MIN / -1 overflows, which is
+// undefined): the divisor becomes 1 there; x // -1 is the wrapping negation
+// and x % -1 is 0, as in NumPy.
+// CHECK-LABEL: func.func @int_division
+// CHECK: ^bb0(%[[X:.*]]: i32, %[[Y:.*]]: i32, %{{.*}}: i32):
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-DAG: %[[M1:.*]] = arith.constant -1 : i32
+// CHECK-DAG: %[[YZ:.*]] = arith.cmpi eq, %[[Y]], %[[ZERO]] : i32
+// CHECK-DAG: %[[YM1:.*]] = arith.cmpi eq, %[[Y]], %[[M1]] : i32
+// CHECK: %[[UNSAFE:.*]] = arith.ori %[[YZ]], %[[YM1]] : i1
+// CHECK: %[[SAFE:.*]] = arith.select %[[UNSAFE]], %[[ONE]], %[[Y]] : i32
+// CHECK: %[[Q:.*]] = arith.floordivsi %[[X]], %[[SAFE]] : i32
+// CHECK: %[[NEG:.*]] = arith.subi %[[ZERO]], %[[X]] : i32
+// CHECK: %[[Q1:.*]] = arith.select %[[YM1]], %[[NEG]], %[[Q]] : i32
+// CHECK: arith.select %[[YZ]], %[[ZERO]], %[[Q1]] : i32
+// CHECK: ^bb0(
+// CHECK: %[[SAFE2:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : i32
+// CHECK: arith.remsi %{{.*}}, %[[SAFE2]] : i32
+func.func @int_division(%a: !usm.array<4xi32, "host", host>, %b: !usm.array<4xi32, "host", host>) -> (!usm.array<4xi32, "host", host>, !usm.array<4xi32, "host", host>) {
+  %0 = usm.floor_divide %a, %b : (!usm.array<4xi32, "host", host>, !usm.array<4xi32, "host", host>) -> !usm.array<4xi32, "host", host>
+  %1 = usm.remainder %a, %b : (!usm.array<4xi32, "host", host>, !usm.array<4xi32, "host", host>) -> !usm.array<4xi32, "host", host>
+  return %0, %1 : !usm.array<4xi32, "host", host>, !usm.array<4xi32, "host", host>
+}
+
+// -----
+
 // Float floor_divide is NumPy's npy_floor_divide, not floor(x / y): the
 // quotient of x - fmod(x, y), sign-corrected and snapped to an integer (so
 // 1.0 // 0.1 is 9.0 and inf // 2.0 is NaN); x / y when y is zero.
