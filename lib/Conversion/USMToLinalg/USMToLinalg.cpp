@@ -31,6 +31,10 @@ using namespace sluice::usm;
 
 USMTypeConverter::USMTypeConverter() {
   addConversion([](Type t) { return t; });
+  // Unsigned scalars (arguments of unsigned element type) become signless,
+  // like the elements of arrays: arith takes only signless integers, and the
+  // ops' signedness comes from their usm types.
+  addConversion([](IntegerType t) -> Type { return getStorageElementType(t); });
   addConversion([](ArrayType t) -> Type {
     auto space = PlacementAttr::get(t.getContext(), t.getQueue(), t.getKind());
     return MemRefType::get(t.getShape(),

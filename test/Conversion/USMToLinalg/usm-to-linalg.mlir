@@ -70,6 +70,21 @@ func.func @signedness(%u: !usm.array<4xui16, "host", host>, %i: !usm.array<4xi32
 
 // -----
 
+// Unsigned scalars become signless like the elements of unsigned arrays
+// (arith takes only signless integers); the op keeps its unsigned semantics.
+// CHECK-LABEL: func.func @unsigned_scalar
+// CHECK-SAME: (%[[A:.*]]: memref<4xi16, {{.*}}>, %[[S:.*]]: i16)
+// CHECK: linalg.generic {{.*}} ins(%[[A]], %[[S]] : memref<4xi16, {{.*}}>, i16)
+// CHECK: arith.maxui
+// CHECK: linalg.fill ins(%[[S]] : i16)
+func.func @unsigned_scalar(%a: !usm.array<4xui16, "host", host>, %s: ui16) -> (!usm.array<4xui16, "host", host>, !usm.array<4xui16, "host", host>) {
+  %0 = usm.maximum %a, %s : (!usm.array<4xui16, "host", host>, ui16) -> !usm.array<4xui16, "host", host>
+  %1 = usm.full %s : ui16 -> !usm.array<4xui16, "host", host>
+  return %0, %1 : !usm.array<4xui16, "host", host>, !usm.array<4xui16, "host", host>
+}
+
+// -----
+
 // Signed division never divides by 0 or -1 (INT_MIN / -1 overflows, which is
 // undefined): the divisor becomes 1 there; x // -1 is the wrapping negation
 // and x % -1 is 0, as in NumPy.
