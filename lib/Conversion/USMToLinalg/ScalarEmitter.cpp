@@ -179,6 +179,44 @@ static Value emitFloatRemainder(OpBuilder &b, Location loc, Value x, Value y) {
   return arith::SelectOp::create(b, loc, fix, adjusted, rem);
 }
 
+/// Integer power by square-and-multiply over every bit of the exponent,
+/// branch-free so that it vectorises (math.ipowi has no lowering on the
+/// kernels' targets). Products wrap, as in NumPy. A negative signed exponent
+/// gives 1 / x**-e truncated toward zero: 1 for x = 1, +-1 for x = -1 and 0
+/// otherwise (NumPy refuses integers to negative integer powers).
+static Value emitIntPow(OpBuilder &b, Location loc, Value x, Value e,
+                        bool isUnsigned) {
+  using I = arith::CmpIPredicate;
+  Type t = x.getType();
+  unsigned width = t.getIntOrFloatBitWidth();
+  Value zero = constantLike(b, loc, t, 0, 0),
+        one = constantLike(b, loc, t, 0, 1);
+  Value result = one, base = x;
+  for (unsigned i = 0; i < width; ++i) {
+    Value shifted =
+        arith::ShRUIOp::create(b, loc, e, constantLike(b, loc, t, 0, i));
+    Value bit = arith::CmpIOp::create(
+        b, loc, I::ne, arith::AndIOp::create(b, loc, shifted, one), zero);
+    result = arith::SelectOp::create(
+        b, loc, bit, arith::MulIOp::create(b, loc, result, base), result);
+    if (i + 1 < width)
+      base = arith::MulIOp::create(b, loc, base, base);
+  }
+  if (isUnsigned)
+    return result;
+  Value minusOne = constantLike(b, loc, t, 0, -1);
+  Value eNeg = arith::CmpIOp::create(b, loc, I::slt, e, zero);
+  Value eOdd = arith::CmpIOp::create(
+      b, loc, I::ne, arith::AndIOp::create(b, loc, e, one), zero);
+  Value xIsOne = arith::CmpIOp::create(b, loc, I::eq, x, one);
+  Value xIsMinusOne = arith::CmpIOp::create(b, loc, I::eq, x, minusOne);
+  Value ofMinusOne = arith::SelectOp::create(b, loc, eOdd, minusOne, one);
+  Value reciprocal = arith::SelectOp::create(
+      b, loc, xIsOne, one,
+      arith::SelectOp::create(b, loc, xIsMinusOne, ofMinusOne, zero));
+  return arith::SelectOp::create(b, loc, eNeg, reciprocal, result);
+}
+
 static Value emitCompare(OpBuilder &b, Location loc, Value x, Value y,
                          Type element, arith::CmpFPredicate fp,
                          arith::CmpIPredicate sp, arith::CmpIPredicate up) {
@@ -243,7 +281,7 @@ Value sluice::usm::emitScalarOp(OpBuilder &b, Location loc, Operation *op,
       .Case<PowOp>([&](auto) -> Value {
         if (isFloat)
           return math::PowFOp::create(b, loc, args[0], args[1]);
-        return math::IPowIOp::create(b, loc, args[0], args[1]);
+        return emitIntPow(b, loc, args[0], args[1], isUnsigned);
       })
       .Case<MaximumOp>([&](auto) -> Value {
         if (isFloat)

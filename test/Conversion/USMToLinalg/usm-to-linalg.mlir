@@ -112,6 +112,28 @@ func.func @int_division(%a: !usm.array<4xi32, "host", host>, %b: !usm.array<4xi3
 
 // -----
 
+// Integer pow is square-and-multiply over the exponent's bits (math.ipowi has
+// no lowering for kernels): 8 steps for i8; negative signed exponents give
+// 1 / x**-e truncated (1, +-1 or 0).
+// CHECK-LABEL: func.func @int_pow
+// CHECK-NOT: math.ipowi
+// CHECK: ^bb0(%[[X:.*]]: i8, %[[E:.*]]: i8, %{{.*}}: i8):
+// CHECK-COUNT-8: arith.shrui %[[E]]
+// CHECK: %[[NEG:.*]] = arith.cmpi slt, %[[E]]
+// CHECK: %[[R:.*]] = arith.select %[[NEG]]
+// CHECK: linalg.yield %[[R]] : i8
+// CHECK: ^bb0(%{{.*}}: i16, %{{.*}}: i16, %{{.*}}: i16):
+// CHECK-COUNT-16: arith.shrui
+// CHECK-NOT: arith.cmpi slt
+// CHECK: linalg.yield
+func.func @int_pow(%a: !usm.array<4xi8, "host", host>, %u: !usm.array<4xui16, "host", host>, %e: ui16) -> (!usm.array<4xi8, "host", host>, !usm.array<4xui16, "host", host>) {
+  %0 = usm.pow %a, %a : (!usm.array<4xi8, "host", host>, !usm.array<4xi8, "host", host>) -> !usm.array<4xi8, "host", host>
+  %1 = usm.pow %u, %e : (!usm.array<4xui16, "host", host>, ui16) -> !usm.array<4xui16, "host", host>
+  return %0, %1 : !usm.array<4xi8, "host", host>, !usm.array<4xui16, "host", host>
+}
+
+// -----
+
 // Float floor_divide is NumPy's npy_floor_divide, not floor(x / y): the
 // quotient of x - fmod(x, y), sign-corrected and snapped to an integer (so
 // 1.0 // 0.1 is 9.0 and inf // 2.0 is NaN); x / y when y is zero.
