@@ -1,0 +1,417 @@
+// RUN: %python %S/check.py %s
+
+// usm.astype from every element type to every other, against NumPy's
+// astype: integers wrap when narrowed and keep their signedness when
+// widened; floats round to nearest; floats to integers truncate toward zero
+// (only values the target can hold: anything else is undefined in NumPy
+// too); any value to i1 is value != 0 (NaN is true).
+
+// from i1
+// FOR: n in [0, 131]
+// INPUT: a = edges(n, 'i1')
+// EXPECT: a.astype(np.int8)
+// EXPECT: a.astype(np.int16)
+// EXPECT: a.astype(np.int32)
+// EXPECT: a.astype(np.int64)
+// EXPECT: a.astype(np.uint8)
+// EXPECT: a.astype(np.uint16)
+// EXPECT: a.astype(np.uint32)
+// EXPECT: a.astype(np.uint64)
+// EXPECT: a.astype(np.float16)
+// EXPECT: a.astype(np.float32)
+// EXPECT: a.astype(np.float64)
+!S = !usm.array<?xi1, "host:cpu:0", device>
+func.func @main(%a: !S) -> (!usm.array<?xi8, "host:cpu:0", device>, !usm.array<?xi16, "host:cpu:0", device>, !usm.array<?xi32, "host:cpu:0", device>, !usm.array<?xi64, "host:cpu:0", device>, !usm.array<?xui8, "host:cpu:0", device>, !usm.array<?xui16, "host:cpu:0", device>, !usm.array<?xui32, "host:cpu:0", device>, !usm.array<?xui64, "host:cpu:0", device>, !usm.array<?xf16, "host:cpu:0", device>, !usm.array<?xf32, "host:cpu:0", device>, !usm.array<?xf64, "host:cpu:0", device>) {
+  %0 = usm.astype %a : !S to !usm.array<?xi8, "host:cpu:0", device>
+  %1 = usm.astype %a : !S to !usm.array<?xi16, "host:cpu:0", device>
+  %2 = usm.astype %a : !S to !usm.array<?xi32, "host:cpu:0", device>
+  %3 = usm.astype %a : !S to !usm.array<?xi64, "host:cpu:0", device>
+  %4 = usm.astype %a : !S to !usm.array<?xui8, "host:cpu:0", device>
+  %5 = usm.astype %a : !S to !usm.array<?xui16, "host:cpu:0", device>
+  %6 = usm.astype %a : !S to !usm.array<?xui32, "host:cpu:0", device>
+  %7 = usm.astype %a : !S to !usm.array<?xui64, "host:cpu:0", device>
+  %8 = usm.astype %a : !S to !usm.array<?xf16, "host:cpu:0", device>
+  %9 = usm.astype %a : !S to !usm.array<?xf32, "host:cpu:0", device>
+  %10 = usm.astype %a : !S to !usm.array<?xf64, "host:cpu:0", device>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10 : !usm.array<?xi8, "host:cpu:0", device>, !usm.array<?xi16, "host:cpu:0", device>, !usm.array<?xi32, "host:cpu:0", device>, !usm.array<?xi64, "host:cpu:0", device>, !usm.array<?xui8, "host:cpu:0", device>, !usm.array<?xui16, "host:cpu:0", device>, !usm.array<?xui32, "host:cpu:0", device>, !usm.array<?xui64, "host:cpu:0", device>, !usm.array<?xf16, "host:cpu:0", device>, !usm.array<?xf32, "host:cpu:0", device>, !usm.array<?xf64, "host:cpu:0", device>
+}
+
+// -----
+
+// from i8
+// FOR: n in [131]
+// INPUT: a = edges(n, 'i8')
+// EXPECT: a.astype(np.bool_)
+// EXPECT: a.astype(np.int16)
+// EXPECT: a.astype(np.int32)
+// EXPECT: a.astype(np.int64)
+// EXPECT: a.astype(np.uint8)
+// EXPECT: a.astype(np.uint16)
+// EXPECT: a.astype(np.uint32)
+// EXPECT: a.astype(np.uint64)
+// EXPECT: a.astype(np.float16)
+// EXPECT: a.astype(np.float32)
+// EXPECT: a.astype(np.float64)
+!S = !usm.array<?xi8, "host:cpu:0", device>
+func.func @main(%a: !S) -> (!usm.array<?xi1, "host:cpu:0", device>, !usm.array<?xi16, "host:cpu:0", device>, !usm.array<?xi32, "host:cpu:0", device>, !usm.array<?xi64, "host:cpu:0", device>, !usm.array<?xui8, "host:cpu:0", device>, !usm.array<?xui16, "host:cpu:0", device>, !usm.array<?xui32, "host:cpu:0", device>, !usm.array<?xui64, "host:cpu:0", device>, !usm.array<?xf16, "host:cpu:0", device>, !usm.array<?xf32, "host:cpu:0", device>, !usm.array<?xf64, "host:cpu:0", device>) {
+  %0 = usm.astype %a : !S to !usm.array<?xi1, "host:cpu:0", device>
+  %1 = usm.astype %a : !S to !usm.array<?xi16, "host:cpu:0", device>
+  %2 = usm.astype %a : !S to !usm.array<?xi32, "host:cpu:0", device>
+  %3 = usm.astype %a : !S to !usm.array<?xi64, "host:cpu:0", device>
+  %4 = usm.astype %a : !S to !usm.array<?xui8, "host:cpu:0", device>
+  %5 = usm.astype %a : !S to !usm.array<?xui16, "host:cpu:0", device>
+  %6 = usm.astype %a : !S to !usm.array<?xui32, "host:cpu:0", device>
+  %7 = usm.astype %a : !S to !usm.array<?xui64, "host:cpu:0", device>
+  %8 = usm.astype %a : !S to !usm.array<?xf16, "host:cpu:0", device>
+  %9 = usm.astype %a : !S to !usm.array<?xf32, "host:cpu:0", device>
+  %10 = usm.astype %a : !S to !usm.array<?xf64, "host:cpu:0", device>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10 : !usm.array<?xi1, "host:cpu:0", device>, !usm.array<?xi16, "host:cpu:0", device>, !usm.array<?xi32, "host:cpu:0", device>, !usm.array<?xi64, "host:cpu:0", device>, !usm.array<?xui8, "host:cpu:0", device>, !usm.array<?xui16, "host:cpu:0", device>, !usm.array<?xui32, "host:cpu:0", device>, !usm.array<?xui64, "host:cpu:0", device>, !usm.array<?xf16, "host:cpu:0", device>, !usm.array<?xf32, "host:cpu:0", device>, !usm.array<?xf64, "host:cpu:0", device>
+}
+
+// -----
+
+// from i16
+// FOR: n in [131]
+// INPUT: a = edges(n, 'i16')
+// EXPECT: a.astype(np.bool_)
+// EXPECT: a.astype(np.int8)
+// EXPECT: a.astype(np.int32)
+// EXPECT: a.astype(np.int64)
+// EXPECT: a.astype(np.uint8)
+// EXPECT: a.astype(np.uint16)
+// EXPECT: a.astype(np.uint32)
+// EXPECT: a.astype(np.uint64)
+// EXPECT: a.astype(np.float16)
+// EXPECT: a.astype(np.float32)
+// EXPECT: a.astype(np.float64)
+!S = !usm.array<?xi16, "host:cpu:0", device>
+func.func @main(%a: !S) -> (!usm.array<?xi1, "host:cpu:0", device>, !usm.array<?xi8, "host:cpu:0", device>, !usm.array<?xi32, "host:cpu:0", device>, !usm.array<?xi64, "host:cpu:0", device>, !usm.array<?xui8, "host:cpu:0", device>, !usm.array<?xui16, "host:cpu:0", device>, !usm.array<?xui32, "host:cpu:0", device>, !usm.array<?xui64, "host:cpu:0", device>, !usm.array<?xf16, "host:cpu:0", device>, !usm.array<?xf32, "host:cpu:0", device>, !usm.array<?xf64, "host:cpu:0", device>) {
+  %0 = usm.astype %a : !S to !usm.array<?xi1, "host:cpu:0", device>
+  %1 = usm.astype %a : !S to !usm.array<?xi8, "host:cpu:0", device>
+  %2 = usm.astype %a : !S to !usm.array<?xi32, "host:cpu:0", device>
+  %3 = usm.astype %a : !S to !usm.array<?xi64, "host:cpu:0", device>
+  %4 = usm.astype %a : !S to !usm.array<?xui8, "host:cpu:0", device>
+  %5 = usm.astype %a : !S to !usm.array<?xui16, "host:cpu:0", device>
+  %6 = usm.astype %a : !S to !usm.array<?xui32, "host:cpu:0", device>
+  %7 = usm.astype %a : !S to !usm.array<?xui64, "host:cpu:0", device>
+  %8 = usm.astype %a : !S to !usm.array<?xf16, "host:cpu:0", device>
+  %9 = usm.astype %a : !S to !usm.array<?xf32, "host:cpu:0", device>
+  %10 = usm.astype %a : !S to !usm.array<?xf64, "host:cpu:0", device>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10 : !usm.array<?xi1, "host:cpu:0", device>, !usm.array<?xi8, "host:cpu:0", device>, !usm.array<?xi32, "host:cpu:0", device>, !usm.array<?xi64, "host:cpu:0", device>, !usm.array<?xui8, "host:cpu:0", device>, !usm.array<?xui16, "host:cpu:0", device>, !usm.array<?xui32, "host:cpu:0", device>, !usm.array<?xui64, "host:cpu:0", device>, !usm.array<?xf16, "host:cpu:0", device>, !usm.array<?xf32, "host:cpu:0", device>, !usm.array<?xf64, "host:cpu:0", device>
+}
+
+// -----
+
+// from i32
+// FOR: n in [131]
+// INPUT: a = edges(n, 'i32')
+// EXPECT: a.astype(np.bool_)
+// EXPECT: a.astype(np.int8)
+// EXPECT: a.astype(np.int16)
+// EXPECT: a.astype(np.int64)
+// EXPECT: a.astype(np.uint8)
+// EXPECT: a.astype(np.uint16)
+// EXPECT: a.astype(np.uint32)
+// EXPECT: a.astype(np.uint64)
+// EXPECT: a.astype(np.float16)
+// EXPECT: a.astype(np.float32)
+// EXPECT: a.astype(np.float64)
+!S = !usm.array<?xi32, "host:cpu:0", device>
+func.func @main(%a: !S) -> (!usm.array<?xi1, "host:cpu:0", device>, !usm.array<?xi8, "host:cpu:0", device>, !usm.array<?xi16, "host:cpu:0", device>, !usm.array<?xi64, "host:cpu:0", device>, !usm.array<?xui8, "host:cpu:0", device>, !usm.array<?xui16, "host:cpu:0", device>, !usm.array<?xui32, "host:cpu:0", device>, !usm.array<?xui64, "host:cpu:0", device>, !usm.array<?xf16, "host:cpu:0", device>, !usm.array<?xf32, "host:cpu:0", device>, !usm.array<?xf64, "host:cpu:0", device>) {
+  %0 = usm.astype %a : !S to !usm.array<?xi1, "host:cpu:0", device>
+  %1 = usm.astype %a : !S to !usm.array<?xi8, "host:cpu:0", device>
+  %2 = usm.astype %a : !S to !usm.array<?xi16, "host:cpu:0", device>
+  %3 = usm.astype %a : !S to !usm.array<?xi64, "host:cpu:0", device>
+  %4 = usm.astype %a : !S to !usm.array<?xui8, "host:cpu:0", device>
+  %5 = usm.astype %a : !S to !usm.array<?xui16, "host:cpu:0", device>
+  %6 = usm.astype %a : !S to !usm.array<?xui32, "host:cpu:0", device>
+  %7 = usm.astype %a : !S to !usm.array<?xui64, "host:cpu:0", device>
+  %8 = usm.astype %a : !S to !usm.array<?xf16, "host:cpu:0", device>
+  %9 = usm.astype %a : !S to !usm.array<?xf32, "host:cpu:0", device>
+  %10 = usm.astype %a : !S to !usm.array<?xf64, "host:cpu:0", device>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10 : !usm.array<?xi1, "host:cpu:0", device>, !usm.array<?xi8, "host:cpu:0", device>, !usm.array<?xi16, "host:cpu:0", device>, !usm.array<?xi64, "host:cpu:0", device>, !usm.array<?xui8, "host:cpu:0", device>, !usm.array<?xui16, "host:cpu:0", device>, !usm.array<?xui32, "host:cpu:0", device>, !usm.array<?xui64, "host:cpu:0", device>, !usm.array<?xf16, "host:cpu:0", device>, !usm.array<?xf32, "host:cpu:0", device>, !usm.array<?xf64, "host:cpu:0", device>
+}
+
+// -----
+
+// from i64
+// FOR: n in [131]
+// INPUT: a = edges(n, 'i64')
+// EXPECT: a.astype(np.bool_)
+// EXPECT: a.astype(np.int8)
+// EXPECT: a.astype(np.int16)
+// EXPECT: a.astype(np.int32)
+// EXPECT: a.astype(np.uint8)
+// EXPECT: a.astype(np.uint16)
+// EXPECT: a.astype(np.uint32)
+// EXPECT: a.astype(np.uint64)
+// EXPECT: a.astype(np.float16)
+// EXPECT: a.astype(np.float32)
+// EXPECT: a.astype(np.float64)
+!S = !usm.array<?xi64, "host:cpu:0", device>
+func.func @main(%a: !S) -> (!usm.array<?xi1, "host:cpu:0", device>, !usm.array<?xi8, "host:cpu:0", device>, !usm.array<?xi16, "host:cpu:0", device>, !usm.array<?xi32, "host:cpu:0", device>, !usm.array<?xui8, "host:cpu:0", device>, !usm.array<?xui16, "host:cpu:0", device>, !usm.array<?xui32, "host:cpu:0", device>, !usm.array<?xui64, "host:cpu:0", device>, !usm.array<?xf16, "host:cpu:0", device>, !usm.array<?xf32, "host:cpu:0", device>, !usm.array<?xf64, "host:cpu:0", device>) {
+  %0 = usm.astype %a : !S to !usm.array<?xi1, "host:cpu:0", device>
+  %1 = usm.astype %a : !S to !usm.array<?xi8, "host:cpu:0", device>
+  %2 = usm.astype %a : !S to !usm.array<?xi16, "host:cpu:0", device>
+  %3 = usm.astype %a : !S to !usm.array<?xi32, "host:cpu:0", device>
+  %4 = usm.astype %a : !S to !usm.array<?xui8, "host:cpu:0", device>
+  %5 = usm.astype %a : !S to !usm.array<?xui16, "host:cpu:0", device>
+  %6 = usm.astype %a : !S to !usm.array<?xui32, "host:cpu:0", device>
+  %7 = usm.astype %a : !S to !usm.array<?xui64, "host:cpu:0", device>
+  %8 = usm.astype %a : !S to !usm.array<?xf16, "host:cpu:0", device>
+  %9 = usm.astype %a : !S to !usm.array<?xf32, "host:cpu:0", device>
+  %10 = usm.astype %a : !S to !usm.array<?xf64, "host:cpu:0", device>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10 : !usm.array<?xi1, "host:cpu:0", device>, !usm.array<?xi8, "host:cpu:0", device>, !usm.array<?xi16, "host:cpu:0", device>, !usm.array<?xi32, "host:cpu:0", device>, !usm.array<?xui8, "host:cpu:0", device>, !usm.array<?xui16, "host:cpu:0", device>, !usm.array<?xui32, "host:cpu:0", device>, !usm.array<?xui64, "host:cpu:0", device>, !usm.array<?xf16, "host:cpu:0", device>, !usm.array<?xf32, "host:cpu:0", device>, !usm.array<?xf64, "host:cpu:0", device>
+}
+
+// -----
+
+// from ui8
+// FOR: n in [131]
+// INPUT: a = edges(n, 'ui8')
+// EXPECT: a.astype(np.bool_)
+// EXPECT: a.astype(np.int8)
+// EXPECT: a.astype(np.int16)
+// EXPECT: a.astype(np.int32)
+// EXPECT: a.astype(np.int64)
+// EXPECT: a.astype(np.uint16)
+// EXPECT: a.astype(np.uint32)
+// EXPECT: a.astype(np.uint64)
+// EXPECT: a.astype(np.float16)
+// EXPECT: a.astype(np.float32)
+// EXPECT: a.astype(np.float64)
+!S = !usm.array<?xui8, "host:cpu:0", device>
+func.func @main(%a: !S) -> (!usm.array<?xi1, "host:cpu:0", device>, !usm.array<?xi8, "host:cpu:0", device>, !usm.array<?xi16, "host:cpu:0", device>, !usm.array<?xi32, "host:cpu:0", device>, !usm.array<?xi64, "host:cpu:0", device>, !usm.array<?xui16, "host:cpu:0", device>, !usm.array<?xui32, "host:cpu:0", device>, !usm.array<?xui64, "host:cpu:0", device>, !usm.array<?xf16, "host:cpu:0", device>, !usm.array<?xf32, "host:cpu:0", device>, !usm.array<?xf64, "host:cpu:0", device>) {
+  %0 = usm.astype %a : !S to !usm.array<?xi1, "host:cpu:0", device>
+  %1 = usm.astype %a : !S to !usm.array<?xi8, "host:cpu:0", device>
+  %2 = usm.astype %a : !S to !usm.array<?xi16, "host:cpu:0", device>
+  %3 = usm.astype %a : !S to !usm.array<?xi32, "host:cpu:0", device>
+  %4 = usm.astype %a : !S to !usm.array<?xi64, "host:cpu:0", device>
+  %5 = usm.astype %a : !S to !usm.array<?xui16, "host:cpu:0", device>
+  %6 = usm.astype %a : !S to !usm.array<?xui32, "host:cpu:0", device>
+  %7 = usm.astype %a : !S to !usm.array<?xui64, "host:cpu:0", device>
+  %8 = usm.astype %a : !S to !usm.array<?xf16, "host:cpu:0", device>
+  %9 = usm.astype %a : !S to !usm.array<?xf32, "host:cpu:0", device>
+  %10 = usm.astype %a : !S to !usm.array<?xf64, "host:cpu:0", device>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10 : !usm.array<?xi1, "host:cpu:0", device>, !usm.array<?xi8, "host:cpu:0", device>, !usm.array<?xi16, "host:cpu:0", device>, !usm.array<?xi32, "host:cpu:0", device>, !usm.array<?xi64, "host:cpu:0", device>, !usm.array<?xui16, "host:cpu:0", device>, !usm.array<?xui32, "host:cpu:0", device>, !usm.array<?xui64, "host:cpu:0", device>, !usm.array<?xf16, "host:cpu:0", device>, !usm.array<?xf32, "host:cpu:0", device>, !usm.array<?xf64, "host:cpu:0", device>
+}
+
+// -----
+
+// from ui16
+// FOR: n in [131]
+// INPUT: a = edges(n, 'ui16')
+// EXPECT: a.astype(np.bool_)
+// EXPECT: a.astype(np.int8)
+// EXPECT: a.astype(np.int16)
+// EXPECT: a.astype(np.int32)
+// EXPECT: a.astype(np.int64)
+// EXPECT: a.astype(np.uint8)
+// EXPECT: a.astype(np.uint32)
+// EXPECT: a.astype(np.uint64)
+// EXPECT: a.astype(np.float16)
+// EXPECT: a.astype(np.float32)
+// EXPECT: a.astype(np.float64)
+!S = !usm.array<?xui16, "host:cpu:0", device>
+func.func @main(%a: !S) -> (!usm.array<?xi1, "host:cpu:0", device>, !usm.array<?xi8, "host:cpu:0", device>, !usm.array<?xi16, "host:cpu:0", device>, !usm.array<?xi32, "host:cpu:0", device>, !usm.array<?xi64, "host:cpu:0", device>, !usm.array<?xui8, "host:cpu:0", device>, !usm.array<?xui32, "host:cpu:0", device>, !usm.array<?xui64, "host:cpu:0", device>, !usm.array<?xf16, "host:cpu:0", device>, !usm.array<?xf32, "host:cpu:0", device>, !usm.array<?xf64, "host:cpu:0", device>) {
+  %0 = usm.astype %a : !S to !usm.array<?xi1, "host:cpu:0", device>
+  %1 = usm.astype %a : !S to !usm.array<?xi8, "host:cpu:0", device>
+  %2 = usm.astype %a : !S to !usm.array<?xi16, "host:cpu:0", device>
+  %3 = usm.astype %a : !S to !usm.array<?xi32, "host:cpu:0", device>
+  %4 = usm.astype %a : !S to !usm.array<?xi64, "host:cpu:0", device>
+  %5 = usm.astype %a : !S to !usm.array<?xui8, "host:cpu:0", device>
+  %6 = usm.astype %a : !S to !usm.array<?xui32, "host:cpu:0", device>
+  %7 = usm.astype %a : !S to !usm.array<?xui64, "host:cpu:0", device>
+  %8 = usm.astype %a : !S to !usm.array<?xf16, "host:cpu:0", device>
+  %9 = usm.astype %a : !S to !usm.array<?xf32, "host:cpu:0", device>
+  %10 = usm.astype %a : !S to !usm.array<?xf64, "host:cpu:0", device>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10 : !usm.array<?xi1, "host:cpu:0", device>, !usm.array<?xi8, "host:cpu:0", device>, !usm.array<?xi16, "host:cpu:0", device>, !usm.array<?xi32, "host:cpu:0", device>, !usm.array<?xi64, "host:cpu:0", device>, !usm.array<?xui8, "host:cpu:0", device>, !usm.array<?xui32, "host:cpu:0", device>, !usm.array<?xui64, "host:cpu:0", device>, !usm.array<?xf16, "host:cpu:0", device>, !usm.array<?xf32, "host:cpu:0", device>, !usm.array<?xf64, "host:cpu:0", device>
+}
+
+// -----
+
+// from ui32
+// FOR: n in [131]
+// INPUT: a = edges(n, 'ui32')
+// EXPECT: a.astype(np.bool_)
+// EXPECT: a.astype(np.int8)
+// EXPECT: a.astype(np.int16)
+// EXPECT: a.astype(np.int32)
+// EXPECT: a.astype(np.int64)
+// EXPECT: a.astype(np.uint8)
+// EXPECT: a.astype(np.uint16)
+// EXPECT: a.astype(np.uint64)
+// EXPECT: a.astype(np.float16)
+// EXPECT: a.astype(np.float32)
+// EXPECT: a.astype(np.float64)
+!S = !usm.array<?xui32, "host:cpu:0", device>
+func.func @main(%a: !S) -> (!usm.array<?xi1, "host:cpu:0", device>, !usm.array<?xi8, "host:cpu:0", device>, !usm.array<?xi16, "host:cpu:0", device>, !usm.array<?xi32, "host:cpu:0", device>, !usm.array<?xi64, "host:cpu:0", device>, !usm.array<?xui8, "host:cpu:0", device>, !usm.array<?xui16, "host:cpu:0", device>, !usm.array<?xui64, "host:cpu:0", device>, !usm.array<?xf16, "host:cpu:0", device>, !usm.array<?xf32, "host:cpu:0", device>, !usm.array<?xf64, "host:cpu:0", device>) {
+  %0 = usm.astype %a : !S to !usm.array<?xi1, "host:cpu:0", device>
+  %1 = usm.astype %a : !S to !usm.array<?xi8, "host:cpu:0", device>
+  %2 = usm.astype %a : !S to !usm.array<?xi16, "host:cpu:0", device>
+  %3 = usm.astype %a : !S to !usm.array<?xi32, "host:cpu:0", device>
+  %4 = usm.astype %a : !S to !usm.array<?xi64, "host:cpu:0", device>
+  %5 = usm.astype %a : !S to !usm.array<?xui8, "host:cpu:0", device>
+  %6 = usm.astype %a : !S to !usm.array<?xui16, "host:cpu:0", device>
+  %7 = usm.astype %a : !S to !usm.array<?xui64, "host:cpu:0", device>
+  %8 = usm.astype %a : !S to !usm.array<?xf16, "host:cpu:0", device>
+  %9 = usm.astype %a : !S to !usm.array<?xf32, "host:cpu:0", device>
+  %10 = usm.astype %a : !S to !usm.array<?xf64, "host:cpu:0", device>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10 : !usm.array<?xi1, "host:cpu:0", device>, !usm.array<?xi8, "host:cpu:0", device>, !usm.array<?xi16, "host:cpu:0", device>, !usm.array<?xi32, "host:cpu:0", device>, !usm.array<?xi64, "host:cpu:0", device>, !usm.array<?xui8, "host:cpu:0", device>, !usm.array<?xui16, "host:cpu:0", device>, !usm.array<?xui64, "host:cpu:0", device>, !usm.array<?xf16, "host:cpu:0", device>, !usm.array<?xf32, "host:cpu:0", device>, !usm.array<?xf64, "host:cpu:0", device>
+}
+
+// -----
+
+// from ui64
+// FOR: n in [131]
+// INPUT: a = edges(n, 'ui64')
+// EXPECT: a.astype(np.bool_)
+// EXPECT: a.astype(np.int8)
+// EXPECT: a.astype(np.int16)
+// EXPECT: a.astype(np.int32)
+// EXPECT: a.astype(np.int64)
+// EXPECT: a.astype(np.uint8)
+// EXPECT: a.astype(np.uint16)
+// EXPECT: a.astype(np.uint32)
+// EXPECT: a.astype(np.float16)
+// EXPECT: a.astype(np.float32)
+// EXPECT: a.astype(np.float64)
+!S = !usm.array<?xui64, "host:cpu:0", device>
+func.func @main(%a: !S) -> (!usm.array<?xi1, "host:cpu:0", device>, !usm.array<?xi8, "host:cpu:0", device>, !usm.array<?xi16, "host:cpu:0", device>, !usm.array<?xi32, "host:cpu:0", device>, !usm.array<?xi64, "host:cpu:0", device>, !usm.array<?xui8, "host:cpu:0", device>, !usm.array<?xui16, "host:cpu:0", device>, !usm.array<?xui32, "host:cpu:0", device>, !usm.array<?xf16, "host:cpu:0", device>, !usm.array<?xf32, "host:cpu:0", device>, !usm.array<?xf64, "host:cpu:0", device>) {
+  %0 = usm.astype %a : !S to !usm.array<?xi1, "host:cpu:0", device>
+  %1 = usm.astype %a : !S to !usm.array<?xi8, "host:cpu:0", device>
+  %2 = usm.astype %a : !S to !usm.array<?xi16, "host:cpu:0", device>
+  %3 = usm.astype %a : !S to !usm.array<?xi32, "host:cpu:0", device>
+  %4 = usm.astype %a : !S to !usm.array<?xi64, "host:cpu:0", device>
+  %5 = usm.astype %a : !S to !usm.array<?xui8, "host:cpu:0", device>
+  %6 = usm.astype %a : !S to !usm.array<?xui16, "host:cpu:0", device>
+  %7 = usm.astype %a : !S to !usm.array<?xui32, "host:cpu:0", device>
+  %8 = usm.astype %a : !S to !usm.array<?xf16, "host:cpu:0", device>
+  %9 = usm.astype %a : !S to !usm.array<?xf32, "host:cpu:0", device>
+  %10 = usm.astype %a : !S to !usm.array<?xf64, "host:cpu:0", device>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10 : !usm.array<?xi1, "host:cpu:0", device>, !usm.array<?xi8, "host:cpu:0", device>, !usm.array<?xi16, "host:cpu:0", device>, !usm.array<?xi32, "host:cpu:0", device>, !usm.array<?xi64, "host:cpu:0", device>, !usm.array<?xui8, "host:cpu:0", device>, !usm.array<?xui16, "host:cpu:0", device>, !usm.array<?xui32, "host:cpu:0", device>, !usm.array<?xf16, "host:cpu:0", device>, !usm.array<?xf32, "host:cpu:0", device>, !usm.array<?xf64, "host:cpu:0", device>
+}
+
+// -----
+
+// from f16
+// FOR: n in [131]
+// INPUT: a = np.where(rand(n, 'i1'), rand(n, 'f16', -128, 128), rand(n, 'f16', -3, 3).round())
+// INPUT: p = rand(n, 'f16', 0, 255)
+// EXPECT: a.astype(np.bool_)
+// EXPECT: a.astype(np.int8)
+// EXPECT: a.astype(np.int16)
+// EXPECT: a.astype(np.int32)
+// EXPECT: a.astype(np.int64)
+// EXPECT: p.astype(np.uint8)
+// EXPECT: p.astype(np.uint16)
+// EXPECT: p.astype(np.uint32)
+// EXPECT: p.astype(np.uint64)
+// EXPECT: a.astype(np.float32)
+// EXPECT: a.astype(np.float64)
+!S = !usm.array<?xf16, "host:cpu:0", device>
+func.func @main(%a: !S, %p: !S) -> (!usm.array<?xi1, "host:cpu:0", device>, !usm.array<?xi8, "host:cpu:0", device>, !usm.array<?xi16, "host:cpu:0", device>, !usm.array<?xi32, "host:cpu:0", device>, !usm.array<?xi64, "host:cpu:0", device>, !usm.array<?xui8, "host:cpu:0", device>, !usm.array<?xui16, "host:cpu:0", device>, !usm.array<?xui32, "host:cpu:0", device>, !usm.array<?xui64, "host:cpu:0", device>, !usm.array<?xf32, "host:cpu:0", device>, !usm.array<?xf64, "host:cpu:0", device>) {
+  %0 = usm.astype %a : !S to !usm.array<?xi1, "host:cpu:0", device>
+  %1 = usm.astype %a : !S to !usm.array<?xi8, "host:cpu:0", device>
+  %2 = usm.astype %a : !S to !usm.array<?xi16, "host:cpu:0", device>
+  %3 = usm.astype %a : !S to !usm.array<?xi32, "host:cpu:0", device>
+  %4 = usm.astype %a : !S to !usm.array<?xi64, "host:cpu:0", device>
+  %5 = usm.astype %p : !S to !usm.array<?xui8, "host:cpu:0", device>
+  %6 = usm.astype %p : !S to !usm.array<?xui16, "host:cpu:0", device>
+  %7 = usm.astype %p : !S to !usm.array<?xui32, "host:cpu:0", device>
+  %8 = usm.astype %p : !S to !usm.array<?xui64, "host:cpu:0", device>
+  %9 = usm.astype %a : !S to !usm.array<?xf32, "host:cpu:0", device>
+  %10 = usm.astype %a : !S to !usm.array<?xf64, "host:cpu:0", device>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10 : !usm.array<?xi1, "host:cpu:0", device>, !usm.array<?xi8, "host:cpu:0", device>, !usm.array<?xi16, "host:cpu:0", device>, !usm.array<?xi32, "host:cpu:0", device>, !usm.array<?xi64, "host:cpu:0", device>, !usm.array<?xui8, "host:cpu:0", device>, !usm.array<?xui16, "host:cpu:0", device>, !usm.array<?xui32, "host:cpu:0", device>, !usm.array<?xui64, "host:cpu:0", device>, !usm.array<?xf32, "host:cpu:0", device>, !usm.array<?xf64, "host:cpu:0", device>
+}
+
+// -----
+
+// from f32
+// FOR: n in [131]
+// INPUT: a = np.where(rand(n, 'i1'), rand(n, 'f32', -128, 128), rand(n, 'f32', -3, 3).round())
+// INPUT: p = rand(n, 'f32', 0, 255)
+// EXPECT: a.astype(np.bool_)
+// EXPECT: a.astype(np.int8)
+// EXPECT: a.astype(np.int16)
+// EXPECT: a.astype(np.int32)
+// EXPECT: a.astype(np.int64)
+// EXPECT: p.astype(np.uint8)
+// EXPECT: p.astype(np.uint16)
+// EXPECT: p.astype(np.uint32)
+// EXPECT: p.astype(np.uint64)
+// EXPECT: a.astype(np.float16)
+// EXPECT: a.astype(np.float64)
+!S = !usm.array<?xf32, "host:cpu:0", device>
+func.func @main(%a: !S, %p: !S) -> (!usm.array<?xi1, "host:cpu:0", device>, !usm.array<?xi8, "host:cpu:0", device>, !usm.array<?xi16, "host:cpu:0", device>, !usm.array<?xi32, "host:cpu:0", device>, !usm.array<?xi64, "host:cpu:0", device>, !usm.array<?xui8, "host:cpu:0", device>, !usm.array<?xui16, "host:cpu:0", device>, !usm.array<?xui32, "host:cpu:0", device>, !usm.array<?xui64, "host:cpu:0", device>, !usm.array<?xf16, "host:cpu:0", device>, !usm.array<?xf64, "host:cpu:0", device>) {
+  %0 = usm.astype %a : !S to !usm.array<?xi1, "host:cpu:0", device>
+  %1 = usm.astype %a : !S to !usm.array<?xi8, "host:cpu:0", device>
+  %2 = usm.astype %a : !S to !usm.array<?xi16, "host:cpu:0", device>
+  %3 = usm.astype %a : !S to !usm.array<?xi32, "host:cpu:0", device>
+  %4 = usm.astype %a : !S to !usm.array<?xi64, "host:cpu:0", device>
+  %5 = usm.astype %p : !S to !usm.array<?xui8, "host:cpu:0", device>
+  %6 = usm.astype %p : !S to !usm.array<?xui16, "host:cpu:0", device>
+  %7 = usm.astype %p : !S to !usm.array<?xui32, "host:cpu:0", device>
+  %8 = usm.astype %p : !S to !usm.array<?xui64, "host:cpu:0", device>
+  %9 = usm.astype %a : !S to !usm.array<?xf16, "host:cpu:0", device>
+  %10 = usm.astype %a : !S to !usm.array<?xf64, "host:cpu:0", device>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10 : !usm.array<?xi1, "host:cpu:0", device>, !usm.array<?xi8, "host:cpu:0", device>, !usm.array<?xi16, "host:cpu:0", device>, !usm.array<?xi32, "host:cpu:0", device>, !usm.array<?xi64, "host:cpu:0", device>, !usm.array<?xui8, "host:cpu:0", device>, !usm.array<?xui16, "host:cpu:0", device>, !usm.array<?xui32, "host:cpu:0", device>, !usm.array<?xui64, "host:cpu:0", device>, !usm.array<?xf16, "host:cpu:0", device>, !usm.array<?xf64, "host:cpu:0", device>
+}
+
+// -----
+
+// from f64
+// FOR: n in [131]
+// INPUT: a = np.where(rand(n, 'i1'), rand(n, 'f64', -128, 128), rand(n, 'f64', -3, 3).round())
+// INPUT: p = rand(n, 'f64', 0, 255)
+// EXPECT: a.astype(np.bool_)
+// EXPECT: a.astype(np.int8)
+// EXPECT: a.astype(np.int16)
+// EXPECT: a.astype(np.int32)
+// EXPECT: a.astype(np.int64)
+// EXPECT: p.astype(np.uint8)
+// EXPECT: p.astype(np.uint16)
+// EXPECT: p.astype(np.uint32)
+// EXPECT: p.astype(np.uint64)
+// EXPECT: a.astype(np.float16)
+// EXPECT: a.astype(np.float32)
+!S = !usm.array<?xf64, "host:cpu:0", device>
+func.func @main(%a: !S, %p: !S) -> (!usm.array<?xi1, "host:cpu:0", device>, !usm.array<?xi8, "host:cpu:0", device>, !usm.array<?xi16, "host:cpu:0", device>, !usm.array<?xi32, "host:cpu:0", device>, !usm.array<?xi64, "host:cpu:0", device>, !usm.array<?xui8, "host:cpu:0", device>, !usm.array<?xui16, "host:cpu:0", device>, !usm.array<?xui32, "host:cpu:0", device>, !usm.array<?xui64, "host:cpu:0", device>, !usm.array<?xf16, "host:cpu:0", device>, !usm.array<?xf32, "host:cpu:0", device>) {
+  %0 = usm.astype %a : !S to !usm.array<?xi1, "host:cpu:0", device>
+  %1 = usm.astype %a : !S to !usm.array<?xi8, "host:cpu:0", device>
+  %2 = usm.astype %a : !S to !usm.array<?xi16, "host:cpu:0", device>
+  %3 = usm.astype %a : !S to !usm.array<?xi32, "host:cpu:0", device>
+  %4 = usm.astype %a : !S to !usm.array<?xi64, "host:cpu:0", device>
+  %5 = usm.astype %p : !S to !usm.array<?xui8, "host:cpu:0", device>
+  %6 = usm.astype %p : !S to !usm.array<?xui16, "host:cpu:0", device>
+  %7 = usm.astype %p : !S to !usm.array<?xui32, "host:cpu:0", device>
+  %8 = usm.astype %p : !S to !usm.array<?xui64, "host:cpu:0", device>
+  %9 = usm.astype %a : !S to !usm.array<?xf16, "host:cpu:0", device>
+  %10 = usm.astype %a : !S to !usm.array<?xf32, "host:cpu:0", device>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10 : !usm.array<?xi1, "host:cpu:0", device>, !usm.array<?xi8, "host:cpu:0", device>, !usm.array<?xi16, "host:cpu:0", device>, !usm.array<?xi32, "host:cpu:0", device>, !usm.array<?xi64, "host:cpu:0", device>, !usm.array<?xui8, "host:cpu:0", device>, !usm.array<?xui16, "host:cpu:0", device>, !usm.array<?xui32, "host:cpu:0", device>, !usm.array<?xui64, "host:cpu:0", device>, !usm.array<?xf16, "host:cpu:0", device>, !usm.array<?xf32, "host:cpu:0", device>
+}
+
+// -----
+
+// Special floats to i1 and between float widths: NaN and +-inf survive,
+// values beyond f16's range become inf, f16 subnormals round correctly.
+// FOR: n in [259]
+// INPUT: a = special(n, 'f32', -70000, 70000)
+// INPUT: d = np.concatenate([special(n - 64, 'f64', -70000, 70000), rand(64, 'f64', -1e-6, 1e-6)])
+// EXPECT: a.astype(np.bool_)
+// EXPECT: a.astype(np.float16)
+// EXPECT: a.astype(np.float64)
+// EXPECT: d.astype(np.float16)
+// EXPECT: d.astype(np.float32)
+// EXPECT: d.astype(np.bool_)
+!A = !usm.array<?xf32, "host:cpu:0", device>
+!D = !usm.array<?xf64, "host:cpu:0", device>
+func.func @main(%a: !A, %d: !D) -> (!usm.array<?xi1, "host:cpu:0", device>, !usm.array<?xf16, "host:cpu:0", device>, !D, !usm.array<?xf16, "host:cpu:0", device>, !A, !usm.array<?xi1, "host:cpu:0", device>) {
+  %0 = usm.astype %a : !A to !usm.array<?xi1, "host:cpu:0", device>
+  %1 = usm.astype %a : !A to !usm.array<?xf16, "host:cpu:0", device>
+  %2 = usm.astype %a : !A to !D
+  %3 = usm.astype %d : !D to !usm.array<?xf16, "host:cpu:0", device>
+  %4 = usm.astype %d : !D to !A
+  %5 = usm.astype %d : !D to !usm.array<?xi1, "host:cpu:0", device>
+  return %0, %1, %2, %3, %4, %5 : !usm.array<?xi1, "host:cpu:0", device>, !usm.array<?xf16, "host:cpu:0", device>, !D, !usm.array<?xf16, "host:cpu:0", device>, !A, !usm.array<?xi1, "host:cpu:0", device>
+}
