@@ -110,18 +110,13 @@ static Value emitIntDivRem(OpBuilder &b, Location loc, Value x, Value y,
     Value negated = arith::SubIOp::create(b, loc, zero, x);
     r = arith::SelectOp::create(b, loc, yIsMinusOne, negated, r);
   } else {
+    // x - (x // y) * y, wrapping: the remainder with the divisor's sign,
+    // without arith.remsi, whose SPIR-V lowering (|x| umod |y| given the sign
+    // of x) takes |INT_MIN| for positive and gets the minimum value wrong.
     // With y = -1 the divisor is 1 here and the remainder 0, as it should.
-    Value rem = arith::RemSIOp::create(b, loc, x, safeY);
-    Value remNonZero =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rem, zero);
-    Value remNeg =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, rem, zero);
-    Value yNeg =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, safeY, zero);
-    Value signsDiffer = arith::XOrIOp::create(b, loc, remNeg, yNeg);
-    Value fix = arith::AndIOp::create(b, loc, remNonZero, signsDiffer);
-    Value adjusted = arith::AddIOp::create(b, loc, rem, safeY);
-    r = arith::SelectOp::create(b, loc, fix, adjusted, rem);
+    Value q = arith::FloorDivSIOp::create(b, loc, x, safeY);
+    r = arith::SubIOp::create(b, loc, x,
+                              arith::MulIOp::create(b, loc, q, safeY));
   }
   return arith::SelectOp::create(b, loc, yIsZero, zero, r);
 }
