@@ -16,6 +16,7 @@ reference:
     // EXPECT[rtol=1e-4]: np.exp(a)        with its own tolerances
     // TOL: rtol=1e-5 atol=1e-6            tolerances of the case's float results
     // GROUPS: 1                           usm.fused groups fusion must form
+    // SKIP-IF: device == "opencl:cpu:0" and n == 0  # why (a known bug)
 
 For every binding of the FOR variables the inputs are generated with a fixed
 seed and written as .npy files; the program then runs once per device (the
@@ -24,6 +25,11 @@ placements in the program when no --device is given) and per mode (`fused`,
 EXPECT expression evaluated on the same inputs: same shape, same dtype, and
 equal values (integers and booleans exactly; floats with
 |got - expected| <= atol + rtol * |expected|, NaN equal to NaN).
+
+SKIP-IF conditions (Python, any of them true skips the run) see the FOR
+variables, `device` (the --device selector, "" for the program's own
+queues) and `mode`; they leave out runs that a known bug breaks, and a
+`# comment` on the line says which bug.
 
 Default float tolerances: f16 rtol 1e-3 atol 1e-4, f32 rtol 1e-5 atol 1e-6,
 f64 rtol 1e-12 atol 1e-14. Cases with transcendental functions or float
@@ -156,17 +162,18 @@ class Case:
         self.expects = []  # (expr, rtol or None, atol or None)
         self.tol = {}
         self.groups = None
+        self.skips = []  # (expr, lineno)
         self.parse()
 
     def where(self):
         return f"case {self.index} (line {self.first_line})"
 
     def parse(self):
-        directive = re.compile(r"^\s*//\s*([A-Z]+)(\[[^\]]*\])?:\s*(.*?)\s*$")
+        directive = re.compile(r"^\s*//\s*([A-Z-]+)(\[[^\]]*\])?:\s*(.*?)\s*$")
         for offset, line in enumerate(self.text.splitlines()):
             m = directive.match(line)
             if not m or m.group(1) not in ("FOR", "INPUT", "EXPECT", "TOL",
-                                           "GROUPS"):
+                                           "GROUPS", "SKIP-IF"):
                 continue
             kind, options, body = m.group(1), m.group(2), m.group(3)
             lineno = self.first_line + offset
@@ -188,6 +195,8 @@ class Case:
                 self.tol = parse_tol(body, lineno)
             elif kind == "GROUPS":
                 self.groups = int(body)
+            elif kind == "SKIP-IF":
+                self.skips.append((body, lineno))
         if not self.expects:
             raise SyntaxError(f"{self.where()}: no EXPECT line")
 
@@ -335,6 +344,14 @@ def run_case(case, args, workdir):
                     cmd.append("--no-fusion")
                 what = (f"{case.where()}" + (f" [{label}]" if label else "")
                         + f" on {device or 'its queues'}, {mode}")
+                skip_env = dict(binding, device=device or "", mode=mode)
+                skipped = [line for expr, line in case.skips
+                           if eval(expr, {"np": np}, skip_env)]
+                if skipped:
+                    if args.verbose:
+                        print(f"skipped: {what} (SKIP-IF at line "
+                              f"{skipped[0]})")
+                    continue
                 r = subprocess.run(cmd, capture_output=True, text=True)
                 problems = []
                 if r.returncode != 0:
