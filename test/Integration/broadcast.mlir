@@ -1,4 +1,5 @@
 // RUN: %python %S/check.py %s
+// RUN: %if opencl-device %{ %python %S/check.py %s --device=opencl:cpu:0 %}
 
 // NumPy broadcasting in elementwise ops and usm.broadcast_to: rows, columns,
 // outer products of 1-sized dimensions, rank extension, 0-d arrays and

@@ -1,4 +1,5 @@
 // RUN: %python %S/check.py %s
+// RUN: %if opencl-device %{ %python %S/check.py %s --device=opencl:cpu:0 %}
 
 // Creation ops: full (static and dynamic sizes, from a constant or an
 // argument), arange (float, signed, unsigned, dynamic length) and constant

@@ -1,4 +1,5 @@
 // RUN: %python %S/check.py %s
+// RUN: %if opencl-device %{ %python %S/check.py %s --device=opencl:cpu:0 %}
 
 // Elementwise arithmetic on every integer type against NumPy, exactly.
 // Operands span the whole range of the type mixed with its extremes, 0, 1, 2

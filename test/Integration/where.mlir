@@ -1,4 +1,5 @@
 // RUN: %python %S/check.py %s
+// RUN: %if opencl-device %{ %python %S/check.py %s --device=opencl:cpu:0 %}
 
 // usm.where(c, x, y) against np.where: array and scalar operands in every
 // position, broadcasting of all three, several element types, and a
