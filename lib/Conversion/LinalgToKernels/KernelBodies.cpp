@@ -419,6 +419,15 @@ LogicalResult sluice::kernels::buildReductionKernel(gpu::GPUFuncOp func,
     scf::YieldOp::create(b, loc, (*values)[0]);
   }
   Value acc = rLoop.getResult(0);
+  if (spec.target != KernelTarget::Host) {
+    // SPIR-V's lowering of scf.for keeps the loop's results in variables
+    // that only the loop body stores: a loop that runs no iteration (an
+    // empty slice, an empty reduced extent) would yield whatever the
+    // variable held. Such a loop yields its initial value here.
+    Value ran =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, start, rhi);
+    acc = arith::SelectOp::create(b, loc, ran, acc, init);
+  }
   if (hostDirect) {
     memref::StoreOp::create(b, loc, acc, outBuf, *outOff);
   } else if (serialItems) {
