@@ -8,7 +8,6 @@
 // FOR: n in [0, 1000, 70001]
 // INPUT: a = rand(n, 'f32', 0.5, 1.5)
 // INPUT: b = rand(n, 'f32', 0.5, 1.5)
-// SKIP-IF: n == 0  # OpenCL: two-phase reductions over an empty extent return garbage
 // EXPECT: np.sqrt(a) * b
 // EXPECT: np.sum(np.sqrt(a) * b)
 // EXPECT: np.sqrt(a) * b - a

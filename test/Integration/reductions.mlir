@@ -384,7 +384,6 @@ func.func @main(%a: !A) -> (!R, !R, !R, !R) {
 // Reductions of a 0-d array and over a size-1 axis; empty reductions give
 // the identity (0 for sum, 1 for prod).
 // FOR: n in [0, 1]
-// SKIP-IF: device.startswith("opencl") and n == 0  # OpenCL: two-phase reductions over an empty extent return garbage
 // INPUT: z = rand((), 'f64')
 // INPUT: a = rand((n, 4), 'i32')
 // EXPECT: np.sum(z)
