@@ -123,3 +123,35 @@ func.func @main(%r: !R, %c: !C, %k: i64, %b: !B) -> (!usm.array<2x4x3xf32, "host
   %4 = usm.mul %rb, %b : (!B, !B) -> !B
   return %0, %1, %2, %3, %4 : !usm.array<2x4x3xf32, "host:cpu:0", device>, !usm.array<4x6xi64, "host:cpu:0", device>, !usm.array<?x3xf32, "host:cpu:0", device>, !usm.array<?x4x5xi64, "host:cpu:0", device>, !B
 }
+
+// -----
+
+// A keepdims reduction broadcast back over its dynamic input (x - mean),
+// and broadcast_to with two dynamic result sizes feeding a reduction.
+// FOR: n, m in [(0, 3), (1, 1), (7, 5), (300, 33)]
+// INPUT: x = rand((n, m), 'f32')
+// INPUT: r = rand((m,), 'f32')
+// INPUT: k = scalar(n, 'i64')
+// INPUT: j = scalar(m, 'i64')
+// EXPECT: x - np.sum(x, axis=0, keepdims=True) / np.float32(max(n, 1))
+// EXPECT: np.broadcast_to(r, (n, m))
+// EXPECT: np.broadcast_to(r, (2, n, m)).sum(axis=(0, 1))
+// TOL: rtol=1e-5 atol=1e-5
+!X = !usm.array<?x?xf32, "host:cpu:0", device>
+!K = !usm.array<1x?xf32, "host:cpu:0", device>
+!R = !usm.array<?xf32, "host:cpu:0", device>
+func.func @main(%x: !X, %r: !R, %k: i64, %j: i64) -> (!X, !X, !R) {
+  %kn = arith.index_cast %k : i64 to index
+  %one = arith.constant 1 : i64
+  %kk = arith.maxsi %k, %one : i64
+  %kf = arith.sitofp %kk : i64 to f32
+  %s = usm.sum %x axes [0] keepdims : !X -> !K
+  %mean = usm.div %s, %kf : (!K, f32) -> !K
+  %0 = usm.sub %x, %mean : (!X, !K) -> !X
+  %c0 = arith.constant 1 : index
+  %jn = arith.index_cast %j : i64 to index
+  %1 = usm.broadcast_to %r (%kn, %jn) : !R -> !X
+  %b3 = usm.broadcast_to %r (%kn, %jn) : !R -> !usm.array<2x?x?xf32, "host:cpu:0", device>
+  %2 = usm.sum %b3 axes [0, 1] : !usm.array<2x?x?xf32, "host:cpu:0", device> -> !R
+  return %0, %1, %2 : !X, !X, !R
+}
