@@ -2,7 +2,8 @@
 """Runs usm programs with sluice-run and checks their results against NumPy.
 
     check.py FILE.mlir [--device=SELECTOR]... [--modes=fused,unfused]
-                       [--sluice-run=PATH] [--sluice-opt=PATH] [--keep=DIR]
+                       [--case=N]... [--keep=DIR] [-v]
+                       [--sluice-run=PATH] [--sluice-opt=PATH]
 
 FILE holds one or more cases separated by `// -----` lines (as with
 -split-input-file). Each case is a usm program plus directives in `//`
@@ -32,16 +33,20 @@ queues) and `mode`; they leave out runs that a known bug breaks, and a
 `# comment` on the line says which bug.
 
 Default float tolerances: f16 rtol 1e-3 atol 1e-4, f32 rtol 1e-5 atol 1e-6,
-f64 rtol 1e-12 atol 1e-14. Cases with transcendental functions or float
-reductions loosen them with TOL or EXPECT[...] and say why.
+f64 rtol 1e-12 atol 1e-14. A case that needs others (transcendental
+functions, reassociated float reductions) states them with TOL or
+EXPECT[...] and says why.
 
-Generators available to INPUT (and EXPECT): rand(shape, dtype, lo, hi)
-(uniform floats in [lo, hi), integers in [lo, hi], random booleans),
-scalar(value, dtype) (a 0-d array, for scalar arguments), full(shape, value,
-dtype), special(shape, dtype) (floats mixed with 0, -0, inf, -inf and NaN),
-edges(shape, dtype) (integers over the whole range mixed with min, max, 0,
-1, 2 and -1),
-`rng` (a numpy Generator) and dtype names f32 f64 i32 ... as NumPy types.
+Generators available to INPUT (and EXPECT), dtypes named as in MLIR ('f32',
+'ui8', 'i1', ...):
+  rand(shape, dtype, lo, hi)  uniform floats in [lo, hi), integers in
+                              [lo, hi], random booleans
+  scalar(value, dtype)        a 0-d array, for scalar arguments
+  full(shape, value, dtype)
+  special(shape, dtype)       floats mixed with 0, -0, inf, -inf and NaN
+  edges(shape, dtype)         integers over the whole range mixed with the
+                              minimum, the maximum, 0, 1, 2 and -1
+and `rng` (the case's numpy Generator) and f32, i64, ... as NumPy types.
 
 Any mismatch prints the case, the binding, the device, the mode, the command
 to reproduce and the first differing elements (index, got, expected); the
