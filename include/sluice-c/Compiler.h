@@ -186,8 +186,9 @@ sluiceCompilerInvocationGetErrors(SluiceCompilerInvocation invocation);
 
 /* The entry signatures of the module's public functions, one line each, in
  * the text form of artifacts:
- *   name(2x?xf32@host:cpu:0/device,f32)->(f32@host:cpu:0/shared)
- * (queue names in parentheses after the device). Available until the
+ *   name(2x?xf32@host:cpu:0/1,f32)->(f32@host:cpu:0/2)
+ * (after '/' the SluiceUsmKind; queue names in parentheses after the
+ * device). Available until the
  * invocation has run past SLUICE_STAGE_FUSED (they are taken from the usm
  * functions, and kept from then on). */
 SLUICE_COMPILER_EXPORT SluiceStatus sluiceCompilerInvocationGetSignatures(
@@ -305,9 +306,10 @@ SLUICE_COMPILER_EXPORT void sluiceBuilderDestroy(SluiceBuilder builder);
 SLUICE_COMPILER_EXPORT SluiceStatus sluiceBuilderSetLocation(
     SluiceBuilder builder, const char *file, int32_t line, int32_t column);
 
-/* `!usm.array<shape x dtype, "device"[, "queue"], kind>`: `rank` sizes, -1
- * for a dynamic one; `queueName` NULL or "" for the canonical queue; `kind`
- * a SluiceUsmKind. */
+/* `!usm.array<shape x dtype, "device"[("queue")], kind>`: `rank` sizes, -1
+ * for a dynamic one; `device` a filter string, or NULL for an unplaced array
+ * (`?`, placed later by usm-infer-placement; `kind` is then ignored);
+ * `queueName` NULL or "" for the canonical queue; `kind` a SluiceUsmKind. */
 SLUICE_COMPILER_EXPORT SluiceStatus sluiceBuilderArrayType(
     SluiceBuilder builder, SluiceDType dtype, int32_t rank,
     const int64_t *shape, const char *device, const char *queueName,
