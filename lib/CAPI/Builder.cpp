@@ -45,9 +45,9 @@ SluiceType wrap(Type t) {
 SluiceStatus needFunction(SluiceBuilder_ *b, Scope &scope, const char *what) {
   if (b->function)
     return SLUICE_SUCCESS;
-  std::string message =
-      std::string(what) + ": no function is being built (call "
-                          "sluiceBuilderBeginFunction first)";
+  std::string message = std::string(what) +
+                        ": no function is being built (call "
+                        "sluiceBuilderBeginFunction first)";
   scope.emitError(b->location, message);
   return capi::fail(SLUICE_ERROR_INVALID_VALUE, message);
 }
@@ -113,9 +113,9 @@ SluiceStatus sluiceBuilderSetLocation(SluiceBuilder builder, const char *file,
   MLIRContext *ctx = &builder->invocation->session->context;
   SLUICE_CAPI_CHECK(line >= 0 && column >= 0,
                     "line and column must not be negative");
-  builder->location = file ? Location(FileLineColLoc::get(ctx, file, line,
-                                                          column))
-                           : Location(UnknownLoc::get(ctx));
+  builder->location =
+      file ? Location(FileLineColLoc::get(ctx, file, line, column))
+           : Location(UnknownLoc::get(ctx));
   return capi::succeed();
 }
 
@@ -167,10 +167,9 @@ SluiceStatus sluiceBuilderArrayType(SluiceBuilder builder, SluiceDType dtype,
     }
   }
   Location loc = builder->location;
-  auto array = usm::ArrayType::getChecked(
-      [&] { return mlir::emitError(loc); }, ctx, llvm::ArrayRef<int64_t>(dims),
-      element, queue,
-      usmKind);
+  auto array = usm::ArrayType::getChecked([&] { return mlir::emitError(loc); },
+                                          ctx, llvm::ArrayRef<int64_t>(dims),
+                                          element, queue, usmKind);
   if (!array)
     return capi::fail(SLUICE_ERROR_INVALID_VALUE,
                       "invalid array type: " + scope.firstError());
@@ -238,8 +237,8 @@ SluiceStatus sluiceBuilderAddArgument(SluiceBuilder builder, SluiceType type,
   BlockArgument arg = func.getBody().front().addArgument(t, builder->location);
   llvm::SmallVector<Type> inputs(func.getArgumentTypes());
   inputs.push_back(t);
-  func.setType(FunctionType::get(func.getContext(), inputs,
-                                 func.getResultTypes()));
+  func.setType(
+      FunctionType::get(func.getContext(), inputs, func.getResultTypes()));
   *value = wrap(arg);
   return capi::succeed();
 }
@@ -274,15 +273,13 @@ SluiceStatus sluiceBuilderConstant(SluiceBuilder builder, SluiceDType dtype,
   return capi::succeed();
 }
 
-SluiceStatus sluiceBuilderCreateOp(SluiceBuilder builder, const char *opName,
-                                   size_t numOperands,
-                                   const SluiceValue *operands,
-                                   size_t numAttributes,
-                                   const SluiceNamedAttribute *attributes,
-                                   size_t numResults,
-                                   const SluiceType *resultTypes,
-                                   size_t maxResults, SluiceValue *results,
-                                   size_t *numResultsOut) {
+SluiceStatus
+sluiceBuilderCreateOp(SluiceBuilder builder, const char *opName,
+                      size_t numOperands, const SluiceValue *operands,
+                      size_t numAttributes,
+                      const SluiceNamedAttribute *attributes, size_t numResults,
+                      const SluiceType *resultTypes, size_t maxResults,
+                      SluiceValue *results, size_t *numResultsOut) {
   SLUICE_CAPI_CHECK(builder && opName, "builder or opName is NULL");
   SLUICE_CAPI_CHECK(numOperands == 0 || operands, "operands is NULL");
   SLUICE_CAPI_CHECK(numAttributes == 0 || attributes, "attributes is NULL");
@@ -296,8 +293,8 @@ SluiceStatus sluiceBuilderCreateOp(SluiceBuilder builder, const char *opName,
   std::optional<RegisteredOperationName> name =
       RegisteredOperationName::lookup(opName, ctx);
   if (!name)
-    return invalid(scope, loc, std::string("unknown operation '") + opName +
-                                   "'");
+    return invalid(scope, loc,
+                   std::string("unknown operation '") + opName + "'");
   if (name->hasTrait<OpTrait::IsTerminator>())
     return invalid(scope, loc,
                    std::string("'") + opName +
@@ -313,7 +310,8 @@ SluiceStatus sluiceBuilderCreateOp(SluiceBuilder builder, const char *opName,
     const SluiceNamedAttribute &a = attributes[i];
     if (!a.name || !*a.name || !a.value)
       return invalid(scope, loc,
-                     "attribute " + std::to_string(i) + " has no name or value");
+                     "attribute " + std::to_string(i) +
+                         " has no name or value");
     Attribute value = parseAttribute(a.value, ctx);
     if (!value)
       return capi::fail(SLUICE_ERROR_INVALID_VALUE,
@@ -344,12 +342,11 @@ SluiceStatus sluiceBuilderCreateOp(SluiceBuilder builder, const char *opName,
         probe->getPropertiesStorage(), probe->getRegions(), inferred);
     probe->destroy();
     if (failed(ok))
-      return capi::fail(SLUICE_ERROR_INVALID_VALUE,
-                        "cannot infer the result types of " +
-                            std::string(opName) +
-                            (scope.firstError().empty()
-                                 ? std::string()
-                                 : ": " + scope.firstError()));
+      return capi::fail(
+          SLUICE_ERROR_INVALID_VALUE,
+          "cannot infer the result types of " + std::string(opName) +
+              (scope.firstError().empty() ? std::string()
+                                          : ": " + scope.firstError()));
     state.types.append(inferred.begin(), inferred.end());
   }
   Operation *op = b.create(state);
@@ -361,8 +358,7 @@ SluiceStatus sluiceBuilderCreateOp(SluiceBuilder builder, const char *opName,
                                ? std::string()
                                : ": " + scope.firstError()));
   }
-  for (size_t i = 0; i < std::min<size_t>(maxResults, op->getNumResults());
-       ++i)
+  for (size_t i = 0; i < std::min<size_t>(maxResults, op->getNumResults()); ++i)
     results[i] = wrap(op->getResult(i));
   if (numResultsOut)
     *numResultsOut = op->getNumResults();
@@ -405,8 +401,8 @@ SluiceStatus sluiceBuilderReturn(SluiceBuilder builder, size_t numValues,
   }
   func::FuncOp func = builder->function;
   func::ReturnOp::create(builder->builder, builder->location, returned);
-  func.setType(FunctionType::get(func.getContext(), func.getArgumentTypes(),
-                                 types));
+  func.setType(
+      FunctionType::get(func.getContext(), func.getArgumentTypes(), types));
   if (failed(verify(func))) {
     std::string first = scope.firstError();
     abandonFunction(builder);

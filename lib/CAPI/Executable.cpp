@@ -33,9 +33,7 @@ SluiceStatus sluiceExecutableLoad(const char *path,
   return capi::succeed();
 }
 
-void sluiceExecutableDestroy(SluiceExecutable executable) {
-  delete executable;
-}
+void sluiceExecutableDestroy(SluiceExecutable executable) { delete executable; }
 
 size_t sluiceExecutableGetEntryCount(SluiceExecutable executable) {
   return executable ? executable->signatures.size() : 0;
@@ -57,8 +55,7 @@ SluiceStatus sluiceExecutableGetEntryInfo(SluiceExecutable executable,
 }
 
 SluiceStatus sluiceExecutableLookup(SluiceExecutable executable,
-                                    const char *name,
-                                    SluiceEntryPoint *entry) {
+                                    const char *name, SluiceEntryPoint *entry) {
   SLUICE_CAPI_CHECK(executable && entry, "executable or entry is NULL");
   const std::vector<exec::EntrySignature> &sigs = executable->signatures;
   std::string names;

@@ -13,8 +13,6 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <dlfcn.h>
-
 using namespace mlir;
 using namespace sluice;
 
@@ -172,22 +170,6 @@ SluiceStatus runTo(SluiceCompilerInvocation_ *inv, SluiceCompileStage target,
   return capi::succeed();
 }
 
-/// The directory of the runtime library next to this library, else the
-/// build's.
-std::string runtimeDirNextToThisLibrary() {
-  Dl_info info;
-  if (dladdr(reinterpret_cast<void *>(&runtimeDirNextToThisLibrary), &info) &&
-      info.dli_fname) {
-    llvm::SmallString<256> dir(info.dli_fname);
-    llvm::sys::path::remove_filename(dir);
-    llvm::SmallString<256> lib(dir);
-    llvm::sys::path::append(lib, "libsluice-runtime.so");
-    if (llvm::sys::fs::exists(lib))
-      return dir.str().str();
-  }
-  return exec::defaultRuntimeDir();
-}
-
 } // namespace
 
 extern "C" {
@@ -219,9 +201,10 @@ void sluiceCompilerInvocationDestroy(SluiceCompilerInvocation invocation) {
   capi::releaseSession(session);
 }
 
-SluiceStatus sluiceCompilerInvocationParseSource(
-    SluiceCompilerInvocation invocation, const char *buffer, size_t length,
-    const char *bufferName) {
+SluiceStatus
+sluiceCompilerInvocationParseSource(SluiceCompilerInvocation invocation,
+                                    const char *buffer, size_t length,
+                                    const char *bufferName) {
   SLUICE_CAPI_CHECK(invocation, "invocation is NULL");
   SLUICE_CAPI_CHECK(buffer || length == 0, "buffer is NULL");
   Scope scope(invocation->session, invocation);
@@ -229,9 +212,9 @@ SluiceStatus sluiceCompilerInvocationParseSource(
                     "a function is being built (finish it with "
                     "sluiceBuilderReturn first)");
   ParserConfig config(&invocation->session->context);
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
-      llvm::StringRef(buffer ? buffer : "", length), config,
-      bufferName ? bufferName : "<buffer>");
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(llvm::StringRef(buffer ? buffer : "", length),
+                                  config, bufferName ? bufferName : "<buffer>");
   if (!module) {
     resetModule(invocation, nullptr);
     return capi::fail(SLUICE_ERROR_INVALID_VALUE,
@@ -244,8 +227,9 @@ SluiceStatus sluiceCompilerInvocationParseSource(
   return capi::succeed();
 }
 
-SluiceStatus sluiceCompilerInvocationParseFile(
-    SluiceCompilerInvocation invocation, const char *path) {
+SluiceStatus
+sluiceCompilerInvocationParseFile(SluiceCompilerInvocation invocation,
+                                  const char *path) {
   SLUICE_CAPI_CHECK(invocation && path, "invocation or path is NULL");
   Scope scope(invocation->session, invocation);
   SLUICE_CAPI_CHECK(invocation->openFunctions == 0,
@@ -253,11 +237,11 @@ SluiceStatus sluiceCompilerInvocationParseFile(
                     "sluiceBuilderReturn first)");
   auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
   if (!file) {
-    std::string message = std::string("cannot read '") + path +
-                          "': " + file.getError().message();
-    scope.emitError(FileLineColLoc::get(&invocation->session->context, path,
-                                        0, 0),
-                    message);
+    std::string message =
+        std::string("cannot read '") + path + "': " + file.getError().message();
+    scope.emitError(
+        FileLineColLoc::get(&invocation->session->context, path, 0, 0),
+        message);
     return capi::fail(SLUICE_ERROR_NOT_FOUND, message);
   }
   llvm::SourceMgr sourceMgr;
@@ -298,8 +282,8 @@ sluiceCompilerInvocationGetStage(SluiceCompilerInvocation invocation) {
 }
 
 SluiceStatus sluiceCompilerInvocationGetIR(SluiceCompilerInvocation invocation,
-                                           int withLocations,
-                                           const char **text, size_t *length) {
+                                           int withLocations, const char **text,
+                                           size_t *length) {
   SLUICE_CAPI_CHECK(invocation && text, "invocation or text is NULL");
   Scope scope(invocation->session, nullptr);
   SLUICE_CAPI_CHECK(invocation->module, "the invocation has no module");
@@ -381,9 +365,10 @@ sluiceCompilerInvocationGetBinary(SluiceCompilerInvocation invocation,
   return capi::succeed();
 }
 
-SluiceStatus sluiceCompilerInvocationEmitHost(
-    SluiceCompilerInvocation invocation, SluiceHostOutput kind,
-    const void **data, size_t *size) {
+SluiceStatus
+sluiceCompilerInvocationEmitHost(SluiceCompilerInvocation invocation,
+                                 SluiceHostOutput kind, const void **data,
+                                 size_t *size) {
   SLUICE_CAPI_CHECK(invocation && data && size,
                     "invocation, data or size is NULL");
   SLUICE_CAPI_CHECK(kind == SLUICE_HOST_OUTPUT_LLVM_IR ||
@@ -432,12 +417,11 @@ sluiceCompilerInvocationWriteArtifact(SluiceCompilerInvocation invocation,
   exec::ArtifactOptions options;
   options.optLevel = invocation->session->options.optLevel;
   options.runtimeDir =
-      runtimeDir && *runtimeDir ? runtimeDir : runtimeDirNextToThisLibrary();
+      runtimeDir && *runtimeDir ? runtimeDir : exec::defaultRuntimeDir();
   if (linker && *linker)
     options.linker = linker;
-  if (llvm::Error e = exec::writeArtifact(*invocation->module,
-                                          invocation->signatures, path,
-                                          options))
+  if (llvm::Error e = exec::writeArtifact(
+          *invocation->module, invocation->signatures, path, options))
     return capi::fail(SLUICE_ERROR_COMPILE_FAILED,
                       std::string("cannot write the artifact '") + path +
                           "': " + toString(std::move(e)));
@@ -459,8 +443,7 @@ sluiceCompilerInvocationCreateExecutable(SluiceCompilerInvocation invocation,
                                       invocation->session->options.optLevel);
   if (!jit)
     return capi::fail(SLUICE_ERROR_COMPILE_FAILED,
-                      "JIT compilation failed: " +
-                          toString(jit.takeError()));
+                      "JIT compilation failed: " + toString(jit.takeError()));
   auto *exe = new SluiceExecutable_();
   exe->jit = std::move(*jit);
   exe->signatures = invocation->signatures;

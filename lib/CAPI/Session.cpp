@@ -139,12 +139,13 @@ void sluice::capi::releaseSession(SluiceCompilerSession_ *session) {
 }
 
 SluiceCompilerSession_::SluiceCompilerSession_()
-    : context([] {
-        DialectRegistry registry;
-        exec::registerCompilerDialects(registry);
-        return registry;
-      }(),
-              MLIRContext::Threading::DISABLED) {
+    : context(
+          [] {
+            DialectRegistry registry;
+            exec::registerCompilerDialects(registry);
+            return registry;
+          }(),
+          MLIRContext::Threading::DISABLED) {
   context.loadAllAvailableDialects();
 }
 
@@ -215,8 +216,7 @@ SluiceStatus sluiceCompilerSessionSetFlags(SluiceCompilerSession session,
         flag = "";
       if (!flag.empty() && flag != "default") {
         char buffer[256];
-        if (sluiceSelectorNormalize(flag.str().c_str(), buffer,
-                                    sizeof(buffer),
+        if (sluiceSelectorNormalize(flag.str().c_str(), buffer, sizeof(buffer),
                                     nullptr) != SLUICE_SUCCESS)
           return bad("--device=" + flag.str() + ": " +
                      sluiceGetLastErrorMessage());

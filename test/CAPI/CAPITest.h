@@ -20,8 +20,7 @@ static int capiFailures;
 #define CHECK(cond)                                                            \
   do {                                                                         \
     if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__,        \
-              #cond);                                                          \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
       ++capiFailures;                                                          \
     }                                                                          \
   } while (0)
@@ -62,8 +61,8 @@ static void logDiagnostic(SluiceDiagnosticSeverity severity,
   DiagnosticLog *log = (DiagnosticLog *)userData;
   static const char *const words[] = {"error", "warning", "note", "remark"};
   size_t used = strlen(log->text);
-  snprintf(log->text + used, sizeof(log->text) - used, "%s: %s: %s\n",
-           location, words[severity], message);
+  snprintf(log->text + used, sizeof(log->text) - used, "%s: %s: %s\n", location,
+           words[severity], message);
   if (severity == SLUICE_DIAGNOSTIC_ERROR)
     ++log->errors;
   else if (severity == SLUICE_DIAGNOSTIC_WARNING)
@@ -102,8 +101,8 @@ static float *hostFloats(size_t n) {
   void *ptr = NULL;
   CHECK_OK(sluiceDeviceSelect("host", &device));
   CHECK_OK(sluiceQueueGetCanonical(device, &queue));
-  CHECK_OK(sluiceMalloc(queue, SLUICE_USM_SHARED, n ? n * sizeof(float) : 4,
-                        0, &ptr));
+  CHECK_OK(sluiceMalloc(queue, SLUICE_USM_SHARED, n ? n * sizeof(float) : 4, 0,
+                        &ptr));
   return (float *)ptr;
 }
 

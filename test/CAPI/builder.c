@@ -3,8 +3,8 @@
 
 static SluiceValue op1(SluiceBuilder b, const char *name, SluiceValue x) {
   SluiceValue r = NULL;
-  CHECK_OK(sluiceBuilderCreateOp(b, name, 1, &x, 0, NULL, 0, NULL, 1, &r,
-                                 NULL));
+  CHECK_OK(
+      sluiceBuilderCreateOp(b, name, 1, &x, 0, NULL, 0, NULL, 1, &r, NULL));
   return r;
 }
 
@@ -13,8 +13,8 @@ static SluiceValue op2(SluiceBuilder b, const char *name, SluiceValue x,
   SluiceValue operands[] = {x, y};
   SluiceValue r = NULL;
   size_t n = 0;
-  CHECK_OK(sluiceBuilderCreateOp(b, name, 2, operands, 0, NULL, 0, NULL, 1,
-                                 &r, &n));
+  CHECK_OK(
+      sluiceBuilderCreateOp(b, name, 2, operands, 0, NULL, 0, NULL, 1, &r, &n));
   CHECK(n == 1);
   return r;
 }
@@ -31,9 +31,8 @@ static void testBuildAndRun(void) {
 
   int64_t dyn[] = {-1};
   SluiceType vec = NULL, scalar = NULL;
-  CHECK_OK(sluiceBuilderArrayType(b, SLUICE_DTYPE_FLOAT32, 1, dyn,
-                                  "host:cpu:0", NULL, SLUICE_USM_DEVICE,
-                                  &vec));
+  CHECK_OK(sluiceBuilderArrayType(b, SLUICE_DTYPE_FLOAT32, 1, dyn, "host:cpu:0",
+                                  NULL, SLUICE_USM_DEVICE, &vec));
   CHECK_CONTAINS(sluiceBuilderPrintType(b, vec),
                  "!usm.array<?xf32, \"host:cpu:0\", device>");
   CHECK_OK(sluiceBuilderScalarType(b, SLUICE_DTYPE_FLOAT32, &scalar));
@@ -45,10 +44,9 @@ static void testBuildAndRun(void) {
   CHECK_OK(sluiceBuilderAddArgument(b, vec, &y));
   CHECK(sluiceValueGetType(x) == vec);
   CHECK_OK(sluiceBuilderConstant(b, SLUICE_DTYPE_FLOAT32, 0, 0.5, &half));
-  SluiceValue r = op2(b, "usm.add",
-                      op2(b, "usm.mul", op1(b, "usm.sqrt", op1(b, "usm.abs", x)),
-                          y),
-                      half);
+  SluiceValue r =
+      op2(b, "usm.add",
+          op2(b, "usm.mul", op1(b, "usm.sqrt", op1(b, "usm.abs", x)), y), half);
   CHECK(sluiceValueGetType(r) == vec);
   CHECK_OK(sluiceBuilderReturn(b, 1, &r));
 
@@ -107,14 +105,14 @@ static void testBuildAndRun(void) {
       void *allocated, *aligned;
       int64_t offset;
     } out = {0, 0, 0};
-    void *argv[] = {&in.allocated, &in.aligned, &in.offset, &in.size,
-                    &in.stride, &out};
+    void *argv[] = {&in.allocated, &in.aligned, &in.offset,
+                    &in.size,      &in.stride,  &out};
     CHECK(totalEntry(argv) == 0);
     double expect = 0;
     for (int i = 0; i < N; ++i)
       expect += xs[i];
-    CHECK(out.aligned && fabs(((float *)out.aligned)[out.offset] - expect) <
-                             1e-3);
+    CHECK(out.aligned &&
+          fabs(((float *)out.aligned)[out.offset] - expect) < 1e-3);
     sluiceFree(NULL, out.allocated);
   }
   sluiceFree(NULL, xs);
@@ -141,7 +139,8 @@ static void testUnsigned(void) {
   CHECK_OK(sluiceBuilderBeginFunction(b, "main"));
   SluiceValue x = NULL, big = NULL;
   CHECK_OK(sluiceBuilderAddArgument(b, u32, &x));
-  CHECK_OK(sluiceBuilderConstant(b, SLUICE_DTYPE_UINT32, 4000000000LL, 0, &big));
+  CHECK_OK(
+      sluiceBuilderConstant(b, SLUICE_DTYPE_UINT32, 4000000000LL, 0, &big));
   SluiceValue sum = op2(b, "usm.add", x, big);
   SluiceValue asFloat = NULL;
   CHECK_OK(sluiceBuilderCreateOp(b, "usm.astype", 1, &sum, 0, NULL, 1, &f32, 1,
@@ -188,15 +187,18 @@ static void testErrors(void) {
   CHECK_OK(sluiceBuilderArrayType(b, SLUICE_DTYPE_INT32, 1, shape,
                                   "opencl:cpu:0", "worker", SLUICE_USM_DEVICE,
                                   &i32));
-  CHECK_CONTAINS(sluiceBuilderPrintType(b, i32), "\"opencl:cpu:0\"(\"worker\")");
+  CHECK_CONTAINS(sluiceBuilderPrintType(b, i32),
+                 "\"opencl:cpu:0\"(\"worker\")");
 
   /* Types: bad dtype, size, device, kind; parsed types. */
   CHECK_STATUS(sluiceBuilderArrayType(b, (SluiceDType)77, 1, shape,
-                                      "host:cpu:0", NULL, SLUICE_USM_DEVICE, &t),
+                                      "host:cpu:0", NULL, SLUICE_USM_DEVICE,
+                                      &t),
                SLUICE_ERROR_INVALID_VALUE);
   int64_t negative[] = {-5};
   CHECK_STATUS(sluiceBuilderArrayType(b, SLUICE_DTYPE_FLOAT32, 1, negative,
-                                      "host:cpu:0", NULL, SLUICE_USM_DEVICE, &t),
+                                      "host:cpu:0", NULL, SLUICE_USM_DEVICE,
+                                      &t),
                SLUICE_ERROR_INVALID_VALUE);
   clearLog(&log);
   CHECK_STATUS(sluiceBuilderArrayType(b, SLUICE_DTYPE_FLOAT32, 1, shape,
@@ -215,7 +217,8 @@ static void testErrors(void) {
 
   /* Ops outside a function. */
   SluiceValue v = NULL;
-  CHECK_STATUS(sluiceBuilderAddArgument(b, f32, &v), SLUICE_ERROR_INVALID_VALUE);
+  CHECK_STATUS(sluiceBuilderAddArgument(b, f32, &v),
+               SLUICE_ERROR_INVALID_VALUE);
   CHECK_STATUS(sluiceBuilderReturn(b, 0, NULL), SLUICE_ERROR_INVALID_VALUE);
   CHECK_STATUS(sluiceBuilderConstant(b, SLUICE_DTYPE_FLOAT32, 0, 1.0, &v),
                SLUICE_ERROR_INVALID_VALUE);
@@ -238,23 +241,23 @@ static void testErrors(void) {
                                      0, NULL, NULL),
                SLUICE_ERROR_INVALID_VALUE);
   clearLog(&log);
-  CHECK_STATUS(sluiceBuilderCreateOp(b, "usm.add", 2, both, 0, NULL, 0, NULL,
-                                     1, &r, NULL),
+  CHECK_STATUS(sluiceBuilderCreateOp(b, "usm.add", 2, both, 0, NULL, 0, NULL, 1,
+                                     &r, NULL),
                SLUICE_ERROR_INVALID_VALUE);
   CHECK(log.errors >= 1);
   CHECK_CONTAINS(log.text, "user.py:42:7");
   SluiceNamedAttribute bad = {"axes", "array<i64: "};
-  CHECK_STATUS(sluiceBuilderCreateOp(b, "usm.sum", 1, &a, 1, &bad, 0, NULL, 1,
-                                     &r, NULL),
-               SLUICE_ERROR_INVALID_VALUE);
+  CHECK_STATUS(
+      sluiceBuilderCreateOp(b, "usm.sum", 1, &a, 1, &bad, 0, NULL, 1, &r, NULL),
+      SLUICE_ERROR_INVALID_VALUE);
   SluiceNamedAttribute outOfRange = {"axes", "array<i64: 3>"};
   CHECK_STATUS(sluiceBuilderCreateOp(b, "usm.sum", 1, &a, 1, &outOfRange, 0,
                                      NULL, 1, &r, NULL),
                SLUICE_ERROR_INVALID_VALUE);
   /* Given result types that do not verify. */
-  CHECK_STATUS(sluiceBuilderCreateOp(b, "usm.exp", 1, &a, 0, NULL, 1, &i32, 1,
-                                     &r, NULL),
-               SLUICE_ERROR_INVALID_VALUE);
+  CHECK_STATUS(
+      sluiceBuilderCreateOp(b, "usm.exp", 1, &a, 0, NULL, 1, &i32, 1, &r, NULL),
+      SLUICE_ERROR_INVALID_VALUE);
   /* A NULL operand. */
   SluiceValue nullOperand[] = {NULL};
   CHECK_STATUS(sluiceBuilderCreateOp(b, "usm.exp", 1, nullOperand, 0, NULL, 0,

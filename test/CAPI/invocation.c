@@ -61,9 +61,8 @@ static void testParse(const char *dir) {
 
   /* Files: missing, then present. */
   clearLog(&log);
-  CHECK_STATUS(
-      sluiceCompilerInvocationParseFile(inv, "/nonexistent/prog.mlir"),
-      SLUICE_ERROR_NOT_FOUND);
+  CHECK_STATUS(sluiceCompilerInvocationParseFile(inv, "/nonexistent/prog.mlir"),
+               SLUICE_ERROR_NOT_FOUND);
   CHECK_CONTAINS(log.text, "/nonexistent/prog.mlir");
   char path[1024];
   snprintf(path, sizeof(path), "%s/saxpy.mlir", dir);
@@ -89,9 +88,8 @@ static void testStages(void) {
   const char *sigs = NULL;
   size_t sigLength = 0;
   CHECK_OK(sluiceCompilerInvocationGetSignatures(inv, &sigs, &sigLength));
-  CHECK_CONTAINS(sigs,
-                 "main(?xf32@host:cpu:0/1,?xf32@host:cpu:0/1)->"
-                 "(?xf32@host:cpu:0/1)");
+  CHECK_CONTAINS(sigs, "main(?xf32@host:cpu:0/1,?xf32@host:cpu:0/1)->"
+                       "(?xf32@host:cpu:0/1)");
 
   CHECK_OK(sluiceCompilerInvocationRunPipeline(inv, SLUICE_STAGE_PLACED));
   CHECK(sluiceCompilerInvocationGetStage(inv) == SLUICE_STAGE_PLACED);
@@ -109,9 +107,8 @@ static void testStages(void) {
                SLUICE_ERROR_INVALID_VALUE);
   CHECK_CONTAINS(sluiceCompilerGetLastErrorMessage(), "past 'fused'");
   CHECK_OK(sluiceCompilerInvocationRunPipeline(inv, SLUICE_STAGE_KERNELS));
-  CHECK_STATUS(
-      sluiceCompilerInvocationRunPipeline(inv, (SluiceCompileStage)42),
-      SLUICE_ERROR_INVALID_VALUE);
+  CHECK_STATUS(sluiceCompilerInvocationRunPipeline(inv, (SluiceCompileStage)42),
+               SLUICE_ERROR_INVALID_VALUE);
   CHECK_OK(sluiceCompilerInvocationRunPipeline(inv, SLUICE_STAGE_BINARIES));
   /* Host kernels are not device binaries. */
   CHECK_OK(sluiceCompilerInvocationGetBinaryCount(inv, &count));
@@ -194,12 +191,10 @@ static void testCompileErrors(void) {
   SluiceStatus parseStatus = sluiceCompilerInvocationParseSource(
       inv, mixedQueues, strlen(mixedQueues), "queues.mlir");
   if (parseStatus == SLUICE_SUCCESS) {
-    CHECK_STATUS(
-        sluiceCompilerInvocationRunPipeline(inv, SLUICE_STAGE_PLACED),
-        SLUICE_ERROR_COMPILE_FAILED);
-    CHECK_STATUS(
-        sluiceCompilerInvocationRunPipeline(inv, SLUICE_STAGE_FUSED),
-        SLUICE_ERROR_INVALID_VALUE);
+    CHECK_STATUS(sluiceCompilerInvocationRunPipeline(inv, SLUICE_STAGE_PLACED),
+                 SLUICE_ERROR_COMPILE_FAILED);
+    CHECK_STATUS(sluiceCompilerInvocationRunPipeline(inv, SLUICE_STAGE_FUSED),
+                 SLUICE_ERROR_INVALID_VALUE);
     CHECK_CONTAINS(sluiceCompilerGetLastErrorMessage(), "parse the program");
   }
   CHECK(log.errors >= 1);
@@ -208,11 +203,10 @@ static void testCompileErrors(void) {
 
   /* A queue whose backend is left open cannot be compiled. */
   clearLog(&log);
-  const char *openQueue =
-      "!V = !usm.array<4xf32, \"*:gpu:0\", device>\n"
-      "func.func @main(%a: !V) -> !V {\n"
-      "  %b = usm.exp %a : (!V) -> !V\n"
-      "  return %b : !V\n}\n";
+  const char *openQueue = "!V = !usm.array<4xf32, \"*:gpu:0\", device>\n"
+                          "func.func @main(%a: !V) -> !V {\n"
+                          "  %b = usm.exp %a : (!V) -> !V\n"
+                          "  return %b : !V\n}\n";
   inv = parsed(session, openQueue);
   CHECK_STATUS(sluiceCompilerInvocationRunPipeline(inv, SLUICE_STAGE_LLVM),
                SLUICE_ERROR_COMPILE_FAILED);
@@ -261,9 +255,9 @@ static void testHostOutputs(const char *dir) {
   CHECK_OK(sluiceCompilerInvocationEmitHost(inv, SLUICE_HOST_OUTPUT_OBJECT,
                                             &data, &size));
   CHECK(size > 4 && memcmp(data, "\177ELF", 4) == 0);
-  CHECK_STATUS(sluiceCompilerInvocationEmitHost(inv, (SluiceHostOutput)9,
-                                                &data, &size),
-               SLUICE_ERROR_INVALID_VALUE);
+  CHECK_STATUS(
+      sluiceCompilerInvocationEmitHost(inv, (SluiceHostOutput)9, &data, &size),
+      SLUICE_ERROR_INVALID_VALUE);
 
   /* An artifact, loaded and run. */
   char path[1024];
@@ -290,9 +284,9 @@ static void testHostOutputs(const char *dir) {
 
   /* A bad linker is reported, and leaves no file. */
   snprintf(path, sizeof(path), "%s/never.so", dir);
-  CHECK_STATUS(sluiceCompilerInvocationWriteArtifact(
-                   inv, path, NULL, "/nonexistent/cc"),
-               SLUICE_ERROR_COMPILE_FAILED);
+  CHECK_STATUS(
+      sluiceCompilerInvocationWriteArtifact(inv, path, NULL, "/nonexistent/cc"),
+      SLUICE_ERROR_COMPILE_FAILED);
   CHECK(access(path, F_OK) != 0);
   sluiceCompilerInvocationDestroy(inv);
 
