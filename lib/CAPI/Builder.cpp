@@ -194,11 +194,9 @@ SluiceStatus sluiceBuilderParseType(SluiceBuilder builder, const char *text,
   Scope scope(builder->invocation->session, nullptr);
   Type parsed = parseType(text, &builder->invocation->session->context);
   if (!parsed)
-    return capi::fail(SLUICE_ERROR_INVALID_VALUE,
-                      std::string("cannot parse type '") + text + "'" +
-                          (scope.firstError().empty()
-                               ? std::string()
-                               : ": " + scope.firstError()));
+    return capi::fail(
+        SLUICE_ERROR_INVALID_VALUE,
+        scope.withFirstError(std::string("cannot parse type '") + text + "'"));
   *type = wrap(parsed);
   return capi::succeed();
 }
@@ -314,12 +312,10 @@ sluiceBuilderCreateOp(SluiceBuilder builder, const char *opName,
                          " has no name or value");
     Attribute value = parseAttribute(a.value, ctx);
     if (!value)
-      return capi::fail(SLUICE_ERROR_INVALID_VALUE,
-                        std::string("cannot parse attribute ") + a.name +
-                            " = '" + a.value + "'" +
-                            (scope.firstError().empty()
-                                 ? std::string()
-                                 : ": " + scope.firstError()));
+      return capi::fail(
+          SLUICE_ERROR_INVALID_VALUE,
+          scope.withFirstError(std::string("cannot parse attribute ") + a.name +
+                               " = '" + a.value + "'"));
     state.addAttribute(a.name, value);
   }
   OpBuilder &b = builder->builder;
@@ -344,19 +340,15 @@ sluiceBuilderCreateOp(SluiceBuilder builder, const char *opName,
     if (failed(ok))
       return capi::fail(
           SLUICE_ERROR_INVALID_VALUE,
-          "cannot infer the result types of " + std::string(opName) +
-              (scope.firstError().empty() ? std::string()
-                                          : ": " + scope.firstError()));
+          scope.withFirstError("cannot infer the result types of " +
+                               std::string(opName)));
     state.types.append(inferred.begin(), inferred.end());
   }
   Operation *op = b.create(state);
   if (failed(verify(op))) {
     op->erase();
     return capi::fail(SLUICE_ERROR_INVALID_VALUE,
-                      std::string("invalid ") + opName +
-                          (scope.firstError().empty()
-                               ? std::string()
-                               : ": " + scope.firstError()));
+                      scope.withFirstError(std::string("invalid ") + opName));
   }
   for (size_t i = 0; i < std::min<size_t>(maxResults, op->getNumResults()); ++i)
     results[i] = wrap(op->getResult(i));

@@ -111,6 +111,10 @@ public:
                   SluiceCompilerInvocation_ *invocation);
   ~DiagnosticScope();
   const std::string &firstError() const { return first; }
+  /// `message`, followed by ": " and the first error when there was one.
+  std::string withFirstError(const std::string &message) const {
+    return first.empty() ? message : message + ": " + first;
+  }
   /// Reports an error at `loc` through the handler.
   void emitError(mlir::Location loc, const std::string &message);
 
@@ -136,5 +140,12 @@ mlir::Type elementType(mlir::MLIRContext *ctx, SluiceDType dtype);
       return ::sluice::capi::fail(SLUICE_ERROR_INVALID_VALUE,                  \
                                   std::string(__func__) + ": " + (what));      \
   } while (false)
+
+/// Refuses calls that need the invocation's module whole while a builder is
+/// in the middle of a function.
+#define SLUICE_CAPI_CHECK_NOT_BUILDING(invocation)                             \
+  SLUICE_CAPI_CHECK((invocation)->openFunctions == 0,                          \
+                    "a function is being built (finish it with "               \
+                    "sluiceBuilderReturn first)")
 
 #endif // SLUICE_LIB_CAPI_CAPISUPPORT_H

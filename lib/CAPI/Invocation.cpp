@@ -51,12 +51,20 @@ void resetModule(SluiceCompilerInvocation_ *inv, OwningOpRef<ModuleOp> m) {
   inv->binaryFormats.clear();
 }
 
+/// Takes a parsed module (or, when parsing failed, reports `what`).
+SluiceStatus adoptModule(SluiceCompilerInvocation_ *inv,
+                         OwningOpRef<ModuleOp> module, const Scope &scope,
+                         const std::string &what) {
+  bool parsed = static_cast<bool>(module);
+  resetModule(inv, std::move(module));
+  if (!parsed)
+    return capi::fail(SLUICE_ERROR_INVALID_VALUE, scope.withFirstError(what));
+  return capi::succeed();
+}
+
 SluiceStatus compileFailed(SluiceCompilerInvocation_ *inv, const Scope &scope,
                            const std::string &what) {
-  return capi::fail(SLUICE_ERROR_COMPILE_FAILED,
-                    what + (scope.firstError().empty()
-                                ? std::string()
-                                : ": " + scope.firstError()));
+  return capi::fail(SLUICE_ERROR_COMPILE_FAILED, scope.withFirstError(what));
 }
 
 /// The filter string the session's --device names (resolved now), or "".
@@ -208,23 +216,13 @@ sluiceCompilerInvocationParseSource(SluiceCompilerInvocation invocation,
   SLUICE_CAPI_CHECK(invocation, "invocation is NULL");
   SLUICE_CAPI_CHECK(buffer || length == 0, "buffer is NULL");
   Scope scope(invocation->session, invocation);
-  SLUICE_CAPI_CHECK(invocation->openFunctions == 0,
-                    "a function is being built (finish it with "
-                    "sluiceBuilderReturn first)");
+  SLUICE_CAPI_CHECK_NOT_BUILDING(invocation);
   ParserConfig config(&invocation->session->context);
   OwningOpRef<ModuleOp> module =
       parseSourceString<ModuleOp>(llvm::StringRef(buffer ? buffer : "", length),
                                   config, bufferName ? bufferName : "<buffer>");
-  if (!module) {
-    resetModule(invocation, nullptr);
-    return capi::fail(SLUICE_ERROR_INVALID_VALUE,
-                      "cannot parse the program" +
-                          (scope.firstError().empty()
-                               ? std::string()
-                               : ": " + scope.firstError()));
-  }
-  resetModule(invocation, std::move(module));
-  return capi::succeed();
+  return adoptModule(invocation, std::move(module), scope,
+                     "cannot parse the program");
 }
 
 SluiceStatus
@@ -232,9 +230,7 @@ sluiceCompilerInvocationParseFile(SluiceCompilerInvocation invocation,
                                   const char *path) {
   SLUICE_CAPI_CHECK(invocation && path, "invocation or path is NULL");
   Scope scope(invocation->session, invocation);
-  SLUICE_CAPI_CHECK(invocation->openFunctions == 0,
-                    "a function is being built (finish it with "
-                    "sluiceBuilderReturn first)");
+  SLUICE_CAPI_CHECK_NOT_BUILDING(invocation);
   auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
   if (!file) {
     std::string message =
@@ -248,16 +244,8 @@ sluiceCompilerInvocationParseFile(SluiceCompilerInvocation invocation,
   sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
   ParserConfig config(&invocation->session->context);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);
-  if (!module) {
-    resetModule(invocation, nullptr);
-    return capi::fail(SLUICE_ERROR_INVALID_VALUE,
-                      std::string("cannot parse '") + path + "'" +
-                          (scope.firstError().empty()
-                               ? std::string()
-                               : ": " + scope.firstError()));
-  }
-  resetModule(invocation, std::move(module));
-  return capi::succeed();
+  return adoptModule(invocation, std::move(module), scope,
+                     std::string("cannot parse '") + path + "'");
 }
 
 SluiceStatus
@@ -267,9 +255,7 @@ sluiceCompilerInvocationRunPipeline(SluiceCompilerInvocation invocation,
   SLUICE_CAPI_CHECK(stage >= SLUICE_STAGE_INPUT && stage <= SLUICE_STAGE_LLVM,
                     "unknown stage " + std::to_string(stage));
   Scope scope(invocation->session, invocation);
-  SLUICE_CAPI_CHECK(invocation->openFunctions == 0,
-                    "a function is being built (finish it with "
-                    "sluiceBuilderReturn first)");
+  SLUICE_CAPI_CHECK_NOT_BUILDING(invocation);
   return runTo(invocation, stage, scope);
 }
 
@@ -375,9 +361,7 @@ sluiceCompilerInvocationEmitHost(SluiceCompilerInvocation invocation,
                         kind == SLUICE_HOST_OUTPUT_OBJECT,
                     "unknown host output " + std::to_string(kind));
   Scope scope(invocation->session, invocation);
-  SLUICE_CAPI_CHECK(invocation->openFunctions == 0,
-                    "a function is being built (finish it with "
-                    "sluiceBuilderReturn first)");
+  SLUICE_CAPI_CHECK_NOT_BUILDING(invocation);
   if (SluiceStatus s = runTo(invocation, SLUICE_STAGE_LLVM, scope))
     return s;
   ModuleOp module = *invocation->module;
@@ -409,9 +393,7 @@ sluiceCompilerInvocationWriteArtifact(SluiceCompilerInvocation invocation,
                                       const char *linker) {
   SLUICE_CAPI_CHECK(invocation && path, "invocation or path is NULL");
   Scope scope(invocation->session, invocation);
-  SLUICE_CAPI_CHECK(invocation->openFunctions == 0,
-                    "a function is being built (finish it with "
-                    "sluiceBuilderReturn first)");
+  SLUICE_CAPI_CHECK_NOT_BUILDING(invocation);
   if (SluiceStatus s = runTo(invocation, SLUICE_STAGE_LLVM, scope))
     return s;
   exec::ArtifactOptions options;
@@ -434,9 +416,7 @@ sluiceCompilerInvocationCreateExecutable(SluiceCompilerInvocation invocation,
   SLUICE_CAPI_CHECK(invocation && executable,
                     "invocation or executable is NULL");
   Scope scope(invocation->session, invocation);
-  SLUICE_CAPI_CHECK(invocation->openFunctions == 0,
-                    "a function is being built (finish it with "
-                    "sluiceBuilderReturn first)");
+  SLUICE_CAPI_CHECK_NOT_BUILDING(invocation);
   if (SluiceStatus s = runTo(invocation, SLUICE_STAGE_LLVM, scope))
     return s;
   auto jit = exec::JitProgram::create(*invocation->module,
