@@ -88,8 +88,7 @@ ze_result_t begin(Append &a, ze_command_list_handle_t listHandle,
       return misuse(a.fn, "the signal event was signaled and not reset");
   }
   if (numWaits && !waits)
-    return misuse(a.fn, "phWaitEvents is null",
-                  ZE_RESULT_ERROR_INVALID_SIZE);
+    return misuse(a.fn, "phWaitEvents is null", ZE_RESULT_ERROR_INVALID_SIZE);
   for (uint32_t i = 0; i < numWaits; ++i) {
     auto *event = lookup<EventObject>(waits[i], Kind::Event, a.fn);
     if (!event)
@@ -134,8 +133,7 @@ ze_result_t finish(Append &a, SluiceStatus status, const Ref<Event> &out) {
 }
 
 /// Checks that [ptr, ptr + size) stays in its allocation, if it is in one.
-ze_result_t useMemory(Append &a, const void *ptr, size_t size,
-                      bool mustBeUsm) {
+ze_result_t useMemory(Append &a, const void *ptr, size_t size, bool mustBeUsm) {
   Allocation *allocation = findAllocation(ptr);
   if (!allocation) {
     if (mustBeUsm)
@@ -172,7 +170,8 @@ ze_result_t ZE_APICALL commandListAppendMemoryCopy(
   if (ze_result_t r = useMemory(a, src, size, false))
     return r;
   Ref<Event> out;
-  SluiceStatus status = a.list->lanes[a.lane]->copy(dst, src, size, a.deps, out);
+  SluiceStatus status =
+      a.list->lanes[a.lane]->copy(dst, src, size, a.deps, out);
   return finish(a, status, out);
 }
 
@@ -186,8 +185,7 @@ ze_result_t ZE_APICALL commandListAppendMemoryFill(
     return r;
   if (!ptr || !pattern)
     return misuse(a.fn, "null pointer", ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-  if (patternSize == 0 || (patternSize & (patternSize - 1)) ||
-      patternSize > 16)
+  if (patternSize == 0 || (patternSize & (patternSize - 1)) || patternSize > 16)
     return misuse(a.fn,
                   "pattern size " + std::to_string(patternSize) +
                       " is not a power of two up to maxMemoryFillPatternSize "
@@ -199,8 +197,8 @@ ze_result_t ZE_APICALL commandListAppendMemoryFill(
   if (ze_result_t r = useMemory(a, ptr, size, true))
     return r;
   Ref<Event> out;
-  SluiceStatus status = a.list->lanes[a.lane]->fill(ptr, pattern, patternSize,
-                                                    size, a.deps, out);
+  SluiceStatus status =
+      a.list->lanes[a.lane]->fill(ptr, pattern, patternSize, size, a.deps, out);
   return finish(a, status, out);
 }
 
@@ -223,8 +221,8 @@ ze_result_t ZE_APICALL commandListAppendBarrier(ze_command_list_handle_t list,
 
 ze_result_t ZE_APICALL commandListAppendLaunchKernel(
     ze_command_list_handle_t list, ze_kernel_handle_t kernelHandle,
-    const ze_group_count_t *groups, ze_event_handle_t signal,
-    uint32_t numWaits, ze_event_handle_t *waits) {
+    const ze_group_count_t *groups, ze_event_handle_t signal, uint32_t numWaits,
+    ze_event_handle_t *waits) {
   std::lock_guard<std::mutex> lock(state().mutex);
   Append a("zeCommandListAppendLaunchKernel");
   if (ze_result_t r = begin(a, list, signal, numWaits, waits))
@@ -266,8 +264,7 @@ ze_result_t ZE_APICALL commandListAppendLaunchKernel(
   const uint64_t local[3] = {kernel->group[0], kernel->group[1],
                              kernel->group[2]};
   if (!grid[0] || !grid[1] || !grid[2])
-    return misuse(a.fn, "a group count is 0",
-                  ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    return misuse(a.fn, "a group count is 0", ZE_RESULT_ERROR_INVALID_ARGUMENT);
   Ref<Event> out;
   SluiceStatus status = a.list->lanes[a.lane]->launch(
       *kernel->kernel, grid, local, std::move(args), a.deps, out);

@@ -72,9 +72,9 @@ ze_result_t ZE_APICALL driverGetIpcProperties(ze_driver_handle_t driver,
   return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL driverGetExtensionProperties(
-    ze_driver_handle_t driver, uint32_t *count,
-    ze_driver_extension_properties_t *) {
+ze_result_t ZE_APICALL
+driverGetExtensionProperties(ze_driver_handle_t driver, uint32_t *count,
+                             ze_driver_extension_properties_t *) {
   std::lock_guard<std::mutex> lock(state().mutex);
   if (!isDriver(driver, "zeDriverGetExtensionProperties"))
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -139,15 +139,14 @@ ze_result_t ZE_APICALL deviceGetProperties(ze_device_handle_t handle,
   std::memset(p->uuid.id, 0, sizeof p->uuid.id);
   p->uuid.id[0] = static_cast<uint8_t>(d->id);
   std::string name = info.name;
-  if (d->isSubDevice)
+  if (d->isTile)
     name += " (tile " + std::to_string(d->subDeviceId) + ")";
   std::snprintf(p->name, sizeof p->name, "%s", name.c_str());
   return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL
-deviceGetComputeProperties(ze_device_handle_t handle,
-                           ze_device_compute_properties_t *p) {
+ze_result_t ZE_APICALL deviceGetComputeProperties(
+    ze_device_handle_t handle, ze_device_compute_properties_t *p) {
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
   if (!device(handle, "zeDeviceGetComputeProperties"))
@@ -185,9 +184,9 @@ ze_result_t ZE_APICALL deviceGetModuleProperties(
   return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL deviceGetCommandQueueGroupProperties(
-    ze_device_handle_t handle, uint32_t *count,
-    ze_command_queue_group_properties_t *p) {
+ze_result_t ZE_APICALL
+deviceGetCommandQueueGroupProperties(ze_device_handle_t handle, uint32_t *count,
+                                     ze_command_queue_group_properties_t *p) {
   std::lock_guard<std::mutex> lock(state().mutex);
   if (!device(handle, "zeDeviceGetCommandQueueGroupProperties"))
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -205,9 +204,9 @@ ze_result_t ZE_APICALL deviceGetCommandQueueGroupProperties(
   return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL deviceGetMemoryProperties(
-    ze_device_handle_t handle, uint32_t *count,
-    ze_device_memory_properties_t *p) {
+ze_result_t ZE_APICALL
+deviceGetMemoryProperties(ze_device_handle_t handle, uint32_t *count,
+                          ze_device_memory_properties_t *p) {
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
   if (!device(handle, "zeDeviceGetMemoryProperties"))
@@ -230,9 +229,9 @@ ze_result_t ZE_APICALL deviceGetMemoryAccessProperties(
   std::lock_guard<std::mutex> lock(state().mutex);
   if (!device(handle, "zeDeviceGetMemoryAccessProperties"))
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  const ze_memory_access_cap_flags_t all =
-      ZE_MEMORY_ACCESS_CAP_FLAG_RW | ZE_MEMORY_ACCESS_CAP_FLAG_ATOMIC |
-      ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT;
+  const ze_memory_access_cap_flags_t all = ZE_MEMORY_ACCESS_CAP_FLAG_RW |
+                                           ZE_MEMORY_ACCESS_CAP_FLAG_ATOMIC |
+                                           ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT;
   p->hostAllocCapabilities = all;
   p->deviceAllocCapabilities = all;
   p->sharedSingleDeviceAllocCapabilities = all;

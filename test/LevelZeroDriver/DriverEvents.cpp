@@ -95,8 +95,7 @@ ze_result_t ZE_APICALL eventDestroy(ze_event_handle_t handle) {
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   std::string busy = pendingUse(*event->current);
   if (!busy.empty())
-    return misuse("zeEventDestroy", busy,
-                  ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE);
+    return misuse("zeEventDestroy", busy, ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE);
   event->pool->slots[event->index] = nullptr;
   destroy(event);
   return ZE_RESULT_SUCCESS;
@@ -187,14 +186,13 @@ ze_result_t ZE_APICALL eventHostReset(ze_event_handle_t handle) {
   return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL
-eventQueryKernelTimestamp(ze_event_handle_t handle,
-                          ze_kernel_timestamp_result_t *result) {
+ze_result_t ZE_APICALL eventQueryKernelTimestamp(
+    ze_event_handle_t handle, ze_kernel_timestamp_result_t *result) {
   std::shared_ptr<Incarnation> inc;
   {
     std::lock_guard<std::mutex> lock(state().mutex);
-    auto *event = lookup<EventObject>(handle, Kind::Event,
-                                      "zeEventQueryKernelTimestamp");
+    auto *event =
+        lookup<EventObject>(handle, Kind::Event, "zeEventQueryKernelTimestamp");
     if (!event)
       return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!(event->pool->flags & ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP))

@@ -15,8 +15,8 @@ ze_result_t ZE_APICALL contextCreate(ze_driver_handle_t driver,
   if (!desc || !out)
     return misuse("zeContextCreate", "null argument",
                   ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-  *out = reinterpret_cast<ze_context_handle_t>(
-      track(std::make_unique<Context>()));
+  *out =
+      reinterpret_cast<ze_context_handle_t>(track(std::make_unique<Context>()));
   return ZE_RESULT_SUCCESS;
 }
 
@@ -143,8 +143,8 @@ ze_result_t ZE_APICALL memAllocShared(ze_context_handle_t context,
 ze_result_t ZE_APICALL memAllocHost(ze_context_handle_t context,
                                     const ze_host_mem_alloc_desc_t *,
                                     size_t size, size_t alignment, void **out) {
-  return allocate("zeMemAllocHost", context, nullptr, ZE_MEMORY_TYPE_HOST,
-                  size, alignment, out);
+  return allocate("zeMemAllocHost", context, nullptr, ZE_MEMORY_TYPE_HOST, size,
+                  alignment, out);
 }
 
 ze_result_t ZE_APICALL memFree(ze_context_handle_t handle, void *ptr) {
@@ -195,7 +195,8 @@ ze_result_t ZE_APICALL memGetAddressRange(ze_context_handle_t handle,
                                           size_t *size) {
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
-  auto *context = lookup<Context>(handle, Kind::Context, "zeMemGetAddressRange");
+  auto *context =
+      lookup<Context>(handle, Kind::Context, "zeMemGetAddressRange");
   if (!context)
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   Allocation *a = findAllocation(ptr);

@@ -30,8 +30,7 @@ ze_result_t ZE_APICALL moduleCreate(ze_context_handle_t contextHandle,
         !lookup<Device>(deviceHandle, Kind::Device, fn))
       return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!desc || !out || !desc->pInputModule)
-      return misuse(fn, "null argument",
-                    ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+      return misuse(fn, "null argument", ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     if (desc->inputSize == 0)
       return misuse(fn, "inputSize is 0", ZE_RESULT_ERROR_INVALID_SIZE);
     if (desc->pConstants && desc->pConstants->numConstants)
@@ -44,9 +43,8 @@ ze_result_t ZE_APICALL moduleCreate(ze_context_handle_t contextHandle,
   // Builds run llvm-spirv and PoCL's compiler: not under the lock.
   Ref<rt::Module> built;
   std::string log;
-  SluiceStatus status = s.cl->buildModule(SLUICE_MODULE_SPIRV,
-                                          desc->pInputModule,
-                                          desc->inputSize, built, log);
+  SluiceStatus status = s.cl->buildModule(
+      SLUICE_MODULE_SPIRV, desc->pInputModule, desc->inputSize, built, log);
   if (status != SLUICE_SUCCESS && status != SLUICE_ERROR_BUILD_FAILED &&
       log.empty())
     log = rt::lastErrorMessage();
@@ -162,8 +160,8 @@ ze_result_t ZE_APICALL kernelDestroy(ze_kernel_handle_t handle) {
   return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL kernelSetGroupSize(ze_kernel_handle_t handle,
-                                          uint32_t x, uint32_t y, uint32_t z) {
+ze_result_t ZE_APICALL kernelSetGroupSize(ze_kernel_handle_t handle, uint32_t x,
+                                          uint32_t y, uint32_t z) {
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
   const char *fn = "zeKernelSetGroupSize";
@@ -225,7 +223,8 @@ ze_result_t ZE_APICALL kernelSetArgumentValue(ze_kernel_handle_t handle,
   if (!value) // local memory arguments: Sluice's kernels have none
     return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
   if (size == 0)
-    return misuse(fn, "size is 0", ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
+    return misuse(fn, "size is 0",
+                  ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
   const unsigned char *bytes = static_cast<const unsigned char *>(value);
   kernel->args[index] = std::vector<unsigned char>(bytes, bytes + size);
   return ZE_RESULT_SUCCESS;

@@ -166,10 +166,11 @@ void buildDevices(State &s) {
   }
   for (unsigned i = 0; i < tiles; ++i) {
     Device *tile = make();
+    tile->isTile = true;
+    tile->subDeviceId = i;
     if (composite) {
       tile->parent = card;
       tile->isSubDevice = true;
-      tile->subDeviceId = i;
       card->subDevices.push_back(tile);
     } else {
       s.topLevel.push_back(tile);

@@ -64,6 +64,8 @@ struct Device final : Object {
   Device() : Object(Kind::Device) {}
   Device *parent = nullptr;
   std::vector<Device *> subDevices;
+  /// A tile of a card: a sub-device (COMPOSITE) or a device (FLAT).
+  bool isTile = false;
   bool isSubDevice = false;
   uint32_t subDeviceId = 0;
   uint32_t id = 0;
@@ -75,8 +77,8 @@ struct Context final : Object {
 
 /// One signaling of an event, from creation or reset to the next reset.
 struct Incarnation {
-  Ref<rt::SignalEvent> done = rt::makeRef<rt::SignalEvent>(
-      SLUICE_BACKEND_LEVEL_ZERO);
+  Ref<rt::SignalEvent> done =
+      rt::makeRef<rt::SignalEvent>(SLUICE_BACKEND_LEVEL_ZERO);
   /// The command that signals it (null: not appended yet, or the host).
   Ref<Event> source;
   /// Commands that wait for it.
@@ -143,8 +145,7 @@ struct Allocation {
 struct DeviceInfo {
   std::string name;
   uint64_t globalMemory = 0, maxAlloc = 0, localMemory = 0;
-  uint32_t computeUnits = 1, maxGroupSize[3] = {1, 1, 1},
-           maxTotalGroupSize = 1;
+  uint32_t computeUnits = 1, maxGroupSize[3] = {1, 1, 1}, maxTotalGroupSize = 1;
   bool fp16 = false, fp64 = false;
 };
 

@@ -142,8 +142,9 @@ TEST(LevelZero, DeviceProperties) {
   EXPECT_NE(std::string(info.name).find("Sluice Level Zero test driver"),
             std::string::npos);
   EXPECT_EQ(info.module_formats, 1u << SLUICE_MODULE_SPIRV);
-  EXPECT_EQ(info.usm_capabilities,
-            SLUICE_USM_CAP_DEVICE | SLUICE_USM_CAP_SHARED | SLUICE_USM_CAP_HOST);
+  EXPECT_EQ(info.usm_capabilities, SLUICE_USM_CAP_DEVICE |
+                                       SLUICE_USM_CAP_SHARED |
+                                       SLUICE_USM_CAP_HOST);
   EXPECT_GE(info.max_work_group_size, 64u);
   uint32_t count = 0;
   ASSERT_OK(sluiceDeviceGetPropertyCount(device, &count));
@@ -175,8 +176,8 @@ TEST(LevelZero, UsmKindsPointerInfoAndCopies) {
     SluiceDevice owner;
     void *base;
     size_t size;
-    ASSERT_OK(sluicePointerGetInfo(p + 100, &got, &owner, nullptr, &base,
-                                   &size));
+    ASSERT_OK(
+        sluicePointerGetInfo(p + 100, &got, &owner, nullptr, &base, &size));
     EXPECT_EQ(got, kind);
     EXPECT_EQ(owner, device);
     EXPECT_EQ(base, p);
@@ -203,8 +204,8 @@ TEST(LevelZero, FillsWithEveryPatternSize) {
   SluiceQueue q = canonical(device);
   const size_t bytes = 1024;
   uint8_t *p;
-  ASSERT_OK(
-      sluiceMalloc(q, SLUICE_USM_DEVICE, bytes, 0, reinterpret_cast<void **>(&p)));
+  ASSERT_OK(sluiceMalloc(q, SLUICE_USM_DEVICE, bytes, 0,
+                         reinterpret_cast<void **>(&p)));
   // Up to 16 bytes the device fills; longer patterns go through host memory.
   for (size_t ps = 1; ps <= 128; ps *= 2) {
     SCOPED_TRACE(ps);
@@ -247,10 +248,10 @@ TEST(LevelZero, CommandsRunInSubmissionOrder) {
   const uint64_t n = 1 << 20, tail = 256;
   const int rounds = 16;
   float *x, *y;
-  ASSERT_OK(
-      sluiceMalloc(q, SLUICE_USM_DEVICE, n * 4, 0, reinterpret_cast<void **>(&x)));
-  ASSERT_OK(
-      sluiceMalloc(q, SLUICE_USM_DEVICE, n * 4, 0, reinterpret_cast<void **>(&y)));
+  ASSERT_OK(sluiceMalloc(q, SLUICE_USM_DEVICE, n * 4, 0,
+                         reinterpret_cast<void **>(&x)));
+  ASSERT_OK(sluiceMalloc(q, SLUICE_USM_DEVICE, n * 4, 0,
+                         reinterpret_cast<void **>(&y)));
   float one = 1.0f, zero = 0.0f;
   ASSERT_OK(sluiceFill(q, x, &one, 4, n * 4, 0, nullptr, nullptr));
   ASSERT_OK(sluiceFill(q, y, &zero, 4, n * 4, 0, nullptr, nullptr));
@@ -301,9 +302,9 @@ TEST(LevelZero, ModulesAreCachedAndBuildFailuresCarryTheLog) {
   EXPECT_NE(log.find("llvm-spirv"), std::string::npos) << log;
   EXPECT_NE(message.find(log), std::string::npos) << message;
   // Not SPIR-V at all.
-  EXPECT_EQ(sluiceModuleCreate(device, SLUICE_MODULE_SPIRV, "nonsense!!!!", 12,
-                               &bad),
-            SLUICE_ERROR_BUILD_FAILED);
+  EXPECT_EQ(
+      sluiceModuleCreate(device, SLUICE_MODULE_SPIRV, "nonsense!!!!", 12, &bad),
+      SLUICE_ERROR_BUILD_FAILED);
   EXPECT_EQ(sluiceModuleCreate(device, SLUICE_MODULE_PTX, "x", 1, &bad),
             SLUICE_ERROR_UNSUPPORTED);
   EXPECT_EQ(driverStats().errors, 0u);
@@ -316,8 +317,8 @@ TEST(LevelZero, LaunchesCheckArgumentsAndDeviceLimits) {
   ASSERT_OK(sluiceKernelGet(m, "axpy", &k));
   SluiceQueue q = canonical(device);
   float *y;
-  ASSERT_OK(
-      sluiceMalloc(q, SLUICE_USM_DEVICE, 256, 0, reinterpret_cast<void **>(&y)));
+  ASSERT_OK(sluiceMalloc(q, SLUICE_USM_DEVICE, 256, 0,
+                         reinterpret_cast<void **>(&y)));
   float a = 1;
   uint64_t n = 64, one[3] = {1, 1, 1};
   SluiceKernelArg three[] = {arg(a), arg(y), arg(y)};
@@ -381,11 +382,12 @@ TEST(LevelZero, WaitsForEventsOfOtherBackends) {
   shared[1] = 0;
   SluiceEvent running = launchGate(hq, gateKernel, &shared[0], &shared[1]);
   int *dev;
-  ASSERT_OK(
-      sluiceMalloc(q, SLUICE_USM_HOST, sizeof(int), 0, reinterpret_cast<void **>(&dev)));
+  ASSERT_OK(sluiceMalloc(q, SLUICE_USM_HOST, sizeof(int), 0,
+                         reinterpret_cast<void **>(&dev)));
   *dev = -1;
   SluiceEvent copied;
-  ASSERT_OK(sluiceMemcpy(q, dev, &shared[1], sizeof(int), 1, &running, &copied));
+  ASSERT_OK(
+      sluiceMemcpy(q, dev, &shared[1], sizeof(int), 1, &running, &copied));
   std::this_thread::sleep_for(std::chrono::milliseconds(30));
   EXPECT_NE(statusOf(copied), SLUICE_EVENT_COMPLETE);
   EXPECT_EQ(*dev, -1);
@@ -416,11 +418,12 @@ TEST(LevelZero, OtherBackendsWaitForLevelZeroEvents) {
   SluiceEvent running = launchGate(hq2, gateKernel, &shared[0], &shared[1]);
   // host gate -> Level Zero copy -> host copy and OpenCL copy.
   int *dev;
-  ASSERT_OK(
-      sluiceMalloc(q, SLUICE_USM_HOST, sizeof(int), 0, reinterpret_cast<void **>(&dev)));
+  ASSERT_OK(sluiceMalloc(q, SLUICE_USM_HOST, sizeof(int), 0,
+                         reinterpret_cast<void **>(&dev)));
   *dev = -1;
   SluiceEvent zeCopy;
-  ASSERT_OK(sluiceMemcpy(q, dev, &shared[1], sizeof(int), 1, &running, &zeCopy));
+  ASSERT_OK(
+      sluiceMemcpy(q, dev, &shared[1], sizeof(int), 1, &running, &zeCopy));
   int onHost = -1;
   SluiceEvent hostCopy;
   ASSERT_OK(sluiceMemcpy(hq, &onHost, dev, sizeof(int), 1, &zeCopy, &hostCopy));
@@ -468,10 +471,10 @@ TEST(LevelZero, FreeWaitsForTheKernelsUsingTheMemory) {
   SluiceEvent gate = launchGate(hq, gateKernel, &shared[0], &shared[1]);
   const uint64_t n = 1024;
   float *x, *y;
-  ASSERT_OK(
-      sluiceMalloc(q, SLUICE_USM_DEVICE, n * 4, 0, reinterpret_cast<void **>(&x)));
-  ASSERT_OK(
-      sluiceMalloc(q, SLUICE_USM_DEVICE, n * 4, 0, reinterpret_cast<void **>(&y)));
+  ASSERT_OK(sluiceMalloc(q, SLUICE_USM_DEVICE, n * 4, 0,
+                         reinterpret_cast<void **>(&x)));
+  ASSERT_OK(sluiceMalloc(q, SLUICE_USM_DEVICE, n * 4, 0,
+                         reinterpret_cast<void **>(&y)));
   SluiceEvent launched;
   ASSERT_OK(axpy(q, k, 2.0f, x, y, n, 1, &gate, &launched));
   uint64_t allocations = driverStats().allocations;
@@ -509,7 +512,8 @@ TEST(LevelZero, CreatedQueuesAreDistinctAndIndependent) {
   EXPECT_EQ(isCanonical, 0);
   uint64_t before = driverStats().command_lists;
   int32_t *p;
-  ASSERT_OK(sluiceMalloc(a, SLUICE_USM_SHARED, 8, 0, reinterpret_cast<void **>(&p)));
+  ASSERT_OK(
+      sluiceMalloc(a, SLUICE_USM_SHARED, 8, 0, reinterpret_cast<void **>(&p)));
   int32_t v1 = 5, v2 = 9;
   SluiceEvent first;
   ASSERT_OK(sluiceFill(a, p, &v1, 4, 4, 0, nullptr, &first));
@@ -544,10 +548,10 @@ TEST(LevelZero, TilesOfOneCardShareAContext) {
   ASSERT_OK(sluiceKernelGet(m0, "axpy", &k));
   const uint64_t n = 300;
   float *x, *y;
-  ASSERT_OK(
-      sluiceMalloc(q0, SLUICE_USM_DEVICE, n * 4, 0, reinterpret_cast<void **>(&x)));
-  ASSERT_OK(
-      sluiceMalloc(q0, SLUICE_USM_SHARED, n * 4, 0, reinterpret_cast<void **>(&y)));
+  ASSERT_OK(sluiceMalloc(q0, SLUICE_USM_DEVICE, n * 4, 0,
+                         reinterpret_cast<void **>(&x)));
+  ASSERT_OK(sluiceMalloc(q0, SLUICE_USM_SHARED, n * 4, 0,
+                         reinterpret_cast<void **>(&y)));
   float one = 1, zero = 0;
   SluiceEvent filled[2];
   ASSERT_OK(sluiceFill(q0, x, &one, 4, n * 4, 0, nullptr, &filled[0]));

@@ -79,8 +79,8 @@ SluiceStatus ZeDevice::allocate(SluiceUsmKind kind, size_t bytes,
     break;
   case SLUICE_USM_SHARED:
     call = "zeMemAllocShared";
-    r = zeMemAllocShared(ctx.handle(), &deviceDesc, &hostDesc, bytes,
-                         alignment, dev, &out);
+    r = zeMemAllocShared(ctx.handle(), &deviceDesc, &hostDesc, bytes, alignment,
+                         dev, &out);
     break;
   default:
     call = "zeMemAllocHost";
@@ -88,9 +88,9 @@ SluiceStatus ZeDevice::allocate(SluiceUsmKind kind, size_t bytes,
     break;
   }
   if (r != ZE_RESULT_SUCCESS || !out)
-    return zeFail(r ? r : ZE_RESULT_ERROR_UNKNOWN,
-                  std::string(call) + " of " + std::to_string(bytes) +
-                      " bytes");
+    return zeFail(r ? r : ZE_RESULT_ERROR_UNKNOWN, std::string(call) + " of " +
+                                                       std::to_string(bytes) +
+                                                       " bytes");
   ctx.trackAllocation(out);
   // The driver must agree on what it allocated: every later decision
   // (host access, staging) rests on the kind.
@@ -113,9 +113,9 @@ void ZeDevice::deallocate(SluiceUsmKind, void *ptr) {
     zeMemFree(ctx.handle(), ptr);
 }
 
-SluiceStatus ZeDevice::buildModule(SluiceModuleFormat format,
-                                   const void *bytes, size_t size,
-                                   Ref<Module> &out, std::string &log) {
+SluiceStatus ZeDevice::buildModule(SluiceModuleFormat format, const void *bytes,
+                                   size_t size, Ref<Module> &out,
+                                   std::string &log) {
   return ZeModule::build(*this, format, bytes, size, out, log);
 }
 
@@ -173,8 +173,8 @@ bool queryDevice(ze_driver_handle_t driver, ze_device_handle_t device,
   ze_device_memory_access_properties_t access{};
   access.stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_ACCESS_PROPERTIES;
   if (ze_result_t r = zeDeviceGetProperties(device, &dev)) {
-    reason = std::string("zeDeviceGetProperties failed with ") +
-             zeResultName(r);
+    reason =
+        std::string("zeDeviceGetProperties failed with ") + zeResultName(r);
     return false;
   }
   std::string name(dev.name, strnlen(dev.name, sizeof dev.name));
@@ -204,10 +204,8 @@ bool queryDevice(ze_driver_handle_t driver, ze_device_handle_t device,
     g = {};
     g.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES;
   }
-  if (numGroups &&
-      zeDeviceGetCommandQueueGroupProperties(device, &numGroups,
-                                             groups.data()) !=
-          ZE_RESULT_SUCCESS)
+  if (numGroups && zeDeviceGetCommandQueueGroupProperties(
+                       device, &numGroups, groups.data()) != ZE_RESULT_SUCCESS)
     numGroups = 0;
   int computeGroup = -1;
   for (uint32_t i = 0; i < numGroups; ++i)
@@ -226,9 +224,9 @@ bool queryDevice(ze_driver_handle_t driver, ze_device_handle_t device,
     m = {};
     m.stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES;
   }
-  if (numMemories && zeDeviceGetMemoryProperties(device, &numMemories,
-                                                 memories.data()) !=
-                         ZE_RESULT_SUCCESS)
+  if (numMemories &&
+      zeDeviceGetMemoryProperties(device, &numMemories, memories.data()) !=
+          ZE_RESULT_SUCCESS)
     numMemories = 0;
   uint32_t numSubDevices = 0;
   zeDeviceGetSubDevices(device, &numSubDevices, nullptr);
@@ -244,8 +242,8 @@ bool queryDevice(ze_driver_handle_t driver, ze_device_handle_t device,
   p.vendor = dev.vendorId == 0x8086 ? "Intel(R) Corporation"
                                     : "vendor " + hex(dev.vendorId);
   p.driverVersion = std::to_string(drv.driverVersion);
-  p.computeUnits = dev.numSlices * dev.numSubslicesPerSlice *
-                   dev.numEUsPerSubslice;
+  p.computeUnits =
+      dev.numSlices * dev.numSubslicesPerSlice * dev.numEUsPerSubslice;
   for (uint32_t i = 0; i < numMemories; ++i)
     p.globalMemoryBytes += memories[i].totalSize;
   p.maxWorkGroupSize = compute.maxTotalGroupSize;
@@ -253,8 +251,7 @@ bool queryDevice(ze_driver_handle_t driver, ze_device_handle_t device,
   p.fp64 = (module.flags & ZE_DEVICE_MODULE_FLAG_FP64) != 0;
   if (access.deviceAllocCapabilities & ZE_MEMORY_ACCESS_CAP_FLAG_RW)
     p.usmCapabilities |= SLUICE_USM_CAP_DEVICE;
-  if (access.sharedSingleDeviceAllocCapabilities &
-      ZE_MEMORY_ACCESS_CAP_FLAG_RW)
+  if (access.sharedSingleDeviceAllocCapabilities & ZE_MEMORY_ACCESS_CAP_FLAG_RW)
     p.usmCapabilities |= SLUICE_USM_CAP_SHARED;
   if (access.hostAllocCapabilities & ZE_MEMORY_ACCESS_CAP_FLAG_RW)
     p.usmCapabilities |= SLUICE_USM_CAP_HOST;
@@ -276,8 +273,8 @@ bool queryDevice(ze_driver_handle_t driver, ze_device_handle_t device,
       dev.kernelTimestampValidBits ? dev.kernelTimestampValidBits : 64;
 
   std::string subgroups;
-  for (uint32_t i = 0; i < compute.numSubGroupSizes && i < ZE_SUBGROUPSIZE_COUNT;
-       ++i)
+  for (uint32_t i = 0;
+       i < compute.numSubGroupSizes && i < ZE_SUBGROUPSIZE_COUNT; ++i)
     subgroups += (i ? ", " : "") + std::to_string(compute.subGroupSizes[i]);
   const char *hierarchy = std::getenv("ZE_FLAT_DEVICE_HIERARCHY");
   p.extra = {
@@ -287,20 +284,19 @@ bool queryDevice(ze_driver_handle_t driver, ze_device_handle_t device,
                          ? "yes (id " + std::to_string(dev.subdeviceId) + ")"
                          : "no"},
       {"sub-devices", std::to_string(numSubDevices)},
-      {"device hierarchy", hierarchy && *hierarchy
-                               ? std::string(hierarchy) +
-                                     " (ZE_FLAT_DEVICE_HIERARCHY)"
-                               : std::string("the driver's default")},
-      {"integrated", (dev.flags & ZE_DEVICE_PROPERTY_FLAG_INTEGRATED) ? "yes"
-                                                                       : "no"},
+      {"device hierarchy",
+       hierarchy && *hierarchy
+           ? std::string(hierarchy) + " (ZE_FLAT_DEVICE_HIERARCHY)"
+           : std::string("the driver's default")},
+      {"integrated",
+       (dev.flags & ZE_DEVICE_PROPERTY_FLAG_INTEGRATED) ? "yes" : "no"},
       {"EUs", std::to_string(dev.numSlices) + " slices x " +
                   std::to_string(dev.numSubslicesPerSlice) + " subslices x " +
                   std::to_string(dev.numEUsPerSubslice)},
       {"max group size", triple(compute.maxGroupSizeX, compute.maxGroupSizeY,
                                 compute.maxGroupSizeZ)},
-      {"max group count",
-       triple(compute.maxGroupCountX, compute.maxGroupCountY,
-              compute.maxGroupCountZ)},
+      {"max group count", triple(compute.maxGroupCountX, compute.maxGroupCountY,
+                                 compute.maxGroupCountZ)},
       {"shared local memory", std::to_string(compute.maxSharedLocalMemory)},
       {"subgroup sizes", subgroups.empty() ? "none" : subgroups},
       {"max allocation bytes", std::to_string(dev.maxMemAllocSize)},
@@ -308,8 +304,8 @@ bool queryDevice(ze_driver_handle_t driver, ze_device_handle_t device,
       {"compute queue group",
        "ordinal " + std::to_string(computeGroup) + ", " +
            std::to_string(groups[computeGroup].numQueues) + " queue(s)"},
-      {"max fill pattern", std::to_string(limits.maxFillPatternSize) +
-                               " bytes"},
+      {"max fill pattern",
+       std::to_string(limits.maxFillPatternSize) + " bytes"},
       {"timer resolution", std::to_string(dev.timerResolution) + " ns, " +
                                std::to_string(limits.timer.validBits) +
                                " kernel timestamp bits"},

@@ -89,8 +89,8 @@ SluiceStatus ZeEvent::wait() {
     ze_result_t result;
     {
       ZeContext::Use use(ctx);
-      result = use ? zeEventHostSynchronize(ev, kWaitSliceNs)
-                   : ZE_RESULT_SUCCESS;
+      result =
+          use ? zeEventHostSynchronize(ev, kWaitSliceNs) : ZE_RESULT_SUCCESS;
     }
     if (result == ZE_RESULT_NOT_READY)
       continue;

@@ -17,7 +17,8 @@ class ZeDevice;
 /// A kernel of a ZeModule: one ze_kernel per device it was launched on.
 class ZeKernel final : public Kernel {
 public:
-  ZeKernel(Module &module, std::string name) : Kernel(module, std::move(name)) {}
+  ZeKernel(Module &module, std::string name)
+      : Kernel(module, std::move(name)) {}
   ~ZeKernel() override;
 
   /// The kernel object for `device` (made on first use) and its number of

@@ -26,9 +26,8 @@ SluiceStatus ZeQueue::create(ZeDevice &device, Ref<Queue> &out) {
                                ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
                                ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
   ze_command_list_handle_t list = nullptr;
-  if (ze_result_t r = zeCommandListCreateImmediate(ctx.handle(),
-                                                   device.handle(), &desc,
-                                                   &list))
+  if (ze_result_t r = zeCommandListCreateImmediate(
+          ctx.handle(), device.handle(), &desc, &list))
     return zeFail(r, "zeCommandListCreateImmediate");
   out = Ref<Queue>::adopt(new ZeQueue(device, list));
   return SLUICE_SUCCESS;
@@ -154,14 +153,12 @@ SluiceStatus ZeQueue::wait() {
     failedSinceWait = false;
   }
   if (failed)
-    return fail(SLUICE_ERROR_TASK_FAILED, "a task on queue " +
-                                              device().filterString() +
-                                              " failed");
+    return fail(SLUICE_ERROR_TASK_FAILED,
+                "a task on queue " + device().filterString() + " failed");
   return SLUICE_SUCCESS;
 }
 
-bool ZeQueue::drainForShutDown(
-    std::chrono::steady_clock::time_point deadline) {
+bool ZeQueue::drainForShutDown(std::chrono::steady_clock::time_point deadline) {
   std::lock_guard<std::mutex> lock(mutex);
   if (!tail || !list)
     return true;
@@ -202,13 +199,13 @@ SluiceStatus ZeQueue::submitFill(void *dst, const void *pattern,
   const unsigned char *p = static_cast<const unsigned char *>(pattern);
   if (patternSize <= zeDevice.limits().maxFillPatternSize) {
     // The pattern must stay readable until the fill has run.
-    auto copy = std::make_shared<std::vector<unsigned char>>(p, p + patternSize);
+    auto copy =
+        std::make_shared<std::vector<unsigned char>>(p, p + patternSize);
     return submit(
         "zeCommandListAppendMemoryFill", deps,
         [&](ze_event_handle_t signal, uint32_t n, ze_event_handle_t *waits) {
-          return zeCommandListAppendMemoryFill(list, dst, copy->data(),
-                                               patternSize, bytes, signal, n,
-                                               waits);
+          return zeCommandListAppendMemoryFill(
+              list, dst, copy->data(), patternSize, bytes, signal, n, waits);
         },
         out, [&](ZeEvent &event) { event.atCompletion([copy] {}); });
   }
@@ -217,8 +214,7 @@ SluiceStatus ZeQueue::submitFill(void *dst, const void *pattern,
   ze_host_mem_alloc_desc_t desc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, nullptr,
                                 0};
   void *staging = nullptr;
-  if (ze_result_t r =
-          zeMemAllocHost(ctx.handle(), &desc, bytes, 64, &staging))
+  if (ze_result_t r = zeMemAllocHost(ctx.handle(), &desc, bytes, 64, &staging))
     return zeFail(r, "zeMemAllocHost of " + std::to_string(bytes) +
                          " bytes for a fill pattern of " +
                          std::to_string(patternSize) + " bytes");
@@ -262,9 +258,9 @@ SluiceStatus ZeQueue::submitLaunch(Kernel &kernel, const uint64_t grid[3],
                       std::to_string(lim.maxGroupSize[d]));
     if (grid[d] > lim.maxGroupCount[d])
       return fail(SLUICE_ERROR_INVALID_VALUE,
-                  "launch of '" + kernel.name() + "': " +
-                      std::to_string(grid[d]) + " workgroups in " + dims[d] +
-                      " exceed the device maximum of " +
+                  "launch of '" + kernel.name() +
+                      "': " + std::to_string(grid[d]) + " workgroups in " +
+                      dims[d] + " exceed the device maximum of " +
                       std::to_string(lim.maxGroupCount[d]));
   }
   if (local[0] * local[1] * local[2] > lim.maxTotalGroupSize)
@@ -295,8 +291,7 @@ SluiceStatus ZeQueue::submitLaunch(Kernel &kernel, const uint64_t grid[3],
     return zeFail(r, "zeKernelSetGroupSize for '" + kernel.name() + "'");
   for (size_t i = 0; i < args.size(); ++i)
     if (ze_result_t r = zeKernelSetArgumentValue(
-            handle, static_cast<uint32_t>(i), args.valueSize(i),
-            args.value(i)))
+            handle, static_cast<uint32_t>(i), args.valueSize(i), args.value(i)))
       return zeFail(r, "setting argument " + std::to_string(i) +
                            " of kernel '" + kernel.name() + "'");
   ze_group_count_t groups{static_cast<uint32_t>(grid[0]),
@@ -305,8 +300,8 @@ SluiceStatus ZeQueue::submitLaunch(Kernel &kernel, const uint64_t grid[3],
   return submit(
       "zeCommandListAppendLaunchKernel", deps,
       [&](ze_event_handle_t signal, uint32_t n, ze_event_handle_t *waits) {
-        return zeCommandListAppendLaunchKernel(list, handle, &groups, signal,
-                                               n, waits);
+        return zeCommandListAppendLaunchKernel(list, handle, &groups, signal, n,
+                                               waits);
       },
       out);
 }

@@ -48,9 +48,8 @@ protected:
 
 private:
   /// Appends one command: `append(signal, numWaits, waits)`.
-  using AppendFn =
-      std::function<ze_result_t(ze_event_handle_t, uint32_t,
-                                ze_event_handle_t *)>;
+  using AppendFn = std::function<ze_result_t(ze_event_handle_t, uint32_t,
+                                             ze_event_handle_t *)>;
 
   ZeQueue(ZeDevice &device, ze_command_list_handle_t list);
   /// Appends a command that waits for `deps` (bridging foreign events) and
