@@ -238,9 +238,9 @@ ze_result_t initialize() {
       break;
     }
   }
-  (void)backend.release();
+  s.openCl = backend.release();
   for (auto &device : found)
-    (void)device.release();
+    s.openClDevices.push_back(device.release());
   if (!s.cl)
     return s.initResult = ZE_RESULT_ERROR_UNINITIALIZED;
   readDeviceInfo(*s.cl, s.info);

@@ -18,6 +18,7 @@
 #ifndef SLUICE_TEST_LEVELZERODRIVER_DRIVERSTATE_H
 #define SLUICE_TEST_LEVELZERODRIVER_DRIVERSTATE_H
 
+#include "sluice/Runtime/Backend.h"
 #include "sluice/Runtime/Device.h"
 #include "sluice/Runtime/Event.h"
 #include "sluice/Runtime/Module.h"
@@ -155,6 +156,9 @@ struct State {
   bool initialized = false;
   ze_result_t initResult = ZE_RESULT_ERROR_UNINITIALIZED;
   rt::Device *cl = nullptr;
+  /// The OpenCL backend and all its devices, kept for the process.
+  rt::Backend *openCl = nullptr;
+  std::vector<rt::Device *> openClDevices;
   DeviceInfo info;
   Object driver{Kind::Driver};
   std::vector<std::unique_ptr<Device>> devices;

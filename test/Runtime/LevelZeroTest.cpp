@@ -531,6 +531,44 @@ TEST(LevelZero, CreatedQueuesAreDistinctAndIndependent) {
   EXPECT_EQ(driverStats().errors, 0u);
 }
 
+TEST(LevelZero, ThreadsShareTheCanonicalQueue) {
+  SKIP_WITHOUT_LEVEL_ZERO(device);
+  SluiceQueue q = canonical(device);
+  const int threads = 4, rounds = 100;
+  std::vector<std::thread> workers;
+  std::vector<int> failures(threads, 0);
+  for (int t = 0; t < threads; ++t)
+    workers.emplace_back([&, t] {
+      uint32_t *p = nullptr;
+      if (sluiceMalloc(q, SLUICE_USM_DEVICE, 256, 0,
+                       reinterpret_cast<void **>(&p)) != SLUICE_SUCCESS) {
+        failures[t]++;
+        return;
+      }
+      for (int r = 0; r < rounds; ++r) {
+        uint32_t value = uint32_t(t * 1000 + r), got[64] = {};
+        SluiceEvent done = nullptr;
+        if (sluiceFill(q, p, &value, 4, 256, 0, nullptr, nullptr) ||
+            sluiceMemcpy(q, got, p, 256, 0, nullptr, &done) ||
+            sluiceEventWait(done)) {
+          failures[t]++;
+        } else {
+          for (uint32_t v : got)
+            failures[t] += v != value;
+        }
+        if (done)
+          sluiceEventRelease(done);
+      }
+      failures[t] += sluiceFree(q, p) != SLUICE_SUCCESS;
+    });
+  for (std::thread &w : workers)
+    w.join();
+  for (int t = 0; t < threads; ++t)
+    EXPECT_EQ(failures[t], 0) << "thread " << t;
+  ASSERT_OK(sluiceQueueWait(q));
+  EXPECT_EQ(driverStats().errors, 0u);
+}
+
 TEST(LevelZero, TilesOfOneCardShareAContext) {
   // Registered with SLUICE_ZE_TEST_DRIVER_SUBDEVICES=2: the driver exposes
   // two tiles (ZE_FLAT_DEVICE_HIERARCHY=FLAT, its default) in one context.
