@@ -1,5 +1,6 @@
 // RUN: %python %S/check.py %s
 // RUN: %if opencl-device %{ %python %S/check.py %s --device=opencl:cpu:0 %}
+// RUN: %if level-zero-driver %{ %ze_env %python %S/check.py %s --device=level_zero:gpu:0 %}
 
 // usm.astype from every element type to every other, against NumPy's
 // astype: integers wrap when narrowed and keep their signedness when
@@ -342,7 +343,7 @@ func.func @main(%a: !S, %p: !S) -> (!usm.array<?xi1, "host:cpu:0", device>, !usm
 
 // from f16
 // FOR: n in [131]
-// SKIP-IF: device.startswith("opencl")  # f16 kernels fail SPIR-V validation for OpenCL (the Float16 capability)
+// SKIP-IF: device.startswith(("opencl", "level_zero"))  # f16 kernels fail SPIR-V validation for OpenCL and Level Zero (the Float16 capability)
 // INPUT: a = np.where(rand(n, 'i1'), rand(n, 'f16', -128, 128), rand(n, 'f16', -3, 3).round())
 // INPUT: p = rand(n, 'f16', 0, 255)
 // EXPECT: a.astype(np.bool_)
@@ -376,7 +377,7 @@ func.func @main(%a: !S, %p: !S) -> (!usm.array<?xi1, "host:cpu:0", device>, !usm
 
 // to f16 from every type: rounding to nearest, inf beyond 65504.
 // FOR: n in [131]
-// SKIP-IF: device.startswith("opencl")  # f16 kernels fail SPIR-V validation for OpenCL (the Float16 capability)
+// SKIP-IF: device.startswith(("opencl", "level_zero"))  # f16 kernels fail SPIR-V validation for OpenCL and Level Zero (the Float16 capability)
 // INPUT: a0 = edges(n, 'i1')
 // INPUT: a1 = edges(n, 'i8')
 // INPUT: a2 = edges(n, 'i16')
