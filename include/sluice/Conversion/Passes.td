@@ -44,13 +44,26 @@ def ConvertUSMToLinalgPass : Pass<"convert-usm-to-linalg", "mlir::ModuleOp"> {
     }
     ```
 
-    Dynamic dimensions are assumed not to broadcast at run time (a `?` meets
-    only an equal size or a static 1).
+    Dynamic (`?`) sizes follow NumPy at run time. Where two of them meet, or
+    one meets a static size, the result size is computed on the host and a
+    `usm.assert` checks that every size is 1 or the result's ("operands could
+    not be broadcast together with shapes (10,) (3,)", with the op's name and
+    location); when a size that could be 1 really is while the result's is
+    not, an `scf.if` takes a second generic that reads that operand through a
+    stride-0 view (`memref.reinterpret_cast` with a strided layout). Equal
+    sizes take the generic with identity maps. An elementwise `usm.fused`
+    group is one generic when no input is broadcast at run time, else its ops
+    run one by one (each checked once, before). Other run-time checks:
+    `reshape` with dynamic sizes (same element count, no negative size),
+    `broadcast_to` (each input size 1 or the target's), creation ops with a
+    negative size, and `max`/`min` over a reduced extent of 0 ("zero-size
+    array to reduction operation maximum which has no identity").
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::math::MathDialect",
     "mlir::linalg::LinalgDialect", "mlir::memref::MemRefDialect",
-    "mlir::affine::AffineDialect", "mlir::bufferization::BufferizationDialect"
+    "mlir::affine::AffineDialect", "mlir::bufferization::BufferizationDialect",
+    "mlir::scf::SCFDialect"
   ];
 }
 
@@ -125,6 +138,9 @@ def ConvertHostToRuntimePass
       address (host kernels) or `sluiceProgramLaunch` with the module's
       binary (device kernels, from `gpu.binary`), on the queue named by
       the launch's `sluice.queue`.
+    - `usm.assert` branches to a call of `sluiceProgramFail` with the
+      message and values when its condition is false; the failure is
+      sticky, so the invocation's later calls do nothing.
     - Every public function `@f` gets an entry point
       `i32 @_sluice_entry_f(ptr %args)`: `args[i]` points to the i-th
       argument of `@f` after memref expansion (allocated pointer, aligned
