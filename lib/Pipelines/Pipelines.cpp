@@ -39,8 +39,9 @@ sluice::buildCompileProgramPipeline(OpPassManager &pm,
     return failure();
   if (options.stopAfter == ProgramStage::Kernels)
     return success();
-  if (failed(
-          parsePassPipeline("sluice-compile-spirv-kernels", pm, llvm::errs())))
+  std::string spirv = std::string("sluice-compile-spirv-kernels{native-f16=") +
+                      (options.spirvNativeF16 ? "true" : "false") + "}";
+  if (failed(parsePassPipeline(spirv, pm, llvm::errs())))
     return failure();
   if (options.stopAfter == ProgramStage::Binaries)
     return success();
@@ -67,6 +68,11 @@ struct CompileProgramOptions : PassPipelineOptions<CompileProgramOptions> {
   Option<std::string> cudaChip{*this, "cuda-chip",
                                llvm::cl::desc("NVIDIA chip of CUDA kernels"),
                                llvm::cl::init("sm_90")};
+  Option<bool> spirvNativeF16{
+      *this, "spirv-native-f16",
+      llvm::cl::desc("SPIR-V kernels compute f16 as half (devices with "
+                     "cl_khr_fp16)"),
+      llvm::cl::init(false)};
 };
 } // namespace
 
@@ -89,6 +95,7 @@ void sluice::registerSluicePipelines() {
         options.kernels.workgroupSize = opts.workgroupSize;
         options.fuse = opts.fuse;
         options.cudaChip = opts.cudaChip;
+        options.spirvNativeF16 = opts.spirvNativeF16;
         (void)buildCompileProgramPipeline(pm, options);
       });
 }

@@ -274,9 +274,9 @@ def compare(got, expected, rtol, atol):
     if got.dtype != expected.dtype:
         return [f"dtype: got {got.dtype}, expected {expected.dtype}"]
     if got.dtype.kind == "f":
-        g = got.astype(np.float64)
-        e = expected.astype(np.float64)
         with np.errstate(invalid="ignore", over="ignore"):
+            g = got.astype(np.float64)
+            e = expected.astype(np.float64)
             ok = np.isclose(g, e, rtol=rtol, atol=atol, equal_nan=True)
     else:
         ok = got == expected

@@ -183,19 +183,35 @@ def CompileSPIRVKernelsPass
 
     1. USM placements in memref types become the `CrossWorkgroup` storage
        class; the module gets a `spirv.target_env` (SPIR-V 1.0 with Kernel,
-       Addresses, Int8/16/64, Float16/64 and Groups, the last for
-       workgroup reductions) and every kernel an entry point ABI.
-    2. `arith-expand`, `convert-math-to-spirv` (math functions become
+       Addresses, Int8/16/64, Float64 and Groups, the last for work-group
+       reductions, plus Float16 with `native-f16`) and every kernel an entry
+       point ABI.
+    2. f16: OpenCL devices need `cl_khr_fp16` for arithmetic on `half` (the
+       Float16 capability), and many lack it. By default f16 data stays 16
+       bits in memory (i16 buffers and arguments) and is computed in f32,
+       every f16 result rounded to the nearest f16, ties to even: NumPy's
+       results, on every device. With `native-f16` the kernels use `half`
+       and need a device with `cl_khr_fp16` (the runtime refuses the module
+       with `SLUICE_ERROR_UNSUPPORTED` on others).
+    3. `arith-expand`, `convert-math-to-spirv` (math functions become
        OpenCL.std instructions) and `convert-gpu-to-spirv` with 64-bit
        indices run on the module alone; `spirv-update-vce` then declares
-       only the capabilities the code uses.
-    3. The SPIR-V is serialised and validated in-process with SPIRV-Tools
-       (OpenCL 2.0 environment, for the work-group reductions); a validation failure is an error with
-       the validator's message.
+       only the capabilities the code uses (Float64 only for f64, Int64,
+       Int16, Int8 only where used).
+    4. The SPIR-V is serialised and validated in-process with SPIRV-Tools in
+       the OpenCL 2.0 environment (SPIRV-Tools' universal environment for a
+       module with Float16, which its OpenCL environment does not accept);
+       a validation failure is an error with the validator's message.
 
     Nothing else in the module is touched.
   }];
-  let dependentDialects = ["mlir::spirv::SPIRVDialect", "mlir::gpu::GPUDialect"];
+  let options = [
+    Option<"nativeF16", "native-f16", "bool", "false",
+           "compute f16 as half (Float16 capability, devices with "
+           "cl_khr_fp16) instead of in f32">
+  ];
+  let dependentDialects = ["mlir::spirv::SPIRVDialect", "mlir::gpu::GPUDialect",
+                           "mlir::arith::ArithDialect", "mlir::math::MathDialect"];
 }
 
 def CompileCUDAKernelsPass

@@ -45,6 +45,9 @@ struct ProgramPipelineOptions {
   KernelPipelineOptions kernels;
   /// NVIDIA chip for CUDA kernels.
   std::string cudaChip = "sm_90";
+  /// SPIR-V kernels compute f16 as half (Float16 capability; devices with
+  /// cl_khr_fp16) instead of in f32.
+  bool spirvNativeF16 = false;
   ProgramStage stopAfter = ProgramStage::LLVM;
 };
 
