@@ -40,6 +40,14 @@ if config.have_opencl and shutil.which("clinfo"):
         listing = ""
     if "Device" in listing:
         config.available_features.add("opencl-device")
+        # Half-precision arithmetic (cl_khr_fp16) on the OpenCL devices.
+        try:
+            details = subprocess.run(["clinfo"], capture_output=True,
+                                     text=True, timeout=60).stdout
+        except (OSError, subprocess.SubprocessError):
+            details = ""
+        if "cl_khr_fp16" in details:
+            config.available_features.add("opencl-fp16")
 if config.have_level_zero:
     config.available_features.add("level-zero")
 # Sluice's Level Zero test driver (test/LevelZeroDriver, PoCL underneath):
@@ -71,6 +79,8 @@ if config.ptxas and os.path.exists(config.ptxas):
     config.substitutions.append(("%ptxas", config.ptxas))
 if config.llvm_spirv and os.path.exists(config.llvm_spirv):
     config.available_features.add("llvm-spirv")
+if shutil.which("spirv-dis"):
+    config.available_features.add("spirv-dis")
 if shutil.which("dot"):
     config.available_features.add("graphviz")
 config.substitutions.append(("%mlir_include", "/usr/lib/llvm-22/include"))

@@ -343,7 +343,6 @@ func.func @main(%a: !S, %p: !S) -> (!usm.array<?xi1, "host:cpu:0", device>, !usm
 
 // from f16
 // FOR: n in [131]
-// SKIP-IF: device.startswith(("opencl", "level_zero"))  # f16 kernels fail SPIR-V validation for OpenCL and Level Zero (the Float16 capability)
 // INPUT: a = np.where(rand(n, 'i1'), rand(n, 'f16', -128, 128), rand(n, 'f16', -3, 3).round())
 // INPUT: p = rand(n, 'f16', 0, 255)
 // EXPECT: a.astype(np.bool_)
@@ -377,7 +376,6 @@ func.func @main(%a: !S, %p: !S) -> (!usm.array<?xi1, "host:cpu:0", device>, !usm
 
 // to f16 from every type: rounding to nearest, inf beyond 65504.
 // FOR: n in [131]
-// SKIP-IF: device.startswith(("opencl", "level_zero"))  # f16 kernels fail SPIR-V validation for OpenCL and Level Zero (the Float16 capability)
 // INPUT: a0 = edges(n, 'i1')
 // INPUT: a1 = edges(n, 'i8')
 // INPUT: a2 = edges(n, 'i16')
@@ -435,4 +433,29 @@ func.func @main(%a: !A, %d: !D) -> (!B, !D, !A, !B) {
   %2 = usm.astype %d : !D to !A
   %3 = usm.astype %d : !D to !B
   return %0, %1, %2, %3 : !B, !D, !A, !B
+}
+
+// -----
+
+// f16 conversions at every boundary: each of the 65536 f16 bit patterns
+// (NaN payloads, subnormals, infinities) to f32, and back from f32 and f64
+// each midpoint between neighbouring f16 values (ties to even) with its
+// neighbours one ulp away. OpenCL devices without cl_khr_fp16 compute f16
+// in f32 with integer conversions (EmulateF16.cpp); f64 goes through f32
+// rounded to odd, so that it is rounded once.
+// INPUT: h = np.arange(65536, dtype=np.uint16).view(np.float16)
+// INPUT: m = (lambda g: (g[:-1] + g[1:]) / 2)(np.arange(0x7c01, dtype=np.uint16).view(np.float16).astype(np.float64))
+// INPUT: a = (lambda f: np.concatenate([f, np.nextafter(f, np.float32(np.inf)), np.nextafter(f, np.float32(0)), -f]))(m.astype(np.float32))
+// INPUT: d = np.concatenate([m, np.nextafter(m, np.inf), np.nextafter(m, 0), -m, np.nextafter(-m, -np.inf)])
+// EXPECT: h.astype(np.float32)
+// EXPECT: a.astype(np.float16)
+// EXPECT: d.astype(np.float16)
+!H = !usm.array<?xf16, "host:cpu:0", device>
+!F = !usm.array<?xf32, "host:cpu:0", device>
+!D = !usm.array<?xf64, "host:cpu:0", device>
+func.func @main(%h: !H, %m: !D, %a: !F, %d: !D) -> (!F, !H, !H) {
+  %0 = usm.astype %h : !H to !F
+  %1 = usm.astype %a : !F to !H
+  %2 = usm.astype %d : !D to !H
+  return %0, %1, %2 : !F, !H, !H
 }

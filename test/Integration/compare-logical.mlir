@@ -71,7 +71,6 @@ func.func @main(%a: !A, %b: !A) -> (!B, !B, !B, !B, !B, !B, !B, !B, !B) {
 
 // f16
 // FOR: n in [1000]
-// SKIP-IF: device.startswith(("opencl", "level_zero"))  # f16 kernels fail SPIR-V validation for OpenCL and Level Zero (the Float16 capability)
 // INPUT: a = np.where(rand(n, 'i1'), special(n, 'f16'), rand(n, 'f16', -2, 2).round())
 // INPUT: b = np.where(rand(n, 'i1'), special(n, 'f16'), rand(n, 'f16', -2, 2).round())
 // EXPECT: a == b

@@ -70,7 +70,6 @@ func.func @main(%a: !A, %b: !A) -> (!A, !A, !A, !A, !A, !A, !A, !A, !A, !A) {
 // f16 (NumPy computes each f16 op in f32 and rounds once, as LLVM's half
 // arithmetic does).
 // FOR: n in [67]
-// SKIP-IF: device.startswith(("opencl", "level_zero"))  # f16 kernels fail SPIR-V validation for OpenCL and Level Zero (the Float16 capability)
 // INPUT: a = rand(n, 'f16', -4, 4)
 // INPUT: b = rand(n, 'f16', 0.25, 4) * np.where(rand(n, 'i1'), 1, -1).astype(np.float16)
 // EXPECT: a + b

@@ -135,7 +135,6 @@ func.func @main(%a: !A, %b: !A, %p: !A) -> (!A, !A, !A, !A, !A, !A, !A) {
 
 // f16: computed through f32 and rounded (rtol 1e-3).
 // FOR: n in [259]
-// SKIP-IF: device.startswith(("opencl", "level_zero"))  # f16 kernels fail SPIR-V validation for OpenCL and Level Zero (the Float16 capability)
 // INPUT: a = rand(n, 'f16', 0.01, 50)
 // INPUT: b = rand(n, 'f16', -8, 8)
 // EXPECT: np.exp(b)

@@ -70,7 +70,6 @@ func.func @main(%a: !A, %p: !A) -> (!usm.array<f64, "host:cpu:0", device>, !usm.
 
 // f16
 // FOR: n in [4]
-// SKIP-IF: device.startswith(("opencl", "level_zero"))  # f16 kernels fail SPIR-V validation for OpenCL and Level Zero (the Float16 capability)
 // INPUT: a = rand((n, 5, 7), 'f16', 0.5, 1.5)
 // INPUT: p = rand((n, 5, 7), 'f16', 0.8, 1.25)
 // EXPECT: np.sum(a)
