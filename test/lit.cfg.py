@@ -10,7 +10,7 @@ config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.sluice_obj_root, "test")
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs",
-                   "Runtime", "python", "CAPI"]
+                   "Runtime", "python", "CAPI", "LevelZeroDriver"]
 
 # Tools: ours first, then LLVM's (FileCheck, not, count).
 path = [config.sluice_tools_dir, config.llvm_tools_dir]
@@ -50,6 +50,26 @@ if config.have_opencl and shutil.which("clinfo"):
             config.available_features.add("opencl-fp16")
 if config.have_level_zero:
     config.available_features.add("level-zero")
+# Sluice's Level Zero test driver (test/LevelZeroDriver, PoCL underneath):
+# `%ze_env CMD` runs CMD with it enabled under the loader's validation layer,
+# so that `--device=level_zero:gpu:0` runs on it. The feature says it works
+# here: built, and listing its device.
+ze_env_script = os.path.join(config.sluice_tools_dir, "sluice-ze-test-env")
+if (config.have_level_zero and config.ze_test_driver
+        and os.path.exists(config.ze_test_driver)
+        and os.path.exists(ze_env_script)
+        and "opencl-device" in config.available_features):
+    import subprocess
+    try:
+        listing = subprocess.run(
+            [ze_env_script, "--validation",
+             os.path.join(config.sluice_tools_dir, "sluice-ls")],
+            capture_output=True, text=True, timeout=120).stdout
+    except (OSError, subprocess.SubprocessError):
+        listing = ""
+    if "[level_zero:gpu:0]" in listing:
+        config.available_features.add("level-zero-driver")
+config.substitutions.append(("%ze_env", ze_env_script + " --validation"))
 if config.have_spirv_tools:
     config.available_features.add("spirv-tools")
 if config.have_cuda_headers:

@@ -1,5 +1,6 @@
 // RUN: %python %S/check.py %s
 // RUN: %if opencl-device %{ %python %S/check.py %s --device=opencl:cpu:0 %}
+// RUN: %if level-zero-driver %{ %ze_env %python %S/check.py %s --device=level_zero:gpu:0 %}
 
 // Elementwise arithmetic on f32, f64 and f16 against NumPy, fused (one
 // multi-output kernel) and unfused. Floats compare with the checker's
