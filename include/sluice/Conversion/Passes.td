@@ -186,13 +186,15 @@ def CompileSPIRVKernelsPass
        Addresses, Int8/16/64, Float64 and Groups, the last for work-group
        reductions, plus Float16 with `native-f16`) and every kernel an entry
        point ABI.
-    2. f16: OpenCL devices need `cl_khr_fp16` for arithmetic on `half` (the
-       Float16 capability), and many lack it. By default f16 data stays 16
-       bits in memory (i16 buffers and arguments) and is computed in f32,
-       every f16 result rounded to the nearest f16, ties to even: NumPy's
-       results, on every device. With `native-f16` the kernels use `half`
+    2. f16 and bf16: OpenCL devices need `cl_khr_fp16` for arithmetic on
+       `half` (the Float16 capability), and many lack it; core SPIR-V has
+       no bfloat16. By default f16 and bf16 data stays 16 bits in memory
+       (i16 buffers and arguments) and is computed in f32, every result
+       rounded to the nearest value of its type, ties to even: NumPy's
+       results, on every device. With `native-f16` f16 kernels use `half`
        and need a device with `cl_khr_fp16` (the runtime refuses the module
-       with `SLUICE_ERROR_UNSUPPORTED` on others).
+       with `SLUICE_ERROR_UNSUPPORTED` on others); bf16 is still computed
+       in f32.
     3. `arith-expand`, `convert-math-to-spirv` (math functions become
        OpenCL.std instructions) and `convert-gpu-to-spirv` with 64-bit
        indices run on the module alone; `spirv-update-vce` then declares

@@ -38,6 +38,14 @@ USMTypeConverter::USMTypeConverter() {
   // like the elements of arrays: arith takes only signless integers, and the
   // ops' signedness comes from their usm types.
   addConversion([](IntegerType t) -> Type { return getStorageElementType(t); });
+  // Host data of unsigned elements (from_host sources, to_host results)
+  // holds signless elements too.
+  addConversion([](MemRefType t) -> Type {
+    return t.cloneWith(std::nullopt, getStorageElementType(t.getElementType()));
+  });
+  addConversion([](RankedTensorType t) -> Type {
+    return t.clone(getStorageElementType(t.getElementType()));
+  });
   addConversion([](ArrayType t) -> Type {
     auto space = PlacementAttr::get(t.getContext(), t.getQueue(), t.getKind());
     return MemRefType::get(t.getShape(),
@@ -485,7 +493,8 @@ struct ToHostLowering : OpConversionPattern<ToHostOp> {
   matchAndRewrite(ToHostOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto resultType = cast<ShapedType>(op.getType());
+    auto resultType =
+        cast<ShapedType>(getTypeConverter()->convertType(op.getType()));
     if (auto m = dyn_cast<MemRefType>(resultType);
         m && !m.getLayout().isIdentity())
       return rewriter.notifyMatchFailure(op, "strided host memref result");

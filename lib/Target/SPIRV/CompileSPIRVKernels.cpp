@@ -4,7 +4,7 @@
 #include "sluice/Conversion/Passes.h"
 #include "sluice/Dialect/USM/IR/USMDialect.h"
 #include "sluice/Dialect/USM/IR/USMTypes.h"
-#include "sluice/Target/SPIRV/EmulateF16.h"
+#include "sluice/Target/SPIRV/EmulateHalfFloats.h"
 #include "sluice/Target/SPIRV/Validate.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -62,10 +62,13 @@ struct CompileSPIRVKernelsPass
       spirv::registerSPIRVUpdateVCEPass();
       spirv::registerSPIRVLowerABIAttributesPass();
     });
-    // f16 as half only when asked; else computed in f32 (EmulateF16.cpp).
-    bool float16 = nativeF16 && usesF16(gm);
-    if (!nativeF16 && usesF16(gm) && failed(emulateF16(gm))) {
-      emitError(loc) << "cannot compute the f16 kernels in f32";
+    // bf16 always, f16 unless native-f16, are computed in f32
+    // (EmulateHalfFloats.cpp): core SPIR-V has no bf16, and half needs
+    // cl_khr_fp16.
+    bool float16 = nativeF16 && usesHalfFloats(gm);
+    if (usesHalfFloats(gm, /*bf16Only=*/nativeF16) &&
+        failed(emulateHalfFloats(gm, /*bf16Only=*/nativeF16))) {
+      emitError(loc) << "cannot compute the f16/bf16 kernels in f32";
       return signalPassFailure();
     }
     spirv::TargetEnvAttr env = openclTargetEnv(ctx, float16);

@@ -1,16 +1,17 @@
-//===- EmulateF16.cpp - f16 kernels without the Float16 capability --------===//
+//===- EmulateHalfFloats.cpp - f16 and bf16 kernels in f32 ----------------===//
 //
 // OpenCL devices need cl_khr_fp16 for arithmetic on `half` (the Float16
-// capability); many have none (PoCL's CPU device, for one). Kernels for
-// them keep f16 data as its 16 bits (i16 buffers and scalars) and compute
-// in f32: a load decodes the bits exactly, every f16 result is rounded to
-// the nearest f16 (ties to even) as the f16 hardware and NumPy would, and a
-// store encodes the rounded value. The conversions are integer code, so
-// they do not depend on the device's rounding modes.
+// capability); many have none (PoCL's CPU device, for one), and core SPIR-V
+// has no bfloat16 at all. Kernels for them keep f16 and bf16 data as its 16
+// bits (i16 buffers and scalars) and compute in f32: a load decodes the bits
+// exactly, every f16 or bf16 result is rounded to the nearest value of its
+// type (ties to even), as hardware of that type and NumPy would, and a store
+// encodes the rounded value. The conversions are integer code, so they do
+// not depend on the device's rounding modes.
 //
 //===----------------------------------------------------------------------===//
 
-#include "sluice/Target/SPIRV/EmulateF16.h"
+#include "sluice/Target/SPIRV/EmulateHalfFloats.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -23,14 +24,13 @@ using namespace mlir;
 
 namespace {
 
-bool isF16(Type t) { return t.isF16(); }
+/// The 16-bit float types computed in f32.
+bool isHalf(Type t) { return t.isF16() || t.isBF16(); }
 
-bool mentionsF16(Type t) {
-  if (isF16(t))
-    return true;
+bool mentionsHalf(Type t, bool bf16Only) {
   if (auto m = dyn_cast<MemRefType>(t))
-    return isF16(m.getElementType());
-  return false;
+    t = m.getElementType();
+  return bf16Only ? t.isBF16() : isHalf(t);
 }
 
 /// Integer code on i32 values.
@@ -105,12 +105,39 @@ struct Bits {
     return arith::TruncIOp::create(b, loc, b.getI16Type(), orI(h, sign));
   }
 
-  /// An f32 value rounded to the nearest f16 value, still as f32.
-  Value round(Value f) { return decode(encode(f)); }
+  /// The f32 value of bf16 bits (exact).
+  Value decodeBF16(Value half) {
+    Value h = arith::ExtUIOp::create(b, loc, i32(), half);
+    return arith::BitcastOp::create(b, loc, b.getF32Type(), shl(h, c(16)));
+  }
 
-  /// An f64 value rounded to f32 so that rounding that to f16 rounds the
-  /// f64 value once: toward zero, with the last bit set when inexact
-  /// ("round to odd"; f32 keeps 13 more bits than f16).
+  /// The bf16 bits nearest to an f32 value (ties to even; NaN stays NaN).
+  Value encodeBF16(Value f) {
+    Value x = arith::BitcastOp::create(b, loc, i32(), f);
+    Value odd = andI(shr(x, c(16)), c(1));
+    Value rounded = shr(add(add(x, c(0x7fff)), odd), c(16));
+    Value nan = orI(shr(x, c(16)), c(0x40));
+    Value isNan =
+        cmp(arith::CmpIPredicate::ugt, andI(x, c(0x7fffffff)), c(0x7f800000));
+    return arith::TruncIOp::create(b, loc, b.getI16Type(),
+                                   select(isNan, nan, rounded));
+  }
+
+  /// Bits of type `type` (f16 or bf16) as an f32 value, and back.
+  Value decode(Value bits, Type type) {
+    return type.isBF16() ? decodeBF16(bits) : decode(bits);
+  }
+  Value encode(Value f, Type type) {
+    return type.isBF16() ? encodeBF16(f) : encode(f);
+  }
+
+  /// An f32 value rounded to the nearest value of `type`, still as f32.
+  Value round(Value f, Type type) { return decode(encode(f, type), type); }
+
+  /// An f64 value rounded to f32 so that rounding that to f16 or bf16
+  /// rounds the f64 value once: toward zero, with the last bit set when
+  /// inexact ("round to odd"; f32 keeps 13 more bits than f16, 16 more than
+  /// bf16).
   Value toF32Odd(Value d) {
     Value t = arith::TruncFOp::create(b, loc, b.getF32Type(), d);
     Value back = arith::ExtFOp::create(b, loc, b.getF64Type(), t);
@@ -127,15 +154,15 @@ struct Bits {
   }
 };
 
-class F16TypeConverter : public TypeConverter {
+class HalfTypeConverter : public TypeConverter {
 public:
-  F16TypeConverter() {
+  explicit HalfTypeConverter(bool bf16Only) {
     addConversion([](Type t) { return t; });
-    addConversion([](FloatType t) -> Type {
-      return t.isF16() ? Float32Type::get(t.getContext()) : t;
+    addConversion([bf16Only](FloatType t) -> Type {
+      return mentionsHalf(t, bf16Only) ? Float32Type::get(t.getContext()) : t;
     });
-    addConversion([](MemRefType t) -> Type {
-      if (!t.getElementType().isF16())
+    addConversion([bf16Only](MemRefType t) -> Type {
+      if (!mentionsHalf(t, bf16Only))
         return t;
       return MemRefType::get(t.getShape(), IntegerType::get(t.getContext(), 16),
                              t.getLayout(), t.getMemorySpace());
@@ -143,49 +170,51 @@ public:
   }
 };
 
-/// Ops whose f16 results need no rounding: they are exact on f16 values.
-bool isExactOnF16(Operation *op) {
+/// Ops whose results need no rounding: they are exact on f16/bf16 values.
+bool isExact(Operation *op) {
   return isa<arith::SelectOp, arith::NegFOp, arith::MaximumFOp,
              arith::MinimumFOp, arith::MaxNumFOp, arith::MinNumFOp,
              math::AbsFOp, math::CopySignOp, math::FloorOp, math::CeilOp,
              math::RoundOp, math::RoundEvenOp, math::TruncOp>(op);
 }
 
-struct LoadF16 : OpConversionPattern<memref::LoadOp> {
+struct LoadHalf : OpConversionPattern<memref::LoadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(memref::LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isF16(op.getType()))
+    if (getTypeConverter()->isLegal(op.getType()))
       return failure();
     Value bits = memref::LoadOp::create(
         rewriter, op.getLoc(), adaptor.getMemref(), adaptor.getIndices());
-    rewriter.replaceOp(op, Bits{rewriter, op.getLoc()}.decode(bits));
+    rewriter.replaceOp(op,
+                       Bits{rewriter, op.getLoc()}.decode(bits, op.getType()));
     return success();
   }
 };
 
-struct StoreF16 : OpConversionPattern<memref::StoreOp> {
+struct StoreHalf : OpConversionPattern<memref::StoreOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(memref::StoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isF16(op.getValueToStore().getType()))
+    Type type = op.getValueToStore().getType();
+    if (getTypeConverter()->isLegal(type))
       return failure();
-    Value bits = Bits{rewriter, op.getLoc()}.encode(adaptor.getValue());
+    Value bits = Bits{rewriter, op.getLoc()}.encode(adaptor.getValue(), type);
     rewriter.replaceOpWithNewOp<memref::StoreOp>(op, bits, adaptor.getMemref(),
                                                  adaptor.getIndices());
     return success();
   }
 };
 
-struct ConstantF16 : OpConversionPattern<arith::ConstantOp> {
+struct ConstantHalf : OpConversionPattern<arith::ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(arith::ConstantOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto attr = dyn_cast<FloatAttr>(op.getValue());
-    if (!attr || !attr.getType().isF16())
+    if (!attr || getTypeConverter()->isLegal(attr.getType()))
       return failure();
     bool lost = false;
     APFloat v = attr.getValue();
@@ -196,42 +225,54 @@ struct ConstantF16 : OpConversionPattern<arith::ConstantOp> {
   }
 };
 
-/// extf from f16 (the value is already an exact f32), truncf to f16
-/// (round; from f64 through f32 rounded to odd), bitcasts between f16 and
-/// i16 (decode, encode).
-struct ConvertF16 : ConversionPattern {
-  ConvertF16(const TypeConverter &tc, MLIRContext *ctx)
+/// Conversions between float types: the emulated value is an exact f32
+/// (extf only widens it further; truncf rounds it, from f64 through f32
+/// rounded to odd), bitcasts between a half type and i16 decode and encode.
+struct ConvertHalf : ConversionPattern {
+  ConvertHalf(const TypeConverter &tc, MLIRContext *ctx)
       : ConversionPattern(tc, MatchAnyOpTypeTag(), /*benefit=*/2, ctx) {}
+
+  /// `v` (a converted value) as type `to`, rounded to `to` when that is
+  /// emulated.
+  Value castTo(Bits &bits, Value v, Type to) const {
+    OpBuilder &b = bits.b;
+    Location loc = bits.loc;
+    Type from = v.getType();
+    if (getTypeConverter()->isLegal(to)) {
+      if (from == to)
+        return v;
+      if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
+        return arith::ExtFOp::create(b, loc, to, v);
+      return arith::TruncFOp::create(b, loc, to, v);
+    }
+    if (from.isF64())
+      v = bits.toF32Odd(v);
+    else if (!from.isF32())
+      v = arith::ExtFOp::create(b, loc, b.getF32Type(), v);
+    return bits.round(v, to);
+  }
+
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op->getLoc();
     Bits bits{rewriter, loc};
-    if (auto ext = dyn_cast<arith::ExtFOp>(op);
-        ext && isF16(ext.getIn().getType())) {
-      Value v = operands[0];
-      if (!ext.getType().isF32())
-        v = arith::ExtFOp::create(rewriter, loc, ext.getType(), v);
-      rewriter.replaceOp(op, v);
-      return success();
-    }
-    if (auto trunc = dyn_cast<arith::TruncFOp>(op);
-        trunc && isF16(trunc.getType())) {
-      Value v = operands[0];
-      if (v.getType().isF64())
-        v = bits.toF32Odd(v);
-      else if (!v.getType().isF32())
-        v = arith::ExtFOp::create(rewriter, loc, rewriter.getF32Type(), v);
-      rewriter.replaceOp(op, bits.round(v));
+    const TypeConverter &tc = *getTypeConverter();
+    if (isa<arith::ExtFOp, arith::TruncFOp>(op) &&
+        (!tc.isLegal(op->getOperand(0).getType()) ||
+         !tc.isLegal(op->getResult(0).getType()))) {
+      rewriter.replaceOp(op,
+                         castTo(bits, operands[0], op->getResult(0).getType()));
       return success();
     }
     if (auto cast = dyn_cast<arith::BitcastOp>(op)) {
-      if (isF16(cast.getType())) {
-        rewriter.replaceOp(op, bits.decode(operands[0]));
+      if (!tc.isLegal(cast.getType())) {
+        rewriter.replaceOp(op, bits.decode(operands[0], cast.getType()));
         return success();
       }
-      if (isF16(cast.getIn().getType())) {
-        rewriter.replaceOp(op, bits.encode(operands[0]));
+      if (!tc.isLegal(cast.getIn().getType())) {
+        rewriter.replaceOp(op,
+                           bits.encode(operands[0], cast.getIn().getType()));
         return success();
       }
     }
@@ -239,8 +280,8 @@ struct ConvertF16 : ConversionPattern {
   }
 };
 
-/// Other arith and math ops on f16: the same op on f32, its f16 results
-/// rounded to f16.
+/// Other arith and math ops on emulated types: the same op on f32, its
+/// results rounded to their type.
 struct ComputeInF32 : ConversionPattern {
   ComputeInF32(const TypeConverter &tc, MLIRContext *ctx)
       : ConversionPattern(tc, MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
@@ -259,8 +300,8 @@ struct ComputeInF32 : ConversionPattern {
     SmallVector<Value> results;
     for (auto [orig, v] : llvm::zip(op->getResults(), computed->getResults())) {
       Value result = v;
-      if (isF16(orig.getType()) && !isExactOnF16(op))
-        result = Bits{rewriter, op->getLoc()}.round(result);
+      if (!getTypeConverter()->isLegal(orig.getType()) && !isExact(op))
+        result = Bits{rewriter, op->getLoc()}.round(result, orig.getType());
       results.push_back(result);
     }
     rewriter.replaceOp(op, results);
@@ -270,12 +311,14 @@ struct ComputeInF32 : ConversionPattern {
 
 } // namespace
 
-bool sluice::usesF16(gpu::GPUModuleOp module) {
+bool sluice::usesHalfFloats(gpu::GPUModuleOp module, bool bf16Only) {
   bool found = false;
+  auto check = [&](TypeRange types) {
+    found = found || llvm::any_of(types, [&](Type t) {
+              return mentionsHalf(t, bf16Only);
+            });
+  };
   module.walk([&](Operation *op) {
-    auto check = [&](TypeRange types) {
-      found = found || llvm::any_of(types, mentionsF16);
-    };
     check(op->getOperandTypes());
     check(op->getResultTypes());
     for (Region &r : op->getRegions())
@@ -286,36 +329,36 @@ bool sluice::usesF16(gpu::GPUModuleOp module) {
   return found;
 }
 
-LogicalResult sluice::emulateF16(gpu::GPUModuleOp module) {
+LogicalResult sluice::emulateHalfFloats(gpu::GPUModuleOp module,
+                                        bool bf16Only) {
   MLIRContext *ctx = module.getContext();
-  // f16 scalar arguments arrive as their 16 bits (the host passes 2 bytes).
+  auto emulated = [&](Type t) { return mentionsHalf(t, bf16Only); };
+  // Scalar arguments arrive as their 16 bits (the host passes 2 bytes).
   for (auto func : module.getOps<gpu::GPUFuncOp>()) {
-    if (llvm::any_of(
-            func.getWorkgroupAttributions(),
-            [](BlockArgument a) { return mentionsF16(a.getType()); }) ||
-        llvm::any_of(func.getPrivateAttributions(),
-                     [](BlockArgument a) { return mentionsF16(a.getType()); }))
-      return func.emitError("f16 workgroup or private memory cannot be "
-                            "emulated without the Float16 capability");
+    auto emulatedArg = [&](BlockArgument a) { return emulated(a.getType()); };
+    if (llvm::any_of(func.getWorkgroupAttributions(), emulatedArg) ||
+        llvm::any_of(func.getPrivateAttributions(), emulatedArg))
+      return func.emitError("f16 or bf16 workgroup or private memory cannot "
+                            "be emulated in f32");
     Block &entry = func.getBody().front();
     OpBuilder b = OpBuilder::atBlockBegin(&entry);
     SmallVector<Type> inputs(func.getArgumentTypes());
     for (unsigned i = 0; i < func.getNumArguments(); ++i) {
       BlockArgument arg = func.getArgument(i);
-      if (!isF16(arg.getType()))
+      Type type = arg.getType();
+      if (!isa<FloatType>(type) || !emulated(type))
         continue;
       arg.setType(b.getI16Type());
       inputs[i] = b.getI16Type();
-      auto cast =
-          arith::BitcastOp::create(b, arg.getLoc(), b.getF16Type(), arg);
+      auto cast = arith::BitcastOp::create(b, arg.getLoc(), type, arg);
       arg.replaceAllUsesExcept(cast, cast.getOperation());
     }
     func.setFunctionType(FunctionType::get(ctx, inputs, {}));
   }
 
-  F16TypeConverter converter;
+  HalfTypeConverter converter(bf16Only);
   RewritePatternSet patterns(ctx);
-  patterns.add<LoadF16, StoreF16, ConstantF16, ConvertF16, ComputeInF32>(
+  patterns.add<LoadHalf, StoreHalf, ConstantHalf, ConvertHalf, ComputeInF32>(
       converter, ctx);
   populateFunctionOpInterfaceTypeConversionPattern<gpu::GPUFuncOp>(patterns,
                                                                    converter);
@@ -329,7 +372,8 @@ LogicalResult sluice::emulateF16(gpu::GPUModuleOp module) {
                                                        target);
   if (failed(applyPartialConversion(module, target, std::move(patterns))))
     return failure();
-  if (usesF16(module))
-    return module.emitError("f16 values are left after emulating f16");
+  if (usesHalfFloats(module, bf16Only))
+    return module.emitError("f16 or bf16 values are left after emulating "
+                            "them in f32");
   return success();
 }
