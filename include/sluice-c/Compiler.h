@@ -1,4 +1,5 @@
-/*===- sluice-c/Compiler.h - Sluice's embedding API ----------------*- C -*-===//
+/*===- sluice-c/Compiler.h - Sluice's embedding API ----------------*- C
+ *-*-===//
  *
  * The C API of Sluice's compiler, for applications and other compilers that
  * embed it (`libsluice-compiler.so`, `find_package(Sluice)`). It parses usm
@@ -186,8 +187,9 @@ sluiceCompilerInvocationGetErrors(SluiceCompilerInvocation invocation);
 
 /* The entry signatures of the module's public functions, one line each, in
  * the text form of artifacts:
- *   name(2x?xf32@host:cpu:0/device,f32)->(f32@host:cpu:0/shared)
- * (queue names in parentheses after the device). Available until the
+ *   name(2x?xf32@host:cpu:0/1,f32)->(f32@host:cpu:0/2)
+ * (after '/' the SluiceUsmKind; queue names in parentheses after the
+ * device). Available until the
  * invocation has run past SLUICE_STAGE_FUSED (they are taken from the usm
  * functions, and kept from then on). */
 SLUICE_COMPILER_EXPORT SluiceStatus sluiceCompilerInvocationGetSignatures(
@@ -264,9 +266,8 @@ sluiceExecutableGetEntryInfo(SluiceExecutable executable, size_t index,
                              const char **name, const char **signature);
 /* The entry point of function `name` (NULL: `main`, else the only one).
  * SLUICE_ERROR_NOT_FOUND names the functions there are. */
-SLUICE_COMPILER_EXPORT SluiceStatus
-sluiceExecutableLookup(SluiceExecutable executable, const char *name,
-                       SluiceEntryPoint *entry);
+SLUICE_COMPILER_EXPORT SluiceStatus sluiceExecutableLookup(
+    SluiceExecutable executable, const char *name, SluiceEntryPoint *entry);
 
 /*===------------------------------- Builder -----------------------------===*/
 /* Builds usm functions into an invocation's module without text. Values and
@@ -296,8 +297,8 @@ typedef enum SluiceDType {
 /* A builder on the invocation's module (an empty module is made when the
  * invocation has none; a module past SLUICE_STAGE_INPUT cannot be built
  * on). */
-SLUICE_COMPILER_EXPORT SluiceStatus
-sluiceBuilderCreate(SluiceCompilerInvocation invocation, SluiceBuilder *builder);
+SLUICE_COMPILER_EXPORT SluiceStatus sluiceBuilderCreate(
+    SluiceCompilerInvocation invocation, SluiceBuilder *builder);
 SLUICE_COMPILER_EXPORT void sluiceBuilderDestroy(SluiceBuilder builder);
 
 /* The location of the ops built next ("file", line, column; NULL file: an
@@ -305,13 +306,14 @@ SLUICE_COMPILER_EXPORT void sluiceBuilderDestroy(SluiceBuilder builder);
 SLUICE_COMPILER_EXPORT SluiceStatus sluiceBuilderSetLocation(
     SluiceBuilder builder, const char *file, int32_t line, int32_t column);
 
-/* `!usm.array<shape x dtype, "device"[, "queue"], kind>`: `rank` sizes, -1
- * for a dynamic one; `queueName` NULL or "" for the canonical queue; `kind`
- * a SluiceUsmKind. */
-SLUICE_COMPILER_EXPORT SluiceStatus sluiceBuilderArrayType(
-    SluiceBuilder builder, SluiceDType dtype, int32_t rank,
-    const int64_t *shape, const char *device, const char *queueName,
-    int32_t kind, SluiceType *type);
+/* `!usm.array<shape x dtype, "device"[("queue")], kind>`: `rank` sizes, -1
+ * for a dynamic one; `device` a filter string, or NULL for an unplaced array
+ * (`?`, placed later by usm-infer-placement; `kind` is then ignored);
+ * `queueName` NULL or "" for the canonical queue; `kind` a SluiceUsmKind. */
+SLUICE_COMPILER_EXPORT SluiceStatus
+sluiceBuilderArrayType(SluiceBuilder builder, SluiceDType dtype, int32_t rank,
+                       const int64_t *shape, const char *device,
+                       const char *queueName, int32_t kind, SluiceType *type);
 SLUICE_COMPILER_EXPORT SluiceStatus sluiceBuilderScalarType(
     SluiceBuilder builder, SluiceDType dtype, SluiceType *type);
 /* Any type in MLIR syntax ("index", "!usm.array<4xf32, \"host:cpu:0\",
@@ -328,9 +330,11 @@ SLUICE_COMPILER_EXPORT SluiceStatus sluiceBuilderAddArgument(
 
 /* A constant scalar of `dtype` (integers from `intValue`, floats from
  * `floatValue`, bool from intValue != 0). */
-SLUICE_COMPILER_EXPORT SluiceStatus sluiceBuilderConstant(
-    SluiceBuilder builder, SluiceDType dtype, int64_t intValue,
-    double floatValue, SluiceValue *value);
+SLUICE_COMPILER_EXPORT SluiceStatus sluiceBuilderConstant(SluiceBuilder builder,
+                                                          SluiceDType dtype,
+                                                          int64_t intValue,
+                                                          double floatValue,
+                                                          SluiceValue *value);
 
 /* One attribute of an op: its name and its value in MLIR attribute syntax
  * ("array<i64: 0, 1>", "unit", "3.0 : f32"). */

@@ -25,28 +25,32 @@ sluice::buildLowerToKernelsPipeline(OpPassManager &pm,
 LogicalResult
 sluice::buildCompileProgramPipeline(OpPassManager &pm,
                                     const ProgramPipelineOptions &options) {
-  if (failed(parsePassPipeline("usm-verify-placement,canonicalize", pm,
-                               llvm::errs())))
+  // The stages after startAfter, up to and including stopAfter.
+  auto wanted = [&](ProgramStage stage) {
+    return stage > options.startAfter && stage <= options.stopAfter;
+  };
+  auto add = [&](StringRef text) {
+    return parsePassPipeline(text, pm, llvm::errs());
+  };
+  if (wanted(ProgramStage::Placed) &&
+      failed(add("usm-verify-placement,canonicalize")))
     return failure();
-  if (options.stopAfter == ProgramStage::Placed)
-    return success();
-  if (options.fuse &&
-      failed(parsePassPipeline("usm-fuse-elementwise", pm, llvm::errs())))
+  if (wanted(ProgramStage::Fused) && options.fuse &&
+      failed(add("usm-fuse-elementwise")))
     return failure();
-  if (options.stopAfter == ProgramStage::Fused)
-    return success();
-  if (failed(buildLowerToKernelsPipeline(pm, options.kernels)))
+  if (wanted(ProgramStage::Kernels) &&
+      failed(buildLowerToKernelsPipeline(pm, options.kernels)))
     return failure();
-  if (options.stopAfter == ProgramStage::Kernels)
-    return success();
-  if (failed(
-          parsePassPipeline("sluice-compile-spirv-kernels", pm, llvm::errs())))
+  if (wanted(ProgramStage::Binaries) &&
+      failed(add("sluice-compile-spirv-kernels,sluice-compile-cuda-kernels{"
+                 "chip=" +
+                 options.cudaChip + "}")))
     return failure();
-  if (options.stopAfter == ProgramStage::Binaries)
-    return success();
-  return parsePassPipeline(
-      "convert-host-to-runtime,canonicalize,reconcile-unrealized-casts", pm,
-      llvm::errs());
+  if (wanted(ProgramStage::LLVM) &&
+      failed(add("convert-host-to-runtime,canonicalize,"
+                 "reconcile-unrealized-casts")))
+    return failure();
+  return success();
 }
 
 namespace {

@@ -557,6 +557,26 @@ namespace sluice {
 } // namespace sluice
 
 namespace {
+/// An unsigned scalar made from a signless constant
+/// (`builtin.unrealized_conversion_cast %c : i32 to ui32`, as the C API's
+/// builder makes them: arith has no unsigned constants) is the constant
+/// itself once types are converted.
+struct SignednessCastLowering
+    : OpConversionPattern<UnrealizedConversionCastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(UnrealizedConversionCastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op->getNumOperands() != 1 || op->getNumResults() != 1)
+      return failure();
+    Type converted = getTypeConverter()->convertType(op.getResult(0).getType());
+    if (!converted || converted != adaptor.getInputs()[0].getType())
+      return failure();
+    rewriter.replaceOp(op, adaptor.getInputs()[0]);
+    return success();
+  }
+};
+
 struct ConvertUSMToLinalgPass
     : sluice::impl::ConvertUSMToLinalgPassBase<ConvertUSMToLinalgPass> {
   /// Elementwise groups lower to one linalg.generic each (FusedLowering.cpp).
@@ -583,6 +603,7 @@ struct ConvertUSMToLinalgPass
     RewritePatternSet patterns(ctx);
     populateUSMToLinalgConversionPatterns(converter, patterns);
     populateFusedGroupLoweringPatterns(converter, patterns);
+    patterns.add<SignednessCastLowering>(converter, ctx);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateCallOpTypeConversionPattern(patterns, converter);
