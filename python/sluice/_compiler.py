@@ -127,35 +127,47 @@ def compile_text(text, keytext, flags=(), name="program"):
                 stats["disk"] += 1
                 _entries[key] = r["entry"]
                 return r["entry"]
-        tmp = None
+        entry = None
         if path is not None:
-            try:
-                os.makedirs(os.path.dirname(path), exist_ok=True)
-                fd, tmp = tempfile.mkstemp(suffix=".so.tmp",
-                                           dir=os.path.dirname(path))
-                os.close(fd)
-            except OSError:
-                tmp = None  # an unwritable cache is not an error
-        try:
+            entry = _compile_to_artifact(text, name, flags, path)
+        if entry is None:
             r = _ext.compile_program(text, name, list(flags), "main", [],
-                                     True, tmp or "")
-            if not r["ok"] and tmp is not None and r["entry"] == 0 and \
-                    "artifact" in (r.get("failure") or ""):
-                # The cache could not be written: compile without it.
-                r = _ext.compile_program(text, name, list(flags), "main", [],
-                                         True, "")
+                                     True, "")
             if not r["ok"]:
                 raise error_from(r, name)
-            if tmp is not None and os.path.exists(tmp) and \
-                    os.path.getsize(tmp) > 0:
-                os.replace(tmp, path)
-                tmp = None
-        finally:
-            if tmp is not None and os.path.exists(tmp):
-                os.unlink(tmp)
+            entry = r["entry"]
         stats["compiled"] += 1
-        _entries[key] = r["entry"]
-        return r["entry"]
+        _entries[key] = entry
+        return entry
+
+
+def _compile_to_artifact(text, name, flags, path):
+    """Compiles into the cache and loads the artifact (as fast as the JIT:
+    one code generation, and the next process finds it). None when the
+    cache cannot be written."""
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd, tmp = tempfile.mkstemp(suffix=".tmp", dir=os.path.dirname(path))
+        os.close(fd)
+    except OSError:
+        return None  # an unwritable cache is not an error
+    try:
+        r = _ext.compile_program(text, name, list(flags), "main", [], False,
+                                 tmp)
+        if not r["ok"]:
+            if "artifact" in (r.get("failure") or ""):
+                return None
+            raise error_from(r, name)
+        os.replace(tmp, path)
+        tmp = None
+    finally:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+    r = _ext.load_artifact(path, "main")
+    if not r["ok"]:
+        raise CompileError(f"{name}: cannot load the compiled program "
+                           f"{path}: {r['failure']}")
+    return r["entry"]
 
 
 def lower_text(text, stage, flags=(), name="program"):

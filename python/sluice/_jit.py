@@ -197,11 +197,11 @@ def fusion_report(fused_ir):
                     ops = group[2]
                     lines.append(
                         f"fused group #{group[0]} on queue {group[1]}: "
-                        f"{len(ops)} ops ({', '.join(ops)}) -> one kernel")
+                        f"{len(ops)} array ops ({', '.join(ops)})")
                     group = None
                 continue
             op = _op_name(line)
-            if op:
+            if op and op.startswith("usm."):
                 group[2].append(op)
             continue
         op = _op_name(line)
@@ -292,7 +292,8 @@ class JitFunction:
     def lower(self, *args, **kwargs):
         """The traced program for these arguments (nothing runs)."""
         s, targs, tkwargs = self._signature(args, kwargs)
-        tr, _ = self._trace(s, targs, tkwargs)
+        tr, (out, values) = self._trace(s, targs, tkwargs)
+        self._outputs(tr, out, values)
         return Lowered(tr.fb, self._flags, self.__name__)
 
     def cache_clear(self):
@@ -337,8 +338,9 @@ class JitFunction:
         self.trace_count += 1
         return tr, (out, values)
 
-    def _build(self, s, targs, tkwargs):
-        tr, (out, values) = self._trace(s, targs, tkwargs)
+    def _outputs(self, tr, out, values):
+        """Makes the traced values the function returns its results;
+        returns the template that rebuilds the Python result."""
         fb = tr.fb
         inputs = {id(v._v): i for i, v in enumerate(values)}
         results = []
@@ -369,7 +371,13 @@ class JitFunction:
 
         template = flatten(out)
         fb.ret(results)
-        program = _compiler.compile_function(fb, self.__name__, self._flags)
+        return template
+
+    def _build(self, s, targs, tkwargs):
+        tr, (out, values) = self._trace(s, targs, tkwargs)
+        template = self._outputs(tr, out, values)
+        program = _compiler.compile_function(tr.fb, self.__name__,
+                                             self._flags)
         e = _Entry()
         e.program = program
         e.captured = [a for a, _ in tr.captured.values()]

@@ -167,7 +167,7 @@ def _broadcast_types(shapes):
         static = [d for d in dims if d is not None and d != 1]
         if static:
             out.append(static[0])
-        elif any(d is None for d in dims):
+        elif builtins.any(d is None for d in dims):
             out.append(None)
         else:
             out.append(1)
@@ -694,7 +694,7 @@ def _reduce(name, x, axis, keepdims, dtype=None, out=None):
         x = astype(x, dtype, copy=False)
         o = _operand(x)
     axes = _normalize_axes(axis, len(o.shape))
-    if name in ("max", "min") and any(o.shape[a] == 0 for a in axes):
+    if name in ("max", "min") and builtins.any(o.shape[a] == 0 for a in axes):
         raise ValueError(f"zero-size array to reduction operation "
                          f"{'maximum' if name == 'max' else 'minimum'} "
                          "which has no identity")

@@ -60,7 +60,8 @@ class Trace:
     """One function being traced."""
 
     def __init__(self, name="main"):
-        self.fb = _ir.FunctionBuilder(name)
+        self.fb = _ir.FunctionBuilder("main")
+        self.name = name
         # id(Array) -> (Array, Value) for arrays captured from outside.
         self.captured = {}
 

@@ -302,7 +302,7 @@ private:
 
 void addDependency(Task &task, Buffer &buffer,
                    const std::shared_ptr<Task> &self) {
-  if (buffer.last && !buffer.last->finished())
+  if (buffer.last && buffer.last != self && !buffer.last->finished())
     task.deps.push_back(buffer.last);
   buffer.last = self;
 }

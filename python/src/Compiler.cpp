@@ -13,6 +13,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <mutex>
 
 namespace nb = nanobind;
@@ -57,6 +58,17 @@ nb::list diagnosticsList(const std::vector<Diagnostic> &diags) {
   for (const Diagnostic &d : diags)
     out.append(nb::make_tuple(d.severity, d.location, d.message));
   return out;
+}
+
+/// Entry points are handed out as addresses that arrays' tasks may call at
+/// any time, so executables are kept for the life of the process (the
+/// header promises their code stays mapped, but destroying a JIT executable
+/// unmaps it in this version).
+void keepAlive(SluiceExecutable exe) {
+  static std::mutex mutex;
+  static auto *kept = new std::vector<SluiceExecutable>;
+  std::lock_guard<std::mutex> lock(mutex);
+  kept->push_back(exe);
 }
 
 /// Owns an invocation for one compile.
@@ -112,14 +124,41 @@ nb::dict compileProgram(const std::string &text, const std::string &bufferName,
         fail("the program does not parse");
         break;
       }
-      bool stagesOk = true;
+      // Signatures are read at the fused stage, before anything later.
+      std::vector<int> stages = captureStages;
+      std::sort(stages.begin(), stages.end());
+      bool failed = false;
       bool haveSignatures = false;
-      for (int stage : captureStages) {
+      auto runTo = [&](int stage) {
+        if (sluiceCompilerInvocationGetStage(g.inv) >= stage)
+          return true;
         if (sluiceCompilerInvocationRunPipeline(
                 g.inv, static_cast<SluiceCompileStage>(stage)) !=
             SLUICE_SUCCESS) {
           fail("compilation failed");
-          stagesOk = false;
+          return false;
+        }
+        return true;
+      };
+      auto readSignatures = [&] {
+        if (!runTo(SLUICE_STAGE_FUSED))
+          return false;
+        const char *sig = nullptr;
+        size_t len = 0;
+        if (sluiceCompilerInvocationGetSignatures(g.inv, &sig, &len) ==
+            SLUICE_SUCCESS)
+          signatures.assign(sig, len);
+        haveSignatures = true;
+        return true;
+      };
+      for (int stage : stages) {
+        if (stage > SLUICE_STAGE_FUSED && !haveSignatures &&
+            !readSignatures()) {
+          failed = true;
+          break;
+        }
+        if (!runTo(stage)) {
+          failed = true;
           break;
         }
         const char *ir = nullptr;
@@ -127,29 +166,9 @@ nb::dict compileProgram(const std::string &text, const std::string &bufferName,
         if (sluiceCompilerInvocationGetIR(g.inv, 1, &ir, &len) ==
             SLUICE_SUCCESS)
           irs.emplace_back(stage, std::string(ir, len));
-        if (!haveSignatures && stage <= SLUICE_STAGE_FUSED) {
-          const char *sig = nullptr;
-          if (sluiceCompilerInvocationGetSignatures(g.inv, &sig, &len) ==
-              SLUICE_SUCCESS) {
-            signatures.assign(sig, len);
-            haveSignatures = true;
-          }
-        }
       }
-      if (!stagesOk)
+      if (failed || (!haveSignatures && !readSignatures()))
         break;
-      if (!haveSignatures) {
-        if (sluiceCompilerInvocationRunPipeline(g.inv, SLUICE_STAGE_FUSED) !=
-            SLUICE_SUCCESS) {
-          fail("compilation failed");
-          break;
-        }
-        const char *sig = nullptr;
-        size_t len = 0;
-        if (sluiceCompilerInvocationGetSignatures(g.inv, &sig, &len) ==
-            SLUICE_SUCCESS)
-          signatures.assign(sig, len);
-      }
       if (jit) {
         SluiceExecutable exe = nullptr;
         if (sluiceCompilerInvocationCreateExecutable(g.inv, &exe) !=
@@ -160,12 +179,12 @@ nb::dict compileProgram(const std::string &text, const std::string &bufferName,
         SluiceEntryPoint fn = nullptr;
         SluiceStatus st = sluiceExecutableLookup(
             exe, entryName.empty() ? nullptr : entryName.c_str(), &fn);
-        // The code stays mapped for the life of the process.
-        sluiceExecutableDestroy(exe);
         if (st != SLUICE_SUCCESS) {
+          sluiceExecutableDestroy(exe);
           fail("no entry point");
           break;
         }
+        keepAlive(exe);
         entry = reinterpret_cast<uintptr_t>(fn);
       }
       if (!artifactPath.empty() && sluiceCompilerInvocationWriteArtifact(
@@ -214,7 +233,10 @@ nb::dict loadArtifact(const std::string &path, const std::string &entryName) {
             name && (entryName.empty() || entryName == name))
           signature = sig ? sig : "";
       }
-      sluiceExecutableDestroy(exe);
+      if (st == SLUICE_SUCCESS)
+        keepAlive(exe);
+      else
+        sluiceExecutableDestroy(exe);
     }
     if (st != SLUICE_SUCCESS) {
       const char *msg = sluiceCompilerGetLastErrorMessage();

@@ -22,6 +22,7 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <dlfcn.h>
 #include <map>
 
 namespace nb = nanobind;
@@ -177,9 +178,22 @@ nb::object coreView(ArrayCore &self, int64_t offset,
 
 } // namespace
 
+namespace {
+/// The compiler's JIT resolves the runtime's functions (sluiceProgram*)
+/// among the process's global symbols; Python loads extensions with
+/// RTLD_LOCAL, so make libsluice-runtime.so global.
+void exportRuntimeSymbols() {
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void *>(&sluiceGetLastErrorMessage), &info) &&
+      info.dli_fname)
+    dlopen(info.dli_fname, RTLD_NOW | RTLD_GLOBAL | RTLD_NOLOAD);
+}
+} // namespace
+
 NB_MODULE(_sluice, m) {
   m.doc() = "Native part of the sluice package (runtime, compiler, arrays)";
   nb::set_leak_warnings(false);
+  exportRuntimeSymbols();
 
   nb::register_exception_translator([](const std::exception_ptr &p, void *) {
     try {

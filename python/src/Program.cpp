@@ -345,7 +345,7 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj) {
   std::shared_ptr<Task> self = task;
   for (const ArrayCore &in : inputs) {
     Buffer &b = *in.buffer;
-    if (b.last && !b.last->finished())
+    if (b.last && b.last != self && !b.last->finished())
       task->deps.push_back(b.last);
     b.last = self;
   }
