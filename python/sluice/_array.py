@@ -104,8 +104,7 @@ class Array(_ext.ArrayCore, ArrayMethods):
     def __iter__(self):
         if not self.shape:
             raise TypeError("iteration over a 0-d array")
-        for i in range(self.shape[0]):
-            yield self[i]
+        return (self[i] for i in range(self.shape[0]))
 
     def __repr__(self):
         data = asnumpy(self)
@@ -232,7 +231,7 @@ class Array(_ext.ArrayCore, ArrayMethods):
             if copy is False:
                 raise BufferError("exporting to the CPU needs a copy, and "
                                   "copy=False forbids it")
-            host = np.ascontiguousarray(asnumpy(self))
+            host = asnumpy(self)
             kw = {"max_version": max_version} if versioned else {}
             return host.__dlpack__(**kw)
         src = self
@@ -269,7 +268,7 @@ def _from_host(host, qid, kind):
     ``host``."""
     dt = _dtypes.to_dtype(host.dtype)
     _dtypes.check_supported(dt, queue_info(_queue_from_id(qid)))
-    host = np.ascontiguousarray(host, dtype=dt)
+    host = np.asarray(host, dtype=dt, order="C")
     return _ext.from_host(qid, kind, _dtypes.CODES[dt], list(host.shape),
                           host.reshape(-1).view(np.uint8))
 

@@ -181,11 +181,28 @@ class Device:
     @property
     def properties(self):
         """Every property as text (what ``sluice-ls --verbose`` prints)."""
-        return dict(_ext.device_properties(self._handle))
+        info = _info(self._handle)
+        usm = [k for bit, k in ((1, "device"), (2, "shared"), (4, "host"))
+               if info["usm_capabilities"] & bit]
+        props = {
+            "backend": info["backend_name"],
+            "type": device_type(info["type"]).name,
+            "name": info["name"],
+            "vendor": info["vendor"],
+            "driver": info["driver_version"],
+            "compute units": str(info["compute_units"]),
+            "global memory": f"{info['global_memory_bytes']} bytes",
+            "max workgroup size": str(info["max_work_group_size"]),
+            "fp16": "yes" if info["has_fp16"] else "no",
+            "fp64": "yes" if info["has_fp64"] else "no",
+            "USM": ", ".join(usm),
+        }
+        props.update(_ext.device_properties(self._handle))
+        return props
 
     def print_device_info(self):
         print(f"[{self.filter_string}] {self.name}")
-        for key, value in _ext.device_properties(self._handle):
+        for key, value in self.properties.items():
             print(f"    {key:<20} {value}")
 
     # --- identity -----------------------------------------------------

@@ -245,7 +245,7 @@ def _execute(opkey, ops, in_dtypes, emit, out_shapes, qid, kind,
             o.usm = kind
             o.qid = qid
         if o.kind == "A":
-            key_parts.append((o.dtype, _generic_shape(o.shape), o.usm))
+            key_parts.append((o.dtype, dt, _generic_shape(o.shape), o.usm))
         else:
             key_parts.append(("S", dt if dt is not None else o.dtype))
         args.append(o.obj)
@@ -285,7 +285,7 @@ def _execute_traced(tr, ops, in_dtypes, emit, qid, kind):
         elif o.kind == "A":
             v = tr.capture(o.obj)
         elif o.kind == "N":
-            v = _ir.array_constant(fb, np.ascontiguousarray(o.obj), qid,
+            v = _ir.array_constant(fb, np.asarray(o.obj, order="C"), qid,
                                    kind, loc)
         else:  # "S": a constant
             target = dt if dt is not None else o.dtype
@@ -365,6 +365,8 @@ def _binary(name, x1, x2):
     where = _trace.user_location() if tr is not None else None
     qid, kind = _placement(ops, where)
     d1, d2, out = _resolve(ufunc, ops, qid)
+    if name == "logical_xor":  # "not equal" of the truth values
+        d1 = d2 = _dtypes.bool_
     if out.kind == "b" and d1.kind == "b" and usm_op in ("add", "mul"):
         usm_op = "logical_or" if usm_op == "add" else "logical_and"
     shape = _broadcast([o.shape for o in ops])
@@ -562,6 +564,8 @@ def logical_not(x):
 
 
 def square(x):
+    if _operand(x).dtype.kind == "b":  # NumPy squares booleans as int8
+        x = astype(x, _dtypes.int8)
     return multiply(x, x)
 
 
@@ -715,9 +719,13 @@ def _reduce(name, x, axis, keepdims, dtype=None, out=None):
         return [_ir.reduction(fb, name, vals[0], axes, keepdims, rt)]
 
     if not axes:
-        return astype(x, rdt, copy=True)
-    return _single(_execute(("reduce", name, axes, keepdims), [o], [None],
-                            emit, [shape], o.qid, o.usm))
+        r = astype(x, rdt, copy=True)
+    else:
+        r = _single(_execute(("reduce", name, axes, keepdims), [o], [None],
+                             emit, [shape], o.qid, o.usm))
+    if dtype is not None and rdt != o.dtype:
+        r = astype(r, o.dtype, copy=False)  # NumPy returns the dtype asked
+    return r
 
 
 def sum(x, axis=None, dtype=None, out=None, keepdims=False):
@@ -937,7 +945,12 @@ def broadcast_to(x, shape):
     if builtins.any(d < 0 for d in shape):
         raise ValueError("all elements of broadcast shape must be "
                          "non-negative")
-    if len(shape) < len(o.shape) or _broadcast([o.shape, shape]) != shape:
+    try:
+        ok = len(shape) >= len(o.shape) and tuple(
+            np.broadcast_shapes(o.shape, shape)) == shape
+    except ValueError:
+        ok = False
+    if not ok:
         raise ValueError(f"cannot broadcast an array of shape "
                          f"{tuple(o.shape)} to shape {shape}")
     if shape == tuple(o.shape):
