@@ -328,8 +328,9 @@ class JitFunction:
                 t = _ir.ArrayT(v.dtype, v.shape, v._queue_id, v._usm_kind)
                 values.append(_trace.Tracer(fb.arg(t, loc), tr))
             else:
-                weak = type(v) if type(v) in (bool, int, float) else None
-                dt = _trace.scalar_arg_dtype(weak, s.leaf_dtypes[i])
+                dt = s.leaf_dtypes[i]  # a NumPy scalar's dtype, or None
+                weak = type(v) if dt is None else None
+                dt = _trace.scalar_arg_dtype(weak, dt)
                 values.append(_trace.ScalarTracer(
                     fb.arg(_ir.ScalarT(dt), loc), tr, weak))
         with tr:

@@ -636,6 +636,12 @@ def scalar_or_array_binary(name, a, b, reflected):
     oa, ob = _operand(a), _operand(b)
     if oa.is_usm or ob.is_usm or oa.kind == "N" or ob.kind == "N":
         return globals()[name](a, b)
+    if name not in _ARITH:
+        raise TracerError(
+            f"{name} of traced scalars needs their values: inside "
+            "@sluice.jit, Python scalar arguments are traced; mark the "
+            "argument static (static_argnums / static_argnames) to compute "
+            "with its value, or combine it with arrays")
     tr = _trace_for([oa, ob])
     fb = tr.fb
     loc = _trace.user_location()

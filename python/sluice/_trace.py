@@ -236,6 +236,44 @@ class ScalarTracer:
     def __rtruediv__(self, o):
         return self._binary(o, "divide", True)
 
+    def __lt__(self, o):
+        return self._binary(o, "less")
+
+    def __le__(self, o):
+        return self._binary(o, "less_equal")
+
+    def __gt__(self, o):
+        return self._binary(o, "greater")
+
+    def __ge__(self, o):
+        return self._binary(o, "greater_equal")
+
+    def __eq__(self, o):
+        return self._binary(o, "equal")
+
+    def __ne__(self, o):
+        return self._binary(o, "not_equal")
+
+    __hash__ = None
+
+    def __pow__(self, o):
+        return self._binary(o, "power")
+
+    def __rpow__(self, o):
+        return self._binary(o, "power", True)
+
+    def __floordiv__(self, o):
+        return self._binary(o, "floor_divide")
+
+    def __rfloordiv__(self, o):
+        return self._binary(o, "floor_divide", True)
+
+    def __mod__(self, o):
+        return self._binary(o, "remainder")
+
+    def __rmod__(self, o):
+        return self._binary(o, "remainder", True)
+
     def __neg__(self):
         from . import _ops
         return _ops.scalar_negative(self)
