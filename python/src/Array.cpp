@@ -300,13 +300,6 @@ private:
   alignas(8) char pattern[16];
 };
 
-void addDependency(Task &task, Buffer &buffer,
-                   const std::shared_ptr<Task> &self) {
-  if (buffer.last && buffer.last != self && !buffer.last->finished())
-    task.deps.push_back(buffer.last);
-  buffer.last = self;
-}
-
 } // namespace
 
 void submitCopy(const ArrayCore &dst, const ArrayCore &srcIn) {
@@ -327,9 +320,9 @@ void submitCopy(const ArrayCore &dst, const ArrayCore &srcIn) {
   }
   auto task = std::make_shared<CopyTask>(dst, src);
   task->queue = dst.buffer->queue;
-  addDependency(*task, *src.buffer, task);
-  if (dst.buffer != src.buffer)
-    addDependency(*task, *dst.buffer, task);
+  std::shared_ptr<Task> self = task;
+  useBuffer(*task, self, *src.buffer, /*write=*/false);
+  useBuffer(*task, self, *dst.buffer, /*write=*/true);
   submitTask(dst.buffer->queue->dispatcher, std::move(task));
 }
 
@@ -350,20 +343,26 @@ ArrayCore contiguousCopy(const ArrayCore &src, QueueState *queue,
 void submitFill(const ArrayCore &dst, const void *value) {
   auto task = std::make_shared<FillTask>(dst, value);
   task->queue = dst.buffer->queue;
-  addDependency(*task, *dst.buffer, task);
+  std::shared_ptr<Task> self = task;
+  useBuffer(*task, self, *dst.buffer, /*write=*/true);
   submitTask(dst.buffer->queue->dispatcher, std::move(task));
 }
 
 void waitBuffer(Buffer &buffer) {
   drainDeferred();
   std::shared_ptr<Task> last = buffer.last;
-  if (!last)
-    return;
-  waitWithoutGil(*last);
-  if (last->failed())
-    throw Error(ErrorKind::Runtime, last->message, last->status);
-  if (buffer.last == last)
+  if (last)
+    waitWithoutGil(*last);
+  std::shared_ptr<Task> writer = buffer.writer;
+  if (writer) {
+    waitWithoutGil(*writer);
+    if (writer->failed())
+      throw Error(ErrorKind::Runtime, writer->message, writer->status);
+  }
+  if (last && buffer.last == last)
     buffer.last.reset();
+  if (writer && buffer.writer == writer)
+    buffer.writer.reset();
 }
 
 void copyToHost(const ArrayCore &src, void *dst) {

@@ -44,6 +44,9 @@ struct Buffer {
   /// Only touched with the GIL held, or by the producing task before it is
   /// marked finished.
   std::shared_ptr<Task> last;
+  /// The last task that writes it (its producer, or a copy or fill into
+  /// it); its failure makes the contents invalid.
+  std::shared_ptr<Task> writer;
   /// Memory owned by another buffer (a program returned an argument).
   std::shared_ptr<Buffer> owner;
   /// Releases foreign memory (DLPack import), with the GIL.

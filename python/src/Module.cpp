@@ -18,6 +18,7 @@
 
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/pair.h>
+#include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
@@ -302,6 +303,23 @@ NB_MODULE(_sluice, m) {
     if (status != SLUICE_SUCCESS)
       throw runtimeError(status, "waiting for the queue failed");
   });
+
+  // A task that holds a queue's worker until released: tests use it to
+  // observe asynchronous execution deterministically.
+  nb::class_<GateTask>(m, "_Gate").def("release", &GateTask::release);
+  m.def(
+      "debug_block_queue",
+      [](uintptr_t id) {
+        QueueState *q = queueFromId(id);
+        if (synchronousMode())
+          throw Error(ErrorKind::Value,
+                      "queues cannot be blocked in synchronous mode");
+        auto gate = std::make_shared<GateTask>();
+        gate->queue = q;
+        submitTask(q->dispatcher, gate);
+        return gate;
+      },
+      "Blocks the queue's worker until the returned gate is released.");
 
   // --- arrays ----------------------------------------------------------
   nb::class_<ArrayCore>(m, "ArrayCore",

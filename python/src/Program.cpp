@@ -343,12 +343,8 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj) {
   task->specs = sharedResults;
   task->resultBytes = resultBytes;
   std::shared_ptr<Task> self = task;
-  for (const ArrayCore &in : inputs) {
-    Buffer &b = *in.buffer;
-    if (b.last && b.last != self && !b.last->finished())
-      task->deps.push_back(b.last);
-    b.last = self;
-  }
+  for (const ArrayCore &in : inputs)
+    useBuffer(*task, self, *in.buffer, /*write=*/false);
   nb::list out;
   for (size_t r = 0; r < results.size(); ++r) {
     const ValueSpec &spec = results[r];
@@ -356,6 +352,7 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj) {
     buffer->queue = spec.queue;
     buffer->kind = spec.kind;
     buffer->last = self;
+    buffer->writer = self;
     ArrayCore core;
     core.buffer = buffer;
     core.dtype = spec.dtype;

@@ -1,5 +1,6 @@
 //===- Tasks.cpp - Asynchronous execution of array operations -------------===//
 #include "Tasks.h"
+#include "Array.h"
 #include "Errors.h"
 
 #include "sluice-c/Program.h"
@@ -36,11 +37,11 @@ void Task::wait() {
 
 void Task::execute() {
   SluiceStatus result = SLUICE_SUCCESS;
-  for (const std::shared_ptr<Task> &dep : deps) {
-    dep->wait();
-    if (dep->failed() && result == SLUICE_SUCCESS) {
-      result = dep->status;
-      message = "an earlier operation failed: " + dep->message;
+  for (const Dependency &dep : deps) {
+    dep.task->wait();
+    if (dep.inherit && dep.task->failed() && result == SLUICE_SUCCESS) {
+      result = dep.task->status;
+      message = "an earlier operation failed: " + dep.task->message;
     }
   }
   deps.clear();
@@ -54,6 +55,20 @@ void Task::execute() {
     state.store(result == SLUICE_SUCCESS ? 1 : 2, std::memory_order_release);
   }
   doneCv.notify_all();
+}
+
+SluiceStatus GateTask::run(std::string &) {
+  std::unique_lock<std::mutex> lock(mutex);
+  cv.wait(lock, [&] { return open; });
+  return SLUICE_SUCCESS;
+}
+
+void GateTask::release() {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    open = true;
+  }
+  cv.notify_all();
 }
 
 Dispatcher::Dispatcher(SluiceDevice device)
@@ -163,6 +178,19 @@ QueueState *getQueue(const std::string &device, const std::string &name) {
   queues.emplace(key, state);
   queuesByHandle.emplace(state->queue, state);
   return state;
+}
+
+void useBuffer(Task &task, const std::shared_ptr<Task> &self, Buffer &buffer,
+               bool write) {
+  if (buffer.last && buffer.last != self && !buffer.last->finished())
+    task.deps.push_back({buffer.last, false});
+  // The last writer's failure is this task's: its memory is not valid.
+  if (buffer.writer && buffer.writer != self &&
+      (!buffer.writer->finished() || buffer.writer->failed()))
+    task.deps.push_back({buffer.writer, true});
+  buffer.last = self;
+  if (write)
+    buffer.writer = self;
 }
 
 bool synchronousMode() { return synchronous.load(); }

@@ -49,8 +49,14 @@ public:
   SluiceStatus status = SLUICE_SUCCESS;
   std::string message;
 
-  /// Tasks this one must follow; cleared once it ran.
-  std::vector<std::shared_ptr<Task>> deps;
+  /// Tasks this one must follow; cleared once it ran. A failed dependency
+  /// fails this task when `inherit` is set (it wrote memory this task
+  /// uses); otherwise it only orders.
+  struct Dependency {
+    std::shared_ptr<Task> task;
+    bool inherit;
+  };
+  std::vector<Dependency> deps;
   /// The queue whose wait() reports this task's failure.
   QueueState *queue = nullptr;
 
@@ -60,6 +66,18 @@ public:
 private:
   /// 0 pending, 1 done, 2 failed.
   std::atomic<int> state{0};
+};
+
+/// A task that waits until release() (for tests of asynchrony).
+class GateTask : public Task {
+public:
+  SluiceStatus run(std::string &message) override;
+  void release();
+
+private:
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool open = false;
 };
 
 /// One worker thread running the tasks of one device in order.
@@ -114,6 +132,13 @@ QueueState *findQueue(SluiceQueue queue);
 /// set_synchronous(True)).
 bool synchronousMode();
 void setSynchronousMode(bool on);
+
+struct Buffer;
+/// Records that `task` (whose shared pointer is `self`) reads or writes
+/// `buffer`: it follows the buffer's last access, inherits the failure of
+/// its last writer, and becomes its last access (and writer).
+void useBuffer(Task &task, const std::shared_ptr<Task> &self, Buffer &buffer,
+               bool write);
 
 /// Submits a task to `dispatcher` (or runs it at once, without the GIL, in
 /// synchronous mode). The caller holds the GIL.
