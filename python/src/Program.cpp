@@ -295,8 +295,11 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj) {
     const ArrayCore &in = inputs.back();
     if (!dispatcher)
       dispatcher = spec.queue->dispatcher;
-    task->pointers.push_back({argSlot[i], in.buffer,
-                              in.offset * static_cast<int64_t>(in.itemsize())});
+    // An empty view's offset may point past its allocation: pass the
+    // allocation itself (nothing is read).
+    int64_t byteOffset =
+        in.size() ? in.offset * static_cast<int64_t>(in.itemsize()) : 0;
+    task->pointers.push_back({argSlot[i], in.buffer, byteOffset});
     size_t rank = in.shape.size();
     slot[2] = 0;
     std::vector<int64_t> strides = contiguousStrides(in.shape);
