@@ -127,47 +127,62 @@ def compile_text(text, keytext, flags=(), name="program"):
                 stats["disk"] += 1
                 _entries[key] = r["entry"]
                 return r["entry"]
-        entry = None
+        r = _ext.compile_program(text, name, list(flags), "main", [], True,
+                                 "")
+        if not r["ok"]:
+            raise error_from(r, name)
+        entry = r["entry"]
         if path is not None:
-            entry = _compile_to_artifact(text, name, flags, path)
-        if entry is None:
-            r = _ext.compile_program(text, name, list(flags), "main", [],
-                                     True, "")
-            if not r["ok"]:
-                raise error_from(r, name)
-            entry = r["entry"]
+            _write_artifact_later(text, name, flags, path)
         stats["compiled"] += 1
         _entries[key] = entry
         return entry
 
 
-def _compile_to_artifact(text, name, flags, path):
-    """Compiles into the cache and loads the artifact (as fast as the JIT:
-    one code generation, and the next process finds it). None when the
-    cache cannot be written."""
+_writer = None
+_pending = []
+
+
+def _write_artifact_later(text, name, flags, path):
+    """Compiles the program again into an artifact in the disk cache, on a
+    background thread with its own compiler session: the caller runs the
+    JIT-compiled program meanwhile, the next process loads the artifact."""
+    global _writer
+    if _writer is None:
+        import atexit
+        import concurrent.futures
+        _writer = concurrent.futures.ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="sluice-cache")
+        atexit.register(flush_cache_writes)
+    _pending[:] = [f for f in _pending if not f.done()]
+    _pending.append(_writer.submit(_write_artifact, text, name, flags, path))
+
+
+def _write_artifact(text, name, flags, path):
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         fd, tmp = tempfile.mkstemp(suffix=".tmp", dir=os.path.dirname(path))
         os.close(fd)
     except OSError:
-        return None  # an unwritable cache is not an error
+        return False  # an unwritable cache is not an error
     try:
         r = _ext.compile_program(text, name, list(flags), "main", [], False,
-                                 tmp)
+                                 tmp, 1)
         if not r["ok"]:
-            if "artifact" in (r.get("failure") or ""):
-                return None
-            raise error_from(r, name)
+            return False
         os.replace(tmp, path)
         tmp = None
+        stats["written"] += 1
+        return True
     finally:
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
-    r = _ext.load_artifact(path, "main")
-    if not r["ok"]:
-        raise CompileError(f"{name}: cannot load the compiled program "
-                           f"{path}: {r['failure']}")
-    return r["entry"]
+
+
+def flush_cache_writes():
+    """Waits until compiled programs are written to the disk cache."""
+    while _pending:
+        _pending.pop(0).result()
 
 
 def lower_text(text, stage, flags=(), name="program"):

@@ -279,8 +279,23 @@ class JitFunction:
         return s, targs, tkwargs
 
     def __call__(self, *args, **kwargs):
-        if _trace.current() is not None:
+        if _trace._state.stack:
             return self._fn(*args, **kwargs)  # inline into the outer trace
+        if self._plain and not kwargs:
+            # The common case, kept short: arrays and Python scalars only.
+            key = []
+            for a in args:
+                t = type(a)
+                if t is Array:
+                    key.append(a._signature)
+                elif t is float or t is int or t is bool:
+                    key.append(t)
+                else:
+                    break
+            else:
+                entry = self._cache.get(tuple(key))
+                if entry is not None:
+                    return entry.run(list(args))
         s, targs, tkwargs = self._signature(args, kwargs)
         key = tuple(s.key)
         entry = self._cache.get(key)

@@ -220,8 +220,14 @@ def _to_operand_value(fb, o, dt, qid, kind, value, loc):
     return v
 
 
+# Eager calls seen before, by the exact signatures of their operands:
+# (program, result shapes, integer-scalar bounds to check per call).
+_fast = {}
+_FAST_LIMIT = 8192
+
+
 def _execute(opkey, ops, in_dtypes, emit, out_shapes, qid, kind,
-             eager_shapes=None):
+             fast_key=None):
     """Runs ``emit(fb, values) -> [Value]`` on the operands.
 
     ``in_dtypes[i]`` is the dtype operand i takes part in the op with
@@ -270,7 +276,46 @@ def _execute(opkey, ops, in_dtypes, emit, out_shapes, qid, kind,
         k = _Kernel(program, None)
         _kernels[key] = k
     results = k.program(args, out_shapes)
+    if fast_key is not None:
+        bounds = []
+        for i, (o, dt) in enumerate(zip(ops, in_dtypes)):
+            if o.kind == "S" and o.weak is int and dt is not None and \
+                    dt.kind in "iu":
+                info = np.iinfo(dt)
+                bounds.append((i, int(info.min), int(info.max)))
+        if len(_fast) >= _FAST_LIMIT:
+            _fast.clear()
+        _fast[fast_key] = (k.program, out_shapes, tuple(bounds))
     return results
+
+
+def _fast_call(key, args):
+    """Runs an eager operation seen before with operands of the same
+    signatures, or returns None."""
+    hit = _fast.get(key)
+    if hit is None:
+        return None
+    program, shapes, bounds = hit
+    for i, lo, hi in bounds:
+        if not lo <= args[i] <= hi:
+            return None  # the full path raises OverflowError
+    return program(args, shapes)[0]
+
+
+_SCALAR_TYPES = (float, int, bool)
+
+
+def _fast_key(name, x1, x2):
+    t1, t2 = type(x1), type(x2)
+    Array = _array_type()
+    if t1 is Array:
+        if t2 is Array:
+            return (name, x1._signature, x2._signature)
+        if t2 in _SCALAR_TYPES:
+            return (name, x1._signature, t2)
+    elif t2 is Array and t1 in _SCALAR_TYPES:
+        return (name, t1, x2._signature)
+    return None
 
 
 def _execute_traced(tr, ops, in_dtypes, emit, qid, kind):
@@ -359,6 +404,13 @@ _UNARY = {
 
 
 def _binary(name, x1, x2):
+    fast = None
+    if not _trace._state.stack:
+        fast = _fast_key(name, x1, x2)
+        if fast is not None:
+            r = _fast_call(fast, [x1, x2])
+            if r is not None:
+                return r
     ufunc, usm_op = _BINARY[name]
     ops = [_operand(x1), _operand(x2)]
     tr = _trace_for(ops) or _trace.current()
@@ -378,10 +430,16 @@ def _binary(name, x1, x2):
         return [_ir.elementwise(fb, usm_op, vals, rt)]
 
     return _single(_execute(("bin", usm_op, out), ops, [d1, d2], emit,
-                            [shape], qid, kind))
+                            [shape], qid, kind, fast))
 
 
 def _unary(name, x):
+    fast = None
+    if not _trace._state.stack and type(x) is _array_type():
+        fast = (name, x._signature)
+        r = _fast_call(fast, [x])
+        if r is not None:
+            return r
     ufunc, usm_op = _UNARY[name]
     ops = [_operand(x)]
     if not ops[0].is_usm:
@@ -398,7 +456,7 @@ def _unary(name, x):
         return [_ir.elementwise(fb, usm_op, vals, rt)]
 
     return _single(_execute(("un", usm_op, out), ops, [d], emit,
-                            [ops[0].shape], qid, kind))
+                            [ops[0].shape], qid, kind, fast))
 
 
 def add(x1, x2):

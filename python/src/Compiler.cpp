@@ -40,17 +40,27 @@ void onDiagnostic(SluiceDiagnosticSeverity severity, const char *location,
                             location ? location : "", message ? message : ""});
 }
 
-Session &session() {
-  static Session *s = [] {
+/// Session 0 compiles what a caller waits for; session 1 writes cache
+/// artifacts in the background, so the two never wait for each other.
+Session &session(int index) {
+  static std::mutex mutex;
+  static Session *sessions[2] = {nullptr, nullptr};
+  if (index < 0 || index > 1)
+    throw Error(ErrorKind::Value,
+                "no compiler session " + std::to_string(index));
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!sessions[index]) {
     auto *s = new Session; // lives as long as the process
-    if (sluiceCompilerSessionCreate(&s->session) != SLUICE_SUCCESS)
+    if (sluiceCompilerSessionCreate(&s->session) != SLUICE_SUCCESS) {
+      delete s;
       throw Error(ErrorKind::Compile,
                   std::string("cannot create a compiler session: ") +
                       sluiceCompilerGetLastErrorMessage());
+    }
     sluiceCompilerSessionSetDiagnosticCallback(s->session, onDiagnostic, s);
-    return s;
-  }();
-  return *s;
+    sessions[index] = s;
+  }
+  return *sessions[index];
 }
 
 nb::list diagnosticsList(const std::vector<Diagnostic> &diags) {
@@ -83,8 +93,8 @@ nb::dict compileProgram(const std::string &text, const std::string &bufferName,
                         const std::vector<std::string> &flags,
                         const std::string &entryName,
                         const std::vector<int> &captureStages, bool jit,
-                        const std::string &artifactPath) {
-  Session &s = session();
+                        const std::string &artifactPath, int sessionIndex) {
+  Session &s = session(sessionIndex);
   nb::dict out;
   std::vector<Diagnostic> diags;
   std::string errors, signatures, failure;

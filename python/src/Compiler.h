@@ -21,7 +21,7 @@ nanobind::dict compileProgram(const std::string &text,
                               const std::vector<std::string> &flags,
                               const std::string &entryName,
                               const std::vector<int> &captureStages, bool jit,
-                              const std::string &artifactPath);
+                              const std::string &artifactPath, int session = 0);
 
 /// Loads an artifact and looks up an entry: ok, failure, entry, signature.
 nanobind::dict loadArtifact(const std::string &path,

@@ -20,7 +20,7 @@ namespace {
 nanobind::dict compileProgram(const std::string &, const std::string &,
                               const std::vector<std::string> &,
                               const std::string &, const std::vector<int> &,
-                              bool, const std::string &) {
+                              bool, const std::string &, int) {
   missing();
 }
 

@@ -451,7 +451,8 @@ NB_MODULE(_sluice, m) {
   // --- compiler ----------------------------------------------------------
   m.def("compile_program", &compileProgram, nb::arg("text"),
         nb::arg("buffer_name"), nb::arg("flags"), nb::arg("entry"),
-        nb::arg("capture_stages"), nb::arg("jit"), nb::arg("artifact"));
+        nb::arg("capture_stages"), nb::arg("jit"), nb::arg("artifact"),
+        nb::arg("session") = 0);
   m.def("load_artifact", &loadArtifact, nb::arg("path"), nb::arg("entry"));
   m.def("compiler_version", &compilerVersion);
 }

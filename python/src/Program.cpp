@@ -4,6 +4,7 @@
 
 #include "sluice-c/Runtime.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -259,10 +260,13 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj) {
   auto task = std::make_shared<CallTask>();
   task->entry = entry;
   task->slots.assign(numSlots, 0);
+  task->pointers.reserve(args.size());
   task->programName = programName;
   Dispatcher *dispatcher = nullptr;
-  std::vector<ArrayCore> inputs;
-  inputs.reserve(args.size());
+  // Arguments that are not contiguous are copied first (kept here until
+  // the task holds their buffers).
+  std::vector<ArrayCore> compacted;
+  compacted.reserve(args.size());
   for (size_t i = 0; i < args.size(); ++i) {
     const ValueSpec &spec = args[i];
     nb::handle item(items[i]);
@@ -290,22 +294,27 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj) {
                   programName + ": argument " + std::to_string(i) +
                       " is not on the queue and USM kind it was compiled "
                       "for");
-    inputs.push_back(
-        contiguousCopy(*core, spec.queue, spec.kind, /*force=*/false));
-    const ArrayCore &in = inputs.back();
+    const ArrayCore *in = core;
+    if (!core->cContiguous()) {
+      compacted.push_back(
+          contiguousCopy(*core, spec.queue, spec.kind, /*force=*/true));
+      in = &compacted.back();
+    }
     if (!dispatcher)
       dispatcher = spec.queue->dispatcher;
     // An empty view's offset may point past its allocation: pass the
     // allocation itself (nothing is read).
+    int64_t size = in->size();
     int64_t byteOffset =
-        in.size() ? in.offset * static_cast<int64_t>(in.itemsize()) : 0;
-    task->pointers.push_back({argSlot[i], in.buffer, byteOffset});
-    size_t rank = in.shape.size();
+        size ? in->offset * static_cast<int64_t>(in->itemsize()) : 0;
+    task->pointers.push_back({argSlot[i], in->buffer, byteOffset});
+    size_t rank = in->shape.size();
     slot[2] = 0;
-    std::vector<int64_t> strides = contiguousStrides(in.shape);
-    for (size_t d = 0; d < rank; ++d) {
-      slot[3 + d] = static_cast<uint64_t>(in.shape[d]);
-      slot[3 + rank + d] = static_cast<uint64_t>(strides[d]);
+    int64_t stride = 1;
+    for (size_t d = rank; d-- > 0;) {
+      slot[3 + d] = static_cast<uint64_t>(in->shape[d]);
+      slot[3 + rank + d] = static_cast<uint64_t>(stride);
+      stride *= std::max<int64_t>(in->shape[d], 1);
     }
   }
   // Result shapes: static ones from the types, dynamic ones from `shapes`.
@@ -346,8 +355,8 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj) {
   task->specs = sharedResults;
   task->resultBytes = resultBytes;
   std::shared_ptr<Task> self = task;
-  for (const ArrayCore &in : inputs)
-    useBuffer(*task, self, *in.buffer, /*write=*/false);
+  for (const CallTask::PointerSlot &p : task->pointers)
+    useBuffer(*task, self, *p.buffer, /*write=*/false);
   nb::list out;
   for (size_t r = 0; r < results.size(); ++r) {
     const ValueSpec &spec = results[r];

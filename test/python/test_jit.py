@@ -376,6 +376,8 @@ def test_disk_cache(device, fresh_cache):
     f = sluice.jit(body)
     np.testing.assert_array_equal(_np(f(x)), np.full(5, 2.0))
     assert _compiler.stats["compiled"] == before.get("compiled", 0) + 1
+    _compiler.flush_cache_writes()  # artifacts are written in background
+    assert _compiler.stats["written"] == before.get("written", 0) + 1
     files = [os.path.join(d, n) for d, _, ns in os.walk(fresh_cache)
              for n in ns]
     assert len(files) == 1 and files[0].endswith(".so")
@@ -396,6 +398,7 @@ def test_disk_cache(device, fresh_cache):
         fh.write(b"not an artifact")
     np.testing.assert_array_equal(_np(h(x)), np.full(5, 4.0))
     assert _compiler.stats["compiled"] == before.get("compiled", 0) + 2
+    _compiler.flush_cache_writes()
     assert os.path.getsize(path) > 1000
 
 
