@@ -95,9 +95,36 @@ def error_from(result, what):
     return CompileError(text, diags)
 
 
+_target = None
+
+
+def target_id():
+    """The machine host code is compiled for: the architecture and the
+    CPU's model and features (a cache shared between machines must not hand
+    one CPU's code to another)."""
+    global _target
+    if _target is None:
+        import platform
+        cpu = ""
+        try:
+            with open("/proc/cpuinfo") as fh:
+                seen = set()
+                for line in fh:
+                    k = line.split(":", 1)[0].strip()
+                    if k in ("model name", "flags", "Features", "CPU part") \
+                            and k not in seen:
+                        seen.add(k)
+                        cpu += line
+        except OSError:
+            pass
+        _target = f"{platform.machine()} {platform.system()} " + \
+            hashlib.sha256(cpu.encode()).hexdigest()[:16]
+    return _target
+
+
 def _key(keytext, flags):
     h = hashlib.sha256()
-    for part in (version(), "\0".join(flags), keytext):
+    for part in (version(), target_id(), "\0".join(flags), keytext):
         h.update(part.encode())
         h.update(b"\1")
     return h.hexdigest()
