@@ -39,8 +39,10 @@ sluice::buildCompileProgramPipeline(OpPassManager &pm,
     return failure();
   if (options.stopAfter == ProgramStage::Kernels)
     return success();
-  if (failed(
-          parsePassPipeline("sluice-compile-spirv-kernels", pm, llvm::errs())))
+  if (failed(parsePassPipeline(
+          "sluice-compile-spirv-kernels,sluice-compile-cuda-kernels{chip=" +
+              options.cudaChip + "}",
+          pm, llvm::errs())))
     return failure();
   if (options.stopAfter == ProgramStage::Binaries)
     return success();

@@ -26,6 +26,7 @@ public:
 
   CUstream handle() const { return stream; }
   SluiceStatus wait() override;
+  void *nativeHandle() override { return stream; }
 
 protected:
   SluiceStatus submitCopy(void *dst, const void *src, size_t bytes,
