@@ -40,6 +40,8 @@ if [ "$mode" = bundle ]; then
   cp "$here/gpu.py" "$here/sluice_artifact.py" "$here/gpu_check.py" \
     "$here/run-gpu.sh" "$out/bench/"
 
+  "${CXX:-c++}" -O2 -std=c++17 -I"$top/include" "$here/gpu_latency.cpp" \
+    -o "$out/bin/gpu_latency" -L"$out/lib" -lsluice-runtime -ldl
   compile="$build/bin/sluice-compile"
   "$compile" "$here/gpu-programs.mlir" -o "$out/bench/bench.so"
   # Compile time of the 10-op function, here: the whole tool (process start,
@@ -95,6 +97,10 @@ if [ "$mode" = device ]; then
   SLUICE_CUDA_DRIVER=/does-not-exist/libcuda.so.1 \
     "$bundle/bin/sluice-runtime-tests" --gtest_filter='CudaBackend.NoDriver' \
     --gtest_brief=1 || echo "NO-DRIVER TEST FAILED"
+  echo "== latency of small synchronous calls"
+  timeout 120 "$bundle/bin/gpu_latency" "$bundle/bench/bench.so" || true
+  SLUICE_CUDA_TIMESTAMPS=0 timeout 120 "$bundle/bin/gpu_latency" \
+    "$bundle/bench/bench.so" | sed 's/^/[timestamps off] /' || true
   echo "== integration cases on cuda:gpu:0"
   timeout 300 "$py" "$bundle/bench/gpu_check.py" run --dir "$bundle/check" \
     --runtime "$bundle/lib/libsluice-runtime.so" || echo "GPU CHECK FAILED"

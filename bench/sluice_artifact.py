@@ -293,7 +293,8 @@ class Call:
                     np.asarray(x, dtype=v.dtype).tobytes(), dtype=np.uint8)
                 slots.append(int(slot[0]))
                 continue
-            x = np.ascontiguousarray(x, dtype=v.dtype)
+            # np.ascontiguousarray would make a 0-d array 1-d.
+            x = np.array(x, dtype=v.dtype, order="C", copy=True)
             if len(x.shape) != len(v.shape) or any(
                     d >= 0 and d != s for d, s in zip(v.shape, x.shape)):
                 raise SluiceError(f"input {i}: expected shape {v.shape}, got "

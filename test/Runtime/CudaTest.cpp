@@ -227,8 +227,8 @@ TEST(CudaUsm, EveryKindRoundTrips) {
     SluiceUsmKind got;
     SluiceDevice owner;
     size_t size = 0;
-    ASSERT_OK(sluicePointerGetInfo(p + 5, &got, &owner, nullptr, nullptr,
-                                   &size));
+    ASSERT_OK(
+        sluicePointerGetInfo(p + 5, &got, &owner, nullptr, nullptr, &size));
     EXPECT_EQ(got, kind);
     EXPECT_EQ(owner, d);
     EXPECT_EQ(size, n * 4);
@@ -341,14 +341,14 @@ TEST(CudaModule, BuildErrorsCarryTheJitLog) {
   EXPECT_NE(std::string(sluiceGetLastErrorMessage()).find("PTX module failed"),
             std::string::npos);
   const char garbage[] = "not a cubin at all";
-  EXPECT_EQ(sluiceModuleCreate(d, SLUICE_MODULE_CUBIN, garbage,
-                               sizeof garbage, &m),
-            SLUICE_ERROR_BUILD_FAILED);
+  EXPECT_EQ(
+      sluiceModuleCreate(d, SLUICE_MODULE_CUBIN, garbage, sizeof garbage, &m),
+      SLUICE_ERROR_BUILD_FAILED);
   EXPECT_NE(std::string(sluiceGetLastBuildLog()).find("not a CUBIN"),
             std::string::npos);
-  EXPECT_EQ(sluiceModuleCreate(d, SLUICE_MODULE_SPIRV, garbage,
-                               sizeof garbage, &m),
-            SLUICE_ERROR_UNSUPPORTED);
+  EXPECT_EQ(
+      sluiceModuleCreate(d, SLUICE_MODULE_SPIRV, garbage, sizeof garbage, &m),
+      SLUICE_ERROR_UNSUPPORTED);
 }
 
 TEST(CudaModule, LaunchErrors) {
@@ -373,8 +373,8 @@ TEST(CudaModule, LaunchErrors) {
             std::string::npos);
   // Where the driver describes parameters (CUDA 12.4+), counts and sizes
   // are checked.
-  SluiceStatus s = sluiceLaunch(q, k, grid, local, 3, args, 0, nullptr,
-                                nullptr);
+  SluiceStatus s =
+      sluiceLaunch(q, k, grid, local, 3, args, 0, nullptr, nullptr);
   if (s != SLUICE_SUCCESS) {
     EXPECT_EQ(s, SLUICE_ERROR_INVALID_VALUE);
     EXPECT_NE(std::string(sluiceGetLastErrorMessage()).find("takes 4"),
@@ -424,8 +424,7 @@ TEST(CudaQueue, DependenciesAcrossQueuesAndBackends) {
     SluiceEvent hostWrote, devRead;
     ASSERT_OK(sluiceMemcpy(hostQueue(), shared, ones.data(), n * 4, 0, nullptr,
                            &hostWrote));
-    ASSERT_OK(
-        sluiceMemcpy(q2, y, shared, n * 4, 1, &hostWrote, &devRead));
+    ASSERT_OK(sluiceMemcpy(q2, y, shared, n * 4, 1, &hostWrote, &devRead));
     copyWait(q2, got.data(), y, n * 4, devRead);
     EXPECT_EQ(got, ones);
     sluiceEventRelease(hostWrote);

@@ -30,8 +30,9 @@ SluiceStatus CudaContext::ensure() {
       ctx = nullptr;
   });
   if (!ctx)
-    return cuFail(retainResult, "retaining the primary context of CUDA device " +
-                                    std::to_string(dev));
+    return cuFail(retainResult,
+                  "retaining the primary context of CUDA device " +
+                      std::to_string(dev));
   return SLUICE_SUCCESS;
 }
 
@@ -161,8 +162,8 @@ DeviceProperties queryProperties(CUdevice device) {
   p.moduleFormats = (1u << SLUICE_MODULE_PTX) | (1u << SLUICE_MODULE_CUBIN);
 
   char pci[64];
-  std::snprintf(pci, sizeof pci, "%04x:%02x:%02x", attribute(device, kPciDomainId),
-                attribute(device, kPciBusId),
+  std::snprintf(pci, sizeof pci, "%04x:%02x:%02x",
+                attribute(device, kPciDomainId), attribute(device, kPciBusId),
                 attribute(device, kPciDeviceId));
   auto mhz = [&](int attr) {
     return std::to_string(attribute(device, attr) / 1000);

@@ -90,8 +90,7 @@ Driver::Driver() {
   need(f.cuLaunchKernel, {"cuLaunchKernel"});
   bind(lib, f.cuFuncGetParamInfo, {"cuFuncGetParamInfo"});
   if (!missing.empty()) {
-    why = "the CUDA driver " + path +
-          " is too old: it lacks " + missing;
+    why = "the CUDA driver " + path + " is too old: it lacks " + missing;
     return;
   }
   if (CUresult r = f.cuInit(0)) {

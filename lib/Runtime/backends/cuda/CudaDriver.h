@@ -125,8 +125,7 @@ struct DriverApi {
   CUresult (*cuStreamCreate)(CUstream *stream, unsigned flags);
   CUresult (*cuStreamDestroy)(CUstream stream);
   CUresult (*cuStreamSynchronize)(CUstream stream);
-  CUresult (*cuStreamWaitEvent)(CUstream stream, CUevent event,
-                                unsigned flags);
+  CUresult (*cuStreamWaitEvent)(CUstream stream, CUevent event, unsigned flags);
   CUresult (*cuEventCreate)(CUevent *event, unsigned flags);
   CUresult (*cuEventDestroy)(CUevent event);
   CUresult (*cuEventRecord)(CUevent event, CUstream stream);
@@ -136,8 +135,7 @@ struct DriverApi {
   // Memory.
   CUresult (*cuMemAlloc)(CUdeviceptr *ptr, size_t bytes);
   CUresult (*cuMemFree)(CUdeviceptr ptr);
-  CUresult (*cuMemAllocManaged)(CUdeviceptr *ptr, size_t bytes,
-                                unsigned flags);
+  CUresult (*cuMemAllocManaged)(CUdeviceptr *ptr, size_t bytes, unsigned flags);
   CUresult (*cuMemHostAlloc)(void **ptr, size_t bytes, unsigned flags);
   CUresult (*cuMemFreeHost)(void *ptr);
   CUresult (*cuMemGetInfo)(size_t *free, size_t *total);
@@ -159,9 +157,9 @@ struct DriverApi {
                                   const char *name);
   CUresult (*cuFuncGetAttribute)(int *value, int attribute, CUfunction fn);
   CUresult (*cuLaunchKernel)(CUfunction fn, unsigned gx, unsigned gy,
-                             unsigned gz, unsigned bx, unsigned by,
-                             unsigned bz, unsigned sharedBytes,
-                             CUstream stream, void **params, void **extra);
+                             unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                             unsigned sharedBytes, CUstream stream,
+                             void **params, void **extra);
   // Optional (CUDA 12.4+): the offsets and sizes of a kernel's parameters.
   CUresult (*cuFuncGetParamInfo)(CUfunction fn, size_t index, size_t *offset,
                                  size_t *size);

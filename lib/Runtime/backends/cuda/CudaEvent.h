@@ -21,8 +21,8 @@ class CudaEvent final : public Event {
 public:
   /// Acquires the events and records the start event on `stream` (the
   /// context is current). The caller records the end with recordEnd().
-  static SluiceStatus begin(CudaContext &ctx, CUstream stream,
-                            bool recordStart, Ref<CudaEvent> &out);
+  static SluiceStatus begin(CudaContext &ctx, CUstream stream, bool recordStart,
+                            Ref<CudaEvent> &out);
   SluiceStatus recordEnd();
   ~CudaEvent() override;
 

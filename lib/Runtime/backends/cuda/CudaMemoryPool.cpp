@@ -53,9 +53,8 @@ CUresult CudaMemoryPool::driverAlloc(SluiceUsmKind kind, size_t bytes,
   default:
     // Mapped and portable: with unified addressing the host pointer is also
     // the device pointer, in every context.
-    return f.cuMemHostAlloc(&out, bytes,
-                            CU_MEMHOSTALLOC_PORTABLE |
-                                CU_MEMHOSTALLOC_DEVICEMAP);
+    return f.cuMemHostAlloc(
+        &out, bytes, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP);
   }
 }
 
@@ -71,9 +70,9 @@ SluiceStatus CudaMemoryPool::allocate(SluiceUsmKind kind, size_t bytes,
   bool overAligned = alignment > naturalAlignment(kind);
   size_t size = overAligned ? bytes + alignment : roundSize(bytes);
   if (size < bytes)
-    return fail(SLUICE_ERROR_OUT_OF_DEVICE_MEMORY,
-                "CUDA: an allocation of " + std::to_string(bytes) +
-                    " bytes is too large");
+    return fail(SLUICE_ERROR_OUT_OF_DEVICE_MEMORY, "CUDA: an allocation of " +
+                                                       std::to_string(bytes) +
+                                                       " bytes is too large");
   if (!overAligned) {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = freeBlocks.find({kind, size});

@@ -43,7 +43,7 @@ private:
     void *raw = nullptr; // what the driver returned
     size_t size = 0;     // rounded size (the pool's key)
     SluiceUsmKind kind = SLUICE_USM_DEVICE;
-    bool pooled = true;  // over-aligned blocks go straight back
+    bool pooled = true; // over-aligned blocks go straight back
   };
   static size_t roundSize(size_t bytes);
   static CUresult driverAlloc(SluiceUsmKind kind, size_t bytes, void *&out);

@@ -14,7 +14,10 @@ namespace {
 constexpr unsigned kLogBytes = 64 * 1024;
 
 bool isElf(const void *bytes, size_t size) {
-  return size >= 4 && std::memcmp(bytes, "\x7f" "ELF", 4) == 0;
+  return size >= 4 && std::memcmp(bytes,
+                                  "\x7f"
+                                  "ELF",
+                                  4) == 0;
 }
 
 bool isFatbin(const void *bytes, size_t size) {
@@ -43,8 +46,8 @@ CudaModule::~CudaModule() {
 }
 
 SluiceStatus CudaModule::build(CudaDevice &device, SluiceModuleFormat format,
-                               const void *bytes, size_t size,
-                               Ref<Module> &out, std::string &log) {
+                               const void *bytes, size_t size, Ref<Module> &out,
+                               std::string &log) {
   if (format != SLUICE_MODULE_PTX && format != SLUICE_MODULE_CUBIN)
     return fail(SLUICE_ERROR_UNSUPPORTED,
                 "the CUDA backend loads PTX and CUBIN modules only");
@@ -76,11 +79,10 @@ SluiceStatus CudaModule::build(CudaDevice &device, SluiceModuleFormat format,
   int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferSizeBytes,
                    kJitInfoLogBuffer, kJitInfoLogBufferSizeBytes,
                    kJitLogVerbose};
-  void *values[] = {errorLog.data(),
-                    reinterpret_cast<void *>(uintptr_t(kLogBytes - 1)),
-                    infoLog.data(),
-                    reinterpret_cast<void *>(uintptr_t(kLogBytes - 1)),
-                    reinterpret_cast<void *>(uintptr_t(1))};
+  void *values[] = {
+      errorLog.data(), reinterpret_cast<void *>(uintptr_t(kLogBytes - 1)),
+      infoLog.data(), reinterpret_cast<void *>(uintptr_t(kLogBytes - 1)),
+      reinterpret_cast<void *>(uintptr_t(1))};
   CUmodule module = nullptr;
   CUresult r = cu().cuModuleLoadDataEx(&module, image, 5, options, values);
   std::string errors = trimLog(errorLog.data());
@@ -123,8 +125,8 @@ SluiceStatus CudaModule::createKernel(const std::string &name,
     size_t offset = 0, size = 0;
     CUresult pr = CUDA_SUCCESS;
     while (kernel->paramSizes.size() < 4096 &&
-           (pr = cu().cuFuncGetParamInfo(fn, kernel->paramSizes.size(),
-                                         &offset, &size)) == CUDA_SUCCESS)
+           (pr = cu().cuFuncGetParamInfo(fn, kernel->paramSizes.size(), &offset,
+                                         &size)) == CUDA_SUCCESS)
       kernel->paramSizes.push_back(size);
     kernel->paramsKnown = pr == CUDA_ERROR_INVALID_VALUE;
   }

@@ -162,14 +162,12 @@ SluiceStatus CudaQueue::submitLaunch(Kernel &kernel, const uint64_t grid[3],
       return fail(SLUICE_ERROR_INVALID_VALUE,
                   "CUDA: a grid of " + std::to_string(grid[d]) +
                       " workgroups in dimension " + std::to_string(d) +
-                      " exceeds the limit of " +
-                      std::to_string(gridLimit[d]));
+                      " exceeds the limit of " + std::to_string(gridLimit[d]));
     if (local[d] > blockLimit[d])
       return fail(SLUICE_ERROR_INVALID_VALUE,
                   "CUDA: a workgroup of " + std::to_string(local[d]) +
                       " work-items in dimension " + std::to_string(d) +
-                      " exceeds the limit of " +
-                      std::to_string(blockLimit[d]));
+                      " exceeds the limit of " + std::to_string(blockLimit[d]));
   }
   uint64_t threads = local[0] * local[1] * local[2];
   if (k.maxThreadsPerBlock > 0 && threads > uint64_t(k.maxThreadsPerBlock))
@@ -199,9 +197,9 @@ SluiceStatus CudaQueue::submitLaunch(Kernel &kernel, const uint64_t grid[3],
       "cuLaunchKernel", deps,
       [&] {
         return cu().cuLaunchKernel(
-            k.handle(), unsigned(grid[0]), unsigned(grid[1]),
-            unsigned(grid[2]), unsigned(local[0]), unsigned(local[1]),
-            unsigned(local[2]), 0, stream, params.data(), nullptr);
+            k.handle(), unsigned(grid[0]), unsigned(grid[1]), unsigned(grid[2]),
+            unsigned(local[0]), unsigned(local[1]), unsigned(local[2]), 0,
+            stream, params.data(), nullptr);
       },
       out);
 }
