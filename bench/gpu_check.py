@@ -120,13 +120,17 @@ def run(args):
                     print(f"FAIL: {where}: inputs: {type(e).__name__}: {e}")
                     failed += 1
                     continue
-                for mode in MODES:
-                    skip_env = dict(binding, device=args.device, mode=mode)
+                # "misaligned": the fused program again, with its array
+                # arguments one element off 16-byte alignment.
+                for mode in MODES + ("misaligned",):
+                    compiled = "fused" if mode == "misaligned" else mode
+                    skip_env = dict(binding, device=args.device,
+                                    mode=compiled)
                     if any(eval(expr, {"np": np}, skip_env)
                            for expr, _ in case.skips):
                         skipped += 1
                         continue
-                    info = entries.get(f"{case.index}/{mode}", {})
+                    info = entries.get(f"{case.index}/{compiled}", {})
                     what = f"{where} {mode}"
                     if "so" not in info:
                         print(f"FAIL: {what}: not compiled: "
@@ -136,7 +140,8 @@ def run(args):
                     problems = []
                     try:
                         art = Artifact(rt, os.path.join(args.dir, info["so"]))
-                        call = art.prepare(None, inputs)
+                        call = art.prepare(None, inputs,
+                                           misalign=mode == "misaligned")
                         try:
                             outs = call.run()
                         finally:

@@ -263,15 +263,17 @@ class Artifact:
         raise SluiceError(f"{self.path}: name the entry to run "
                           f"({', '.join(self.signatures)})")
 
-    def prepare(self, name, inputs):
-        return Call(self, self.entry_name(name), inputs)
+    def prepare(self, name, inputs, misalign=False):
+        return Call(self, self.entry_name(name), inputs, misalign)
 
 
 class Call:
     """One entry point with its inputs copied to their queues, ready to run
     any number of times."""
 
-    def __init__(self, artifact, name, inputs):
+    def __init__(self, artifact, name, inputs, misalign=False):
+        """`misalign`: place every array argument one element past a
+        16-byte boundary (to exercise kernels' unaligned paths)."""
         rt = artifact.rt
         self.rt = rt
         self.sig = sig = artifact.signatures[name]
@@ -300,8 +302,10 @@ class Call:
                 raise SluiceError(f"input {i}: expected shape {v.shape}, got "
                                   f"{x.shape}")
             q = rt.queue(v.device, v.queue_name)
-            p = rt.malloc(q, v.kind, x.nbytes)
-            self.buffers.append(p)
+            shift = x.itemsize if misalign and x.itemsize < 16 else 0
+            base = rt.malloc(q, v.kind, x.nbytes + shift)
+            self.buffers.append(base)
+            p = base + shift
             if x.nbytes:
                 rt.copy(q, p, x.ctypes.data, x.nbytes)
             self.queues.append(q)
