@@ -10,8 +10,8 @@
 #       figures of a 10-op function measured here, and these scripts.
 #   bash DIR/bench/run-gpu.sh device [DIR]   (GPU machine) runs the runtime's
 #       CUDA tests, the integration cases against NumPy (gpu_check.py run)
-#       and the benchmark (gpu.py), then the per-call figure again with
-#       SLUICE_CUDA_TIMESTAMPS=0. Extra arguments after DIR go to gpu.py.
+#       and the benchmark (gpu.py), with the latency of small calls
+#       (gpu_latency) before. Extra arguments after DIR go to gpu.py.
 #
 # SLUICE_BUILD_DIR names the compiler build (default build/); the runtime
 # for the bundle is built in build-gpu-runtime/.
@@ -99,16 +99,13 @@ if [ "$mode" = device ]; then
     --gtest_brief=1 || echo "NO-DRIVER TEST FAILED"
   echo "== latency of small synchronous calls"
   timeout 120 "$bundle/bin/gpu_latency" "$bundle/bench/bench.so" || true
-  SLUICE_CUDA_TIMESTAMPS=0 timeout 120 "$bundle/bin/gpu_latency" \
-    "$bundle/bench/bench.so" | sed 's/^/[timestamps off] /' || true
+  SLUICE_CUDA_TIMESTAMPS=exact timeout 120 "$bundle/bin/gpu_latency" \
+    "$bundle/bench/bench.so" | sed 's/^/[exact start times] /' || true
   echo "== integration cases on cuda:gpu:0"
   timeout 300 "$py" "$bundle/bench/gpu_check.py" run --dir "$bundle/check" \
     --runtime "$bundle/lib/libsluice-runtime.so" || echo "GPU CHECK FAILED"
   echo "== benchmark"
   "$py" "$bundle/bench/gpu.py" --bundle "$bundle" "$@"
-  echo "== per call without task timestamps (SLUICE_CUDA_TIMESTAMPS=0)"
-  SLUICE_CUDA_TIMESTAMPS=0 "$py" "$bundle/bench/gpu.py" --bundle "$bundle" \
-    --engines sluice --cases axpy --reps 5 --n 1024
   exit 0
 fi
 

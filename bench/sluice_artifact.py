@@ -62,6 +62,7 @@ class Runtime:
                 ctypes.POINTER(ctypes.c_char_p),
                 ctypes.POINTER(ctypes.c_char_p)]),
             "sluiceProgramBegin": (None, []),
+            "sluiceProgramSetAsynchronous": (None, [ctypes.c_int]),
             "sluiceProgramEnd": (ctypes.c_int32, []),
             "sluiceProgramQueue": (ctypes.c_void_p, [ctypes.c_char_p,
                                                      ctypes.c_char_p]),
@@ -285,6 +286,7 @@ class Call:
             raise SluiceError(f"@{name} takes {len(sig.args)} arguments, "
                               f"{len(inputs)} given")
         self.buffers = []
+        self.data = []  # the array arguments' data pointers
         self.queues = []
         slots = []
         for i, (v, x) in enumerate(zip(sig.args, inputs)):
@@ -306,6 +308,7 @@ class Call:
             base = rt.malloc(q, v.kind, x.nbytes + shift)
             self.buffers.append(base)
             p = base + shift
+            self.data.append(p)
             if x.nbytes:
                 rt.copy(q, p, x.ctypes.data, x.nbytes)
             self.queues.append(q)
@@ -329,7 +332,8 @@ class Call:
         if sig.results:
             argv.append(ctypes.cast(self.results, ctypes.c_void_p))
         self.argv = (ctypes.c_void_p * max(len(argv), 1))(*argv)
-        self.inputs_set = set(self.buffers)
+        # Results that are inputs (or views of them) are not the call's.
+        self.inputs_set = set(self.buffers) | set(self.data)
 
     def queue(self):
         """The queue of the first array argument (or result)."""

@@ -13,10 +13,11 @@
 //   and everything when an address is not aligned, go through a scalar
 //   grid-stride loop.
 // - Reductions whose reduced loops are innermost: a workgroup reduces a
-//   slice of a row with the same vector loads (one accumulator per lane),
+//   slice of a row with the same vector loads, two vectors per step (two
+//   loads in flight) and an accumulator per lane,
 //   then combines its work-items' values with warp shuffles, one value per
 //   warp through workgroup memory and a last round of shuffles.
-// - The final combine: one warp per output folds its partials.
+// - The final combine: one workgroup per output folds its partials.
 //
 //===----------------------------------------------------------------------===//
 
@@ -216,11 +217,6 @@ bool sluice::kernels::cudaVectorizable(linalg::GenericOp op) {
   return true;
 }
 
-bool sluice::kernels::cudaWarpCombine(const KernelSpec &spec) {
-  return shuffleType(spec.combiner.op->getResult(0).getType()) &&
-         spec.workgroupSize >= kWarpSize && spec.workgroupSize % kWarpSize == 0;
-}
-
 LogicalResult sluice::kernels::buildCudaElementwiseKernel(gpu::GPUFuncOp func,
                                                           KernelSpec &spec) {
   if (!cudaVectorizable(spec.op))
@@ -351,30 +347,51 @@ LogicalResult sluice::kernels::buildCudaReductionKernel(gpu::GPUFuncOp func,
         cb.cmp(arith::CmpIPredicate::eq, bb.rem(rowBase, bb.c(V)), bb.c(0));
     Value ok = arith::AndIOp::create(b, loc, inputsAligned, rowAligned);
     Value nv = cb.select(ok, bb.div(bb.sub(rhi, rlo), bb.c(V)), bb.c(0));
-    SmallVector<Value> inits(V, acc);
-    auto vloop = scf::ForOp::create(b, loc, tid, nv, bdim, inits);
-    {
+    // Vector v of the slice and vector v + bdim in one step (two loads in
+    // flight, each a whole warp's contiguous 512 bytes for f32), then at
+    // most one vector more; an accumulator per lane of each.
+    auto step = [&](scf::ForOp loop, int64_t unroll) -> LogicalResult {
       OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(vloop.getBody());
-      Value r0 = bb.add(rlo, bb.mul(vloop.getInductionVar(), bb.c(V)));
-      Value base = bb.add(rowBase, r0);
-      SmallVector<Value> loaded;
-      for (OpOperand *in : inputs)
-        loaded.push_back(cb.loadVector(*in, base));
-      SmallVector<Value> next;
-      for (int64_t k = 0; k < V; ++k) {
-        for (auto [in, vec] : llvm::zip(inputs, loaded))
-          bb.preloaded[in->getOperandNumber()] =
-              vector::ExtractOp::create(b, loc, vec, k);
-        FailureOr<Value> v =
-            evalAt(bb.add(r0, bb.c(k)), vloop.getRegionIterArg(k));
-        if (failed(v))
-          return failure();
-        next.push_back(*v);
+      b.setInsertionPointToStart(loop.getBody());
+      SmallVector<Value> r0s;
+      SmallVector<SmallVector<Value>> loaded(unroll);
+      for (int64_t u = 0; u < unroll; ++u) {
+        Value v = bb.add(loop.getInductionVar(), bb.mul(bb.c(u), bdim));
+        Value r0 = bb.add(rlo, bb.mul(v, bb.c(V)));
+        r0s.push_back(r0);
+        for (OpOperand *in : inputs)
+          loaded[u].push_back(cb.loadVector(*in, bb.add(rowBase, r0)));
       }
+      SmallVector<Value> next(loop.getRegionIterArgs());
+      for (int64_t u = 0; u < unroll; ++u)
+        for (int64_t k = 0; k < V; ++k) {
+          for (auto [in, vec] : llvm::zip(inputs, loaded[u]))
+            bb.preloaded[in->getOperandNumber()] =
+                vector::ExtractOp::create(b, loc, vec, k);
+          FailureOr<Value> v =
+              evalAt(bb.add(r0s[u], bb.c(k)), loop.getRegionIterArg(u * V + k));
+          if (failed(v))
+            return failure();
+          next[u * V + k] = *v;
+        }
       bb.preloaded.clear();
       scf::YieldOp::create(b, loc, next);
-    }
+      return success();
+    };
+    Value twice = bb.mul(bdim, bb.c(2));
+    Value pairEnd = cb.select(cb.cmp(arith::CmpIPredicate::ugt, nv, bdim),
+                              bb.sub(nv, bdim), bb.c(0));
+    SmallVector<Value> inits(2 * V, acc);
+    auto pairs = scf::ForOp::create(b, loc, tid, pairEnd, twice, inits);
+    if (failed(step(pairs, 2)))
+      return failure();
+    Value done = cb.select(cb.cmp(arith::CmpIPredicate::ugt, pairEnd, tid),
+                           bb.ceilDiv(bb.sub(pairEnd, tid), twice), bb.c(0));
+    auto last = scf::ForOp::create(b, loc, bb.add(tid, bb.mul(done, twice)), nv,
+                                   bdim, pairs.getResults());
+    if (failed(step(last, 1)))
+      return failure();
+    auto vloop = last;
     SmallVector<Value> parts = vloop.getResults();
     while (parts.size() > 1) {
       SmallVector<Value> folded;
@@ -421,8 +438,6 @@ LogicalResult sluice::kernels::buildCudaReductionKernel(gpu::GPUFuncOp func,
 
 LogicalResult sluice::kernels::buildCudaCombineKernel(gpu::GPUFuncOp func,
                                                       KernelSpec &spec) {
-  if (!cudaWarpCombine(spec))
-    return buildCombineKernel(func, spec);
   BodyBuilder bb(func, spec);
   CudaBuilder cb(bb);
   OpBuilder &b = bb.b;
@@ -431,19 +446,18 @@ LogicalResult sluice::kernels::buildCudaCombineKernel(gpu::GPUFuncOp func,
   Value slices = bb.arg(spec.slicesArg);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value bdim = gpu::BlockDimOp::create(b, loc, gpu::Dimension::x);
   Value gdim = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-  int64_t warps = spec.workgroupSize / kWarpSize;
-  Value lane = bb.rem(tid, bb.c(kWarpSize));
-  Value warp = bb.add(bb.mul(bid, bb.c(warps)), bb.div(tid, bb.c(kWarpSize)));
-  // One warp per output: its lanes stride over the partials.
-  auto oLoop =
-      scf::ForOp::create(b, loc, warp, numOutputs, bb.mul(gdim, bb.c(warps)));
+  Value scratch = func.getWorkgroupAttributions()[0];
+  // A workgroup per output: its work-items stride over the partials (a few
+  // each: there are about as many partials as phase one had workgroups).
+  auto oLoop = scf::ForOp::create(b, loc, bid, numOutputs, gdim);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(oLoop.getBody()->getTerminator());
   Value o = oLoop.getInductionVar();
   Value base = bb.mul(o, slices);
-  auto sLoop = scf::ForOp::create(b, loc, lane, slices, bb.c(kWarpSize),
-                                  ValueRange{cb.identity()});
+  auto sLoop =
+      scf::ForOp::create(b, loc, tid, slices, bdim, ValueRange{cb.identity()});
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(sLoop.getBody());
@@ -453,9 +467,9 @@ LogicalResult sluice::kernels::buildCudaCombineKernel(gpu::GPUFuncOp func,
     scf::YieldOp::create(b, loc,
                          cb.combine(sLoop.getRegionIterArg(0), partial));
   }
-  Value total = cb.warpReduce(sLoop.getResult(0));
+  Value total = cb.workgroupReduce(sLoop.getResult(0), tid, scratch);
   auto first = scf::IfOp::create(
-      b, loc, cb.cmp(arith::CmpIPredicate::eq, lane, bb.c(0)), false);
+      b, loc, cb.cmp(arith::CmpIPredicate::eq, tid, bb.c(0)), false);
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPoint(first.thenBlock()->getTerminator());
@@ -464,6 +478,8 @@ LogicalResult sluice::kernels::buildCudaCombineKernel(gpu::GPUFuncOp func,
       return failure();
     cb.writeOutput(total, *outOff);
   }
+  // The next output reuses the workgroup memory.
+  gpu::BarrierOp::create(b, loc);
   b.setInsertionPointAfter(oLoop);
   bb.finish();
   return success();

@@ -70,8 +70,6 @@ bool reducedLoopsInnermost(mlir::linalg::GenericOp op);
 /// the flat index, with elements of 8 to 64 bits; reductions need their
 /// reduced loops innermost.
 bool cudaVectorizable(mlir::linalg::GenericOp op);
-/// Whether the CUDA combine kernel of a reduction runs a warp per output.
-bool cudaWarpCombine(const KernelSpec &spec);
 
 /// Fill the body of an (empty) kernel function.
 mlir::LogicalResult buildElementwiseKernel(mlir::gpu::GPUFuncOp func,
@@ -83,8 +81,8 @@ mlir::LogicalResult buildCombineKernel(mlir::gpu::GPUFuncOp func,
 
 /// CUDA's kernels (CudaKernelBodies.cpp): vector loads and stores, and
 /// reductions through warp shuffles. The reduction kernel needs
-/// reducedLoopsInnermost() and a workgroup-memory attribution of
-/// workgroupSize elements; the others fall back to the generic shapes.
+/// reducedLoopsInnermost(); it and the combine kernel need a
+/// workgroup-memory attribution of workgroupSize elements.
 mlir::LogicalResult buildCudaElementwiseKernel(mlir::gpu::GPUFuncOp func,
                                                KernelSpec &spec);
 mlir::LogicalResult buildCudaReductionKernel(mlir::gpu::GPUFuncOp func,

@@ -343,13 +343,14 @@ LogicalResult KernelFormer::run(linalg::GenericOp op) {
           : m.clamp(items, 1, kMaxGpuGroups);
   // GPU workgroups combine their work-items' values through workgroup
   // memory, one slot per work-item.
-  SmallVector<Type> scratch;
-  if (!serialItems)
-    scratch.push_back(MemRefType::get(
+  SmallVector<Type> cudaScratch;
+  if (isCuda)
+    cudaScratch.push_back(MemRefType::get(
         {opts.workgroupSize}, spec.combiner.op->getResult(0).getType(),
         MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(b.getContext(),
                                    gpu::AddressSpace::Workgroup)));
+  TypeRange scratch = serialItems ? TypeRange() : TypeRange(cudaScratch);
   gpu::GPUFuncOp partialKernel =
       createKernel(*target, base + "_reduce", spec.argTypes(), loc, scratch);
   if (failed(isCuda && !serialItems
@@ -359,15 +360,15 @@ LogicalResult KernelFormer::run(linalg::GenericOp op) {
   launch(b, loc, spec, partialKernel, groups1, spec.workgroupSize,
          placement.getQueue());
   if (!singlePhase) {
-    // CUDA folds each output's partials with a warp.
-    int64_t outputsPerGroup = isHost ? opts.hostGrain
-                              : isCuda && cudaWarpCombine(spec)
-                                  ? opts.workgroupSize / 32
-                                  : opts.workgroupSize;
+    // CUDA folds each output's partials with a workgroup.
+    int64_t outputsPerGroup = isHost   ? opts.hostGrain
+                              : isCuda ? 1
+                                       : opts.workgroupSize;
     Value groups2 = m.clamp(m.ceilDiv(numOutputs, m.c(outputsPerGroup)), 1,
                             isHost ? opts.hostMaxGroups : kMaxGpuGroups);
     gpu::GPUFuncOp combineKernel =
-        createKernel(*target, base + "_combine", spec.argTypes(), loc);
+        createKernel(*target, base + "_combine", spec.argTypes(), loc,
+                     isCuda ? TypeRange(cudaScratch) : TypeRange());
     if (failed(isCuda ? buildCudaCombineKernel(combineKernel, spec)
                       : buildCombineKernel(combineKernel, spec)))
       return failure();

@@ -67,9 +67,10 @@ func.func @cuda_broadcast(%a: !M, %b: !R, %o: !M) {
 // -----
 
 // sum: its output's fill with 0.0 is dropped (no _map kernel) and the
-// result stored. Phase one: a workgroup per slice of the row, vector loads
-// with one accumulator per lane, shuffles within warps, one value per warp
-// through workgroup memory, shuffles again; phase two: a warp per output.
+// result stored. Phase one: a workgroup per slice of the row, two vector
+// loads per step with an accumulator per lane, then at most one more
+// vector; shuffles within warps, one value per warp through workgroup
+// memory, shuffles again. Phase two: a workgroup per output.
 // CHECK-LABEL: func.func @cuda_sum
 // CHECK-NOT: linalg.fill
 // CHECK-NOT: @cuda_sum_map
@@ -77,7 +78,12 @@ func.func @cuda_broadcast(%a: !M, %b: !R, %o: !M) {
 // CHECK: gpu.launch_func @sluice_cuda_kernels::@cuda_sum_combine blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1)
 // CHECK: gpu.func @cuda_sum_reduce({{.*}}) workgroup(%[[SCRATCH:.*]] : memref<256xf32, #gpu.address_space<workgroup>>) kernel
 // CHECK: scf.for
-// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (f32, f32, f32, f32)
+// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK: vector.load {{.*}} {alignment = 16 : i64}
+// CHECK: vector.load {{.*}} {alignment = 16 : i64}
+// CHECK-COUNT-8: arith.addf
+// CHECK: scf.yield
+// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32)
 // CHECK: vector.load {{.*}} {alignment = 16 : i64}
 // CHECK-COUNT-4: arith.addf
 // CHECK: scf.yield
@@ -88,8 +94,11 @@ func.func @cuda_broadcast(%a: !M, %b: !R, %o: !M) {
 // CHECK: memref.load %[[SCRATCH]]
 // CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : f32
 // CHECK: gpu.barrier
-// CHECK: gpu.func @cuda_sum_combine
-// CHECK-NOT: workgroup(
+// CHECK: gpu.func @cuda_sum_combine({{.*}}) workgroup(%{{.*}} : memref<256xf32, #gpu.address_space<workgroup>>) kernel
+// CHECK: scf.for
+// CHECK: memref.load
+// CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
+// CHECK: gpu.barrier
 // CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
 // CHECK: scf.if
 // CHECK-NOT: memref.load
@@ -128,6 +137,8 @@ func.func @cuda_sum(%a: !G, %out: !S) {
 // CHECK: gpu.func @cuda_column_sum_combine
 // CHECK: memref.load
 // CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : f64
+// CHECK: gpu.barrier
+// CHECK: scf.if
 // CHECK: memref.load
 // CHECK: arith.addf
 // CHECK: memref.store

@@ -78,13 +78,21 @@ private:
 } // namespace
 
 SluiceStatus CudaEvent::begin(CudaContext &ctx, CUstream stream,
-                              bool recordStart, Ref<CudaEvent> &out) {
+                              bool exactStart,
+                              std::shared_ptr<TaskMark> previous,
+                              std::shared_ptr<StreamProgress> progress,
+                              uint64_t seq, Ref<CudaEvent> &out) {
   Ref<CudaEvent> ev =
       Ref<CudaEvent>::adopt(new CudaEvent(ctx, stream, SignalEvent::nowNs()));
   ev->clock = ctx.clock();
-  if (SluiceStatus s = ctx.acquireEvent(ev->end))
+  ev->previous = std::move(previous);
+  ev->progress = std::move(progress);
+  ev->seq = seq;
+  CUevent end = nullptr;
+  if (SluiceStatus s = ctx.acquireEvent(end))
     return s;
-  if (recordStart && ev->clock) {
+  ev->endMark = std::make_shared<TaskMark>(ctx, end);
+  if (exactStart && ev->clock) {
     if (SluiceStatus s = ctx.acquireEvent(ev->start))
       return s;
     if (CUresult r = cu().cuEventRecord(ev->start, stream))
@@ -95,20 +103,21 @@ SluiceStatus CudaEvent::begin(CudaContext &ctx, CUstream stream,
 }
 
 SluiceStatus CudaEvent::recordEnd() {
-  if (CUresult r = cu().cuEventRecord(end, onStream))
+  if (CUresult r = cu().cuEventRecord(endMark->event, onStream))
     return cuFail(r, "cuEventRecord");
   return SLUICE_SUCCESS;
 }
 
 CudaEvent::~CudaEvent() {
   // A recorded event may be recorded again: later waits on this task are
-  // impossible once no one holds it.
+  // impossible once no one holds it (the marks go back with their last
+  // holder).
   ctx.releaseEvent(start);
-  ctx.releaseEvent(end);
 }
 
 SluiceEventStatus CudaEvent::settle(CUresult r) {
   if (r == CUDA_SUCCESS) {
+    progress->finishedUpTo(seq);
     state.store(SLUICE_EVENT_COMPLETE, std::memory_order_release);
     return SLUICE_EVENT_COMPLETE;
   }
@@ -125,8 +134,10 @@ SluiceEventStatus CudaEvent::status() {
   int s = state.load(std::memory_order_acquire);
   if (s == SLUICE_EVENT_COMPLETE || s == SLUICE_EVENT_ERROR)
     return static_cast<SluiceEventStatus>(s);
+  if (progress->completed.load(std::memory_order_acquire) >= seq)
+    return settle(CUDA_SUCCESS);
   ScopedContext current(ctx.handle());
-  CUresult r = cu().cuEventQuery(end);
+  CUresult r = cu().cuEventQuery(endMark->event);
   if (r != CUDA_ERROR_NOT_READY)
     return settle(r);
   if (start && cu().cuEventQuery(start) == CUDA_SUCCESS)
@@ -137,9 +148,12 @@ SluiceEventStatus CudaEvent::status() {
 SluiceStatus CudaEvent::wait() {
   SluiceEventStatus s =
       static_cast<SluiceEventStatus>(state.load(std::memory_order_acquire));
+  if (s != SLUICE_EVENT_COMPLETE && s != SLUICE_EVENT_ERROR &&
+      progress->completed.load(std::memory_order_acquire) >= seq)
+    s = settle(CUDA_SUCCESS);
   if (s != SLUICE_EVENT_COMPLETE && s != SLUICE_EVENT_ERROR) {
     ScopedContext current(ctx.handle());
-    s = settle(cu().cuEventSynchronize(end));
+    s = settle(cu().cuEventSynchronize(endMark->event));
   }
   if (s == SLUICE_EVENT_ERROR) {
     std::lock_guard<std::mutex> lock(errorMutex);
@@ -155,12 +169,22 @@ SluiceStatus CudaEvent::profiling(uint64_t &submit, uint64_t &startNs,
     return fail(SLUICE_ERROR_NOT_READY,
                 "profiling information is available once the task finished");
   ScopedContext current(ctx.handle());
-  if (s == SLUICE_EVENT_ERROR || !clock || !clock->timeOf(end, endNs))
+  if (s == SLUICE_EVENT_ERROR || !clock ||
+      !clock->timeOf(endMark->event, endNs))
     return fail(SLUICE_ERROR_BACKEND,
                 "CUDA: no timestamps for this task (it failed, or the "
                 "context's clock could not be read)");
-  if (!start || !clock->timeOf(start, startNs))
-    startNs = endNs;
+  if (start) {
+    if (!clock->timeOf(start, startNs))
+      startNs = endNs;
+  } else {
+    // In order: the task started once it was submitted and the stream's
+    // previous task had ended.
+    uint64_t previousEnd = 0;
+    startNs = submitNs;
+    if (previous && clock->timeOf(previous->event, previousEnd))
+      startNs = std::max(startNs, previousEnd);
+  }
   // Host and device clocks agree to a few microseconds: keep the order.
   submit = std::min(submitNs, startNs);
   startNs = std::min(startNs, endNs);

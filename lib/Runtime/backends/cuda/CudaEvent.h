@@ -13,20 +13,50 @@
 
 namespace sluice::rt::cuda {
 
+/// A CUevent recorded after a task, shared by the task's event and the
+/// next task's (whose start it approximates); back to the pool when both
+/// are gone.
+struct TaskMark {
+  TaskMark(CudaContext &ctx, CUevent event) : ctx(ctx), event(event) {}
+  ~TaskMark() { ctx.releaseEvent(event); }
+  CudaContext &ctx;
+  CUevent event;
+};
+
+/// How far a stream got: tasks are numbered in submission order; every task
+/// up to `completed` is known to have finished (a stream is in order), so
+/// asking about them needs no driver call.
+struct StreamProgress {
+  std::atomic<uint64_t> submitted{0}, completed{0};
+  void finishedUpTo(uint64_t seq) {
+    uint64_t c = completed.load(std::memory_order_relaxed);
+    while (c < seq &&
+           !completed.compare_exchange_weak(c, seq, std::memory_order_release,
+                                            std::memory_order_relaxed)) {
+    }
+  }
+};
+
 /// The completion of one task on a CUDA stream: a CUevent recorded after
-/// the task (and, when timestamps are on, one recorded before it). Status
-/// and waits go to the driver; timestamps are the events' times relative to
-/// the context's clock base, on the steady clock.
+/// the task. Status and waits go to the driver; timestamps are event times
+/// relative to the context's clock base, on the steady clock. The start of
+/// a task is the later of its submission and the end of the stream's
+/// previous task, or, with exact timestamps, a CUevent recorded before it
+/// (one more driver call per task).
 class CudaEvent final : public Event {
 public:
-  /// Acquires the events and records the start event on `stream` (the
-  /// context is current). The caller records the end with recordEnd().
-  static SluiceStatus begin(CudaContext &ctx, CUstream stream, bool recordStart,
-                            Ref<CudaEvent> &out);
+  /// Acquires the end event, and records a start event on `stream` when
+  /// `exactStart` (the context is current). `previous` is the stream's
+  /// previous task's end. The caller records the end with recordEnd().
+  static SluiceStatus begin(CudaContext &ctx, CUstream stream, bool exactStart,
+                            std::shared_ptr<TaskMark> previous,
+                            std::shared_ptr<StreamProgress> progress,
+                            uint64_t seq, Ref<CudaEvent> &out);
   SluiceStatus recordEnd();
   ~CudaEvent() override;
 
-  CUevent endEvent() const { return end; }
+  CUevent endEvent() const { return endMark->event; }
+  const std::shared_ptr<TaskMark> &mark() const { return endMark; }
   CUstream stream() const { return onStream; }
   CudaContext &context() const { return ctx; }
 
@@ -45,8 +75,11 @@ private:
 
   CudaContext &ctx;
   CUstream onStream;
-  CUevent start = nullptr, end = nullptr;
+  CUevent start = nullptr;
+  std::shared_ptr<TaskMark> endMark, previous;
   std::shared_ptr<ClockBase> clock;
+  std::shared_ptr<StreamProgress> progress;
+  uint64_t seq = 0;
   uint64_t submitNs;
   std::atomic<int> state{SLUICE_EVENT_SUBMITTED};
   std::mutex errorMutex;

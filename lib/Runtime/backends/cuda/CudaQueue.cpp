@@ -13,9 +13,9 @@
 namespace sluice::rt::cuda {
 
 namespace {
-bool timestampsWanted() {
+bool exactStartsWanted() {
   const char *env = std::getenv("SLUICE_CUDA_TIMESTAMPS");
-  return !(env && std::strcmp(env, "0") == 0);
+  return env && std::strcmp(env, "exact") == 0;
 }
 } // namespace
 
@@ -30,7 +30,8 @@ SluiceStatus CudaQueue::create(CudaDevice &device, Ref<Queue> &out) {
 
 CudaQueue::CudaQueue(CudaDevice &device, CUstream stream)
     : Queue(device), cudaDevice(device), stream(stream),
-      timestamps(timestampsWanted()) {}
+      exactStarts(exactStartsWanted()),
+      progress(std::make_shared<StreamProgress>()) {}
 
 CudaQueue::~CudaQueue() {
   ScopedContext current(cudaDevice.cudaContext().handle());
@@ -39,16 +40,16 @@ CudaQueue::~CudaQueue() {
 }
 
 SluiceStatus CudaQueue::wait() {
+  // Everything submitted so far is done once the stream is: later status
+  // queries of those tasks need no driver call. A task that failed leaves
+  // its error in the context, which the synchronisation reports.
+  uint64_t upTo = progress->submitted.load(std::memory_order_acquire);
   ScopedContext current(cudaDevice.cudaContext().handle());
   if (CUresult r = cu().cuStreamSynchronize(stream))
     return fail(SLUICE_ERROR_TASK_FAILED, "a task on queue " +
                                               device().filterString() +
                                               " failed: " + errorText(r));
-  Ref<Event> last = lastEvent();
-  if (last && last->status() == SLUICE_EVENT_ERROR)
-    return fail(SLUICE_ERROR_TASK_FAILED, "the last task on queue " +
-                                              device().filterString() +
-                                              " failed");
+  progress->finishedUpTo(upTo);
   return SLUICE_SUCCESS;
 }
 
@@ -84,13 +85,17 @@ SluiceStatus CudaQueue::submit(const char *what, const EventList &deps,
   if (SluiceStatus s = waitFor(deps))
     return s;
   Ref<CudaEvent> event;
-  if (SluiceStatus s = CudaEvent::begin(ctx, stream, timestamps, event))
+  uint64_t seq = progress->submitted.load(std::memory_order_relaxed) + 1;
+  if (SluiceStatus s = CudaEvent::begin(ctx, stream, exactStarts, lastMark,
+                                        progress, seq, event))
     return s;
   if (work)
     if (CUresult r = work())
       return cuFail(r, what);
   if (SluiceStatus s = event->recordEnd())
     return s;
+  lastMark = event->mark();
+  progress->submitted.store(seq, std::memory_order_release);
   out = std::move(event);
   return SLUICE_SUCCESS;
 }

@@ -7,18 +7,22 @@
 #include "sluice/Runtime/Queue.h"
 
 #include <functional>
+#include <memory>
 #include <mutex>
 
 namespace sluice::rt::cuda {
 
 class CudaDevice;
 class CudaEvent;
+struct TaskMark;
+struct StreamProgress;
 
-/// A non-blocking stream of the device's primary context. Every task is
-/// bracketed by CUevents (the start one only while timestamps are on,
-/// $SLUICE_CUDA_TIMESTAMPS != 0). Dependencies on CUDA events become
-/// cuStreamWaitEvent; an unfinished event of another backend is waited for
-/// on the submitting thread (it was submitted earlier, so it finishes).
+/// A non-blocking stream of the device's primary context. Every task ends
+/// with a CUevent; with $SLUICE_CUDA_TIMESTAMPS=exact it also starts with
+/// one (exact start times, one more driver call per task). Dependencies on
+/// CUDA events become cuStreamWaitEvent; an unfinished event of another
+/// backend is waited for on the submitting thread (it was submitted
+/// earlier, so it finishes).
 class CudaQueue final : public Queue {
 public:
   static SluiceStatus create(CudaDevice &device, Ref<Queue> &out);
@@ -51,7 +55,10 @@ private:
 
   CudaDevice &cudaDevice;
   CUstream stream;
-  bool timestamps;
+  bool exactStarts;
+  /// The end of the newest task (the next task's start, approximately).
+  std::shared_ptr<TaskMark> lastMark;
+  std::shared_ptr<StreamProgress> progress;
   /// Keeps each task's events next to its work when threads share the queue.
   std::mutex submitMutex;
 };
