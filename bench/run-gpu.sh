@@ -94,6 +94,9 @@ if [ "$mode" = device ]; then
   echo "== runtime tests (cuda)"
   timeout 180 "$bundle/bin/sluice-runtime-tests" --gtest_filter='Cuda*' ||
     echo "RUNTIME TESTS FAILED"
+  SLUICE_CUDA_TIMESTAMPS=exact timeout 60 "$bundle/bin/sluice-runtime-tests" \
+    --gtest_filter='CudaModule.*:CudaQueue.*' --gtest_brief=1 ||
+    echo "RUNTIME TESTS (exact timestamps) FAILED"
   SLUICE_CUDA_DRIVER=/does-not-exist/libcuda.so.1 \
     "$bundle/bin/sluice-runtime-tests" --gtest_filter='CudaBackend.NoDriver' \
     --gtest_brief=1 || echo "NO-DRIVER TEST FAILED"
