@@ -144,7 +144,7 @@ int main(int argc, char **argv) {
   });
 
   // A compiled program: axpy on 1024 elements.
-  double artifact = -1, artifactFree = -1;
+  double artifact = -1, artifactFree = -1, artifactAsync = -1;
   if (argc > 1) {
     void *so = dlopen(argv[1], RTLD_NOW);
     auto entry = so ? reinterpret_cast<int32_t (*)(void **)>(
@@ -189,6 +189,18 @@ int main(int argc, char **argv) {
     std::sort(frees.begin(), frees.end());
     artifact = calls[iters / 2];
     artifactFree = frees[iters / 2];
+    // Asynchronous calls back to back, each result freed at once.
+    sluiceProgramSetAsynchronous(1);
+    auto a = std::chrono::steady_clock::now();
+    for (int i = 0; i < iters; ++i) {
+      entry(args.data());
+      sluiceFree(nullptr, reinterpret_cast<void *>(result[0]));
+    }
+    auto b = std::chrono::steady_clock::now();
+    sluiceQueueWait(q);
+    artifactAsync =
+        std::chrono::duration<double, std::micro>(b - a).count() / iters;
+    sluiceProgramSetAsynchronous(0);
   }
 
   std::printf("microseconds per call (median of %d; empty kernel unless "
@@ -208,5 +220,9 @@ int main(int argc, char **argv) {
     std::printf("  artifact axpy n=1024 entry call                 %7.2f  "
                 "(+ %.2f to free the result)\n",
                 artifact, artifactFree);
+  if (artifactAsync >= 0)
+    std::printf("  artifact axpy n=1024, asynchronous, back to back %7.2f  "
+                "(call + free of the result)\n",
+                artifactAsync);
   return 0;
 }

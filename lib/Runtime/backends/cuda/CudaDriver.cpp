@@ -126,6 +126,11 @@ ScopedContext::ScopedContext(CUcontext ctx) {
   CUcontext current = nullptr;
   if (f.cuCtxGetCurrent(&current) == CUDA_SUCCESS && current == ctx)
     return;
+  // A thread with no context (the runtime's own threads, most callers')
+  // keeps ours: one driver call next time instead of three. Another
+  // context stays the thread's once the guard ends.
+  if (!current && f.cuCtxPushCurrent(ctx) == CUDA_SUCCESS)
+    return;
   pushed = f.cuCtxPushCurrent(ctx) == CUDA_SUCCESS;
 }
 

@@ -197,8 +197,9 @@ std::string errorText(CUresult result);
 /// SLUICE_ERROR_BACKEND).
 SluiceStatus cuFail(CUresult result, const std::string &what);
 
-/// Makes `ctx` current on this thread for the guard's lifetime (a push and
-/// a pop, skipped when it is current already).
+/// Makes `ctx` current on this thread: for the guard's lifetime when the
+/// thread had another context current (a push and a pop), for good when it
+/// had none, not at all when it is current already.
 class ScopedContext {
 public:
   explicit ScopedContext(CUcontext ctx);
