@@ -555,7 +555,7 @@ def main():
           f"compulsory traffic (median of {args.reps})")
     cols = [e for e in ENGINES if any((c, e) in res.bw for c in args.cases)]
     print(f"{'case':36s}" + "".join(f"{e:>15s}" for e in cols)
-          + f"{'sluice/best peer':>18s}")
+          + f"{'sluice/best peer':>18s}{'sluice/cuda-c':>15s}")
     for c in args.cases:
         row = f"{CASES[c][0]:36s}"
         for e in cols:
@@ -566,6 +566,8 @@ def main():
                  if (c, e) in res.bw and (c, e) not in res.notes]
         if (c, "sluice") in res.bw and peers:
             row += f"{res.bw[(c, 'sluice')] / max(peers):18.3f}"
+        if (c, "sluice") in res.bw and (c, "cuda-c") in res.bw:
+            row += f"{res.bw[(c, 'sluice')] / res.bw[(c, 'cuda-c')]:15.3f}"
         print(row)
     for (c, e), note in res.notes.items():
         print(f"  * {e} {c}: {note}")
