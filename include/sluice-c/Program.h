@@ -59,6 +59,14 @@ SLUICE_RT_EXPORT void sluiceProgramBegin(void);
  * failure's message stays in sluiceGetLastErrorMessage(). Ends the
  * invocation: later calls start a new (implicit) one. */
 SLUICE_RT_EXPORT int32_t sluiceProgramEnd(void);
+/* Process-wide, off by default. When on, sluiceProgramEnd returns as soon
+ * as the invocation's work is submitted (with the first failure of the
+ * submission, or 0), without waiting for the queues: a compiled call then
+ * costs only its submission, and its results are complete once their queue
+ * has been waited for (sluiceQueueWait, or a copy to the host waited for).
+ * A task that fails while running is reported by that wait. Memory stays
+ * safe either way: frees wait for the work that uses the memory. */
+SLUICE_RT_EXPORT void sluiceProgramSetAsynchronous(int enabled);
 
 /* Records a failure of the program itself: a run-time check that the
  * compiled code makes (dynamic shapes that cannot be broadcast together, a

@@ -14,6 +14,9 @@ std::unique_ptr<Backend> createLevelZeroBackend();
 #ifdef SLUICE_HAVE_OPENCL
 std::unique_ptr<Backend> createOpenClBackend();
 #endif
+#ifdef SLUICE_HAVE_CUDA
+std::unique_ptr<Backend> createCudaBackend();
+#endif
 std::unique_ptr<Backend> createHostBackend();
 
 std::vector<std::unique_ptr<Backend>> createBackends() {
@@ -23,6 +26,9 @@ std::vector<std::unique_ptr<Backend>> createBackends() {
 #endif
 #ifdef SLUICE_HAVE_OPENCL
   backends.push_back(createOpenClBackend());
+#endif
+#ifdef SLUICE_HAVE_CUDA
+  backends.push_back(createCudaBackend());
 #endif
   backends.push_back(createHostBackend());
   return backends;

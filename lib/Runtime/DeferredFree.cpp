@@ -22,6 +22,7 @@ void DeferredFree::schedule(EventList waits, std::function<void()> action) {
   }
   std::lock_guard<std::mutex> lock(mutex);
   items.push_back({std::move(pendingWaits), std::move(action)});
+  queued.store(items.size(), std::memory_order_relaxed);
   if (!worker.joinable())
     worker = std::thread([this] { run(); });
   cv.notify_all();
@@ -35,6 +36,7 @@ void DeferredFree::run() {
       return;
     Item item = std::move(items.front());
     items.pop_front();
+    queued.store(items.size(), std::memory_order_relaxed);
     busy = true;
     lock.unlock();
     // A failed task has finished too: either way its memory is free.
@@ -47,6 +49,31 @@ void DeferredFree::run() {
     if (items.empty())
       idle.notify_all();
   }
+}
+
+void DeferredFree::reapFinished() {
+  if (queued.load(std::memory_order_relaxed) == 0)
+    return;
+  std::vector<Item> ready;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (auto it = items.begin(); it != items.end();) {
+      bool done = true;
+      for (Ref<Event> &event : it->waits)
+        done = done && event->isFinished();
+      if (done) {
+        ready.push_back(std::move(*it));
+        it = items.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    queued.store(items.size(), std::memory_order_relaxed);
+    if (items.empty() && !busy)
+      idle.notify_all();
+  }
+  for (Item &item : ready)
+    item.action();
 }
 
 void DeferredFree::drain() {

@@ -530,6 +530,34 @@ TEST_F(Program, EndWaitsForCompletion) {
   sluiceProgramFree(q1, b);
 }
 
+TEST_F(Program, AsynchronousEndReturnsBeforeTheWorkIsDone) {
+  void *q = sluiceProgramQueue("host:cpu:0", "");
+  const uint64_t n = 1024;
+  float *a =
+      static_cast<float *>(sluiceProgramAlloc(q, SLUICE_USM_HOST, n * 4));
+  ASSERT_NE(a, nullptr) << lastMessage();
+  std::fill(a, a + n, 0.0f);
+  sluiceProgramSetAsynchronous(1);
+  launchSleepThenFill(q, a, n, 5.0f, 300);
+  // Freed at once: released only after the task (deferred).
+  float *tmp =
+      static_cast<float *>(sluiceProgramAlloc(q, SLUICE_USM_DEVICE, n * 4));
+  launchSleepThenFill(q, tmp, n, 1.0f, 0);
+  sluiceProgramFree(q, tmp);
+  EXPECT_EQ(sluiceProgramEnd(), SLUICE_SUCCESS) << lastMessage();
+  sluiceProgramSetAsynchronous(0);
+  // The 300 ms task is still running; the queue's wait sees it finished.
+  EXPECT_EQ(std::count(a, a + n, 5.0f), 0);
+  ASSERT_OK(sluiceQueueWait(static_cast<SluiceQueue>(q)));
+  EXPECT_EQ(std::count(a, a + n, 5.0f), int64_t(n));
+  // Back to synchronous: End waits again.
+  launchSleepThenFill(q, a, n, 6.0f, 50);
+  EXPECT_EQ(sluiceProgramEnd(), SLUICE_SUCCESS) << lastMessage();
+  EXPECT_EQ(std::count(a, a + n, 6.0f), int64_t(n));
+  sluiceProgramFree(q, a);
+  EXPECT_EQ(sluiceProgramEnd(), SLUICE_SUCCESS);
+}
+
 TEST_F(Program, NativeModulesAreCachedAndLaunch) {
   static const std::vector<char> binary = readBinary(SLUICE_TEST_HOST_KERNELS);
   ASSERT_FALSE(binary.empty());

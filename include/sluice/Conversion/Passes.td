@@ -84,13 +84,22 @@ def ConvertLinalgToKernelsPass
 
     - Elementwise ops: the iteration space is flattened. On the host each
       workgroup runs a unit-stride loop over a contiguous chunk (which LLVM
-      vectorises); on GPUs work-items stride over the space.
+      vectorises); on GPUs work-items stride over the space. On CUDA, when
+      every buffer is read and written at the flat index, work-items step
+      over 4-element vectors (16-byte loads and stores for `f32`) while the
+      buffers' addresses are aligned, checked when the kernel runs, and a
+      scalar loop does the rest.
     - Reductions run in parallel in two phases: the reduced range of each
       output element is split into `S` slices; phase one reduces every
-      (output, slice) pair into a partial (host: a vectorisable loop per
-      workgroup; GPUs: a strided loop per work-item, then `gpu.all_reduce`
-      across the workgroup); phase two folds the partials into the output,
-      starting from its initial value. `S` is chosen from the sizes so that
+      (output, slice) pair into a partial (host workgroups and SPIR-V
+      work-items: a serial loop per slice; CUDA: a workgroup per slice of a
+      contiguous row, with vector loads, warp shuffles and one value per
+      warp through workgroup memory, or a serial loop per work-item when
+      the reduced loops are not innermost); phase two folds the partials
+      into the output (on CUDA a warp per output), starting from its
+      initial value. On CUDA an output just filled with the combiner's
+      identity (as `usm.sum` starts) needs no fill kernel: the reduction
+      stores its result. `S` is chosen from the sizes so that
       the machine is filled; when it is statically 1, phase one writes the
       output directly.
 
@@ -112,7 +121,7 @@ def ConvertLinalgToKernelsPass
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",
     "mlir::memref::MemRefDialect", "mlir::scf::SCFDialect",
-    "mlir::linalg::LinalgDialect"
+    "mlir::linalg::LinalgDialect", "mlir::vector::VectorDialect"
   ];
 }
 

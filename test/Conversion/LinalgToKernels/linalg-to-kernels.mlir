@@ -198,29 +198,4 @@ func.func @spirv_sum(%a: !C, %out: !S) {
   return
 }
 
-// -----
-
-#in = affine_map<(d0) -> (d0)>
-#out = affine_map<(d0) -> ()>
-!G = memref<1048576xf32, #usm.placement<"cuda:gpu:0", device>>
-!S = memref<f32, #usm.placement<"cuda:gpu:0", device>>
-
-// On CUDA a workgroup shares a slice: a strided loop per work-item, then a
-// tree through workgroup memory with barriers; work-item 0 writes.
-// CHECK-LABEL: func.func @cuda_sum
-// CHECK: gpu.func @cuda_sum_reduce({{.*}}) workgroup(%[[SCRATCH:.*]] : memref<256xf32, #gpu.address_space<workgroup>>) kernel
-// CHECK: memref.store %{{.*}}, %[[SCRATCH]]
-// CHECK: gpu.barrier
-// CHECK: arith.cmpi ult
-// CHECK: scf.if
-// CHECK: arith.addf
-// CHECK: gpu.barrier
-func.func @cuda_sum(%a: !G, %out: !S) {
-  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["reduction"]}
-      ins(%a : !G) outs(%out : !S) {
-  ^bb0(%x: f32, %acc: f32):
-    %s = arith.addf %acc, %x : f32
-    linalg.yield %s : f32
-  }
-  return
-}
+// CUDA kernel shapes are tested in cuda-kernels.mlir.
