@@ -7,6 +7,12 @@
 // with broadcasting, so evaluating intermediates at the points of S gives
 // the unfused program's values without materialising them.
 //
+// With dynamic sizes that is so only when no input is broadcast at run time
+// along a dynamic dimension (a `?` that is 1 while S's is not): then the
+// results may not even share one shape. Each op's shape is computed and
+// checked on the host first; an scf.if then takes the one generic, or runs
+// the ops one by one, each with its own run-time broadcasting.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Broadcasting.h"
