@@ -37,6 +37,9 @@ struct Buffer {
   SluiceUsmKind kind = SLUICE_USM_DEVICE;
   /// Bytes from `data` on (for staging copies and bounds).
   size_t bytes = 0;
+  /// Bytes before `data` that belong to it too (imported views with
+  /// negative strides start at their first element).
+  int64_t bytesBefore = 0;
   /// The allocation to sluiceFree (null for aliases and foreign memory).
   void *base = nullptr;
   char *data = nullptr;

@@ -236,10 +236,9 @@ nb::object dlpackImport(nb::handle capsuleObj, QueueState *hostQueue) {
   auto buffer = std::make_shared<Buffer>();
   buffer->data = static_cast<char *>(t->data) + t->byteOffset;
   auto [lo, hi] = core.byteSpan();
-  // Views may start before their first element (negative strides): keep
-  // the data pointer at the first element and let byteSpan bound reads.
+  // Views with negative strides reach below their first element.
   buffer->bytes = static_cast<size_t>(hi);
-  (void)lo;
+  buffer->bytesBefore = -lo;
   if (t->device.type == dlpack::CPU || t->device.type == dlpack::CUDAHost) {
     SluiceQueue owner = nullptr;
     SluiceUsmKind kind = SLUICE_USM_UNKNOWN;

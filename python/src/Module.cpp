@@ -174,6 +174,14 @@ nb::object coreView(ArrayCore &self, int64_t offset,
   v.offset = offset;
   v.shape = checkedShape(shape);
   v.strides = strides;
+  // A view stays inside its buffer.
+  if (v.size()) {
+    auto [lo, hi] = v.byteSpan();
+    int64_t start = offset * static_cast<int64_t>(v.itemsize());
+    if (start + lo < -self.buffer->bytesBefore ||
+        start + hi > static_cast<int64_t>(self.buffer->bytes))
+      throw Error(ErrorKind::Value, "view outside of its array's memory");
+  }
   return wrapArray(std::move(v));
 }
 

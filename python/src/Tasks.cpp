@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <new>
 
 namespace nb = nanobind;
 
@@ -17,9 +18,10 @@ namespace sluice::py {
 
 namespace {
 // One condition variable for every task completion: waiters are few (the
-// Python thread and workers waiting across devices).
-std::mutex doneMutex;
-std::condition_variable doneCv;
+// Python thread and workers waiting across devices). Never destroyed:
+// workers may still wait on it while the process exits.
+std::mutex &doneMutex = *new std::mutex;
+std::condition_variable &doneCv = *new std::condition_variable;
 
 bool initialSynchronous() {
   const char *env = std::getenv("SLUICE_SYNC");
@@ -45,8 +47,17 @@ void Task::execute() {
     }
   }
   deps.clear();
-  if (result == SLUICE_SUCCESS)
-    result = run(message);
+  if (result == SLUICE_SUCCESS) {
+    try {
+      result = run(message);
+    } catch (const std::bad_alloc &) {
+      result = SLUICE_ERROR_OUT_OF_HOST_MEMORY;
+      message = "out of host memory";
+    } catch (const std::exception &e) {
+      result = SLUICE_ERROR_BACKEND;
+      message = e.what();
+    }
+  }
   status = result;
   if (result != SLUICE_SUCCESS && queue)
     queue->recordFailure(result, message);
