@@ -98,11 +98,10 @@ def median(ts):
 # --------------------------------------------------------------------------
 
 class SluiceEngine:
-    def __init__(self, bundle):
+    def __init__(self, bundle, artifact="bench.so"):
         from sluice_artifact import Artifact, Runtime
         self.rt = Runtime(os.path.join(bundle, "lib", "libsluice-runtime.so"))
-        self.art = Artifact(self.rt, os.path.join(bundle, "bench",
-                                                  "bench.so"))
+        self.art = Artifact(self.rt, os.path.join(bundle, "bench", artifact))
         self.props = self.rt.device_properties(os.environ.get("SLUICE_BENCH_DEVICE", "cuda:gpu:0"))
 
     def run(self, case, x, reps, warmup):
@@ -492,13 +491,16 @@ def main():
     p.add_argument("--cases", default=",".join(CASES))
     p.add_argument("--engines", default="sluice,cupy,torch,jax")
     p.add_argument("--json")
+    p.add_argument("--sluice-artifact", default="bench.so",
+                   help="the artifact (in BUNDLE/bench) holding the cases")
     args = p.parse_args()
     args.cases = [c for c in args.cases.split(",") if c]
     engines = [e for e in args.engines.split(",") if e]
     res = Results()
 
     rng = np.random.default_rng(0)
-    x = [rng.standard_normal(args.n, dtype=np.float32) for _ in range(4)]
+    x = [rng.standard_normal(args.n, dtype=np.float32)
+         for _ in range(max(CASES[c][1] for c in args.cases))]
     refs = {c: reference(c, x) for c in args.cases}
     sample = np.unique(np.concatenate([
         np.arange(min(args.n, 1 << 16)),
@@ -507,7 +509,7 @@ def main():
 
     if "sluice" in engines:
         try:
-            eng = SluiceEngine(args.bundle)
+            eng = SluiceEngine(args.bundle, args.sluice_artifact)
             res.info["device"] = eng.props.get("compute capability", "?")
             for case in args.cases:
                 k = CASES[case][1]
@@ -516,10 +518,10 @@ def main():
                 err = check(case, x, out, refs[case], slice(None))
                 res.record(case, "sluice", dev, nbytes, err)
                 res.record(case, "sluice (wall)", wall, nbytes, err)
-            small = [np.ones(1024, dtype=np.float32)] * 4
-            res.percall["sluice"] = eng.per_call("axpy", small, args.iters)
-            res.percall["sluice"] = tuple(v * 1e6 for v in
-                                          res.percall["sluice"])
+            if "axpy" in args.cases and args.iters:
+                small = [np.ones(1024, dtype=np.float32)] * 4
+                res.percall["sluice"] = tuple(
+                    v * 1e6 for v in eng.per_call("axpy", small, args.iters))
         except Exception:
             traceback.print_exc()
     if "cupy" in engines:

@@ -32,6 +32,7 @@ using namespace sluice::kernels;
 namespace {
 
 constexpr int64_t kWarpSize = 32;
+constexpr int64_t kCudaThreadsPerMultiprocessor = 2048;
 
 bool vectorElementType(Type t) {
   if (!t.isIntOrFloat())
@@ -292,6 +293,13 @@ LogicalResult sluice::kernels::buildCudaElementwiseKernel(gpu::GPUFuncOp func,
 
 LogicalResult sluice::kernels::buildCudaReductionKernel(gpu::GPUFuncOp func,
                                                         KernelSpec &spec) {
+  // A multiprocessor holds 2048 work-items (sm_80, sm_90): ask ptxas for
+  // registers that let it hold that many (`.minnctapersm`), so that one
+  // wave of workgroups covers the ~1024 slices. Unbounded, the two loads
+  // in flight cost 48 registers and leave room for 5 workgroups of 256.
+  func->setAttr("nvvm.minctasm",
+                OpBuilder(func).getI32IntegerAttr(std::max<int64_t>(
+                    1, kCudaThreadsPerMultiprocessor / spec.workgroupSize)));
   BodyBuilder bb(func, spec);
   CudaBuilder cb(bb);
   OpBuilder &b = bb.b;
