@@ -44,14 +44,6 @@ if [ "$mode" = bundle ]; then
     -o "$out/bin/gpu_latency" -L"$out/lib" -lsluice-runtime -ldl
   compile="$build/bin/sluice-compile"
   "$compile" "$here/gpu-programs.mlir" -o "$out/bench/bench.so"
-  # The same program without the reduction's occupancy request (a
-  # same-length edit of the embedded PTX), to compare the two on the GPU.
-  "$py" - "$out/bench/bench.so" "$out/bench/bench-occ1.so" <<'EOF'
-import sys
-data = open(sys.argv[1], "rb").read()
-assert data.count(b".minnctapersm 8") == 1, "expected one .minnctapersm 8"
-open(sys.argv[2], "wb").write(data.replace(b".minnctapersm 8", b".minnctapersm 1"))
-EOF
   # Compile time of the 10-op function, here: the whole tool (process start,
   # parsing, every pass, PTX, host code, and for .so the link), and the
   # pass pipeline alone as MLIR's timer reports it.
@@ -130,12 +122,6 @@ if [ "$mode" = device ]; then
     --runtime "$bundle/lib/libsluice-runtime.so" || echo "GPU CHECK FAILED"
   echo "== benchmark"
   "$py" "$bundle/bench/gpu.py" --bundle "$bundle" "$@"
-  echo "== sum with and without the occupancy request (.minnctapersm 8 / 1)"
-  for a in bench.so bench-occ1.so bench.so bench-occ1.so; do
-    "$py" "$bundle/bench/gpu.py" --bundle "$bundle" --engines sluice \
-      --cases sum --iters 0 --sluice-artifact "$a" | grep "sluice  " |
-      sed "s/^/[$a] /"
-  done
   exit 0
 fi
 

@@ -145,11 +145,6 @@ gpu::GPUFuncOp KernelFormer::createKernel(KernelTarget target, StringRef name,
   auto func = gpu::GPUFuncOp::create(
       b, loc, name, b.getFunctionType(argTypes, {}), workgroupMemory);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  // CUDA kernels always run workgroups of workgroup-size work-items: ptxas
-  // may allocate registers for exactly that (`.maxntid`).
-  if (target == KernelTarget::Cuda)
-    func->setAttr("nvvm.maxntid",
-                  b.getDenseI32ArrayAttr({int32_t(opts.workgroupSize), 1, 1}));
   SymbolTable(gpuModule).insert(func); // renames on a clash
   return func;
 }
