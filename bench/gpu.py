@@ -98,11 +98,10 @@ def median(ts):
 # --------------------------------------------------------------------------
 
 class SluiceEngine:
-    def __init__(self, bundle):
+    def __init__(self, bundle, artifact="bench.so"):
         from sluice_artifact import Artifact, Runtime
         self.rt = Runtime(os.path.join(bundle, "lib", "libsluice-runtime.so"))
-        self.art = Artifact(self.rt, os.path.join(bundle, "bench",
-                                                  "bench.so"))
+        self.art = Artifact(self.rt, os.path.join(bundle, "bench", artifact))
         self.props = self.rt.device_properties(os.environ.get("SLUICE_BENCH_DEVICE", "cuda:gpu:0"))
 
     def run(self, case, x, reps, warmup):
@@ -388,8 +387,10 @@ def run_cupy(cp, args, x, refs, sample, res):
     small = cp.ones(1024, dtype=cp.float32)
     sync = cp.cuda.Device().synchronize
     f = lambda: fa(small, small, small, small)
-    res.percall["cupy.fuse"] = (per_call_async(f, sync, args.iters) * 1e6,
-                                per_call_sync(f, sync, args.iters) * 1e6)
+    if args.iters:
+        res.percall["cupy.fuse"] = (
+            per_call_async(f, sync, args.iters) * 1e6,
+            per_call_sync(f, sync, args.iters) * 1e6)
     cp.get_default_memory_pool().free_all_blocks()
 
 
@@ -436,6 +437,9 @@ def run_torch(torch, args, x, refs, sample, res):
             res.record(case, engine, t, CASES[case][2] * 4 * args.n,
                        check(case, x, r.cpu().numpy(), refs[case], sample))
     del xs, out
+    if not args.iters:
+        torch.cuda.empty_cache()
+        return
     small = torch.ones(1024, device=dev)
     sync = torch.cuda.synchronize
     f = lambda: axpy(small, small, small, small)
@@ -466,6 +470,8 @@ def run_jax(jax, args, x, refs, sample, res):
         t, r = host_clock(lambda: f(*xs[:k]), sync, args.reps, args.warmup)
         res.record(case, "jax.jit", t, CASES[case][2] * 4 * args.n,
                    check(case, x, np.asarray(r), refs[case], sample))
+    if not args.iters:
+        return
     small = jnp.ones(1024, dtype=jnp.float32)
     f = lambda: fns["axpy"](small, small, small, small)
     last = [None]
@@ -492,13 +498,16 @@ def main():
     p.add_argument("--cases", default=",".join(CASES))
     p.add_argument("--engines", default="sluice,cupy,torch,jax")
     p.add_argument("--json")
+    p.add_argument("--sluice-artifact", default="bench.so",
+                   help="the artifact (in BUNDLE/bench) holding the cases")
     args = p.parse_args()
     args.cases = [c for c in args.cases.split(",") if c]
     engines = [e for e in args.engines.split(",") if e]
     res = Results()
 
     rng = np.random.default_rng(0)
-    x = [rng.standard_normal(args.n, dtype=np.float32) for _ in range(4)]
+    x = [rng.standard_normal(args.n, dtype=np.float32)
+         for _ in range(max(CASES[c][1] for c in args.cases))]
     refs = {c: reference(c, x) for c in args.cases}
     sample = np.unique(np.concatenate([
         np.arange(min(args.n, 1 << 16)),
@@ -507,7 +516,7 @@ def main():
 
     if "sluice" in engines:
         try:
-            eng = SluiceEngine(args.bundle)
+            eng = SluiceEngine(args.bundle, args.sluice_artifact)
             res.info["device"] = eng.props.get("compute capability", "?")
             for case in args.cases:
                 k = CASES[case][1]
@@ -516,10 +525,10 @@ def main():
                 err = check(case, x, out, refs[case], slice(None))
                 res.record(case, "sluice", dev, nbytes, err)
                 res.record(case, "sluice (wall)", wall, nbytes, err)
-            small = [np.ones(1024, dtype=np.float32)] * 4
-            res.percall["sluice"] = eng.per_call("axpy", small, args.iters)
-            res.percall["sluice"] = tuple(v * 1e6 for v in
-                                          res.percall["sluice"])
+            if "axpy" in args.cases and args.iters:
+                small = [np.ones(1024, dtype=np.float32)] * 4
+                res.percall["sluice"] = tuple(
+                    v * 1e6 for v in eng.per_call("axpy", small, args.iters))
         except Exception:
             traceback.print_exc()
     if "cupy" in engines:

@@ -73,6 +73,14 @@ res["passes (sluice-opt --mlir-timing)"] = sorted(ts)[3]
 json.dump(res, open(dst, "w"), indent=1)
 print("compile times (ms):", {k: round(v, 1) for k, v in res.items()})
 EOF
+  # The benchmark's kernels as a CUBIN, for their SASS on the GPU machine.
+  if command -v ptxas >/dev/null || [ -x /usr/local/cuda/bin/ptxas ]; then
+    "$compile" "$here/gpu-programs.mlir" --emit=mlir --stop-after=binaries \
+      -o - | "$py" "$top/test/Target/NVVM/extract-ptx.py" >"$out/bench/bench.ptx"
+    PATH="$PATH:/usr/local/cuda/bin" ptxas -arch=sm_90 -v \
+      "$out/bench/bench.ptx" -o "$out/bench/bench.sm_90.cubin" 2>&1 |
+      grep -E "Compiling|Used|spill" >"$out/bench/ptxas.txt" || true
+  fi
   "$py" "$here/gpu_check.py" prepare --out "$out/check" \
     --sluice-compile "$compile" >"$out/prepare.log" 2>&1 ||
     { tail -40 "$out/prepare.log"; exit 1; }
@@ -100,6 +108,11 @@ if [ "$mode" = device ]; then
   SLUICE_CUDA_DRIVER=/does-not-exist/libcuda.so.1 \
     "$bundle/bin/sluice-runtime-tests" --gtest_filter='CudaBackend.NoDriver' \
     --gtest_brief=1 || echo "NO-DRIVER TEST FAILED"
+  if [ -f "$bundle/bench/bench.sm_90.cubin" ] && command -v cuobjdump >/dev/null; then
+    echo "== sum_reduce: spills (LDL/STL) and global loads (LDG) in its SASS"
+    cuobjdump -sass -fun sum_reduce "$bundle/bench/bench.sm_90.cubin" |
+      grep -nE "LDL|STL|LDG|BRA|BAR" | head -40 || true
+  fi
   echo "== latency of small synchronous calls"
   timeout 120 "$bundle/bin/gpu_latency" "$bundle/bench/bench.so" || true
   SLUICE_CUDA_TIMESTAMPS=exact timeout 120 "$bundle/bin/gpu_latency" \

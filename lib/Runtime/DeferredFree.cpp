@@ -1,6 +1,9 @@
 //===- DeferredFree.cpp - Release memory once its users finished ----------===//
 #include "sluice/Runtime/DeferredFree.h"
 
+#include <algorithm>
+#include <chrono>
+
 namespace sluice::rt {
 
 DeferredFree::~DeferredFree() {
@@ -39,9 +42,17 @@ void DeferredFree::run() {
     queued.store(items.size(), std::memory_order_relaxed);
     busy = true;
     lock.unlock();
-    // A failed task has finished too: either way its memory is free.
-    for (Ref<Event> &event : item.waits)
-      (void)event->wait();
+    // A failed task has finished too: either way its memory is free. The
+    // thread polls (with a growing pause) rather than blocking in a
+    // driver's wait, which can spin and slow the threads that submit work;
+    // allocations reap finished items themselves (reapFinished).
+    for (Ref<Event> &event : item.waits) {
+      auto pause = std::chrono::microseconds(20);
+      while (!event->isFinished()) {
+        std::this_thread::sleep_for(pause);
+        pause = std::min(pause * 2, std::chrono::microseconds(1000));
+      }
+    }
     item.action();
     item = Item();
     lock.lock();

@@ -13,7 +13,7 @@
 //   and everything when an address is not aligned, go through a scalar
 //   grid-stride loop.
 // - Reductions whose reduced loops are innermost: a workgroup reduces a
-//   slice of a row with the same vector loads, two vectors per step (two
+//   slice of a row with the same vector loads, four vectors per step (four
 //   loads in flight) and an accumulator per lane,
 //   then combines its work-items' values with warp shuffles, one value per
 //   warp through workgroup memory and a last round of shuffles.
@@ -32,6 +32,10 @@ using namespace sluice::kernels;
 namespace {
 
 constexpr int64_t kWarpSize = 32;
+// Vectors a work-item of a reduction loads per step (loads in flight): on
+// an H100, sum(2^27 f32) ran at 2.60 TB/s with 1, 2.87 with 2 and 2.90
+// with 4 (58 registers: 4 workgroups of 256 per multiprocessor).
+constexpr int64_t kCudaReductionUnroll = 4;
 
 bool vectorElementType(Type t) {
   if (!t.isIntOrFloat())
@@ -352,9 +356,10 @@ LogicalResult sluice::kernels::buildCudaReductionKernel(gpu::GPUFuncOp func,
         cb.cmp(arith::CmpIPredicate::eq, bb.rem(rowBase, bb.c(V)), bb.c(0));
     Value ok = arith::AndIOp::create(b, loc, inputsAligned, rowAligned);
     Value nv = cb.select(ok, bb.div(bb.sub(rhi, rlo), bb.c(V)), bb.c(0));
-    // Vector v of the slice and vector v + bdim in one step (two loads in
-    // flight, each a whole warp's contiguous 512 bytes for f32), then at
-    // most one vector more; an accumulator per lane of each.
+    // Vectors v, v + bdim, ... v + (U-1)*bdim of the slice in one step (U
+    // loads in flight, each a whole warp's contiguous 512 bytes for f32),
+    // then at most U-1 vectors more, one per step; an accumulator per lane
+    // of each.
     auto step = [&](scf::ForOp loop, int64_t unroll) -> LogicalResult {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(loop.getBody());
@@ -383,20 +388,21 @@ LogicalResult sluice::kernels::buildCudaReductionKernel(gpu::GPUFuncOp func,
       scf::YieldOp::create(b, loc, next);
       return success();
     };
-    Value twice = bb.mul(bdim, bb.c(2));
-    Value pairEnd = cb.select(cb.cmp(arith::CmpIPredicate::ugt, nv, bdim),
-                              bb.sub(nv, bdim), bb.c(0));
-    SmallVector<Value> inits(2 * V, acc);
-    auto pairs = scf::ForOp::create(b, loc, tid, pairEnd, twice, inits);
-    if (failed(step(pairs, 2)))
+    const int64_t U = kCudaReductionUnroll;
+    Value span = bb.mul(bdim, bb.c(U));
+    Value reach = bb.mul(bdim, bb.c(U - 1));
+    Value mainEnd = cb.select(cb.cmp(arith::CmpIPredicate::ugt, nv, reach),
+                              bb.sub(nv, reach), bb.c(0));
+    SmallVector<Value> inits(U * V, acc);
+    auto main = scf::ForOp::create(b, loc, tid, mainEnd, span, inits);
+    if (failed(step(main, U)))
       return failure();
-    Value done = cb.select(cb.cmp(arith::CmpIPredicate::ugt, pairEnd, tid),
-                           bb.ceilDiv(bb.sub(pairEnd, tid), twice), bb.c(0));
-    auto last = scf::ForOp::create(b, loc, bb.add(tid, bb.mul(done, twice)), nv,
-                                   bdim, pairs.getResults());
-    if (failed(step(last, 1)))
+    Value done = cb.select(cb.cmp(arith::CmpIPredicate::ugt, mainEnd, tid),
+                           bb.ceilDiv(bb.sub(mainEnd, tid), span), bb.c(0));
+    auto vloop = scf::ForOp::create(b, loc, bb.add(tid, bb.mul(done, span)), nv,
+                                    bdim, main.getResults());
+    if (failed(step(vloop, 1)))
       return failure();
-    auto vloop = last;
     SmallVector<Value> parts = vloop.getResults();
     while (parts.size() > 1) {
       SmallVector<Value> folded;

@@ -67,9 +67,9 @@ func.func @cuda_broadcast(%a: !M, %b: !R, %o: !M) {
 // -----
 
 // sum: its output's fill with 0.0 is dropped (no _map kernel) and the
-// result stored. Phase one: a workgroup per slice of the row, two vector
-// loads per step with an accumulator per lane, then at most one more
-// vector; shuffles within warps, one value per warp through workgroup
+// result stored. Phase one: a workgroup per slice of the row, four vector
+// loads per step with an accumulator per lane, then the vectors left one
+// per step; shuffles within warps, one value per warp through workgroup
 // memory, shuffles again. Phase two: a workgroup per output.
 // CHECK-LABEL: func.func @cuda_sum
 // CHECK-NOT: linalg.fill
@@ -78,10 +78,9 @@ func.func @cuda_broadcast(%a: !M, %b: !R, %o: !M) {
 // CHECK: gpu.launch_func @sluice_cuda_kernels::@cuda_sum_combine blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1)
 // CHECK: gpu.func @cuda_sum_reduce({{.*}}) workgroup(%[[SCRATCH:.*]] : memref<256xf32, #gpu.address_space<workgroup>>) kernel
 // CHECK: scf.for
-// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32)
-// CHECK: vector.load {{.*}} {alignment = 16 : i64}
-// CHECK: vector.load {{.*}} {alignment = 16 : i64}
-// CHECK-COUNT-8: arith.addf
+// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK-COUNT-4: vector.load {{.*}} {alignment = 16 : i64}
+// CHECK-COUNT-16: arith.addf
 // CHECK: scf.yield
 // CHECK: scf.for {{.*}} -> (f32, f32, f32, f32)
 // CHECK: vector.load {{.*}} {alignment = 16 : i64}
