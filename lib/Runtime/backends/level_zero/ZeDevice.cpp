@@ -87,6 +87,11 @@ SluiceStatus ZeDevice::allocate(SluiceUsmKind kind, size_t bytes,
     r = zeMemAllocHost(ctx.handle(), &hostDesc, bytes, alignment, &out);
     break;
   }
+  // A size beyond what the device can allocate is out of its memory, as on
+  // the other backends (callers such as Python's MemoryError rely on it).
+  if (r == ZE_RESULT_ERROR_UNSUPPORTED_SIZE)
+    r = kind == SLUICE_USM_HOST ? ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY
+                                : ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
   if (r != ZE_RESULT_SUCCESS || !out)
     return zeFail(r ? r : ZE_RESULT_ERROR_UNKNOWN, std::string(call) + " of " +
                                                        std::to_string(bytes) +
