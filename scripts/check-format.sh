@@ -11,6 +11,6 @@ while IFS= read -r -d '' f; do
     echo "not formatted: $f (run: $cf -i $f)"
     bad=1
   fi
-done < <(find include lib tools test examples -type f \
+done < <(find include lib tools test examples python -type f \
            \( -name '*.cpp' -o -name '*.h' -o -name '*.c' \) -print0)
 exit $bad

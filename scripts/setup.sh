@@ -52,3 +52,10 @@ fi
 export CCACHE_BASEDIR="$top"
 export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
 cmake --build "$BUILD" -j "$JOBS"
+
+# `import sluice` in the venv uses this build (python/CMakeLists.txt puts
+# the package in $BUILD/python; its .py files link to the sources).
+if [ -d "$BUILD/python/sluice" ]; then
+  site="$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+  echo "$BUILD/python" > "$site/sluice-build.pth"
+fi

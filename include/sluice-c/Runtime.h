@@ -65,6 +65,11 @@ typedef enum SluiceStatus {
   SLUICE_ERROR_TASK_FAILED = 11,
   /* Profiling data is not available (event not finished). */
   SLUICE_ERROR_NOT_READY = 12,
+  /* The compiler rejected a program (sluice-c/Compiler.h; diagnostics say
+   * why). */
+  SLUICE_ERROR_COMPILE_FAILED = 13,
+  /* A named thing (file, entry function) does not exist. */
+  SLUICE_ERROR_NOT_FOUND = 14,
   SLUICE_STATUS_MAX_ENUM = 0x7fffffff
 } SluiceStatus;
 

@@ -124,12 +124,19 @@ Artifact::findEntry(const std::string &name) const {
                    names(sigs) + "): name the one to run"};
 }
 
-io::Result<EntryFunction> Artifact::entry(const std::string &name) const {
+io::Result<void *> Artifact::entryAddress(const std::string &name) const {
   std::string symbol = kEntryPointPrefix + name;
   dlerror();
   void *address = dlsym(handle, symbol.c_str());
   if (!address)
     return io::Error{"'" + filePath + "' has no entry point `" + symbol + "`"};
-  auto fn = reinterpret_cast<int32_t (*)(void **)>(address);
+  return address;
+}
+
+io::Result<EntryFunction> Artifact::entry(const std::string &name) const {
+  io::Result<void *> address = entryAddress(name);
+  if (!address)
+    return io::Error{address.error()};
+  auto fn = reinterpret_cast<int32_t (*)(void **)>(*address);
   return EntryFunction([fn](void **args) { return fn(args); });
 }

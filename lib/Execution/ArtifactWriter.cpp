@@ -14,6 +14,8 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <dlfcn.h>
+
 using namespace mlir;
 using namespace sluice;
 using namespace sluice::exec;
@@ -26,6 +28,25 @@ using namespace sluice::exec;
 #endif
 
 std::string sluice::exec::defaultRuntimeDir() {
+  // An installed compiler (tool or library) finds the runtime next to it or
+  // in ../lib; a build tree, where it was built.
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void *>(&sluice::exec::defaultRuntimeDir),
+             &info) &&
+      info.dli_fname) {
+    llvm::SmallString<256> dir(info.dli_fname);
+    llvm::sys::path::remove_filename(dir);
+    for (const char *relative : {"", "../lib"}) {
+      llvm::SmallString<256> candidate(dir);
+      llvm::sys::path::append(candidate, relative);
+      llvm::SmallString<256> lib(candidate);
+      llvm::sys::path::append(lib, "libsluice-runtime.so");
+      if (llvm::sys::fs::exists(lib)) {
+        llvm::sys::path::remove_dots(candidate, /*remove_dot_dot=*/true);
+        return candidate.str().str();
+      }
+    }
+  }
   return SLUICE_RUNTIME_LIBRARY_DIR;
 }
 

@@ -198,11 +198,18 @@ JitProgram::create(ModuleOp module, unsigned optLevel) {
   return program;
 }
 
-llvm::Expected<EntryFunction> JitProgram::entry(StringRef name) {
+llvm::Expected<void *> JitProgram::entryAddress(StringRef name) {
   auto symbol = engine->lookup(("_sluice_entry_" + name).str());
   if (!symbol)
     return symbol.takeError();
-  auto fn = reinterpret_cast<int32_t (*)(void **)>(*symbol);
+  return *symbol;
+}
+
+llvm::Expected<EntryFunction> JitProgram::entry(StringRef name) {
+  auto address = entryAddress(name);
+  if (!address)
+    return address.takeError();
+  auto fn = reinterpret_cast<int32_t (*)(void **)>(*address);
   return EntryFunction([fn](void **args) { return fn(args); });
 }
 

@@ -25,30 +25,33 @@ sluice::buildLowerToKernelsPipeline(OpPassManager &pm,
 LogicalResult
 sluice::buildCompileProgramPipeline(OpPassManager &pm,
                                     const ProgramPipelineOptions &options) {
-  if (failed(parsePassPipeline("usm-verify-placement,canonicalize", pm,
-                               llvm::errs())))
+  // The stages after startAfter, up to and including stopAfter.
+  auto wanted = [&](ProgramStage stage) {
+    return stage > options.startAfter && stage <= options.stopAfter;
+  };
+  auto add = [&](StringRef text) {
+    return parsePassPipeline(text, pm, llvm::errs());
+  };
+  if (wanted(ProgramStage::Placed) &&
+      failed(add("usm-verify-placement,canonicalize")))
     return failure();
-  if (options.stopAfter == ProgramStage::Placed)
-    return success();
-  if (options.fuse &&
-      failed(parsePassPipeline("usm-fuse-elementwise", pm, llvm::errs())))
+  if (wanted(ProgramStage::Fused) && options.fuse &&
+      failed(add("usm-fuse-elementwise")))
     return failure();
-  if (options.stopAfter == ProgramStage::Fused)
-    return success();
-  if (failed(buildLowerToKernelsPipeline(pm, options.kernels)))
+  if (wanted(ProgramStage::Kernels) &&
+      failed(buildLowerToKernelsPipeline(pm, options.kernels)))
     return failure();
-  if (options.stopAfter == ProgramStage::Kernels)
-    return success();
-  if (failed(parsePassPipeline(
-          "sluice-compile-spirv-kernels,sluice-compile-cuda-kernels{chip=" +
-              options.cudaChip + "}",
-          pm, llvm::errs())))
+  std::string binaries =
+      std::string("sluice-compile-spirv-kernels{native-f16=") +
+      (options.spirvNativeF16 ? "true" : "false") +
+      "},sluice-compile-cuda-kernels{chip=" + options.cudaChip + "}";
+  if (wanted(ProgramStage::Binaries) && failed(add(binaries)))
     return failure();
-  if (options.stopAfter == ProgramStage::Binaries)
-    return success();
-  return parsePassPipeline(
-      "convert-host-to-runtime,canonicalize,reconcile-unrealized-casts", pm,
-      llvm::errs());
+  if (wanted(ProgramStage::LLVM) &&
+      failed(add("convert-host-to-runtime,canonicalize,"
+                 "reconcile-unrealized-casts")))
+    return failure();
+  return success();
 }
 
 namespace {
@@ -69,6 +72,11 @@ struct CompileProgramOptions : PassPipelineOptions<CompileProgramOptions> {
   Option<std::string> cudaChip{*this, "cuda-chip",
                                llvm::cl::desc("NVIDIA chip of CUDA kernels"),
                                llvm::cl::init("sm_90")};
+  Option<bool> spirvNativeF16{
+      *this, "spirv-native-f16",
+      llvm::cl::desc("SPIR-V kernels compute f16 as half (devices with "
+                     "cl_khr_fp16)"),
+      llvm::cl::init(false)};
 };
 } // namespace
 
@@ -91,6 +99,7 @@ void sluice::registerSluicePipelines() {
         options.kernels.workgroupSize = opts.workgroupSize;
         options.fuse = opts.fuse;
         options.cudaChip = opts.cudaChip;
+        options.spirvNativeF16 = opts.spirvNativeF16;
         (void)buildCompileProgramPipeline(pm, options);
       });
 }

@@ -8,6 +8,9 @@
 
 namespace sluice::rt {
 
+#ifdef SLUICE_HAVE_LEVEL_ZERO
+std::unique_ptr<Backend> createLevelZeroBackend();
+#endif
 #ifdef SLUICE_HAVE_OPENCL
 std::unique_ptr<Backend> createOpenClBackend();
 #endif
@@ -18,6 +21,9 @@ std::unique_ptr<Backend> createHostBackend();
 
 std::vector<std::unique_ptr<Backend>> createBackends() {
   std::vector<std::unique_ptr<Backend>> backends;
+#ifdef SLUICE_HAVE_LEVEL_ZERO
+  backends.push_back(createLevelZeroBackend());
+#endif
 #ifdef SLUICE_HAVE_OPENCL
   backends.push_back(createOpenClBackend());
 #endif

@@ -51,6 +51,8 @@ const char *sluiceStatusString(SluiceStatus status) {
     CASE(SLUICE_ERROR_BACKEND)
     CASE(SLUICE_ERROR_TASK_FAILED)
     CASE(SLUICE_ERROR_NOT_READY)
+    CASE(SLUICE_ERROR_COMPILE_FAILED)
+    CASE(SLUICE_ERROR_NOT_FOUND)
 #undef CASE
   default:
     break;

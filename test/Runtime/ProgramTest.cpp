@@ -384,6 +384,42 @@ TEST_F(Program, AFailedAllocationMakesLaterCallsNoOps) {
   EXPECT_EQ(calls.load(), 4);
 }
 
+TEST_F(Program, FailRecordsAFormattedMessageAndStopsLaterWork) {
+  void *q = sluiceProgramQueue("host:cpu:0", "");
+  ASSERT_NE(q, nullptr) << lastMessage();
+  const int64_t dims[] = {10, 3, -7};
+  sluiceProgramFail(SLUICE_ERROR_INVALID_VALUE,
+                    "usm.add at a{{b}.mlir:3:8: shapes ({0},) ({1},) {2} {3} "
+                    "{x} {12345678901} {",
+                    3, dims);
+  std::string message =
+      "usm.add at a{b}.mlir:3:8: shapes (10,) (3,) -7 {3} {x} "
+      "{12345678901} {";
+  EXPECT_EQ(lastMessage(), message);
+
+  // Nothing runs after the check, and later failures keep the first one.
+  std::atomic<int> calls{0};
+  std::atomic<int> *counter = &calls;
+  void *values[] = {&counter};
+  uint64_t sizes[] = {sizeof counter};
+  sluiceProgramLaunchHost(q, fnAddress(countCalls), 4, 1, 1, 1, values, sizes);
+  EXPECT_EQ(sluiceProgramAlloc(q, SLUICE_USM_DEVICE, 16), nullptr);
+  sluiceProgramFail(SLUICE_ERROR_UNSUPPORTED, "second", 0, nullptr);
+  EXPECT_EQ(sluiceProgramEnd(), SLUICE_ERROR_INVALID_VALUE);
+  EXPECT_EQ(lastMessage(), message);
+  EXPECT_EQ(calls.load(), 0);
+
+  // Out-of-range statuses, NULL and empty formats still fail clearly.
+  sluiceProgramBegin();
+  sluiceProgramFail(0, nullptr, 0, nullptr);
+  EXPECT_EQ(sluiceProgramEnd(), SLUICE_ERROR_INVALID_VALUE);
+  EXPECT_EQ(lastMessage(), "the program failed a run-time check");
+  sluiceProgramBegin();
+  sluiceProgramFail(SLUICE_ERROR_UNSUPPORTED, "{0}", 1, nullptr);
+  EXPECT_EQ(sluiceProgramEnd(), SLUICE_ERROR_UNSUPPORTED);
+  EXPECT_EQ(lastMessage(), "{0}");
+}
+
 TEST_F(Program, CallsOutsideBeginAndEndFormAnImplicitInvocation) {
   sluiceProgramEnd(); // leave the fixture's invocation
   EXPECT_EQ(sluiceProgramAlloc(nullptr, SLUICE_USM_DEVICE, 8), nullptr);

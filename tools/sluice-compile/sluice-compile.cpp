@@ -63,6 +63,11 @@ cl::opt<std::string>
 cl::opt<bool> noFusion("no-fusion",
                        cl::desc("compile without elementwise fusion"),
                        cl::cat(category));
+cl::opt<bool> spirvNativeF16(
+    "spirv-native-f16",
+    cl::desc("OpenCL/Level Zero kernels compute f16 as half (devices with "
+             "cl_khr_fp16) instead of in f32"),
+    cl::cat(category));
 cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimisation level (0-3)"),
                            cl::Prefix, cl::init(3), cl::cat(category));
 cl::opt<std::string>
@@ -184,6 +189,7 @@ int main(int argc, char **argv) {
 
   ProgramPipelineOptions options;
   options.fuse = !noFusion;
+  options.spirvNativeF16 = spirvNativeF16;
   options.stopAfter = emit == Emit::Mlir ? stopAfter : ProgramStage::LLVM;
   if (failed(exec::compileProgram(*module, options)))
     return 1;

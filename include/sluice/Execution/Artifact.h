@@ -58,6 +58,8 @@ public:
   io::Result<const EntrySignature *> findEntry(const std::string &name) const;
   /// The entry point of entry `name` (as listed in signatures()).
   io::Result<EntryFunction> entry(const std::string &name) const;
+  /// The address of entry `name`'s `int32_t (void **)` entry point.
+  io::Result<void *> entryAddress(const std::string &name) const;
 
 private:
   Artifact() = default;

@@ -61,6 +61,8 @@ public:
 
   /// The entry point of public function `name`.
   llvm::Expected<EntryFunction> entry(llvm::StringRef name);
+  /// The address of that entry point (`int32_t (void **)`).
+  llvm::Expected<void *> entryAddress(llvm::StringRef name);
 
 private:
   JitProgram() = default;

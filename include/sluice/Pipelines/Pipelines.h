@@ -28,6 +28,8 @@ buildLowerToKernelsPipeline(mlir::OpPassManager &pm,
 
 /// How far the whole-program pipeline goes.
 enum class ProgramStage {
+  /// Nothing run yet: usm IR as parsed or built.
+  Input,
   /// Placement verified and canonicalised.
   Placed,
   /// Elementwise groups fused (when fusion is on).
@@ -45,6 +47,12 @@ struct ProgramPipelineOptions {
   KernelPipelineOptions kernels;
   /// NVIDIA chip for CUDA kernels.
   std::string cudaChip = "sm_90";
+  /// SPIR-V kernels compute f16 as half (Float16 capability; devices with
+  /// cl_khr_fp16) instead of in f32.
+  bool spirvNativeF16 = false;
+  /// The stages after `startAfter` up to `stopAfter` run: a module already
+  /// compiled to `startAfter` continues from there.
+  ProgramStage startAfter = ProgramStage::Input;
   ProgramStage stopAfter = ProgramStage::LLVM;
 };
 

@@ -88,6 +88,9 @@ public:
   /// Offset into the flat buffer of operand `operand` at point `p`.
   FailureOr<Value> offset(OpOperand &operand, Point &p) {
     AffineMap map = op.getMatchingIndexingMap(&operand);
+    auto strided = spec.strided.find(operand.getOperandNumber());
+    if (strided != spec.strided.end())
+      return stridedOffset(strided->second, map, p);
     if (map.isIdentity() && p.flat)
       return p.flat;
     ArrayRef<Value> idx = indices(p);
@@ -107,6 +110,28 @@ public:
                << " is not a projection or broadcast of its loops";
       }
       off = add(mul(off, size), index);
+    }
+    return off;
+  }
+
+  /// Offset of a strided view's element: offset + sum(index * stride).
+  FailureOr<Value> stridedOffset(const StridedAccess &access, AffineMap map,
+                                 Point &p) {
+    auto part = [&](int64_t argIndex, int64_t value) {
+      return argIndex < 0 ? c(value) : arg(argIndex);
+    };
+    ArrayRef<Value> idx = indices(p);
+    Value off = part(access.offsetArg, access.staticOffset);
+    for (auto [k, e] : llvm::enumerate(map.getResults())) {
+      if (auto k0 = dyn_cast<AffineConstantExpr>(e); k0 && k0.getValue() == 0)
+        continue;
+      auto d = dyn_cast<AffineDimExpr>(e);
+      if (!d)
+        return op.emitOpError("indexing map ")
+               << AffineMapAttr::get(map)
+               << " is not a projection or broadcast of its loops";
+      off = add(off, mul(idx[d.getPosition()],
+                         part(access.strideArgs[k], access.staticStrides[k])));
     }
     return off;
   }

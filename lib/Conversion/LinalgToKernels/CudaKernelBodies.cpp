@@ -206,6 +206,11 @@ bool sluice::kernels::cudaVectorizable(linalg::GenericOp op) {
   bool reduction = op.getNumReductionLoops() > 0;
   if (reduction && !reducedLoopsInnermost(op))
     return false;
+  // Strided views (run-time broadcasts) are not contiguous.
+  for (OpOperand &operand : op->getOpOperands())
+    if (auto t = dyn_cast<MemRefType>(operand.get().getType());
+        t && !t.getLayout().isIdentity())
+      return false;
   for (OpOperand *in : loadedInputs(op))
     if (!op.getMatchingIndexingMap(in).isIdentity() ||
         !vectorElementType(

@@ -29,6 +29,17 @@ mlir::FailureOr<Combiner> matchCombiner(mlir::linalg::GenericOp op,
 
 /// What the kernel builders need to know about one linalg op and the kernel
 /// arguments formed for it (the same list for every kernel of the op).
+/// How a kernel reads a buffer with a strided layout (a view such as a
+/// stride-0 broadcast): element (i0, i1, ...) of the view is at
+/// offset + sum(ik * stride_k) of its flat base buffer. Each offset or
+/// stride is a kernel argument (its index) or static (argument index -1).
+struct StridedAccess {
+  int64_t offsetArg = -1;
+  int64_t staticOffset = 0;
+  llvm::SmallVector<int64_t> strideArgs;
+  llvm::SmallVector<int64_t> staticStrides;
+};
+
 struct KernelSpec {
   KernelTarget target = KernelTarget::Host;
   mlir::linalg::GenericOp op;
@@ -38,6 +49,9 @@ struct KernelSpec {
   llvm::SmallVector<mlir::Value> hostArgs;
   /// Operand number of the generic -> kernel argument index.
   llvm::DenseMap<unsigned, unsigned> bufferArg, scalarArg;
+  /// Operand number of the generic -> how it is read, for buffers with a
+  /// strided layout (the others are contiguous, row-major).
+  llvm::DenseMap<unsigned, StridedAccess> strided;
   /// Values the body uses from above (scalars) -> kernel argument index.
   llvm::DenseMap<mlir::Value, unsigned> capturedArg;
   /// Per loop: the kernel argument holding its size, or -1 when static.

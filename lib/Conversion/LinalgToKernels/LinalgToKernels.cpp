@@ -87,6 +87,9 @@ private:
   gpu::GPUModuleOp moduleFor(KernelTarget target);
   /// A flat memref<?xT> view of a contiguous buffer, built before `op`.
   Value flatView(OpBuilder &b, Location loc, Value buffer);
+  /// The flat memref<?xT> base buffer of a strided view, built before `op`.
+  Value stridedBase(OpBuilder &b, Location loc,
+                    memref::ExtractStridedMetadataOp meta);
   /// Creates the kernel function and a launch of it.
   void launch(OpBuilder &b, Location loc, KernelSpec &spec, gpu::GPUFuncOp func,
               Value groups, int64_t localSize, usm::QueueAttr queue);
@@ -137,6 +140,25 @@ Value KernelFormer::flatView(OpBuilder &b, Location loc, Value buffer) {
                                            {b.getIndexAttr(1)});
 }
 
+Value KernelFormer::stridedBase(OpBuilder &b, Location loc,
+                                memref::ExtractStridedMetadataOp meta) {
+  // The flat base covers every element the view reaches:
+  // offset + sum((size_k - 1) * stride_k) + 1 (sizes of 0 counted as 1).
+  IndexMath m{b, loc};
+  Value extent = arith::AddIOp::create(b, loc, meta.getOffset(), m.c(1));
+  for (auto [size, stride] : llvm::zip(meta.getSizes(), meta.getStrides())) {
+    Value last = arith::SubIOp::create(b, loc, m.max(size, m.c(1)), m.c(1));
+    extent = arith::AddIOp::create(b, loc, extent, m.mul(last, stride));
+  }
+  auto base = cast<MemRefType>(meta.getBaseBuffer().getType());
+  auto flatType =
+      MemRefType::get({ShapedType::kDynamic}, base.getElementType(),
+                      MemRefLayoutAttrInterface(), base.getMemorySpace());
+  return memref::ReinterpretCastOp::create(
+      b, loc, flatType, meta.getBaseBuffer(), b.getIndexAttr(0), {extent},
+      {b.getIndexAttr(1)});
+}
+
 gpu::GPUFuncOp KernelFormer::createKernel(KernelTarget target, StringRef name,
                                           ArrayRef<Type> argTypes, Location loc,
                                           TypeRange workgroupMemory) {
@@ -178,8 +200,10 @@ LogicalResult KernelFormer::run(linalg::GenericOp op) {
              << placement.getQueue() << " and " << p.getQueue() << ")";
     placement = p;
     auto type = cast<MemRefType>(operand.getType());
-    if (!type.getLayout().isIdentity())
-      return op.emitOpError("operand has a non-identity layout: ")
+    if (!type.getLayout().isIdentity() &&
+        !isa<StridedLayoutAttr>(type.getLayout()))
+      return op.emitOpError("operand has a layout that is neither the "
+                            "identity nor strided: ")
              << operand.getType();
   }
   if (!placement)
@@ -206,10 +230,35 @@ LogicalResult KernelFormer::run(linalg::GenericOp op) {
   // the scalar inputs.
   for (OpOperand &operand : op->getOpOperands()) {
     Value v = operand.get();
-    if (isa<MemRefType>(v.getType())) {
-      spec.bufferArg[operand.getOperandNumber()] = spec.hostArgs.size();
+    auto type = dyn_cast<MemRefType>(v.getType());
+    if (!type)
+      continue;
+    unsigned number = operand.getOperandNumber();
+    spec.bufferArg[number] = spec.hostArgs.size();
+    if (type.getLayout().isIdentity()) {
       spec.hostArgs.push_back(flatView(b, loc, v));
+      continue;
     }
+    // A strided view: its base buffer, then the offset and strides that
+    // are not static.
+    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, v);
+    spec.hostArgs.push_back(stridedBase(b, loc, meta));
+    auto layout = cast<StridedLayoutAttr>(type.getLayout());
+    StridedAccess access;
+    access.staticOffset = layout.getOffset();
+    if (ShapedType::isDynamic(layout.getOffset())) {
+      access.offsetArg = spec.hostArgs.size();
+      spec.hostArgs.push_back(meta.getOffset());
+    }
+    for (auto [k, stride] : llvm::enumerate(layout.getStrides())) {
+      access.staticStrides.push_back(stride);
+      access.strideArgs.push_back(-1);
+      if (ShapedType::isDynamic(stride)) {
+        access.strideArgs.back() = spec.hostArgs.size();
+        spec.hostArgs.push_back(meta.getStrides()[k]);
+      }
+    }
+    spec.strided[number] = std::move(access);
   }
   SmallVector<int64_t> staticSizes = op.getStaticLoopRanges();
   SmallVector<Range, 4> ranges =

@@ -1,0 +1,160 @@
+"""Host-side costs of the Python frontend (`import sluice`).
+
+Prints, for the host backend (or --device):
+
+- the cost of a jitted call on a small array as the caller sees it
+  (submission only: the device's worker is held meanwhile, so nothing runs
+  concurrently and the figure is the frontend's own work), and of an eager
+  operation the same way;
+- a jitted call end to end in synchronous mode, next to the compiled
+  program alone (`sluice-run --benchmark` on the same IR): the difference is
+  what Python, the extension and the worker add per call;
+- tracing plus compiling a 10-op function (empty caches), and its parts;
+- cache hits: the in-memory signature lookup, and a new process finding the
+  program on disk (trace plus artifact load).
+
+Medians of --reps repetitions. Timings are printed, never asserted.
+
+    python bench/python_overhead.py [--device host] [--n 16] [--reps 7]
+"""
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+import sluice
+from sluice import _compiler
+
+
+def median_us(fn, calls, reps):
+    times = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        times.append((time.perf_counter() - t) / calls)
+    return statistics.median(times) * 1e6
+
+
+def held(queue, fn, calls, reps):
+    """Per-call time of fn while the queue's worker is held."""
+    times = []
+    for _ in range(reps):
+        gate = sluice._sluice.debug_block_queue(queue._id)
+        t = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        times.append((time.perf_counter() - t) / calls)
+        gate.release()
+        queue.wait()
+    return statistics.median(times) * 1e6
+
+
+def ten_ops(k):
+    """A 10-op elementwise function; k makes each one's IR distinct."""
+    def f(a, b):
+        c = a * b + a
+        c = sluice.exp(c) - b
+        c = sluice.sin(c) * c
+        c = sluice.sqrt(sluice.abs(c))
+        return sluice.tanh(c) + float(k)
+    f.__name__ = f"ten_ops_{k}"
+    return f
+
+
+def sluice_run():
+    build = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(sluice._sluice.__file__))))
+    path = os.path.join(build, "bin", "sluice-run")
+    return path if os.path.exists(path) else None
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--device", default="host")
+    p.add_argument("--n", type=int, default=16, help="elements")
+    p.add_argument("--reps", type=int, default=7)
+    p.add_argument("--calls", type=int, default=20000)
+    args = p.parse_args()
+
+    dev = sluice.Device(args.device)
+    q = dev.sycl_queue
+    print(f"device {dev.filter_string} ({dev.name}); compiler "
+          f"{sluice.compiler_version()}; {os.cpu_count()} CPUs")
+    x = sluice.arange(args.n, dtype=np.float32, device=dev)
+    y = sluice.ones(args.n, dtype=np.float32, device=dev)
+
+    @sluice.jit
+    def axpy(a, x, y):
+        return a * x + y
+
+    axpy(2.0, x, y)
+    q.wait()
+    calls = args.calls
+    call_us = held(q, lambda: axpy(2.0, x, y), calls, args.reps)
+    eager_us = held(q, lambda: x * y, calls, args.reps)
+    key_us = median_us(lambda: axpy._cache.get(
+        (float, x._signature, y._signature)), calls, args.reps)
+    print(f"jit call, {args.n} elements, caller side:  {call_us:8.2f} us")
+    print(f"eager x * y, caller side:               {eager_us:8.2f} us")
+    print(f"cache hit, signature lookup:            {key_us:8.2f} us")
+
+    sluice.set_synchronous(True)
+    sync_us = median_us(lambda: axpy(2.0, x, y), calls // 4, args.reps)
+    sluice.set_synchronous(False)
+    print(f"jit call end to end (synchronous):      {sync_us:8.2f} us")
+    runner = sluice_run()
+    if runner:
+        with tempfile.NamedTemporaryFile("w", suffix=".mlir",
+                                         delete=False) as fh:
+            fh.write(axpy.lower(2.0, x, y).as_text())
+        r = subprocess.run(
+            [runner, fh.name, f"--benchmark={calls}", "--input=f64=2",
+             f"--input={args.n}xf32=1", f"--input={args.n}xf32=1",
+             "--print-max-elements=0"], capture_output=True, text=True)
+        os.unlink(fh.name)
+        med = [line for line in (r.stdout + r.stderr).splitlines()
+               if "median" in line]
+        if med:
+            raw_us = float(med[0].split("median")[1].split()[0]) * 1e6
+            print(f"  the program alone (sluice-run):       {raw_us:8.2f} us"
+                  f"  -> frontend adds {sync_us - raw_us:.2f} us")
+
+    # Trace + compile of a 10-op function, with empty caches.
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ["SLUICE_CACHE_DIR"] = cache
+        compile_ms, trace_ms, hit_ms = [], [], []
+        for k in range(args.reps):
+            _compiler.flush_cache_writes()
+            f = sluice.jit(ten_ops(k))
+            t = time.perf_counter()
+            f.lower(x, y)
+            trace_ms.append((time.perf_counter() - t) * 1e3)
+            t = time.perf_counter()
+            f(x, y)._wait()
+            compile_ms.append((time.perf_counter() - t) * 1e3)
+            # A new process: nothing in memory, the artifact on disk (the
+            # first process writes it in the background).
+            _compiler.flush_cache_writes()
+            _compiler._entries.clear()
+            g = sluice.jit(ten_ops(k))
+            t = time.perf_counter()
+            g(x, y)
+            hit_ms.append((time.perf_counter() - t) * 1e3)
+            q.wait()
+        del os.environ["SLUICE_CACHE_DIR"]
+    print(f"trace + compile, 10 ops (first call):   "
+          f"{statistics.median(compile_ms):8.2f} ms"
+          f"  (tracing alone {statistics.median(trace_ms):.2f} ms)")
+    print(f"disk cache hit (trace + load):          "
+          f"{statistics.median(hit_ms) * 1e3:8.1f} us")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

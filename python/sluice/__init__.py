@@ -1,0 +1,91 @@
+"""Sluice: arrays that live on a device queue, compiled.
+
+The programming model of dpctl/dpnp (compute follows data) with Sluice's
+compiler behind it::
+
+    import sluice as np   # in place of `import dpnp as np`
+
+    x = np.arange(10.0, device="opencl:cpu:0")
+    y = np.exp(-x * x)          # runs on the OpenCL device, asynchronously
+    print(np.asnumpy(y.sum()))  # waits for the result
+
+    @np.jit                     # one fused kernel per signature
+    def f(a, b):
+        return np.sqrt(a * a + b * b)
+
+See docs/python.md for the whole guide.
+"""
+
+import atexit as _atexit
+
+from . import _sluice
+from ._errors import (CompileError, DeviceNotFoundError,
+                      ExecutionPlacementError, SluiceError, TracerError)
+
+_sluice.set_exception_types({
+    "runtime": SluiceError,
+    "device_not_found": DeviceNotFoundError,
+    "compile": CompileError,
+})
+
+from . import _dtypes  # noqa: E402
+from ._device import (Device, Queue, backend_type, device_type,  # noqa: E402
+                      get_devices, get_num_devices, has_accelerator_devices,
+                      has_cpu_devices, has_gpu_devices,
+                      select_accelerator_device, select_cpu_device,
+                      select_default_device, select_gpu_device, synchronize)
+from ._array import Array, asnumpy, from_dlpack, ndarray  # noqa: E402
+from ._creation import (arange, array, asarray, copy, empty,  # noqa: E402
+                        empty_like, eye, full, full_like, identity, linspace,
+                        ones, ones_like, zeros, zeros_like)
+from ._ops import (abs, absolute, add, all, amax, amin, any,  # noqa: E402
+                   astype, bitwise_and, bitwise_not, bitwise_or, bitwise_xor,
+                   broadcast_arrays, broadcast_to, clip, cos, divide, equal,
+                   exp, expand_dims, floor_divide, greater, greater_equal,
+                   invert, less, less_equal, log, logical_and, logical_not,
+                   logical_or, logical_xor, matrix_transpose, max, maximum,
+                   mean, min, minimum, mod, multiply, negative, not_equal,
+                   permute_dims, positive, pow, power, prod, remainder,
+                   reshape, sin, sqrt, square, squeeze, std, subtract, sum,
+                   swapaxes, tanh, to_device, transpose, true_divide, var,
+                   where)
+from ._jit import JitFunction, Lowered, jit  # noqa: E402
+from . import random  # noqa: E402
+
+bool_ = _dtypes.bool_
+int8, int16, int32, int64 = (_dtypes.int8, _dtypes.int16, _dtypes.int32,
+                             _dtypes.int64)
+uint8, uint16, uint32, uint64 = (_dtypes.uint8, _dtypes.uint16,
+                                 _dtypes.uint32, _dtypes.uint64)
+float16, float32, float64 = _dtypes.float16, _dtypes.float32, _dtypes.float64
+
+e = 2.718281828459045
+pi = 3.141592653589793
+inf = float("inf")
+nan = float("nan")
+newaxis = None
+
+__version__ = "0.1.0"
+
+
+def set_synchronous(on=True):
+    """Runs every operation on the calling thread before returning (for
+    debugging; also ``SLUICE_SYNC=1``)."""
+    _sluice.set_synchronous(bool(on))
+
+
+def compiler_version():
+    """The compiler's version string."""
+    from ._compiler import version
+    return version()
+
+
+def _finish():
+    # Let queued work finish before the interpreter tears down.
+    try:
+        synchronize()
+    except Exception:  # errors of abandoned work have no one to go to
+        pass
+
+
+_atexit.register(_finish)

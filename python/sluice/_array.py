@@ -1,0 +1,326 @@
+"""sluice.Array: an n-dimensional array in USM memory bound to a queue."""
+
+import numpy as np
+
+from . import _dtypes
+from . import _sluice as _ext
+from ._device import Device, _coerce_device, _queue_from_id
+from ._errors import PLACEMENT_MESSAGE, ExecutionPlacementError, TracerError
+from ._indexing import view_of
+from ._methods import ArrayMethods
+from ._placement import USM_NAMES, queue_info
+
+
+class Array(_ext.ArrayCore, ArrayMethods):
+    """An array in USM memory (device, shared or host) on one queue, like
+    ``dpnp.ndarray``.
+
+    Operations on arrays run on the queue the arrays are on (compute follows
+    data) and return at once; reading data (``asnumpy``, printing,
+    ``float()``) waits for them. Arrays are made by sluice's creation
+    functions (``asarray``, ``zeros``, ``arange``, ...), never directly.
+    ``x[...]`` with integers, slices, ``...`` and None gives views that
+    share memory.
+    """
+
+    __slots__ = ()
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("sluice.Array is not created directly: use "
+                        "sluice.asarray, sluice.empty, sluice.zeros, ...")
+
+    # --- attributes -------------------------------------------------------
+    @property
+    def dtype(self):
+        return _dtypes.DTYPES[self._dtype_code]
+
+    @property
+    def usm_type(self):
+        """"device", "shared" or "host"."""
+        return USM_NAMES[self._usm_kind]
+
+    @property
+    def strides(self):
+        """Strides in bytes, as NumPy reports them."""
+        item = self.itemsize
+        return tuple(s * item for s in self._strides)
+
+    @property
+    def flags(self):
+        return {"C_CONTIGUOUS": self._c_contiguous,
+                "WRITEABLE": not self._readonly}
+
+    # --- host conversion ------------------------------------------------------
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError(
+            "Implicit conversion of a sluice.Array to a NumPy array is not "
+            f"allowed (the data lives on {self.device.filter_string}): use "
+            "sluice.asnumpy(x), or numpy.from_dlpack(x) for host-accessible "
+            "memory")
+
+    def asnumpy(self):
+        return asnumpy(self)
+
+    def _item(self):
+        if self.size != 1:
+            raise ValueError(
+                "only arrays of one element can be converted to Python "
+                f"scalars (this one has shape {self.shape})")
+        return asnumpy(self).reshape(()).item()
+
+    def item(self, *args):
+        return asnumpy(self).item(*args)
+
+    def tolist(self):
+        return asnumpy(self).tolist()
+
+    def __bool__(self):
+        if self.size != 1:
+            raise ValueError(
+                "The truth value of an array with more than one element is "
+                "ambiguous. Use a.any() or a.all()")
+        return bool(self._item())
+
+    def __float__(self):
+        return float(self._item())
+
+    def __int__(self):
+        return int(self._item())
+
+    def __complex__(self):
+        return complex(self._item())
+
+    def __index__(self):
+        if self.dtype.kind not in "iu":
+            raise TypeError("only integer scalar arrays can be converted to "
+                            "a scalar index")
+        return int(self._item())
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
+    def __iter__(self):
+        if not self.shape:
+            raise TypeError("iteration over a 0-d array")
+        return (self[i] for i in range(self.shape[0]))
+
+    def __repr__(self):
+        data = asnumpy(self)
+        body = np.array2string(data, separator=", ", prefix="Array(")
+        q = self.sycl_queue
+        place = q.sycl_device.filter_string
+        if q.name:
+            place += f" (queue {q.name!r})"
+        return (f"Array({body}, dtype={self.dtype}, device={place}, "
+                f"usm_type={self.usm_type})")
+
+    def __str__(self):
+        return str(asnumpy(self))
+
+    def __format__(self, spec):
+        if self.ndim == 0 and spec:
+            return format(self._item(), spec)
+        return str(self) if not spec else format(str(self), spec)
+
+    # --- indexing -------------------------------------------------------------
+    def __getitem__(self, key):
+        offset, shape, strides = view_of(self.shape, self._strides,
+                                         self._offset, key)
+        return self._view(offset, shape, strides)
+
+    def __setitem__(self, key, value):
+        from ._trace import ScalarTracer, Tracer
+        if self._readonly:
+            raise ValueError("assignment destination is read-only")
+        offset, shape, strides = view_of(self.shape, self._strides,
+                                         self._offset, key)
+        dst = self._view(offset, shape, strides)
+        shape = tuple(shape)
+        if isinstance(value, (Tracer, ScalarTracer)):
+            raise TracerError("a traced value cannot be stored into a "
+                              "concrete array inside @sluice.jit")
+        if isinstance(value, Array):
+            if value._queue_id != self._queue_id:
+                raise ExecutionPlacementError(
+                    f"{PLACEMENT_MESSAGE} The target is on "
+                    f"{self.sycl_queue!r} and the value on "
+                    f"{value.sycl_queue!r}; migrate the value with "
+                    "to_device().")
+            src = value
+            if src.dtype != self.dtype:
+                src = src.astype(self.dtype)
+            dst._copy_from(_broadcast_view(src, shape))
+            return
+        if isinstance(value, (bool, int, float, np.generic)):
+            v = np.asarray(value).astype(self.dtype) if isinstance(
+                value, np.generic) else np.asarray(value, dtype=self.dtype)
+            dst._fill(v.tobytes())
+            return
+        try:
+            host = np.asarray(value, dtype=self.dtype)
+        except (TypeError, ValueError) as e:
+            raise TypeError(f"cannot assign {type(value).__name__} to a "
+                            f"sluice.Array: {e}") from None
+        src = _from_host(host, self._queue_id, self._usm_kind)
+        dst._copy_from(_broadcast_view(src, shape))
+
+    def fill(self, value):
+        self[...] = value
+
+    # --- in-place operators: compute, then copy into this array ---------------
+    def _inplace(self, op, other, name):
+        r = op(self, other)
+        if r.dtype != self.dtype:
+            if not np.can_cast(r.dtype, self.dtype, "same_kind"):
+                raise TypeError(
+                    f"Cannot cast ufunc '{name}' output from {r.dtype!r} to "
+                    f"{self.dtype!r} with casting rule 'same_kind'")
+            r = r.astype(self.dtype)
+        if tuple(r.shape) != tuple(self.shape):
+            raise ValueError(
+                f"non-broadcastable output operand with shape {self.shape} "
+                f"doesn't match the broadcast shape {r.shape}")
+        self[...] = r
+        return self
+
+    def __iadd__(self, o):
+        from . import _ops
+        return self._inplace(_ops.add, o, "add")
+
+    def __isub__(self, o):
+        from . import _ops
+        return self._inplace(_ops.subtract, o, "subtract")
+
+    def __imul__(self, o):
+        from . import _ops
+        return self._inplace(_ops.multiply, o, "multiply")
+
+    def __itruediv__(self, o):
+        from . import _ops
+        return self._inplace(_ops.divide, o, "divide")
+
+    def __ifloordiv__(self, o):
+        from . import _ops
+        return self._inplace(_ops.floor_divide, o, "floor_divide")
+
+    def __imod__(self, o):
+        from . import _ops
+        return self._inplace(_ops.remainder, o, "remainder")
+
+    def __ipow__(self, o):
+        from . import _ops
+        return self._inplace(_ops.power, o, "power")
+
+    # --- DLPack ------------------------------------------------------------------
+    def __dlpack_device__(self):
+        return tuple(self._dlpack_device())
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None,
+                   copy=None):
+        """A DLPack capsule of the array (waits for its data). Memory the
+        host can reach is exported as CPU memory, so NumPy takes it without
+        a copy."""
+        versioned = max_version is not None and tuple(max_version)[0] >= 1
+        if dl_device is not None and \
+                tuple(dl_device) != self.__dlpack_device__():
+            if tuple(dl_device)[0] != 1:
+                raise BufferError(f"cannot export to DLPack device "
+                                  f"{tuple(dl_device)}")
+            if copy is False:
+                raise BufferError("exporting to the CPU needs a copy, and "
+                                  "copy=False forbids it")
+            host = asnumpy(self)
+            kw = {"max_version": max_version} if versioned else {}
+            return host.__dlpack__(**kw)
+        src = self
+        if copy:
+            src = self._contiguous(self._queue_id, self._usm_kind, True)
+        return src._dlpack(versioned, bool(copy))
+
+
+ndarray = Array
+_ext.set_array_type(Array)
+
+
+def _broadcast_view(src, shape):
+    """A view of ``src`` broadcast to ``shape`` (zero strides)."""
+    shape = tuple(shape)
+    sshape = tuple(src.shape)
+    try:
+        ok = tuple(np.broadcast_shapes(sshape, shape)) == shape
+    except ValueError:
+        ok = False
+    if not ok:
+        raise ValueError(f"could not broadcast input array from shape "
+                         f"{sshape} into shape {shape}")
+    if sshape == shape:
+        return src
+    pad = len(shape) - len(sshape)
+    strides = [0] * pad + [0 if (d == 1 and t != 1) else s for d, s, t in
+                           zip(sshape, src._strides, shape[pad:])]
+    return src._view(src._offset, list(shape), strides)
+
+
+def _from_host(host, qid, kind):
+    """A new array on queue ``qid`` with the data of NumPy array
+    ``host``."""
+    dt = _dtypes.to_dtype(host.dtype)
+    _dtypes.check_supported(dt, queue_info(_queue_from_id(qid)))
+    host = np.asarray(host, dtype=dt, order="C")
+    return _ext.from_host(qid, kind, _dtypes.CODES[dt], list(host.shape),
+                          host.reshape(-1).view(np.uint8))
+
+
+def asnumpy(x, order="C"):
+    """The array's data as a new NumPy array (waits for pending work).
+    NumPy arrays and other objects go through ``numpy.asarray``."""
+    from ._trace import ScalarTracer, Tracer
+    if isinstance(x, Array):
+        out = np.empty(x.shape, dtype=x.dtype)
+        x._to_host(out.reshape(-1).view(np.uint8))
+        return out
+    if isinstance(x, (Tracer, ScalarTracer)):
+        raise TracerError("asnumpy() of a traced value inside @sluice.jit: "
+                          "return the array and convert the result")
+    return np.asarray(x, order=order)
+
+
+_host_queue = None
+
+
+def _host_queue_id():
+    global _host_queue
+    if _host_queue is None:
+        _host_queue = Device("host").sycl_queue
+    return _host_queue._id
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    """A sluice.Array of a DLPack producer (NumPy, PyTorch, ...). Host
+    memory is wrapped without a copy on the host device; ``device=`` moves
+    it (a copy; ``copy=False`` then raises)."""
+    if isinstance(x, Array):
+        arr = x
+        copied = False
+    else:
+        if not hasattr(x, "__dlpack__"):
+            raise TypeError(f"{type(x).__name__} does not support DLPack "
+                            "(it has no __dlpack__)")
+        try:
+            capsule = x.__dlpack__(max_version=(1, 0), copy=copy)
+        except TypeError:
+            capsule = x.__dlpack__()
+        arr = _ext.dlpack_import(capsule, _host_queue_id())
+        copied = bool(copy)
+    if device is not None:
+        q = _coerce_device(device).sycl_queue
+        if q._id != arr._queue_id:
+            if copy is False:
+                raise ValueError("the array is not on the requested device "
+                                 "and copy=False forbids moving it")
+            return arr.to_device(q)
+    if copy and not copied:
+        return arr.copy()
+    return arr

@@ -1,0 +1,392 @@
+"""Devices and queues, as dpctl spells them.
+
+``Device`` is both dpctl's ``SyclDevice`` (a piece of hardware with
+properties, made from a filter selector string) and
+``dpctl.tensor.Device`` (where an array lives: a device with a queue,
+``Device.create_device(obj)``). ``Queue`` is dpctl's ``SyclQueue``: every
+``Queue(device)`` is a new, distinct in-order queue; each device also has a
+canonical queue that arrays use unless told otherwise.
+"""
+
+import enum
+import itertools
+import threading
+
+from . import _sluice as _ext
+
+
+class backend_type(enum.Enum):
+    level_zero = 0
+    opencl = 1
+    cuda = 2
+    host = 3
+    all = -1
+
+
+class device_type(enum.Enum):
+    gpu = 0
+    cpu = 1
+    accelerator = 2
+    all = -1
+
+
+_BACKEND_ALIASES = {"native_cpu": "host", "ze": "level_zero"}
+
+_info_cache = {}
+
+
+def _info(handle):
+    info = _info_cache.get(handle)
+    if info is None:
+        info = _info_cache[handle] = _ext.device_info(handle)
+    return info
+
+
+def _enum_value(value, enum_type, what):
+    if value is None:
+        return None
+    if isinstance(value, enum_type):
+        return None if value.value == -1 else value.value
+    if isinstance(value, str):
+        name = _BACKEND_ALIASES.get(value.lower(), value.lower())
+        try:
+            v = enum_type[name]
+        except KeyError:
+            raise ValueError(f"unknown {what} {value!r} (expected one of "
+                             f"{', '.join(e.name for e in enum_type)})"
+                             ) from None
+        return None if v.value == -1 else v.value
+    raise TypeError(f"{what} must be a string or sluice.{enum_type.__name__},"
+                    f" got {type(value).__name__}")
+
+
+class Device:
+    """A device, optionally bound to one of its queues.
+
+    ``Device("opencl:cpu:0")``, ``Device("gpu,cpu")``, ``Device(2)`` (the
+    third device), ``Device()`` (the default device), ``Device(queue)``
+    (the queue's device, bound to that queue). Arrays report their placement
+    as a Device bound to their queue; ``sycl_queue`` is that queue, or the
+    device's canonical queue when the Device is not bound.
+    """
+
+    __slots__ = ("_handle", "_queue")
+
+    def __init__(self, filter_string=None):
+        other = _coerce_device(filter_string)
+        self._handle = other._handle
+        self._queue = other._queue
+
+    @classmethod
+    def create_device(cls, obj=None):
+        """dpctl.tensor.Device.create_device: a Device for a filter string,
+        a Device, a Queue or None (the default device)."""
+        if isinstance(obj, Device):
+            return obj
+        return _coerce_device(obj)
+
+    @classmethod
+    def _from_handle(cls, handle, queue=None):
+        d = object.__new__(cls)
+        d._handle = handle
+        d._queue = queue
+        return d
+
+    # --- placement ----------------------------------------------------
+    @property
+    def sycl_queue(self):
+        """The Queue arrays on this Device use."""
+        if self._queue is None:
+            self._queue = Queue._canonical(self._handle)
+        return self._queue
+
+    @property
+    def sycl_device(self):
+        """The device itself (not bound to a queue)."""
+        return Device._from_handle(self._handle)
+
+    # --- properties -----------------------------------------------------
+    @property
+    def filter_string(self):
+        """The normalised filter string, "backend:type:index"."""
+        return _info(self._handle)["filter_string"]
+
+    def get_filter_string(self):
+        return self.filter_string
+
+    @property
+    def name(self):
+        return _info(self._handle)["name"]
+
+    @property
+    def vendor(self):
+        return _info(self._handle)["vendor"]
+
+    @property
+    def driver_version(self):
+        return _info(self._handle)["driver_version"]
+
+    @property
+    def backend(self):
+        return backend_type(_info(self._handle)["backend"])
+
+    @property
+    def device_type(self):
+        return device_type(_info(self._handle)["type"])
+
+    @property
+    def is_gpu(self):
+        return self.device_type is device_type.gpu
+
+    @property
+    def is_cpu(self):
+        return self.device_type is device_type.cpu
+
+    @property
+    def is_accelerator(self):
+        return self.device_type is device_type.accelerator
+
+    @property
+    def max_compute_units(self):
+        return _info(self._handle)["compute_units"]
+
+    @property
+    def global_mem_size(self):
+        return _info(self._handle)["global_memory_bytes"]
+
+    @property
+    def max_work_group_size(self):
+        return _info(self._handle)["max_work_group_size"]
+
+    @property
+    def has_aspect_fp16(self):
+        return _info(self._handle)["has_fp16"]
+
+    @property
+    def has_aspect_fp64(self):
+        return _info(self._handle)["has_fp64"]
+
+    @property
+    def has_aspect_usm_device_allocations(self):
+        return bool(_info(self._handle)["usm_capabilities"] & 1)
+
+    @property
+    def has_aspect_usm_shared_allocations(self):
+        return bool(_info(self._handle)["usm_capabilities"] & 2)
+
+    @property
+    def has_aspect_usm_host_allocations(self):
+        return bool(_info(self._handle)["usm_capabilities"] & 4)
+
+    @property
+    def properties(self):
+        """Every property as text (what ``sluice-ls --verbose`` prints)."""
+        info = _info(self._handle)
+        usm = [k for bit, k in ((1, "device"), (2, "shared"), (4, "host"))
+               if info["usm_capabilities"] & bit]
+        props = {
+            "backend": info["backend_name"],
+            "type": device_type(info["type"]).name,
+            "name": info["name"],
+            "vendor": info["vendor"],
+            "driver": info["driver_version"],
+            "compute units": str(info["compute_units"]),
+            "global memory": f"{info['global_memory_bytes']} bytes",
+            "max workgroup size": str(info["max_work_group_size"]),
+            "fp16": "yes" if info["has_fp16"] else "no",
+            "fp64": "yes" if info["has_fp64"] else "no",
+            "USM": ", ".join(usm),
+        }
+        props.update(_ext.device_properties(self._handle))
+        return props
+
+    def print_device_info(self):
+        print(f"[{self.filter_string}] {self.name}")
+        for key, value in self.properties.items():
+            print(f"    {key:<20} {value}")
+
+    # --- identity -----------------------------------------------------
+    def __eq__(self, other):
+        if not isinstance(other, Device):
+            return NotImplemented
+        return (self._handle == other._handle
+                and self.sycl_queue is other.sycl_queue)
+
+    def __hash__(self):
+        return hash((self._handle, id(self.sycl_queue)))
+
+    def __repr__(self):
+        q = self._queue
+        if q is not None and q._name:
+            return f"Device({self.filter_string}, queue={q._name!r})"
+        return f"Device({self.filter_string})"
+
+    def __str__(self):
+        return self.filter_string
+
+
+class Queue:
+    """An in-order queue on a device (dpctl.SyclQueue).
+
+    ``Queue(device)`` makes a new queue, distinct from every other even on
+    the same device: arrays on different queues cannot be combined without
+    ``to_device``. ``device`` is anything ``Device()`` takes; a Device bound
+    to a queue gives a new queue on its device all the same.
+    """
+
+    __slots__ = ("_id", "_device_handle", "_name", "__weakref__")
+
+    _counter = itertools.count(1)
+    _lock = threading.Lock()
+
+    def __init__(self, device=None, property=None):
+        for p in ([property] if isinstance(property, str)
+                  else list(property or ())):
+            if p not in ("in_order", "enable_profiling", "default"):
+                raise ValueError(f"unsupported queue property {p!r} "
+                                 "(sluice queues are in order)")
+        dev = _coerce_device(device)
+        with Queue._lock:
+            name = f"q{next(Queue._counter)}"
+        qid = _ext.get_queue(_info(dev._handle)["filter_string"], name)
+        self._id = qid
+        self._device_handle = dev._handle
+        self._name = name
+        _QUEUES[qid] = self
+
+    @classmethod
+    def _canonical(cls, handle):
+        qid = _ext.get_queue(_info(handle)["filter_string"], "")
+        return _queue_from_id(qid)
+
+    @property
+    def sycl_device(self):
+        return Device._from_handle(self._device_handle)
+
+    @property
+    def device(self):
+        """A Device bound to this queue."""
+        return Device._from_handle(self._device_handle, self)
+
+    @property
+    def is_canonical(self):
+        return not self._name
+
+    @property
+    def name(self):
+        """The queue's name in compiled programs ("" for the canonical
+        queue)."""
+        return self._name
+
+    def wait(self):
+        """Blocks until everything submitted to the queue has finished;
+        raises SluiceError for an operation that failed since the last
+        wait."""
+        _ext.queue_wait(self._id)
+
+    def __eq__(self, other):
+        return self is other
+
+    def __hash__(self):
+        return hash(self._id)
+
+    def __repr__(self):
+        f = _info(self._device_handle)["filter_string"]
+        if self._name:
+            return f"Queue({f}, name={self._name!r})"
+        return f"Queue({f})"
+
+
+_QUEUES = {}
+
+
+def _queue_from_id(qid):
+    q = _QUEUES.get(qid)
+    if q is None:
+        device, name, handle, _ = _ext.queue_info(qid)
+        q = object.__new__(Queue)
+        q._id = qid
+        q._device_handle = handle
+        q._name = name
+        _QUEUES[qid] = q
+    return q
+
+
+_default_handle = None
+
+
+def _coerce_device(obj):
+    """A Device from what the ``device=`` keyword of dpnp takes."""
+    global _default_handle
+    if obj is None:
+        if _default_handle is None:
+            _default_handle = _ext.select_device("")
+        return Device._from_handle(_default_handle)
+    if isinstance(obj, Device):
+        return Device._from_handle(obj._handle, obj._queue)
+    if isinstance(obj, Queue):
+        return Device._from_handle(obj._device_handle, obj)
+    if isinstance(obj, str):
+        return Device._from_handle(_ext.select_device(obj))
+    if isinstance(obj, int) and not isinstance(obj, bool):
+        return Device._from_handle(_ext.select_device(str(obj)))
+    raise TypeError(
+        "a device is given as a filter string, a sluice.Device, a "
+        f"sluice.Queue or None, not {type(obj).__name__}")
+
+
+def get_devices(backend=None, device_type=None):
+    """Every visible device, optionally of one backend
+    (``"opencl"``, ``sluice.backend_type.host``) and type (``"gpu"``)."""
+    b = _enum_value(backend, backend_type, "backend")
+    t = _enum_value(device_type, globals()["device_type"], "device type")
+    out = []
+    for i in range(_ext.device_count()):
+        h = _ext.device_handle(i)
+        info = _info(h)
+        if b is not None and info["backend"] != b:
+            continue
+        if t is not None and info["type"] != t:
+            continue
+        out.append(Device._from_handle(h))
+    return out
+
+
+def get_num_devices(backend=None, device_type=None):
+    return len(get_devices(backend, device_type))
+
+
+def select_default_device():
+    """The default device: the first GPU, else the host CPU (or what
+    ``SLUICE_DEVICE_SELECTOR`` leaves)."""
+    return _coerce_device(None)
+
+
+def select_gpu_device():
+    return Device("gpu")
+
+
+def select_cpu_device():
+    return Device("cpu")
+
+
+def select_accelerator_device():
+    return Device("accelerator")
+
+
+def has_gpu_devices():
+    return bool(get_devices(device_type="gpu"))
+
+
+def has_cpu_devices():
+    return bool(get_devices(device_type="cpu"))
+
+
+def has_accelerator_devices():
+    return bool(get_devices(device_type="accelerator"))
+
+
+def synchronize():
+    """Waits for every queue sluice has used."""
+    for q in list(_QUEUES.values()):
+        q.wait()

@@ -1,0 +1,44 @@
+"""The exceptions sluice raises."""
+
+
+class SluiceError(RuntimeError):
+    """The runtime or a submitted operation failed (a device error, a
+    failed kernel, a lost allocation). Asynchronous failures surface at the
+    next synchronisation: reading the array, ``Queue.wait()``."""
+
+
+class DeviceNotFoundError(SluiceError, ValueError):
+    """No device matches a filter selector string, or the string is
+    malformed (dpctl: ``SyclDeviceCreationError``)."""
+
+
+class ExecutionPlacementError(ValueError):
+    """Arrays on different queues met in one operation (compute follows
+    data: migrate one with ``to_device``). The message begins with dpctl's
+    wording; for errors found while tracing or compiling, ``location`` is
+    the ``(file, line, column)`` of the user's source line."""
+
+    def __init__(self, message, location=None):
+        super().__init__(message)
+        self.location = location
+
+
+class CompileError(SluiceError):
+    """The compiler rejected a program. ``diagnostics`` holds
+    ``Diagnostic`` entries with their source locations."""
+
+    def __init__(self, message, diagnostics=()):
+        super().__init__(message)
+        self.diagnostics = list(diagnostics)
+
+
+class TracerError(TypeError):
+    """A traced value was used where ``@sluice.jit`` needs a concrete one
+    (Python control flow, ``float()``, ``asnumpy``): use ``sluice.where``
+    or mark the argument static."""
+
+
+PLACEMENT_MESSAGE = (
+    "Execution placement can not be unambiguously inferred from input "
+    "arguments."
+)

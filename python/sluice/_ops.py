@@ -1,0 +1,1072 @@
+"""Array operations: NumPy semantics on usm IR, eager or traced.
+
+Each operation normalises its operands (sluice arrays, traced arrays,
+Python and NumPy scalars, NumPy arrays), finds the queue they share
+(compute follows data: two queues are an ExecutionPlacementError) and the
+coerced USM kind, resolves dtypes as NumPy does (through the ufunc's own
+type resolution, Python scalars weak), and then either
+
+- records the op in the active trace (inside ``@sluice.jit``), or
+- runs it now: a one-op program with dynamic sizes (static 1s, so that
+  broadcasting is decided at compile time) is compiled once per op, dtypes,
+  ranks and placement, cached, and submitted asynchronously to the queue.
+"""
+
+import builtins
+import math
+import operator
+
+import numpy as np
+
+from . import _compiler, _dtypes, _ir, _trace
+from . import _sluice as _ext
+from ._errors import PLACEMENT_MESSAGE, ExecutionPlacementError, TracerError
+from ._placement import coerce_kinds, execution_queue, queue_info, resolve_queue
+from ._device import _coerce_device, _queue_from_id, _info
+
+try:  # NumPy >= 2
+    from numpy.exceptions import AxisError
+except ImportError:  # pragma: no cover
+    AxisError = np.AxisError
+
+
+def _array_type():
+    from ._array import Array
+    return Array
+
+
+# --- operands ---------------------------------------------------------------
+
+class _Operand:
+    """One operand of an operation.
+
+    kind: "A" a sluice.Array, "T" a Tracer, "S" a scalar with a known value
+    (Python or NumPy), "D" a traced scalar, "N" a NumPy array.
+    """
+
+    __slots__ = ("obj", "kind", "dtype", "weak", "shape", "qid", "usm")
+
+    def __init__(self, obj, kind, dtype, weak=None, shape=(), qid=None,
+                 usm=None):
+        self.obj = obj
+        self.kind = kind
+        self.dtype = dtype
+        self.weak = weak
+        self.shape = shape
+        self.qid = qid
+        self.usm = usm
+
+    @property
+    def is_usm(self):
+        return self.kind in "AT"
+
+    def resolve_key(self):
+        """What NumPy's type resolution sees: a dtype, or the Python type of
+        a weak scalar."""
+        if self.weak is not None and self.weak is not bool:
+            return self.weak
+        return self.dtype
+
+
+def _operand(x):
+    Array = _array_type()
+    if isinstance(x, Array):
+        return _Operand(x, "A", x.dtype, shape=x.shape, qid=x._queue_id,
+                        usm=x._usm_kind)
+    if isinstance(x, _trace.Tracer):
+        t = x._v.type
+        return _Operand(x, "T", t.dtype, shape=t.shape, qid=t.qid,
+                        usm=t.kind)
+    t = type(x)
+    if t is bool or t is int or t is float:
+        dt = (_dtypes.bool_ if t is bool else
+              _dtypes.int64 if t is int else _dtypes.float64)
+        return _Operand(x, "S", dt, weak=t)
+    if isinstance(x, _trace.ScalarTracer):
+        return _Operand(x, "D", x.dtype, weak=x.weak)
+    if isinstance(x, np.generic):
+        if isinstance(x, np.complexfloating):
+            raise TypeError("sluice has no complex numbers")
+        return _Operand(x.item(), "S", _dtypes.to_dtype(x.dtype))
+    if isinstance(x, np.ndarray):
+        return _Operand(x, "N", _dtypes.to_dtype(x.dtype), shape=x.shape)
+    if isinstance(x, bool):  # subclasses (IntEnum, ...)
+        return _operand(bool(x))
+    if isinstance(x, int):
+        return _operand(int(x))
+    if isinstance(x, float):
+        return _operand(float(x))
+    if isinstance(x, complex):
+        raise TypeError("sluice has no complex numbers")
+    raise TypeError(
+        f"unsupported operand type {t.__name__}: expected sluice.Array, a "
+        "Python or NumPy scalar, or a NumPy array")
+
+
+def _placement(ops, where=None):
+    """(queue id, USM kind) of the USM operands."""
+    qids = [o.qid for o in ops if o.is_usm]
+    if not qids:
+        raise ExecutionPlacementError(
+            f"{PLACEMENT_MESSAGE} One of the arguments must be a "
+            "sluice.Array (NumPy data and scalars follow the array they "
+            "meet).")
+    qid = execution_queue(qids, where)
+    return qid, coerce_kinds([o.usm for o in ops if o.is_usm])
+
+
+def _trace_for(ops):
+    tr = None
+    for o in ops:
+        if o.kind in "TD":
+            t = o.obj._trace
+            if tr is None:
+                tr = t
+            elif t is not tr:
+                raise TracerError("values of two different traces met")
+    if tr is not None and tr is not _trace.current():
+        raise TracerError("a traced value escaped its @sluice.jit function")
+    return tr
+
+
+_resolve_cache = {}
+
+
+def _resolve(ufunc, ops, qid):
+    """NumPy's loop dtypes for ``ufunc`` on the operands, with float16 and
+    float64 results fitted to the device."""
+    key = (ufunc, tuple(o.resolve_key() for o in ops), qid)
+    r = _resolve_cache.get(key)
+    if r is None:
+        r = ufunc.resolve_dtypes(tuple(o.resolve_key() for o in ops)
+                                 + (None,) * ufunc.nout)
+        r = tuple(_dtypes.to_dtype(d) for d in r)
+        info = queue_info(_queue_from_id(qid))
+        strong = {o.dtype for o in ops if o.weak is None}
+        r = tuple(d if d in strong else _dtypes.fit_device(d, info)
+                  for d in r)
+        _resolve_cache[key] = r
+    for o, d in zip(ops, r):
+        if o.kind == "S" and o.weak is int and d.kind in "iu":
+            _dtypes.check_int_range(o.obj, d)
+    return r
+
+
+def _generic_shape(shape):
+    """The compiled form of a shape for eager kernels: 1s stay static (they
+    decide broadcasting), every other size is dynamic."""
+    return tuple(1 if d == 1 else None for d in shape)
+
+
+def _broadcast_types(shapes):
+    """NumPy broadcasting of shapes whose sizes may be None (dynamic)."""
+    nd = builtins.max((len(s) for s in shapes), default=0)
+    out = []
+    for i in range(nd):
+        dims = [s[i - nd + len(s)] for s in shapes if i - nd + len(s) >= 0]
+        static = [d for d in dims if d is not None and d != 1]
+        if static:
+            out.append(static[0])
+        elif builtins.any(d is None for d in dims):
+            out.append(None)
+        else:
+            out.append(1)
+    return tuple(out)
+
+
+def _broadcast(shapes):
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise ValueError(
+            "operands could not be broadcast together with shapes "
+            + " ".join(str(tuple(s)) for s in shapes)) from None
+
+
+# --- running an operation -----------------------------------------------------
+
+class _Kernel:
+    """A compiled one-op program and how to call it."""
+
+    __slots__ = ("program", "array_args")
+
+    def __init__(self, program, array_args):
+        self.program = program
+        self.array_args = array_args
+
+
+_kernels = {}
+
+
+def kernel_cache_size():
+    """How many eager kernels this process has compiled or loaded."""
+    return len(_kernels)
+
+
+def _to_operand_value(fb, o, dt, qid, kind, value, loc):
+    """The IR value of operand ``o`` converted to ``dt``: arrays through
+    usm.astype, scalars through arith (unsigned scalars become 0-d arrays,
+    as usm ops take only uiN-typed scalars for unsigned arrays)."""
+    t = value.type
+    if isinstance(t, _ir.ArrayT):
+        if t.dtype == dt:
+            return value
+        return _ir.astype(fb, value, t.with_(dtype=dt), loc)
+    if not t.signless:  # an eager kernel's scalar argument, already dt
+        return value
+    v = _ir.cast_scalar(fb, value, dt, loc)
+    if dt.kind == "u":
+        return _ir.full(fb, v, _ir.ArrayT(dt, (), qid, kind), loc=loc)
+    return v
+
+
+# Eager calls seen before, by the exact signatures of their operands:
+# (program, result shapes, integer-scalar bounds to check per call).
+_fast = {}
+_FAST_LIMIT = 8192
+
+
+def _execute(opkey, ops, in_dtypes, emit, out_shapes, qid, kind,
+             fast_key=None):
+    """Runs ``emit(fb, values) -> [Value]`` on the operands.
+
+    ``in_dtypes[i]`` is the dtype operand i takes part in the op with
+    (None: as it is). In a trace the outputs are Tracers; otherwise the op is
+    compiled (once per key) and submitted, and ``out_shapes`` gives the
+    result shapes.
+    """
+    tr = _trace_for(ops)
+    if tr is None and _trace.current() is not None:
+        tr = _trace.current()
+    if tr is not None:
+        return _execute_traced(tr, ops, in_dtypes, emit, qid, kind)
+    Array = _array_type()
+    key_parts = [opkey, qid, kind]
+    args = []
+    for o, dt in zip(ops, in_dtypes):
+        if o.kind == "N":
+            o.obj = _from_numpy(o.obj, qid, kind)
+            o.kind = "A"
+            o.shape = o.obj.shape
+            o.usm = kind
+            o.qid = qid
+        if o.kind == "A":
+            key_parts.append((o.dtype, dt, _generic_shape(o.shape), o.usm))
+        else:
+            key_parts.append(("S", dt if dt is not None else o.dtype))
+        args.append(o.obj)
+    key = tuple(key_parts)
+    k = _kernels.get(key)
+    if k is None:
+        fb = _ir.FunctionBuilder("main")
+        values = []
+        for o, dt in zip(ops, in_dtypes):
+            if o.kind == "A":
+                v = fb.arg(_ir.ArrayT(o.dtype, _generic_shape(o.shape),
+                                      qid, o.usm))
+            else:
+                v = fb.arg(_ir.ScalarT(dt if dt is not None else o.dtype,
+                                       signless=False))
+            values.append(_to_operand_value(fb, o, dt or o.dtype, qid, kind,
+                                            v, None)
+                          if dt is not None else v)
+        outs = emit(fb, values)
+        fb.ret(outs)
+        program = _compiler.compile_function(fb, name=f"sluice.{opkey[0]}")
+        k = _Kernel(program, None)
+        _kernels[key] = k
+    results = k.program(args, out_shapes)
+    if fast_key is not None:
+        bounds = []
+        for i, (o, dt) in enumerate(zip(ops, in_dtypes)):
+            if o.kind == "S" and o.weak is int and dt is not None and \
+                    dt.kind in "iu":
+                info = np.iinfo(dt)
+                bounds.append((i, int(info.min), int(info.max)))
+        if len(_fast) >= _FAST_LIMIT:
+            _fast.clear()
+        _fast[fast_key] = (k.program, out_shapes, tuple(bounds))
+    return results
+
+
+def _fast_call(key, args):
+    """Runs an eager operation seen before with operands of the same
+    signatures, or returns None."""
+    hit = _fast.get(key)
+    if hit is None:
+        return None
+    program, shapes, bounds = hit
+    for i, lo, hi in bounds:
+        if not lo <= args[i] <= hi:
+            return None  # the full path raises OverflowError
+    return program(args, shapes)[0]
+
+
+_SCALAR_TYPES = (float, int, bool)
+
+
+def _fast_key(name, x1, x2):
+    t1, t2 = type(x1), type(x2)
+    Array = _array_type()
+    if t1 is Array:
+        if t2 is Array:
+            return (name, x1._signature, x2._signature)
+        if t2 in _SCALAR_TYPES:
+            return (name, x1._signature, t2)
+    elif t2 is Array and t1 in _SCALAR_TYPES:
+        return (name, t1, x2._signature)
+    return None
+
+
+def _execute_traced(tr, ops, in_dtypes, emit, qid, kind):
+    fb = tr.fb
+    loc = _trace.user_location()
+    values = []
+    for o, dt in zip(ops, in_dtypes):
+        if o.kind == "T":
+            v = o.obj._v
+        elif o.kind == "D":
+            v = o.obj._v
+        elif o.kind == "A":
+            v = tr.capture(o.obj)
+        elif o.kind == "N":
+            v = _ir.array_constant(fb, np.asarray(o.obj, order="C"), qid,
+                                   kind, loc)
+        else:  # "S": a constant
+            target = dt if dt is not None else o.dtype
+            if target.kind == "u":
+                v = _ir.array_constant(fb, np.array(o.obj, dtype=target),
+                                       qid, kind, loc)
+            else:
+                v = _ir.arith_constant(fb, o.obj, target, loc)
+        if dt is not None:
+            v = _to_operand_value(fb, o, dt, qid, kind, v, loc)
+        values.append(v)
+    outs = _with_loc(emit, fb, values, loc)
+    return [_trace.Tracer(v, tr) for v in outs]
+
+
+def _with_loc(emit, fb, values, loc):
+    """Calls emit with every op it writes at ``loc``."""
+    start = len(fb.ops)
+    outs = emit(fb, values)
+    for i in range(start, len(fb.ops)):
+        text, l = fb.ops[i]
+        if l is None:
+            fb.ops[i] = (text, loc)
+    return outs
+
+
+def _from_numpy(a, qid, kind):
+    from ._array import _from_host
+    return _from_host(np.asarray(a), qid, kind)
+
+
+def _single(results):
+    return results[0]
+
+
+# --- elementwise ----------------------------------------------------------------
+
+# name -> (NumPy ufunc, usm op)
+_BINARY = {
+    "add": (np.add, "add"),
+    "subtract": (np.subtract, "sub"),
+    "multiply": (np.multiply, "mul"),
+    "divide": (np.true_divide, "div"),
+    "floor_divide": (np.floor_divide, "floor_divide"),
+    "remainder": (np.remainder, "remainder"),
+    "power": (np.power, "pow"),
+    "maximum": (np.maximum, "maximum"),
+    "minimum": (np.minimum, "minimum"),
+    "equal": (np.equal, "eq"),
+    "not_equal": (np.not_equal, "ne"),
+    "less": (np.less, "lt"),
+    "less_equal": (np.less_equal, "le"),
+    "greater": (np.greater, "gt"),
+    "greater_equal": (np.greater_equal, "ge"),
+    "logical_and": (np.logical_and, "logical_and"),
+    "logical_or": (np.logical_or, "logical_or"),
+    "logical_xor": (np.logical_xor, "ne"),
+}
+
+_UNARY = {
+    "negative": (np.negative, "negative"),
+    "absolute": (np.absolute, "abs"),
+    "exp": (np.exp, "exp"),
+    "log": (np.log, "log"),
+    "sqrt": (np.sqrt, "sqrt"),
+    "sin": (np.sin, "sin"),
+    "cos": (np.cos, "cos"),
+    "tanh": (np.tanh, "tanh"),
+    "logical_not": (np.logical_not, "logical_not"),
+}
+
+
+def _binary(name, x1, x2):
+    fast = None
+    if not _trace._state.stack:
+        fast = _fast_key(name, x1, x2)
+        if fast is not None:
+            r = _fast_call(fast, [x1, x2])
+            if r is not None:
+                return r
+    ufunc, usm_op = _BINARY[name]
+    ops = [_operand(x1), _operand(x2)]
+    tr = _trace_for(ops) or _trace.current()
+    where = _trace.user_location() if tr is not None else None
+    qid, kind = _placement(ops, where)
+    d1, d2, out = _resolve(ufunc, ops, qid)
+    if name == "logical_xor":  # "not equal" of the truth values
+        d1 = d2 = _dtypes.bool_
+    if out.kind == "b" and d1.kind == "b" and usm_op in ("add", "mul"):
+        usm_op = "logical_or" if usm_op == "add" else "logical_and"
+    shape = _broadcast([o.shape for o in ops])
+
+    def emit(fb, vals):
+        rt = _ir.ArrayT(out, _broadcast_types(
+            [v.type.shape for v in vals if isinstance(v.type, _ir.ArrayT)]),
+            qid, kind)
+        return [_ir.elementwise(fb, usm_op, vals, rt)]
+
+    return _single(_execute(("bin", usm_op, out), ops, [d1, d2], emit,
+                            [shape], qid, kind, fast))
+
+
+def _unary(name, x):
+    fast = None
+    if not _trace._state.stack and type(x) is _array_type():
+        fast = (name, x._signature)
+        r = _fast_call(fast, [x])
+        if r is not None:
+            return r
+    ufunc, usm_op = _UNARY[name]
+    ops = [_operand(x)]
+    if not ops[0].is_usm:
+        if ops[0].kind in "SD":
+            raise TypeError(f"sluice.{name} needs an array; for scalars use "
+                            "the math module")
+        raise TypeError(f"sluice.{name} needs a sluice.Array, not a NumPy "
+                        "array (use sluice.asarray)")
+    qid, kind = ops[0].qid, ops[0].usm
+    d, out = _resolve(ufunc, ops, qid)
+
+    def emit(fb, vals):
+        rt = _ir.ArrayT(out, vals[0].type.shape, qid, kind)
+        return [_ir.elementwise(fb, usm_op, vals, rt)]
+
+    return _single(_execute(("un", usm_op, out), ops, [d], emit,
+                            [ops[0].shape], qid, kind, fast))
+
+
+def add(x1, x2):
+    return _binary("add", x1, x2)
+
+
+def subtract(x1, x2):
+    return _binary("subtract", x1, x2)
+
+
+def multiply(x1, x2):
+    return _binary("multiply", x1, x2)
+
+
+def divide(x1, x2):
+    return _binary("divide", x1, x2)
+
+
+true_divide = divide
+
+
+def floor_divide(x1, x2):
+    return _binary("floor_divide", x1, x2)
+
+
+def remainder(x1, x2):
+    return _binary("remainder", x1, x2)
+
+
+mod = remainder
+
+
+def power(x1, x2):
+    return _binary("power", x1, x2)
+
+
+pow = power
+
+
+def maximum(x1, x2):
+    return _binary("maximum", x1, x2)
+
+
+def minimum(x1, x2):
+    return _binary("minimum", x1, x2)
+
+
+def equal(x1, x2):
+    return _binary("equal", x1, x2)
+
+
+def not_equal(x1, x2):
+    return _binary("not_equal", x1, x2)
+
+
+def less(x1, x2):
+    return _binary("less", x1, x2)
+
+
+def less_equal(x1, x2):
+    return _binary("less_equal", x1, x2)
+
+
+def greater(x1, x2):
+    return _binary("greater", x1, x2)
+
+
+def greater_equal(x1, x2):
+    return _binary("greater_equal", x1, x2)
+
+
+def logical_and(x1, x2):
+    return _binary("logical_and", x1, x2)
+
+
+def logical_or(x1, x2):
+    return _binary("logical_or", x1, x2)
+
+
+def logical_xor(x1, x2):
+    return _binary("logical_xor", x1, x2)
+
+
+def _require_bool(name, *xs):
+    for x in xs:
+        o = _operand(x)
+        if o.dtype.kind != "b" and not (o.kind == "S" and o.weak is bool):
+            raise TypeError(
+                f"sluice has no bitwise operations on {o.dtype} ({name}); "
+                "on booleans it is the logical one")
+
+
+def bitwise_and(x1, x2):
+    _require_bool("&", x1, x2)
+    return logical_and(x1, x2)
+
+
+def bitwise_or(x1, x2):
+    _require_bool("|", x1, x2)
+    return logical_or(x1, x2)
+
+
+def bitwise_xor(x1, x2):
+    _require_bool("^", x1, x2)
+    return logical_xor(x1, x2)
+
+
+def invert(x):
+    _require_bool("~", x)
+    return logical_not(x)
+
+
+bitwise_not = invert
+
+
+def negative(x):
+    return _unary("negative", x)
+
+
+def positive(x):
+    o = _operand(x)
+    if o.dtype.kind == "b":
+        raise TypeError("the unary + of a boolean array is not supported")
+    return copy(x) if o.kind == "A" else x
+
+
+def absolute(x):
+    o = _operand(x)
+    if o.dtype.kind in "bu":
+        return copy(x) if o.kind == "A" else x
+    return _unary("absolute", x)
+
+
+abs = absolute
+
+
+def exp(x):
+    return _unary("exp", x)
+
+
+def log(x):
+    return _unary("log", x)
+
+
+def sqrt(x):
+    return _unary("sqrt", x)
+
+
+def sin(x):
+    return _unary("sin", x)
+
+
+def cos(x):
+    return _unary("cos", x)
+
+
+def tanh(x):
+    return _unary("tanh", x)
+
+
+def logical_not(x):
+    return _unary("logical_not", x)
+
+
+def square(x):
+    if _operand(x).dtype.kind == "b":  # NumPy squares booleans as int8
+        x = astype(x, _dtypes.int8)
+    return multiply(x, x)
+
+
+def where(condition, x, y):
+    """``x`` where ``condition`` is true, else ``y`` (NumPy broadcasting;
+    the condition is converted to bool, x and y to their common type)."""
+    ops = [_operand(condition), _operand(x), _operand(y)]
+    tr = _trace_for(ops) or _trace.current()
+    where_ = _trace.user_location() if tr is not None else None
+    qid, kind = _placement(ops, where_)
+    dx, dy, out = _resolve(np.maximum, ops[1:], qid)
+    shape = _broadcast([o.shape for o in ops])
+
+    def emit(fb, vals):
+        rt = _ir.ArrayT(out, _broadcast_types(
+            [v.type.shape for v in vals if isinstance(v.type, _ir.ArrayT)]),
+            qid, kind)
+        return [_ir.elementwise(fb, "where", vals, rt)]
+
+    return _single(_execute(("where", out), ops,
+                            [_dtypes.bool_, dx, dy], emit, [shape], qid,
+                            kind))
+
+
+def clip(x, a_min=None, a_max=None):
+    r = x
+    if a_min is not None:
+        r = maximum(r, a_min)
+    if a_max is not None:
+        r = minimum(r, a_max)
+    return r if r is not x else copy(x)
+
+
+def astype(x, dtype, copy=True, casting="unsafe", device=None):
+    dt = _dtypes.to_dtype(dtype)
+    if casting != "unsafe" and not np.can_cast(x.dtype, dt, casting):
+        raise TypeError(f"cannot cast {x.dtype} to {dt} with casting rule "
+                        f"{casting!r}")
+    if device is not None:
+        x = to_device(x, device)
+    o = _operand(x)
+    if not o.is_usm:
+        raise TypeError("astype needs a sluice.Array")
+    _dtypes.check_supported(dt, queue_info(_queue_from_id(o.qid)))
+    if dt == o.dtype:
+        return globals()["copy"](x) if copy and o.kind == "A" else x
+
+    def emit(fb, vals):
+        return [vals[0]]
+
+    return _single(_execute(("astype", dt), [o], [dt], emit, [o.shape],
+                            o.qid, o.usm))
+
+
+# --- scalar arithmetic inside traces ---------------------------------------------
+
+_ARITH = {
+    "add": ("arith.addf", "arith.addi"),
+    "subtract": ("arith.subf", "arith.subi"),
+    "multiply": ("arith.mulf", "arith.muli"),
+    "divide": ("arith.divf", None),
+}
+
+
+def scalar_or_array_binary(name, a, b, reflected):
+    if reflected:
+        a, b = b, a
+    oa, ob = _operand(a), _operand(b)
+    if oa.is_usm or ob.is_usm or oa.kind == "N" or ob.kind == "N":
+        return globals()[name](a, b)
+    if name not in _ARITH:
+        raise TracerError(
+            f"{name} of traced scalars needs their values: inside "
+            "@sluice.jit, Python scalar arguments are traced; mark the "
+            "argument static (static_argnums / static_argnames) to compute "
+            "with its value, or combine it with arrays")
+    tr = _trace_for([oa, ob])
+    fb = tr.fb
+    loc = _trace.user_location()
+    # Weak scalars stay weak: int op int is int, anything with a float is
+    # float (true division always).
+    weak_a, weak_b = oa.weak, ob.weak
+    if weak_a and weak_b:
+        kind = float if float in (weak_a, weak_b) or name == "divide" else int
+        dt = _dtypes.float64 if kind is float else _dtypes.int64
+        weak = kind
+    else:
+        dt = np.result_type(*(o.dtype for o in (oa, ob) if not o.weak))
+        if name == "divide" and dt.kind != "f":
+            dt = _dtypes.float64
+        weak = None
+    vals = []
+    for o in (oa, ob):
+        if o.kind == "S":
+            vals.append(_ir.arith_constant(fb, o.obj, dt, loc))
+        else:
+            vals.append(_ir.cast_scalar(fb, o.obj._v, dt, loc))
+    fop, iop = _ARITH[name]
+    op = fop if dt.kind == "f" else iop
+    t = _dtypes.SIGNLESS[_dtypes.CODES[dt]]
+    v = fb.op(f"{op} {vals[0].name}, {vals[1].name} : {t}",
+              _ir.ScalarT(dt), loc)
+    return _trace.ScalarTracer(v, tr, weak)
+
+
+def scalar_negative(s):
+    return scalar_or_array_binary("subtract", 0, s, False)
+
+
+# --- reductions -----------------------------------------------------------------
+
+def _normalize_axes(axis, ndim):
+    if axis is None:
+        return tuple(range(ndim))
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    out = []
+    for a in axes:
+        a = operator.index(a)
+        if not -ndim <= a < ndim:
+            raise AxisError(a, ndim)
+        a %= ndim if ndim else 1
+        if a in out:
+            raise ValueError("duplicate value in 'axis'")
+        out.append(a)
+    return tuple(sorted(out))
+
+
+def _reduce(name, x, axis, keepdims, dtype=None, out=None):
+    if out is not None:
+        raise TypeError("out= is not supported (sluice arrays are results "
+                        "of operations)")
+    o = _operand(x)
+    if not o.is_usm:
+        raise TypeError(f"sluice.{name} needs a sluice.Array")
+    if dtype is not None:
+        x = astype(x, dtype, copy=False)
+        o = _operand(x)
+    axes = _normalize_axes(axis, len(o.shape))
+    if name in ("max", "min") and builtins.any(o.shape[a] == 0 for a in axes):
+        raise ValueError(f"zero-size array to reduction operation "
+                         f"{'maximum' if name == 'max' else 'minimum'} "
+                         "which has no identity")
+    dt = o.dtype
+    if name in ("sum", "prod") and (dt.kind == "b" or (
+            dt.kind in "iu" and dt.itemsize < 8)):
+        rdt = _dtypes.uint64 if dt.kind == "u" else _dtypes.int64
+    else:
+        rdt = dt
+    shape = tuple((1 if i in axes else d) for i, d in enumerate(o.shape)
+                  if keepdims or i not in axes)
+
+    def emit(fb, vals):
+        s = vals[0].type.shape
+        rs = tuple((1 if i in axes else d) for i, d in enumerate(s)
+                   if keepdims or i not in axes)
+        rt = _ir.ArrayT(rdt, rs, o.qid, o.usm)
+        return [_ir.reduction(fb, name, vals[0], axes, keepdims, rt)]
+
+    if not axes:
+        r = astype(x, rdt, copy=True)
+    else:
+        r = _single(_execute(("reduce", name, axes, keepdims), [o], [None],
+                             emit, [shape], o.qid, o.usm))
+    if dtype is not None and rdt != o.dtype:
+        r = astype(r, o.dtype, copy=False)  # NumPy returns the dtype asked
+    return r
+
+
+def sum(x, axis=None, dtype=None, out=None, keepdims=False):
+    return _reduce("sum", x, axis, keepdims, dtype, out)
+
+
+def prod(x, axis=None, dtype=None, out=None, keepdims=False):
+    return _reduce("prod", x, axis, keepdims, dtype, out)
+
+
+def max(x, axis=None, out=None, keepdims=False):
+    return _reduce("max", x, axis, keepdims, None, out)
+
+
+def min(x, axis=None, out=None, keepdims=False):
+    return _reduce("min", x, axis, keepdims, None, out)
+
+
+amax = max
+amin = min
+
+
+def _float_for(x):
+    dt = x.dtype
+    if dt.kind == "f":
+        return dt
+    return _dtypes.fit_device(_dtypes.float64,
+                              queue_info(_queue_from_id(x._queue_id)))
+
+
+def mean(x, axis=None, dtype=None, out=None, keepdims=False):
+    o = _operand(x)
+    if not o.is_usm:
+        raise TypeError("sluice.mean needs a sluice.Array")
+    axes = _normalize_axes(axis, len(o.shape))
+    n = int(np.prod([o.shape[a] for a in axes], dtype=np.int64))
+    rdt = _dtypes.to_dtype(dtype) if dtype is not None else _float_for(x)
+    acc = _dtypes.float32 if rdt == _dtypes.float16 else rdt
+    s = sum(astype(x, acc, copy=False), axis=axis, keepdims=keepdims,
+            out=out)
+    r = divide(s, float(n) if n else float("nan"))
+    return astype(r, rdt, copy=False)
+
+
+def var(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    o = _operand(x)
+    if not o.is_usm:
+        raise TypeError("sluice.var needs a sluice.Array")
+    axes = _normalize_axes(axis, len(o.shape))
+    n = int(np.prod([o.shape[a] for a in axes], dtype=np.int64))
+    rdt = _dtypes.to_dtype(dtype) if dtype is not None else _float_for(x)
+    xf = astype(x, rdt, copy=False)
+    m = mean(xf, axis=axis, keepdims=True)
+    d = subtract(xf, m)
+    s = sum(multiply(d, d), axis=axis, keepdims=keepdims, out=out)
+    return divide(s, float(builtins.max(n - ddof, 0)) or float("nan"))
+
+
+def std(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    return sqrt(var(x, axis=axis, dtype=dtype, out=out, ddof=ddof,
+                    keepdims=keepdims))
+
+
+def all(x, axis=None, out=None, keepdims=False):
+    return _logical_reduce(x, axis, keepdims, out, True)
+
+
+def any(x, axis=None, out=None, keepdims=False):
+    return _logical_reduce(x, axis, keepdims, out, False)
+
+
+def _logical_reduce(x, axis, keepdims, out, is_all):
+    o = _operand(x)
+    if not o.is_usm:
+        raise TypeError("sluice.all/any need a sluice.Array")
+    axes = _normalize_axes(axis, len(o.shape))
+    b = astype(x, _dtypes.bool_, copy=False)
+    if builtins.any(o.shape[a] == 0 for a in axes):
+        shape = tuple((1 if i in axes else d) for i, d in enumerate(o.shape)
+                      if keepdims or i not in axes)
+        from ._creation import full
+        return full(shape, is_all, dtype=_dtypes.bool_,
+                    sycl_queue=_queue_from_id(o.qid),
+                    usm_type={1: "device", 2: "shared", 3: "host"}[o.usm])
+    return (min if is_all else max)(b, axis=axis, keepdims=keepdims, out=out)
+
+
+# --- shapes ---------------------------------------------------------------------
+
+def _normalize_shape(shape, size):
+    if isinstance(shape, (int, np.integer)):
+        shape = (shape,)
+    shape = [operator.index(d) for d in shape]
+    unknown = [i for i, d in enumerate(shape) if d == -1]
+    if len(unknown) > 1:
+        raise ValueError("can only specify one unknown dimension")
+    if builtins.any(d < -1 for d in shape):
+        raise ValueError("negative dimensions not allowed")
+    known = int(np.prod([d for d in shape if d != -1], dtype=np.int64))
+    if unknown:
+        if known == 0 or size % known:
+            raise ValueError(f"cannot reshape array of size {size} into "
+                             f"shape {tuple(shape)}")
+        shape[unknown[0]] = size // known
+    elif known != size:
+        raise ValueError(f"cannot reshape array of size {size} into shape "
+                         f"{tuple(shape)}")
+    return tuple(shape)
+
+
+def reshape(x, shape, order="C", copy=None):
+    if order not in ("C", None):
+        raise NotImplementedError("sluice arrays are C-ordered: order='C'")
+    o = _operand(x)
+    if not o.is_usm:
+        raise TypeError("sluice.reshape needs a sluice.Array")
+    size = int(np.prod(o.shape, dtype=np.int64))
+    new = _normalize_shape(shape, size)
+    if o.kind == "T" or _trace.current() is not None and o.kind == "A":
+        if new == tuple(o.shape):
+            return x
+
+        def emit(fb, vals):
+            rt = vals[0].type.with_(shape=new)
+            return [_ir.reshape(fb, vals[0], rt)]
+
+        return _single(_execute(("reshape", new), [o], [None], emit, [new],
+                                o.qid, o.usm))
+    base = x if x._c_contiguous and not copy else x._contiguous(
+        x._queue_id, x._usm_kind, bool(copy))
+    if copy is False and base is not x:
+        raise ValueError("cannot reshape without a copy (copy=False)")
+    strides = []
+    s = 1
+    for d in reversed(new):
+        strides.append(s)
+        s *= builtins.max(d, 1)
+    return base._view(base._offset, list(new), strides[::-1])
+
+
+def transpose(x, axes=None):
+    o = _operand(x)
+    if not o.is_usm:
+        raise TypeError("sluice.transpose needs a sluice.Array")
+    nd = len(o.shape)
+    if axes is None:
+        perm = tuple(range(nd))[::-1]
+    else:
+        perm = tuple(operator.index(a) for a in axes)
+        if len(perm) != nd:
+            raise ValueError("axes don't match array")
+        perm = tuple(a % nd if -nd <= a < nd else -1 for a in perm)
+        if sorted(perm) != list(range(nd)):
+            raise ValueError(f"axes {tuple(axes)} are not a permutation of "
+                             f"the {nd} axes")
+    if perm == tuple(range(nd)):
+        return x if o.kind != "A" else x._view(x._offset, list(x.shape),
+                                               list(x._strides))
+    shape = tuple(o.shape[p] for p in perm)
+
+    def emit(fb, vals):
+        s = vals[0].type.shape
+        rt = vals[0].type.with_(shape=tuple(s[p] for p in perm))
+        return [_ir.transpose(fb, vals[0], perm, rt)]
+
+    return _single(_execute(("transpose", perm), [o], [None], emit, [shape],
+                            o.qid, o.usm))
+
+
+def matrix_transpose(x):
+    nd = len(x.shape)
+    if nd < 2:
+        raise ValueError("matrix_transpose needs at least 2 dimensions")
+    return transpose(x, tuple(range(nd - 2)) + (nd - 1, nd - 2))
+
+
+def swapaxes(x, axis1, axis2):
+    nd = len(x.shape)
+    perm = list(range(nd))
+    a, b = _normalize_axes(axis1, nd)[0], _normalize_axes(axis2, nd)[0]
+    perm[a], perm[b] = perm[b], perm[a]
+    return transpose(x, perm)
+
+
+def permute_dims(x, axes):
+    return transpose(x, axes)
+
+
+def squeeze(x, axis=None):
+    shape = tuple(x.shape)
+    if axis is None:
+        axes = tuple(i for i, d in enumerate(shape) if d == 1)
+    else:
+        axes = _normalize_axes(axis, len(shape))
+        for a in axes:
+            if shape[a] != 1:
+                raise ValueError("cannot select an axis to squeeze out "
+                                 "which has size not equal to one")
+    return reshape(x, tuple(d for i, d in enumerate(shape) if i not in axes))
+
+
+def expand_dims(x, axis):
+    shape = list(x.shape)
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    nd = len(shape) + len(axes)
+    for a in sorted(_normalize_axes(axes, nd)):
+        shape.insert(a, 1)
+    return reshape(x, tuple(shape))
+
+
+def broadcast_to(x, shape):
+    o = _operand(x)
+    if not o.is_usm:
+        raise TypeError("sluice.broadcast_to needs a sluice.Array")
+    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(
+        operator.index(d) for d in shape)
+    if builtins.any(d < 0 for d in shape):
+        raise ValueError("all elements of broadcast shape must be "
+                         "non-negative")
+    try:
+        ok = len(shape) >= len(o.shape) and tuple(
+            np.broadcast_shapes(o.shape, shape)) == shape
+    except ValueError:
+        ok = False
+    if not ok:
+        raise ValueError(f"cannot broadcast an array of shape "
+                         f"{tuple(o.shape)} to shape {shape}")
+    if shape == tuple(o.shape):
+        return x if o.kind != "A" else copy(x)
+    eager = o.kind == "A" and _trace.current() is None
+    ops = [o]
+    if eager:
+        ops += [_Operand(int(d), "S", _dtypes.int64, weak=int)
+                for d in shape]
+
+    def emit(fb, vals):
+        v = vals[0]
+        if len(vals) > 1:
+            sizes = [_ir.index_from(fb, s) for s in vals[1:]]
+            rt = v.type.with_(shape=(None,) * len(shape))
+            return [_ir.broadcast_to(fb, v, rt, sizes)]
+        return [_ir.broadcast_to(fb, v, v.type.with_(shape=shape))]
+
+    return _single(_execute(("broadcast_to", len(shape)), ops,
+                            [None] + [_dtypes.int64] * (len(ops) - 1),
+                            emit, [shape], o.qid, o.usm))
+
+
+def broadcast_arrays(*args):
+    shape = _broadcast([a.shape for a in args])
+    return [broadcast_to(a, shape) for a in args]
+
+
+# --- placement --------------------------------------------------------------------
+
+def to_device(x, device):
+    o = _operand(x)
+    if not o.is_usm:
+        raise TypeError("to_device needs a sluice.Array")
+    q = _coerce_device(device).sycl_queue
+    if q._id == o.qid:
+        return x
+    _dtypes.check_supported(o.dtype, queue_info(q))
+    if o.kind == "A" and _trace.current() is None:
+        return x._contiguous(q._id, o.usm, True)
+
+    def emit(fb, vals):
+        return [_ir.to_device(fb, vals[0], vals[0].type.with_(qid=q._id))]
+
+    return _single(_execute(("to_device", q._id), [o], [None], emit,
+                            [o.shape], o.qid, o.usm))
+
+
+def copy(x):
+    o = _operand(x)
+    if o.kind == "A":
+        return x._contiguous(o.qid, o.usm, True)
+    if o.kind == "T":
+        return x
+    raise TypeError("sluice.copy needs a sluice.Array")

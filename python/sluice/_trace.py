@@ -1,0 +1,293 @@
+"""Tracing: the values ``@sluice.jit`` functions compute with.
+
+While a jitted function is traced, its array arguments are Tracers (array
+values of the function being built, with static shapes and placements) and
+its scalar arguments ScalarTracers. Every operation on them writes usm IR
+into the active Trace, with the location of the user's source line that
+called it.
+"""
+
+import os
+import sys
+import threading
+
+import numpy as np
+
+from . import _dtypes, _ir
+from ._errors import TracerError
+from ._methods import ArrayMethods
+from ._placement import USM_NAMES
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+class _State(threading.local):
+    def __init__(self):
+        self.stack = []
+
+
+_state = _State()
+
+
+def current():
+    """The innermost active Trace, or None."""
+    stack = _state.stack
+    return stack[-1] if stack else None
+
+
+def user_location():
+    """(file, line, column) of the innermost frame outside the sluice
+    package: the user's line that called into it."""
+    f = sys._getframe(1)
+    while f is not None and f.f_code.co_filename.startswith(_PACKAGE_DIR):
+        f = f.f_back
+    if f is None:
+        return None
+    line, col = f.f_lineno, 1
+    try:
+        positions = list(f.f_code.co_positions())
+        pos = positions[f.f_lasti // 2]
+        if pos[0] is not None:
+            line = pos[0]
+        if pos[2] is not None:
+            col = pos[2] + 1
+    except (AttributeError, IndexError):
+        pass
+    return (f.f_code.co_filename, line, col)
+
+
+class Trace:
+    """One function being traced."""
+
+    def __init__(self, name="main"):
+        self.fb = _ir.FunctionBuilder("main")
+        self.name = name
+        # id(Array) -> (Array, Value) for arrays captured from outside.
+        self.captured = {}
+
+    def __enter__(self):
+        _state.stack.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        _state.stack.pop()
+
+    def capture(self, array):
+        """The argument that brings a concrete array from outside the
+        function into it (passed again on every call)."""
+        entry = self.captured.get(id(array))
+        if entry is None:
+            t = _ir.ArrayT(array.dtype, array.shape, array._queue_id,
+                           array._usm_kind)
+            entry = (array, self.fb.arg(t, user_location()))
+            self.captured[id(array)] = entry
+        return entry[1]
+
+
+def _concrete_error(what):
+    return TracerError(
+        f"{what} needs a concrete value, but inside @sluice.jit this is a "
+        "traced value; use sluice.where() for data-dependent choices, or "
+        "mark the argument static (static_argnums / static_argnames)")
+
+
+class Tracer(ArrayMethods):
+    """An array inside a function that ``@sluice.jit`` traces."""
+
+    __slots__ = ("_v", "_trace")
+
+    def __init__(self, value, trace):
+        self._v = value
+        self._trace = trace
+
+    @property
+    def shape(self):
+        return self._v.type.shape
+
+    @property
+    def dtype(self):
+        return self._v.type.dtype
+
+    @property
+    def ndim(self):
+        return len(self._v.type.shape)
+
+    @property
+    def size(self):
+        return int(np.prod(self._v.type.shape, dtype=np.int64))
+
+    @property
+    def itemsize(self):
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self):
+        return self.size * self.itemsize
+
+    @property
+    def _queue_id(self):
+        return self._v.type.qid
+
+    @property
+    def _usm_kind(self):
+        return self._v.type.kind
+
+    @property
+    def usm_type(self):
+        return USM_NAMES[self._v.type.kind]
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
+    def __bool__(self):
+        raise _concrete_error("bool()")
+
+    def __float__(self):
+        raise _concrete_error("float()")
+
+    def __int__(self):
+        raise _concrete_error("int()")
+
+    def __index__(self):
+        raise _concrete_error("an index")
+
+    def __array__(self, *args, **kwargs):
+        raise _concrete_error("conversion to a NumPy array")
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    def __getitem__(self, key):
+        from . import _indexing
+        return _indexing.traced_getitem(self, key)
+
+    def __setitem__(self, key, value):
+        raise TracerError("arrays cannot be assigned to inside @sluice.jit "
+                          "(sluice.where() computes a new array)")
+
+    def __repr__(self):
+        return (f"Tracer(shape={self.shape}, dtype={self.dtype}, "
+                f"device={self.device}, usm_type={self.usm_type})")
+
+
+class ScalarTracer:
+    """A scalar argument of a traced function. ``weak`` is the Python type
+    (bool, int, float) of a Python scalar, which follows the arrays it meets
+    as NumPy's Python scalars do, or None for a NumPy scalar's fixed
+    dtype."""
+
+    __slots__ = ("_v", "_trace", "weak")
+
+    def __init__(self, value, trace, weak):
+        self._v = value
+        self._trace = trace
+        self.weak = weak
+
+    @property
+    def dtype(self):
+        return self._v.type.dtype
+
+    def __bool__(self):
+        raise _concrete_error("bool()")
+
+    def __float__(self):
+        raise _concrete_error("float()")
+
+    def __int__(self):
+        raise _concrete_error("int()")
+
+    def __index__(self):
+        raise _concrete_error("an index (shapes, axes, sizes)")
+
+    def __repr__(self):
+        kind = self.weak.__name__ if self.weak else str(self.dtype)
+        return f"ScalarTracer({kind})"
+
+    # Arithmetic with arrays goes through the array operations; with other
+    # scalars it is scalar arith.
+    def _binary(self, other, op, reflected=False):
+        from . import _ops
+        return _ops.scalar_or_array_binary(op, self, other, reflected)
+
+    def __add__(self, o):
+        return self._binary(o, "add")
+
+    def __radd__(self, o):
+        return self._binary(o, "add", True)
+
+    def __sub__(self, o):
+        return self._binary(o, "subtract")
+
+    def __rsub__(self, o):
+        return self._binary(o, "subtract", True)
+
+    def __mul__(self, o):
+        return self._binary(o, "multiply")
+
+    def __rmul__(self, o):
+        return self._binary(o, "multiply", True)
+
+    def __truediv__(self, o):
+        return self._binary(o, "divide")
+
+    def __rtruediv__(self, o):
+        return self._binary(o, "divide", True)
+
+    def __lt__(self, o):
+        return self._binary(o, "less")
+
+    def __le__(self, o):
+        return self._binary(o, "less_equal")
+
+    def __gt__(self, o):
+        return self._binary(o, "greater")
+
+    def __ge__(self, o):
+        return self._binary(o, "greater_equal")
+
+    def __eq__(self, o):
+        return self._binary(o, "equal")
+
+    def __ne__(self, o):
+        return self._binary(o, "not_equal")
+
+    __hash__ = None
+
+    def __pow__(self, o):
+        return self._binary(o, "power")
+
+    def __rpow__(self, o):
+        return self._binary(o, "power", True)
+
+    def __floordiv__(self, o):
+        return self._binary(o, "floor_divide")
+
+    def __rfloordiv__(self, o):
+        return self._binary(o, "floor_divide", True)
+
+    def __mod__(self, o):
+        return self._binary(o, "remainder")
+
+    def __rmod__(self, o):
+        return self._binary(o, "remainder", True)
+
+    def __neg__(self):
+        from . import _ops
+        return _ops.scalar_negative(self)
+
+    def __pos__(self):
+        return self
+
+
+def scalar_arg_dtype(weak, dtype):
+    """The IR type of a scalar argument: Python scalars as i1/i64/f64."""
+    if weak is bool:
+        return _dtypes.bool_
+    if weak is int:
+        return _dtypes.int64
+    if weak is float:
+        return _dtypes.float64
+    return dtype

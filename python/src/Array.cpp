@@ -1,0 +1,418 @@
+//===- Array.cpp - USM buffers, copies and fills
+//---------------------------===//
+#include "Array.h"
+#include "Errors.h"
+
+#include <nanobind/nanobind.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace nb = nanobind;
+
+namespace sluice::py {
+
+size_t itemSize(int dtype) {
+  static const size_t sizes[NumDTypes] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8};
+  return dtype >= 0 && dtype < NumDTypes ? sizes[dtype] : 0;
+}
+
+Buffer::~Buffer() {
+  if (base && queue)
+    sluiceFree(queue->queue, base); // deferred until its work has finished
+  if (release)
+    runWithGil(std::move(release));
+}
+
+bool Buffer::hostAccessible() const {
+  if (owner)
+    return owner->hostAccessible();
+  if (!queue || queue->backend == SLUICE_BACKEND_HOST)
+    return true;
+  return kind == SLUICE_USM_HOST || kind == SLUICE_USM_SHARED;
+}
+
+int64_t ArrayCore::size() const {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+bool ArrayCore::cContiguous() const {
+  int64_t expect = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    if (shape[i] == 0)
+      return true;
+    if (shape[i] != 1 && strides[i] != expect)
+      return false;
+    expect *= shape[i];
+  }
+  return true;
+}
+
+std::pair<int64_t, int64_t> ArrayCore::byteSpan() const {
+  int64_t lo = 0, hi = 0;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == 0)
+      return {0, 0};
+    int64_t extent = (shape[i] - 1) * strides[i];
+    (extent < 0 ? lo : hi) += extent;
+  }
+  int64_t item = static_cast<int64_t>(itemsize());
+  return {lo * item, (hi + 1) * item};
+}
+
+std::vector<int64_t> contiguousStrides(const std::vector<int64_t> &shape) {
+  std::vector<int64_t> strides(shape.size());
+  int64_t s = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    strides[i] = s;
+    s *= std::max<int64_t>(shape[i], 1);
+  }
+  return strides;
+}
+
+std::shared_ptr<Buffer> allocateBuffer(QueueState *queue, SluiceUsmKind kind,
+                                       size_t bytes) {
+  void *ptr = nullptr;
+  SluiceStatus status =
+      sluiceMalloc(queue->queue, kind, std::max<size_t>(bytes, 1), 0, &ptr);
+  if (status != SLUICE_SUCCESS)
+    throw runtimeError(status, "cannot allocate " + std::to_string(bytes) +
+                                   " bytes on " + queue->deviceString);
+  auto buffer = std::make_shared<Buffer>();
+  buffer->queue = queue;
+  buffer->kind = kind;
+  buffer->bytes = bytes;
+  buffer->base = ptr;
+  buffer->data = static_cast<char *>(ptr);
+  return buffer;
+}
+
+namespace {
+
+std::string lastError(const char *what) {
+  const char *msg = sluiceGetLastErrorMessage();
+  return std::string(what) + (msg && *msg ? ": " + std::string(msg) : "");
+}
+
+/// A synchronous runtime copy of `bytes` (either side may be plain host
+/// memory; `queue` is a queue that can do the copy).
+SluiceStatus copyBytes(SluiceQueue queue, void *dst, const void *src,
+                       size_t bytes, std::string &message) {
+  if (!bytes)
+    return SLUICE_SUCCESS;
+  SluiceEvent event = nullptr;
+  SluiceStatus s = sluiceMemcpy(queue, dst, src, bytes, 0, nullptr, &event);
+  if (s == SLUICE_SUCCESS)
+    s = sluiceEventWait(event);
+  if (event)
+    sluiceEventRelease(event);
+  if (s != SLUICE_SUCCESS)
+    message = lastError("copy failed");
+  return s;
+}
+
+/// Dimensions of a strided host copy after dropping size-1 axes and
+/// merging axes that are contiguous in both operands. Strides in bytes.
+struct CopyGeometry {
+  std::vector<int64_t> shape, dst, src;
+};
+
+CopyGeometry simplify(const std::vector<int64_t> &shape,
+                      const std::vector<int64_t> &dstStrides,
+                      const std::vector<int64_t> &srcStrides, int64_t item) {
+  CopyGeometry g;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == 1)
+      continue;
+    int64_t d = dstStrides[i] * item, s = srcStrides[i] * item;
+    if (!g.shape.empty() && g.dst.back() == d * shape[i] &&
+        g.src.back() == s * shape[i]) {
+      g.shape.back() *= shape[i];
+      g.dst.back() = d;
+      g.src.back() = s;
+      continue;
+    }
+    g.shape.push_back(shape[i]);
+    g.dst.push_back(d);
+    g.src.push_back(s);
+  }
+  return g;
+}
+
+/// Copies elements between host-accessible views.
+void hostStridedCopy(char *dst, const char *src,
+                     const std::vector<int64_t> &shape,
+                     const std::vector<int64_t> &dstStrides,
+                     const std::vector<int64_t> &srcStrides, size_t item) {
+  for (int64_t d : shape)
+    if (d == 0)
+      return;
+  CopyGeometry g = simplify(shape, dstStrides, srcStrides, item);
+  if (g.shape.empty()) {
+    std::memcpy(dst, src, item);
+    return;
+  }
+  int64_t n = g.shape.back(), ds = g.dst.back(), ss = g.src.back();
+  size_t outer = g.shape.size() - 1;
+  std::vector<int64_t> index(outer, 0);
+  auto innerRun = [&](char *d, const char *s) {
+    if (ds == static_cast<int64_t>(item) && ss == static_cast<int64_t>(item)) {
+      std::memmove(d, s, n * item);
+      return;
+    }
+    for (int64_t i = 0; i < n; ++i)
+      std::memcpy(d + i * ds, s + i * ss, item);
+  };
+  for (;;) {
+    char *d = dst;
+    const char *s = src;
+    for (size_t k = 0; k < outer; ++k) {
+      d += index[k] * g.dst[k];
+      s += index[k] * g.src[k];
+    }
+    innerRun(d, s);
+    size_t k = outer;
+    while (k > 0) {
+      --k;
+      if (++index[k] < g.shape[k])
+        break;
+      index[k] = 0;
+      if (k == 0)
+        return;
+    }
+    if (outer == 0)
+      return;
+  }
+}
+
+/// Host copies of a view's byte span when its memory is not
+/// host-accessible.
+struct Staged {
+  std::vector<char> bytes;
+  char *first = nullptr; // where the view's first element is
+};
+
+SluiceStatus stage(const ArrayCore &view, Staged &out, std::string &message) {
+  auto [lo, hi] = view.byteSpan();
+  out.bytes.resize(static_cast<size_t>(hi - lo));
+  out.first = out.bytes.data() - lo;
+  return copyBytes(view.buffer->queue->queue, out.bytes.data(),
+                   view.dataPointer() + lo, out.bytes.size(), message);
+}
+
+class CopyTask : public Task {
+public:
+  CopyTask(ArrayCore dst, ArrayCore src)
+      : dst(std::move(dst)), src(std::move(src)) {}
+
+  SluiceStatus run(std::string &message) override {
+    size_t item = dst.itemsize();
+    int64_t n = dst.size();
+    if (n == 0)
+      return SLUICE_SUCCESS;
+    bool srcContiguous =
+        src.cContiguous() && src.shape == dst.shape && n == src.size();
+    if (dst.cContiguous() && srcContiguous) {
+      if (dst.dataPointer() == src.dataPointer())
+        return SLUICE_SUCCESS;
+      return copyBytes(dst.buffer->queue->queue, dst.dataPointer(),
+                       src.dataPointer(), n * item, message);
+    }
+    Staged srcStage, dstStage;
+    const char *from = src.dataPointer();
+    if (!src.buffer->hostAccessible()) {
+      if (SluiceStatus s = stage(src, srcStage, message))
+        return s;
+      from = srcStage.first;
+    }
+    bool dstHost = dst.buffer->hostAccessible();
+    char *to = dst.dataPointer();
+    if (!dstHost) {
+      if (SluiceStatus s = stage(dst, dstStage, message))
+        return s;
+      to = dstStage.first;
+    }
+    hostStridedCopy(to, from, dst.shape, dst.strides, src.strides, item);
+    if (!dstHost) {
+      auto [lo, hi] = dst.byteSpan();
+      return copyBytes(dst.buffer->queue->queue, dst.dataPointer() + lo,
+                       dstStage.bytes.data(), static_cast<size_t>(hi - lo),
+                       message);
+    }
+    return SLUICE_SUCCESS;
+  }
+
+private:
+  ArrayCore dst, src;
+};
+
+class FillTask : public Task {
+public:
+  FillTask(ArrayCore dst, const void *value) : dst(std::move(dst)) {
+    std::memcpy(pattern, value, this->dst.itemsize());
+  }
+
+  SluiceStatus run(std::string &message) override {
+    size_t item = dst.itemsize();
+    int64_t n = dst.size();
+    if (n == 0)
+      return SLUICE_SUCCESS;
+    if (dst.cContiguous()) {
+      SluiceEvent event = nullptr;
+      SluiceStatus s = sluiceFill(dst.buffer->queue->queue, dst.dataPointer(),
+                                  pattern, item, n * item, 0, nullptr, &event);
+      if (s == SLUICE_SUCCESS)
+        s = sluiceEventWait(event);
+      if (event)
+        sluiceEventRelease(event);
+      if (s != SLUICE_SUCCESS)
+        message = lastError("fill failed");
+      return s;
+    }
+    // A strided fill: copy from the pattern broadcast over the view.
+    ArrayCore src;
+    src.shape = dst.shape;
+    src.strides.assign(dst.shape.size(), 0);
+    src.dtype = dst.dtype;
+    bool dstHost = dst.buffer->hostAccessible();
+    Staged dstStage;
+    char *to = dst.dataPointer();
+    if (!dstHost) {
+      if (SluiceStatus s = stage(dst, dstStage, message))
+        return s;
+      to = dstStage.first;
+    }
+    hostStridedCopy(to, pattern, dst.shape, dst.strides, src.strides, item);
+    if (!dstHost) {
+      auto [lo, hi] = dst.byteSpan();
+      return copyBytes(dst.buffer->queue->queue, dst.dataPointer() + lo,
+                       dstStage.bytes.data(), static_cast<size_t>(hi - lo),
+                       message);
+    }
+    return SLUICE_SUCCESS;
+  }
+
+private:
+  ArrayCore dst;
+  alignas(8) char pattern[16];
+};
+
+} // namespace
+
+void submitCopy(const ArrayCore &dst, const ArrayCore &srcIn) {
+  ArrayCore src = srcIn;
+  if (src.buffer == dst.buffer && src.size() > 0) {
+    // Overlapping views of one buffer (x[1:] = x[:-1]): copy the source
+    // out first, as NumPy does.
+    auto [slo, shi] = src.byteSpan();
+    auto [dlo, dhi] = dst.byteSpan();
+    int64_t srcStart = src.offset * static_cast<int64_t>(src.itemsize()) + slo;
+    int64_t srcEnd = src.offset * static_cast<int64_t>(src.itemsize()) + shi;
+    int64_t dstStart = dst.offset * static_cast<int64_t>(dst.itemsize()) + dlo;
+    int64_t dstEnd = dst.offset * static_cast<int64_t>(dst.itemsize()) + dhi;
+    if (srcStart < dstEnd && dstStart < srcEnd &&
+        !(srcStart == dstStart && src.strides == dst.strides))
+      src = contiguousCopy(src, src.buffer->queue, src.buffer->kind,
+                           /*force=*/true);
+  }
+  auto task = std::make_shared<CopyTask>(dst, src);
+  task->queue = dst.buffer->queue;
+  std::shared_ptr<Task> self = task;
+  useBuffer(*task, self, *src.buffer, /*write=*/false);
+  useBuffer(*task, self, *dst.buffer, /*write=*/true);
+  submitTask(dst.buffer->queue->dispatcher, std::move(task));
+}
+
+ArrayCore contiguousCopy(const ArrayCore &src, QueueState *queue,
+                         SluiceUsmKind kind, bool force) {
+  if (!force && src.cContiguous() && src.buffer->queue == queue &&
+      src.buffer->kind == kind)
+    return src;
+  ArrayCore out;
+  out.dtype = src.dtype;
+  out.shape = src.shape;
+  out.strides = contiguousStrides(src.shape);
+  out.buffer = allocateBuffer(queue, kind, src.size() * src.itemsize());
+  submitCopy(out, src);
+  return out;
+}
+
+void submitFill(const ArrayCore &dst, const void *value) {
+  auto task = std::make_shared<FillTask>(dst, value);
+  task->queue = dst.buffer->queue;
+  std::shared_ptr<Task> self = task;
+  useBuffer(*task, self, *dst.buffer, /*write=*/true);
+  submitTask(dst.buffer->queue->dispatcher, std::move(task));
+}
+
+void waitBuffer(Buffer &buffer) {
+  drainDeferred();
+  std::shared_ptr<Task> last = buffer.last;
+  if (last)
+    waitWithoutGil(*last);
+  std::shared_ptr<Task> writer = buffer.writer;
+  if (writer) {
+    waitWithoutGil(*writer);
+    if (writer->failed())
+      throw Error(ErrorKind::Runtime, writer->message, writer->status);
+  }
+  if (last && buffer.last == last)
+    buffer.last.reset();
+  if (writer && buffer.writer == writer)
+    buffer.writer.reset();
+}
+
+void copyToHost(const ArrayCore &src, void *dst) {
+  waitBuffer(*src.buffer);
+  int64_t n = src.size();
+  if (n == 0)
+    return;
+  size_t item = src.itemsize();
+  std::string message;
+  SluiceStatus status = SLUICE_SUCCESS;
+  {
+    nb::gil_scoped_release release;
+    if (src.buffer->hostAccessible()) {
+      hostStridedCopy(static_cast<char *>(dst), src.dataPointer(), src.shape,
+                      contiguousStrides(src.shape), src.strides, item);
+    } else if (src.cContiguous()) {
+      status = copyBytes(src.buffer->queue->queue, dst, src.dataPointer(),
+                         n * item, message);
+    } else {
+      Staged staged;
+      status = stage(src, staged, message);
+      if (status == SLUICE_SUCCESS)
+        hostStridedCopy(static_cast<char *>(dst), staged.first, src.shape,
+                        contiguousStrides(src.shape), src.strides, item);
+    }
+  }
+  if (status != SLUICE_SUCCESS)
+    throw Error(ErrorKind::Runtime, message, status);
+}
+
+ArrayCore copyFromHost(QueueState *queue, SluiceUsmKind kind, int dtype,
+                       const std::vector<int64_t> &shape, const void *src) {
+  ArrayCore out;
+  out.dtype = static_cast<uint8_t>(dtype);
+  out.shape = shape;
+  out.strides = contiguousStrides(shape);
+  size_t bytes = out.size() * out.itemsize();
+  out.buffer = allocateBuffer(queue, kind, bytes);
+  std::string message;
+  SluiceStatus status = SLUICE_SUCCESS;
+  {
+    nb::gil_scoped_release release;
+    if (out.buffer->hostAccessible())
+      std::memcpy(out.buffer->data, src, bytes);
+    else
+      status = copyBytes(queue->queue, out.buffer->data, src, bytes, message);
+  }
+  if (status != SLUICE_SUCCESS)
+    throw Error(ErrorKind::Runtime, message, status);
+  return out;
+}
+
+} // namespace sluice::py

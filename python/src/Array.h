@@ -1,0 +1,115 @@
+//===- Array.h - USM buffers and the core of sluice.Array -------*- C++ -*-===//
+#ifndef SLUICE_PYTHON_ARRAY_H
+#define SLUICE_PYTHON_ARRAY_H
+
+#include "Tasks.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace sluice::py {
+
+/// Element types, numbered as SluiceDType (sluice-c/Compiler.h).
+enum DType : uint8_t {
+  Bool = 0,
+  I8,
+  I16,
+  I32,
+  I64,
+  U8,
+  U16,
+  U32,
+  U64,
+  F16,
+  F32,
+  F64,
+  NumDTypes
+};
+size_t itemSize(int dtype);
+
+/// One memory block an array lives in. Its data pointer is known once the
+/// task producing it has finished (Buffer::last at creation).
+struct Buffer {
+  ~Buffer();
+  QueueState *queue = nullptr;
+  SluiceUsmKind kind = SLUICE_USM_DEVICE;
+  /// Bytes from `data` on (for staging copies and bounds).
+  size_t bytes = 0;
+  /// Bytes before `data` that belong to it too (imported views with
+  /// negative strides start at their first element).
+  int64_t bytesBefore = 0;
+  /// The allocation to sluiceFree (null for aliases and foreign memory).
+  void *base = nullptr;
+  char *data = nullptr;
+  /// The last task that reads or writes the buffer (null: none pending).
+  /// Only touched with the GIL held, or by the producing task before it is
+  /// marked finished.
+  std::shared_ptr<Task> last;
+  /// The last task that writes it (its producer, or a copy or fill into
+  /// it); its failure makes the contents invalid.
+  std::shared_ptr<Task> writer;
+  /// Memory owned by another buffer (a program returned an argument).
+  std::shared_ptr<Buffer> owner;
+  /// Releases foreign memory (DLPack import), with the GIL.
+  std::function<void()> release;
+  /// Foreign memory its producer marked read-only.
+  bool readOnly = false;
+  /// Whether host code may read and write the memory directly.
+  bool hostAccessible() const;
+};
+
+/// A strided view of a buffer: the C++ part of sluice.Array.
+struct ArrayCore {
+  std::shared_ptr<Buffer> buffer;
+  /// Elements from buffer->data to the first element.
+  int64_t offset = 0;
+  std::vector<int64_t> shape;
+  /// In elements; may be 0 or negative.
+  std::vector<int64_t> strides;
+  uint8_t dtype = F32;
+
+  int64_t size() const;
+  bool cContiguous() const;
+  size_t itemsize() const { return itemSize(dtype); }
+  /// The first element's address (the buffer's producer must have run).
+  char *dataPointer() const {
+    return buffer->data + offset * static_cast<int64_t>(itemsize());
+  }
+  /// The lowest and one-past-the-highest byte offset from dataPointer()
+  /// that the view touches (both 0 when it is empty).
+  std::pair<int64_t, int64_t> byteSpan() const;
+};
+
+std::vector<int64_t> contiguousStrides(const std::vector<int64_t> &shape);
+
+/// Allocates `bytes` of `kind` on the queue (at least one byte).
+std::shared_ptr<Buffer> allocateBuffer(QueueState *queue, SluiceUsmKind kind,
+                                       size_t bytes);
+
+/// Submits a copy of `src` into `dst` (equal shapes, equal dtypes; src may
+/// broadcast through zero strides). Either side may be on any queue; the
+/// copy runs on dst's device.
+void submitCopy(const ArrayCore &dst, const ArrayCore &src);
+
+/// A contiguous copy of `src` on (queue, kind), or src itself when it is
+/// contiguous already and on that placement.
+ArrayCore contiguousCopy(const ArrayCore &src, QueueState *queue,
+                         SluiceUsmKind kind, bool force);
+
+/// Submits a fill of the view with one element value (`itemsize` bytes).
+void submitFill(const ArrayCore &dst, const void *value);
+
+/// Waits (GIL released) for the buffer's last task; throws the failure.
+void waitBuffer(Buffer &buffer);
+
+/// Copies the view into host memory laid out C-contiguously (waits).
+void copyToHost(const ArrayCore &src, void *dst);
+/// Copies C-contiguous host memory into a new buffer on (queue, kind).
+ArrayCore copyFromHost(QueueState *queue, SluiceUsmKind kind, int dtype,
+                       const std::vector<int64_t> &shape, const void *src);
+
+} // namespace sluice::py
+
+#endif // SLUICE_PYTHON_ARRAY_H

@@ -1,0 +1,381 @@
+//===- Program.cpp - Calling compiled entry points on arrays --------------===//
+#include "Program.h"
+#include "Errors.h"
+
+#include "sluice-c/Runtime.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace nb = nanobind;
+
+namespace sluice::py {
+
+namespace {
+
+nb::handle arrayType;
+
+/// IEEE binary16 bits of `v`, rounded to nearest even.
+uint16_t floatToHalf(float v) {
+  uint32_t x;
+  std::memcpy(&x, &v, 4);
+  uint32_t sign = (x >> 16) & 0x8000u;
+  uint32_t mant = x & 0x7fffffu;
+  int32_t exp = static_cast<int32_t>((x >> 23) & 0xffu);
+  if (exp == 0xff) // inf or nan
+    return static_cast<uint16_t>(sign | 0x7c00u | (mant ? 0x200u : 0u));
+  int32_t e = exp - 127 + 15;
+  if (e >= 0x1f)
+    return static_cast<uint16_t>(sign | 0x7c00u);
+  if (e <= 0) {
+    if (e < -10)
+      return static_cast<uint16_t>(sign);
+    mant |= 0x800000u;
+    uint32_t shift = static_cast<uint32_t>(14 - e);
+    uint32_t half = mant >> shift;
+    uint32_t rest = mant & ((1u << shift) - 1);
+    uint32_t mid = 1u << (shift - 1);
+    if (rest > mid || (rest == mid && (half & 1u)))
+      ++half;
+    return static_cast<uint16_t>(sign | half);
+  }
+  uint32_t half = (static_cast<uint32_t>(e) << 10) | (mant >> 13);
+  uint32_t rest = mant & 0x1fffu;
+  if (rest > 0x1000u || (rest == 0x1000u && (half & 1u)))
+    ++half; // may carry into the exponent, up to infinity: correct
+  return static_cast<uint16_t>(sign | half);
+}
+
+/// Fields of an array in the results struct: allocated, aligned, offset,
+/// sizes, strides.
+size_t arrayFields(const ValueSpec &v) { return 3 + 2 * v.shape.size(); }
+
+std::string shapeString(const std::vector<int64_t> &shape) {
+  std::string s = "(";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i)
+      s += ", ";
+    s += shape[i] < 0 ? "?" : std::to_string(shape[i]);
+  }
+  return s + (shape.size() == 1 ? ",)" : ")");
+}
+
+class CallTask : public Task {
+public:
+  EntryPoint entry;
+  std::vector<uint64_t> slots;
+  struct PointerSlot {
+    size_t slot;
+    std::shared_ptr<Buffer> buffer;
+    int64_t byteOffset;
+  };
+  std::vector<PointerSlot> pointers;
+  /// Buffers of the results (data filled in by run()), their types and
+  /// shapes.
+  std::vector<std::shared_ptr<Buffer>> outputs;
+  std::shared_ptr<const std::vector<ValueSpec>> specs;
+  std::vector<std::vector<int64_t>> shapes;
+  size_t resultBytes = 0;
+  std::string programName;
+
+  SluiceStatus run(std::string &message) override {
+    std::vector<void *> inputs;
+    for (const PointerSlot &p : pointers) {
+      char *ptr = p.buffer->data + p.byteOffset;
+      uint64_t bits = reinterpret_cast<uintptr_t>(ptr);
+      slots[p.slot] = bits;
+      slots[p.slot + 1] = bits;
+      inputs.push_back(ptr);
+    }
+    std::vector<uint64_t> resultStorage(resultBytes / 8 + 1, 0);
+    std::vector<void *> argv(slots.size() + 1);
+    for (size_t i = 0; i < slots.size(); ++i)
+      argv[i] = &slots[i];
+    argv[slots.size()] = resultStorage.data();
+    int32_t status = entry(argv.data());
+    std::vector<void *> produced;
+    size_t word = 0;
+    for (size_t r = 0; r < outputs.size(); ++r) {
+      const ValueSpec &spec = (*specs)[r];
+      const uint64_t *field = resultStorage.data() + word;
+      word += arrayFields(spec);
+      auto *alloc = reinterpret_cast<void *>(field[0]);
+      bool isInput = false;
+      for (void *in : inputs)
+        isInput |= in == alloc;
+      bool seen = false;
+      for (void *p : produced)
+        seen |= p == alloc;
+      if (alloc && !isInput && !seen)
+        produced.push_back(alloc);
+    }
+    if (status != 0) {
+      const char *msg = sluiceGetLastErrorMessage();
+      message = programName + " failed" +
+                (msg && *msg ? ": " + std::string(msg) : std::string());
+      freeAll(produced);
+      return static_cast<SluiceStatus>(status);
+    }
+    // Check every result before handing any out.
+    word = 0;
+    for (size_t r = 0; r < outputs.size(); ++r) {
+      const ValueSpec &spec = (*specs)[r];
+      const uint64_t *field = resultStorage.data() + word;
+      word += arrayFields(spec);
+      size_t rank = spec.shape.size();
+      std::vector<int64_t> got(field + 3, field + 3 + rank);
+      if (got != shapes[r]) {
+        message = programName + ": result " + std::to_string(r) +
+                  " has shape " + shapeString(got) + ", expected " +
+                  shapeString(shapes[r]);
+        freeAll(produced);
+        return SLUICE_ERROR_INVALID_VALUE;
+      }
+    }
+    word = 0;
+    for (size_t r = 0; r < outputs.size(); ++r) {
+      const ValueSpec &spec = (*specs)[r];
+      const uint64_t *field = resultStorage.data() + word;
+      word += arrayFields(spec);
+      Buffer &out = *outputs[r];
+      auto *alloc = reinterpret_cast<void *>(field[0]);
+      out.data = reinterpret_cast<char *>(field[1]) +
+                 static_cast<int64_t>(field[2]) *
+                     static_cast<int64_t>(itemSize(spec.dtype));
+      // A result that is an argument (or an earlier result) returned as
+      // is shares that memory rather than owning it.
+      std::shared_ptr<Buffer> owner;
+      for (const PointerSlot &p : pointers)
+        if (!owner && p.buffer->data + p.byteOffset == alloc)
+          owner = p.buffer;
+      for (size_t e = 0; e < r && !owner; ++e)
+        if (outputs[e]->base == alloc ||
+            (outputs[e]->owner && outputs[e]->data == alloc))
+          owner = outputs[e];
+      if (owner)
+        out.owner = std::move(owner);
+      else
+        out.base = alloc;
+    }
+    return SLUICE_SUCCESS;
+  }
+
+  void freeAll(const std::vector<void *> &ptrs) {
+    for (void *p : ptrs) {
+      SluiceQueue q = nullptr;
+      if (sluicePointerGetInfo(p, nullptr, nullptr, &q, nullptr, nullptr) ==
+              SLUICE_SUCCESS &&
+          q)
+        sluiceFree(q, p);
+    }
+  }
+};
+
+} // namespace
+
+void setArrayType(nb::handle type) { arrayType = type; }
+
+nb::object wrapArray(ArrayCore &&core) {
+  nb::object obj = nb::inst_alloc(arrayType);
+  new (nb::inst_ptr<ArrayCore>(obj)) ArrayCore(std::move(core));
+  nb::inst_mark_ready(obj);
+  return obj;
+}
+
+void storeScalar(nb::handle value, int dtype, uint64_t &slot) {
+  slot = 0;
+  PyObject *o = value.ptr();
+  bool isFloat = PyFloat_Check(o);
+  if (!isFloat && !PyLong_Check(o))
+    throw Error(ErrorKind::Type, "expected a Python number for a scalar "
+                                 "argument");
+  switch (dtype) {
+  case F64: {
+    double v = PyFloat_AsDouble(o);
+    std::memcpy(&slot, &v, 8);
+    break;
+  }
+  case F32: {
+    float v = static_cast<float>(PyFloat_AsDouble(o));
+    std::memcpy(&slot, &v, 4);
+    break;
+  }
+  case F16: {
+    uint16_t v = floatToHalf(static_cast<float>(PyFloat_AsDouble(o)));
+    std::memcpy(&slot, &v, 2);
+    break;
+  }
+  case Bool:
+    slot = PyObject_IsTrue(o) ? 1 : 0;
+    break;
+  default: {
+    if (isFloat)
+      throw Error(ErrorKind::Type, "expected an integer for an integer "
+                                   "scalar argument");
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    uint64_t bits = static_cast<uint64_t>(v);
+    if (overflow > 0)
+      bits = PyLong_AsUnsignedLongLongMask(o);
+    size_t size = itemSize(dtype);
+    std::memcpy(&slot, &bits, size); // little-endian: the low bytes
+    break;
+  }
+  }
+  if (PyErr_Occurred())
+    throw nb::python_error();
+}
+
+Program::Program(uintptr_t entryAddress, std::vector<ValueSpec> argSpecs,
+                 std::vector<ValueSpec> resultSpecs, std::string name)
+    : entry(reinterpret_cast<EntryPoint>(entryAddress)),
+      args(std::move(argSpecs)), results(std::move(resultSpecs)),
+      programName(std::move(name)) {
+  sharedResults = std::make_shared<const std::vector<ValueSpec>>(results);
+  if (!entry)
+    throw Error(ErrorKind::Value, "a program needs an entry point");
+  for (const ValueSpec &a : args) {
+    argSlot.push_back(numSlots);
+    numSlots += a.isArray ? arrayFields(a) : 1;
+  }
+  for (const ValueSpec &r : results) {
+    if (!r.isArray || !r.queue)
+      throw Error(ErrorKind::Value, "program results must be placed arrays");
+    resultBytes += 8 * arrayFields(r);
+  }
+}
+
+nb::list Program::call(nb::handle argsObj, nb::handle shapesObj) {
+  drainDeferred();
+  PyObject *seq = argsObj.ptr();
+  if (!PyTuple_Check(seq) && !PyList_Check(seq))
+    throw Error(ErrorKind::Type, "program arguments must be a tuple or list");
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  if (static_cast<size_t>(n) != args.size())
+    throw Error(ErrorKind::Type,
+                programName + " takes " + std::to_string(args.size()) +
+                    " arguments, " + std::to_string(n) + " were given");
+  PyObject **items = PySequence_Fast_ITEMS(seq);
+  auto task = std::make_shared<CallTask>();
+  task->entry = entry;
+  task->slots.assign(numSlots, 0);
+  task->pointers.reserve(args.size());
+  task->programName = programName;
+  Dispatcher *dispatcher = nullptr;
+  // Arguments that are not contiguous are copied first (kept here until
+  // the task holds their buffers).
+  std::vector<ArrayCore> compacted;
+  compacted.reserve(args.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    const ValueSpec &spec = args[i];
+    nb::handle item(items[i]);
+    uint64_t *slot = &task->slots[argSlot[i]];
+    if (!spec.isArray) {
+      storeScalar(item, spec.dtype, *slot);
+      continue;
+    }
+    ArrayCore *core = nullptr;
+    if (!nb::try_cast<ArrayCore *>(item, core) || !core)
+      throw Error(ErrorKind::Type, programName + ": argument " +
+                                       std::to_string(i) +
+                                       " must be a sluice.Array");
+    bool shapeOk = core->shape.size() == spec.shape.size();
+    for (size_t d = 0; shapeOk && d < spec.shape.size(); ++d)
+      shapeOk = spec.shape[d] < 0 || spec.shape[d] == core->shape[d];
+    if (core->dtype != spec.dtype || !shapeOk)
+      throw Error(ErrorKind::Type, programName + ": argument " +
+                                       std::to_string(i) +
+                                       " has the wrong dtype or shape " +
+                                       shapeString(core->shape) + " for " +
+                                       shapeString(spec.shape));
+    if (core->buffer->queue != spec.queue || core->buffer->kind != spec.kind)
+      throw Error(ErrorKind::Value,
+                  programName + ": argument " + std::to_string(i) +
+                      " is not on the queue and USM kind it was compiled "
+                      "for");
+    const ArrayCore *in = core;
+    if (!core->cContiguous()) {
+      compacted.push_back(
+          contiguousCopy(*core, spec.queue, spec.kind, /*force=*/true));
+      in = &compacted.back();
+    }
+    if (!dispatcher)
+      dispatcher = spec.queue->dispatcher;
+    // An empty view's offset may point past its allocation: pass the
+    // allocation itself (nothing is read).
+    int64_t size = in->size();
+    int64_t byteOffset =
+        size ? in->offset * static_cast<int64_t>(in->itemsize()) : 0;
+    task->pointers.push_back({argSlot[i], in->buffer, byteOffset});
+    size_t rank = in->shape.size();
+    slot[2] = 0;
+    int64_t stride = 1;
+    for (size_t d = rank; d-- > 0;) {
+      slot[3 + d] = static_cast<uint64_t>(in->shape[d]);
+      slot[3 + rank + d] = static_cast<uint64_t>(stride);
+      stride *= std::max<int64_t>(in->shape[d], 1);
+    }
+  }
+  // Result shapes: static ones from the types, dynamic ones from `shapes`.
+  task->shapes.resize(results.size());
+  bool haveShapes = !shapesObj.is_none();
+  if (haveShapes && nb::len(shapesObj) != static_cast<size_t>(results.size()))
+    throw Error(ErrorKind::Value, programName + ": one shape per result");
+  for (size_t r = 0; r < results.size(); ++r) {
+    const ValueSpec &spec = results[r];
+    std::vector<int64_t> shape = spec.shape;
+    if (haveShapes) {
+      nb::handle s = shapesObj[r];
+      if (nb::len(s) != shape.size())
+        throw Error(ErrorKind::Value, programName + ": result " +
+                                          std::to_string(r) + " has rank " +
+                                          std::to_string(shape.size()));
+      for (size_t d = 0; d < shape.size(); ++d) {
+        int64_t v = nb::cast<int64_t>(s[d]);
+        if (v < 0 || (shape[d] >= 0 && shape[d] != v))
+          throw Error(ErrorKind::Value, programName + ": bad size for result " +
+                                            std::to_string(r));
+        shape[d] = v;
+      }
+    }
+    for (int64_t d : shape)
+      if (d < 0)
+        throw Error(ErrorKind::Value, programName + ": the shape of result " +
+                                          std::to_string(r) +
+                                          " is dynamic and was not given");
+    task->shapes[r] = std::move(shape);
+  }
+  if (!dispatcher)
+    dispatcher = results.empty() ? nullptr : results[0].queue->dispatcher;
+  if (!dispatcher)
+    throw Error(ErrorKind::Value,
+                programName + " has neither array arguments nor results");
+  task->queue = results.empty() ? args[0].queue : results[0].queue;
+  task->specs = sharedResults;
+  task->resultBytes = resultBytes;
+  std::shared_ptr<Task> self = task;
+  for (const CallTask::PointerSlot &p : task->pointers)
+    useBuffer(*task, self, *p.buffer, /*write=*/false);
+  nb::list out;
+  for (size_t r = 0; r < results.size(); ++r) {
+    const ValueSpec &spec = results[r];
+    auto buffer = std::make_shared<Buffer>();
+    buffer->queue = spec.queue;
+    buffer->kind = spec.kind;
+    buffer->last = self;
+    buffer->writer = self;
+    ArrayCore core;
+    core.buffer = buffer;
+    core.dtype = spec.dtype;
+    core.shape = task->shapes[r];
+    core.strides = contiguousStrides(core.shape);
+    buffer->bytes = core.size() * core.itemsize();
+    task->outputs.push_back(buffer);
+    out.append(wrapArray(std::move(core)));
+  }
+  submitTask(dispatcher, std::move(self));
+  return out;
+}
+
+} // namespace sluice::py

@@ -1,0 +1,72 @@
+//===- Program.h - Calling compiled entry points on arrays ------*- C++ -*-===//
+//
+// A Program is one entry point of a compiled executable with the types of
+// its arguments and results. Calling it submits a task that lays out the
+// entry's packed arguments (sluice-c/Compiler.h: 3 + 2R slots per array of
+// rank R, one per scalar, then storage for the results), calls it on the
+// device's worker and turns the results into buffers. The result arrays
+// are returned at once; their memory is known when the task has run.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_PYTHON_PROGRAM_H
+#define SLUICE_PYTHON_PROGRAM_H
+
+#include "Array.h"
+
+#include <nanobind/nanobind.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace sluice::py {
+
+using EntryPoint = int32_t (*)(void **);
+
+struct ValueSpec {
+  bool isArray = true;
+  uint8_t dtype = F32;
+  /// Arrays: sizes, -1 for a dynamic one.
+  std::vector<int64_t> shape;
+  QueueState *queue = nullptr;
+  SluiceUsmKind kind = SLUICE_USM_DEVICE;
+};
+
+class Program {
+public:
+  Program(uintptr_t entry, std::vector<ValueSpec> args,
+          std::vector<ValueSpec> results, std::string name);
+
+  /// Checks `args` against the argument types, submits the call and
+  /// returns the result arrays. `shapes` gives each result's shape when
+  /// some of its sizes are dynamic (None: all static).
+  nanobind::list call(nanobind::handle args, nanobind::handle shapes);
+
+  const std::string &name() const { return programName; }
+  size_t numArgs() const { return args.size(); }
+  size_t numResults() const { return results.size(); }
+
+private:
+  EntryPoint entry;
+  std::vector<ValueSpec> args, results;
+  /// The result types, shared with tasks that outlive the program.
+  std::shared_ptr<const std::vector<ValueSpec>> sharedResults;
+  std::string programName;
+  /// Slots of the packed argument list, and where each array starts.
+  size_t numSlots = 0;
+  std::vector<size_t> argSlot;
+  size_t resultBytes = 0;
+};
+
+/// The Python type instantiated for new arrays (sluice.Array).
+void setArrayType(nanobind::handle type);
+/// A new sluice.Array owning `core`.
+nanobind::object wrapArray(ArrayCore &&core);
+
+/// Stores a Python scalar as `dtype` in an 8-byte slot (bounds are the
+/// caller's concern; values wrap like C casts).
+void storeScalar(nanobind::handle value, int dtype, uint64_t &slot);
+
+} // namespace sluice::py
+
+#endif // SLUICE_PYTHON_PROGRAM_H

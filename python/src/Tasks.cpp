@@ -1,0 +1,253 @@
+//===- Tasks.cpp - Asynchronous execution of array operations -------------===//
+#include "Tasks.h"
+#include "Array.h"
+#include "Errors.h"
+
+#include "sluice-c/Program.h"
+
+#include <nanobind/nanobind.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <new>
+
+namespace nb = nanobind;
+
+namespace sluice::py {
+
+namespace {
+// One condition variable for every task completion: waiters are few (the
+// Python thread and workers waiting across devices). Never destroyed:
+// workers may still wait on it while the process exits.
+std::mutex &doneMutex = *new std::mutex;
+std::condition_variable &doneCv = *new std::condition_variable;
+
+bool initialSynchronous() {
+  const char *env = std::getenv("SLUICE_SYNC");
+  return env && *env && std::strcmp(env, "0") != 0;
+}
+std::atomic<bool> synchronous{initialSynchronous()};
+} // namespace
+
+void Task::wait() {
+  if (finished())
+    return;
+  std::unique_lock<std::mutex> lock(doneMutex);
+  doneCv.wait(lock, [&] { return finished(); });
+}
+
+void Task::execute() {
+  SluiceStatus result = SLUICE_SUCCESS;
+  for (const Dependency &dep : deps) {
+    dep.task->wait();
+    if (dep.inherit && dep.task->failed() && result == SLUICE_SUCCESS) {
+      result = dep.task->status;
+      message = "an earlier operation failed: " + dep.task->message;
+    }
+  }
+  deps.clear();
+  if (result == SLUICE_SUCCESS) {
+    try {
+      result = run(message);
+    } catch (const std::bad_alloc &) {
+      result = SLUICE_ERROR_OUT_OF_HOST_MEMORY;
+      message = "out of host memory";
+    } catch (const std::exception &e) {
+      result = SLUICE_ERROR_BACKEND;
+      message = e.what();
+    }
+  }
+  status = result;
+  if (result != SLUICE_SUCCESS && queue)
+    queue->recordFailure(result, message);
+  {
+    std::lock_guard<std::mutex> lock(doneMutex);
+    state.store(result == SLUICE_SUCCESS ? 1 : 2, std::memory_order_release);
+  }
+  doneCv.notify_all();
+}
+
+SluiceStatus GateTask::run(std::string &) {
+  std::unique_lock<std::mutex> lock(mutex);
+  cv.wait(lock, [&] { return open; });
+  return SLUICE_SUCCESS;
+}
+
+void GateTask::release() {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    open = true;
+  }
+  cv.notify_all();
+}
+
+Dispatcher::Dispatcher(SluiceDevice device)
+    : device(device), worker([this] { loop(); }) {}
+
+Dispatcher::~Dispatcher() {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    stopping = true;
+  }
+  cv.notify_all();
+  worker.join();
+}
+
+void Dispatcher::submit(std::shared_ptr<Task> task) {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    last = task;
+    pending.push_back(std::move(task));
+  }
+  cv.notify_one();
+}
+
+void Dispatcher::drain() {
+  std::shared_ptr<Task> tail;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    tail = last;
+  }
+  if (tail)
+    tail->wait();
+}
+
+void Dispatcher::loop() {
+  for (;;) {
+    std::shared_ptr<Task> task;
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      cv.wait(lock, [&] { return stopping || !pending.empty(); });
+      if (pending.empty())
+        return;
+      task = std::move(pending.front());
+      pending.pop_front();
+    }
+    task->execute();
+  }
+}
+
+void QueueState::recordFailure(SluiceStatus status,
+                               const std::string &message) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (failure == SLUICE_SUCCESS) {
+    failure = status;
+    failureMessage = message;
+  }
+}
+
+SluiceStatus QueueState::takeFailure(std::string &message) {
+  std::lock_guard<std::mutex> lock(mutex);
+  SluiceStatus s = failure;
+  message = std::move(failureMessage);
+  failure = SLUICE_SUCCESS;
+  failureMessage.clear();
+  return s;
+}
+
+namespace {
+// Touched with the GIL held only: the maps need no lock of their own.
+std::map<std::pair<std::string, std::string>, QueueState *> queues;
+std::map<SluiceQueue, QueueState *> queuesByHandle;
+std::map<SluiceDevice, Dispatcher *> dispatchers;
+} // namespace
+
+QueueState *findQueue(SluiceQueue queue) {
+  auto it = queuesByHandle.find(queue);
+  return it == queuesByHandle.end() ? nullptr : it->second;
+}
+
+QueueState *getQueue(const std::string &device, const std::string &name) {
+  auto key = std::make_pair(device, name);
+  if (auto it = queues.find(key); it != queues.end())
+    return it->second;
+  sluiceProgramBegin();
+  void *q = sluiceProgramQueue(device.c_str(), name.c_str());
+  int32_t status = sluiceProgramEnd();
+  if (!q || status != 0)
+    throw runtimeError(status ? static_cast<SluiceStatus>(status)
+                              : SLUICE_ERROR_DEVICE_NOT_FOUND,
+                       "no queue for device \"" + device + "\"");
+  if (QueueState *known = findQueue(static_cast<SluiceQueue>(q))) {
+    queues.emplace(key, known); // another spelling of a known queue
+    return known;
+  }
+  auto *state = new QueueState; // lives as long as the process
+  state->queue = static_cast<SluiceQueue>(q);
+  check(sluiceQueueGetDevice(state->queue, &state->device),
+        "cannot query a queue's device");
+  SluiceDeviceInfo info;
+  check(sluiceDeviceGetInfo(state->device, &info), "cannot query a device");
+  state->deviceString = info.filter_string;
+  state->backend = info.backend;
+  state->name = name;
+  Dispatcher *&dispatcher = dispatchers[state->device];
+  if (!dispatcher)
+    dispatcher = new Dispatcher(state->device); // lives as long as the process
+  state->dispatcher = dispatcher;
+  queues.emplace(key, state);
+  queuesByHandle.emplace(state->queue, state);
+  return state;
+}
+
+void useBuffer(Task &task, const std::shared_ptr<Task> &self, Buffer &buffer,
+               bool write) {
+  if (buffer.last && buffer.last != self && !buffer.last->finished())
+    task.deps.push_back({buffer.last, false});
+  // The last writer's failure is this task's: its memory is not valid.
+  if (buffer.writer && buffer.writer != self &&
+      (!buffer.writer->finished() || buffer.writer->failed()))
+    task.deps.push_back({buffer.writer, true});
+  buffer.last = self;
+  if (write)
+    buffer.writer = self;
+}
+
+bool synchronousMode() { return synchronous.load(); }
+void setSynchronousMode(bool on) { synchronous.store(on); }
+
+void waitWithoutGil(Task &task) {
+  if (task.finished())
+    return;
+  nb::gil_scoped_release release;
+  task.wait();
+}
+
+void submitTask(Dispatcher *dispatcher, std::shared_ptr<Task> task) {
+  drainDeferred();
+  if (synchronousMode()) {
+    nb::gil_scoped_release release;
+    task->execute();
+    return;
+  }
+  dispatcher->submit(std::move(task));
+}
+
+namespace {
+std::mutex deferredMutex;
+std::vector<std::function<void()>> deferred;
+} // namespace
+
+void runWithGil(std::function<void()> fn) {
+  if (PyGILState_Check()) {
+    fn();
+    return;
+  }
+  std::lock_guard<std::mutex> lock(deferredMutex);
+  deferred.push_back(std::move(fn));
+}
+
+void drainDeferred() {
+  std::vector<std::function<void()>> todo;
+  {
+    std::lock_guard<std::mutex> lock(deferredMutex);
+    if (deferred.empty())
+      return;
+    todo.swap(deferred);
+  }
+  for (auto &fn : todo)
+    fn();
+}
+
+} // namespace sluice::py

@@ -1,0 +1,158 @@
+//===- Tasks.h - Asynchronous execution of array operations -----*- C++ -*-===//
+//
+// Every operation on arrays (a compiled program call, a copy, a fill) is a
+// Task. Python submits tasks and returns at once; a worker thread per
+// device runs them in submission order. A compiled entry point returns only
+// when its work has finished, so a finished task's results are complete.
+//
+// Ordering: tasks of one device run in order. A task also waits for the
+// last earlier task that touched any of its buffers (Buffer::last), which
+// orders work across devices: dependencies always point to tasks submitted
+// earlier, so the oldest unfinished task can always run.
+//
+// Errors: a failed task records its message; tasks that depend on it fail
+// too ("an earlier operation failed: ..."); the failure surfaces at the
+// next synchronisation (reading the array, Queue.wait()).
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_PYTHON_TASKS_H
+#define SLUICE_PYTHON_TASKS_H
+
+#include "sluice-c/Runtime.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace sluice::py {
+
+struct QueueState;
+
+class Task {
+public:
+  virtual ~Task() = default;
+  /// Does the work on a worker thread (or inline in synchronous mode).
+  /// Returns SLUICE_SUCCESS or a status with `message` set.
+  virtual SluiceStatus run(std::string &message) = 0;
+
+  bool finished() const { return state.load(std::memory_order_acquire) != 0; }
+  bool failed() const { return state.load(std::memory_order_acquire) == 2; }
+  /// Blocks until the task has finished (call without the GIL).
+  void wait();
+  /// The failure's status and message (valid once failed()).
+  SluiceStatus status = SLUICE_SUCCESS;
+  std::string message;
+
+  /// Tasks this one must follow; cleared once it ran. A failed dependency
+  /// fails this task when `inherit` is set (it wrote memory this task
+  /// uses); otherwise it only orders.
+  struct Dependency {
+    std::shared_ptr<Task> task;
+    bool inherit;
+  };
+  std::vector<Dependency> deps;
+  /// The queue whose wait() reports this task's failure.
+  QueueState *queue = nullptr;
+
+  /// Runs the task after its dependencies and records the outcome.
+  void execute();
+
+private:
+  /// 0 pending, 1 done, 2 failed.
+  std::atomic<int> state{0};
+};
+
+/// A task that waits until release() (for tests of asynchrony).
+class GateTask : public Task {
+public:
+  SluiceStatus run(std::string &message) override;
+  void release();
+
+private:
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool open = false;
+};
+
+/// One worker thread running the tasks of one device in order.
+class Dispatcher {
+public:
+  explicit Dispatcher(SluiceDevice device);
+  ~Dispatcher();
+  void submit(std::shared_ptr<Task> task);
+  /// Blocks until every task submitted so far has finished (no GIL).
+  void drain();
+
+private:
+  void loop();
+  SluiceDevice device;
+  std::mutex mutex;
+  std::condition_variable cv;
+  std::deque<std::shared_ptr<Task>> pending;
+  std::shared_ptr<Task> last;
+  bool stopping = false;
+  std::thread worker;
+};
+
+/// A queue as the extension knows it: the runtime queue, the names compiled
+/// programs use for it, and the first failure since the last wait().
+struct QueueState {
+  SluiceQueue queue = nullptr;
+  SluiceDevice device = nullptr;
+  /// Normalised filter string of the device ("host:cpu:0").
+  std::string deviceString;
+  /// "" for the canonical queue, else the program queue name.
+  std::string name;
+  SluiceBackend backend = SLUICE_BACKEND_HOST;
+  Dispatcher *dispatcher = nullptr;
+
+  void recordFailure(SluiceStatus status, const std::string &message);
+  /// Takes the first recorded failure (status SLUICE_SUCCESS if none).
+  SluiceStatus takeFailure(std::string &message);
+
+private:
+  std::mutex mutex;
+  SluiceStatus failure = SLUICE_SUCCESS;
+  std::string failureMessage;
+};
+
+/// The queue a program names: `deviceString` normalised, `name` "" for the
+/// canonical queue. Created once per pair and kept for the process.
+QueueState *getQueue(const std::string &device, const std::string &name);
+/// The QueueState of a runtime queue made by getQueue, or null.
+QueueState *findQueue(SluiceQueue queue);
+
+/// Whether tasks run on the calling thread (SLUICE_SYNC=1 or
+/// set_synchronous(True)).
+bool synchronousMode();
+void setSynchronousMode(bool on);
+
+struct Buffer;
+/// Records that `task` (whose shared pointer is `self`) reads or writes
+/// `buffer`: it follows the buffer's last access, inherits the failure of
+/// its last writer, and becomes its last access (and writer).
+void useBuffer(Task &task, const std::shared_ptr<Task> &self, Buffer &buffer,
+               bool write);
+
+/// Submits a task to `dispatcher` (or runs it at once, without the GIL, in
+/// synchronous mode). The caller holds the GIL.
+void submitTask(Dispatcher *dispatcher, std::shared_ptr<Task> task);
+
+/// Waits for `task` with the GIL released.
+void waitWithoutGil(Task &task);
+
+/// Calls `fn` at a moment the GIL is held: now if this thread holds it,
+/// else at the next call into the extension from Python.
+void runWithGil(std::function<void()> fn);
+/// Runs what runWithGil deferred (the caller holds the GIL).
+void drainDeferred();
+
+} // namespace sluice::py
+
+#endif // SLUICE_PYTHON_TASKS_H

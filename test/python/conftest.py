@@ -1,0 +1,92 @@
+"""Shared set-up of the Python tests.
+
+Tests that take the ``device`` fixture run once per device of
+``--sluice-device`` (repeatable; or ``SLUICE_TEST_DEVICES``, comma
+separated; default: every visible device among host, OpenCL, Level Zero and
+CUDA). A device that is not present is skipped, with a reason, and when no
+requested device is present the run prints ``SLUICE-DEVICE-MISSING`` (CTest
+then reports the test as skipped).
+"""
+
+import os
+
+import pytest
+
+CANDIDATES = ["host:cpu:0", "opencl:cpu:0", "level_zero:gpu:0",
+              "cuda:gpu:0"]
+
+
+def pytest_addoption(parser):
+    parser.addoption("--sluice-device", action="append", default=None,
+                     help="run device tests on this filter string "
+                          "(repeatable)")
+
+
+def _requested(config):
+    opt = config.getoption("--sluice-device")
+    if opt:
+        return opt
+    env = os.environ.get("SLUICE_TEST_DEVICES")
+    if env:
+        return [d.strip() for d in env.split(",") if d.strip()]
+    return CANDIDATES
+
+
+def _present():
+    import sluice
+    return {d.filter_string for d in sluice.get_devices()}
+
+
+_missing = []
+
+
+def pytest_generate_tests(metafunc):
+    if "device" in metafunc.fixturenames:
+        metafunc.parametrize("device", _requested(metafunc.config),
+                             indirect=True)
+
+
+@pytest.fixture
+def device(request):
+    name = request.param
+    import sluice
+    try:
+        dev = sluice.Device(name)
+    except sluice.DeviceNotFoundError:
+        dev = None
+    if dev is None or dev.filter_string not in _present():
+        if name not in _missing:
+            _missing.append(name)
+        pytest.skip(f"device {name} is not present on this machine")
+    return dev
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    requested = _requested(config)
+    if _missing and set(_missing) >= set(requested):
+        terminalreporter.write_line(
+            "SLUICE-DEVICE-MISSING: " + ", ".join(_missing))
+
+
+@pytest.fixture
+def host():
+    import sluice
+    return sluice.Device("host")
+
+
+@pytest.fixture
+def fresh_cache(tmp_path, monkeypatch):
+    """An empty disk cache and no compiled programs in memory."""
+    from sluice import _compiler, _ops
+    monkeypatch.setenv("SLUICE_CACHE_DIR", str(tmp_path / "cache"))
+    saved_entries = dict(_compiler._entries)
+    saved_kernels = dict(_ops._kernels)
+    _compiler._entries.clear()
+    _ops._kernels.clear()
+    _ops._fast.clear()
+    yield tmp_path / "cache"
+    _compiler._entries.clear()
+    _compiler._entries.update(saved_entries)
+    _ops._kernels.clear()
+    _ops._kernels.update(saved_kernels)
+    _ops._fast.clear()

@@ -1,0 +1,122 @@
+"""Asynchronous execution: ordering, synchronisation, failures."""
+
+import contextlib
+
+import numpy as np
+import pytest
+
+import sluice
+
+
+@contextlib.contextmanager
+def blocked(queue):
+    """Holds the queue's worker: work submitted meanwhile stays pending."""
+    gate = sluice._sluice.debug_block_queue(queue._id)
+    try:
+        yield
+    finally:
+        gate.release()
+
+
+def test_operations_return_before_they_run(device):
+    x = sluice.arange(100, dtype=np.float32, device=device)
+    x.sycl_queue.wait()
+    with blocked(x.sycl_queue):
+        y = sluice.exp(x * 0.01) + 1
+        z = y.sum()
+        assert y._pending() and z._pending()
+        assert y.shape == (100,) and z.shape == ()  # known at once
+    np.testing.assert_allclose(float(z), (np.exp(np.arange(100) * 0.01) +
+                                          1).sum(), rtol=1e-5)
+    assert not y._pending()
+
+
+def test_reads_wait_for_pending_work(device):
+    x = sluice.zeros(4, dtype=np.int32, device=device)
+    x.sycl_queue.wait()
+    with blocked(x.sycl_queue):
+        x += 5
+        x[1] = 7
+    assert sluice.asnumpy(x).tolist() == [5, 7, 5, 5]
+
+
+def test_order_of_updates_and_reads(device):
+    x = sluice.zeros(8, dtype=np.float32, device=device)
+    snapshots = []
+    for i in range(20):
+        x += 1
+        x[i % 8] = -1
+        snapshots.append(x.copy())
+    expected = np.zeros(8, np.float32)
+    for i, s in enumerate(snapshots):
+        expected += 1
+        expected[i % 8] = -1
+        np.testing.assert_array_equal(sluice.asnumpy(s), expected)
+
+
+def test_migration_reads_the_value_at_submission(device, host):
+    x = sluice.arange(4, dtype=np.float32, device=device)
+    y = x.to_device(sluice.Queue(host))
+    x += 10  # after the migration was submitted
+    np.testing.assert_array_equal(sluice.asnumpy(y), [0, 1, 2, 3])
+    np.testing.assert_array_equal(sluice.asnumpy(x), [10, 11, 12, 13])
+
+
+def test_queues_of_two_devices(device, host):
+    a = sluice.arange(1000, dtype=np.float32, device=device)
+    b = sluice.arange(1000, dtype=np.float32, device=host)
+    for _ in range(5):
+        a = a * 1.5 - 1
+        b = b + a.to_device(host)
+    e_a = np.arange(1000, dtype=np.float32)
+    e_b = np.arange(1000, dtype=np.float32)
+    for _ in range(5):
+        e_a = e_a * np.float32(1.5) - 1
+        e_b = e_b + e_a
+    np.testing.assert_allclose(sluice.asnumpy(b), e_b, rtol=1e-5)
+
+
+def test_failures_surface_at_synchronisation(device):
+    x = sluice.ones(3, dtype=np.float32, device=device)
+    huge = (1 << 21, 1 << 20, 3)  # 24 TiB: the allocation fails
+    y = sluice.broadcast_to(x, huge)  # returns: the failure comes later
+    with pytest.raises(sluice.SluiceError, match="(?i)alloc"):
+        sluice.asnumpy(y[0, 0])
+    with pytest.raises(sluice.SluiceError, match="(?i)alloc"):
+        y.sycl_queue.wait()
+    y.sycl_queue.wait()  # reported once
+    z = y[0] + 1  # depends on the failed array
+    with pytest.raises(sluice.SluiceError, match="earlier operation failed"):
+        sluice.asnumpy(z)
+    with pytest.raises(sluice.SluiceError):
+        x.sycl_queue.wait()
+    # The queue keeps working.
+    np.testing.assert_array_equal(sluice.asnumpy(x + 1), [2, 2, 2])
+
+
+def test_synchronous_allocation_failures(device):
+    with pytest.raises(MemoryError, match="cannot allocate"):
+        sluice.empty(1 << 44, dtype=np.float32, device=device)
+
+
+def test_synchronous_mode(device):
+    sluice.set_synchronous(True)
+    try:
+        assert sluice._sluice.is_synchronous()
+        x = sluice.arange(5, dtype=np.float32, device=device)
+        y = x * 2
+        assert not y._pending()
+        np.testing.assert_array_equal(sluice.asnumpy(y), np.arange(5) * 2)
+        with pytest.raises(ValueError, match="synchronous"):
+            sluice._sluice.debug_block_queue(x.sycl_queue._id)
+    finally:
+        sluice.set_synchronous(False)
+
+
+def test_freed_arrays_are_released_after_their_work(device):
+    # Many short-lived temporaries: memory is released as work finishes.
+    x = sluice.ones(1 << 16, dtype=np.float32, device=device)
+    acc = sluice.zeros(1 << 16, dtype=np.float32, device=device)
+    for _ in range(50):
+        acc = acc + x * 2
+    assert float(acc[123]) == 100.0
