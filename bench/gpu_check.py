@@ -107,15 +107,25 @@ def run(args):
                 label = ", ".join(f"{k}={v}" for k, v in binding.items())
                 where = f"{base} {case.where()}" + (f" [{label}]"
                                                     if label else "")
+                # Where NumPy raises ValueError the run must fail with its
+                # message, or the case's ERROR one (as in check.py).
+                error = None
                 try:
                     inputs = []
                     for name, expr in case.inputs:
                         value = np.asarray(eval(expr, env))
                         env[name] = value
                         inputs.append(value)
-                    with np.errstate(all="ignore"):
-                        expected = [np.asarray(eval(e, dict(env)))
-                                    for e, _, _ in case.expects]
+                    expected = []
+                    for e, _, _ in case.expects:
+                        try:
+                            with np.errstate(all="ignore"):
+                                expected.append(np.asarray(eval(e, dict(env))))
+                        except ValueError as raised:
+                            error = str(raised).strip()
+                            break
+                    if error is not None and getattr(case, "error", None):
+                        error = str(eval(case.error, dict(env)))
                 except Exception as e:
                     print(f"FAIL: {where}: inputs: {type(e).__name__}: {e}")
                     failed += 1
@@ -143,10 +153,22 @@ def run(args):
                         call = art.prepare(None, inputs,
                                            misalign=mode == "misaligned")
                         try:
-                            outs = call.run()
+                            if error is not None:
+                                try:
+                                    call.run()
+                                    problems.append(
+                                        f"NumPy raises ValueError: {error}; "
+                                        "the program ran")
+                                except SluiceError as e:
+                                    if error not in str(e):
+                                        problems.append(
+                                            f"failed without '{error}': {e}")
+                                outs = []
+                            else:
+                                outs = call.run()
                         finally:
                             call.close()
-                        if len(outs) != len(expected):
+                        if error is None and len(outs) != len(expected):
                             problems.append(f"{len(outs)} results, "
                                             f"{len(expected)} EXPECT lines")
                         for k, (got, exp) in enumerate(zip(outs, expected)):
