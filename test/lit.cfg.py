@@ -10,7 +10,7 @@ config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.sluice_obj_root, "test")
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs",
-                   "Runtime", "python", "CAPI"]
+                   "Runtime", "python", "CAPI", "LevelZeroDriver"]
 
 # Tools: ours first, then LLVM's (FileCheck, not, count).
 path = [config.sluice_tools_dir, config.llvm_tools_dir]
@@ -40,8 +40,36 @@ if config.have_opencl and shutil.which("clinfo"):
         listing = ""
     if "Device" in listing:
         config.available_features.add("opencl-device")
+        # Half-precision arithmetic (cl_khr_fp16) on the OpenCL devices.
+        try:
+            details = subprocess.run(["clinfo"], capture_output=True,
+                                     text=True, timeout=60).stdout
+        except (OSError, subprocess.SubprocessError):
+            details = ""
+        if "cl_khr_fp16" in details:
+            config.available_features.add("opencl-fp16")
 if config.have_level_zero:
     config.available_features.add("level-zero")
+# Sluice's Level Zero test driver (test/LevelZeroDriver, PoCL underneath):
+# `%ze_env CMD` runs CMD with it enabled under the loader's validation layer,
+# so that `--device=level_zero:gpu:0` runs on it. The feature says it works
+# here: built, and listing its device.
+ze_env_script = os.path.join(config.sluice_tools_dir, "sluice-ze-test-env")
+if (config.have_level_zero and config.ze_test_driver
+        and os.path.exists(config.ze_test_driver)
+        and os.path.exists(ze_env_script)
+        and "opencl-device" in config.available_features):
+    import subprocess
+    try:
+        listing = subprocess.run(
+            [ze_env_script, "--validation",
+             os.path.join(config.sluice_tools_dir, "sluice-ls")],
+            capture_output=True, text=True, timeout=120).stdout
+    except (OSError, subprocess.SubprocessError):
+        listing = ""
+    if "[level_zero:gpu:0]" in listing:
+        config.available_features.add("level-zero-driver")
+config.substitutions.append(("%ze_env", ze_env_script + " --validation"))
 if config.have_spirv_tools:
     config.available_features.add("spirv-tools")
 if config.have_cuda_headers:
@@ -51,6 +79,8 @@ if config.ptxas and os.path.exists(config.ptxas):
     config.substitutions.append(("%ptxas", config.ptxas))
 if config.llvm_spirv and os.path.exists(config.llvm_spirv):
     config.available_features.add("llvm-spirv")
+if shutil.which("spirv-dis"):
+    config.available_features.add("spirv-dis")
 if shutil.which("dot"):
     config.available_features.add("graphviz")
 config.substitutions.append(("%mlir_include", "/usr/lib/llvm-22/include"))

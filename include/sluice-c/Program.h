@@ -59,6 +59,29 @@ SLUICE_RT_EXPORT void sluiceProgramBegin(void);
  * failure's message stays in sluiceGetLastErrorMessage(). Ends the
  * invocation: later calls start a new (implicit) one. */
 SLUICE_RT_EXPORT int32_t sluiceProgramEnd(void);
+/* Process-wide, off by default. When on, sluiceProgramEnd returns as soon
+ * as the invocation's work is submitted (with the first failure of the
+ * submission, or 0), without waiting for the queues: a compiled call then
+ * costs only its submission, and its results are complete once their queue
+ * has been waited for (sluiceQueueWait, or a copy to the host waited for).
+ * A task that fails while running is reported by that wait. Memory stays
+ * safe either way: frees wait for the work that uses the memory. */
+SLUICE_RT_EXPORT void sluiceProgramSetAsynchronous(int enabled);
+
+/* Records a failure of the program itself: a run-time check that the
+ * compiled code makes (dynamic shapes that cannot be broadcast together, a
+ * reshape that changes the element count, a reduction without identity over
+ * nothing). Like any failure it is sticky: later calls of the invocation do
+ * nothing, so no kernel runs on the shapes that failed the check. The
+ * message is `format` with each "{i}" replaced by values[i] in decimal
+ * (0 <= i < numValues) and each "{{" by "{"; other text is copied as is.
+ * `status` is a SluiceStatus other than SLUICE_SUCCESS (the compiler uses
+ * SLUICE_ERROR_INVALID_VALUE); an invalid one is recorded as
+ * SLUICE_ERROR_INVALID_VALUE. Nothing happens when the invocation already
+ * failed: the first failure is the one reported. */
+SLUICE_RT_EXPORT void sluiceProgramFail(int32_t status, const char *format,
+                                        uint32_t numValues,
+                                        const int64_t *values);
 
 /*===------------------------------- Queues ------------------------------===*/
 

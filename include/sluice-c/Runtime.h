@@ -198,6 +198,17 @@ SLUICE_RT_EXPORT SluiceStatus sluiceQueueIsCanonical(SluiceQueue queue,
 /* Blocks until every task submitted to the queue has finished. Returns
  * SLUICE_ERROR_TASK_FAILED if one of them failed since the last wait. */
 SLUICE_RT_EXPORT SluiceStatus sluiceQueueWait(SluiceQueue queue);
+/* The newest task submitted to the queue, or NULL when none was (a new
+ * reference: release it). Queues are in order, so its completion means
+ * every earlier task's; its profiling end time is when the queue's work so
+ * far ended (e.g. the end of a compiled program's last kernel). */
+SLUICE_RT_EXPORT SluiceStatus sluiceQueueGetLastEvent(SluiceQueue queue,
+                                                      SluiceEvent *event);
+/* The backend's own handle of the queue, for working with other libraries
+ * on the same queue: a CUstream (cuda), a cl_command_queue (opencl), NULL
+ * (host). Borrowed: it lives as long as the queue. */
+SLUICE_RT_EXPORT SluiceStatus sluiceQueueGetNativeHandle(SluiceQueue queue,
+                                                         void **handle);
 
 /*===-------------------------------- USM --------------------------------===*/
 

@@ -41,10 +41,11 @@ sluice::buildCompileProgramPipeline(OpPassManager &pm,
   if (wanted(ProgramStage::Kernels) &&
       failed(buildLowerToKernelsPipeline(pm, options.kernels)))
     return failure();
-  if (wanted(ProgramStage::Binaries) &&
-      failed(add("sluice-compile-spirv-kernels,sluice-compile-cuda-kernels{"
-                 "chip=" +
-                 options.cudaChip + "}")))
+  std::string binaries =
+      std::string("sluice-compile-spirv-kernels{native-f16=") +
+      (options.spirvNativeF16 ? "true" : "false") +
+      "},sluice-compile-cuda-kernels{chip=" + options.cudaChip + "}";
+  if (wanted(ProgramStage::Binaries) && failed(add(binaries)))
     return failure();
   if (wanted(ProgramStage::LLVM) &&
       failed(add("convert-host-to-runtime,canonicalize,"
@@ -71,6 +72,11 @@ struct CompileProgramOptions : PassPipelineOptions<CompileProgramOptions> {
   Option<std::string> cudaChip{*this, "cuda-chip",
                                llvm::cl::desc("NVIDIA chip of CUDA kernels"),
                                llvm::cl::init("sm_90")};
+  Option<bool> spirvNativeF16{
+      *this, "spirv-native-f16",
+      llvm::cl::desc("SPIR-V kernels compute f16 as half (devices with "
+                     "cl_khr_fp16)"),
+      llvm::cl::init(false)};
 };
 } // namespace
 
@@ -93,6 +99,7 @@ void sluice::registerSluicePipelines() {
         options.kernels.workgroupSize = opts.workgroupSize;
         options.fuse = opts.fuse;
         options.cudaChip = opts.cudaChip;
+        options.spirvNativeF16 = opts.spirvNativeF16;
         (void)buildCompileProgramPipeline(pm, options);
       });
 }

@@ -8,15 +8,27 @@
 
 namespace sluice::rt {
 
+#ifdef SLUICE_HAVE_LEVEL_ZERO
+std::unique_ptr<Backend> createLevelZeroBackend();
+#endif
 #ifdef SLUICE_HAVE_OPENCL
 std::unique_ptr<Backend> createOpenClBackend();
+#endif
+#ifdef SLUICE_HAVE_CUDA
+std::unique_ptr<Backend> createCudaBackend();
 #endif
 std::unique_ptr<Backend> createHostBackend();
 
 std::vector<std::unique_ptr<Backend>> createBackends() {
   std::vector<std::unique_ptr<Backend>> backends;
+#ifdef SLUICE_HAVE_LEVEL_ZERO
+  backends.push_back(createLevelZeroBackend());
+#endif
 #ifdef SLUICE_HAVE_OPENCL
   backends.push_back(createOpenClBackend());
+#endif
+#ifdef SLUICE_HAVE_CUDA
+  backends.push_back(createCudaBackend());
 #endif
   backends.push_back(createHostBackend());
   return backends;

@@ -34,6 +34,7 @@ SluiceStatus collectArgs(Queue &queue, uint32_t num,
     return fail(SLUICE_ERROR_INVALID_VALUE,
                 "sluiceLaunch: argument list is NULL but has " +
                     std::to_string(num) + " entries");
+  out.reserve(num);
   for (uint32_t i = 0; i < num; ++i) {
     const SluiceKernelArg &arg = args[i];
     if (!arg.value || !arg.size)

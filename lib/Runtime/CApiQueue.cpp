@@ -66,4 +66,18 @@ SluiceStatus sluiceQueueWait(SluiceQueue queue) {
   return guarded([&] { return unwrap(queue)->wait(); });
 }
 
+SluiceStatus sluiceQueueGetLastEvent(SluiceQueue queue, SluiceEvent *event) {
+  SLUICE_CHECK_ARG(queue);
+  SLUICE_CHECK_ARG(event);
+  *event = wrap(unwrap(queue)->lastEvent().leak());
+  return SLUICE_SUCCESS;
+}
+
+SluiceStatus sluiceQueueGetNativeHandle(SluiceQueue queue, void **handle) {
+  SLUICE_CHECK_ARG(queue);
+  SLUICE_CHECK_ARG(handle);
+  *handle = unwrap(queue)->nativeHandle();
+  return SLUICE_SUCCESS;
+}
+
 } // extern "C"

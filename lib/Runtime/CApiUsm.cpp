@@ -121,6 +121,9 @@ SluiceStatus sluiceMalloc(SluiceQueue queue, SluiceUsmKind kind, size_t bytes,
                       " USM allocations");
     auto allocation = std::make_shared<Allocation>();
     void *p = nullptr;
+    // Memory freed while tasks still used it goes back once they finished;
+    // hand what is free by now to the pool before allocating afresh.
+    Platform::get().deferred().reapFinished();
     if (SluiceStatus status = device.allocate(kind, bytes, alignment, p))
       return status;
     allocation->base = p;

@@ -15,6 +15,13 @@ void KernelArgs::add(const void *value, size_t size, bool isUsmPointer) {
   usm.push_back(isUsmPointer);
 }
 
+void KernelArgs::reserve(size_t n) {
+  storage.chunks.reserve(n);
+  offsets.reserve(n);
+  sizes.reserve(n);
+  usm.reserve(n);
+}
+
 std::vector<void *> KernelArgs::pointers() {
   std::vector<void *> result;
   result.reserve(sizes.size());

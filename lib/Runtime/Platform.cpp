@@ -100,10 +100,21 @@ SluiceStatus Platform::selectDevice(const char *filter, Device *&out) {
   for (Device *device : visible)
     keys.push_back({device->backend(), device->properties().type});
   int index = rt::selectDevice(*selector, keys);
-  if (index < 0)
-    return fail(SLUICE_ERROR_DEVICE_NOT_FOUND,
-                "no visible device matches the selector '" +
-                    std::string(filter) + "' (" + selector->str() + ")");
+  if (index < 0) {
+    std::string message = "no visible device matches the selector '" +
+                          std::string(filter) + "' (" + selector->str() + ")";
+    // Say why the backends the selector names have no devices.
+    bool named[SLUICE_BACKEND_COUNT] = {};
+    for (const FilterTerm &term : selector->terms)
+      if (term.backend && !named[*term.backend] &&
+          statuses[*term.backend].numDevices == 0) {
+        named[*term.backend] = true;
+        const std::string &note = statuses[*term.backend].note;
+        message += std::string("; ") + backendName(*term.backend) + ": " +
+                   (note.empty() ? "no devices" : note);
+      }
+    return fail(SLUICE_ERROR_DEVICE_NOT_FOUND, message);
+  }
   out = visible[index];
   return SLUICE_SUCCESS;
 }

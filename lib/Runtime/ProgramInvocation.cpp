@@ -3,6 +3,8 @@
 
 #include "sluice-c/Program.h"
 
+#include <atomic>
+
 using namespace sluice::rt;
 using namespace sluice::rt::program;
 
@@ -44,8 +46,14 @@ size_t Invocation::slotIndex(Queue *queue) {
   return slots.size() - 1;
 }
 
+namespace {
+std::atomic<bool> asynchronous{false};
+} // namespace
+
 SluiceStatus Invocation::finish() {
   for (QueueSlot &slot : slots) {
+    if (asynchronous.load(std::memory_order_relaxed))
+      break;
     // Wait even after a failure: nothing of the invocation runs once End
     // has returned.
     SluiceStatus s = guarded([&] { return slot.queue->wait(); });
@@ -70,5 +78,9 @@ extern "C" {
 void sluiceProgramBegin(void) { Invocation::current().reset(); }
 
 int32_t sluiceProgramEnd(void) { return Invocation::current().finish(); }
+
+void sluiceProgramSetAsynchronous(int enabled) {
+  asynchronous.store(enabled != 0, std::memory_order_relaxed);
+}
 
 } // extern "C"

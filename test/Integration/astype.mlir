@@ -1,5 +1,6 @@
 // RUN: %python %S/check.py %s
 // RUN: %if opencl-device %{ %python %S/check.py %s --device=opencl:cpu:0 %}
+// RUN: %if level-zero-driver %{ %ze_env %python %S/check.py %s --device=level_zero:gpu:0 %}
 
 // usm.astype from every element type to every other, against NumPy's
 // astype: integers wrap when narrowed and keep their signedness when
@@ -342,7 +343,6 @@ func.func @main(%a: !S, %p: !S) -> (!usm.array<?xi1, "host:cpu:0", device>, !usm
 
 // from f16
 // FOR: n in [131]
-// SKIP-IF: device.startswith("opencl")  # f16 kernels fail SPIR-V validation for OpenCL (the Float16 capability)
 // INPUT: a = np.where(rand(n, 'i1'), rand(n, 'f16', -128, 128), rand(n, 'f16', -3, 3).round())
 // INPUT: p = rand(n, 'f16', 0, 255)
 // EXPECT: a.astype(np.bool_)
@@ -376,7 +376,6 @@ func.func @main(%a: !S, %p: !S) -> (!usm.array<?xi1, "host:cpu:0", device>, !usm
 
 // to f16 from every type: rounding to nearest, inf beyond 65504.
 // FOR: n in [131]
-// SKIP-IF: device.startswith("opencl")  # f16 kernels fail SPIR-V validation for OpenCL (the Float16 capability)
 // INPUT: a0 = edges(n, 'i1')
 // INPUT: a1 = edges(n, 'i8')
 // INPUT: a2 = edges(n, 'i16')
@@ -434,4 +433,53 @@ func.func @main(%a: !A, %d: !D) -> (!B, !D, !A, !B) {
   %2 = usm.astype %d : !D to !A
   %3 = usm.astype %d : !D to !B
   return %0, %1, %2, %3 : !B, !D, !A, !B
+}
+
+// -----
+
+// f16 conversions at every boundary: each of the 65536 f16 bit patterns
+// (NaN payloads, subnormals, infinities) to f32, and back from f32 and f64
+// each midpoint between neighbouring f16 values (ties to even) with its
+// neighbours one ulp away. OpenCL devices without cl_khr_fp16 compute f16
+// in f32 with integer conversions (EmulateF16.cpp); f64 goes through f32
+// rounded to odd, so that it is rounded once.
+// INPUT: h = np.arange(65536, dtype=np.uint16).view(np.float16)
+// INPUT: m = (lambda g: (g[:-1] + g[1:]) / 2)(np.arange(0x7c01, dtype=np.uint16).view(np.float16).astype(np.float64))
+// INPUT: a = (lambda f: np.concatenate([f, np.nextafter(f, np.float32(np.inf)), np.nextafter(f, np.float32(0)), -f]))(m.astype(np.float32))
+// INPUT: d = np.concatenate([m, np.nextafter(m, np.inf), np.nextafter(m, 0), -m, np.nextafter(-m, -np.inf)])
+// EXPECT: h.astype(np.float32)
+// EXPECT: a.astype(np.float16)
+// EXPECT: d.astype(np.float16)
+!H = !usm.array<?xf16, "host:cpu:0", device>
+!F = !usm.array<?xf32, "host:cpu:0", device>
+!D = !usm.array<?xf64, "host:cpu:0", device>
+func.func @main(%h: !H, %m: !D, %a: !F, %d: !D) -> (!F, !H, !H) {
+  %0 = usm.astype %h : !H to !F
+  %1 = usm.astype %a : !F to !H
+  %2 = usm.astype %d : !D to !H
+  return %0, %1, %2 : !F, !H, !H
+}
+
+// -----
+
+// bf16 (no NumPy type: checked through f32). f32 -> bf16 rounds to nearest,
+// ties to even (the expected values round with integer code on the bits);
+// bf16 products are computed in f32 and rounded once; bf16 -> f64 is exact.
+// Midpoints between neighbouring bf16 values and their neighbours are
+// among the inputs. OpenCL computes bf16 in f32 (core SPIR-V has no bf16).
+// FOR: n in [4099]
+// INPUT: a = np.concatenate([special(n, 'f32', -3e38, 3e38), special(n, 'f32', -4, 4), (lambda m: np.concatenate([m, np.nextafter(m, np.float32(np.inf)), np.nextafter(m, np.float32(0)), -m]))((np.arange(0x7f80, dtype=np.uint32) << 16 | 0x8000).view(np.float32))])
+// EXPECT: (lambda r: r(a))(lambda x: np.where(np.isnan(x), x, ((((x.view(np.uint32).astype(np.uint64) + 0x7fff + ((x.view(np.uint32) >> 16) & 1)) >> 16) << 16).astype(np.uint32)).view(np.float32)))
+// EXPECT: (lambda r: r(r(a) * r(a)))(lambda x: np.where(np.isnan(x), x, ((((x.view(np.uint32).astype(np.uint64) + 0x7fff + ((x.view(np.uint32) >> 16) & 1)) >> 16) << 16).astype(np.uint32)).view(np.float32)))
+// EXPECT: (lambda r: r(a).astype(np.float64))(lambda x: np.where(np.isnan(x), x, ((((x.view(np.uint32).astype(np.uint64) + 0x7fff + ((x.view(np.uint32) >> 16) & 1)) >> 16) << 16).astype(np.uint32)).view(np.float32)))
+!F = !usm.array<?xf32, "host:cpu:0", device>
+!B = !usm.array<?xbf16, "host:cpu:0", device>
+!D = !usm.array<?xf64, "host:cpu:0", device>
+func.func @main(%a: !F) -> (!F, !F, !D) {
+  %b = usm.astype %a : !F to !B
+  %0 = usm.astype %b : !B to !F
+  %p = usm.mul %b, %b : (!B, !B) -> !B
+  %1 = usm.astype %p : !B to !F
+  %2 = usm.astype %b : !B to !D
+  return %0, %1, %2 : !F, !F, !D
 }

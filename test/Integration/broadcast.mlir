@@ -1,5 +1,6 @@
 // RUN: %python %S/check.py %s
 // RUN: %if opencl-device %{ %python %S/check.py %s --device=opencl:cpu:0 %}
+// RUN: %if level-zero-driver %{ %ze_env %python %S/check.py %s --device=level_zero:gpu:0 %}
 
 // NumPy broadcasting in elementwise ops and usm.broadcast_to: rows, columns,
 // outer products of 1-sized dimensions, rank extension, 0-d arrays and

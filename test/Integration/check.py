@@ -18,6 +18,8 @@ reference:
     // TOL: rtol=1e-5 atol=1e-6            tolerances of the case's float results
     // GROUPS: 1                           usm.fused groups fusion must form
     // SKIP-IF: device == "opencl:cpu:0" and n == 0  # why (a known bug)
+    // ERROR: f"cannot reshape array of size {n}"  what sluice-run must say
+                                        when NumPy raises (see below)
 
 For every binding of the FOR variables the inputs are generated with a fixed
 seed and written as .npy files; the program then runs once per device (the
@@ -26,6 +28,13 @@ placements in the program when no --device is given) and per mode (`fused`,
 EXPECT expression evaluated on the same inputs: same shape, same dtype, and
 equal values (integers and booleans exactly; floats with
 |got - expected| <= atol + rtol * |expected|, NaN equal to NaN).
+
+Where NumPy raises ValueError for a binding (an EXPECT expression raises:
+shapes that do not broadcast, the maximum of nothing, a bad reshape), the
+program must fail too: sluice-run must exit with status 1 (not crash) and
+its message must contain the ERROR expression's value (a Python string
+expression over the FOR variables and inputs), or NumPy's own message when
+the case has no ERROR line.
 
 SKIP-IF conditions (Python, any of them true skips the run) see the FOR
 variables, `device` (the --device selector, "" for the program's own
@@ -168,6 +177,7 @@ class Case:
         self.tol = {}
         self.groups = None
         self.skips = []  # (expr, lineno)
+        self.error = None  # expr
         self.parse()
 
     def where(self):
@@ -178,7 +188,7 @@ class Case:
         for offset, line in enumerate(self.text.splitlines()):
             m = directive.match(line)
             if not m or m.group(1) not in ("FOR", "INPUT", "EXPECT", "TOL",
-                                           "GROUPS", "SKIP-IF"):
+                                           "GROUPS", "SKIP-IF", "ERROR"):
                 continue
             kind, options, body = m.group(1), m.group(2), m.group(3)
             lineno = self.first_line + offset
@@ -202,6 +212,8 @@ class Case:
                 self.groups = int(body)
             elif kind == "SKIP-IF":
                 self.skips.append((body, lineno))
+            elif kind == "ERROR":
+                self.error = body
         if not self.expects:
             raise SyntaxError(f"{self.where()}: no EXPECT line")
 
@@ -262,9 +274,9 @@ def compare(got, expected, rtol, atol):
     if got.dtype != expected.dtype:
         return [f"dtype: got {got.dtype}, expected {expected.dtype}"]
     if got.dtype.kind == "f":
-        g = got.astype(np.float64)
-        e = expected.astype(np.float64)
         with np.errstate(invalid="ignore", over="ignore"):
+            g = got.astype(np.float64)
+            e = expected.astype(np.float64)
             ok = np.isclose(g, e, rtol=rtol, atol=atol, equal_nan=True)
     else:
         ok = got == expected
@@ -314,6 +326,7 @@ def run_case(case, args, workdir):
         label = ", ".join(f"{k}={v}" for k, v in binding.items())
         files = []
         expected = []
+        error = None  # the message sluice-run must print, when NumPy raises
         try:
             for k, (name, expr) in enumerate(case.inputs):
                 what = f"INPUT {name}"
@@ -325,8 +338,15 @@ def run_case(case, args, workdir):
                 files.append(path)
             for expr, _, _ in case.expects:
                 what = f"EXPECT {expr}"
-                with np.errstate(all="ignore"):
-                    expected.append(np.asarray(eval(expr, dict(env))))
+                try:
+                    with np.errstate(all="ignore"):
+                        expected.append(np.asarray(eval(expr, dict(env))))
+                except ValueError as e:
+                    error = str(e).strip()
+                    break
+            if error is not None and case.error:
+                what = f"ERROR {case.error}"
+                error = str(eval(case.error, dict(env)))
         except Exception as e:
             print(f"FAIL: {case.where()}" + (f" [{label}]" if label else "")
                   + f": {what}: {type(e).__name__}: {e}")
@@ -359,7 +379,17 @@ def run_case(case, args, workdir):
                     continue
                 r = subprocess.run(cmd, capture_output=True, text=True)
                 problems = []
-                if r.returncode != 0:
+                if error is not None:
+                    if r.returncode != 1:
+                        problems.append(f"NumPy raises ValueError: {error}")
+                        problems.append(f"but sluice-run exited with "
+                                        f"{r.returncode}, not 1")
+                        problems += r.stderr.rstrip().splitlines()[:20]
+                    elif error not in r.stderr:
+                        problems.append(f"sluice-run failed without the "
+                                        f"message '{error}':")
+                        problems += r.stderr.rstrip().splitlines()[:20]
+                elif r.returncode != 0:
                     problems.append(f"sluice-run exited with {r.returncode}")
                     problems += r.stderr.rstrip().splitlines()[:20]
                 elif r.stdout.strip():

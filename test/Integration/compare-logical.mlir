@@ -1,5 +1,6 @@
 // RUN: %python %S/check.py %s
 // RUN: %if opencl-device %{ %python %S/check.py %s --device=opencl:cpu:0 %}
+// RUN: %if level-zero-driver %{ %ze_env %python %S/check.py %s --device=level_zero:gpu:0 %}
 
 // Comparisons (eq ne lt le gt ge) and logical ops (and, or, not: the truth
 // value of any element type) on every element type against NumPy; results
@@ -70,7 +71,6 @@ func.func @main(%a: !A, %b: !A) -> (!B, !B, !B, !B, !B, !B, !B, !B, !B) {
 
 // f16
 // FOR: n in [1000]
-// SKIP-IF: device.startswith("opencl")  # f16 kernels fail SPIR-V validation for OpenCL (the Float16 capability)
 // INPUT: a = np.where(rand(n, 'i1'), special(n, 'f16'), rand(n, 'f16', -2, 2).round())
 // INPUT: b = np.where(rand(n, 'i1'), special(n, 'f16'), rand(n, 'f16', -2, 2).round())
 // EXPECT: a == b

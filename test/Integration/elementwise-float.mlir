@@ -1,5 +1,6 @@
 // RUN: %python %S/check.py %s
 // RUN: %if opencl-device %{ %python %S/check.py %s --device=opencl:cpu:0 %}
+// RUN: %if level-zero-driver %{ %ze_env %python %S/check.py %s --device=level_zero:gpu:0 %}
 
 // Elementwise arithmetic on f32, f64 and f16 against NumPy, fused (one
 // multi-output kernel) and unfused. Floats compare with the checker's
@@ -69,7 +70,6 @@ func.func @main(%a: !A, %b: !A) -> (!A, !A, !A, !A, !A, !A, !A, !A, !A, !A) {
 // f16 (NumPy computes each f16 op in f32 and rounds once, as LLVM's half
 // arithmetic does).
 // FOR: n in [67]
-// SKIP-IF: device.startswith("opencl")  # f16 kernels fail SPIR-V validation for OpenCL (the Float16 capability)
 // INPUT: a = rand(n, 'f16', -4, 4)
 // INPUT: b = rand(n, 'f16', 0.25, 4) * np.where(rand(n, 'i1'), 1, -1).astype(np.float16)
 // EXPECT: a + b

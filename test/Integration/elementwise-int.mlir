@@ -1,5 +1,6 @@
 // RUN: %python %S/check.py %s
 // RUN: %if opencl-device %{ %python %S/check.py %s --device=opencl:cpu:0 %}
+// RUN: %if level-zero-driver %{ %ze_env %python %S/check.py %s --device=level_zero:gpu:0 %}
 
 // Elementwise arithmetic on every integer type against NumPy, exactly.
 // Operands span the whole range of the type mixed with its extremes, 0, 1, 2

@@ -1,5 +1,6 @@
 // RUN: %python %S/check.py %s
 // RUN: %if opencl-device %{ %python %S/check.py %s --device=opencl:cpu:0 %}
+// RUN: %if level-zero-driver %{ %ze_env %python %S/check.py %s --device=level_zero:gpu:0 %}
 
 // exp, log, sqrt, sin, cos, tanh and pow against NumPy.
 //
@@ -134,7 +135,6 @@ func.func @main(%a: !A, %b: !A, %p: !A) -> (!A, !A, !A, !A, !A, !A, !A) {
 
 // f16: computed through f32 and rounded (rtol 1e-3).
 // FOR: n in [259]
-// SKIP-IF: device.startswith("opencl")  # f16 kernels fail SPIR-V validation for OpenCL (the Float16 capability)
 // INPUT: a = rand(n, 'f16', 0.01, 50)
 // INPUT: b = rand(n, 'f16', -8, 8)
 // EXPECT: np.exp(b)

@@ -1,5 +1,6 @@
 // RUN: %python %S/check.py %s
 // RUN: %if opencl-device %{ %python %S/check.py %s --device=opencl:cpu:0 %}
+// RUN: %if level-zero-driver %{ %ze_env %python %S/check.py %s --device=level_zero:gpu:0 %}
 
 // Programs on several queues: usm.to_device between a device's canonical
 // queue and a named queue on it, between USM kinds, and chains of

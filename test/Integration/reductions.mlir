@@ -1,5 +1,6 @@
 // RUN: %python %S/check.py %s
 // RUN: %if opencl-device %{ %python %S/check.py %s --device=opencl:cpu:0 %}
+// RUN: %if level-zero-driver %{ %ze_env %python %S/check.py %s --device=level_zero:gpu:0 %}
 
 // Reductions (sum, prod, max, min) on every element type against NumPy:
 // over all axes, one axis, several axes, negative axes, with keepdims.
@@ -69,7 +70,6 @@ func.func @main(%a: !A, %p: !A) -> (!usm.array<f64, "host:cpu:0", device>, !usm.
 
 // f16
 // FOR: n in [4]
-// SKIP-IF: device.startswith("opencl")  # f16 kernels fail SPIR-V validation for OpenCL (the Float16 capability)
 // INPUT: a = rand((n, 5, 7), 'f16', 0.5, 1.5)
 // INPUT: p = rand((n, 5, 7), 'f16', 0.8, 1.25)
 // EXPECT: np.sum(a)

@@ -1,5 +1,6 @@
 // RUN: %python %S/check.py %s
 // RUN: %if opencl-device %{ %python %S/check.py %s --device=opencl:cpu:0 %}
+// RUN: %if level-zero-driver %{ %ze_env %python %S/check.py %s --device=level_zero:gpu:0 %}
 
 // reshape (a row-major view) and transpose (a copy), static and dynamic,
 // alone and between elementwise ops and reductions (which they never fuse

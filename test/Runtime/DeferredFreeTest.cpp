@@ -2,6 +2,7 @@
 #include "TestUtil.h"
 
 #include "sluice/Runtime/Platform.h"
+#include "sluice/Runtime/SignalEvent.h"
 
 #include <atomic>
 #include <chrono>
@@ -115,5 +116,26 @@ TEST(DeferredFree, ManyThreadsAllocateUseAndFree) {
   EXPECT_EQ(failures.load(), 0);
   ASSERT_OK(sluiceQueueWait(q));
   sluice::rt::Platform::get().deferred().drain();
+  EXPECT_EQ(pendingFrees(), 0u);
+}
+
+TEST(DeferredFree, FinishedFreesRunOnTheNextAllocation) {
+  using namespace sluice::rt;
+  DeferredFree &deferred = Platform::get().deferred();
+  deferred.drain();
+  // The background thread waits for the first item's task; the second
+  // item's task is done, so reaping runs it at once, on this thread.
+  auto blocker = makeRef<SignalEvent>(SLUICE_BACKEND_HOST);
+  auto done = makeRef<SignalEvent>(SLUICE_BACKEND_HOST);
+  std::atomic<int> ran{0};
+  deferred.schedule({blocker}, [&] { ran += 1; });
+  deferred.schedule({done}, [&] { ran += 10; });
+  done->finish();
+  EXPECT_EQ(ran.load(), 0);
+  deferred.reapFinished();
+  EXPECT_EQ(ran.load(), 10);
+  blocker->finish();
+  deferred.drain();
+  EXPECT_EQ(ran.load(), 11);
   EXPECT_EQ(pendingFrees(), 0u);
 }

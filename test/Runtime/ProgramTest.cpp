@@ -384,6 +384,42 @@ TEST_F(Program, AFailedAllocationMakesLaterCallsNoOps) {
   EXPECT_EQ(calls.load(), 4);
 }
 
+TEST_F(Program, FailRecordsAFormattedMessageAndStopsLaterWork) {
+  void *q = sluiceProgramQueue("host:cpu:0", "");
+  ASSERT_NE(q, nullptr) << lastMessage();
+  const int64_t dims[] = {10, 3, -7};
+  sluiceProgramFail(SLUICE_ERROR_INVALID_VALUE,
+                    "usm.add at a{{b}.mlir:3:8: shapes ({0},) ({1},) {2} {3} "
+                    "{x} {12345678901} {",
+                    3, dims);
+  std::string message =
+      "usm.add at a{b}.mlir:3:8: shapes (10,) (3,) -7 {3} {x} "
+      "{12345678901} {";
+  EXPECT_EQ(lastMessage(), message);
+
+  // Nothing runs after the check, and later failures keep the first one.
+  std::atomic<int> calls{0};
+  std::atomic<int> *counter = &calls;
+  void *values[] = {&counter};
+  uint64_t sizes[] = {sizeof counter};
+  sluiceProgramLaunchHost(q, fnAddress(countCalls), 4, 1, 1, 1, values, sizes);
+  EXPECT_EQ(sluiceProgramAlloc(q, SLUICE_USM_DEVICE, 16), nullptr);
+  sluiceProgramFail(SLUICE_ERROR_UNSUPPORTED, "second", 0, nullptr);
+  EXPECT_EQ(sluiceProgramEnd(), SLUICE_ERROR_INVALID_VALUE);
+  EXPECT_EQ(lastMessage(), message);
+  EXPECT_EQ(calls.load(), 0);
+
+  // Out-of-range statuses, NULL and empty formats still fail clearly.
+  sluiceProgramBegin();
+  sluiceProgramFail(0, nullptr, 0, nullptr);
+  EXPECT_EQ(sluiceProgramEnd(), SLUICE_ERROR_INVALID_VALUE);
+  EXPECT_EQ(lastMessage(), "the program failed a run-time check");
+  sluiceProgramBegin();
+  sluiceProgramFail(SLUICE_ERROR_UNSUPPORTED, "{0}", 1, nullptr);
+  EXPECT_EQ(sluiceProgramEnd(), SLUICE_ERROR_UNSUPPORTED);
+  EXPECT_EQ(lastMessage(), "{0}");
+}
+
 TEST_F(Program, CallsOutsideBeginAndEndFormAnImplicitInvocation) {
   sluiceProgramEnd(); // leave the fixture's invocation
   EXPECT_EQ(sluiceProgramAlloc(nullptr, SLUICE_USM_DEVICE, 8), nullptr);
@@ -492,6 +528,34 @@ TEST_F(Program, EndWaitsForCompletion) {
   EXPECT_EQ(std::count(plain.begin(), plain.end(), 3.0f), int64_t(n));
   sluiceProgramFree(q0, a);
   sluiceProgramFree(q1, b);
+}
+
+TEST_F(Program, AsynchronousEndReturnsBeforeTheWorkIsDone) {
+  void *q = sluiceProgramQueue("host:cpu:0", "");
+  const uint64_t n = 1024;
+  float *a =
+      static_cast<float *>(sluiceProgramAlloc(q, SLUICE_USM_HOST, n * 4));
+  ASSERT_NE(a, nullptr) << lastMessage();
+  std::fill(a, a + n, 0.0f);
+  sluiceProgramSetAsynchronous(1);
+  launchSleepThenFill(q, a, n, 5.0f, 300);
+  // Freed at once: released only after the task (deferred).
+  float *tmp =
+      static_cast<float *>(sluiceProgramAlloc(q, SLUICE_USM_DEVICE, n * 4));
+  launchSleepThenFill(q, tmp, n, 1.0f, 0);
+  sluiceProgramFree(q, tmp);
+  EXPECT_EQ(sluiceProgramEnd(), SLUICE_SUCCESS) << lastMessage();
+  sluiceProgramSetAsynchronous(0);
+  // The 300 ms task is still running; the queue's wait sees it finished.
+  EXPECT_EQ(std::count(a, a + n, 5.0f), 0);
+  ASSERT_OK(sluiceQueueWait(static_cast<SluiceQueue>(q)));
+  EXPECT_EQ(std::count(a, a + n, 5.0f), int64_t(n));
+  // Back to synchronous: End waits again.
+  launchSleepThenFill(q, a, n, 6.0f, 50);
+  EXPECT_EQ(sluiceProgramEnd(), SLUICE_SUCCESS) << lastMessage();
+  EXPECT_EQ(std::count(a, a + n, 6.0f), int64_t(n));
+  sluiceProgramFree(q, a);
+  EXPECT_EQ(sluiceProgramEnd(), SLUICE_SUCCESS);
 }
 
 TEST_F(Program, NativeModulesAreCachedAndLaunch) {

@@ -169,3 +169,48 @@ TEST(Usm, ZeroByteCopyIsANoOpTask) {
   ASSERT_OK(sluiceEventWait(e));
   sluiceEventRelease(e);
 }
+
+TEST(Usm, LargeHostCopiesAndFillsInParallelChunks) {
+  // Sizes around and well above the size from which host copies and fills
+  // are split across the thread pool (1 MiB), none a multiple of a chunk.
+  SluiceQueue q = hostQueue();
+  for (size_t bytes : {size_t(1) << 20, (size_t(1) << 20) + 4,
+                       (size_t(9) << 20) + 1028, size_t(40000004)}) {
+    size_t n = bytes / 4;
+    std::vector<uint32_t> input(n), output(n, 0);
+    std::iota(input.begin(), input.end(), 7u);
+    void *a = nullptr, *b = nullptr;
+    ASSERT_OK(sluiceMalloc(q, SLUICE_USM_DEVICE, bytes, 0, &a));
+    ASSERT_OK(sluiceMalloc(q, SLUICE_USM_SHARED, bytes, 0, &b));
+    ASSERT_OK(sluiceMemcpy(q, a, input.data(), bytes, 0, nullptr, nullptr));
+    ASSERT_OK(sluiceMemcpy(q, b, a, bytes, 0, nullptr, nullptr));
+    SluiceEvent e;
+    ASSERT_OK(sluiceMemcpy(q, output.data(), b, bytes, 0, nullptr, &e));
+    ASSERT_OK(sluiceEventWait(e));
+    sluiceEventRelease(e);
+    ASSERT_TRUE(output == input) << bytes << " bytes";
+
+    // Overlapping ranges move like memmove: up by 12 bytes, then back.
+    char *c = static_cast<char *>(b);
+    ASSERT_OK(sluiceMemcpy(q, c + 12, c, bytes - 12, 0, nullptr, nullptr));
+    ASSERT_OK(sluiceMemcpy(q, c, c + 12, bytes - 12, 0, nullptr, &e));
+    ASSERT_OK(sluiceEventWait(e));
+    sluiceEventRelease(e);
+    ASSERT_EQ(std::memcmp(c, input.data(), bytes - 12), 0) << bytes;
+
+    const uint32_t pattern[4] = {1, 2, 3, 4};
+    size_t filled = bytes / 16 * 16;
+    ASSERT_OK(sluiceMemset(q, a, 0x5A, bytes, 0, nullptr, nullptr));
+    ASSERT_OK(
+        sluiceFill(q, a, pattern, sizeof pattern, filled, 0, nullptr, nullptr));
+    ASSERT_OK(sluiceMemcpy(q, output.data(), a, bytes, 0, nullptr, &e));
+    ASSERT_OK(sluiceEventWait(e));
+    sluiceEventRelease(e);
+    for (size_t i = 0; i < filled / 4; ++i)
+      ASSERT_EQ(output[i], pattern[i % 4]) << i;
+    for (size_t i = filled / 4; i < n; ++i)
+      ASSERT_EQ(output[i], 0x5A5A5A5Au) << i;
+    ASSERT_OK(sluiceFree(q, a));
+    ASSERT_OK(sluiceFree(q, b));
+  }
+}

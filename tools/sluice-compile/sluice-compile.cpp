@@ -26,6 +26,8 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstring>
+
 using namespace mlir;
 using namespace sluice;
 namespace cl = llvm::cl;
@@ -61,6 +63,11 @@ cl::opt<std::string>
 cl::opt<bool> noFusion("no-fusion",
                        cl::desc("compile without elementwise fusion"),
                        cl::cat(category));
+cl::opt<bool> spirvNativeF16(
+    "spirv-native-f16",
+    cl::desc("OpenCL/Level Zero kernels compute f16 as half (devices with "
+             "cl_khr_fp16) instead of in f32"),
+    cl::cat(category));
 cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimisation level (0-3)"),
                            cl::Prefix, cl::init(3), cl::cat(category));
 cl::opt<std::string>
@@ -150,10 +157,23 @@ int main(int argc, char **argv) {
     // "default": the runtime's default device (the first GPU, else the host).
     std::string filter =
         device == "default" ? std::string() : device.getValue();
-    if (sluiceDeviceSelect(filter.c_str(), &dev) != SLUICE_SUCCESS ||
-        sluiceDeviceGetInfo(dev, &info) != SLUICE_SUCCESS)
-      return fail("--device=" + device + ": " + sluiceGetLastErrorMessage());
-    exec::rebindQueues(*module, info.filter_string);
+    std::string bound;
+    if (sluiceDeviceSelect(filter.c_str(), &dev) == SLUICE_SUCCESS &&
+        sluiceDeviceGetInfo(dev, &info) == SLUICE_SUCCESS) {
+      bound = info.filter_string;
+    } else {
+      // Cross-compiling: a device named in full ("cuda:gpu:0") need not be
+      // on this machine.
+      std::string message = sluiceGetLastErrorMessage();
+      char normal[256];
+      if (filter.empty() ||
+          sluiceSelectorNormalize(filter.c_str(), normal, sizeof normal,
+                                  nullptr) != SLUICE_SUCCESS ||
+          std::strpbrk(normal, "*,"))
+        return fail("--device=" + device + ": " + message);
+      bound = normal;
+    }
+    exec::rebindQueues(*module, bound);
   }
 
   // Signatures come from the usm-level functions, before lowering.
@@ -169,6 +189,7 @@ int main(int argc, char **argv) {
 
   ProgramPipelineOptions options;
   options.fuse = !noFusion;
+  options.spirvNativeF16 = spirvNativeF16;
   options.stopAfter = emit == Emit::Mlir ? stopAfter : ProgramStage::LLVM;
   if (failed(exec::compileProgram(*module, options)))
     return 1;

@@ -55,6 +55,10 @@ static cl::opt<int> benchmark(
     cl::init(0));
 static cl::opt<bool> noFusion("no-fusion",
                               cl::desc("compile without elementwise fusion"));
+static cl::opt<bool> spirvNativeF16(
+    "spirv-native-f16",
+    cl::desc("OpenCL/Level Zero kernels compute f16 as half (devices with "
+             "cl_khr_fp16) instead of in f32"));
 static cl::opt<int> maxElements(
     "print-max-elements",
     cl::desc("elide the middle of printed results beyond this many elements"),
@@ -123,8 +127,10 @@ static int runEntry(const exec::EntrySignature &signature,
 /// Runs an artifact of sluice-compile: no compilation, the device override
 /// is the runtime's.
 static int runArtifact() {
-  if (noFusion)
-    return fail("--no-fusion does not apply to a compiled artifact");
+  if (noFusion || spirvNativeF16)
+    return fail(std::string("--") +
+                (noFusion ? "no-fusion" : "spirv-native-f16") +
+                " does not apply to a compiled artifact");
   auto artifact = exec::Artifact::load(inputFile);
   if (!artifact)
     return fail(artifact.error());
@@ -229,6 +235,7 @@ int main(int argc, char **argv) {
 
   ProgramPipelineOptions options;
   options.fuse = !noFusion;
+  options.spirvNativeF16 = spirvNativeF16;
   if (failed(exec::compileProgram(*module, options)))
     return 1;
   auto program = exec::JitProgram::create(*module);

@@ -44,13 +44,26 @@ def ConvertUSMToLinalgPass : Pass<"convert-usm-to-linalg", "mlir::ModuleOp"> {
     }
     ```
 
-    Dynamic dimensions are assumed not to broadcast at run time (a `?` meets
-    only an equal size or a static 1).
+    Dynamic (`?`) sizes follow NumPy at run time. Where two of them meet, or
+    one meets a static size, the result size is computed on the host and a
+    `usm.assert` checks that every size is 1 or the result's ("operands could
+    not be broadcast together with shapes (10,) (3,)", with the op's name and
+    location); when a size that could be 1 really is while the result's is
+    not, an `scf.if` takes a second generic that reads that operand through a
+    stride-0 view (`memref.reinterpret_cast` with a strided layout). Equal
+    sizes take the generic with identity maps. An elementwise `usm.fused`
+    group is one generic when no input is broadcast at run time, else its ops
+    run one by one (each checked once, before). Other run-time checks:
+    `reshape` with dynamic sizes (same element count, no negative size),
+    `broadcast_to` (each input size 1 or the target's), creation ops with a
+    negative size, and `max`/`min` over a reduced extent of 0 ("zero-size
+    array to reduction operation maximum which has no identity").
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::math::MathDialect",
     "mlir::linalg::LinalgDialect", "mlir::memref::MemRefDialect",
-    "mlir::affine::AffineDialect", "mlir::bufferization::BufferizationDialect"
+    "mlir::affine::AffineDialect", "mlir::bufferization::BufferizationDialect",
+    "mlir::scf::SCFDialect"
   ];
 }
 
@@ -71,13 +84,22 @@ def ConvertLinalgToKernelsPass
 
     - Elementwise ops: the iteration space is flattened. On the host each
       workgroup runs a unit-stride loop over a contiguous chunk (which LLVM
-      vectorises); on GPUs work-items stride over the space.
+      vectorises); on GPUs work-items stride over the space. On CUDA, when
+      every buffer is read and written at the flat index, work-items step
+      over 4-element vectors (16-byte loads and stores for `f32`) while the
+      buffers' addresses are aligned, checked when the kernel runs, and a
+      scalar loop does the rest.
     - Reductions run in parallel in two phases: the reduced range of each
       output element is split into `S` slices; phase one reduces every
-      (output, slice) pair into a partial (host: a vectorisable loop per
-      workgroup; GPUs: a strided loop per work-item, then `gpu.all_reduce`
-      across the workgroup); phase two folds the partials into the output,
-      starting from its initial value. `S` is chosen from the sizes so that
+      (output, slice) pair into a partial (host workgroups and SPIR-V
+      work-items: a serial loop per slice; CUDA: a workgroup per slice of a
+      contiguous row, with vector loads, warp shuffles and one value per
+      warp through workgroup memory, or a serial loop per work-item when
+      the reduced loops are not innermost); phase two folds the partials
+      into the output (on CUDA a warp per output), starting from its
+      initial value. On CUDA an output just filled with the combiner's
+      identity (as `usm.sum` starts) needs no fill kernel: the reduction
+      stores its result. `S` is chosen from the sizes so that
       the machine is filled; when it is statically 1, phase one writes the
       output directly.
 
@@ -99,7 +121,7 @@ def ConvertLinalgToKernelsPass
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",
     "mlir::memref::MemRefDialect", "mlir::scf::SCFDialect",
-    "mlir::linalg::LinalgDialect"
+    "mlir::linalg::LinalgDialect", "mlir::vector::VectorDialect"
   ];
 }
 
@@ -125,6 +147,9 @@ def ConvertHostToRuntimePass
       address (host kernels) or `sluiceProgramLaunch` with the module's
       binary (device kernels, from `gpu.binary`), on the queue named by
       the launch's `sluice.queue`.
+    - `usm.assert` branches to a call of `sluiceProgramFail` with the
+      message and values when its condition is false; the failure is
+      sticky, so the invocation's later calls do nothing.
     - Every public function `@f` gets an entry point
       `i32 @_sluice_entry_f(ptr %args)`: `args[i]` points to the i-th
       argument of `@f` after memref expansion (allocated pointer, aligned
@@ -167,19 +192,37 @@ def CompileSPIRVKernelsPass
 
     1. USM placements in memref types become the `CrossWorkgroup` storage
        class; the module gets a `spirv.target_env` (SPIR-V 1.0 with Kernel,
-       Addresses, Int8/16/64, Float16/64 and Groups, the last for
-       workgroup reductions) and every kernel an entry point ABI.
-    2. `arith-expand`, `convert-math-to-spirv` (math functions become
+       Addresses, Int8/16/64, Float64 and Groups, the last for work-group
+       reductions, plus Float16 with `native-f16`) and every kernel an entry
+       point ABI.
+    2. f16 and bf16: OpenCL devices need `cl_khr_fp16` for arithmetic on
+       `half` (the Float16 capability), and many lack it; core SPIR-V has
+       no bfloat16. By default f16 and bf16 data stays 16 bits in memory
+       (i16 buffers and arguments) and is computed in f32, every result
+       rounded to the nearest value of its type, ties to even: NumPy's
+       results, on every device. With `native-f16` f16 kernels use `half`
+       and need a device with `cl_khr_fp16` (the runtime refuses the module
+       with `SLUICE_ERROR_UNSUPPORTED` on others); bf16 is still computed
+       in f32.
+    3. `arith-expand`, `convert-math-to-spirv` (math functions become
        OpenCL.std instructions) and `convert-gpu-to-spirv` with 64-bit
        indices run on the module alone; `spirv-update-vce` then declares
-       only the capabilities the code uses.
-    3. The SPIR-V is serialised and validated in-process with SPIRV-Tools
-       (OpenCL 2.0 environment, for the work-group reductions); a validation failure is an error with
-       the validator's message.
+       only the capabilities the code uses (Float64 only for f64, Int64,
+       Int16, Int8 only where used).
+    4. The SPIR-V is serialised and validated in-process with SPIRV-Tools in
+       the OpenCL 2.0 environment (SPIRV-Tools' universal environment for a
+       module with Float16, which its OpenCL environment does not accept);
+       a validation failure is an error with the validator's message.
 
     Nothing else in the module is touched.
   }];
-  let dependentDialects = ["mlir::spirv::SPIRVDialect", "mlir::gpu::GPUDialect"];
+  let options = [
+    Option<"nativeF16", "native-f16", "bool", "false",
+           "compute f16 as half (Float16 capability, devices with "
+           "cl_khr_fp16) instead of in f32">
+  ];
+  let dependentDialects = ["mlir::spirv::SPIRVDialect", "mlir::gpu::GPUDialect",
+                           "mlir::arith::ArithDialect", "mlir::math::MathDialect"];
 }
 
 def CompileCUDAKernelsPass

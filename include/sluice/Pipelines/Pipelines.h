@@ -47,6 +47,9 @@ struct ProgramPipelineOptions {
   KernelPipelineOptions kernels;
   /// NVIDIA chip for CUDA kernels.
   std::string cudaChip = "sm_90";
+  /// SPIR-V kernels compute f16 as half (Float16 capability; devices with
+  /// cl_khr_fp16) instead of in f32.
+  bool spirvNativeF16 = false;
   /// The stages after `startAfter` up to `stopAfter` run: a module already
   /// compiled to `startAfter` continues from there.
   ProgramStage startAfter = ProgramStage::Input;

@@ -4,6 +4,7 @@
 
 #include "sluice/Runtime/Event.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -23,6 +24,11 @@ public:
   void drain();
   /// Number of actions still waiting.
   size_t pending();
+  /// Runs, on the calling thread, the waiting actions whose events have
+  /// finished by now (without blocking on any): an allocation that would
+  /// otherwise find its pool empty while freed blocks wait for the
+  /// background thread calls this first. Cheap when nothing waits.
+  void reapFinished();
 
 private:
   struct Item {
@@ -34,6 +40,8 @@ private:
   std::mutex mutex;
   std::condition_variable cv, idle;
   std::deque<Item> items;
+  /// items.size(), readable without the lock.
+  std::atomic<size_t> queued{0};
   bool busy = false, stop = false;
   std::thread worker;
 };

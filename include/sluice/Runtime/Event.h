@@ -35,7 +35,7 @@ public:
 
 using EventList = std::vector<Ref<Event>>;
 
-/// Adds the still unfinished events of `events` to `out`.
+/// Adds the still unfinished events of `events` to `out` (each once).
 void appendPending(const EventList &events, EventList &out);
 
 } // namespace sluice::rt

@@ -13,6 +13,8 @@ namespace sluice::rt {
 class KernelArgs {
 public:
   void add(const void *value, size_t size, bool isUsmPointer);
+  /// Room for `n` arguments of up to 16 bytes, allocated once.
+  void reserve(size_t n);
 
   size_t size() const { return sizes.size(); }
   const void *value(size_t i) const { return storage.data() + offsets[i]; }

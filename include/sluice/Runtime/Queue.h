@@ -41,6 +41,8 @@ public:
   /// Blocks until every submitted task finished; reports a task that
   /// failed since the last wait.
   virtual SluiceStatus wait() = 0;
+  /// The backend's handle (CUstream, cl_command_queue), or null.
+  virtual void *nativeHandle() { return nullptr; }
 
   /// Remembers the newest task (in-order: its end means all ended).
   void noteSubmitted(const Ref<Event> &event);

@@ -5,6 +5,8 @@
 #include "sluice/Runtime/Event.h"
 #include "sluice/Runtime/Queue.h"
 
+#include <atomic>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -38,6 +40,9 @@ public:
 private:
   mutable std::mutex mutex;
   std::map<uintptr_t, std::shared_ptr<Allocation>> byBase;
+  /// Every allocation ever added lies in [lowest, highest) (written under
+  /// the mutex, read without it).
+  std::atomic<uintptr_t> lowest{UINTPTR_MAX}, highest{0};
 };
 
 } // namespace sluice::rt

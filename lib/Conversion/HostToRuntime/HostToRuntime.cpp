@@ -11,6 +11,7 @@
 #include "sluice/Conversion/LinalgToKernels/KernelTarget.h"
 #include "sluice/Conversion/Passes.h"
 #include "sluice/Dialect/USM/IR/USMDialect.h"
+#include "sluice/Dialect/USM/IR/USMOps.h"
 #include "sluice/Dialect/USM/IR/USMTypes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -325,6 +326,48 @@ struct LaunchLowering : ConvertOpToLLVMPattern<gpu::LaunchFuncOp> {
   const llvm::StringMap<BinaryInfo> &binaries;
 };
 
+/// Run-time checks: a branch to a block that records the failure with
+/// sluiceProgramFail (sticky: the invocation's later work does nothing).
+struct AssertLowering : ConvertOpToLLVMPattern<usm::AssertOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(usm::AssertOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto module = op->getParentOfType<ModuleOp>();
+    auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
+    Block *before = rewriter.getInsertionBlock();
+    Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
+    Block *failure = rewriter.createBlock(after);
+    ValueRange values = adaptor.getValues();
+    Value stack = LLVM::StackSaveOp::create(rewriter, loc, ptrType);
+    Value array = LLVM::ZeroOp::create(rewriter, loc, ptrType);
+    if (!values.empty()) {
+      array =
+          LLVM::AllocaOp::create(rewriter, loc, ptrType, rewriter.getI64Type(),
+                                 i64(rewriter, loc, values.size()), 8);
+      for (auto [i, v] : llvm::enumerate(values)) {
+        Value slot = LLVM::GEPOp::create(
+            rewriter, loc, ptrType, rewriter.getI64Type(), array,
+            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+        LLVM::StoreOp::create(rewriter, loc, v, slot);
+      }
+    }
+    // SLUICE_ERROR_INVALID_VALUE: NumPy raises ValueError for all of these.
+    Value message = globalString(rewriter, loc, module, op.getMessage());
+    callRuntime(rewriter, loc, module, "sluiceProgramFail", Type(),
+                {i32(rewriter, loc, 1), message,
+                 i32(rewriter, loc, values.size()), array});
+    LLVM::StackRestoreOp::create(rewriter, loc, stack);
+    LLVM::BrOp::create(rewriter, loc, ValueRange(), after);
+    rewriter.setInsertionPointToEnd(before);
+    LLVM::CondBrOp::create(rewriter, loc, adaptor.getCondition(), after,
+                           failure);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct ConvertHostToRuntimePass
     : sluice::impl::ConvertHostToRuntimePassBase<ConvertHostToRuntimePass> {
   void runOnOperation() override {
@@ -390,7 +433,8 @@ struct ConvertHostToRuntimePass
           return IntegerAttr::get(IntegerType::get(ctx, 64), 0);
         });
     RewritePatternSet patterns(ctx);
-    patterns.add<AllocLowering, DeallocLowering, CopyLowering>(converter);
+    patterns.add<AllocLowering, DeallocLowering, CopyLowering, AssertLowering>(
+        converter);
     patterns.add<LaunchLowering>(converter, binaries);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);

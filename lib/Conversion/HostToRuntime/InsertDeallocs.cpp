@@ -30,8 +30,11 @@ bool collectUsers(Value buffer, SmallVectorImpl<Operation *> &users) {
     if (auto view = dyn_cast<ViewLikeOpInterface>(user);
         view && view.getViewSource() == buffer) {
       users.push_back(user);
+      // Views are the memref results (extract_strided_metadata also
+      // returns sizes and strides).
       for (Value result : user->getResults())
-        if (!collectUsers(result, users))
+        if (isa<BaseMemRefType>(result.getType()) &&
+            !collectUsers(result, users))
           return false;
       continue;
     }

@@ -8,11 +8,12 @@
 //
 // Host kernels run once per workgroup and loop over a contiguous range with
 // unit stride, which LLVM vectorises; GPU kernels stride their work-items
-// over the space and reduce across the workgroup with gpu.all_reduce.
+// over the space. CUDA's own shapes (vector accesses, reductions through
+// warp shuffles) are in CudaKernelBodies.cpp.
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelBodies.h"
+#include "BodyBuilder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -26,18 +27,24 @@ using namespace mlir;
 using namespace sluice;
 using namespace sluice::kernels;
 
-FailureOr<Combiner> sluice::kernels::matchCombiner(linalg::GenericOp op) {
-  if (op.getNumDpsInits() != 1)
+FailureOr<Combiner> sluice::kernels::matchCombiner(linalg::GenericOp op,
+                                                   bool report) {
+  if (op.getNumDpsInits() != 1) {
+    if (!report)
+      return failure();
     return op.emitOpError("reduction with ")
            << op.getNumDpsInits()
            << " outputs cannot be compiled (one output is supported)";
+  }
   Block &body = op.getRegion().front();
   BlockArgument acc = body.getArgument(op.getNumDpsInputs());
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
   Operation *c = yield.getNumOperands() == 1
                      ? yield.getOperand(0).getDefiningOp()
                      : nullptr;
-  auto fail = [&]() {
+  auto fail = [&]() -> FailureOr<Combiner> {
+    if (!report)
+      return failure();
     return op.emitOpError("reduction body is not `acc = combine(acc, value)` "
                           "with an associative combiner");
   };
@@ -96,220 +103,6 @@ FailureOr<Combiner> sluice::kernels::matchCombiner(linalg::GenericOp op) {
 
 namespace {
 
-/// Builds kernel bodies for one KernelSpec inside one gpu.func.
-class BodyBuilder {
-public:
-  BodyBuilder(gpu::GPUFuncOp func, KernelSpec &spec)
-      : func(func), spec(spec), op(spec.op), loc(spec.op.getLoc()),
-        b(OpBuilder::atBlockEnd(&func.getBody().front())) {
-    for (auto [i, argIndex] : llvm::enumerate(spec.loopSizeArg))
-      loopSizes.push_back(argIndex < 0 ? c(spec.staticLoopSizes[i])
-                                       : arg(argIndex));
-    for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
-      (it == utils::IteratorType::parallel ? parLoops : redLoops).push_back(i);
-  }
-
-  /// A point of the iteration space: a flat row-major index over all loops
-  /// when known, and the per-loop indices once computed.
-  struct Point {
-    Value flat;
-    Value outputIndex, reducedIndex; // reductions: o and r
-    SmallVector<Value> idx;
-  };
-
-  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value arg(int64_t i) { return func.getArgument(i); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
-  Value min(Value x, Value y) { return arith::MinUIOp::create(b, loc, x, y); }
-  Value div(Value x, Value y) { return arith::DivUIOp::create(b, loc, x, y); }
-  Value rem(Value x, Value y) { return arith::RemUIOp::create(b, loc, x, y); }
-  Value ceilDiv(Value x, Value y) {
-    return arith::CeilDivUIOp::create(b, loc, x, y);
-  }
-  Value product(ArrayRef<unsigned> loops) {
-    Value p = c(1);
-    for (unsigned l : loops)
-      p = mul(p, loopSizes[l]);
-    return p;
-  }
-  bool isHost() const { return spec.target == KernelTarget::Host; }
-
-  /// Indices of `loops` from a flat row-major index over them.
-  void delinearize(Value flat, ArrayRef<unsigned> loops,
-                   SmallVectorImpl<Value> &idx) {
-    for (unsigned l : llvm::reverse(loops)) {
-      idx[l] = rem(flat, loopSizes[l]);
-      flat = div(flat, loopSizes[l]);
-    }
-  }
-
-  ArrayRef<Value> indices(Point &p) {
-    if (!p.idx.empty())
-      return p.idx;
-    p.idx.assign(loopSizes.size(), Value());
-    if (p.outputIndex) {
-      delinearize(p.outputIndex, parLoops, p.idx);
-      delinearize(p.reducedIndex, redLoops, p.idx);
-    } else {
-      SmallVector<unsigned> all =
-          llvm::to_vector(llvm::seq<unsigned>(0, loopSizes.size()));
-      delinearize(p.flat, all, p.idx);
-    }
-    return p.idx;
-  }
-
-  /// Offset into the flat buffer of operand `operand` at point `p`.
-  FailureOr<Value> offset(OpOperand &operand, Point &p) {
-    AffineMap map = op.getMatchingIndexingMap(&operand);
-    if (map.isIdentity() && p.flat)
-      return p.flat;
-    ArrayRef<Value> idx = indices(p);
-    Value off = c(0);
-    for (AffineExpr e : map.getResults()) {
-      Value index, size;
-      if (auto d = dyn_cast<AffineDimExpr>(e)) {
-        index = idx[d.getPosition()];
-        size = loopSizes[d.getPosition()];
-      } else if (auto k = dyn_cast<AffineConstantExpr>(e);
-                 k && k.getValue() == 0) {
-        index = c(0);
-        size = c(1);
-      } else {
-        return op.emitOpError("indexing map ")
-               << AffineMapAttr::get(map)
-               << " is not a projection or broadcast of its loops";
-      }
-      off = add(mul(off, size), index);
-    }
-    return off;
-  }
-
-  Value load(OpOperand &operand, Value offset) {
-    Value buffer = arg(spec.bufferArg.lookup(operand.getOperandNumber()));
-    return memref::LoadOp::create(b, loc, buffer, offset);
-  }
-
-  /// Evaluates the payload at `p`; `acc` replaces the (single) output's
-  /// block argument for reductions. Returns the yielded values.
-  FailureOr<SmallVector<Value>> payload(Point &p, Value acc,
-                                        IRMapping &mapping) {
-    Block &body = op.getRegion().front();
-    // Scalars from above arrive as kernel arguments; constants from above
-    // (canonicalize hoists them out of the generic) are rematerialised.
-    for (auto [value, index] : spec.capturedArg)
-      mapping.map(value, arg(index));
-    llvm::SetVector<Value> above;
-    getUsedValuesDefinedAbove(op.getRegion(), above);
-    for (Value v : above) {
-      if (mapping.contains(v))
-        continue;
-      Operation *def = v.getDefiningOp();
-      if (!def || !def->hasTrait<OpTrait::ConstantLike>())
-        return op.emitOpError("payload uses a value defined outside the op "
-                              "that is not a constant: ")
-               << v;
-      b.clone(*def, mapping);
-    }
-    for (OpOperand &operand : op->getOpOperands()) {
-      BlockArgument blockArg = body.getArgument(operand.getOperandNumber());
-      if (blockArg.use_empty())
-        continue;
-      if (auto it = spec.scalarArg.find(operand.getOperandNumber());
-          it != spec.scalarArg.end()) {
-        mapping.map(blockArg, arg(it->second));
-        continue;
-      }
-      if (acc && op.isDpsInit(&operand)) {
-        mapping.map(blockArg, acc);
-        continue;
-      }
-      FailureOr<Value> off = offset(operand, p);
-      if (failed(off))
-        return failure();
-      mapping.map(blockArg, load(operand, *off));
-    }
-    for (Operation &inner : body.without_terminator()) {
-      // linalg.index reads the loop index: the point's index in the kernel.
-      if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-        mapping.map(index.getResult(), indices(p)[index.getDim()]);
-        continue;
-      }
-      b.clone(inner, mapping);
-    }
-    SmallVector<Value> results;
-    for (Value v : body.getTerminator()->getOperands())
-      results.push_back(mapping.lookupOrDefault(v));
-    return results;
-  }
-
-  LogicalResult storeOutputs(Point &p, ArrayRef<Value> values) {
-    for (auto [init, value] : llvm::zip(op.getDpsInitsMutable(), values)) {
-      FailureOr<Value> off = offset(init, p);
-      if (failed(off))
-        return failure();
-      Value buffer = arg(spec.bufferArg.lookup(init.getOperandNumber()));
-      memref::StoreOp::create(b, loc, value, buffer, *off);
-    }
-    return success();
-  }
-
-  /// [lo, hi) of this host workgroup's share of `total`, in chunks that are
-  /// multiples of `align`.
-  std::pair<Value, Value> hostRange(Value total, int64_t align) {
-    Value g = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-    Value ng = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-    Value chunk = ceilDiv(total, ng);
-    if (align > 1)
-      chunk = mul(ceilDiv(chunk, c(align)), c(align));
-    Value lo = min(mul(g, chunk), total);
-    Value hi = min(add(lo, chunk), total);
-    return {lo, hi};
-  }
-
-  /// A loop over [0, total) split across the launch: host workgroups take
-  /// contiguous chunks; GPU work-items stride by the grid.
-  scf::ForOp distributedLoop(Value total, int64_t hostAlign) {
-    if (isHost()) {
-      auto [lo, hi] = hostRange(total, hostAlign);
-      return scf::ForOp::create(b, loc, lo, hi, c(1));
-    }
-    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-    Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-    Value bdim = gpu::BlockDimOp::create(b, loc, gpu::Dimension::x);
-    Value gdim = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-    return scf::ForOp::create(b, loc, add(mul(bid, bdim), tid), total,
-                              mul(gdim, bdim));
-  }
-
-  /// Offset of the output element `o` (an index over the parallel loops).
-  FailureOr<Value> outputOffset(Value o) {
-    OpOperand &init = op.getDpsInitsMutable()[0];
-    AffineMap map = op.getMatchingIndexingMap(&init);
-    // The usual case: the output is indexed by the parallel loops in order.
-    bool inOrder = map.getNumResults() == parLoops.size();
-    for (auto [i, e] : llvm::enumerate(map.getResults()))
-      inOrder = inOrder && isa<AffineDimExpr>(e) &&
-                cast<AffineDimExpr>(e).getPosition() == parLoops[i];
-    if (inOrder)
-      return o;
-    Point p;
-    p.outputIndex = o;
-    p.reducedIndex = c(0);
-    return offset(init, p);
-  }
-
-  void finish() { gpu::ReturnOp::create(b, loc); }
-
-  gpu::GPUFuncOp func;
-  KernelSpec &spec;
-  linalg::GenericOp op;
-  Location loc;
-  OpBuilder b;
-  SmallVector<Value> loopSizes;
-  SmallVector<unsigned> parLoops, redLoops;
-};
-
 /// Marks a float combiner reassociable so that LLVM vectorises the loop
 /// that feeds it (the partials already reassociate the reduction).
 void allowReassociation(Operation *op) {
@@ -358,29 +151,25 @@ LogicalResult sluice::kernels::buildReductionKernel(gpu::GPUFuncOp func,
                   bb.parLoops.back() < bb.redLoops.front();
   bool redFirst = !parFirst && bb.redLoops.back() < bb.parLoops.front();
 
-  // One work item: reduce slice s of output o. Host workgroups and SPIR-V
-  // work-items each reduce whole items serially (OpenCL CPU drivers such as
-  // PoCL lack work-group collectives); CUDA workgroups share an item and
-  // combine through workgroup memory.
-  bool serialItems = spec.target != KernelTarget::Cuda;
+  // One work item: reduce slice s of output o serially. Host workgroups and
+  // SPIR-V work-items take items in order of (o, s) (OpenCL CPU drivers
+  // such as PoCL lack work-group collectives); CUDA work-items, which come
+  // here when the reduced loops are not innermost, take them in order of
+  // (s, o), so that neighbouring work-items read neighbouring outputs'
+  // elements. CUDA's other reductions are in CudaKernelBodies.cpp.
   scf::ForOp itemLoop;
-  Value tid;
   if (bb.isHost()) {
     auto [lo, hi] = bb.hostRange(items, 1);
     itemLoop = scf::ForOp::create(b, loc, lo, hi, bb.c(1));
-  } else if (serialItems) {
-    itemLoop = bb.distributedLoop(items, 1);
   } else {
-    tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-    Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-    Value gdim = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-    itemLoop = scf::ForOp::create(b, loc, bid, items, gdim);
+    itemLoop = bb.distributedLoop(items, 1);
   }
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(itemLoop.getBody()->getTerminator());
   Value item = itemLoop.getInductionVar();
-  Value o = bb.div(item, slices);
-  Value s = bb.rem(item, slices);
+  bool outputsFastest = spec.target == KernelTarget::Cuda;
+  Value o = outputsFastest ? bb.rem(item, numOutputs) : bb.div(item, slices);
+  Value s = outputsFastest ? bb.div(item, numOutputs) : bb.rem(item, slices);
   Value rlo = bb.min(bb.mul(s, chunk), reduced);
   Value rhi = bb.min(bb.add(rlo, chunk), reduced);
   FailureOr<Value> outOff = bb.outputOffset(o);
@@ -390,14 +179,10 @@ LogicalResult sluice::kernels::buildReductionKernel(gpu::GPUFuncOp func,
       spec.op.getDpsInitsMutable()[0].getOperandNumber()));
   Value identity = arith::ConstantOp::create(b, loc, comb.identity);
   Value init = identity;
-  bool hostDirect = serialItems && spec.singlePhase;
-  if (hostDirect)
+  bool direct = spec.singlePhase;
+  if (direct && !spec.initIsIdentity)
     init = memref::LoadOp::create(b, loc, outBuf, *outOff);
-  Value start = serialItems ? rlo : bb.add(rlo, tid);
-  Value step = serialItems
-                   ? bb.c(1)
-                   : Value(gpu::BlockDimOp::create(b, loc, gpu::Dimension::x));
-  auto rLoop = scf::ForOp::create(b, loc, start, rhi, step, ValueRange{init});
+  auto rLoop = scf::ForOp::create(b, loc, rlo, rhi, bb.c(1), ValueRange{init});
   {
     OpBuilder::InsertionGuard inner(b);
     b.setInsertionPointToStart(rLoop.getBody());
@@ -425,58 +210,14 @@ LogicalResult sluice::kernels::buildReductionKernel(gpu::GPUFuncOp func,
     // empty slice, an empty reduced extent) would yield whatever the
     // variable held. Such a loop yields its initial value here.
     Value ran =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, start, rhi);
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rlo, rhi);
     acc = arith::SelectOp::create(b, loc, ran, acc, init);
   }
-  if (hostDirect) {
+  if (direct)
     memref::StoreOp::create(b, loc, acc, outBuf, *outOff);
-  } else if (serialItems) {
-    memref::StoreOp::create(b, loc, acc, bb.arg(spec.partialArg), item);
-  } else {
-    // GPU: a tree reduction through workgroup memory (portable: no
-    // work-group collective functions needed); work-item 0 writes.
-    Value scratch = func.getWorkgroupAttributions()[0];
-    BlockArgument accArg =
-        spec.op.getRegion().front().getArgument(spec.op.getNumDpsInputs());
-    memref::StoreOp::create(b, loc, acc, scratch, tid);
-    gpu::BarrierOp::create(b, loc);
-    for (int64_t half = spec.workgroupSize / 2; half > 0; half /= 2) {
-      Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                           tid, bb.c(half));
-      auto step = scf::IfOp::create(b, loc, active, /*withElse=*/false);
-      {
-        OpBuilder::InsertionGuard inner(b);
-        b.setInsertionPoint(step.thenBlock()->getTerminator());
-        IRMapping m;
-        m.map(accArg, memref::LoadOp::create(b, loc, scratch, tid));
-        m.map(comb.value,
-              memref::LoadOp::create(b, loc, scratch,
-                                     ValueRange{bb.add(tid, bb.c(half))}));
-        Operation *folded = b.clone(*comb.op, m);
-        memref::StoreOp::create(b, loc, folded->getResult(0), scratch, tid);
-      }
-      gpu::BarrierOp::create(b, loc);
-    }
-    Value isFirst =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, bb.c(0));
-    auto ifOp = scf::IfOp::create(b, loc, isFirst, /*withElse=*/false);
-    {
-      OpBuilder::InsertionGuard inner(b);
-      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-      Value total = memref::LoadOp::create(b, loc, scratch, bb.c(0));
-      if (spec.singlePhase) {
-        IRMapping m;
-        m.map(accArg, memref::LoadOp::create(b, loc, outBuf, *outOff));
-        m.map(comb.value, total);
-        Operation *folded = b.clone(*comb.op, m);
-        memref::StoreOp::create(b, loc, folded->getResult(0), outBuf, *outOff);
-      } else {
-        memref::StoreOp::create(b, loc, total, bb.arg(spec.partialArg), item);
-      }
-    }
-    // The next item reuses the scratch memory.
-    gpu::BarrierOp::create(b, loc);
-  }
+  else
+    memref::StoreOp::create(b, loc, acc, bb.arg(spec.partialArg),
+                            ValueRange{bb.add(bb.mul(o, slices), s)});
   b.setInsertionPointAfter(itemLoop);
   bb.finish();
   return success();
@@ -499,7 +240,9 @@ LogicalResult sluice::kernels::buildCombineKernel(gpu::GPUFuncOp func,
     return failure();
   Value outBuf = bb.arg(spec.bufferArg.lookup(
       spec.op.getDpsInitsMutable()[0].getOperandNumber()));
-  Value init = memref::LoadOp::create(b, loc, outBuf, *outOff);
+  Value init = spec.initIsIdentity
+                   ? Value(arith::ConstantOp::create(b, loc, comb.identity))
+                   : Value(memref::LoadOp::create(b, loc, outBuf, *outOff));
   Value base = bb.mul(o, slices);
   auto sLoop =
       scf::ForOp::create(b, loc, bb.c(0), slices, bb.c(1), ValueRange{init});

@@ -22,12 +22,24 @@ struct Combiner {
   mlir::gpu::AllReduceOperation gpuOp = mlir::gpu::AllReduceOperation::ADD;
 };
 
-/// Finds the combiner of a single-output reduction, or reports why the op
-/// cannot run as a parallel reduction.
-mlir::FailureOr<Combiner> matchCombiner(mlir::linalg::GenericOp op);
+/// Finds the combiner of a single-output reduction, or reports (when
+/// `report`) why the op cannot run as a parallel reduction.
+mlir::FailureOr<Combiner> matchCombiner(mlir::linalg::GenericOp op,
+                                        bool report = true);
 
 /// What the kernel builders need to know about one linalg op and the kernel
 /// arguments formed for it (the same list for every kernel of the op).
+/// How a kernel reads a buffer with a strided layout (a view such as a
+/// stride-0 broadcast): element (i0, i1, ...) of the view is at
+/// offset + sum(ik * stride_k) of its flat base buffer. Each offset or
+/// stride is a kernel argument (its index) or static (argument index -1).
+struct StridedAccess {
+  int64_t offsetArg = -1;
+  int64_t staticOffset = 0;
+  llvm::SmallVector<int64_t> strideArgs;
+  llvm::SmallVector<int64_t> staticStrides;
+};
+
 struct KernelSpec {
   KernelTarget target = KernelTarget::Host;
   mlir::linalg::GenericOp op;
@@ -37,6 +49,9 @@ struct KernelSpec {
   llvm::SmallVector<mlir::Value> hostArgs;
   /// Operand number of the generic -> kernel argument index.
   llvm::DenseMap<unsigned, unsigned> bufferArg, scalarArg;
+  /// Operand number of the generic -> how it is read, for buffers with a
+  /// strided layout (the others are contiguous, row-major).
+  llvm::DenseMap<unsigned, StridedAccess> strided;
   /// Values the body uses from above (scalars) -> kernel argument index.
   llvm::DenseMap<mlir::Value, unsigned> capturedArg;
   /// Per loop: the kernel argument holding its size, or -1 when static.
@@ -45,6 +60,9 @@ struct KernelSpec {
   /// Reductions: the slice count and partials arguments (-1 when absent).
   int64_t slicesArg = -1, partialArg = -1;
   bool singlePhase = false;
+  /// The output starts as the combiner's identity (its fill was dropped):
+  /// reduced values are stored, not folded into what the output held.
+  bool initIsIdentity = false;
   Combiner combiner;
 
   llvm::SmallVector<mlir::Type> argTypes() const {
@@ -55,6 +73,18 @@ struct KernelSpec {
   }
 };
 
+/// Elements of one vector access in CUDA kernels (16 bytes of f32).
+inline constexpr int64_t kCudaVectorWidth = 4;
+
+/// Whether the reduced loops all come after the parallel ones (then a row
+/// of the reduction is contiguous in identity-mapped buffers).
+bool reducedLoopsInnermost(mlir::linalg::GenericOp op);
+/// Whether CUDA kernels of `op` can use vector loads (and, for elementwise
+/// ops, stores): every buffer the payload reads (and every output) is at
+/// the flat index, with elements of 8 to 64 bits; reductions need their
+/// reduced loops innermost.
+bool cudaVectorizable(mlir::linalg::GenericOp op);
+
 /// Fill the body of an (empty) kernel function.
 mlir::LogicalResult buildElementwiseKernel(mlir::gpu::GPUFuncOp func,
                                            KernelSpec &spec);
@@ -62,6 +92,17 @@ mlir::LogicalResult buildReductionKernel(mlir::gpu::GPUFuncOp func,
                                          KernelSpec &spec);
 mlir::LogicalResult buildCombineKernel(mlir::gpu::GPUFuncOp func,
                                        KernelSpec &spec);
+
+/// CUDA's kernels (CudaKernelBodies.cpp): vector loads and stores, and
+/// reductions through warp shuffles. The reduction kernel needs
+/// reducedLoopsInnermost(); it and the combine kernel need a
+/// workgroup-memory attribution of workgroupSize elements.
+mlir::LogicalResult buildCudaElementwiseKernel(mlir::gpu::GPUFuncOp func,
+                                               KernelSpec &spec);
+mlir::LogicalResult buildCudaReductionKernel(mlir::gpu::GPUFuncOp func,
+                                             KernelSpec &spec);
+mlir::LogicalResult buildCudaCombineKernel(mlir::gpu::GPUFuncOp func,
+                                           KernelSpec &spec);
 
 } // namespace sluice::kernels
 

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -43,6 +44,9 @@ constexpr int64_t kMaxGpuGroups = 65536;
 constexpr int64_t kHostReductionGroups = 64;
 /// Workgroups a GPU reduction aims for.
 constexpr int64_t kGpuReductionGroups = 1024;
+/// Marks a reduction whose output starts as its combiner's identity.
+constexpr llvm::StringLiteral kInitIsIdentityAttrName =
+    "sluice.init_is_identity";
 
 usm::PlacementAttr placementOf(Value v) {
   auto type = dyn_cast<MemRefType>(v.getType());
@@ -83,6 +87,9 @@ private:
   gpu::GPUModuleOp moduleFor(KernelTarget target);
   /// A flat memref<?xT> view of a contiguous buffer, built before `op`.
   Value flatView(OpBuilder &b, Location loc, Value buffer);
+  /// The flat memref<?xT> base buffer of a strided view, built before `op`.
+  Value stridedBase(OpBuilder &b, Location loc,
+                    memref::ExtractStridedMetadataOp meta);
   /// Creates the kernel function and a launch of it.
   void launch(OpBuilder &b, Location loc, KernelSpec &spec, gpu::GPUFuncOp func,
               Value groups, int64_t localSize, usm::QueueAttr queue);
@@ -133,6 +140,25 @@ Value KernelFormer::flatView(OpBuilder &b, Location loc, Value buffer) {
                                            {b.getIndexAttr(1)});
 }
 
+Value KernelFormer::stridedBase(OpBuilder &b, Location loc,
+                                memref::ExtractStridedMetadataOp meta) {
+  // The flat base covers every element the view reaches:
+  // offset + sum((size_k - 1) * stride_k) + 1 (sizes of 0 counted as 1).
+  IndexMath m{b, loc};
+  Value extent = arith::AddIOp::create(b, loc, meta.getOffset(), m.c(1));
+  for (auto [size, stride] : llvm::zip(meta.getSizes(), meta.getStrides())) {
+    Value last = arith::SubIOp::create(b, loc, m.max(size, m.c(1)), m.c(1));
+    extent = arith::AddIOp::create(b, loc, extent, m.mul(last, stride));
+  }
+  auto base = cast<MemRefType>(meta.getBaseBuffer().getType());
+  auto flatType =
+      MemRefType::get({ShapedType::kDynamic}, base.getElementType(),
+                      MemRefLayoutAttrInterface(), base.getMemorySpace());
+  return memref::ReinterpretCastOp::create(
+      b, loc, flatType, meta.getBaseBuffer(), b.getIndexAttr(0), {extent},
+      {b.getIndexAttr(1)});
+}
+
 gpu::GPUFuncOp KernelFormer::createKernel(KernelTarget target, StringRef name,
                                           ArrayRef<Type> argTypes, Location loc,
                                           TypeRange workgroupMemory) {
@@ -174,8 +200,10 @@ LogicalResult KernelFormer::run(linalg::GenericOp op) {
              << placement.getQueue() << " and " << p.getQueue() << ")";
     placement = p;
     auto type = cast<MemRefType>(operand.getType());
-    if (!type.getLayout().isIdentity())
-      return op.emitOpError("operand has a non-identity layout: ")
+    if (!type.getLayout().isIdentity() &&
+        !isa<StridedLayoutAttr>(type.getLayout()))
+      return op.emitOpError("operand has a layout that is neither the "
+                            "identity nor strided: ")
              << operand.getType();
   }
   if (!placement)
@@ -195,15 +223,42 @@ LogicalResult KernelFormer::run(linalg::GenericOp op) {
   spec.op = op;
   spec.workgroupSize = *target == KernelTarget::Host ? 1 : opts.workgroupSize;
   spec.hostGrain = opts.hostGrain;
+  spec.initIsIdentity = op->hasAttr(kInitIsIdentityAttrName);
+  bool isCuda = *target == KernelTarget::Cuda;
 
   // Kernel arguments: the flat buffers, then the dynamic loop sizes, then
   // the scalar inputs.
   for (OpOperand &operand : op->getOpOperands()) {
     Value v = operand.get();
-    if (isa<MemRefType>(v.getType())) {
-      spec.bufferArg[operand.getOperandNumber()] = spec.hostArgs.size();
+    auto type = dyn_cast<MemRefType>(v.getType());
+    if (!type)
+      continue;
+    unsigned number = operand.getOperandNumber();
+    spec.bufferArg[number] = spec.hostArgs.size();
+    if (type.getLayout().isIdentity()) {
       spec.hostArgs.push_back(flatView(b, loc, v));
+      continue;
     }
+    // A strided view: its base buffer, then the offset and strides that
+    // are not static.
+    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, v);
+    spec.hostArgs.push_back(stridedBase(b, loc, meta));
+    auto layout = cast<StridedLayoutAttr>(type.getLayout());
+    StridedAccess access;
+    access.staticOffset = layout.getOffset();
+    if (ShapedType::isDynamic(layout.getOffset())) {
+      access.offsetArg = spec.hostArgs.size();
+      spec.hostArgs.push_back(meta.getOffset());
+    }
+    for (auto [k, stride] : llvm::enumerate(layout.getStrides())) {
+      access.staticStrides.push_back(stride);
+      access.strideArgs.push_back(-1);
+      if (ShapedType::isDynamic(stride)) {
+        access.strideArgs.back() = spec.hostArgs.size();
+        spec.hostArgs.push_back(meta.getStrides()[k]);
+      }
+    }
+    spec.strided[number] = std::move(access);
   }
   SmallVector<int64_t> staticSizes = op.getStaticLoopRanges();
   SmallVector<Range, 4> ranges =
@@ -249,13 +304,18 @@ LogicalResult KernelFormer::run(linalg::GenericOp op) {
 
   if (op.getNumReductionLoops() == 0) {
     Value total = m.product(hostLoopSizes);
-    Value groups = isHost ? m.clamp(m.ceilDiv(total, m.c(opts.hostGrain)), 1,
-                                    opts.hostMaxGroups)
-                          : m.clamp(m.ceilDiv(total, m.c(opts.workgroupSize)),
-                                    1, kMaxGpuGroups);
+    // CUDA kernels that use vector accesses need a vector's worth of
+    // elements per work-item.
+    int64_t perItem = isCuda && cudaVectorizable(op) ? kCudaVectorWidth : 1;
+    Value groups =
+        isHost ? m.clamp(m.ceilDiv(total, m.c(opts.hostGrain)), 1,
+                         opts.hostMaxGroups)
+               : m.clamp(m.ceilDiv(total, m.c(opts.workgroupSize * perItem)), 1,
+                         kMaxGpuGroups);
     gpu::GPUFuncOp kernel =
         createKernel(*target, base + "_map", spec.argTypes(), loc);
-    if (failed(buildElementwiseKernel(kernel, spec)))
+    if (failed(isCuda ? buildCudaElementwiseKernel(kernel, spec)
+                      : buildElementwiseKernel(kernel, spec)))
       return failure();
     launch(b, loc, spec, kernel, groups, spec.workgroupSize,
            placement.getQueue());
@@ -282,8 +342,10 @@ LogicalResult KernelFormer::run(linalg::GenericOp op) {
   Value numOutputs = m.product(parallelSizes);
   Value reduced = m.product(reductionSizes);
   // Work-items that reduce whole slices alone (host workgroups, SPIR-V
-  // work-items) want more, smaller slices than CUDA workgroups.
-  bool serialItems = *target != KernelTarget::Cuda;
+  // work-items, CUDA work-items when the reduced loops are not innermost)
+  // want more, smaller slices than CUDA workgroups, which share a slice of
+  // a contiguous row.
+  bool serialItems = !isCuda || !reducedLoopsInnermost(op);
   int64_t target_ = isHost        ? kHostReductionGroups
                     : serialItems ? kGpuReductionGroups * 4
                                   : kGpuReductionGroups;
@@ -323,32 +385,41 @@ LogicalResult KernelFormer::run(linalg::GenericOp op) {
   }
   spec.singlePhase = singlePhase;
 
-  Value groups1 = isHost ? m.clamp(items, 1, opts.hostMaxGroups)
-                         : m.clamp(items, 1, kMaxGpuGroups);
+  Value groups1 =
+      isHost ? m.clamp(items, 1, opts.hostMaxGroups)
+      : isCuda && serialItems
+          ? m.clamp(m.ceilDiv(items, m.c(opts.workgroupSize)), 1, kMaxGpuGroups)
+          : m.clamp(items, 1, kMaxGpuGroups);
   // GPU workgroups combine their work-items' values through workgroup
   // memory, one slot per work-item.
-  SmallVector<Type> scratch;
-  if (!serialItems)
-    scratch.push_back(MemRefType::get(
+  SmallVector<Type> cudaScratch;
+  if (isCuda)
+    cudaScratch.push_back(MemRefType::get(
         {opts.workgroupSize}, spec.combiner.op->getResult(0).getType(),
         MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(b.getContext(),
                                    gpu::AddressSpace::Workgroup)));
+  TypeRange scratch = serialItems ? TypeRange() : TypeRange(cudaScratch);
   gpu::GPUFuncOp partialKernel =
       createKernel(*target, base + "_reduce", spec.argTypes(), loc, scratch);
-  if (failed(buildReductionKernel(partialKernel, spec)))
+  if (failed(isCuda && !serialItems
+                 ? buildCudaReductionKernel(partialKernel, spec)
+                 : buildReductionKernel(partialKernel, spec)))
     return failure();
   launch(b, loc, spec, partialKernel, groups1, spec.workgroupSize,
          placement.getQueue());
   if (!singlePhase) {
-    Value groups2 =
-        isHost ? m.clamp(m.ceilDiv(numOutputs, m.c(opts.hostGrain)), 1,
-                         opts.hostMaxGroups)
-               : m.clamp(m.ceilDiv(numOutputs, m.c(opts.workgroupSize)), 1,
-                         kMaxGpuGroups);
+    // CUDA folds each output's partials with a workgroup.
+    int64_t outputsPerGroup = isHost   ? opts.hostGrain
+                              : isCuda ? 1
+                                       : opts.workgroupSize;
+    Value groups2 = m.clamp(m.ceilDiv(numOutputs, m.c(outputsPerGroup)), 1,
+                            isHost ? opts.hostMaxGroups : kMaxGpuGroups);
     gpu::GPUFuncOp combineKernel =
-        createKernel(*target, base + "_combine", spec.argTypes(), loc);
-    if (failed(buildCombineKernel(combineKernel, spec)))
+        createKernel(*target, base + "_combine", spec.argTypes(), loc,
+                     isCuda ? TypeRange(cudaScratch) : TypeRange());
+    if (failed(isCuda ? buildCudaCombineKernel(combineKernel, spec)
+                      : buildCombineKernel(combineKernel, spec)))
       return failure();
     launch(b, loc, spec, combineKernel, groups2, spec.workgroupSize,
            placement.getQueue());
@@ -356,6 +427,38 @@ LogicalResult KernelFormer::run(linalg::GenericOp op) {
   }
   op.erase();
   return success();
+}
+
+/// On CUDA queues, a reduction whose output was just filled with its
+/// combiner's identity (how usm.sum & co. start) stores its result instead
+/// of folding it into the output: the fill, a kernel launch of its own, is
+/// dropped and the reduction marked.
+void dropIdentityFills(ModuleOp module) {
+  SmallVector<linalg::FillOp> fills;
+  module.walk([&](linalg::FillOp fill) {
+    if (!fill->getParentOfType<gpu::GPUModuleOp>())
+      fills.push_back(fill);
+  });
+  for (linalg::FillOp fill : fills) {
+    auto reduction = dyn_cast_or_null<linalg::GenericOp>(fill->getNextNode());
+    if (!reduction || reduction.getNumReductionLoops() == 0 ||
+        reduction.getNumDpsInits() != 1 || fill.getOutputs().size() != 1 ||
+        reduction.getDpsInits()[0] != fill.getOutputs()[0])
+      continue;
+    usm::PlacementAttr placement = placementOf(fill.getOutputs()[0]);
+    if (!placement || kernelTargetForDevice(placement.getQueue().getDevice()) !=
+                          KernelTarget::Cuda)
+      continue;
+    Attribute value;
+    if (!matchPattern(fill.getInputs()[0], m_Constant(&value)))
+      continue;
+    FailureOr<Combiner> combiner = matchCombiner(reduction, /*report=*/false);
+    if (failed(combiner) || value != combiner->identity)
+      continue;
+    reduction->setAttr(kInitIsIdentityAttrName,
+                       UnitAttr::get(module.getContext()));
+    fill.erase();
+  }
 }
 
 struct ConvertLinalgToKernelsPass
@@ -371,6 +474,7 @@ struct ConvertLinalgToKernelsPass
                        "positive");
       return signalPassFailure();
     }
+    dropIdentityFills(module);
     // Named ops (fill, transpose, ...) become generics first.
     IRRewriter rewriter(&getContext());
     SmallVector<linalg::LinalgOp> named;

@@ -7,14 +7,22 @@
 // with broadcasting, so evaluating intermediates at the points of S gives
 // the unfused program's values without materialising them.
 //
+// With dynamic sizes that is so only when no input is broadcast at run time
+// along a dynamic dimension (a `?` that is 1 while S's is not): then the
+// results may not even share one shape. Each op's shape is computed and
+// checked on the host first; an scf.if then takes the one generic, or runs
+// the ops one by one, each with its own run-time broadcasting.
+//
 //===----------------------------------------------------------------------===//
 
+#include "Broadcasting.h"
 #include "sluice/Conversion/USMToLinalg/USMToLinalg.h"
 #include "sluice/Dialect/USM/IR/USMOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
@@ -71,21 +79,6 @@ bool sluice::usm::isElementwiseGroup(FusedOp op) {
 
 namespace {
 
-/// The map from S's iteration space to an operand of `shape`.
-AffineMap broadcastMapTo(ArrayRef<int64_t> shape, ArrayRef<int64_t> result,
-                         MLIRContext *ctx) {
-  unsigned rank = result.size(), offset = rank - shape.size();
-  SmallVector<AffineExpr> exprs;
-  for (auto [i, d] : llvm::enumerate(shape)) {
-    int64_t r = result[i + offset];
-    if (d == 1 && r != 1)
-      exprs.push_back(getAffineConstantExpr(0, ctx));
-    else
-      exprs.push_back(getAffineDimExpr(i + offset, ctx));
-  }
-  return AffineMap::get(rank, 0, exprs, ctx);
-}
-
 struct FusedElementwiseLowering : OpConversionPattern<FusedOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -95,84 +88,138 @@ struct FusedElementwiseLowering : OpConversionPattern<FusedOp> {
     if (!isElementwiseGroup(op))
       return rewriter.notifyMatchFailure(op, "not an elementwise group");
     Location loc = op.getLoc();
-    MLIRContext *ctx = getContext();
     Block &body = op.getBody().front();
     auto yield = cast<YieldOp>(body.getTerminator());
     auto resultType = cast<ArrayType>(op.getResult(0).getType());
-    ArrayRef<int64_t> shape = resultType.getShape();
-    int64_t rank = shape.size();
 
-    // Dynamic sizes of S from an input whose aligned dimension is dynamic.
-    SmallVector<Value> dynamicSizes;
-    for (int64_t j = 0; j < rank; ++j) {
-      if (!ShapedType::isDynamic(shape[j]))
+    // The run-time shape of every value of the group, checked op by op as
+    // the unfused program would be.
+    llvm::DenseMap<Value, Shape> shapes;
+    for (auto [arg, input] :
+         llvm::zip(body.getArguments(), adaptor.getInputs()))
+      shapes[arg] = runtimeShape(rewriter, loc, input);
+    for (Operation &inner : body.without_terminator()) {
+      if (isa<arith::ConstantOp>(inner))
         continue;
-      Value size;
-      for (auto [orig, conv] : llvm::zip(op.getInputs(), adaptor.getInputs())) {
-        auto a = dyn_cast<ArrayType>(orig.getType());
-        if (!a)
-          continue;
-        int64_t i = j - (rank - a.getRank());
-        if (i >= 0 && a.isDynamicDim(i)) {
-          size = memref::DimOp::create(rewriter, loc, conv, i);
-          break;
-        }
-      }
-      if (!size)
-        return rewriter.notifyMatchFailure(op, "no input gives a size");
-      dynamicSizes.push_back(size);
+      SmallVector<Shape> operandShapes;
+      for (Value v : inner.getOperands())
+        operandShapes.push_back(shapes.lookup(v));
+      shapes[inner.getResult(0)] = broadcastAtRunTime(
+          rewriter, inner.getLoc(), &inner, operandShapes,
+          cast<ArrayType>(inner.getResult(0).getType()).getShape());
     }
 
     SmallVector<Value> outs;
-    for (Type t : op.getResultTypes()) {
-      auto memref = cast<MemRefType>(getTypeConverter()->convertType(t));
-      outs.push_back(memref::AllocOp::create(
-          rewriter, loc, memref, dynamicSizes, rewriter.getI64IntegerAttr(64)));
+    for (auto [type, v] : llvm::zip(op.getResultTypes(), yield.getOperands())) {
+      auto memref = cast<MemRefType>(getTypeConverter()->convertType(type));
+      outs.push_back(memref::AllocOp::create(rewriter, loc, memref,
+                                             dynamicSizes(shapes[v]),
+                                             rewriter.getI64IntegerAttr(64)));
     }
-    SmallVector<AffineMap> maps;
-    for (Value in : op.getInputs()) {
-      if (auto a = dyn_cast<ArrayType>(in.getType()))
-        maps.push_back(broadcastMapTo(a.getShape(), shape, ctx));
-      else
-        maps.push_back(AffineMap::get(rank, 0, {}, ctx));
+
+    // The group's space S is its results' shape, every input broadcast to
+    // it. One generic computes every result unless a dynamic size of an
+    // input is broadcast at run time: then results may even differ in
+    // shape, and the ops run one by one, each broadcasting at run time.
+    Shape space = shapes[yield.getOperand(0)];
+    SmallVector<BroadcastOperand> operands;
+    for (auto [arg, input] :
+         llvm::zip(body.getArguments(), adaptor.getInputs()))
+      operands.push_back({input, arg.use_empty() ? Shape() : shapes[arg]});
+    Value fits = noRunTimeBroadcast(rewriter, loc, operands, space);
+    auto fused = [&](OpBuilder &b) {
+      buildStaticBroadcastGeneric(
+          b, loc, operands, resultType.getShape(), outs,
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            return emitGroupBody(nb, body, args);
+          });
+    };
+    if (!fits) {
+      fused(rewriter);
+    } else {
+      scf::IfOp::create(
+          rewriter, loc, fits,
+          [&](OpBuilder &b, Location l) {
+            fused(b);
+            scf::YieldOp::create(b, l);
+          },
+          [&](OpBuilder &b, Location l) {
+            lowerOpByOp(b, body, adaptor.getInputs(), shapes, outs);
+            scf::YieldOp::create(b, l);
+          });
     }
-    for (size_t i = 0; i < outs.size(); ++i)
-      maps.push_back(rewriter.getMultiDimIdentityMap(rank));
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    LogicalResult status = success();
-    linalg::GenericOp::create(
-        rewriter, loc, adaptor.getInputs(), outs, maps, iterators,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          IRMapping scalars;
-          for (auto [blockArg, scalar] :
-               llvm::zip(body.getArguments(),
-                         args.take_front(body.getNumArguments())))
-            scalars.map(blockArg, scalar);
-          for (Operation &inner : body.without_terminator()) {
-            if (isa<arith::ConstantOp>(inner)) {
-              b.clone(inner, scalars);
-              continue;
-            }
-            SmallVector<Value> operands;
-            for (Value v : inner.getOperands())
-              operands.push_back(scalars.lookup(v));
-            Value v = emitScalarOp(b, inner.getLoc(), &inner, operands);
-            if (!v) {
-              status = failure();
-              v = operands.front();
-            }
-            scalars.map(inner.getResult(0), v);
-          }
-          SmallVector<Value> results;
-          for (Value v : yield.getOperands())
-            results.push_back(scalars.lookup(v));
-          linalg::YieldOp::create(b, l, results);
-        });
-    if (failed(status))
-      return rewriter.notifyMatchFailure(op, "an op has no scalar form");
     rewriter.replaceOp(op, outs);
     return success();
+  }
+
+  /// The group's ops as scalar code on one scalar per input.
+  static SmallVector<Value> emitGroupBody(OpBuilder &b, Block &body,
+                                          ValueRange args) {
+    IRMapping scalars;
+    for (auto [blockArg, scalar] : llvm::zip(body.getArguments(), args))
+      scalars.map(blockArg, scalar);
+    for (Operation &inner : body.without_terminator()) {
+      if (isa<arith::ConstantOp>(inner)) {
+        b.clone(inner, scalars);
+        continue;
+      }
+      SmallVector<Value> operands;
+      for (Value v : inner.getOperands())
+        operands.push_back(scalars.lookup(v));
+      scalars.map(inner.getResult(0),
+                  emitScalarOp(b, inner.getLoc(), &inner, operands));
+    }
+    SmallVector<Value> results;
+    for (Value v : body.getTerminator()->getOperands())
+      results.push_back(scalars.lookup(v));
+    return results;
+  }
+
+  /// The group's ops one by one, each into its own buffer (the results'
+  /// into `outs`), with the shapes already checked.
+  void lowerOpByOp(OpBuilder &b, Block &body, ValueRange inputs,
+                   llvm::DenseMap<Value, Shape> &shapes,
+                   ArrayRef<Value> outs) const {
+    auto yield = cast<YieldOp>(body.getTerminator());
+    IRMapping values;
+    for (auto [arg, input] : llvm::zip(body.getArguments(), inputs))
+      values.map(arg, input);
+    SmallVector<bool> written(outs.size(), false);
+    for (Operation &inner : body.without_terminator()) {
+      if (isa<arith::ConstantOp>(inner)) {
+        b.clone(inner, values);
+        continue;
+      }
+      Value result = inner.getResult(0);
+      Value out;
+      for (auto [k, v] : llvm::enumerate(yield.getOperands()))
+        if (v == result && !written[k]) {
+          out = outs[k];
+          written[k] = true;
+          break;
+        }
+      SmallVector<Value> operands;
+      SmallVector<Shape> operandShapes;
+      for (Value v : inner.getOperands()) {
+        operands.push_back(values.lookup(v));
+        operandShapes.push_back(shapes.lookup(v));
+      }
+      values.map(result,
+                 lowerElementwiseOp(b, &inner, operands, *getTypeConverter(),
+                                    operandShapes, &shapes[result], out));
+    }
+    // Results that are inputs, or a value yielded twice, are copied.
+    for (auto [k, v] : llvm::enumerate(yield.getOperands())) {
+      if (written[k])
+        continue;
+      auto type = cast<ArrayType>(v.getType());
+      buildBroadcastingGeneric(b, yield.getLoc(),
+                               {BroadcastOperand{values.lookup(v), shapes[v]}},
+                               type.getShape(), shapes[v], outs[k],
+                               [](OpBuilder &, Location, ValueRange args) {
+                                 return SmallVector<Value>{args[0]};
+                               });
+    }
   }
 };
 

@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "sluice/Conversion/USMToLinalg/USMToLinalg.h"
+#include "Broadcasting.h"
+#include "RuntimeShapes.h"
 #include "sluice/Dialect/USM/IR/USMOps.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -22,6 +24,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "sluice/Conversion/Passes.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -35,6 +38,14 @@ USMTypeConverter::USMTypeConverter() {
   // like the elements of arrays: arith takes only signless integers, and the
   // ops' signedness comes from their usm types.
   addConversion([](IntegerType t) -> Type { return getStorageElementType(t); });
+  // Host data of unsigned elements (from_host sources, to_host results)
+  // holds signless elements too.
+  addConversion([](MemRefType t) -> Type {
+    return t.cloneWith(std::nullopt, getStorageElementType(t.getElementType()));
+  });
+  addConversion([](RankedTensorType t) -> Type {
+    return t.clone(getStorageElementType(t.getElementType()));
+  });
   addConversion([](ArrayType t) -> Type {
     auto space = PlacementAttr::get(t.getContext(), t.getQueue(), t.getKind());
     return MemRefType::get(t.getShape(),
@@ -55,78 +66,54 @@ Value allocArray(OpBuilder &b, Location loc, MemRefType type,
                                  b.getI64IntegerAttr(kArrayAlignment));
 }
 
-/// The map from a result's iteration space to an operand of `shape` under
-/// NumPy broadcasting: trailing dimensions align; a static 1 that meets a
-/// larger (or dynamic) result dimension is read at index 0.
-AffineMap broadcastMap(ArrayRef<int64_t> shape, ArrayRef<int64_t> result,
-                       MLIRContext *ctx) {
-  unsigned rank = result.size(), offset = rank - shape.size();
-  SmallVector<AffineExpr> exprs;
-  for (auto [i, d] : llvm::enumerate(shape)) {
-    int64_t r = result[i + offset];
-    if (d == 1 && r != 1)
-      exprs.push_back(getAffineConstantExpr(0, ctx));
-    else
-      exprs.push_back(getAffineDimExpr(i + offset, ctx));
-  }
-  return AffineMap::get(rank, 0, exprs, ctx);
+/// The run-time shapes of an op's operands (rank 0 for scalars).
+SmallVector<Shape> operandShapes(OpBuilder &b, Location loc,
+                                 ValueRange operands) {
+  SmallVector<Shape> shapes;
+  for (Value v : operands)
+    shapes.push_back(runtimeShape(b, loc, v));
+  return shapes;
 }
 
-/// Dynamic sizes of an elementwise result: each dynamic dimension is read
-/// from an array operand whose aligned dimension is dynamic.
-FailureOr<SmallVector<Value>> broadcastDynamicSizes(OpBuilder &b, Location loc,
-                                                    ArrayType result,
-                                                    ValueRange origOperands,
-                                                    ValueRange operands) {
-  SmallVector<Value> sizes;
-  int64_t rank = result.getRank();
-  for (int64_t j = 0; j < rank; ++j) {
-    if (!result.isDynamicDim(j))
-      continue;
-    Value size;
-    for (auto [orig, conv] : llvm::zip(origOperands, operands)) {
-      auto a = dyn_cast<ArrayType>(orig.getType());
-      if (!a)
-        continue;
-      int64_t i = j - (rank - a.getRank());
-      if (i >= 0 && a.isDynamicDim(i)) {
-        size = memref::DimOp::create(b, loc, conv, i);
-        break;
-      }
-    }
-    if (!size)
-      return failure();
-    sizes.push_back(size);
-  }
-  return sizes;
+SmallVector<BroadcastOperand> broadcastOperands(ValueRange operands,
+                                                ArrayRef<Shape> shapes) {
+  SmallVector<BroadcastOperand> out;
+  for (auto [v, s] : llvm::zip(operands, shapes))
+    out.push_back({v, s});
+  return out;
 }
 
-/// Builds `out[i] = body(operands at broadcast positions)` over `result`'s
-/// shape; scalar operands are passed through unchanged.
-void buildElementwiseGeneric(
-    OpBuilder &b, Location loc, ArrayType result, ValueRange origOperands,
-    ValueRange operands, Value out,
-    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
-  MLIRContext *ctx = b.getContext();
-  int64_t rank = result.getRank();
-  SmallVector<AffineMap> maps;
-  for (Value v : origOperands) {
-    if (auto a = dyn_cast<ArrayType>(v.getType()))
-      maps.push_back(broadcastMap(a.getShape(), result.getShape(), ctx));
-    else
-      maps.push_back(AffineMap::get(rank, 0, {}, ctx));
+} // namespace
+
+Value sluice::usm::lowerElementwiseOp(OpBuilder &b, Operation *op,
+                                      ValueRange operands,
+                                      const TypeConverter &converter,
+                                      ArrayRef<Shape> knownShapes,
+                                      const Shape *resultShape, Value out) {
+  Location loc = op->getLoc();
+  auto result = cast<ArrayType>(op->getResult(0).getType());
+  SmallVector<Shape> shapes(knownShapes);
+  if (shapes.empty())
+    shapes = operandShapes(b, loc, operands);
+  Shape shape = resultShape
+                    ? *resultShape
+                    : broadcastAtRunTime(b, loc, op, shapes, result.getShape());
+  if (!out) {
+    auto outType = cast<MemRefType>(converter.convertType(result));
+    out = allocArray(b, loc, outType, dynamicSizes(shape));
   }
-  maps.push_back(b.getMultiDimIdentityMap(rank));
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  linalg::GenericOp::create(b, loc, operands, ValueRange{out}, maps, iterators,
-                            [&](OpBuilder &nb, Location nloc, ValueRange args) {
-                              Value v = body(nb, nloc, args.drop_back());
-                              linalg::YieldOp::create(nb, nloc, v);
-                            });
+  buildBroadcastingGeneric(
+      b, loc, broadcastOperands(operands, shapes), result.getShape(), shape,
+      out, [&](OpBuilder &nb, Location l, ValueRange args) {
+        return SmallVector<Value>{emitScalarOp(nb, l, op, args)};
+      });
+  return out;
 }
 
-/// All elementwise ops: one generic computing the op's scalar function.
+namespace {
+
+/// All elementwise ops: one generic computing the op's scalar function
+/// (two, chosen at run time, when a dynamic size may broadcast).
 struct ElementwiseLowering : ConversionPattern {
   ElementwiseLowering(const TypeConverter &tc, MLIRContext *ctx)
       : ConversionPattern(tc, MatchTraitOpTypeTag(),
@@ -136,35 +123,50 @@ struct ElementwiseLowering : ConversionPattern {
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op->getLoc();
-    auto result = cast<ArrayType>(op->getResult(0).getType());
-    auto outType = cast<MemRefType>(getTypeConverter()->convertType(result));
-    FailureOr<SmallVector<Value>> sizes = broadcastDynamicSizes(
-        rewriter, loc, result, op->getOperands(), operands);
-    if (failed(sizes))
-      return rewriter.notifyMatchFailure(op, "no operand gives a dynamic size");
-    Value out = allocArray(rewriter, loc, outType, *sizes);
-    buildElementwiseGeneric(rewriter, loc, result, op->getOperands(), operands,
-                            out,
-                            [&](OpBuilder &b, Location l, ValueRange args) {
-                              return emitScalarOp(b, l, op, args);
-                            });
+    Value out = lowerElementwiseOp(rewriter, op, operands, *getTypeConverter());
     rewriter.replaceOp(op, out);
     return success();
   }
 };
 
+/// broadcast_to: the target sizes must not be negative, and every input
+/// size must be 1 or the target's.
 struct BroadcastToLowering : OpConversionPattern<BroadcastToOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(BroadcastToOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ArrayType resultType = op.getType();
     auto outType =
-        cast<MemRefType>(getTypeConverter()->convertType(op.getType()));
-    Value out = allocArray(rewriter, op.getLoc(), outType, adaptor.getSizes());
-    buildElementwiseGeneric(
-        rewriter, op.getLoc(), op.getType(), op.getInput(), adaptor.getInput(),
-        out, [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+        cast<MemRefType>(getTypeConverter()->convertType(resultType));
+    Shape target =
+        mixedShape(rewriter, resultType.getShape(), adaptor.getSizes());
+    Shape input = runtimeShape(rewriter, loc, adaptor.getInput());
+    checkNonNegative(rewriter, loc, op, target);
+    ShapeMath m{rewriter, loc};
+    Value ok;
+    int64_t offset = target.size() - input.size();
+    for (auto [i, d] : llvm::enumerate(input)) {
+      OpFoldResult t = target[i + offset];
+      std::optional<int64_t> cd = getConstantIntValue(d);
+      if ((cd && *cd == 1) || (cd && getConstantIntValue(t)))
+        continue; // static: the verifier checked it
+      ok = m.both(ok, m.either(m.isEqual(d, 1), m.isEqual(d, t)));
+    }
+    CheckMessage message(op);
+    message << "cannot broadcast shape ";
+    message.shape(input) << " to ";
+    message.shape(target);
+    message.assertThat(rewriter, loc, ok);
+
+    Value out = allocArray(rewriter, loc, outType, dynamicSizes(target));
+    buildBroadcastingGeneric(rewriter, loc,
+                             {BroadcastOperand{adaptor.getInput(), input}},
+                             resultType.getShape(), target, out,
+                             [](OpBuilder &, Location, ValueRange args) {
+                               return SmallVector<Value>{args[0]};
+                             });
     rewriter.replaceOp(op, out);
     return success();
   }
@@ -250,6 +252,22 @@ struct ReductionLowering : ConversionPattern {
           sizes.push_back(memref::DimOp::create(rewriter, loc, input, i));
       }
     }
+    // NumPy has no maximum or minimum of nothing: a reduced extent of 0
+    // is an error (even with no output element).
+    if (isa<MaxOp, MinOp>(op)) {
+      ShapeMath m{rewriter, loc};
+      Shape inShape = runtimeShape(rewriter, loc, input);
+      SmallVector<OpFoldResult> reducedSizes;
+      for (int64_t i : reduced)
+        reducedSizes.push_back(inShape[i]);
+      OpFoldResult extent = m.product(reducedSizes);
+      Value ok = m.negate(m.isEqual(extent, 0));
+      CheckMessage message(op);
+      message << "zero-size array to reduction operation "
+              << (isa<MaxOp>(op) ? "maximum" : "minimum")
+              << " which has no identity";
+      message.assertThat(rewriter, loc, ok);
+    }
     Value out = allocArray(rewriter, loc, outType, sizes);
     Value target = out;
     if (keepdims &&
@@ -303,6 +321,9 @@ struct EmptyLowering : OpConversionPattern<EmptyOp> {
   matchAndRewrite(EmptyOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = cast<MemRefType>(getTypeConverter()->convertType(op.getType()));
+    checkNonNegative(
+        rewriter, op.getLoc(), op,
+        mixedShape(rewriter, op.getType().getShape(), adaptor.getSizes()));
     rewriter.replaceOp(
         op, allocArray(rewriter, op.getLoc(), type, adaptor.getSizes()));
     return success();
@@ -315,6 +336,9 @@ struct FullLowering : OpConversionPattern<FullOp> {
   matchAndRewrite(FullOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = cast<MemRefType>(getTypeConverter()->convertType(op.getType()));
+    checkNonNegative(
+        rewriter, op.getLoc(), op,
+        mixedShape(rewriter, op.getType().getShape(), adaptor.getSizes()));
     Value out = allocArray(rewriter, op.getLoc(), type, adaptor.getSizes());
     linalg::FillOp::create(rewriter, op.getLoc(), adaptor.getValue(), out);
     rewriter.replaceOp(op, out);
@@ -330,8 +354,10 @@ struct ArangeLowering : OpConversionPattern<ArangeOp> {
     Location loc = op.getLoc();
     auto type = cast<MemRefType>(getTypeConverter()->convertType(op.getType()));
     SmallVector<Value> sizes;
-    if (adaptor.getSize())
+    if (adaptor.getSize()) {
       sizes.push_back(adaptor.getSize());
+      checkNonNegative(rewriter, loc, op, OpFoldResult(adaptor.getSize()));
+    }
     Value out = allocArray(rewriter, loc, type, sizes);
     Type element = type.getElementType();
     Value start = adaptor.getStart(), step = adaptor.getStep();
@@ -467,7 +493,8 @@ struct ToHostLowering : OpConversionPattern<ToHostOp> {
   matchAndRewrite(ToHostOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto resultType = cast<ShapedType>(op.getType());
+    auto resultType =
+        cast<ShapedType>(getTypeConverter()->convertType(op.getType()));
     if (auto m = dyn_cast<MemRefType>(resultType);
         m && !m.getLayout().isIdentity())
       return rewriter.notifyMatchFailure(op, "strided host memref result");
@@ -510,6 +537,18 @@ struct ReshapeLowering : OpConversionPattern<ReshapeOp> {
       bindSymbols(rewriter.getContext(), s0, s1);
       stride = affine::makeComposedFoldedAffineApply(rewriter, loc, s0 * s1,
                                                      {stride, sizes[i]});
+    }
+    // Dynamic sizes: not negative, and as many elements as the input.
+    if (!type.hasStaticShape() ||
+        !cast<MemRefType>(adaptor.getInput().getType()).hasStaticShape()) {
+      ShapeMath m{rewriter, loc};
+      checkNonNegative(rewriter, loc, op, sizes);
+      Shape input = runtimeShape(rewriter, loc, adaptor.getInput());
+      OpFoldResult inCount = m.product(input), outCount = m.product(sizes);
+      CheckMessage message(op);
+      message << "cannot reshape array of size " << inCount << " into shape ";
+      message.shape(sizes);
+      message.assertThat(rewriter, loc, m.isEqual(inCount, outCount));
     }
     auto view = memref::ReinterpretCastOp::create(
         rewriter, loc, type, adaptor.getInput(), rewriter.getIndexAttr(0),
@@ -612,6 +651,9 @@ struct ConvertUSMToLinalgPass
 
     ConversionTarget target(*ctx);
     target.addIllegalDialect<USMDialect>();
+    // Run-time checks stay until convert-host-to-runtime.
+    target.addLegalOp<AssertOp>();
+    target.addLegalDialect<scf::SCFDialect>();
     target.addLegalDialect<arith::ArithDialect, math::MathDialect,
                            linalg::LinalgDialect, memref::MemRefDialect,
                            affine::AffineDialect,

@@ -39,6 +39,7 @@ struct CompileCUDAKernelsPass
       arith::registerArithExpandOpsPass();
       registerSCFToControlFlowPass();
       registerConvertGpuOpsToNVVMOps();
+      registerConvertMathToLLVMPass();
       registerReconcileUnrealizedCastsPass();
       registerGpuNVVMAttachTarget();
       registerGpuModuleToBinaryPass();
@@ -60,7 +61,7 @@ struct CompileCUDAKernelsPass
     std::string pipeline =
         "nvvm-attach-target{module=" + name.str() + " chip=" + chip +
         " features=+ptx80 O=3},gpu.module(arith-expand,convert-scf-to-cf,"
-        "convert-gpu-to-nvvm,reconcile-unrealized-casts),"
+        "convert-gpu-to-nvvm,convert-math-to-llvm,reconcile-unrealized-casts),"
         "gpu-module-to-binary{format=isa toolkit=" +
         toolkit + "}";
     PassManager pm(&getContext());

@@ -4,6 +4,7 @@
 #include "sluice/Conversion/Passes.h"
 #include "sluice/Dialect/USM/IR/USMDialect.h"
 #include "sluice/Dialect/USM/IR/USMTypes.h"
+#include "sluice/Target/SPIRV/EmulateHalfFloats.h"
 #include "sluice/Target/SPIRV/Validate.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -28,13 +29,14 @@ using namespace sluice;
 
 namespace {
 
-spirv::TargetEnvAttr openclTargetEnv(MLIRContext *ctx) {
+/// What the kernels may use; spirv-update-vce declares what they do use.
+spirv::TargetEnvAttr openclTargetEnv(MLIRContext *ctx, bool float16) {
   using C = spirv::Capability;
-  auto triple =
-      spirv::VerCapExtAttr::get(spirv::Version::V_1_0,
-                                {C::Kernel, C::Addresses, C::Int8, C::Int16,
-                                 C::Int64, C::Float16, C::Float64, C::Groups},
-                                {}, ctx);
+  SmallVector<C> caps = {C::Kernel, C::Addresses, C::Int8,  C::Int16,
+                         C::Int64,  C::Float64,   C::Groups};
+  if (float16)
+    caps.push_back(C::Float16);
+  auto triple = spirv::VerCapExtAttr::get(spirv::Version::V_1_0, caps, {}, ctx);
   return spirv::TargetEnvAttr::get(
       triple, spirv::getDefaultResourceLimits(ctx), spirv::ClientAPI::OpenCL,
       spirv::Vendor::Unknown, spirv::DeviceType::Unknown,
@@ -43,6 +45,7 @@ spirv::TargetEnvAttr openclTargetEnv(MLIRContext *ctx) {
 
 struct CompileSPIRVKernelsPass
     : sluice::impl::CompileSPIRVKernelsPassBase<CompileSPIRVKernelsPass> {
+  using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
@@ -59,7 +62,16 @@ struct CompileSPIRVKernelsPass
       spirv::registerSPIRVUpdateVCEPass();
       spirv::registerSPIRVLowerABIAttributesPass();
     });
-    spirv::TargetEnvAttr env = openclTargetEnv(ctx);
+    // bf16 always, f16 unless native-f16, are computed in f32
+    // (EmulateHalfFloats.cpp): core SPIR-V has no bf16, and half needs
+    // cl_khr_fp16.
+    bool float16 = nativeF16 && usesHalfFloats(gm);
+    if (usesHalfFloats(gm, /*bf16Only=*/nativeF16) &&
+        failed(emulateHalfFloats(gm, /*bf16Only=*/nativeF16))) {
+      emitError(loc) << "cannot compute the f16/bf16 kernels in f32";
+      return signalPassFailure();
+    }
+    spirv::TargetEnvAttr env = openclTargetEnv(ctx, float16);
 
     // 1. Storage classes (USM memory is CrossWorkgroup, workgroup scratch
     //    is Workgroup), target environment, entry points.
@@ -117,7 +129,7 @@ struct CompileSPIRVKernelsPass
       return signalPassFailure();
     }
     std::string log;
-    if (!validateSPIRV(words, log)) {
+    if (!validateSPIRV(words, log, float16)) {
       emitError(loc) << "the SPIR-V kernels fail validation:\n" << log;
       return signalPassFailure();
     }

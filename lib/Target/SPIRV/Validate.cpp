@@ -14,9 +14,11 @@ bool sluice::canValidateSPIRV() {
 #endif
 }
 
-bool sluice::validateSPIRV(llvm::ArrayRef<uint32_t> words, std::string &log) {
+bool sluice::validateSPIRV(llvm::ArrayRef<uint32_t> words, std::string &log,
+                           bool float16) {
 #ifdef SLUICE_HAVE_SPIRV_TOOLS
-  spvtools::SpirvTools tools(SPV_ENV_OPENCL_2_0);
+  spvtools::SpirvTools tools(float16 ? SPV_ENV_UNIVERSAL_1_0
+                                     : SPV_ENV_OPENCL_2_0);
   tools.SetMessageConsumer([&log](spv_message_level_t, const char *,
                                   const spv_position_t &position,
                                   const char *message) {
@@ -25,6 +27,7 @@ bool sluice::validateSPIRV(llvm::ArrayRef<uint32_t> words, std::string &log) {
   return tools.Validate(words.data(), words.size());
 #else
   (void)words;
+  (void)float16;
   log = "this build has no SPIRV-Tools";
   return true;
 #endif

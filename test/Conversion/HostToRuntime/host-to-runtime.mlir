@@ -86,3 +86,25 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A run-time check branches to a block that records the failure with the
+// message and the values, then goes on (later runtime calls do nothing).
+// CHECK-DAG: llvm.mlir.global internal constant @[[MSG:sluice_str_[0-9a-f]+]]("usm.add at a.mlir:3:8: shapes ({0},) ({1},)\00")
+// CHECK-LABEL: llvm.func @check
+// CHECK-SAME: (%[[OK:.*]]: i1, %[[N:.*]]: i64, %[[M:.*]]: i64)
+// CHECK: llvm.cond_br %[[OK]], ^[[CONT:.*]], ^[[FAIL:.*]]
+// CHECK: ^[[FAIL]]:
+// CHECK: %[[VALUES:.*]] = llvm.alloca %{{.*}} x i64
+// CHECK: llvm.store %[[N]]
+// CHECK: llvm.store %[[M]]
+// CHECK: %[[TEXT:.*]] = llvm.mlir.addressof @[[MSG]]
+// CHECK: llvm.call @sluiceProgramFail(%{{.*}}, %[[TEXT]], %{{.*}}, %[[VALUES]]) : (i32, !llvm.ptr, i32, !llvm.ptr) -> ()
+// CHECK: llvm.br ^[[CONT]]
+// CHECK: ^[[CONT]]:
+// CHECK: llvm.return
+func.func @check(%ok: i1, %n: index, %m: index) {
+  usm.assert %ok, "usm.add at a.mlir:3:8: shapes ({0},) ({1},)" (%n, %m)
+  return
+}

@@ -84,6 +84,38 @@ func.func @broadcast(%a: !M, %b: !R, %out: !M) {
 
 // -----
 
+#id = affine_map<(d0, d1) -> (d0, d1)>
+!M = memref<?x?xf32, #usm.placement<"opencl:cpu:0", device>>
+!V = memref<?x?xf32, strided<[?, 0]>, #usm.placement<"opencl:cpu:0", device>>
+
+// A strided view (a stride-0 broadcast) is read from its base buffer at
+// offset + sum(i_k * stride_k); the dynamic stride is a kernel argument.
+// Contiguous operands keep the flat index.
+// CHECK-LABEL: func.func @strided
+// CHECK-SAME: (%[[A:.*]]: memref<?x?xf32, {{.*}}>, %[[V:.*]]: memref<?x?xf32, strided<[?, 0]>, {{.*}}>, %[[OUT:.*]]: memref
+// CHECK: %[[BASE:.*]], %{{.*}}, %{{.*}}:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[V]]
+// CHECK: %[[FLAT:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [0], sizes: [%{{.*}}], strides: [1] : memref<f32, {{.*}}> to memref<?xf32, {{.*}}>
+// CHECK: gpu.launch_func @sluice_spirv_kernels::@strided_map {{.*}} args(%{{.*}} : memref<?xf32, {{.*}}>, %[[FLAT]] : memref<?xf32, {{.*}}>, %[[STRIDES]]#0 : index, %{{.*}} : memref<?xf32, {{.*}}>, %{{.*}} : index, %{{.*}} : index)
+// CHECK: gpu.func @strided_map(%[[FA:.*]]: memref<?xf32, {{.*}}>, %[[FV:.*]]: memref<?xf32, {{.*}}>, %[[S0:.*]]: index, %[[FO:.*]]: memref<?xf32, {{.*}}>, %{{.*}}: index, %{{.*}}: index) kernel
+// CHECK: scf.for %[[I:.*]] =
+// CHECK: memref.load %[[FA]][%[[I]]]
+// CHECK: arith.divui %[[I]], %{{.*}}
+// CHECK: arith.muli %{{.*}}, %[[S0]]
+// CHECK: memref.load %[[FV]]
+// CHECK: arith.addf
+// CHECK: memref.store %{{.*}}, %[[FO]][%[[I]]]
+func.func @strided(%a: !M, %v: !V, %out: !M) {
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a, %v : !M, !V) outs(%out : !M) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 #in = affine_map<(d0) -> (d0)>
 #out = affine_map<(d0) -> ()>
 !V = memref<?xf32, #usm.placement<"host:cpu:0", device>>
@@ -166,29 +198,4 @@ func.func @spirv_sum(%a: !C, %out: !S) {
   return
 }
 
-// -----
-
-#in = affine_map<(d0) -> (d0)>
-#out = affine_map<(d0) -> ()>
-!G = memref<1048576xf32, #usm.placement<"cuda:gpu:0", device>>
-!S = memref<f32, #usm.placement<"cuda:gpu:0", device>>
-
-// On CUDA a workgroup shares a slice: a strided loop per work-item, then a
-// tree through workgroup memory with barriers; work-item 0 writes.
-// CHECK-LABEL: func.func @cuda_sum
-// CHECK: gpu.func @cuda_sum_reduce({{.*}}) workgroup(%[[SCRATCH:.*]] : memref<256xf32, #gpu.address_space<workgroup>>) kernel
-// CHECK: memref.store %{{.*}}, %[[SCRATCH]]
-// CHECK: gpu.barrier
-// CHECK: arith.cmpi ult
-// CHECK: scf.if
-// CHECK: arith.addf
-// CHECK: gpu.barrier
-func.func @cuda_sum(%a: !G, %out: !S) {
-  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["reduction"]}
-      ins(%a : !G) outs(%out : !S) {
-  ^bb0(%x: f32, %acc: f32):
-    %s = arith.addf %acc, %x : f32
-    linalg.yield %s : f32
-  }
-  return
-}
+// CUDA kernel shapes are tested in cuda-kernels.mlir.

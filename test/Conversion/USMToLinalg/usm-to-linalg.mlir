@@ -294,3 +294,19 @@ func.func @fused_group(%a: !A, %s: f32) -> !A {
   }
   return %0 : !A
 }
+
+// -----
+
+// Host data of unsigned elements holds signless elements, like arrays.
+// CHECK-LABEL: func.func @unsigned_host_data
+// CHECK-SAME: (%[[M:.*]]: memref<?xi8>) -> memref<?xi8>
+// CHECK: memref.copy %[[M]], %{{.*}} : memref<?xi8> to memref<?xi8, #usm.placement<"host:cpu:0", device>>
+// CHECK: %[[H:.*]] = memref.alloc(%{{.*}}) {{.*}} : memref<?xi8>
+// CHECK: memref.copy %{{.*}}, %[[H]]
+// CHECK: return %[[H]]
+func.func @unsigned_host_data(%m: memref<?xui8>) -> memref<?xui8> {
+  %a = usm.from_host %m : memref<?xui8> -> !usm.array<?xui8, "host:cpu:0", device>
+  %b = usm.negative %a : (!usm.array<?xui8, "host:cpu:0", device>) -> !usm.array<?xui8, "host:cpu:0", device>
+  %h = usm.to_host %b : !usm.array<?xui8, "host:cpu:0", device> -> memref<?xui8>
+  return %h : memref<?xui8>
+}

@@ -152,6 +152,32 @@ func.func @reshape_of_reshape(%a: !usm.array<12xf32, "gpu", device>) -> !usm.arr
 
 // -----
 
+// A dynamic reshape can fail at run time (element counts that differ): a
+// reshape of it keeps it.
+// CHECK-LABEL: func.func @reshape_of_dynamic_reshape
+// CHECK: %[[R:.*]] = usm.reshape %{{.*}}(%{{.*}}) : !usm.array<?xf32, "*:gpu:0", device> -> !usm.array<?xf32, "*:gpu:0", device>
+// CHECK: usm.reshape %[[R]] : !usm.array<?xf32, "*:gpu:0", device> -> !usm.array<2x3xf32, "*:gpu:0", device>
+func.func @reshape_of_dynamic_reshape(%a: !usm.array<?xf32, "gpu", device>, %n: index) -> !usm.array<2x3xf32, "gpu", device> {
+  %r = usm.reshape %a (%n) : !usm.array<?xf32, "gpu", device> -> !usm.array<?xf32, "gpu", device>
+  %s = usm.reshape %r : !usm.array<?xf32, "gpu", device> -> !usm.array<2x3xf32, "gpu", device>
+  return %s : !usm.array<2x3xf32, "gpu", device>
+}
+
+// -----
+
+// Checks of constant true conditions go; others stay.
+// CHECK-LABEL: func.func @assert_true
+// CHECK-NOT: "always"
+// CHECK: usm.assert %{{.*}}, "maybe"
+func.func @assert_true(%ok: i1) {
+  %t = arith.constant true
+  usm.assert %t, "always"
+  usm.assert %ok, "maybe"
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func.func @reshape_constant
 // CHECK: usm.constant dense<{{\[}}[1, 2], [3, 4]]> : tensor<2x2xi32> -> !usm.array<2x2xi32, "*:gpu:0", device>
 func.func @reshape_constant() -> !usm.array<2x2xi32, "gpu", device> {

@@ -689,3 +689,21 @@ func.func @f(%a: !usm.array<4xf32, ?>, %c: f32) {
   }
   return
 }
+
+// -----
+
+//===--- Run-time checks --------------------------------------------------===//
+
+func.func @f(%ok: i1, %n: index) {
+  // expected-error @+1 {{'usm.assert' op message refers to value {1} but the op has 1 values}}
+  usm.assert %ok, "size {0} and {1}" (%n)
+  return
+}
+
+// -----
+
+func.func @f(%ok: i1) {
+  // expected-error @+1 {{'usm.assert' op message has a '{' at offset 5 that is neither a placeholder {N} nor '{{'}}
+  usm.assert %ok, "size {x}"
+  return
+}

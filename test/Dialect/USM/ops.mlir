@@ -269,3 +269,13 @@ func.func @fused(%a: !D, %r: !R, %s: f32, %n: index) -> (!D, !usm.array<f32, "op
   }
   return %f#0, %f#1 : !D, !usm.array<f32, "opencl:cpu:0", device>
 }
+
+// Run-time checks: a condition, a message with placeholders, index values.
+// CHECK-LABEL: func.func @assert
+// CHECK: usm.assert %{{.*}}, "shapes ({0},) ({1},) {{.*}}" (%{{.*}}, %{{.*}})
+// CHECK: usm.assert %{{.*}}, "no values"
+func.func @assert(%ok: i1, %n: index, %m: index) {
+  usm.assert %ok, "shapes ({0},) ({1},) {{" (%n, %m)
+  usm.assert %ok, "no values"
+  return
+}

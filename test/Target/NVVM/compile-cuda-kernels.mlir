@@ -2,12 +2,14 @@
 // RUN: sluice-opt %s --sluice-lower-to-kernels --sluice-compile-cuda-kernels | %python %S/extract-ptx.py > %t.sm90.ptx
 // RUN: sluice-opt %s --sluice-lower-to-kernels --sluice-compile-cuda-kernels=chip=sm_80 | %python %S/extract-ptx.py > %t.sm80.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.sm90.ptx
+// RUN: FileCheck %s --check-prefix=SM80 < %t.sm80.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90 %t.sm90.ptx -o %t.sm90.cubin %}
 // RUN: %if ptxas %{ ptxas -arch=sm_80 %t.sm80.ptx -o %t.sm80.cubin %}
 
-// The kernels of CUDA queues become PTX (math through libdevice, the
-// reduction's workgroup tree through shared memory); ptxas accepts it for
-// sm_90 and sm_80 where the CUDA toolkit is installed.
+// The kernels of CUDA queues become PTX, with math from libdevice, 16-byte
+// vector loads and stores, reductions through warp shuffles (and shared
+// memory between warps); ptxas accepts it for sm_90 and sm_80 where the
+// CUDA toolkit is installed.
 !G = !usm.array<?xf32, "cuda:gpu:0", device>
 !S = !usm.array<f32, "cuda:gpu:0", device>
 
@@ -15,8 +17,17 @@
 // CHECK-NOT: gpu.module @sluice_cuda_kernels
 // PTX: .target sm_90
 // PTX: .entry f_map
+// PTX: ld.global.v4.b32
+// PTX: st.global.v4.b32
+// PTX: .entry f_reduce
 // PTX: .shared
+// PTX: ld.global.v4.b32
+// PTX: shfl.sync.bfly.b32
 // PTX: bar.sync
+// PTX: .entry f_combine
+// PTX: shfl.sync.bfly.b32
+// SM80: .target sm_80
+// SM80: shfl.sync.bfly.b32
 func.func @f(%a: !G) -> (!G, !S) {
   %e = usm.exp %a : (!G) -> !G
   %s = usm.sum %e : !G -> !S

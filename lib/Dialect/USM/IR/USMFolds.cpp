@@ -189,13 +189,16 @@ struct FullOfConstant : OpRewritePattern<FullOp> {
   }
 };
 
-/// reshape(reshape(x)) -> reshape(x).
+/// reshape(reshape(x)) -> reshape(x), when the inner reshape cannot fail
+/// (static shapes, checked by the verifier): the run-time check of a
+/// dynamic one must stay.
 struct ReshapeOfReshape : OpRewritePattern<ReshapeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ReshapeOp op,
                                 PatternRewriter &rewriter) const override {
     auto inner = op.getInput().getDefiningOp<ReshapeOp>();
-    if (!inner)
+    if (!inner || !inner.getInput().getType().hasStaticShape() ||
+        !inner.getType().hasStaticShape())
       return failure();
     rewriter.modifyOpInPlace(
         op, [&] { op.getInputMutable().assign(inner.getInput()); });
@@ -235,4 +238,23 @@ void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &results,
 void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                               MLIRContext *context) {
   results.add<TransposeOfTranspose>(context);
+}
+
+namespace {
+/// An assertion of a constant true condition checks nothing.
+struct EraseTrueAssert : OpRewritePattern<AssertOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AssertOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!matchPattern(op.getCondition(), m_One()))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void AssertOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                           MLIRContext *context) {
+  results.add<EraseTrueAssert>(context);
 }

@@ -235,3 +235,32 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
   inferred.push_back(type.withShape(shape));
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Run-time checks
+//===----------------------------------------------------------------------===//
+
+LogicalResult AssertOp::verify() {
+  StringRef message = getMessage();
+  size_t numValues = getValues().size();
+  for (size_t i = 0; i < message.size(); ++i) {
+    if (message[i] != '{')
+      continue;
+    if (i + 1 < message.size() && message[i + 1] == '{') {
+      ++i;
+      continue;
+    }
+    size_t close = message.find('}', i);
+    StringRef inner =
+        close == StringRef::npos ? StringRef() : message.slice(i + 1, close);
+    unsigned index;
+    if (inner.empty() || inner.getAsInteger(10, index))
+      return emitOpError("message has a '{' at offset ")
+             << i << " that is neither a placeholder {N} nor '{{'";
+    if (index >= numValues)
+      return emitOpError("message refers to value {")
+             << index << "} but the op has " << numValues << " values";
+    i = close;
+  }
+  return success();
+}

@@ -6,9 +6,41 @@
 
 #include "sluice/Runtime/ErrorState.h"
 
+#include <algorithm>
 #include <cstring>
+#include <functional>
 
 namespace sluice::rt::host {
+
+namespace {
+
+/// Copies and fills below this size run on the queue's thread alone: more
+/// threads do not pay for waking them.
+constexpr size_t kParallelBytes = size_t(1) << 20;
+
+/// Runs fn(lo, hi) over [0, bytes) in chunks of at least kParallelBytes / 4
+/// (multiples of `align` bytes), on the host thread pool when `bytes` is
+/// large enough to gain from more memory streams.
+void forChunks(size_t bytes, size_t align,
+               const std::function<void(size_t, size_t)> &fn) {
+  ThreadPool &pool = ThreadPool::shared();
+  if (bytes < kParallelBytes || pool.size() < 2) {
+    fn(0, bytes);
+    return;
+  }
+  // A few chunks per worker, so that a slow worker does not hold the rest.
+  size_t chunk =
+      std::max(bytes / (4 * size_t(pool.size())), kParallelBytes / 4);
+  size_t unit = std::max<size_t>(align, 4096);
+  chunk = (chunk + unit - 1) / unit * unit;
+  uint64_t count = (bytes + chunk - 1) / chunk;
+  pool.parallelFor(count, [&](uint64_t i) {
+    size_t lo = size_t(i) * chunk;
+    fn(lo, std::min(bytes, lo + chunk));
+  });
+}
+
+} // namespace
 
 HostQueue::~HostQueue() {
   {
@@ -79,7 +111,16 @@ SluiceStatus HostQueue::wait() {
 SluiceStatus HostQueue::submitCopy(void *dst, const void *src, size_t bytes,
                                    const EventList &deps, Ref<Event> &out) {
   out = submit(deps, [=] {
-    std::memmove(dst, src, bytes);
+    auto *d = static_cast<char *>(dst);
+    auto *from = static_cast<const char *>(src);
+    // Overlapping ranges keep memmove's order; others copy in parallel.
+    if (d < from + bytes && from < d + bytes) {
+      std::memmove(d, from, bytes);
+      return std::string();
+    }
+    forChunks(bytes, 64, [&](size_t lo, size_t hi) {
+      std::memcpy(d + lo, from + lo, hi - lo);
+    });
     return std::string();
   });
   return SLUICE_SUCCESS;
@@ -91,12 +132,15 @@ SluiceStatus HostQueue::submitFill(void *dst, const void *pattern,
   std::string copy(static_cast<const char *>(pattern), patternSize);
   out = submit(deps, [=] {
     char *d = static_cast<char *>(dst);
-    if (patternSize == 1) {
-      std::memset(d, copy[0], bytes);
-    } else {
-      for (size_t off = 0; off < bytes; off += patternSize)
+    // Chunks start at multiples of the pattern size (a power of two).
+    forChunks(bytes, patternSize, [&](size_t lo, size_t hi) {
+      if (patternSize == 1) {
+        std::memset(d + lo, copy[0], hi - lo);
+        return;
+      }
+      for (size_t off = lo; off < hi; off += patternSize)
         std::memcpy(d + off, copy.data(), patternSize);
-    }
+    });
     return std::string();
   });
   return SLUICE_SUCCESS;

@@ -3,7 +3,10 @@
 
 #include "OpenClDevice.h"
 #include "OpenClError.h"
+#include "OpenClInfo.h"
 #include "SpirvTranslator.h"
+
+#include "../../SpirvCapabilities.h"
 
 #include "sluice/Runtime/ErrorState.h"
 
@@ -42,6 +45,48 @@ bool isSpirv(const void *bytes, size_t size) {
   return magic == 0x07230203u || magic == 0x03022307u;
 }
 
+/// Refuses a module that needs what the device lacks: f16 or f64
+/// arithmetic (cl_khr_fp16, cl_khr_fp64), 64-bit integers on an embedded
+/// profile device (cles_khr_int64), 64-bit atomics.
+SluiceStatus checkCapabilities(OpenClDevice &device, const void *bytes,
+                               size_t size) {
+  std::vector<uint32_t> caps = spirvCapabilities(bytes, size);
+  if (caps.empty())
+    return SLUICE_SUCCESS;
+  std::string extensions =
+      " " + deviceString(device.handle(), CL_DEVICE_EXTENSIONS) + " ";
+  auto has = [&](const char *ext) {
+    return extensions.find(" " + std::string(ext) + " ") != std::string::npos;
+  };
+  bool embedded =
+      deviceString(device.handle(), CL_DEVICE_PROFILE) == "EMBEDDED_PROFILE";
+  for (uint32_t cap : caps) {
+    const char *what = nullptr, *ext = nullptr;
+    switch (static_cast<SpirvCapability>(cap)) {
+    case SpirvCapability::Float16:
+      what = "16-bit floating point (capability Float16)", ext = "cl_khr_fp16";
+      break;
+    case SpirvCapability::Float64:
+      what = "64-bit floating point (capability Float64)", ext = "cl_khr_fp64";
+      break;
+    case SpirvCapability::Int64:
+      if (embedded)
+        what = "64-bit integers (capability Int64)", ext = "cles_khr_int64";
+      break;
+    case SpirvCapability::Int64Atomics:
+      what = "64-bit atomics (capability Int64Atomics)",
+      ext = "cl_khr_int64_base_atomics";
+      break;
+    }
+    if (what && !has(ext))
+      return fail(SLUICE_ERROR_UNSUPPORTED,
+                  "the SPIR-V module uses " + std::string(what) +
+                      ", which OpenCL device '" + device.properties().name +
+                      "' does not support (it lacks " + ext + ")");
+  }
+  return SLUICE_SUCCESS;
+}
+
 } // namespace
 
 SluiceStatus OpenClModule::build(OpenClDevice &device,
@@ -55,6 +100,8 @@ SluiceStatus OpenClModule::build(OpenClDevice &device,
     log = "not a SPIR-V module (bad magic number or size)";
     return SLUICE_ERROR_BUILD_FAILED;
   }
+  if (SluiceStatus status = checkCapabilities(device, bytes, size))
+    return status;
   OpenClContext &ctx = device.clContext();
   const std::vector<cl_device_id> &devs = ctx.devices();
   cl_int err = CL_SUCCESS;

@@ -19,6 +19,7 @@ public:
   ~OpenClQueue() override;
 
   SluiceStatus wait() override;
+  void *nativeHandle() override { return queue; }
 
 protected:
   SluiceStatus submitCopy(void *dst, const void *src, size_t bytes,

@@ -532,4 +532,33 @@ def USM_YieldOp : USM_Op<"yield", [Pure, Terminator,
   let assemblyFormat = "($values^ `:` qualified(type($values)))? attr-dict";
 }
 
+//===----------------------------------------------------------------------===//
+// Run-time checks (built by convert-usm-to-linalg)
+//===----------------------------------------------------------------------===//
+
+def USM_AssertOp : USM_Op<"assert", [MemoryEffects<[MemWrite]>]> {
+  let summary = "fails the running program unless a condition holds";
+  let description = [{
+    Checks a precondition that only the run time can decide, such as the
+    NumPy broadcasting of dynamic dimensions or the element count of a
+    reshape with dynamic sizes. When `condition` is false the program fails
+    with `message`, in which `{i}` stands for `values[i]` in decimal and `{{`
+    for `{`. The failure is recoverable, never an abort: the runtime records
+    it as the invocation's error (`sluiceProgramFail`, status
+    `SLUICE_ERROR_INVALID_VALUE`), every later allocation, copy and launch of
+    the invocation does nothing, and the entry point returns the status with
+    the message. `convert-usm-to-linalg` emits the checks before the
+    allocations and kernels they guard; `convert-host-to-runtime` lowers them.
+
+    ```mlir
+    usm.assert %ok, "usm.add at a.mlir:3:8: operands could not be broadcast together with shapes ({0},) ({1},)" (%n, %m)
+    ```
+  }];
+  let arguments = (ins I1:$condition, StrAttr:$message,
+                       Variadic<Index>:$values);
+  let assemblyFormat = "$condition `,` $message (` ` `(` $values^ `)`)? attr-dict";
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+}
+
 #endif // SLUICE_DIALECT_USM_IR_USMOPS_TD

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# The GPU benchmark and the CUDA correctness runs, for a GPU machine that has
+# the CUDA driver and Python with CuPy, PyTorch and JAX but no LLVM/MLIR.
+#
+#   bash bench/run-gpu.sh bundle [DIR]   (build machine) builds what runs
+#       there into DIR (default .cuda-bundle): the runtime (no compiler, no
+#       OpenCL) and its tests, the benchmark's artifacts compiled with
+#       `sluice-compile --device=cuda:gpu:0`, every integration test case
+#       compiled the same way (bench/gpu_check.py prepare), the compile-time
+#       figures of a 10-op function measured here, and these scripts.
+#   bash DIR/bench/run-gpu.sh device [DIR]   (GPU machine) runs the runtime's
+#       CUDA tests, the integration cases against NumPy (gpu_check.py run)
+#       and the benchmark (gpu.py), with the latency of small calls
+#       (gpu_latency) before. Extra arguments after DIR go to gpu.py.
+#
+# SLUICE_BUILD_DIR names the compiler build (default build/); the runtime
+# for the bundle is built in build-gpu-runtime/.
+set -euo pipefail
+mode="${1:-}"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+
+if [ "$mode" = bundle ]; then
+  top="$(cd "$here/.." && pwd)"
+  out="$(mkdir -p "${2:-$top/.cuda-bundle}" && cd "${2:-$top/.cuda-bundle}" && pwd)"
+  build="${SLUICE_BUILD_DIR:-$top/build}"
+  rtbuild="$top/build-gpu-runtime"
+  py="${SLUICE_PYTHON:-$top/.venv/bin/python}"
+  [ -x "$py" ] || py=python3
+  if [ ! -f "$rtbuild/build.ninja" ]; then
+    cmake -G Ninja -S "$top" -B "$rtbuild" -DCMAKE_BUILD_TYPE=Release \
+      -DSLUICE_ENABLE_COMPILER=OFF -DSLUICE_ENABLE_SANITIZER_TESTS=OFF \
+      -DCMAKE_DISABLE_FIND_PACKAGE_OpenCL=ON >/dev/null
+  fi
+  ninja -C "$rtbuild" -j "${SLUICE_JOBS:-2}" sluice-runtime \
+    sluice-runtime-tests sluice-ls >/dev/null
+  rm -rf "$out/lib" "$out/bin" "$out/bench" "$out/check"
+  mkdir -p "$out/lib" "$out/bin" "$out/bench"
+  cp "$rtbuild/lib/libsluice-runtime.so" "$out/lib/"
+  cp "$rtbuild/bin/sluice-runtime-tests" "$rtbuild/bin/sluice-ls" "$out/bin/"
+  cp "$here/gpu.py" "$here/sluice_artifact.py" "$here/gpu_check.py" \
+    "$here/run-gpu.sh" "$out/bench/"
+
+  "${CXX:-c++}" -O2 -std=c++17 -I"$top/include" "$here/gpu_latency.cpp" \
+    -o "$out/bin/gpu_latency" -L"$out/lib" -lsluice-runtime -ldl
+  compile="$build/bin/sluice-compile"
+  "$compile" "$here/gpu-programs.mlir" -o "$out/bench/bench.so"
+  # Compile time of the 10-op function, here: the whole tool (process start,
+  # parsing, every pass, PTX, host code, and for .so the link), and the
+  # pass pipeline alone as MLIR's timer reports it.
+  "$py" - "$compile" "$build/bin/sluice-opt" "$here/gpu-compile.mlir" \
+    "$out/bench/compile.json" <<'EOF'
+import json, re, subprocess, sys, tempfile, time, os
+compile_, opt, src, dst = sys.argv[1:]
+tmp = tempfile.mkdtemp()
+def wall(cmd, reps=7):
+    ts = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True)
+        ts.append(time.perf_counter() - t)
+    return sorted(ts)[reps // 2] * 1e3
+res = {
+  "sluice-compile -o .so": wall([compile_, src, "-o", os.path.join(tmp, "t.so")]),
+  "sluice-compile --emit=obj": wall([compile_, src, "--emit=obj", "-o", os.path.join(tmp, "t.o")]),
+}
+ts = []
+for _ in range(7):
+    r = subprocess.run([opt, src, "--sluice-compile-program", "--mlir-timing",
+                        "-o", os.devnull], check=True, capture_output=True, text=True)
+    m = re.search(r"Total Execution Time: ([0-9.]+) seconds", r.stderr)
+    ts.append(float(m.group(1)) * 1e3)
+res["passes (sluice-opt --mlir-timing)"] = sorted(ts)[3]
+json.dump(res, open(dst, "w"), indent=1)
+print("compile times (ms):", {k: round(v, 1) for k, v in res.items()})
+EOF
+  # The benchmark's kernels as a CUBIN, for their SASS on the GPU machine.
+  if command -v ptxas >/dev/null || [ -x /usr/local/cuda/bin/ptxas ]; then
+    "$compile" "$here/gpu-programs.mlir" --emit=mlir --stop-after=binaries \
+      -o - | "$py" "$top/test/Target/NVVM/extract-ptx.py" >"$out/bench/bench.ptx"
+    PATH="$PATH:/usr/local/cuda/bin" ptxas -arch=sm_90 -v \
+      "$out/bench/bench.ptx" -o "$out/bench/bench.sm_90.cubin" 2>&1 |
+      grep -E "Compiling|Used|spill" >"$out/bench/ptxas.txt" || true
+  fi
+  "$py" "$here/gpu_check.py" prepare --out "$out/check" \
+    --sluice-compile "$compile" >"$out/prepare.log" 2>&1 ||
+    { tail -40 "$out/prepare.log"; exit 1; }
+  tail -1 "$out/prepare.log"
+  du -sh "$out"
+  exit 0
+fi
+
+if [ "$mode" = device ]; then
+  bundle="$(cd "${2:-$here/..}" && pwd)"
+  shift $(( $# >= 2 ? 2 : 1 ))
+  export LD_LIBRARY_PATH="$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  export PYTHONUNBUFFERED=1
+  py="${SLUICE_PYTHON:-python3}"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem \
+    --format=csv || true
+  echo "== sluice-ls --verbose"
+  "$bundle/bin/sluice-ls" --verbose || true
+  echo "== runtime tests (cuda)"
+  timeout 180 "$bundle/bin/sluice-runtime-tests" --gtest_filter='Cuda*' ||
+    echo "RUNTIME TESTS FAILED"
+  SLUICE_CUDA_TIMESTAMPS=exact timeout 60 "$bundle/bin/sluice-runtime-tests" \
+    --gtest_filter='CudaModule.*:CudaQueue.*' --gtest_brief=1 ||
+    echo "RUNTIME TESTS (exact timestamps) FAILED"
+  SLUICE_CUDA_DRIVER=/does-not-exist/libcuda.so.1 \
+    "$bundle/bin/sluice-runtime-tests" --gtest_filter='CudaBackend.NoDriver' \
+    --gtest_brief=1 || echo "NO-DRIVER TEST FAILED"
+  if [ -f "$bundle/bench/bench.sm_90.cubin" ] && command -v cuobjdump >/dev/null; then
+    echo "== sum_reduce: spills (LDL/STL) and global loads (LDG) in its SASS"
+    cuobjdump -sass -fun sum_reduce "$bundle/bench/bench.sm_90.cubin" |
+      grep -nE "LDL|STL|LDG|BRA|BAR" | head -40 || true
+  fi
+  echo "== latency of small synchronous calls"
+  timeout 120 "$bundle/bin/gpu_latency" "$bundle/bench/bench.so" || true
+  SLUICE_CUDA_TIMESTAMPS=exact timeout 120 "$bundle/bin/gpu_latency" \
+    "$bundle/bench/bench.so" | sed 's/^/[exact start times] /' || true
+  echo "== integration cases on cuda:gpu:0"
+  timeout 300 "$py" "$bundle/bench/gpu_check.py" run --dir "$bundle/check" \
+    --runtime "$bundle/lib/libsluice-runtime.so" || echo "GPU CHECK FAILED"
+  echo "== benchmark"
+  "$py" "$bundle/bench/gpu.py" --bundle "$bundle" "$@"
+  exit 0
+fi
+
+echo "usage: run-gpu.sh bundle [DIR] | run-gpu.sh device [DIR] [gpu.py args]" >&2
+exit 2

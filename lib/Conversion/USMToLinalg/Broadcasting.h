@@ -1,0 +1,78 @@
+//===- Broadcasting.h - Elementwise generics with NumPy broadcasting -*- C++
+//-*-===//
+//
+// Internal to convert-usm-to-linalg. An elementwise computation over a
+// result shape reads each operand at its broadcast position. Static sizes
+// of 1 are read at index 0 through the indexing maps. A dynamic size may be
+// 1 at run time while the result's is not: then the computation runs a
+// second generic that reads such operands through stride-0 views, chosen at
+// run time (scf.if) only when a size differs, so that arrays of equal shapes
+// take the generic with identity maps (flat indexing, vectorised loops).
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_LIB_CONVERSION_USMTOLINALG_BROADCASTING_H
+#define SLUICE_LIB_CONVERSION_USMTOLINALG_BROADCASTING_H
+
+#include "RuntimeShapes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace sluice::usm {
+
+/// An operand of an elementwise computation: a memref (an array) or a
+/// scalar, with its run-time shape (rank 0 for scalars).
+struct BroadcastOperand {
+  mlir::Value value;
+  Shape shape;
+};
+
+/// The body of an elementwise computation: the values to store in each
+/// output from one scalar per operand.
+using ElementwiseBody = llvm::function_ref<llvm::SmallVector<mlir::Value>(
+    mlir::OpBuilder &, mlir::Location, mlir::ValueRange)>;
+
+/// Whether some operand may have to be broadcast at run time along a
+/// dynamic dimension (one that is 1 while the result's is not).
+bool needsRunTimeBroadcast(llvm::ArrayRef<BroadcastOperand> operands,
+                           llvm::ArrayRef<mlir::OpFoldResult> result);
+
+/// The condition under which no operand is broadcast at run time: every
+/// dynamic size that could be 1 equals the result's (null when there is no
+/// such size).
+mlir::Value noRunTimeBroadcast(mlir::OpBuilder &b, mlir::Location loc,
+                               llvm::ArrayRef<BroadcastOperand> operands,
+                               llvm::ArrayRef<mlir::OpFoldResult> result);
+
+/// Writes `outs[k][p] = body(operands at the broadcast positions of p)[k]`
+/// at every point p of `result` (the run-time shape of every output, whose
+/// types have the static shape `staticResult`). The operands must already
+/// be known to broadcast to `result` (see broadcastAtRunTime).
+void buildBroadcastingGeneric(mlir::OpBuilder &b, mlir::Location loc,
+                              llvm::ArrayRef<BroadcastOperand> operands,
+                              llvm::ArrayRef<int64_t> staticResult,
+                              llvm::ArrayRef<mlir::OpFoldResult> result,
+                              mlir::ValueRange outs, ElementwiseBody body);
+
+/// The same with static maps only: for operands known not to be broadcast
+/// at run time (see noRunTimeBroadcast).
+void buildStaticBroadcastGeneric(mlir::OpBuilder &b, mlir::Location loc,
+                                 llvm::ArrayRef<BroadcastOperand> operands,
+                                 llvm::ArrayRef<int64_t> staticResult,
+                                 mlir::ValueRange outs, ElementwiseBody body);
+
+/// Lowers elementwise usm op `op` on its converted operands: the run-time
+/// broadcasting check, the result's allocation and the generic(s). Returns
+/// the result. With `shapes` (the operands' run-time shapes and the
+/// result's, already checked) no check is emitted; with `out` (a buffer of
+/// the result's shape) the result is written there.
+mlir::Value lowerElementwiseOp(mlir::OpBuilder &b, mlir::Operation *op,
+                               mlir::ValueRange operands,
+                               const mlir::TypeConverter &converter,
+                               llvm::ArrayRef<Shape> operandShapes = {},
+                               const Shape *resultShape = nullptr,
+                               mlir::Value out = mlir::Value());
+
+} // namespace sluice::usm
+
+#endif // SLUICE_LIB_CONVERSION_USMTOLINALG_BROADCASTING_H

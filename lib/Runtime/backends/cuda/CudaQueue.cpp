@@ -1,0 +1,216 @@
+//===- CudaQueue.cpp - An in-order queue as a CUDA stream -----------------===//
+#include "CudaQueue.h"
+
+#include "CudaDevice.h"
+#include "CudaEvent.h"
+#include "CudaModule.h"
+
+#include "sluice/Runtime/ErrorState.h"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace sluice::rt::cuda {
+
+namespace {
+bool exactStartsWanted() {
+  const char *env = std::getenv("SLUICE_CUDA_TIMESTAMPS");
+  return env && std::strcmp(env, "exact") == 0;
+}
+} // namespace
+
+SluiceStatus CudaQueue::create(CudaDevice &device, Ref<Queue> &out) {
+  ScopedContext current(device.cudaContext().handle());
+  CUstream stream = nullptr;
+  if (CUresult r = cu().cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING))
+    return cuFail(r, "cuStreamCreate");
+  out = Ref<Queue>::adopt(new CudaQueue(device, stream));
+  return SLUICE_SUCCESS;
+}
+
+CudaQueue::CudaQueue(CudaDevice &device, CUstream stream)
+    : Queue(device), cudaDevice(device), stream(stream),
+      exactStarts(exactStartsWanted()),
+      progress(std::make_shared<StreamProgress>()) {}
+
+CudaQueue::~CudaQueue() {
+  ScopedContext current(cudaDevice.cudaContext().handle());
+  cu().cuStreamSynchronize(stream);
+  cu().cuStreamDestroy(stream);
+}
+
+SluiceStatus CudaQueue::wait() {
+  // Everything submitted so far is done once the stream is: later status
+  // queries of those tasks need no driver call. A task that failed leaves
+  // its error in the context, which the synchronisation reports.
+  uint64_t upTo = progress->submitted.load(std::memory_order_acquire);
+  ScopedContext current(cudaDevice.cudaContext().handle());
+  if (CUresult r = cu().cuStreamSynchronize(stream))
+    return fail(SLUICE_ERROR_TASK_FAILED, "a task on queue " +
+                                              device().filterString() +
+                                              " failed: " + errorText(r));
+  progress->finishedUpTo(upTo);
+  return SLUICE_SUCCESS;
+}
+
+SluiceStatus CudaQueue::waitFor(const EventList &deps) {
+  for (const Ref<Event> &dep : deps) {
+    if (auto *own = dynamic_cast<CudaEvent *>(dep.get())) {
+      if (own->stream() == stream)
+        continue; // in order
+      SluiceEventStatus s = own->status();
+      if (s == SLUICE_EVENT_COMPLETE)
+        continue;
+      if (s == SLUICE_EVENT_ERROR)
+        return dep->wait();
+      if (CUresult r = cu().cuStreamWaitEvent(stream, own->endEvent(), 0))
+        return cuFail(r, "cuStreamWaitEvent");
+      continue;
+    }
+    // Another backend's task: it was submitted before this one, so it
+    // finishes without anything submitted later.
+    if (SluiceStatus s = dep->wait())
+      return fail(s, "a dependency of a task on " + device().filterString() +
+                         " failed: " + lastErrorMessage());
+  }
+  return SLUICE_SUCCESS;
+}
+
+SluiceStatus CudaQueue::submit(const char *what, const EventList &deps,
+                               const std::function<CUresult()> &work,
+                               Ref<Event> &out) {
+  CudaContext &ctx = cudaDevice.cudaContext();
+  ScopedContext current(ctx.handle());
+  std::lock_guard<std::mutex> lock(submitMutex);
+  if (SluiceStatus s = waitFor(deps))
+    return s;
+  Ref<CudaEvent> event;
+  uint64_t seq = progress->submitted.load(std::memory_order_relaxed) + 1;
+  if (SluiceStatus s = CudaEvent::begin(ctx, stream, exactStarts, lastMark,
+                                        progress, seq, event))
+    return s;
+  if (work)
+    if (CUresult r = work())
+      return cuFail(r, what);
+  if (SluiceStatus s = event->recordEnd())
+    return s;
+  lastMark = event->mark();
+  progress->submitted.store(seq, std::memory_order_release);
+  out = std::move(event);
+  return SLUICE_SUCCESS;
+}
+
+SluiceStatus CudaQueue::submitCopy(void *dst, const void *src, size_t bytes,
+                                   const EventList &deps, Ref<Event> &out) {
+  // Unified addressing: the driver tells host and device memory apart.
+  return submit(
+      "cuMemcpyAsync", deps,
+      [&] {
+        return cu().cuMemcpyAsync(devicePtr(dst), devicePtr(src), bytes,
+                                  stream);
+      },
+      out);
+}
+
+CUresult CudaQueue::fillGeneric(char *dst, const void *pattern,
+                                size_t patternSize, size_t bytes) {
+  // One copy of the pattern from the host (the driver has read pageable
+  // memory once the call returns), then copies that double what is written.
+  if (CUresult r = cu().cuMemcpyAsync(devicePtr(dst), devicePtr(pattern),
+                                      patternSize, stream))
+    return r;
+  for (size_t done = patternSize; done < bytes; done *= 2)
+    if (CUresult r = cu().cuMemcpyAsync(devicePtr(dst + done), devicePtr(dst),
+                                        std::min(done, bytes - done), stream))
+      return r;
+  return CUDA_SUCCESS;
+}
+
+SluiceStatus CudaQueue::submitFill(void *dst, const void *pattern,
+                                   size_t patternSize, size_t bytes,
+                                   const EventList &deps, Ref<Event> &out) {
+  // A pattern made of two equal halves is the half repeated.
+  auto *p = static_cast<const unsigned char *>(pattern);
+  while (patternSize > 1 &&
+         std::memcmp(p, p + patternSize / 2, patternSize / 2) == 0)
+    patternSize /= 2;
+  uintptr_t address = reinterpret_cast<uintptr_t>(dst);
+  return submit(
+      "filling memory", deps,
+      [&]() -> CUresult {
+        CUdeviceptr d = devicePtr(dst);
+        if (patternSize == 1)
+          return cu().cuMemsetD8Async(d, p[0], bytes, stream);
+        if (patternSize == 2 && address % 2 == 0) {
+          unsigned short v;
+          std::memcpy(&v, p, 2);
+          return cu().cuMemsetD16Async(d, v, bytes / 2, stream);
+        }
+        if (patternSize == 4 && address % 4 == 0) {
+          unsigned v;
+          std::memcpy(&v, p, 4);
+          return cu().cuMemsetD32Async(d, v, bytes / 4, stream);
+        }
+        return fillGeneric(static_cast<char *>(dst), p, patternSize, bytes);
+      },
+      out);
+}
+
+SluiceStatus CudaQueue::submitLaunch(Kernel &kernel, const uint64_t grid[3],
+                                     const uint64_t local[3], KernelArgs args,
+                                     const EventList &deps, Ref<Event> &out) {
+  auto &k = static_cast<CudaKernel &>(kernel);
+  static const uint64_t gridLimit[3] = {0x7fffffffu, 65535, 65535};
+  static const uint64_t blockLimit[3] = {1024, 1024, 64};
+  for (int d = 0; d < 3; ++d) {
+    if (grid[d] > gridLimit[d])
+      return fail(SLUICE_ERROR_INVALID_VALUE,
+                  "CUDA: a grid of " + std::to_string(grid[d]) +
+                      " workgroups in dimension " + std::to_string(d) +
+                      " exceeds the limit of " + std::to_string(gridLimit[d]));
+    if (local[d] > blockLimit[d])
+      return fail(SLUICE_ERROR_INVALID_VALUE,
+                  "CUDA: a workgroup of " + std::to_string(local[d]) +
+                      " work-items in dimension " + std::to_string(d) +
+                      " exceeds the limit of " + std::to_string(blockLimit[d]));
+  }
+  uint64_t threads = local[0] * local[1] * local[2];
+  if (k.maxThreadsPerBlock > 0 && threads > uint64_t(k.maxThreadsPerBlock))
+    return fail(SLUICE_ERROR_INVALID_VALUE,
+                "CUDA: kernel '" + kernel.name() + "' runs at most " +
+                    std::to_string(k.maxThreadsPerBlock) +
+                    " work-items per workgroup (its register use), " +
+                    std::to_string(threads) + " were requested");
+  if (k.paramsKnown) {
+    if (args.size() != k.paramSizes.size())
+      return fail(SLUICE_ERROR_INVALID_VALUE,
+                  "CUDA: kernel '" + kernel.name() + "' takes " +
+                      std::to_string(k.paramSizes.size()) +
+                      " arguments, the launch passes " +
+                      std::to_string(args.size()));
+    for (size_t i = 0; i < args.size(); ++i)
+      if (args.valueSize(i) != k.paramSizes[i])
+        return fail(SLUICE_ERROR_INVALID_VALUE,
+                    "CUDA: argument " + std::to_string(i) + " of kernel '" +
+                        kernel.name() + "' is " +
+                        std::to_string(k.paramSizes[i]) +
+                        " bytes, the launch passes " +
+                        std::to_string(args.valueSize(i)));
+  }
+  std::vector<void *> params = args.pointers();
+  return submit(
+      "cuLaunchKernel", deps,
+      [&] {
+        return cu().cuLaunchKernel(
+            k.handle(), unsigned(grid[0]), unsigned(grid[1]), unsigned(grid[2]),
+            unsigned(local[0]), unsigned(local[1]), unsigned(local[2]), 0,
+            stream, params.data(), nullptr);
+      },
+      out);
+}
+
+SluiceStatus CudaQueue::submitBarrier(const EventList &deps, Ref<Event> &out) {
+  return submit("a barrier", deps, nullptr, out);
+}
+
+} // namespace sluice::rt::cuda

@@ -1,0 +1,68 @@
+//===- CudaQueue.h - An in-order queue as a CUDA stream ---------*- C++ -*-===//
+#ifndef SLUICE_LIB_RUNTIME_CUDA_CUDAQUEUE_H
+#define SLUICE_LIB_RUNTIME_CUDA_CUDAQUEUE_H
+
+#include "CudaDriver.h"
+
+#include "sluice/Runtime/Queue.h"
+
+#include <functional>
+#include <memory>
+#include <mutex>
+
+namespace sluice::rt::cuda {
+
+class CudaDevice;
+class CudaEvent;
+struct TaskMark;
+struct StreamProgress;
+
+/// A non-blocking stream of the device's primary context. Every task ends
+/// with a CUevent; with $SLUICE_CUDA_TIMESTAMPS=exact it also starts with
+/// one (exact start times, one more driver call per task). Dependencies on
+/// CUDA events become cuStreamWaitEvent; an unfinished event of another
+/// backend is waited for on the submitting thread (it was submitted
+/// earlier, so it finishes).
+class CudaQueue final : public Queue {
+public:
+  static SluiceStatus create(CudaDevice &device, Ref<Queue> &out);
+  ~CudaQueue() override;
+
+  CUstream handle() const { return stream; }
+  SluiceStatus wait() override;
+  void *nativeHandle() override { return stream; }
+
+protected:
+  SluiceStatus submitCopy(void *dst, const void *src, size_t bytes,
+                          const EventList &deps, Ref<Event> &out) override;
+  SluiceStatus submitFill(void *dst, const void *pattern, size_t patternSize,
+                          size_t bytes, const EventList &deps,
+                          Ref<Event> &out) override;
+  SluiceStatus submitLaunch(Kernel &kernel, const uint64_t grid[3],
+                            const uint64_t local[3], KernelArgs args,
+                            const EventList &deps, Ref<Event> &out) override;
+  SluiceStatus submitBarrier(const EventList &deps, Ref<Event> &out) override;
+
+private:
+  CudaQueue(CudaDevice &device, CUstream stream);
+  /// Orders the stream after `deps`, runs `work` between the task's events
+  /// and returns the end event. `work` returns the driver's result.
+  SluiceStatus submit(const char *what, const EventList &deps,
+                      const std::function<CUresult()> &work, Ref<Event> &out);
+  SluiceStatus waitFor(const EventList &deps);
+  CUresult fillGeneric(char *dst, const void *pattern, size_t patternSize,
+                       size_t bytes);
+
+  CudaDevice &cudaDevice;
+  CUstream stream;
+  bool exactStarts;
+  /// The end of the newest task (the next task's start, approximately).
+  std::shared_ptr<TaskMark> lastMark;
+  std::shared_ptr<StreamProgress> progress;
+  /// Keeps each task's events next to its work when threads share the queue.
+  std::mutex submitMutex;
+};
+
+} // namespace sluice::rt::cuda
+
+#endif // SLUICE_LIB_RUNTIME_CUDA_CUDAQUEUE_H

@@ -1,0 +1,499 @@
+//===- CudaTest.cpp - The cuda backend ------------------------------------===//
+//
+// Without a CUDA driver (CI) the backend must report no devices, say why, and
+// leave everything else working; those tests run everywhere. The rest need a
+// CUDA device and skip, saying so, where there is none. Kernels are written
+// by hand in PTX (Inputs/cuda_kernels.ptx, embedded at build time), and
+// assembled to a CUBIN for sm_90 where ptxas is found.
+//
+//===----------------------------------------------------------------------===//
+#include "TestUtil.h"
+
+#include "sluice-c/Program.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include "cuda_kernels_ptx.inc"
+#ifdef SLUICE_TEST_HAVE_CUBIN
+#include "cuda_kernels_cubin.inc"
+#endif
+
+using namespace sluice::test;
+
+namespace {
+
+/// The first CUDA device, or null with the reason.
+SluiceDevice cudaDevice(std::string &why) {
+  SluiceDevice d = nullptr;
+  if (sluiceDeviceSelect("cuda", &d) != SLUICE_SUCCESS) {
+    int built = 0;
+    uint32_t n = 0;
+    const char *note = "";
+    sluiceBackendGetStatus(SLUICE_BACKEND_CUDA, &built, &n, &note);
+    why = std::string("no CUDA device (") + note + ")";
+    return nullptr;
+  }
+  return d;
+}
+
+#define SKIP_WITHOUT_CUDA(device)                                              \
+  std::string whyNoCuda;                                                       \
+  SluiceDevice device = cudaDevice(whyNoCuda);                                 \
+  if (!device)                                                                 \
+  GTEST_SKIP() << whyNoCuda
+
+SluiceQueue canonical(SluiceDevice d) {
+  SluiceQueue q = nullptr;
+  EXPECT_OK(sluiceQueueGetCanonical(d, &q));
+  return q;
+}
+
+SluiceModule ptxModule(SluiceDevice d) {
+  SluiceModule m = nullptr;
+  EXPECT_OK(sluiceModuleCreate(d, SLUICE_MODULE_PTX, kCudaKernelsPtx,
+                               kCudaKernelsPtx_size, &m));
+  return m;
+}
+
+std::string property(SluiceDevice d, const std::string &key) {
+  uint32_t count = 0;
+  sluiceDeviceGetPropertyCount(d, &count);
+  for (uint32_t i = 0; i < count; ++i) {
+    const char *k, *v;
+    if (sluiceDeviceGetProperty(d, i, &k, &v) == SLUICE_SUCCESS && key == k)
+      return v;
+  }
+  return "";
+}
+
+template <typename T> T *alloc(SluiceQueue q, SluiceUsmKind kind, size_t n) {
+  void *p = nullptr;
+  EXPECT_OK(sluiceMalloc(q, kind, n * sizeof(T), 0, &p));
+  return static_cast<T *>(p);
+}
+
+void copyWait(SluiceQueue q, void *dst, const void *src, size_t bytes,
+              SluiceEvent dep = nullptr) {
+  SluiceEvent e;
+  ASSERT_OK(sluiceMemcpy(q, dst, src, bytes, dep ? 1 : 0, &dep, &e));
+  ASSERT_OK(sluiceEventWait(e));
+  sluiceEventRelease(e);
+}
+
+/// Runs y = 2.5 * x + y on `n` elements of the given USM kinds.
+void runAxpy(SluiceDevice d, SluiceModule m, SluiceUsmKind kind) {
+  SluiceQueue q = canonical(d);
+  SluiceKernel k;
+  ASSERT_OK(sluiceKernelGet(m, "axpy", &k));
+  const uint64_t n = 100003;
+  float *x = alloc<float>(q, kind, n), *y = alloc<float>(q, kind, n);
+  std::vector<float> hx(n), hy(n), ref(n), got(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    hx[i] = float(i % 31) - 7.0f;
+    hy[i] = float(i % 17) * 0.25f;
+    ref[i] = 2.5f * hx[i] + hy[i];
+  }
+  SluiceEvent cx, cy;
+  ASSERT_OK(sluiceMemcpy(q, x, hx.data(), n * 4, 0, nullptr, &cx));
+  ASSERT_OK(sluiceMemcpy(q, y, hy.data(), n * 4, 0, nullptr, &cy));
+  float a = 2.5f;
+  uint64_t local[3] = {128, 1, 1}, grid[3] = {(n + 127) / 128, 1, 1};
+  SluiceKernelArg args[] = {arg(a), arg(x), arg(y), arg(n)};
+  SluiceEvent deps[] = {cx, cy}, launched;
+  ASSERT_OK(sluiceLaunch(q, k, grid, local, 4, args, 2, deps, &launched));
+  copyWait(q, got.data(), y, n * 4, launched);
+  EXPECT_EQ(got, ref);
+  uint64_t submit = 0, start = 0, end = 0;
+  ASSERT_OK(sluiceEventGetProfilingInfo(launched, &submit, &start, &end));
+  EXPECT_LE(submit, start);
+  EXPECT_LE(start, end);
+  for (SluiceEvent e : {cx, cy, launched})
+    sluiceEventRelease(e);
+  ASSERT_OK(sluiceFree(q, x));
+  ASSERT_OK(sluiceFree(q, y));
+}
+
+} // namespace
+
+TEST(CudaBackend, ReportsItsStatus) {
+  int built = 0;
+  uint32_t n = 0;
+  const char *note = nullptr;
+  ASSERT_OK(sluiceBackendGetStatus(SLUICE_BACKEND_CUDA, &built, &n, &note));
+  EXPECT_TRUE(built);
+  ASSERT_NE(note, nullptr);
+  if (n > 0)
+    GTEST_SKIP() << n << " CUDA device(s) visible: the no-device path is "
+                 << "covered by CudaBackend.NoDriver";
+  // No devices: a reason, selection fails cleanly, the rest still works.
+  EXPECT_STRNE(note, "");
+  SluiceDevice d = nullptr;
+  EXPECT_EQ(sluiceDeviceSelect("cuda", &d), SLUICE_ERROR_DEVICE_NOT_FOUND);
+  EXPECT_NE(std::string(sluiceGetLastErrorMessage()).find("cuda"),
+            std::string::npos);
+  EXPECT_EQ(sluiceDeviceSelect("cuda:gpu:0", &d),
+            SLUICE_ERROR_DEVICE_NOT_FOUND);
+  ASSERT_OK(sluiceDeviceSelect("", &d));
+  SluiceDeviceInfo info;
+  ASSERT_OK(sluiceDeviceGetInfo(d, &info));
+  EXPECT_NE(info.backend, SLUICE_BACKEND_CUDA);
+  // A compiled program asking for the missing device fails with a status.
+  sluiceProgramBegin();
+  EXPECT_EQ(sluiceProgramQueue("cuda:gpu:0", ""), nullptr);
+  EXPECT_EQ(sluiceProgramEnd(), SLUICE_ERROR_DEVICE_NOT_FOUND);
+}
+
+// Registered by CMake a second time with SLUICE_CUDA_DRIVER naming a library
+// that does not exist, so that the no-driver path runs on GPU machines too.
+TEST(CudaBackend, NoDriver) {
+  const char *driver = std::getenv("SLUICE_CUDA_DRIVER");
+  if (!driver || std::strstr(driver, "does-not-exist") == nullptr)
+    GTEST_SKIP() << "runs with SLUICE_CUDA_DRIVER=<a missing library>";
+  int built = 0;
+  uint32_t n = 7;
+  const char *note = nullptr;
+  ASSERT_OK(sluiceBackendGetStatus(SLUICE_BACKEND_CUDA, &built, &n, &note));
+  EXPECT_TRUE(built);
+  EXPECT_EQ(n, 0u);
+  EXPECT_NE(std::string(note).find(driver), std::string::npos) << note;
+  SluiceDevice d = nullptr;
+  EXPECT_EQ(sluiceDeviceSelect("cuda", &d), SLUICE_ERROR_DEVICE_NOT_FOUND);
+  uint32_t count = 0;
+  ASSERT_OK(sluiceDeviceGetCount(&count));
+  EXPECT_GE(count, 1u); // the host is still there
+}
+
+TEST(CudaDevice, Properties) {
+  SKIP_WITHOUT_CUDA(d);
+  SluiceDeviceInfo info;
+  ASSERT_OK(sluiceDeviceGetInfo(d, &info));
+  EXPECT_EQ(info.backend, SLUICE_BACKEND_CUDA);
+  EXPECT_EQ(info.type, SLUICE_DEVICE_TYPE_GPU);
+  EXPECT_STREQ(info.filter_string, "cuda:gpu:0");
+  EXPECT_STRNE(info.name, "");
+  EXPECT_GT(info.compute_units, 0u);
+  EXPECT_GT(info.global_memory_bytes, 0u);
+  EXPECT_GE(info.max_work_group_size, 256u);
+  EXPECT_TRUE(info.usm_capabilities & SLUICE_USM_CAP_DEVICE);
+  EXPECT_EQ(info.module_formats,
+            (1u << SLUICE_MODULE_PTX) | (1u << SLUICE_MODULE_CUBIN));
+  EXPECT_NE(property(d, "compute capability"), "");
+  SluiceDevice viaGpu = nullptr;
+  ASSERT_OK(sluiceDeviceSelect("gpu", &viaGpu));
+  SluiceDeviceInfo gpuInfo;
+  ASSERT_OK(sluiceDeviceGetInfo(viaGpu, &gpuInfo));
+  // The default device is the first GPU; CUDA is the only GPU backend here
+  // unless Level Zero or OpenCL list one first.
+  if (gpuInfo.backend == SLUICE_BACKEND_CUDA)
+    EXPECT_EQ(viaGpu, d);
+}
+
+TEST(CudaQueue, CanonicalQueueIsAStreamOfItsOwn) {
+  SKIP_WITHOUT_CUDA(d);
+  SluiceQueue a = canonical(d), b = canonical(d), other = nullptr;
+  EXPECT_EQ(a, b);
+  ASSERT_OK(sluiceQueueCreate(d, &other));
+  EXPECT_NE(other, a);
+  void *sa = nullptr, *so = nullptr;
+  ASSERT_OK(sluiceQueueGetNativeHandle(a, &sa));
+  ASSERT_OK(sluiceQueueGetNativeHandle(other, &so));
+  EXPECT_NE(sa, nullptr);
+  EXPECT_NE(sa, so);
+  ASSERT_OK(sluiceQueueWait(other));
+  ASSERT_OK(sluiceQueueRelease(other));
+}
+
+TEST(CudaUsm, EveryKindRoundTrips) {
+  SKIP_WITHOUT_CUDA(d);
+  SluiceQueue q = canonical(d);
+  SluiceDeviceInfo info;
+  ASSERT_OK(sluiceDeviceGetInfo(d, &info));
+  const size_t n = (1 << 20) + 3;
+  std::vector<int32_t> src(n), back(n);
+  for (size_t i = 0; i < n; ++i)
+    src[i] = int32_t(i * 2654435761u);
+  for (SluiceUsmKind kind :
+       {SLUICE_USM_DEVICE, SLUICE_USM_SHARED, SLUICE_USM_HOST}) {
+    if (!(info.usm_capabilities & (1u << (kind - 1))))
+      continue;
+    SCOPED_TRACE(kind);
+    int32_t *p = alloc<int32_t>(q, kind, n);
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 256, 0u);
+    SluiceUsmKind got;
+    SluiceDevice owner;
+    size_t size = 0;
+    ASSERT_OK(
+        sluicePointerGetInfo(p + 5, &got, &owner, nullptr, nullptr, &size));
+    EXPECT_EQ(got, kind);
+    EXPECT_EQ(owner, d);
+    EXPECT_EQ(size, n * 4);
+    copyWait(q, p, src.data(), n * 4);
+    if (kind != SLUICE_USM_DEVICE) {
+      // Shared and host memory are host memory too.
+      EXPECT_EQ(p[12345], src[12345]);
+      p[7] = -7;
+    }
+    std::fill(back.begin(), back.end(), 0);
+    copyWait(q, back.data(), p, n * 4);
+    if (kind != SLUICE_USM_DEVICE)
+      EXPECT_EQ(back[7], -7);
+    back[7] = src[7];
+    EXPECT_EQ(back, src);
+    ASSERT_OK(sluiceFree(q, p));
+  }
+  // Device to device between two allocations, and an oversized copy.
+  int32_t *a = alloc<int32_t>(q, SLUICE_USM_DEVICE, n);
+  int32_t *b = alloc<int32_t>(q, SLUICE_USM_DEVICE, n);
+  copyWait(q, a, src.data(), n * 4);
+  copyWait(q, b, a, n * 4);
+  copyWait(q, back.data(), b, n * 4);
+  EXPECT_EQ(back, src);
+  SluiceEvent e = nullptr;
+  EXPECT_EQ(sluiceMemcpy(q, b, a + 1, n * 4, 0, nullptr, &e),
+            SLUICE_ERROR_INVALID_VALUE);
+  ASSERT_OK(sluiceFree(q, a));
+  ASSERT_OK(sluiceFree(q, b));
+}
+
+TEST(CudaUsm, FillsEveryPatternAndAlignment) {
+  SKIP_WITHOUT_CUDA(d);
+  SluiceQueue q = canonical(d);
+  const size_t bytes = 4096 + 256;
+  unsigned char *p = alloc<unsigned char>(q, SLUICE_USM_DEVICE, bytes);
+  std::vector<unsigned char> got(bytes), want(bytes);
+  for (size_t patternSize : {1, 2, 4, 8, 16, 64, 128}) {
+    for (size_t offset : {size_t(0), patternSize, size_t(1), size_t(3)}) {
+      SCOPED_TRACE("pattern " + std::to_string(patternSize) + " at offset " +
+                   std::to_string(offset));
+      unsigned char pattern[128];
+      for (size_t i = 0; i < patternSize; ++i)
+        pattern[i] = static_cast<unsigned char>(17 * i + patternSize + 1);
+      size_t count = (bytes - offset) / patternSize * patternSize;
+      std::fill(want.begin(), want.end(), 0xAB);
+      ASSERT_OK(sluiceMemset(q, p, 0xAB, bytes, 0, nullptr, nullptr));
+      for (size_t i = 0; i < count; ++i)
+        want[offset + i] = pattern[i % patternSize];
+      SluiceEvent e;
+      ASSERT_OK(sluiceFill(q, p + offset, pattern, patternSize, count, 0,
+                           nullptr, &e));
+      copyWait(q, got.data(), p, bytes, e);
+      sluiceEventRelease(e);
+      EXPECT_EQ(got, want);
+    }
+  }
+  ASSERT_OK(sluiceFree(q, p));
+}
+
+TEST(CudaModule, PtxKernelOnEveryUsmKind) {
+  SKIP_WITHOUT_CUDA(d);
+  SluiceModule m = ptxModule(d);
+  ASSERT_NE(m, nullptr);
+  // The same bytes give the same (cached) module.
+  SluiceModule again = ptxModule(d);
+  EXPECT_EQ(again, m);
+  const char *log = nullptr;
+  ASSERT_OK(sluiceModuleGetBuildLog(m, &log));
+  ASSERT_NE(log, nullptr);
+  SluiceDeviceInfo info;
+  ASSERT_OK(sluiceDeviceGetInfo(d, &info));
+  for (SluiceUsmKind kind :
+       {SLUICE_USM_DEVICE, SLUICE_USM_SHARED, SLUICE_USM_HOST})
+    if (info.usm_capabilities & (1u << (kind - 1))) {
+      SCOPED_TRACE(kind);
+      runAxpy(d, m, kind);
+    }
+  sluiceModuleRelease(again);
+  sluiceModuleRelease(m);
+}
+
+TEST(CudaModule, CubinKernel) {
+  SKIP_WITHOUT_CUDA(d);
+#ifndef SLUICE_TEST_HAVE_CUBIN
+  GTEST_SKIP() << "no ptxas at build time: no CUBIN to load";
+#else
+  if (property(d, "compute capability") != "9.0")
+    GTEST_SKIP() << "the test CUBIN is for sm_90, the device is sm_"
+                 << property(d, "compute capability");
+  SluiceModule m = nullptr;
+  ASSERT_OK(sluiceModuleCreate(d, SLUICE_MODULE_CUBIN, kCudaKernelsCubin,
+                               kCudaKernelsCubin_size, &m));
+  runAxpy(d, m, SLUICE_USM_DEVICE);
+  sluiceModuleRelease(m);
+#endif
+}
+
+TEST(CudaModule, BuildErrorsCarryTheJitLog) {
+  SKIP_WITHOUT_CUDA(d);
+  const char bad[] = ".version 7.0\n.target sm_70\n.address_size 64\n"
+                     ".visible .entry broken()\n{\n  frobnicate.u32 %r1;\n"
+                     "  ret;\n}\n";
+  SluiceModule m = nullptr;
+  EXPECT_EQ(sluiceModuleCreate(d, SLUICE_MODULE_PTX, bad, sizeof bad, &m),
+            SLUICE_ERROR_BUILD_FAILED);
+  std::string log = sluiceGetLastBuildLog();
+  EXPECT_NE(log.find("cuModuleLoadDataEx"), std::string::npos) << log;
+  EXPECT_NE(log.find("frobnicate"), std::string::npos) << log;
+  EXPECT_NE(std::string(sluiceGetLastErrorMessage()).find("PTX module failed"),
+            std::string::npos);
+  const char garbage[] = "not a cubin at all";
+  EXPECT_EQ(
+      sluiceModuleCreate(d, SLUICE_MODULE_CUBIN, garbage, sizeof garbage, &m),
+      SLUICE_ERROR_BUILD_FAILED);
+  EXPECT_NE(std::string(sluiceGetLastBuildLog()).find("not a CUBIN"),
+            std::string::npos);
+  EXPECT_EQ(
+      sluiceModuleCreate(d, SLUICE_MODULE_SPIRV, garbage, sizeof garbage, &m),
+      SLUICE_ERROR_UNSUPPORTED);
+}
+
+TEST(CudaModule, LaunchErrors) {
+  SKIP_WITHOUT_CUDA(d);
+  SluiceModule m = ptxModule(d);
+  SluiceKernel k = nullptr;
+  EXPECT_EQ(sluiceKernelGet(m, "nope", &k), SLUICE_ERROR_KERNEL_NOT_FOUND);
+  ASSERT_OK(sluiceKernelGet(m, "axpy", &k));
+  SluiceQueue q = canonical(d);
+  float *x = alloc<float>(q, SLUICE_USM_DEVICE, 64);
+  float a = 1;
+  uint64_t n = 64;
+  SluiceKernelArg args[] = {arg(a), arg(x), arg(x), arg(n)};
+  uint64_t grid[3] = {1, 1, 1}, local[3] = {2048, 1, 1};
+  EXPECT_EQ(sluiceLaunch(q, k, grid, local, 4, args, 0, nullptr, nullptr),
+            SLUICE_ERROR_INVALID_VALUE);
+  local[0] = 64;
+  uint64_t hugeGrid[3] = {1, 1u << 20, 1};
+  EXPECT_EQ(sluiceLaunch(q, k, hugeGrid, local, 4, args, 0, nullptr, nullptr),
+            SLUICE_ERROR_INVALID_VALUE);
+  EXPECT_NE(std::string(sluiceGetLastErrorMessage()).find("exceeds"),
+            std::string::npos);
+  // Where the driver describes parameters (CUDA 12.4+), counts and sizes
+  // are checked.
+  SluiceStatus s =
+      sluiceLaunch(q, k, grid, local, 3, args, 0, nullptr, nullptr);
+  if (s != SLUICE_SUCCESS) {
+    EXPECT_EQ(s, SLUICE_ERROR_INVALID_VALUE);
+    EXPECT_NE(std::string(sluiceGetLastErrorMessage()).find("takes 4"),
+              std::string::npos);
+  }
+  ASSERT_OK(sluiceQueueWait(q));
+  ASSERT_OK(sluiceFree(q, x));
+  sluiceModuleRelease(m);
+}
+
+TEST(CudaQueue, DependenciesAcrossQueuesAndBackends) {
+  SKIP_WITHOUT_CUDA(d);
+  SluiceModule m = ptxModule(d);
+  SluiceKernel slow;
+  ASSERT_OK(sluiceKernelGet(m, "slow_copy", &slow));
+  SluiceQueue q1 = canonical(d), q2 = nullptr;
+  ASSERT_OK(sluiceQueueCreate(d, &q2));
+  const uint64_t n = 1 << 16;
+  float *x = alloc<float>(q1, SLUICE_USM_DEVICE, n);
+  float *y = alloc<float>(q1, SLUICE_USM_DEVICE, n);
+  std::vector<float> hx(n), got(n);
+  for (uint64_t i = 0; i < n; ++i)
+    hx[i] = float(i) * 0.5f;
+  copyWait(q1, x, hx.data(), n * 4);
+  ASSERT_OK(sluiceMemset(q1, y, 0, n * 4, 0, nullptr, nullptr));
+  ASSERT_OK(sluiceQueueWait(q1));
+  // q2 reads y only after q1's slow kernel wrote it.
+  uint32_t ms = 30;
+  SluiceKernelArg args[] = {arg(x), arg(y), arg(n), arg(ms)};
+  uint64_t grid[3] = {n / 256, 1, 1}, local[3] = {256, 1, 1};
+  SluiceEvent wrote, read;
+  ASSERT_OK(sluiceLaunch(q1, slow, grid, local, 4, args, 0, nullptr, &wrote));
+  ASSERT_OK(sluiceMemcpy(q2, got.data(), y, n * 4, 1, &wrote, &read));
+  ASSERT_OK(sluiceEventWait(read));
+  EXPECT_EQ(got, hx);
+  SluiceEventStatus st;
+  ASSERT_OK(sluiceEventGetStatus(wrote, &st));
+  EXPECT_EQ(st, SLUICE_EVENT_COMPLETE);
+
+  // A host task before a CUDA copy: the host queue fills shared memory that
+  // the CUDA queue then copies to the device.
+  SluiceDeviceInfo info;
+  ASSERT_OK(sluiceDeviceGetInfo(d, &info));
+  if (info.usm_capabilities & SLUICE_USM_CAP_SHARED) {
+    float *shared = alloc<float>(q1, SLUICE_USM_SHARED, n);
+    std::vector<float> ones(n, 1.0f);
+    SluiceEvent hostWrote, devRead;
+    ASSERT_OK(sluiceMemcpy(hostQueue(), shared, ones.data(), n * 4, 0, nullptr,
+                           &hostWrote));
+    ASSERT_OK(sluiceMemcpy(q2, y, shared, n * 4, 1, &hostWrote, &devRead));
+    copyWait(q2, got.data(), y, n * 4, devRead);
+    EXPECT_EQ(got, ones);
+    sluiceEventRelease(hostWrote);
+    sluiceEventRelease(devRead);
+    ASSERT_OK(sluiceFree(q1, shared));
+  }
+  for (SluiceEvent e : {wrote, read})
+    sluiceEventRelease(e);
+  ASSERT_OK(sluiceFree(q1, x));
+  ASSERT_OK(sluiceFree(q1, y));
+  ASSERT_OK(sluiceQueueRelease(q2));
+  sluiceModuleRelease(m);
+}
+
+TEST(CudaUsm, FreeWaitsForTheKernelsThatUseTheMemory) {
+  SKIP_WITHOUT_CUDA(d);
+  SluiceModule m = ptxModule(d);
+  SluiceKernel slow;
+  ASSERT_OK(sluiceKernelGet(m, "slow_copy", &slow));
+  SluiceQueue q = canonical(d), other = nullptr;
+  ASSERT_OK(sluiceQueueCreate(d, &other));
+  const uint64_t n = 1 << 18;
+  float *x = alloc<float>(q, SLUICE_USM_DEVICE, n);
+  float *y = alloc<float>(q, SLUICE_USM_DEVICE, n);
+  std::vector<float> hx(n, 3.0f), got(n);
+  copyWait(q, x, hx.data(), n * 4);
+  uint32_t ms = 50;
+  SluiceKernelArg args[] = {arg(x), arg(y), arg(n), arg(ms)};
+  uint64_t grid[3] = {n / 256, 1, 1}, local[3] = {256, 1, 1};
+  ASSERT_OK(sluiceLaunch(q, slow, grid, local, 4, args, 0, nullptr, nullptr));
+  // Freed while the kernel sleeps: a new allocation of the same size must
+  // not get the memory (the pool would hand it out again) before the kernel
+  // read it; overwrite the new block on another queue at once.
+  ASSERT_OK(sluiceFree(q, x));
+  float *z = alloc<float>(other, SLUICE_USM_DEVICE, n);
+  ASSERT_OK(sluiceMemset(other, z, 0xFF, n * 4, 0, nullptr, nullptr));
+  ASSERT_OK(sluiceQueueWait(other));
+  copyWait(q, got.data(), y, n * 4);
+  EXPECT_EQ(got, hx);
+  ASSERT_OK(sluiceFree(other, z));
+  ASSERT_OK(sluiceFree(q, y));
+  ASSERT_OK(sluiceQueueRelease(other));
+  sluiceModuleRelease(m);
+}
+
+TEST(CudaProgram, CompiledProgramCalls) {
+  SKIP_WITHOUT_CUDA(d);
+  sluiceProgramBegin();
+  void *q = sluiceProgramQueue("cuda:gpu:0", "");
+  ASSERT_EQ(q, static_cast<void *>(canonical(d)));
+  const uint64_t n = 5000;
+  void *x = sluiceProgramAlloc(q, SLUICE_USM_DEVICE, n * 4);
+  void *y = sluiceProgramAlloc(q, SLUICE_USM_DEVICE, n * 4);
+  ASSERT_NE(x, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(x) % 64, 0u);
+  std::vector<float> hx(n, 2.0f), hy(n, 1.0f), got(n);
+  sluiceProgramCopy(q, x, nullptr, hx.data(), n * 4);
+  sluiceProgramCopy(q, y, nullptr, hy.data(), n * 4);
+  void *module = sluiceProgramModule(q, SLUICE_MODULE_PTX, kCudaKernelsPtx,
+                                     kCudaKernelsPtx_size);
+  float a = 3.0f;
+  uint64_t nn = n;
+  void *values[] = {&a, &x, &y, &nn};
+  uint64_t sizes[] = {4, 8, 8, 8};
+  sluiceProgramLaunch(q, module, "axpy", (n + 255) / 256, 1, 1, 256, 1, 1, 4,
+                      values, sizes);
+  sluiceProgramCopy(nullptr, got.data(), q, y, n * 4);
+  sluiceProgramFree(q, x);
+  sluiceProgramFree(q, y);
+  ASSERT_EQ(sluiceProgramEnd(), 0) << sluiceGetLastErrorMessage();
+  EXPECT_EQ(got, std::vector<float>(n, 7.0f));
+}
