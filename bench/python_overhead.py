@@ -4,8 +4,9 @@ Prints, for the host backend (or --device):
 
 - the cost of a jitted call on a small array as the caller sees it
   (submission only: the device's worker is held meanwhile, so nothing runs
-  concurrently and the figure is the frontend's own work), and of an eager
-  operation the same way;
+  concurrently and the figure is the frontend's own work; the CPU time of
+  the calling thread is printed too, since on a busy machine wall time also
+  counts waiting for a core), and of an eager operation the same way;
 - a jitted call end to end in synchronous mode, next to the compiled
   program alone (`sluice-run --benchmark` on the same IR): the difference is
   what Python, the extension and the worker add per call;
@@ -43,17 +44,20 @@ def median_us(fn, calls, reps):
 
 
 def held(queue, fn, calls, reps):
-    """Per-call time of fn while the queue's worker is held."""
-    times = []
+    """Per-call wall and CPU time (this thread's) of fn while the queue's
+    worker is held: on a busy machine the CPU time is the frontend's work,
+    the wall time adds waiting for a core."""
+    wall, cpu = [], []
     for _ in range(reps):
         gate = sluice._sluice.debug_block_queue(queue._id)
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.thread_time()
         for _ in range(calls):
             fn()
-        times.append((time.perf_counter() - t) / calls)
+        cpu.append((time.thread_time() - c) / calls)
+        wall.append((time.perf_counter() - t) / calls)
         gate.release()
         queue.wait()
-    return statistics.median(times) * 1e6
+    return statistics.median(wall) * 1e6, statistics.median(cpu) * 1e6
 
 
 def ten_ops(k):
@@ -101,13 +105,21 @@ def main():
     eager_us = held(q, lambda: x * y, calls, args.reps)
     key_us = median_us(lambda: axpy._cache.get(
         (float, x._signature, y._signature)), calls, args.reps)
-    print(f"jit call, {args.n} elements, caller side:  {call_us:8.2f} us")
-    print(f"eager x * y, caller side:               {eager_us:8.2f} us")
+    print(f"jit call, {args.n} elements, caller side:  {call_us[0]:8.2f} us"
+          f"  (CPU {call_us[1]:.2f} us)")
+    print(f"eager x * y, caller side:               {eager_us[0]:8.2f} us"
+          f"  (CPU {eager_us[1]:.2f} us)")
     print(f"cache hit, signature lookup:            {key_us:8.2f} us")
 
+    # End to end, each call timed alone (a median, as sluice-run reports).
     sluice.set_synchronous(True)
-    sync_us = median_us(lambda: axpy(2.0, x, y), calls // 4, args.reps)
+    each = []
+    for _ in range(calls // 2):
+        t = time.perf_counter()
+        axpy(2.0, x, y)
+        each.append(time.perf_counter() - t)
     sluice.set_synchronous(False)
+    sync_us = statistics.median(each) * 1e6
     print(f"jit call end to end (synchronous):      {sync_us:8.2f} us")
     runner = sluice_run()
     if runner:
@@ -129,15 +141,16 @@ def main():
     # Trace + compile of a 10-op function, with empty caches.
     with tempfile.TemporaryDirectory() as cache:
         os.environ["SLUICE_CACHE_DIR"] = cache
-        compile_ms, trace_ms, hit_ms = [], [], []
+        compile_ms, compile_cpu_ms, trace_ms, hit_ms = [], [], [], []
         for k in range(args.reps):
             _compiler.flush_cache_writes()
             f = sluice.jit(ten_ops(k))
             t = time.perf_counter()
             f.lower(x, y)
             trace_ms.append((time.perf_counter() - t) * 1e3)
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.thread_time()
             f(x, y)._wait()
+            compile_cpu_ms.append((time.thread_time() - c) * 1e3)
             compile_ms.append((time.perf_counter() - t) * 1e3)
             # A new process: nothing in memory, the artifact on disk (the
             # first process writes it in the background).
@@ -151,7 +164,8 @@ def main():
         del os.environ["SLUICE_CACHE_DIR"]
     print(f"trace + compile, 10 ops (first call):   "
           f"{statistics.median(compile_ms):8.2f} ms"
-          f"  (tracing alone {statistics.median(trace_ms):.2f} ms)")
+          f"  (CPU {statistics.median(compile_cpu_ms):.2f} ms; tracing alone "
+          f"{statistics.median(trace_ms):.2f} ms)")
     print(f"disk cache hit (trace + load):          "
           f"{statistics.median(hit_ms) * 1e3:8.1f} us")
 

@@ -89,3 +89,5 @@ def _finish():
 
 
 _atexit.register(_finish)
+
+__all__ = sorted(n for n in dir() if not n.startswith("_"))

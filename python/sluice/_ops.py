@@ -13,16 +13,14 @@ type resolution, Python scalars weak), and then either
 """
 
 import builtins
-import math
 import operator
 
 import numpy as np
 
 from . import _compiler, _dtypes, _ir, _trace
-from . import _sluice as _ext
 from ._errors import PLACEMENT_MESSAGE, ExecutionPlacementError, TracerError
-from ._placement import coerce_kinds, execution_queue, queue_info, resolve_queue
-from ._device import _coerce_device, _queue_from_id, _info
+from ._placement import coerce_kinds, execution_queue, queue_info
+from ._device import _coerce_device, _queue_from_id
 
 try:  # NumPy >= 2
     from numpy.exceptions import AxisError
@@ -240,7 +238,6 @@ def _execute(opkey, ops, in_dtypes, emit, out_shapes, qid, kind,
         tr = _trace.current()
     if tr is not None:
         return _execute_traced(tr, ops, in_dtypes, emit, qid, kind)
-    Array = _array_type()
     key_parts = [opkey, qid, kind]
     args = []
     for o, dt in zip(ops, in_dtypes):

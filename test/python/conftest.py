@@ -78,6 +78,7 @@ def host():
 def fresh_cache(tmp_path, monkeypatch):
     """An empty disk cache and no compiled programs in memory."""
     from sluice import _compiler, _ops
+    _compiler.flush_cache_writes()  # earlier tests' artifacts go elsewhere
     monkeypatch.setenv("SLUICE_CACHE_DIR", str(tmp_path / "cache"))
     saved_entries = dict(_compiler._entries)
     saved_kernels = dict(_ops._kernels)
@@ -85,6 +86,7 @@ def fresh_cache(tmp_path, monkeypatch):
     _ops._kernels.clear()
     _ops._fast.clear()
     yield tmp_path / "cache"
+    _compiler.flush_cache_writes()
     _compiler._entries.clear()
     _compiler._entries.update(saved_entries)
     _ops._kernels.clear()
