@@ -10,6 +10,8 @@
 
 #include "llvm/Support/FileSystem.h"
 
+#include <mutex>
+
 using namespace sluice;
 
 extern "C" {
@@ -33,7 +35,20 @@ SluiceStatus sluiceExecutableLoad(const char *path,
   return capi::succeed();
 }
 
-void sluiceExecutableDestroy(SluiceExecutable executable) { delete executable; }
+void sluiceExecutableDestroy(SluiceExecutable executable) {
+  if (!executable)
+    return;
+  // The runtime caches kernels and modules by the addresses of the
+  // program's code and data: JIT code stays mapped for the life of the
+  // process, as the header promises (artifacts are opened RTLD_NODELETE).
+  static std::mutex keptMutex;
+  static auto *kept = new std::vector<std::unique_ptr<exec::JitProgram>>();
+  if (executable->jit) {
+    std::lock_guard<std::mutex> lock(keptMutex);
+    kept->push_back(std::move(executable->jit));
+  }
+  delete executable;
+}
 
 size_t sluiceExecutableGetEntryCount(SluiceExecutable executable) {
   return executable ? executable->signatures.size() : 0;
