@@ -114,7 +114,8 @@ sluiceCompilerSessionSetDiagnosticCallback(SluiceCompilerSession session,
  *                         "cuda:gpu:0", "default" for the runtime's default
  *                         device; "" or "none" keeps the program's queues)
  *   --fusion / --no-fusion   elementwise fusion (default on)
- *   -O0 .. -O3            LLVM optimisation level for host code (default 3)
+ *   -O0 .. -O3            LLVM optimisation level of host code and CUDA
+ *                         kernels (default 3)
  *   --cuda-chip=sm_NN     NVIDIA chip for CUDA kernels (sm_80, sm_90; default
  *                         sm_90)
  *   --workgroup-size=N    work-items per GPU workgroup (power of 2, 1..1024;

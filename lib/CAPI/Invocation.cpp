@@ -160,6 +160,7 @@ SluiceStatus runTo(SluiceCompilerInvocation_ *inv, SluiceCompileStage target,
     ProgramPipelineOptions options;
     options.fuse = opts.fuse;
     options.cudaChip = opts.cudaChip;
+    options.cudaOptLevel = opts.optLevel; // -O: host code and CUDA kernels
     options.kernels.workgroupSize = opts.workgroupSize;
     options.startAfter = static_cast<ProgramStage>(s - 1);
     options.stopAfter = static_cast<ProgramStage>(s);

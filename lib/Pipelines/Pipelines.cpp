@@ -44,7 +44,8 @@ sluice::buildCompileProgramPipeline(OpPassManager &pm,
   std::string binaries =
       std::string("sluice-compile-spirv-kernels{native-f16=") +
       (options.spirvNativeF16 ? "true" : "false") +
-      "},sluice-compile-cuda-kernels{chip=" + options.cudaChip + "}";
+      "},sluice-compile-cuda-kernels{chip=" + options.cudaChip +
+      " opt-level=" + std::to_string(options.cudaOptLevel) + "}";
   if (wanted(ProgramStage::Binaries) && failed(add(binaries)))
     return failure();
   if (wanted(ProgramStage::LLVM) &&
@@ -72,6 +73,10 @@ struct CompileProgramOptions : PassPipelineOptions<CompileProgramOptions> {
   Option<std::string> cudaChip{*this, "cuda-chip",
                                llvm::cl::desc("NVIDIA chip of CUDA kernels"),
                                llvm::cl::init("sm_90")};
+  Option<unsigned> cudaOptLevel{
+      *this, "cuda-opt-level",
+      llvm::cl::desc("LLVM optimisation level of CUDA kernels (0-3)"),
+      llvm::cl::init(3)};
   Option<bool> spirvNativeF16{
       *this, "spirv-native-f16",
       llvm::cl::desc("SPIR-V kernels compute f16 as half (devices with "
@@ -99,6 +104,7 @@ void sluice::registerSluicePipelines() {
         options.kernels.workgroupSize = opts.workgroupSize;
         options.fuse = opts.fuse;
         options.cudaChip = opts.cudaChip;
+        options.cudaOptLevel = opts.cudaOptLevel;
         options.spirvNativeF16 = opts.spirvNativeF16;
         (void)buildCompileProgramPipeline(pm, options);
       });

@@ -68,7 +68,9 @@ cl::opt<bool> spirvNativeF16(
     cl::desc("OpenCL/Level Zero kernels compute f16 as half (devices with "
              "cl_khr_fp16) instead of in f32"),
     cl::cat(category));
-cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimisation level (0-3)"),
+cl::opt<unsigned> optLevel("O",
+                           cl::desc("LLVM optimisation level of host code "
+                                    "and CUDA kernels (0-3)"),
                            cl::Prefix, cl::init(3), cl::cat(category));
 cl::opt<std::string>
     runtimeDir("runtime-dir",
@@ -190,6 +192,7 @@ int main(int argc, char **argv) {
   ProgramPipelineOptions options;
   options.fuse = !noFusion;
   options.spirvNativeF16 = spirvNativeF16;
+  options.cudaOptLevel = optLevel; // -O applies to CUDA kernels too
   options.stopAfter = emit == Emit::Mlir ? stopAfter : ProgramStage::LLVM;
   if (failed(exec::compileProgram(*module, options)))
     return 1;

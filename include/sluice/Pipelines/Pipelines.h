@@ -47,6 +47,9 @@ struct ProgramPipelineOptions {
   KernelPipelineOptions kernels;
   /// NVIDIA chip for CUDA kernels.
   std::string cudaChip = "sm_90";
+  /// LLVM optimisation level (0-3) of CUDA kernels before PTX (the driver's
+  /// PTX compiler optimises again when it loads them).
+  unsigned cudaOptLevel = 3;
   /// SPIR-V kernels compute f16 as half (Float16 capability; devices with
   /// cl_khr_fp16) instead of in f32.
   bool spirvNativeF16 = false;

@@ -46,12 +46,15 @@ struct CompileCUDAKernelsPass
       registerGpuModuleToBinaryPass();
     });
 
-    // USM memory is the kernel's global memory: the default address space.
+    // USM memory is the kernel's global memory (NVPTX address space 1):
+    // accesses are `ld.global`/`st.global` however much LLVM optimises.
     AttrTypeReplacer replacer;
+    Attribute global = IntegerAttr::get(IntegerType::get(&getContext(), 64), 1);
     replacer.addReplacement([&](MemRefType t) -> std::optional<Type> {
       if (!isa_and_nonnull<usm::PlacementAttr>(t.getMemorySpace()))
         return std::nullopt;
-      return MemRefType::get(t.getShape(), t.getElementType(), t.getLayout());
+      return MemRefType::get(t.getShape(), t.getElementType(), t.getLayout(),
+                             global);
     });
     replacer.recursivelyReplaceElementsIn(gm, /*replaceAttrs=*/true,
                                           /*replaceLocs=*/false,

@@ -17,11 +17,11 @@
 // CHECK: gpu.binary @sluice_cuda_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">
 // CHECK-NOT: gpu.module @sluice_cuda_kernels
 // PTX: .target sm_90
-// Unoptimised LLVM (opt-level=0) leaves the address spaces generic: the
-// vector accesses stay, without `.global`.
+// USM memory is global memory (address space 1), so even unoptimised LLVM
+// (opt-level=0) gives global vector accesses.
 // O0: .entry f_map
-// O0-NOT: ld.global.v4
-// O0: ld.v4.b32
+// O0: ld.global.v4.b32
+// O0: st.global.v4.b32
 // PTX: .entry f_map
 // PTX: ld.global.v4.b32
 // PTX: st.global.v4.b32
