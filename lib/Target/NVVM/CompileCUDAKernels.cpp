@@ -65,7 +65,8 @@ struct CompileCUDAKernelsPass
     std::string pipeline =
         "nvvm-attach-target{module=" + name.str() + " chip=" + chip +
         " features=+ptx80 O=" +
-        std::to_string(std::min(optLevel.getValue(), 3u)) + "},gpu.module(arith-expand,convert-scf-to-cf,"
+        std::to_string(std::min(optLevel.getValue(), 3u)) +
+        "},gpu.module(arith-expand,convert-scf-to-cf,"
         "convert-gpu-to-nvvm,convert-math-to-llvm,reconcile-unrealized-casts),"
         "gpu-module-to-binary{format=isa toolkit=" +
         toolkit + "}";
