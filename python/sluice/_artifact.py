@@ -46,9 +46,9 @@ def _shape_text(shape):
 
 def _value_text(v):
     if v.shape is None:
-        return f"a {v.dtype} scalar"
-    return (f"a {v.dtype} array of shape {_shape_text(v.shape)} on "
-            f"{v.queue!r} ({v.usm_type})")
+        return f"a scalar of dtype {v.dtype}"
+    return (f"an array of dtype {v.dtype} and shape {_shape_text(v.shape)} "
+            f"on {v.queue!r} ({v.usm_type})")
 
 
 class LoadedProgram:
@@ -150,7 +150,7 @@ class LoadedProgram:
                 want is not None and want != got
                 for want, got in zip(spec.shape, shape)):
             raise TypeError(
-                f"{self.name}: argument {i} is a {a.dtype} array of shape "
+                f"{self.name}: argument {i} has dtype {a.dtype} and shape "
                 f"{_shape_text(shape)}; the program takes "
                 f"{_value_text(spec)}")
 
@@ -160,16 +160,16 @@ class LoadedProgram:
                 if isinstance(a, int) or (isinstance(a, float) and
                                           spec.dtype.kind in "fb"):
                     continue
-                what = (f"float {a!r}" if isinstance(a, float) else
-                        f"a {type(a).__name__}")
+                what = (f"the float {a!r}" if isinstance(a, float) else
+                        f"of type {type(a).__name__}")
                 raise TypeError(
                     f"{self.name}: argument {i} is {what}; the program "
                     f"takes {_value_text(spec)}")
             if not isinstance(a, Array):
                 raise TypeError(
-                    f"{self.name}: argument {i} is a {type(a).__name__}; "
-                    f"the program takes {_value_text(spec)} (a sluice.Array "
-                    "or a NumPy array)")
+                    f"{self.name}: argument {i} is of type "
+                    f"{type(a).__name__}; the program takes "
+                    f"{_value_text(spec)} (a sluice.Array or a NumPy array)")
             self._check_array(i, a, spec)
             if a._queue_id != spec.queue._id or \
                     a._usm_kind != USM_KINDS[spec.usm_type]:

@@ -188,6 +188,12 @@ class Lowered:
         device instead of the devices it was traced on; the machine that
         compiles need not have it.
         """
+        flags = self._flags
+        if device is not None:
+            if not isinstance(device, str):
+                raise TypeError("device must be a filter string such as "
+                                f"'cuda:gpu:0', not {type(device).__name__}")
+            flags += (f"--device={_ext.normalize_selector(device)}",)
         template = self._template
         n = len(self._fb.results)
         if self._captured:
@@ -205,12 +211,6 @@ class Lowered:
                 "containers)")
         entry = _artifact.entry_name(self._name if name is None else name,
                                      explicit=name is not None)
-        flags = self._flags
-        if device is not None:
-            if not isinstance(device, str):
-                raise TypeError("device must be a filter string such as "
-                                f"'cuda:gpu:0', not {type(device).__name__}")
-            flags += (f"--device={_ext.normalize_selector(device)}",)
         _compiler.write_artifact(self._fb.render(locations=True, name=entry),
                                  os.fspath(path), flags, self._name)
 
