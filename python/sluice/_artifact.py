@@ -77,6 +77,10 @@ class LoadedProgram:
         self.signature = text
         self.path = path
         self.compiler_version = version
+        if not any(v[0] for v in list(args) + list(results)):
+            raise ArtifactError(
+                f"'{path}': entry point @{name} ({text}) takes and returns no "
+                "arrays; sluice runs programs on the queues of their arrays")
         specs = {}
         self.args = tuple(self._value(v, path, name, specs) for v in args)
         self.results = tuple(self._value(v, path, name, specs)
@@ -84,8 +88,8 @@ class LoadedProgram:
         self._program = _ext.Program(
             address, [specs[id(v)] for v in self.args],
             [specs[id(v)] for v in self.results], name)
-        # Arguments that may need converting before the call: arrays
-        # (NumPy arrays are copied in) and scalars (NumPy scalars).
+        # Arguments that may need converting before the call (NumPy arrays
+        # are copied in, NumPy scalars become Python numbers): all of them.
         self._convert = tuple(range(len(self.args)))
         self._count = len(results)
         self._single = len(results) == 1

@@ -324,13 +324,16 @@ def test_cli_artifact_failing_at_run_time(device, tmp_path):
 def test_cli_artifact_with_scalar_results(device, tmp_path):
     dev = device.filter_string
     half = "f16, " if device.has_aspect_fp16 else ""
+    d_arg = "%d: f16, " if half else ""
+    d = "%d, " if half else ""
+    types = f"i8, ui64, {half}i1, f32, !R"
     text = f"""
 !A = !usm.array<2x?xi32, "{dev}", shared>
 !R = !usm.array<2xi64, "{dev}", shared>
-func.func @main(%a: !A, %b: i8, %c: ui64, {'%d: f16, ' if half else ''}%e: i1,
-                %f: f32) -> (i8, ui64, {half}i1, f32, !R) {{
+func.func @main(%a: !A, %b: i8, %c: ui64, {d_arg}%e: i1,
+                %f: f32) -> ({types}) {{
   %r = usm.sum %a axes [1] : !A -> !R
-  return %b, %c, {'%d, ' if half else ''}%e, %f, %r : i8, ui64, {half}i1, f32, !R
+  return %b, %c, {d}%e, %f, %r : {types}
 }}
 """
     prog = sluice.load(_compile_cli(tmp_path, text))
@@ -348,6 +351,20 @@ func.func @main(%a: !A, %b: i8, %c: ui64, {'%d: f16, ' if half else ''}%e: i1,
     assert out[:2] == (5, 7)
     with pytest.raises(TypeError, match="argument 1 is the float"):
         prog(a, 1.0, *args[2:])
+
+
+@needs_cli
+def test_cli_artifact_without_arrays(tmp_path):
+    text = """
+func.func @main(%a: f32, %b: f32) -> f32 {
+  %r = arith.addf %a, %b : f32
+  return %r : f32
+}
+"""
+    path = _compile_cli(tmp_path, text)
+    with pytest.raises(sluice.ArtifactError, match="takes and returns no "
+                                                   "arrays"):
+        sluice.load(path)
 
 
 # --- files that are not artifacts --------------------------------------------
@@ -376,7 +393,7 @@ def test_files_that_are_not_artifacts(tmp_path):
     assert issubclass(sluice.ArtifactError, ValueError)
 
 
-# --- compile here, run there ---------------------------------------------------
+# --- compile here, run there -------------------------------------------------
 
 def _device_dir(root, device):
     return os.path.join(root, re.sub(r"[^A-Za-z0-9]", "_",
