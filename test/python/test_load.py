@@ -435,8 +435,11 @@ def test_deploy_import(device):
     data = np.load(os.path.join(src, "blend.npz"))
     blend = sluice.load(os.path.join(src, "blend.so"))
     e, s = blend(data["a"], sluice.asarray(data["b"], device=device), 0.25)
-    np.testing.assert_allclose(_np(e), data["e"], rtol=1e-6)
-    np.testing.assert_allclose(_np(s), data["s"], rtol=1e-6)
+    # The expected values may come from another device (artifacts retargeted
+    # with save(device=...)): exp and the sum's order may differ by an ulp
+    # or two.
+    np.testing.assert_allclose(_np(e), data["e"], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(_np(s), data["s"], rtol=1e-5, atol=1e-6)
     axpy = sluice.load(os.path.join(src, "two.so"), "axpy")
     # (No sluice.arange: without the compiler only copies work.)
     x = sluice.asarray(np.arange(5, dtype=np.float32), device=device)
