@@ -144,7 +144,8 @@ int main(int argc, char **argv) {
   });
 
   // A compiled program: axpy on 1024 elements.
-  double artifact = -1, artifactFree = -1, artifactAsync = -1;
+  double artifact = -1, artifactFree = -1, artifactAsync = -1,
+         artifactBatched = -1, poolPair = -1;
   if (argc > 1) {
     void *so = dlopen(argv[1], RTLD_NOW);
     auto entry = so ? reinterpret_cast<int32_t (*)(void **)>(
@@ -200,7 +201,34 @@ int main(int argc, char **argv) {
     sluiceQueueWait(q);
     artifactAsync =
         std::chrono::duration<double, std::micro>(b - a).count() / iters;
+    // The same, but the results are freed in batches after the queue went
+    // idle: what the calls cost when the pool can hand back finished
+    // blocks (no driver allocation in the loop).
+    std::vector<void *> batch;
+    a = std::chrono::steady_clock::now();
+    for (int i = 0; i < iters; ++i) {
+      entry(args.data());
+      batch.push_back(reinterpret_cast<void *>(result[0]));
+      if (batch.size() == 64) {
+        sluiceQueueWait(q);
+        for (void *p : batch)
+          sluiceFree(nullptr, p);
+        batch.clear();
+      }
+    }
+    b = std::chrono::steady_clock::now();
+    sluiceQueueWait(q);
+    for (void *p : batch)
+      sluiceFree(nullptr, p);
+    artifactBatched =
+        std::chrono::duration<double, std::micro>(b - a).count() / iters;
     sluiceProgramSetAsynchronous(0);
+    // The pool alone: allocate and free 4 KiB of device memory.
+    poolPair = medianUs(iters, [&] {
+      void *p = nullptr;
+      sluiceMalloc(q, SLUICE_USM_DEVICE, n * 4, 64, &p);
+      sluiceFree(q, p);
+    });
   }
 
   std::printf("microseconds per call (median of %d; empty kernel unless "
@@ -224,5 +252,12 @@ int main(int argc, char **argv) {
     std::printf("  artifact axpy n=1024, asynchronous, back to back %7.2f  "
                 "(call + free of the result)\n",
                 artifactAsync);
+  if (artifactBatched >= 0)
+    std::printf("  artifact axpy n=1024, asynchronous, results freed "
+                "in batches after a wait %7.2f\n",
+                artifactBatched);
+  if (poolPair >= 0)
+    std::printf("  pool     sluiceMalloc + sluiceFree, 4 KiB device %7.2f\n",
+                poolPair);
   return 0;
 }

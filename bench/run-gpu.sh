@@ -12,6 +12,12 @@
 #       CUDA tests, the integration cases against NumPy (gpu_check.py run)
 #       and the benchmark (gpu.py), with the latency of small calls
 #       (gpu_latency) before. Extra arguments after DIR go to gpu.py.
+#   bash bench/run-gpu.sh python [DIR]   (GPU machine, from a copy of the
+#       source tree) builds the runtime and the Python package there without
+#       the compiler (the machine's python3 holds PyTorch and CuPy) and runs
+#       the CUDA DLPack tests (test/python/test_dlpack_cuda.py) with the
+#       bundle's artifact of test/python/Inputs/cuda_axpb.mlir, then the
+#       runtime's CUDA and USM tests.
 #
 # SLUICE_BUILD_DIR names the compiler build (default build/); the runtime
 # for the bundle is built in build-gpu-runtime/.
@@ -29,7 +35,8 @@ if [ "$mode" = bundle ]; then
   if [ ! -f "$rtbuild/build.ninja" ]; then
     cmake -G Ninja -S "$top" -B "$rtbuild" -DCMAKE_BUILD_TYPE=Release \
       -DSLUICE_ENABLE_COMPILER=OFF -DSLUICE_ENABLE_SANITIZER_TESTS=OFF \
-      -DCMAKE_DISABLE_FIND_PACKAGE_OpenCL=ON >/dev/null
+      -DCMAKE_DISABLE_FIND_PACKAGE_OpenCL=ON \
+      -DSLUICE_ENABLE_LEVEL_ZERO=OFF >/dev/null
   fi
   ninja -C "$rtbuild" -j "${SLUICE_JOBS:-2}" sluice-runtime \
     sluice-runtime-tests sluice-ls >/dev/null
@@ -44,6 +51,7 @@ if [ "$mode" = bundle ]; then
     -o "$out/bin/gpu_latency" -L"$out/lib" -lsluice-runtime -ldl
   compile="$build/bin/sluice-compile"
   "$compile" "$here/gpu-programs.mlir" -o "$out/bench/bench.so"
+  "$compile" "$top/test/python/Inputs/cuda_axpb.mlir" -o "$out/bench/axpb.so"
   # Compile time of the 10-op function, here: the whole tool (process start,
   # parsing, every pass, PTX, host code, and for .so the link), and the
   # pass pipeline alone as MLIR's timer reports it.
@@ -125,5 +133,43 @@ if [ "$mode" = device ]; then
   exit 0
 fi
 
-echo "usage: run-gpu.sh bundle [DIR] | run-gpu.sh device [DIR] [gpu.py args]" >&2
+if [ "$mode" = python ]; then
+  src="$(cd "$here/.." && pwd)"
+  bundle="$(cd "${2:-$src/.cuda-bundle}" && pwd)"
+  b="${SLUICE_GPU_PY_BUILD:-/tmp/sluice-gpu-python}"
+  py="${SLUICE_PYTHON:-$(command -v python3)}"
+  export PYTHONUNBUFFERED=1
+  # The system's C++ compiler and its shared libstdc++, as PyTorch's: a
+  # toolchain that links libstdc++ statically would export a second copy of
+  # it, which PyTorch then mixes with its own (a crash in std::locale).
+  cxx=/usr/bin/g++ cc=/usr/bin/gcc
+  [ -x "$cxx" ] || { cxx="${CXX:-c++}"; cc="${CC:-cc}"; }
+  hide="-Wl,--exclude-libs,ALL"
+  echo "== build: runtime and Python package, no compiler ($py, $cxx)"
+  cmake -G Ninja -S "$src" -B "$b" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_C_COMPILER="$cc" \
+    -DCMAKE_SHARED_LINKER_FLAGS="$hide" -DCMAKE_MODULE_LINKER_FLAGS="$hide" \
+    -DSLUICE_ENABLE_COMPILER=OFF -DSLUICE_ENABLE_SANITIZER_TESTS=OFF \
+    -DCMAKE_DISABLE_FIND_PACKAGE_OpenCL=ON -DSLUICE_ENABLE_LEVEL_ZERO=OFF \
+    -DSLUICE_PYTHON="$py" >"$b.log" 2>&1 ||
+    { tail -30 "$b.log"; exit 1; }
+  ninja -C "$b" sluice-runtime _sluice >>"$b.log" 2>&1 ||
+    { tail -30 "$b.log"; exit 1; }
+  echo "== CUDA DLPack with PyTorch and CuPy"
+  status=0
+  PYTHONPATH="$b/python" LD_LIBRARY_PATH="$b/lib" SLUICE_CACHE_DIR=off \
+    SLUICE_TEST_CUDA_ARTIFACT="$bundle/bench/axpb.so" \
+    timeout 300 "$py" -m pytest -q -rs -p no:cacheprovider \
+    --sluice-device=cuda:gpu:0 "$src/test/python/test_dlpack_cuda.py" ||
+    status=1
+  if [ -x "$bundle/bin/sluice-runtime-tests" ]; then
+    echo "== runtime tests (cuda, usm)"
+    LD_LIBRARY_PATH="$bundle/lib" timeout 180 \
+      "$bundle/bin/sluice-runtime-tests" --gtest_filter='Cuda*:Usm.*' \
+      --gtest_brief=1 || status=1
+  fi
+  exit $status
+fi
+
+echo "usage: run-gpu.sh bundle [DIR] | run-gpu.sh device [DIR] [gpu.py args] | run-gpu.sh python [DIR]" >&2
 exit 2

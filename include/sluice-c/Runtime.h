@@ -224,6 +224,27 @@ SLUICE_RT_EXPORT SluiceStatus sluiceMalloc(SluiceQueue queue,
  * be NULL (the allocation's queue is used). */
 SLUICE_RT_EXPORT SluiceStatus sluiceFree(SluiceQueue queue, void *ptr);
 
+/* Makes memory that another library allocated (a CUDA tensor received
+ * through DLPack, a host buffer) USM memory of `kind` bound to `queue`:
+ * copies, fills, kernels and sluicePointerGetInfo then treat it like a
+ * Sluice allocation of that queue. `kind` SLUICE_USM_UNKNOWN asks the
+ * backend. The backend checks the memory where it can: cuda asks the driver
+ * (device memory of the queue's device in its primary context, managed
+ * memory = shared, pinned host memory = host) and registers the driver's
+ * whole allocation; host accepts any memory of the process; the others
+ * return SLUICE_ERROR_UNSUPPORTED. Importing memory already imported on
+ * the same queue nests (each import needs its release); overlapping a
+ * Sluice allocation, or an import of another queue or kind, is
+ * SLUICE_ERROR_INVALID_POINTER. Sluice never frees imported memory, and
+ * sluiceFree refuses it. */
+SLUICE_RT_EXPORT SluiceStatus sluiceUsmImport(SluiceQueue queue,
+                                              SluiceUsmKind kind, void *ptr,
+                                              size_t bytes);
+/* Ends one import of the memory containing `ptr`; the last one forgets it.
+ * The owner may free the memory once the tasks that used it have finished:
+ * `event` (may be NULL) receives a marker that completes then. */
+SLUICE_RT_EXPORT SluiceStatus sluiceUsmRelease(void *ptr, SluiceEvent *event);
+
 /* What Sluice knows about a pointer (any output may be NULL). A pointer
  * Sluice did not allocate yields SLUICE_USM_UNKNOWN and NULL device/queue;
  * interior pointers are recognised. The queue is borrowed. */

@@ -149,6 +149,11 @@ SluiceStatus sluiceFree(SluiceQueue queue, void *ptr) {
                       "base"
                     : "sluiceFree: pointer was not allocated by Sluice (or "
                       "was already freed)");
+    if (a->imports > 0)
+      return fail(SLUICE_ERROR_INVALID_POINTER,
+                  "sluiceFree: the memory was imported (sluiceUsmImport), "
+                  "not allocated by Sluice: end the import with "
+                  "sluiceUsmRelease");
     Queue *q = queue ? unwrap(queue) : a->queue.get();
     if (&q->device().context() != &a->device->context())
       return fail(SLUICE_ERROR_INVALID_VALUE,
@@ -165,6 +170,61 @@ SluiceStatus sluiceFree(SluiceQueue queue, void *ptr) {
         waits.push_back(last);
     platform.deferred().schedule(
         std::move(waits), [a] { a->device->deallocate(a->kind, a->base); });
+    return SLUICE_SUCCESS;
+  });
+}
+
+SluiceStatus sluiceUsmImport(SluiceQueue queue, SluiceUsmKind kind, void *ptr,
+                             size_t bytes) {
+  SLUICE_CHECK_ARG(queue);
+  SLUICE_CHECK_ARG(ptr);
+  return guarded([&] {
+    if (kind != SLUICE_USM_UNKNOWN && !capabilityBit(kind))
+      return fail(SLUICE_ERROR_INVALID_VALUE,
+                  "sluiceUsmImport: unknown USM kind " + std::to_string(kind));
+    if (bytes == 0)
+      return fail(SLUICE_ERROR_INVALID_VALUE,
+                  "sluiceUsmImport: size must be greater than 0");
+    Queue *q = unwrap(queue);
+    Device &device = q->device();
+    void *base = nullptr;
+    size_t size = 0;
+    if (SluiceStatus s = device.describeForeign(ptr, bytes, kind, base, size))
+      return s;
+    auto allocation = std::make_shared<Allocation>();
+    allocation->base = base;
+    allocation->size = size;
+    allocation->kind = kind;
+    allocation->device = &device;
+    allocation->queue = Ref<Queue>::share(q);
+    std::string why;
+    if (!Platform::get().usm().addImport(std::move(allocation), why))
+      return fail(SLUICE_ERROR_INVALID_POINTER, "sluiceUsmImport: " + why);
+    return SLUICE_SUCCESS;
+  });
+}
+
+SluiceStatus sluiceUsmRelease(void *ptr, SluiceEvent *event) {
+  SLUICE_CHECK_ARG(ptr);
+  return guarded([&] {
+    if (event)
+      *event = nullptr;
+    bool last = false;
+    std::string why;
+    std::shared_ptr<Allocation> a =
+        Platform::get().usm().releaseImport(ptr, last, why);
+    if (!a)
+      return fail(SLUICE_ERROR_INVALID_POINTER, "sluiceUsmRelease: " + why);
+    if (!event)
+      return SLUICE_SUCCESS;
+    // Everything that used the memory so far, and the queue's work.
+    EventList waits = a->pendingUses();
+    if (Ref<Event> lastTask = a->queue->lastEvent())
+      waits.push_back(lastTask);
+    Ref<Event> done;
+    if (SluiceStatus s = a->queue->barrier(std::move(waits), done))
+      return s;
+    returnEvent(done, event);
     return SLUICE_SUCCESS;
   });
 }

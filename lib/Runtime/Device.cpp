@@ -14,4 +14,12 @@ SluiceStatus Device::createFunctionModule(
                   "devices can)");
 }
 
+SluiceStatus Device::describeForeign(void *, size_t, SluiceUsmKind &, void *&,
+                                     size_t &) {
+  return fail(SLUICE_ERROR_UNSUPPORTED,
+              "device " + filterString() +
+                  " cannot import memory that another library allocated "
+                  "(only host and cuda devices can)");
+}
+
 } // namespace sluice::rt

@@ -2,6 +2,7 @@
 #include "sluice/Runtime/UsmRegistry.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace sluice::rt {
 
@@ -23,6 +24,10 @@ EventList Allocation::pendingUses() {
 
 void UsmRegistry::add(std::shared_ptr<Allocation> allocation) {
   std::lock_guard<std::mutex> lock(mutex);
+  insertLocked(std::move(allocation));
+}
+
+void UsmRegistry::insertLocked(std::shared_ptr<Allocation> allocation) {
   uintptr_t key = reinterpret_cast<uintptr_t>(allocation->base);
   // The span only grows: a value outside it is no allocation's.
   lowest.store(std::min(lowest.load(std::memory_order_relaxed), key),
@@ -31,6 +36,61 @@ void UsmRegistry::add(std::shared_ptr<Allocation> allocation) {
       std::max(highest.load(std::memory_order_relaxed), key + allocation->size),
       std::memory_order_relaxed);
   byBase[key] = std::move(allocation);
+}
+
+std::shared_ptr<Allocation>
+UsmRegistry::firstOverlapLocked(uintptr_t begin, uintptr_t end) const {
+  auto it = byBase.upper_bound(begin);
+  if (it != byBase.begin()) {
+    auto before = std::prev(it);
+    if (before->first + before->second->size > begin)
+      return before->second;
+  }
+  if (it != byBase.end() && it->first < end)
+    return it->second;
+  return nullptr;
+}
+
+bool UsmRegistry::addImport(std::shared_ptr<Allocation> allocation,
+                            std::string &why) {
+  std::lock_guard<std::mutex> lock(mutex);
+  uintptr_t begin = reinterpret_cast<uintptr_t>(allocation->base);
+  uintptr_t end = begin + allocation->size;
+  if (std::shared_ptr<Allocation> other = firstOverlapLocked(begin, end)) {
+    uintptr_t oBegin = reinterpret_cast<uintptr_t>(other->base);
+    if (other->imports > 0 && other->queue.get() == allocation->queue.get() &&
+        other->kind == allocation->kind && oBegin <= begin &&
+        end <= oBegin + other->size) {
+      ++other->imports;
+      return true;
+    }
+    why = other->imports > 0
+              ? "the memory overlaps memory imported differently (another "
+                "queue, kind or range)"
+              : "the memory overlaps a Sluice allocation: use it directly";
+    return false;
+  }
+  allocation->imports = 1;
+  insertLocked(std::move(allocation));
+  return true;
+}
+
+std::shared_ptr<Allocation>
+UsmRegistry::releaseImport(const void *ptr, bool &last, std::string &why) {
+  std::lock_guard<std::mutex> lock(mutex);
+  uintptr_t p = reinterpret_cast<uintptr_t>(ptr);
+  std::shared_ptr<Allocation> a = firstOverlapLocked(p, p + 1);
+  if (!a || a->imports == 0) {
+    why = a ? "the pointer is a Sluice allocation, not imported memory "
+              "(free it with sluiceFree)"
+            : "the pointer is not imported memory (or was released as "
+              "often as it was imported)";
+    return nullptr;
+  }
+  last = --a->imports == 0;
+  if (last)
+    byBase.erase(reinterpret_cast<uintptr_t>(a->base));
+  return a;
 }
 
 std::shared_ptr<Allocation> UsmRegistry::find(const void *ptr) const {

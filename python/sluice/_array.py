@@ -219,12 +219,18 @@ class Array(_ext.ArrayCore, ArrayMethods):
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None,
                    copy=None):
-        """A DLPack capsule of the array (waits for its data). Memory the
-        host can reach is exported as CPU memory, so NumPy takes it without
-        a copy."""
+        """A DLPack capsule of the array (waits for its data, so a
+        consumer's ``stream`` may use it at once). Memory the host can reach
+        is exported as CPU memory, so NumPy takes it without a copy; CUDA
+        memory as CUDA memory of its device, for PyTorch, CuPy or JAX."""
+        if stream is not None and not isinstance(stream, int):
+            raise TypeError(f"stream must be an int or None, not "
+                            f"{type(stream).__name__}")
         versioned = max_version is not None and tuple(max_version)[0] >= 1
-        if dl_device is not None and \
-                tuple(dl_device) != self.__dlpack_device__():
+        own = self.__dlpack_device__()
+        if dl_device is not None and tuple(dl_device) != own and \
+                not (own[0] == _DL_CUDA_MANAGED and
+                     tuple(dl_device) == (_DL_CUDA, own[1])):
             if tuple(dl_device)[0] != 1:
                 raise BufferError(f"cannot export to DLPack device "
                                   f"{tuple(dl_device)}")
@@ -297,10 +303,28 @@ def _host_queue_id():
     return _host_queue._id
 
 
+# DLPack device types.
+_DL_CUDA = 2
+_DL_CUDA_MANAGED = 13
+
+
+def _producer_device(x):
+    f = getattr(x, "__dlpack_device__", None)
+    if f is None:
+        return None
+    try:
+        dev = tuple(f())
+    except Exception:
+        return None
+    return dev if len(dev) == 2 else None
+
+
 def from_dlpack(x, /, *, device=None, copy=None):
-    """A sluice.Array of a DLPack producer (NumPy, PyTorch, ...). Host
-    memory is wrapped without a copy on the host device; ``device=`` moves
-    it (a copy; ``copy=False`` then raises)."""
+    """A sluice.Array of a DLPack producer (NumPy, PyTorch, CuPy, ...),
+    without a copy: host memory lives on the host device, CUDA memory on the
+    canonical queue of its GPU (``cuda:gpu:N``), a Sluice array's memory
+    where it was. ``device=`` moves it (a copy; ``copy=False`` then
+    raises)."""
     if isinstance(x, Array):
         arr = x
         copied = False
@@ -308,10 +332,17 @@ def from_dlpack(x, /, *, device=None, copy=None):
         if not hasattr(x, "__dlpack__"):
             raise TypeError(f"{type(x).__name__} does not support DLPack "
                             "(it has no __dlpack__)")
+        kw = {}
+        dev = _producer_device(x)
+        if dev is not None and dev[0] in (_DL_CUDA, _DL_CUDA_MANAGED):
+            # The producer makes its data ready on the stream of the queue
+            # the array will live on (the canonical queue of that GPU).
+            qid = _ext.get_queue(f"cuda:gpu:{dev[1]}", "")
+            kw["stream"] = _ext.queue_native_handle(qid)
         try:
-            capsule = x.__dlpack__(max_version=(1, 0), copy=copy)
+            capsule = x.__dlpack__(max_version=(1, 0), copy=copy, **kw)
         except TypeError:
-            capsule = x.__dlpack__()
+            capsule = x.__dlpack__(**kw)
         arr = _ext.dlpack_import(capsule, _host_queue_id())
         copied = bool(copy)
     if device is not None:

@@ -186,14 +186,16 @@ def asarray(a, dtype=None, *, device=None, usm_type=None, sycl_queue=None,
         elif copy and r is a:
             r = a.copy()
         return r
+    if not isinstance(a, (np.ndarray, np.generic, list, tuple, bool, int,
+                          float)) and hasattr(a, "__dlpack__"):
+        # Another library's array (PyTorch, CuPy, ...): used where it is,
+        # without a copy, unless a device, kind or dtype asks for one.
+        return asarray(from_dlpack(a), dtype, device=device,
+                       usm_type=usm_type, sycl_queue=sycl_queue, copy=copy)
     if copy is False:
         raise ValueError("asarray(copy=False) of host data would need a copy")
     q = resolve_queue(device, sycl_queue)
     kind = usm_kind(usm_type)
-    if not isinstance(a, (np.ndarray, np.generic, list, tuple, bool, int,
-                          float)) and hasattr(a, "__dlpack__"):
-        r = from_dlpack(a, device=q)
-        return asarray(r, dtype, usm_type=usm_type, sycl_queue=q)
     if dtype is not None:
         dt = _dtypes.to_dtype(dtype)
         host = np.asarray(a, dtype=dt)

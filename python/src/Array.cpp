@@ -20,6 +20,10 @@ size_t itemSize(int dtype) {
 Buffer::~Buffer() {
   if (base && queue)
     sluiceFree(queue->queue, base); // deferred until its work has finished
+  // Every task that used the buffer has finished (each waits for its
+  // work): the owner may take the memory back.
+  if (imported)
+    sluiceUsmRelease(imported, nullptr);
   if (release)
     runWithGil(std::move(release));
 }

@@ -52,6 +52,9 @@ struct Buffer {
   std::shared_ptr<Task> writer;
   /// Memory owned by another buffer (a program returned an argument).
   std::shared_ptr<Buffer> owner;
+  /// Foreign device memory made USM memory (sluiceUsmImport): ends the
+  /// import before `release` runs.
+  void *imported = nullptr;
   /// Releases foreign memory (DLPack import), with the GIL.
   std::function<void()> release;
   /// Foreign memory its producer marked read-only.

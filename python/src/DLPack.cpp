@@ -116,6 +116,29 @@ int32_t filterIndex(const std::string &filter) {
              : static_cast<int32_t>(std::atoi(filter.c_str() + colon + 1));
 }
 
+/// Makes a foreign CUDA allocation (another library's tensor) USM memory of
+/// the canonical queue of cuda:gpu:`id`, for as long as `buffer` lives.
+void importCuda(Buffer &buffer, int32_t id, int64_t lo, int64_t hi) {
+  std::string device = "cuda:gpu:" + std::to_string(id);
+  QueueState *q = getQueue(device, "");
+  buffer.queue = q;
+  buffer.kind = SLUICE_USM_DEVICE;
+  if (hi <= lo)
+    return; // empty: no memory to reach
+  char *first = buffer.data + lo;
+  SluiceStatus s = sluiceUsmImport(q->queue, SLUICE_USM_UNKNOWN, first,
+                                   static_cast<size_t>(hi - lo));
+  if (s != SLUICE_SUCCESS)
+    throw runtimeError(s, "cannot use the DLPack tensor's CUDA memory on " +
+                              device);
+  buffer.imported = first;
+  SluiceUsmKind kind = SLUICE_USM_UNKNOWN;
+  if (sluicePointerGetInfo(first, &kind, nullptr, nullptr, nullptr, nullptr) ==
+          SLUICE_SUCCESS &&
+      kind != SLUICE_USM_UNKNOWN)
+    buffer.kind = kind;
+}
+
 } // namespace
 
 std::pair<int32_t, int32_t> dlpackDevice(const ArrayCore &array) {
@@ -255,15 +278,20 @@ nb::object dlpackImport(nb::handle capsuleObj, QueueState *hostQueue) {
     SluiceQueue owner = nullptr;
     SluiceUsmKind kind = SLUICE_USM_UNKNOWN;
     if (sluicePointerGetInfo(t->data, &kind, nullptr, &owner, nullptr,
-                             nullptr) != SLUICE_SUCCESS ||
-        !owner || !findQueue(owner))
+                             nullptr) == SLUICE_SUCCESS &&
+        owner && findQueue(owner)) {
+      buffer->queue = findQueue(owner);
+      buffer->kind = kind;
+    } else if (t->device.type == dlpack::CUDA ||
+               t->device.type == dlpack::CUDAManaged) {
+      importCuda(*buffer, t->device.id, lo, hi);
+    } else {
       throw Error(ErrorKind::Buffer,
                   "cannot import DLPack memory of device type " +
                       std::to_string(t->device.type) +
-                      ": only host memory and Sluice allocations are "
-                      "supported");
-    buffer->queue = findQueue(owner);
-    buffer->kind = kind;
+                      ": only host memory, CUDA memory and Sluice "
+                      "allocations are supported");
+    }
   }
   buffer->readOnly = readOnly;
   buffer->release = std::move(guard.fn);

@@ -75,9 +75,11 @@ std::pair<int32_t, int32_t> dlpackDevice(const ArrayCore &array);
 nanobind::object dlpackExport(const ArrayCore &array, bool versioned,
                               bool copied);
 
-/// Imports a capsule: the memory must be host memory (CPU) or a Sluice
-/// allocation of this process. `hostQueue` receives CPU memory. The
-/// capsule is marked used; the array keeps the producer alive.
+/// Imports a capsule: host memory (CPU, CUDAHost), a Sluice allocation of
+/// this process, or another library's CUDA memory (CUDA, CUDAManaged),
+/// which becomes USM memory of the canonical queue of cuda:gpu:<id> while
+/// the array lives (sluiceUsmImport). `hostQueue` receives host memory.
+/// The capsule is marked used; the array keeps the producer alive.
 nanobind::object dlpackImport(nanobind::handle capsule, QueueState *hostQueue);
 
 } // namespace sluice::py

@@ -296,6 +296,16 @@ NB_MODULE(_sluice, m) {
                            reinterpret_cast<uintptr_t>(q->device),
                            static_cast<int>(q->backend));
   });
+  m.def(
+      "queue_native_handle",
+      [](uintptr_t id) {
+        void *handle = nullptr;
+        check(sluiceQueueGetNativeHandle(queueFromId(id)->queue, &handle),
+              "cannot get the queue's native handle");
+        return reinterpret_cast<uintptr_t>(handle);
+      },
+      "The backend's handle of the queue: a CUstream (cuda), a "
+      "cl_command_queue (opencl), 0 (host).");
   m.def("queue_wait", [](uintptr_t id) {
     QueueState *q = queueFromId(id);
     drainDeferred();

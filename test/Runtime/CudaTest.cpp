@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <string>
 #include <thread>
 
@@ -496,4 +497,135 @@ TEST(CudaProgram, CompiledProgramCalls) {
   sluiceProgramFree(q, y);
   ASSERT_EQ(sluiceProgramEnd(), 0) << sluiceGetLastErrorMessage();
   EXPECT_EQ(got, std::vector<float>(n, 7.0f));
+}
+
+namespace {
+
+/// Memory from the CUDA driver itself, as another library (PyTorch, CuPy)
+/// allocates it: in the device's primary context.
+struct DriverMemory {
+  using Ptr = unsigned long long;
+  int (*retain)(void **, int) = nullptr;
+  int (*push)(void *) = nullptr;
+  int (*pop)(void **) = nullptr;
+  int (*memAlloc)(Ptr *, size_t) = nullptr;
+  int (*memAllocManaged)(Ptr *, size_t, unsigned) = nullptr;
+  int (*memFree)(Ptr) = nullptr;
+  void *ctx = nullptr;
+
+  bool load() {
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+      return false;
+    retain = reinterpret_cast<decltype(retain)>(
+        dlsym(lib, "cuDevicePrimaryCtxRetain"));
+    push = reinterpret_cast<decltype(push)>(dlsym(lib, "cuCtxPushCurrent_v2"));
+    pop = reinterpret_cast<decltype(pop)>(dlsym(lib, "cuCtxPopCurrent_v2"));
+    memAlloc =
+        reinterpret_cast<decltype(memAlloc)>(dlsym(lib, "cuMemAlloc_v2"));
+    memAllocManaged = reinterpret_cast<decltype(memAllocManaged)>(
+        dlsym(lib, "cuMemAllocManaged"));
+    memFree = reinterpret_cast<decltype(memFree)>(dlsym(lib, "cuMemFree_v2"));
+    return retain && push && pop && memAlloc && memAllocManaged && memFree &&
+           retain(&ctx, 0) == 0;
+  }
+  char *allocate(size_t bytes, bool managed) {
+    Ptr p = 0;
+    void *popped;
+    push(ctx);
+    int r = managed ? memAllocManaged(&p, bytes, 1) : memAlloc(&p, bytes);
+    pop(&popped);
+    return r == 0 ? reinterpret_cast<char *>(static_cast<uintptr_t>(p))
+                  : nullptr;
+  }
+  void release(char *p) {
+    void *popped;
+    push(ctx);
+    memFree(static_cast<Ptr>(reinterpret_cast<uintptr_t>(p)));
+    pop(&popped);
+  }
+};
+
+} // namespace
+
+// What sluice.from_dlpack does with a CUDA tensor: the memory of another
+// library becomes USM memory of the canonical queue, and kernels, copies
+// and fills use it in place.
+TEST(CudaUsm, ImportsMemoryTheDriverAllocated) {
+  SKIP_WITHOUT_CUDA(d);
+  DriverMemory driver;
+  ASSERT_TRUE(driver.load());
+  SluiceQueue q = canonical(d);
+  const uint64_t n = 100003;
+  const size_t whole = 1 << 20;
+  char *foreign = driver.allocate(whole, false);
+  ASSERT_NE(foreign, nullptr);
+  float *x = reinterpret_cast<float *>(foreign + 4096);
+  ASSERT_OK(sluiceUsmImport(q, SLUICE_USM_UNKNOWN, x, n * 4));
+  SluiceUsmKind kind;
+  SluiceQueue owner;
+  void *base;
+  size_t size;
+  ASSERT_OK(sluicePointerGetInfo(x + 10, &kind, nullptr, &owner, &base, &size));
+  EXPECT_EQ(kind, SLUICE_USM_DEVICE);
+  EXPECT_EQ(owner, q);
+  EXPECT_EQ(base, foreign); // the driver's whole allocation
+  EXPECT_GE(size, whole);
+
+  // A kernel reads the imported memory, a copy fills it.
+  SluiceModule m = ptxModule(d);
+  SluiceKernel k;
+  ASSERT_OK(sluiceKernelGet(m, "axpy", &k));
+  float *y = alloc<float>(q, SLUICE_USM_DEVICE, n);
+  std::vector<float> hx(n), hy(n), ref(n), got(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    hx[i] = float(i % 29) - 3.0f;
+    hy[i] = float(i % 13) * 0.5f;
+    ref[i] = 2.5f * hx[i] + hy[i];
+  }
+  copyWait(q, x, hx.data(), n * 4);
+  copyWait(q, y, hy.data(), n * 4);
+  float a = 2.5f;
+  uint64_t local[3] = {128, 1, 1}, grid[3] = {(n + 127) / 128, 1, 1};
+  SluiceKernelArg args[] = {arg(a), arg(x), arg(y), arg(n)};
+  SluiceEvent launched;
+  ASSERT_OK(sluiceLaunch(q, k, grid, local, 4, args, 0, nullptr, &launched));
+  copyWait(q, got.data(), y, n * 4, launched);
+  EXPECT_EQ(got, ref);
+  sluiceEventRelease(launched);
+
+  // Wrong claims and memory the driver does not know are refused.
+  EXPECT_EQ(sluiceUsmImport(q, SLUICE_USM_SHARED, x, 16),
+            SLUICE_ERROR_INVALID_VALUE);
+  std::vector<char> plain(64);
+  EXPECT_EQ(sluiceUsmImport(q, SLUICE_USM_UNKNOWN, plain.data(), 64),
+            SLUICE_ERROR_INVALID_POINTER);
+  EXPECT_NE(std::string(sluiceGetLastErrorMessage()).find("CUDA"),
+            std::string::npos);
+  EXPECT_EQ(sluiceUsmImport(q, SLUICE_USM_DEVICE, x, whole),
+            SLUICE_ERROR_INVALID_VALUE); // past the allocation's end
+
+  // The release's event completes after the work that used the memory.
+  SluiceEvent done = nullptr;
+  ASSERT_OK(sluiceUsmRelease(x, &done));
+  ASSERT_OK(sluiceEventWait(done));
+  sluiceEventRelease(done);
+  ASSERT_OK(sluicePointerGetInfo(x, &kind, nullptr, nullptr, nullptr, nullptr));
+  EXPECT_EQ(kind, SLUICE_USM_UNKNOWN);
+  driver.release(foreign);
+
+  // Managed memory imports as shared.
+  char *managed = driver.allocate(whole, true);
+  ASSERT_NE(managed, nullptr);
+  ASSERT_OK(sluiceUsmImport(q, SLUICE_USM_UNKNOWN, managed, whole));
+  ASSERT_OK(
+      sluicePointerGetInfo(managed, &kind, nullptr, nullptr, nullptr, nullptr));
+  EXPECT_EQ(kind, SLUICE_USM_SHARED);
+  ASSERT_OK(sluiceMemset(q, managed, 7, whole, 0, nullptr, nullptr));
+  ASSERT_OK(sluiceQueueWait(q));
+  EXPECT_EQ(managed[whole - 1], 7);
+  ASSERT_OK(sluiceUsmRelease(managed, nullptr));
+  driver.release(managed);
+  ASSERT_OK(sluiceFree(q, y));
+  sluiceModuleRelease(m);
 }

@@ -214,3 +214,90 @@ TEST(Usm, LargeHostCopiesAndFillsInParallelChunks) {
     ASSERT_OK(sluiceFree(q, b));
   }
 }
+
+// Memory another library allocated becomes USM memory of a queue: copies
+// treat it as such, imports nest, and Sluice never frees it.
+TEST(Usm, ImportsForeignHostMemory) {
+  SluiceQueue q = hostQueue();
+  std::vector<float> foreign(1024);
+  std::iota(foreign.begin(), foreign.end(), 0.0f);
+  char *p = reinterpret_cast<char *>(foreign.data());
+  ASSERT_OK(sluiceUsmImport(q, SLUICE_USM_UNKNOWN, p, 4096));
+  SluiceUsmKind kind;
+  SluiceQueue owner;
+  void *base;
+  size_t size;
+  ASSERT_OK(
+      sluicePointerGetInfo(p + 100, &kind, nullptr, &owner, &base, &size));
+  EXPECT_EQ(kind, SLUICE_USM_HOST);
+  EXPECT_EQ(owner, q);
+  EXPECT_EQ(base, p);
+  EXPECT_EQ(size, 4096u);
+
+  // A part of it again: one more import of the same registration.
+  ASSERT_OK(sluiceUsmImport(q, SLUICE_USM_HOST, p + 64, 128));
+  // Another kind over the same memory, or a range reaching past it, is
+  // refused with the reason.
+  EXPECT_EQ(sluiceUsmImport(q, SLUICE_USM_SHARED, p, 16),
+            SLUICE_ERROR_INVALID_POINTER);
+  EXPECT_NE(std::string(sluiceGetLastErrorMessage()).find("overlaps"),
+            std::string::npos);
+  EXPECT_EQ(sluiceUsmImport(q, SLUICE_USM_HOST, p + 4000, 200),
+            SLUICE_ERROR_INVALID_POINTER);
+  // sluiceFree refuses imported memory.
+  EXPECT_EQ(sluiceFree(q, p), SLUICE_ERROR_INVALID_POINTER);
+  EXPECT_NE(std::string(sluiceGetLastErrorMessage()).find("sluiceUsmRelease"),
+            std::string::npos);
+
+  // A copy out of the imported memory into a Sluice allocation and back.
+  float *a = nullptr;
+  ASSERT_OK(sluiceMalloc(q, SLUICE_USM_DEVICE, 4096, 0, (void **)&a));
+  SluiceEvent copied = nullptr;
+  ASSERT_OK(sluiceMemcpy(q, a, p, 4096, 0, nullptr, &copied));
+  ASSERT_OK(sluiceEventWait(copied));
+  sluiceEventRelease(copied);
+  for (int i = 0; i < 1024; ++i)
+    ASSERT_EQ(a[i], static_cast<float>(i));
+  ASSERT_OK(sluiceFree(q, a));
+
+  // Two imports, two releases; the last one's event completes once the
+  // queue's work is done; a third release is an error.
+  ASSERT_OK(sluiceUsmRelease(p + 64, nullptr));
+  ASSERT_OK(sluicePointerGetInfo(p, &kind, nullptr, nullptr, nullptr, nullptr));
+  EXPECT_EQ(kind, SLUICE_USM_HOST);
+  SluiceEvent done = nullptr;
+  ASSERT_OK(sluiceUsmRelease(p, &done));
+  ASSERT_NE(done, nullptr);
+  ASSERT_OK(sluiceEventWait(done));
+  sluiceEventRelease(done);
+  ASSERT_OK(sluicePointerGetInfo(p, &kind, nullptr, nullptr, nullptr, nullptr));
+  EXPECT_EQ(kind, SLUICE_USM_UNKNOWN);
+  EXPECT_EQ(sluiceUsmRelease(p, nullptr), SLUICE_ERROR_INVALID_POINTER);
+}
+
+TEST(Usm, ImportRefusesSluiceMemoryAndBadArguments) {
+  SluiceQueue q = hostQueue();
+  void *a = nullptr;
+  ASSERT_OK(sluiceMalloc(q, SLUICE_USM_DEVICE, 256, 0, &a));
+  EXPECT_EQ(sluiceUsmImport(q, SLUICE_USM_HOST, a, 16),
+            SLUICE_ERROR_INVALID_POINTER);
+  EXPECT_NE(std::string(sluiceGetLastErrorMessage()).find("Sluice allocation"),
+            std::string::npos);
+  EXPECT_EQ(sluiceUsmRelease(a, nullptr), SLUICE_ERROR_INVALID_POINTER);
+  ASSERT_OK(sluiceFree(q, a));
+  char buf[64];
+  EXPECT_EQ(sluiceUsmImport(q, SLUICE_USM_HOST, buf, 0),
+            SLUICE_ERROR_INVALID_VALUE);
+  EXPECT_EQ(sluiceUsmImport(q, static_cast<SluiceUsmKind>(9), buf, 8),
+            SLUICE_ERROR_INVALID_VALUE);
+  EXPECT_EQ(sluiceUsmImport(q, SLUICE_USM_HOST, nullptr, 8),
+            SLUICE_ERROR_INVALID_VALUE);
+  // Devices that cannot check foreign memory refuse it.
+  std::string why;
+  if (SluiceDevice cl = openclDevice(why)) {
+    SluiceQueue clq = nullptr;
+    ASSERT_OK(sluiceQueueGetCanonical(cl, &clq));
+    EXPECT_EQ(sluiceUsmImport(clq, SLUICE_USM_HOST, buf, 8),
+              SLUICE_ERROR_UNSUPPORTED);
+  }
+}

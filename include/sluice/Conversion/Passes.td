@@ -243,6 +243,8 @@ def CompileCUDAKernelsPass
            "NVIDIA architecture (sm_80, sm_90, ...)">,
     Option<"toolkit", "toolkit", "std::string", "\"/usr/local/cuda\"",
            "CUDA toolkit (for libdevice)">,
+    Option<"optLevel", "opt-level", "unsigned", "3",
+           "LLVM optimisation level of the kernels before PTX (0-3)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect"];
 }

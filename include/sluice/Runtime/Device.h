@@ -59,6 +59,16 @@ public:
   virtual void deallocate(SluiceUsmKind kind, void *ptr) = 0;
   /// Whether host code may read and write memory of `kind` directly.
   virtual bool hostAccessible(SluiceUsmKind kind) const = 0;
+  /// Checks memory another library allocated before sluiceUsmImport makes
+  /// it USM memory of this device: `kind` is the caller's claim
+  /// (SLUICE_USM_UNKNOWN: ask the backend) and comes back as the kind it
+  /// is; [base, base + size) is the range to register, the whole underlying
+  /// allocation where the backend knows it (it contains [ptr, ptr + bytes)).
+  /// The default refuses: only backends that can check the memory (host,
+  /// cuda) import it.
+  virtual SluiceStatus describeForeign(void *ptr, size_t bytes,
+                                       SluiceUsmKind &kind, void *&base,
+                                       size_t &size);
   /// Builds a module for this device's context. On failure returns
   /// SLUICE_ERROR_BUILD_FAILED (or another status) and fills `log`.
   virtual SluiceStatus buildModule(SluiceModuleFormat format, const void *bytes,

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 
 namespace sluice::rt {
 
@@ -21,6 +22,9 @@ struct Allocation {
   SluiceUsmKind kind = SLUICE_USM_UNKNOWN;
   Device *device = nullptr;
   Ref<Queue> queue;
+  /// Memory another library allocated (sluiceUsmImport): how many imports
+  /// hold it; 0 for Sluice's own allocations. Guarded by the registry.
+  int imports = 0;
   std::mutex usesMutex;
   EventList uses;
 
@@ -37,7 +41,22 @@ public:
   /// Removes the allocation whose base is `ptr`; null if there is none.
   std::shared_ptr<Allocation> remove(const void *ptr);
 
+  /// Registers foreign memory: joins an import of the same queue that
+  /// contains [base, base + size) (one more import), or adds a new one.
+  /// Fails, saying why in `why`, when the range meets another allocation.
+  bool addImport(std::shared_ptr<Allocation> allocation, std::string &why);
+  /// Ends one import of the memory containing `ptr`: the allocation, and
+  /// whether that was its last import (it is then removed). Null and a
+  /// reason when `ptr` is not imported memory.
+  std::shared_ptr<Allocation> releaseImport(const void *ptr, bool &last,
+                                            std::string &why);
+
 private:
+  void insertLocked(std::shared_ptr<Allocation> allocation);
+  /// An allocation meeting [begin, end), or null (mutex held).
+  std::shared_ptr<Allocation> firstOverlapLocked(uintptr_t begin,
+                                                 uintptr_t end) const;
+
   mutable std::mutex mutex;
   std::map<uintptr_t, std::shared_ptr<Allocation>> byBase;
   /// Every allocation ever added lies in [lowest, highest) (written under

@@ -11,6 +11,7 @@
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/Pass/PassManager.h"
 
+#include <algorithm>
 #include <mutex>
 
 namespace sluice {
@@ -60,7 +61,8 @@ struct CompileCUDAKernelsPass
     gm->moveBefore(scratch->getBody(), scratch->getBody()->end());
     std::string pipeline =
         "nvvm-attach-target{module=" + name.str() + " chip=" + chip +
-        " features=+ptx80 O=3},gpu.module(arith-expand,convert-scf-to-cf,"
+        " features=+ptx80 O=" +
+        std::to_string(std::min(optLevel.getValue(), 3u)) + "},gpu.module(arith-expand,convert-scf-to-cf,"
         "convert-gpu-to-nvvm,convert-math-to-llvm,reconcile-unrealized-casts),"
         "gpu-module-to-binary{format=isa toolkit=" +
         toolkit + "}";

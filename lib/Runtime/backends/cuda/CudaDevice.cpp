@@ -107,6 +107,77 @@ void CudaDevice::deallocate(SluiceUsmKind, void *ptr) {
   ctx.pool().deallocate(ptr);
 }
 
+SluiceStatus CudaDevice::describeForeign(void *ptr, size_t bytes,
+                                         SluiceUsmKind &kind, void *&base,
+                                         size_t &size) {
+  if (SluiceStatus s = ctx.ensure())
+    return s;
+  ScopedContext current(ctx.handle());
+  const DriverApi &f = cu();
+  auto dptr = static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(ptr));
+  unsigned memoryType = 0;
+  CUresult r = f.cuPointerGetAttribute(&memoryType,
+                                       CU_POINTER_ATTRIBUTE_MEMORY_TYPE, dptr);
+  if (r != CUDA_SUCCESS)
+    return fail(SLUICE_ERROR_INVALID_POINTER,
+                "the pointer is not memory the CUDA driver knows (" +
+                    errorText(r) +
+                    "): only CUDA allocations can be "
+                    "imported on " +
+                    filterString());
+  int managed = 0;
+  f.cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, dptr);
+  SluiceUsmKind actual = managed                            ? SLUICE_USM_SHARED
+                         : memoryType == CU_MEMORYTYPE_HOST ? SLUICE_USM_HOST
+                                                            : SLUICE_USM_DEVICE;
+  if (actual != SLUICE_USM_HOST) {
+    int ordinal = -1;
+    f.cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+                            dptr);
+    if (!managed && ordinal != static_cast<int>(ctx.device()))
+      return fail(SLUICE_ERROR_INVALID_VALUE, "the memory is on CUDA device " +
+                                                  std::to_string(ordinal) +
+                                                  ", not on " + filterString());
+  }
+  CUcontext owner = nullptr;
+  if (f.cuPointerGetAttribute(&owner, CU_POINTER_ATTRIBUTE_CONTEXT, dptr) ==
+          CUDA_SUCCESS &&
+      owner && owner != ctx.handle())
+    return fail(SLUICE_ERROR_INVALID_VALUE,
+                "the memory belongs to a CUDA context other than the "
+                "device's primary context, which Sluice uses on " +
+                    filterString());
+  if (kind != SLUICE_USM_UNKNOWN && kind != actual) {
+    static const char *names[] = {"unknown", "device", "shared", "host"};
+    return fail(SLUICE_ERROR_INVALID_VALUE,
+                std::string("the memory is CUDA ") + names[actual] +
+                    " memory, not " + names[kind < 4 ? kind : 0]);
+  }
+  kind = actual;
+  CUdeviceptr first = 0;
+  size_t whole = 0;
+  if (actual != SLUICE_USM_HOST &&
+      f.cuPointerGetAttribute(&first, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
+                              dptr) == CUDA_SUCCESS &&
+      f.cuPointerGetAttribute(&whole, CU_POINTER_ATTRIBUTE_RANGE_SIZE, dptr) ==
+          CUDA_SUCCESS &&
+      first && whole) {
+    base = reinterpret_cast<void *>(static_cast<uintptr_t>(first));
+    size = whole;
+  } else {
+    base = ptr;
+    size = bytes;
+  }
+  auto *end = static_cast<char *>(ptr) + bytes;
+  if (end > static_cast<char *>(base) + size)
+    return fail(SLUICE_ERROR_INVALID_VALUE,
+                std::to_string(bytes) +
+                    " bytes from the pointer run past "
+                    "the end of its CUDA allocation (" +
+                    std::to_string(size) + " bytes)");
+  return SLUICE_SUCCESS;
+}
+
 SluiceStatus CudaDevice::buildModule(SluiceModuleFormat format,
                                      const void *bytes, size_t size,
                                      Ref<Module> &out, std::string &log) {

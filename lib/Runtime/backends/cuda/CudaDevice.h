@@ -86,6 +86,11 @@ public:
   SluiceStatus allocate(SluiceUsmKind kind, size_t bytes, size_t alignment,
                         void *&out) override;
   void deallocate(SluiceUsmKind kind, void *ptr) override;
+  /// Asks the driver what the pointer is: device memory of this device
+  /// (device, or shared when managed) or pinned host memory (host), in the
+  /// device's primary context; registers the whole driver allocation.
+  SluiceStatus describeForeign(void *ptr, size_t bytes, SluiceUsmKind &kind,
+                               void *&base, size_t &size) override;
   bool hostAccessible(SluiceUsmKind kind) const override {
     return kind == SLUICE_USM_SHARED || kind == SLUICE_USM_HOST;
   }

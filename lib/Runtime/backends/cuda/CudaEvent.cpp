@@ -185,9 +185,11 @@ SluiceStatus CudaEvent::profiling(uint64_t &submit, uint64_t &startNs,
     if (previous && clock->timeOf(previous->event, previousEnd))
       startNs = std::max(startNs, previousEnd);
   }
-  // Host and device clocks agree to a few microseconds: keep the order.
-  submit = std::min(submitNs, startNs);
+  // Host and device clocks agree to a few microseconds: keep the order
+  // submit <= start <= end (the end, a device time, may read earlier than
+  // the host's submission time).
   startNs = std::min(startNs, endNs);
+  submit = std::min(submitNs, startNs);
   return SLUICE_SUCCESS;
 }
 

@@ -21,6 +21,15 @@ public:
                         void *&out) override;
   void deallocate(SluiceUsmKind kind, void *ptr) override;
   bool hostAccessible(SluiceUsmKind) const override { return true; }
+  /// Any memory of the process: the claimed kind (host if none).
+  SluiceStatus describeForeign(void *ptr, size_t bytes, SluiceUsmKind &kind,
+                               void *&base, size_t &size) override {
+    if (kind == SLUICE_USM_UNKNOWN)
+      kind = SLUICE_USM_HOST;
+    base = ptr;
+    size = bytes;
+    return SLUICE_SUCCESS;
+  }
   SluiceStatus buildModule(SluiceModuleFormat format, const void *bytes,
                            size_t size, Ref<Module> &out,
                            std::string &log) override;
