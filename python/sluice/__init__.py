@@ -13,13 +13,16 @@ compiler behind it::
     def f(a, b):
         return np.sqrt(a * a + b * b)
 
+    f.lower(x, x).save("f.so")  # compiled ahead of time: an artifact that
+    g = np.load("f.so")         # runs without the compiler (sluice.load)
+
 See docs/python.md for the whole guide.
 """
 
 import atexit as _atexit
 
 from . import _sluice
-from ._errors import (CompileError, DeviceNotFoundError,
+from ._errors import (ArtifactError, CompileError, DeviceNotFoundError,
                       ExecutionPlacementError, SluiceError, TracerError)
 
 _sluice.set_exception_types({
@@ -50,6 +53,7 @@ from ._ops import (abs, absolute, add, all, amax, amin, any,  # noqa: E402
                    swapaxes, tanh, to_device, transpose, true_divide, var,
                    where)
 from ._jit import JitFunction, Lowered, jit  # noqa: E402
+from ._artifact import LoadedProgram, load  # noqa: E402
 from . import random  # noqa: E402
 
 bool_ = _dtypes.bool_

@@ -212,6 +212,28 @@ def flush_cache_writes():
         _pending.pop(0).result()
 
 
+def write_artifact(text, path, flags=(), name="program"):
+    """Compiles the module ``text`` into an artifact at ``path``. The file
+    is written next to it under a temporary name and then renamed over
+    ``path``: a process that has an earlier artifact of that name loaded
+    keeps its mapping intact."""
+    flags = DEFAULT_FLAGS + tuple(flags)
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".sluice-", suffix=".so.tmp",
+                               dir=directory)
+    os.close(fd)
+    try:
+        r = _ext.compile_program(text, name, list(flags), "", [], False, tmp)
+        if not r["ok"]:
+            raise error_from(r, name)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+        tmp = None
+    finally:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+
+
 def lower_text(text, stage, flags=(), name="program"):
     """The IR of ``text`` after ``stage`` (a name of STAGES)."""
     if stage not in STAGES:

@@ -32,6 +32,14 @@ class CompileError(SluiceError):
         self.diagnostics = list(diagnostics)
 
 
+class ArtifactError(SluiceError, ValueError):
+    """``sluice.load`` cannot use a file: it is not a Sluice artifact (not
+    a shared object, or one without the symbols ``sluice-compile``
+    writes), its signatures are malformed, or it has no entry point of the
+    name asked for (or several and none was named). The message is the
+    loader's, naming the file."""
+
+
 class TracerError(TypeError):
     """A traced value was used where ``@sluice.jit`` needs a concrete one
     (Python control flow, ``float()``, ``asnumpy``): use ``sluice.where``

@@ -119,13 +119,14 @@ class FunctionBuilder:
     def ret(self, values):
         self.results = list(values)
 
-    def render(self, locations=True):
+    def render(self, locations=True, name=None):
+        """The module text; ``name`` renames the function."""
         args = ", ".join(
             f"{a.name}: {a.type.text()}"
             + (_loc_text(loc) if locations else "")
             for a, loc in zip(self.args, self.arg_locs))
         res = ", ".join(v.type.text() for v in self.results)
-        lines = [f"func.func @{self.name}({args}) -> ({res}) {{"]
+        lines = [f"func.func @{name or self.name}({args}) -> ({res}) {{"]
         for text, loc in self.ops:
             lines.append("  " + text + (_loc_text(loc) if locations else ""))
         if self.results:

@@ -19,10 +19,12 @@ call. The function may return arrays, Python values, and nests of them.
 
 import functools
 import inspect
+import os
 
 import numpy as np
 
-from . import _compiler, _dtypes, _ir, _trace
+from . import _artifact, _compiler, _dtypes, _ir, _trace
+from . import _sluice as _ext
 from ._array import Array, _from_host
 from ._device import _coerce_device
 from ._errors import TracerError
@@ -144,10 +146,14 @@ class Lowered:
     """A traced function before compilation: its usm IR and what the
     compiler makes of it."""
 
-    def __init__(self, fb, flags, name):
+    def __init__(self, fb, flags, name, template=None, captured=0):
         self._fb = fb
         self._flags = flags
         self._name = name
+        # How the function's result is built from the program's results
+        # (see JitFunction._outputs) and how many arrays it captures.
+        self._template = template
+        self._captured = captured
 
     def as_text(self, stage="input", locations=False):
         """The IR at ``stage``: "input" (as traced), "placed", "fused",
@@ -165,6 +171,48 @@ class Lowered:
 
     def compile(self):
         return _compiler.compile_function(self._fb, self._name, self._flags)
+
+    def save(self, path, name=None, device=None):
+        """Compiles the program ahead of time into an artifact at ``path``
+        (a shared object) that ``sluice.load`` runs, in this process or in
+        another one, also where the package has no compiler.
+
+        The artifact's entry point is named ``name``, by default the
+        function's name (made an identifier: ``<lambda>`` becomes
+        ``_lambda_``); it is the only one, so ``sluice.load(path)`` finds
+        it. The loaded program takes the dynamic arguments this program
+        was traced with, in order (lists, tuples and dicts flattened as
+        ``jit`` does; static arguments are part of the program) and returns
+        its arrays: one, or a tuple. ``device`` (a filter string such as
+        ``"cuda:gpu:0"``) compiles every queue of the program for that
+        device instead of the devices it was traced on; the machine that
+        compiles need not have it.
+        """
+        flags = self._flags
+        if device is not None:
+            if not isinstance(device, str):
+                raise TypeError("device must be a filter string such as "
+                                f"'cuda:gpu:0', not {type(device).__name__}")
+            flags += (f"--device={_ext.normalize_selector(device)}",)
+        template = self._template
+        n = len(self._fb.results)
+        if self._captured:
+            raise ValueError(
+                f"{self._name} uses {self._captured} array(s) from outside "
+                "the function; a saved program cannot take them along: pass "
+                "them as arguments")
+        if not (template == ("r", 0) or (
+                template is not None and template[0] == "seq" and n and
+                template[2] == [("r", i) for i in range(n)])):
+            raise ValueError(
+                f"{self._name} must return an array it computes, or a tuple "
+                "or list of distinct ones, to be saved (a saved program "
+                "returns its arrays, not Python values, arguments or nested "
+                "containers)")
+        entry = _artifact.entry_name(self._name if name is None else name,
+                                     explicit=name is not None)
+        _compiler.write_artifact(self._fb.render(locations=True, name=entry),
+                                 os.fspath(path), flags, self._name)
 
 
 def _strip_locations(text):
@@ -308,8 +356,9 @@ class JitFunction:
         """The traced program for these arguments (nothing runs)."""
         s, targs, tkwargs = self._signature(args, kwargs)
         tr, (out, values) = self._trace(s, targs, tkwargs)
-        self._outputs(tr, out, values)
-        return Lowered(tr.fb, self._flags, self.__name__)
+        template = self._outputs(tr, out, values)
+        return Lowered(tr.fb, self._flags, self.__name__, template,
+                       len(tr.captured))
 
     def cache_clear(self):
         self._cache.clear()

@@ -221,45 +221,6 @@ nb::dict compileProgram(const std::string &text, const std::string &bufferName,
   return out;
 }
 
-nb::dict loadArtifact(const std::string &path, const std::string &entryName) {
-  nb::dict out;
-  SluiceExecutable exe = nullptr;
-  SluiceStatus st;
-  std::string signature, failure;
-  uintptr_t entry = 0;
-  {
-    nb::gil_scoped_release release;
-    st = sluiceExecutableLoad(path.c_str(), &exe);
-    if (st == SLUICE_SUCCESS) {
-      SluiceEntryPoint fn = nullptr;
-      st = sluiceExecutableLookup(
-          exe, entryName.empty() ? nullptr : entryName.c_str(), &fn);
-      entry = reinterpret_cast<uintptr_t>(fn);
-      size_t count = sluiceExecutableGetEntryCount(exe);
-      for (size_t i = 0; st == SLUICE_SUCCESS && i < count; ++i) {
-        const char *name = nullptr, *sig = nullptr;
-        if (sluiceExecutableGetEntryInfo(exe, i, &name, &sig) ==
-                SLUICE_SUCCESS &&
-            name && (entryName.empty() || entryName == name))
-          signature = sig ? sig : "";
-      }
-      if (st == SLUICE_SUCCESS)
-        keepAlive(exe);
-      else
-        sluiceExecutableDestroy(exe);
-    }
-    if (st != SLUICE_SUCCESS) {
-      const char *msg = sluiceCompilerGetLastErrorMessage();
-      failure = msg && *msg ? msg : sluiceGetLastErrorMessage();
-    }
-  }
-  out["ok"] = st == SLUICE_SUCCESS;
-  out["failure"] = failure;
-  out["entry"] = entry;
-  out["signature"] = signature;
-  return out;
-}
-
 std::string compilerVersion() { return sluiceCompilerGetVersionString(); }
 
 } // namespace sluice::py

@@ -23,10 +23,6 @@ nanobind::dict compileProgram(const std::string &text,
                               const std::vector<int> &captureStages, bool jit,
                               const std::string &artifactPath, int session = 0);
 
-/// Loads an artifact and looks up an entry: ok, failure, entry, signature.
-nanobind::dict loadArtifact(const std::string &path,
-                            const std::string &entryName);
-
 /// sluiceCompilerGetVersionString().
 std::string compilerVersion();
 

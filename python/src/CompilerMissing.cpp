@@ -1,7 +1,9 @@
 //===- CompilerMissing.cpp - Builds without the compiler library ----------===//
 //
 // With SLUICE_ENABLE_COMPILER=OFF the package still gives devices, queues,
-// arrays and DLPack; anything that compiles raises sluice.CompileError.
+// arrays, DLPack and ahead-of-time compiled programs (sluice.load, which
+// needs no compiler: Artifact.cpp); anything that compiles raises
+// sluice.CompileError.
 //
 //===----------------------------------------------------------------------===//
 #include "Compiler.h"
@@ -21,10 +23,6 @@ nanobind::dict compileProgram(const std::string &, const std::string &,
                               const std::vector<std::string> &,
                               const std::string &, const std::vector<int> &,
                               bool, const std::string &, int) {
-  missing();
-}
-
-nanobind::dict loadArtifact(const std::string &, const std::string &) {
   missing();
 }
 

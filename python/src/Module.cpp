@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Array.h"
+#include "Artifact.h"
 #include "Compiler.h"
 #include "DLPack.h"
 #include "Errors.h"
@@ -471,6 +472,8 @@ NB_MODULE(_sluice, m) {
         nb::arg("buffer_name"), nb::arg("flags"), nb::arg("entry"),
         nb::arg("capture_stages"), nb::arg("jit"), nb::arg("artifact"),
         nb::arg("session") = 0);
+  // --- artifacts -----------------------------------------------------------
+  m.def("open_artifact", &openArtifact, nb::arg("path"));
   m.def("load_artifact", &loadArtifact, nb::arg("path"), nb::arg("entry"));
   m.def("compiler_version", &compilerVersion);
 }

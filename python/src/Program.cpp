@@ -47,9 +47,72 @@ uint16_t floatToHalf(float v) {
   return static_cast<uint16_t>(sign | half);
 }
 
+/// The float of IEEE binary16 bits.
+float halfToFloat(uint16_t h) {
+  uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+  uint32_t exp = (h >> 10) & 0x1fu;
+  uint32_t mant = h & 0x3ffu;
+  uint32_t bits;
+  if (exp == 0x1f) {
+    bits = sign | 0x7f800000u | (mant << 13);
+  } else if (exp == 0) {
+    // Zero or subnormal: mant * 2^-24, exact in a float.
+    float v = std::ldexp(static_cast<float>(mant), -24);
+    return sign ? -v : v;
+  } else {
+    bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
+  }
+  float v;
+  std::memcpy(&v, &bits, 4);
+  return v;
+}
+
 /// Fields of an array in the results struct: allocated, aligned, offset,
 /// sizes, strides.
 size_t arrayFields(const ValueSpec &v) { return 3 + 2 * v.shape.size(); }
+
+/// Size and alignment of a result in the results struct (the LLVM struct of
+/// the results: 8-byte fields for an array, a scalar at its own size).
+std::pair<size_t, size_t> resultLayout(const ValueSpec &v) {
+  if (v.isArray)
+    return {8 * arrayFields(v), 8};
+  size_t size = itemSize(v.dtype);
+  return {size, size};
+}
+
+/// A Python number of a scalar result's bits.
+nb::object scalarObject(uint64_t bits, int dtype) {
+  auto as = [&](auto v) {
+    std::memcpy(&v, &bits, sizeof(v));
+    return v;
+  };
+  switch (dtype) {
+  case Bool:
+    return nb::bool_((bits & 0xff) != 0);
+  case I8:
+    return nb::int_(as(int8_t()));
+  case I16:
+    return nb::int_(as(int16_t()));
+  case I32:
+    return nb::int_(as(int32_t()));
+  case I64:
+    return nb::int_(as(int64_t()));
+  case U8:
+    return nb::int_(as(uint8_t()));
+  case U16:
+    return nb::int_(as(uint16_t()));
+  case U32:
+    return nb::int_(as(uint32_t()));
+  case U64:
+    return nb::int_(as(uint64_t()));
+  case F16:
+    return nb::float_(halfToFloat(as(uint16_t())));
+  case F32:
+    return nb::float_(as(float()));
+  default:
+    return nb::float_(as(double()));
+  }
+}
 
 std::string shapeString(const std::vector<int64_t> &shape) {
   std::string s = "(";
@@ -71,11 +134,18 @@ public:
     int64_t byteOffset;
   };
   std::vector<PointerSlot> pointers;
-  /// Buffers of the results (data filled in by run()), their types and
+  /// Buffers of the array results (data filled in by run(); null for
+  /// scalar results), their types, offsets in the results struct and
   /// shapes.
   std::vector<std::shared_ptr<Buffer>> outputs;
   std::shared_ptr<const std::vector<ValueSpec>> specs;
+  std::shared_ptr<const std::vector<size_t>> offsets;
   std::vector<std::vector<int64_t>> shapes;
+  /// Results whose shape the call reports (dynamic sizes the caller did
+  /// not give): run() fills in `shapes` and the buffer's size.
+  std::vector<bool> shapeFromCall;
+  /// The bits of scalar results (filled in by run()).
+  std::vector<uint64_t> scalars;
   size_t resultBytes = 0;
   std::string programName;
 
@@ -94,13 +164,17 @@ public:
       argv[i] = &slots[i];
     argv[slots.size()] = resultStorage.data();
     int32_t status = entry(argv.data());
+    const char *storage = reinterpret_cast<const char *>(resultStorage.data());
+    // The fields of array result r: allocated, aligned, offset, sizes,
+    // strides.
+    auto fields = [&](size_t r) {
+      return reinterpret_cast<const uint64_t *>(storage + (*offsets)[r]);
+    };
     std::vector<void *> produced;
-    size_t word = 0;
     for (size_t r = 0; r < outputs.size(); ++r) {
-      const ValueSpec &spec = (*specs)[r];
-      const uint64_t *field = resultStorage.data() + word;
-      word += arrayFields(spec);
-      auto *alloc = reinterpret_cast<void *>(field[0]);
+      if (!(*specs)[r].isArray)
+        continue;
+      auto *alloc = reinterpret_cast<void *>(fields(r)[0]);
       bool isInput = false;
       for (void *in : inputs)
         isInput |= in == alloc;
@@ -118,26 +192,41 @@ public:
       return static_cast<SluiceStatus>(status);
     }
     // Check every result before handing any out.
-    word = 0;
     for (size_t r = 0; r < outputs.size(); ++r) {
       const ValueSpec &spec = (*specs)[r];
-      const uint64_t *field = resultStorage.data() + word;
-      word += arrayFields(spec);
+      if (!spec.isArray)
+        continue;
+      const uint64_t *field = fields(r);
       size_t rank = spec.shape.size();
       std::vector<int64_t> got(field + 3, field + 3 + rank);
-      if (got != shapes[r]) {
+      bool ok = got == shapes[r];
+      if (shapeFromCall[r]) {
+        ok = true;
+        for (size_t d = 0; d < rank; ++d)
+          ok &= got[d] >= 0 && (spec.shape[d] < 0 || got[d] == spec.shape[d]);
+      }
+      if (!ok) {
         message = programName + ": result " + std::to_string(r) +
                   " has shape " + shapeString(got) + ", expected " +
-                  shapeString(shapes[r]);
+                  shapeString(shapeFromCall[r] ? spec.shape : shapes[r]);
         freeAll(produced);
         return SLUICE_ERROR_INVALID_VALUE;
       }
+      if (shapeFromCall[r]) {
+        shapes[r] = std::move(got);
+        int64_t n = 1;
+        for (int64_t d : shapes[r])
+          n *= d;
+        outputs[r]->bytes = static_cast<size_t>(n) * itemSize(spec.dtype);
+      }
     }
-    word = 0;
     for (size_t r = 0; r < outputs.size(); ++r) {
       const ValueSpec &spec = (*specs)[r];
-      const uint64_t *field = resultStorage.data() + word;
-      word += arrayFields(spec);
+      if (!spec.isArray) {
+        std::memcpy(&scalars[r], storage + (*offsets)[r], itemSize(spec.dtype));
+        continue;
+      }
+      const uint64_t *field = fields(r);
       Buffer &out = *outputs[r];
       auto *alloc = reinterpret_cast<void *>(field[0]);
       out.data = reinterpret_cast<char *>(field[1]) +
@@ -150,8 +239,8 @@ public:
         if (!owner && p.buffer->data + p.byteOffset == alloc)
           owner = p.buffer;
       for (size_t e = 0; e < r && !owner; ++e)
-        if (outputs[e]->base == alloc ||
-            (outputs[e]->owner && outputs[e]->data == alloc))
+        if (outputs[e] && (outputs[e]->base == alloc ||
+                           (outputs[e]->owner && outputs[e]->data == alloc)))
           owner = outputs[e];
       if (owner)
         out.owner = std::move(owner);
@@ -238,12 +327,26 @@ Program::Program(uintptr_t entryAddress, std::vector<ValueSpec> argSpecs,
   for (const ValueSpec &a : args) {
     argSlot.push_back(numSlots);
     numSlots += a.isArray ? arrayFields(a) : 1;
+    if (a.isArray && !runOn)
+      runOn = a.queue;
   }
+  std::vector<size_t> offsets;
   for (const ValueSpec &r : results) {
-    if (!r.isArray || !r.queue)
-      throw Error(ErrorKind::Value, "program results must be placed arrays");
-    resultBytes += 8 * arrayFields(r);
+    if (r.isArray && !r.queue)
+      throw Error(ErrorKind::Value, "array results need a queue");
+    if (r.isArray && !reportTo)
+      reportTo = r.queue;
+    waits |= !r.isArray;
+    auto [size, align] = resultLayout(r);
+    resultBytes = (resultBytes + align - 1) / align * align;
+    offsets.push_back(resultBytes);
+    resultBytes += size;
   }
+  resultOffsets = std::make_shared<const std::vector<size_t>>(offsets);
+  if (!runOn)
+    runOn = reportTo;
+  if (!reportTo)
+    reportTo = runOn;
 }
 
 nb::list Program::call(nb::handle argsObj, nb::handle shapesObj) {
@@ -256,13 +359,15 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj) {
     throw Error(ErrorKind::Type,
                 programName + " takes " + std::to_string(args.size()) +
                     " arguments, " + std::to_string(n) + " were given");
+  if (!runOn)
+    throw Error(ErrorKind::Value,
+                programName + " has neither array arguments nor results");
   PyObject **items = PySequence_Fast_ITEMS(seq);
   auto task = std::make_shared<CallTask>();
   task->entry = entry;
   task->slots.assign(numSlots, 0);
   task->pointers.reserve(args.size());
   task->programName = programName;
-  Dispatcher *dispatcher = nullptr;
   // Arguments that are not contiguous are copied first (kept here until
   // the task holds their buffers).
   std::vector<ArrayCore> compacted;
@@ -300,8 +405,6 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj) {
           contiguousCopy(*core, spec.queue, spec.kind, /*force=*/true));
       in = &compacted.back();
     }
-    if (!dispatcher)
-      dispatcher = spec.queue->dispatcher;
     // An empty view's offset may point past its allocation: pass the
     // allocation itself (nothing is read).
     int64_t size = in->size();
@@ -317,15 +420,19 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj) {
       stride *= std::max<int64_t>(in->shape[d], 1);
     }
   }
-  // Result shapes: static ones from the types, dynamic ones from `shapes`.
+  // Result shapes: static ones from the types, dynamic ones from `shapes`,
+  // else from the call itself (which is then waited for).
   task->shapes.resize(results.size());
+  task->shapeFromCall.assign(results.size(), false);
+  task->scalars.assign(results.size(), 0);
   bool haveShapes = !shapesObj.is_none();
   if (haveShapes && nb::len(shapesObj) != static_cast<size_t>(results.size()))
     throw Error(ErrorKind::Value, programName + ": one shape per result");
+  bool wait = waits;
   for (size_t r = 0; r < results.size(); ++r) {
     const ValueSpec &spec = results[r];
     std::vector<int64_t> shape = spec.shape;
-    if (haveShapes) {
+    if (haveShapes && spec.isArray && !shapesObj[r].is_none()) {
       nb::handle s = shapesObj[r];
       if (nb::len(s) != shape.size())
         throw Error(ErrorKind::Value, programName + ": result " +
@@ -341,41 +448,61 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj) {
     }
     for (int64_t d : shape)
       if (d < 0)
-        throw Error(ErrorKind::Value, programName + ": the shape of result " +
-                                          std::to_string(r) +
-                                          " is dynamic and was not given");
+        task->shapeFromCall[r] = true;
+    wait |= task->shapeFromCall[r];
     task->shapes[r] = std::move(shape);
   }
-  if (!dispatcher)
-    dispatcher = results.empty() ? nullptr : results[0].queue->dispatcher;
-  if (!dispatcher)
-    throw Error(ErrorKind::Value,
-                programName + " has neither array arguments nor results");
-  task->queue = results.empty() ? args[0].queue : results[0].queue;
+  task->queue = reportTo;
   task->specs = sharedResults;
+  task->offsets = resultOffsets;
   task->resultBytes = resultBytes;
   std::shared_ptr<Task> self = task;
   for (const CallTask::PointerSlot &p : task->pointers)
     useBuffer(*task, self, *p.buffer, /*write=*/false);
-  nb::list out;
   for (size_t r = 0; r < results.size(); ++r) {
     const ValueSpec &spec = results[r];
+    if (!spec.isArray) {
+      task->outputs.push_back(nullptr);
+      continue;
+    }
     auto buffer = std::make_shared<Buffer>();
     buffer->queue = spec.queue;
     buffer->kind = spec.kind;
     buffer->last = self;
     buffer->writer = self;
-    ArrayCore core;
-    core.buffer = buffer;
-    core.dtype = spec.dtype;
-    core.shape = task->shapes[r];
-    core.strides = contiguousStrides(core.shape);
-    buffer->bytes = core.size() * core.itemsize();
     task->outputs.push_back(buffer);
-    out.append(wrapArray(std::move(core)));
   }
-  submitTask(dispatcher, std::move(self));
-  return out;
+  // The result arrays; with `wait`, once the call has run (their shapes
+  // and the scalars are known then).
+  auto outputs = [&] {
+    nb::list out;
+    for (size_t r = 0; r < results.size(); ++r) {
+      const ValueSpec &spec = results[r];
+      if (!spec.isArray) {
+        out.append(scalarObject(task->scalars[r], spec.dtype));
+        continue;
+      }
+      ArrayCore core;
+      core.buffer = task->outputs[r];
+      core.dtype = spec.dtype;
+      core.shape = task->shapes[r];
+      core.strides = contiguousStrides(core.shape);
+      if (!task->shapeFromCall[r])
+        core.buffer->bytes = core.size() * core.itemsize();
+      out.append(wrapArray(std::move(core)));
+    }
+    return out;
+  };
+  if (!wait) {
+    nb::list out = outputs();
+    submitTask(runOn->dispatcher, std::move(self));
+    return out;
+  }
+  submitTask(runOn->dispatcher, self);
+  waitWithoutGil(*task);
+  if (task->failed())
+    throw Error(ErrorKind::Runtime, task->message, task->status);
+  return outputs();
 }
 
 } // namespace sluice::py

@@ -5,7 +5,9 @@
 // entry's packed arguments (sluice-c/Compiler.h: 3 + 2R slots per array of
 // rank R, one per scalar, then storage for the results), calls it on the
 // device's worker and turns the results into buffers. The result arrays
-// are returned at once; their memory is known when the task has run.
+// are returned at once; their memory is known when the task has run. A
+// call whose results include a scalar, or an array whose dynamic sizes the
+// caller does not give, waits for its task: those are known only then.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_PYTHON_PROGRAM_H
@@ -38,8 +40,9 @@ public:
           std::vector<ValueSpec> results, std::string name);
 
   /// Checks `args` against the argument types, submits the call and
-  /// returns the result arrays. `shapes` gives each result's shape when
-  /// some of its sizes are dynamic (None: all static).
+  /// returns the results (arrays; Python numbers for scalar results).
+  /// `shapes` gives each result's shape when some of its sizes are dynamic
+  /// (None, or None for a result: the call reports it, and is waited for).
   nanobind::list call(nanobind::handle args, nanobind::handle shapes);
 
   const std::string &name() const { return programName; }
@@ -55,7 +58,15 @@ private:
   /// Slots of the packed argument list, and where each array starts.
   size_t numSlots = 0;
   std::vector<size_t> argSlot;
+  /// Byte offsets of the results in the results struct, and its size.
+  std::shared_ptr<const std::vector<size_t>> resultOffsets;
   size_t resultBytes = 0;
+  /// Some result is a scalar: every call waits for its task.
+  bool waits = false;
+  /// The queue whose worker runs calls (the first array argument's, else
+  /// the first array result's) and the one whose wait() reports their
+  /// failures (the first array result's, else the first array argument's).
+  QueueState *runOn = nullptr, *reportTo = nullptr;
 };
 
 /// The Python type instantiated for new arrays (sluice.Array).
