@@ -16,8 +16,9 @@
 #       source tree) builds the runtime and the Python package there without
 #       the compiler (the machine's python3 holds PyTorch and CuPy) and runs
 #       the CUDA DLPack tests (test/python/test_dlpack_cuda.py) with the
-#       bundle's artifact of test/python/Inputs/cuda_axpb.mlir, then the
-#       runtime's CUDA and USM tests.
+#       bundle's artifact of test/python/Inputs/cuda_axpb.mlir, and
+#       test_load.py's cases that need no compiler, then the runtime's CUDA
+#       and USM tests.
 #
 # SLUICE_BUILD_DIR names the compiler build (default build/); the runtime
 # for the bundle is built in build-gpu-runtime/.
@@ -160,7 +161,8 @@ if [ "$mode" = python ]; then
   PYTHONPATH="$b/python" LD_LIBRARY_PATH="$b/lib" SLUICE_CACHE_DIR=off \
     SLUICE_TEST_CUDA_ARTIFACT="$bundle/bench/axpb.so" \
     timeout 300 "$py" -m pytest -q -rs -p no:cacheprovider \
-    --sluice-device=cuda:gpu:0 "$src/test/python/test_dlpack_cuda.py" ||
+    --sluice-device=cuda:gpu:0 "$src/test/python/test_dlpack_cuda.py" \
+    "$src/test/python/test_load.py" ||
     status=1
   if [ -x "$bundle/bin/sluice-runtime-tests" ]; then
     echo "== runtime tests (cuda, usm)"
