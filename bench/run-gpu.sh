@@ -85,7 +85,8 @@ EOF
   # The benchmark's kernels as a CUBIN, for their SASS on the GPU machine.
   if command -v ptxas >/dev/null || [ -x /usr/local/cuda/bin/ptxas ]; then
     "$compile" "$here/gpu-programs.mlir" --emit=mlir --stop-after=binaries \
-      -o - | "$py" "$top/test/Target/NVVM/extract-ptx.py" >"$out/bench/bench.ptx"
+      -o - | "$py" "$top/test/Target/NVVM/extract-ptx.py" --only sluice_cuda_kernels \
+      >"$out/bench/bench.ptx"
     PATH="$PATH:/usr/local/cuda/bin" ptxas -arch=sm_90 -v \
       "$out/bench/bench.ptx" -o "$out/bench/bench.sm_90.cubin" 2>&1 |
       grep -E "Compiling|Used|spill" >"$out/bench/ptxas.txt" || true

@@ -237,6 +237,14 @@ def CompileCUDAKernelsPass
     (`format=isa`, libdevice from the CUDA toolkit for math functions) run
     on the module alone. The runtime's CUDA backend JIT-compiles the PTX for
     the device it runs on.
+
+    Streaming kernels (no barrier, shuffle or workgroup memory: the
+    elementwise maps) go to a module of their own, `gpu.binary
+    @sluice_cuda_kernels_streaming`, optimised at `streaming-opt-level`
+    (default 0), and their launches follow them: the driver's PTX compiler
+    optimises such loops fully (on an H100 their bandwidth is the same at
+    LLVM -O0 and -O3), while LLVM's -O3 pipeline takes most of the compile
+    time. Reductions keep `opt-level`.
   }];
   let options = [
     Option<"chip", "chip", "std::string", "\"sm_90\"",
@@ -245,6 +253,9 @@ def CompileCUDAKernelsPass
            "CUDA toolkit (for libdevice)">,
     Option<"optLevel", "opt-level", "unsigned", "3",
            "LLVM optimisation level of the kernels before PTX (0-3)">,
+    Option<"streamingOptLevel", "streaming-opt-level", "unsigned", "0",
+           "LLVM level of kernels without barriers, shuffles or workgroup "
+           "memory (at most opt-level)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect"];
 }

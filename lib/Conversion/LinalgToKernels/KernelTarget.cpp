@@ -32,7 +32,9 @@ std::optional<KernelTarget>
 sluice::kernelTargetForModule(llvm::StringRef name) {
   for (KernelTarget t :
        {KernelTarget::Host, KernelTarget::Spirv, KernelTarget::Cuda})
-    if (kernelModuleName(t) == name)
-      return t;
+    if (name == kernelModuleName(t) ||
+        (name.starts_with(kernelModuleName(t)) &&
+         name.drop_front(kernelModuleName(t).size()).starts_with("_")))
+      return t; // "<target's name>_<part>": a target's kernels in parts
   return std::nullopt;
 }

@@ -7,9 +7,12 @@
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
 #include <mutex>
@@ -34,7 +37,6 @@ struct CompileCUDAKernelsPass
     auto gm = module.lookupSymbol<gpu::GPUModuleOp>(name);
     if (!gm)
       return;
-    Location loc = gm.getLoc();
     static std::once_flag registered;
     std::call_once(registered, [] {
       arith::registerArithExpandOpsPass();
@@ -60,12 +62,78 @@ struct CompileCUDAKernelsPass
                                           /*replaceLocs=*/false,
                                           /*replaceTypes=*/true);
 
+    // Streaming kernels (no barriers, shuffles or workgroup memory: the
+    // elementwise maps) compile at `streaming-opt-level`: the driver's PTX
+    // compiler optimises their simple loops fully, and LLVM's pipeline only
+    // adds compile time. The others (reductions) get `opt-level`.
+    unsigned level = std::min(optLevel.getValue(), 3u);
+    unsigned streamingLevel = std::min(streamingOptLevel.getValue(), level);
+    llvm::StringSet<> streaming;
+    size_t numKernels = 0;
+    for (auto fn : gm.getOps<gpu::GPUFuncOp>()) {
+      if (!fn.isKernel())
+        continue;
+      ++numKernels;
+      if (isStreaming(fn))
+        streaming.insert(fn.getName());
+    }
+    std::string streamingName = (name + "_streaming").str();
+    if (streamingLevel != level && !streaming.empty() &&
+        streaming.size() < numKernels) {
+      // Two modules: the streaming kernels move to their own, and so do
+      // their launches.
+      auto copy = cast<gpu::GPUModuleOp>(gm->clone());
+      copy.setName(streamingName);
+      for (auto fn : llvm::make_early_inc_range(copy.getOps<gpu::GPUFuncOp>()))
+        if (fn.isKernel() && !streaming.contains(fn.getName()))
+          fn.erase();
+      for (auto fn : llvm::make_early_inc_range(gm.getOps<gpu::GPUFuncOp>()))
+        if (fn.isKernel() && streaming.contains(fn.getName()))
+          fn.erase();
+      module.walk([&](gpu::LaunchFuncOp launch) {
+        if (launch.getKernelModuleName() == name &&
+            streaming.contains(launch.getKernelName()))
+          launch.setKernelAttr(SymbolRefAttr::get(
+              &getContext(), streamingName,
+              {FlatSymbolRefAttr::get(&getContext(), launch.getKernelName())}));
+      });
+      if (failed(compile(module, copy, streamingName, streamingLevel)) ||
+          failed(compile(module, gm, name.str(), level)))
+        return signalPassFailure();
+      return;
+    }
+    unsigned only = streaming.size() == numKernels ? streamingLevel : level;
+    if (failed(compile(module, gm, name.str(), only)))
+      return signalPassFailure();
+  }
+
+  /// A kernel that only streams through memory: no barrier, shuffle or
+  /// workgroup memory.
+  static bool isStreaming(gpu::GPUFuncOp fn) {
+    if (fn.getNumWorkgroupAttributions() || fn.getNumPrivateAttributions())
+      return false;
+    WalkResult r = fn.walk([](Operation *op) {
+      if (isa<gpu::BarrierOp, gpu::ShuffleOp, memref::AllocaOp,
+              memref::AllocOp>(op))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    return !r.wasInterrupted();
+  }
+
+  /// Compiles `gm` (moved out of `module`) to `gpu.binary @<symbol>` in
+  /// `module`, optimising at `level`.
+  LogicalResult compile(ModuleOp module, gpu::GPUModuleOp gm,
+                        const std::string &symbol, unsigned level) {
+    Location loc = gm.getLoc();
     OwningOpRef<ModuleOp> scratch = ModuleOp::create(loc);
-    gm->moveBefore(scratch->getBody(), scratch->getBody()->end());
+    if (gm->getParentOp())
+      gm->moveBefore(scratch->getBody(), scratch->getBody()->end());
+    else
+      scratch->getBody()->push_back(gm);
     std::string pipeline =
-        "nvvm-attach-target{module=" + name.str() + " chip=" + chip +
-        " features=+ptx80 O=" +
-        std::to_string(std::min(optLevel.getValue(), 3u)) +
+        "nvvm-attach-target{module=" + symbol + " chip=" + chip +
+        " features=+ptx80 O=" + std::to_string(level) +
         "},gpu.module(arith-expand,convert-scf-to-cf,"
         "convert-gpu-to-nvvm,convert-math-to-llvm,reconcile-unrealized-casts),"
         "gpu-module-to-binary{format=isa toolkit=" +
@@ -75,14 +143,15 @@ struct CompileCUDAKernelsPass
         failed(pm.run(*scratch))) {
       emitError(loc) << "PTX generation for the CUDA kernels (" << chip
                      << ") failed";
-      return signalPassFailure();
+      return failure();
     }
-    auto binary = scratch->lookupSymbol<gpu::BinaryOp>(name);
+    auto binary = scratch->lookupSymbol<gpu::BinaryOp>(symbol);
     if (!binary) {
       emitError(loc) << "gpu-module-to-binary produced no binary";
-      return signalPassFailure();
+      return failure();
     }
     binary->moveBefore(module.getBody(), module.getBody()->end());
+    return success();
   }
 };
 

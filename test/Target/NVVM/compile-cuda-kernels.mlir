@@ -4,8 +4,15 @@
 // RUN: FileCheck %s --check-prefix=PTX < %t.sm90.ptx
 // RUN: FileCheck %s --check-prefix=SM80 < %t.sm80.ptx
 // RUN: sluice-opt %s --sluice-lower-to-kernels --sluice-compile-cuda-kernels=opt-level=0 | %python %S/extract-ptx.py | FileCheck %s --check-prefix=O0
-// RUN: %if ptxas %{ ptxas -arch=sm_90 %t.sm90.ptx -o %t.sm90.cubin %}
-// RUN: %if ptxas %{ ptxas -arch=sm_80 %t.sm80.ptx -o %t.sm80.cubin %}
+// RUN: sluice-opt %s --sluice-lower-to-kernels --sluice-compile-cuda-kernels=streaming-opt-level=3 | FileCheck %s --check-prefix=ONE
+// RUN: sluice-opt %s --sluice-lower-to-kernels --sluice-compile-cuda-kernels > %t.sm90.mlir
+// RUN: %python %S/extract-ptx.py --only sluice_cuda_kernels < %t.sm90.mlir > %t.reduce.ptx
+// RUN: %python %S/extract-ptx.py --only sluice_cuda_kernels_streaming < %t.sm90.mlir > %t.streaming.ptx
+// RUN: %if ptxas %{ ptxas -arch=sm_90 %t.reduce.ptx -o %t.reduce.cubin %}
+// RUN: %if ptxas %{ ptxas -arch=sm_90 %t.streaming.ptx -o %t.streaming.cubin %}
+// RUN: sluice-opt %s --sluice-lower-to-kernels --sluice-compile-cuda-kernels=chip=sm_80 > %t.sm80.mlir
+// RUN: %python %S/extract-ptx.py --only sluice_cuda_kernels < %t.sm80.mlir > %t.sm80r.ptx
+// RUN: %if ptxas %{ ptxas -arch=sm_80 %t.sm80r.ptx -o %t.sm80.cubin %}
 
 // The kernels of CUDA queues become PTX, with math from libdevice, 16-byte
 // vector loads and stores, reductions through warp shuffles (and shared
@@ -14,8 +21,17 @@
 !G = !usm.array<?xf32, "cuda:gpu:0", device>
 !S = !usm.array<f32, "cuda:gpu:0", device>
 
-// CHECK: gpu.binary @sluice_cuda_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">
+// Streaming kernels (the map) go to their own module, compiled at LLVM -O0,
+// and their launch follows; reductions stay at -O3.
+// CHECK: gpu.launch_func @sluice_cuda_kernels_streaming::@f_map
+// CHECK: gpu.launch_func @sluice_cuda_kernels::@f_reduce
+// CHECK-DAG: gpu.binary @sluice_cuda_kernels_streaming [#gpu.object<#nvvm.target<O = 0, chip = "sm_90", features = "+ptx80">
+// CHECK-DAG: gpu.binary @sluice_cuda_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">
 // CHECK-NOT: gpu.module @sluice_cuda_kernels
+// With streaming-opt-level equal to opt-level, one module.
+// ONE-NOT: sluice_cuda_kernels_streaming
+// ONE: gpu.binary @sluice_cuda_kernels [#gpu.object<#nvvm.target<O = 3,
+// ONE-NOT: sluice_cuda_kernels_streaming
 // PTX: .target sm_90
 // USM memory is global memory (address space 1), so even unoptimised LLVM
 // (opt-level=0) gives global vector accesses.
