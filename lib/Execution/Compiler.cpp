@@ -2,6 +2,8 @@
 
 #include "sluice/Execution/Compiler.h"
 
+#include "sluice-c/Runtime.h"
+
 #include "sluice/Conversion/Passes.h"
 #include "sluice/Dialect/USM/IR/USMDialect.h"
 #include "sluice/Dialect/USM/IR/USMTypes.h"
@@ -24,6 +26,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <cstring>
 #include <mutex>
 
 using namespace mlir;
@@ -139,6 +142,24 @@ FailureOr<EntrySignature> sluice::exec::signatureOf(func::FuncOp func) {
     sig.results.push_back(*v);
   }
   return sig;
+}
+
+llvm::Expected<std::string> sluice::exec::resolveDevice(StringRef device,
+                                                        bool allowAbsent) {
+  std::string filter = device == "default" ? std::string() : device.str();
+  SluiceDevice dev = nullptr;
+  SluiceDeviceInfo info;
+  if (sluiceDeviceSelect(filter.c_str(), &dev) == SLUICE_SUCCESS &&
+      sluiceDeviceGetInfo(dev, &info) == SLUICE_SUCCESS)
+    return std::string(info.filter_string);
+  std::string message = sluiceGetLastErrorMessage();
+  char normal[256];
+  if (!allowAbsent || filter.empty() ||
+      sluiceSelectorNormalize(filter.c_str(), normal, sizeof normal, nullptr) !=
+          SLUICE_SUCCESS ||
+      std::strpbrk(normal, "*,"))
+    return llvm::createStringError(message);
+  return std::string(normal);
 }
 
 void sluice::exec::rebindQueues(ModuleOp module, StringRef device) {

@@ -154,28 +154,12 @@ int main(int argc, char **argv) {
     return 1;
 
   if (!device.empty()) {
-    SluiceDevice dev = nullptr;
-    SluiceDeviceInfo info;
-    // "default": the runtime's default device (the first GPU, else the host).
-    std::string filter =
-        device == "default" ? std::string() : device.getValue();
-    std::string bound;
-    if (sluiceDeviceSelect(filter.c_str(), &dev) == SLUICE_SUCCESS &&
-        sluiceDeviceGetInfo(dev, &info) == SLUICE_SUCCESS) {
-      bound = info.filter_string;
-    } else {
-      // Cross-compiling: a device named in full ("cuda:gpu:0") need not be
-      // on this machine.
-      std::string message = sluiceGetLastErrorMessage();
-      char normal[256];
-      if (filter.empty() ||
-          sluiceSelectorNormalize(filter.c_str(), normal, sizeof normal,
-                                  nullptr) != SLUICE_SUCCESS ||
-          std::strpbrk(normal, "*,"))
-        return fail("--device=" + device + ": " + message);
-      bound = normal;
-    }
-    exec::rebindQueues(*module, bound);
+    // Cross-compiling: a device named in full need not be on this machine.
+    llvm::Expected<std::string> bound =
+        exec::resolveDevice(device, /*allowAbsent=*/true);
+    if (!bound)
+      return fail("--device=" + device + ": " + toString(bound.takeError()));
+    exec::rebindQueues(*module, *bound);
   }
 
   // Signatures come from the usm-level functions, before lowering.

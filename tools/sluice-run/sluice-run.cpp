@@ -211,15 +211,11 @@ int main(int argc, char **argv) {
     return 1;
 
   if (!device.empty()) {
-    SluiceDevice dev = nullptr;
-    SluiceDeviceInfo info;
-    // "default": the runtime's default device (the first GPU, else the host).
-    std::string filter =
-        device == "default" ? std::string() : device.getValue();
-    if (sluiceDeviceSelect(filter.c_str(), &dev) != SLUICE_SUCCESS ||
-        sluiceDeviceGetInfo(dev, &info) != SLUICE_SUCCESS)
-      return fail("--device=" + device + ": " + sluiceGetLastErrorMessage());
-    exec::rebindQueues(*module, info.filter_string);
+    llvm::Expected<std::string> bound =
+        exec::resolveDevice(device, /*allowAbsent=*/false);
+    if (!bound)
+      return fail("--device=" + device + ": " + toString(bound.takeError()));
+    exec::rebindQueues(*module, *bound);
   }
 
   FailureOr<func::FuncOp> entry = exec::findEntry(*module, entryName);

@@ -44,6 +44,14 @@ mlir::FailureOr<EntrySignature> signatureOf(mlir::func::FuncOp func);
 /// keeping queue names.
 void rebindQueues(mlir::ModuleOp module, llvm::StringRef device);
 
+/// The normalised filter string of a tool's `--device=` value: "default"
+/// is the runtime's default device (the first GPU, else the host), any
+/// other selector the device it selects. With `allowAbsent` (compiling for
+/// another machine), a device named in full ("cuda:gpu:0") need not be
+/// present. Fails with the runtime's reason.
+llvm::Expected<std::string> resolveDevice(llvm::StringRef device,
+                                          bool allowAbsent);
+
 /// Runs the program pipeline on a usm module.
 mlir::LogicalResult compileProgram(mlir::ModuleOp module,
                                    const ProgramPipelineOptions &options);
