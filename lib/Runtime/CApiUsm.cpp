@@ -124,7 +124,8 @@ SluiceStatus sluiceMalloc(SluiceQueue queue, SluiceUsmKind kind, size_t bytes,
     // Memory freed while tasks still used it goes back once they finished;
     // hand what is free by now to the pool before allocating afresh.
     Platform::get().deferred().reapFinished();
-    if (SluiceStatus status = device.allocate(kind, bytes, alignment, p))
+    if (SluiceStatus status =
+            device.memoryPool().allocate(kind, bytes, alignment, p))
       return status;
     allocation->base = p;
     allocation->size = bytes;
@@ -169,7 +170,7 @@ SluiceStatus sluiceFree(SluiceQueue queue, void *ptr) {
       if (Ref<Event> last = owner->lastEvent())
         waits.push_back(last);
     platform.deferred().schedule(
-        std::move(waits), [a] { a->device->deallocate(a->kind, a->base); });
+        std::move(waits), [a] { a->device->memoryPool().release(a->base); });
     return SLUICE_SUCCESS;
   });
 }
@@ -340,6 +341,45 @@ SluiceStatus sluiceMemset(SluiceQueue queue, void *dst, int value, size_t bytes,
                           SluiceEvent *event) {
   unsigned char byte = static_cast<unsigned char>(value);
   return sluiceFill(queue, dst, &byte, 1, bytes, num_deps, deps, event);
+}
+
+SluiceStatus sluiceDeviceGetMemoryPoolInfo(SluiceDevice device,
+                                           SluiceMemoryPoolInfo *info) {
+  SLUICE_CHECK_ARG(device);
+  SLUICE_CHECK_ARG(info);
+  return guarded([&] {
+    // Memory whose tasks have finished is back in the pool by now.
+    Platform::get().deferred().reapFinished();
+    *info = unwrap(device)->memoryPool().info();
+    return SLUICE_SUCCESS;
+  });
+}
+
+SluiceStatus sluiceDeviceSetMemoryPoolLimit(SluiceDevice device,
+                                            uint64_t bytes) {
+  SLUICE_CHECK_ARG(device);
+  return guarded([&] {
+    unwrap(device)->memoryPool().setLimit(bytes);
+    return SLUICE_SUCCESS;
+  });
+}
+
+SluiceStatus sluiceDeviceSetMemoryPoolHoldLimit(SluiceDevice device,
+                                                uint64_t bytes) {
+  SLUICE_CHECK_ARG(device);
+  return guarded([&] {
+    unwrap(device)->memoryPool().setHoldLimit(bytes);
+    return SLUICE_SUCCESS;
+  });
+}
+
+SluiceStatus sluiceDeviceTrimMemoryPool(SluiceDevice device) {
+  SLUICE_CHECK_ARG(device);
+  return guarded([&] {
+    Platform::get().deferred().reapFinished();
+    unwrap(device)->memoryPool().trim();
+    return SLUICE_SUCCESS;
+  });
 }
 
 } // extern "C"

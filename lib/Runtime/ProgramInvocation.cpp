@@ -2,6 +2,7 @@
 #include "ProgramState.h"
 
 #include "sluice-c/Program.h"
+#include "sluice/Runtime/ProgramContext.h"
 
 #include <atomic>
 
@@ -48,7 +49,13 @@ size_t Invocation::slotIndex(Queue *queue) {
 
 namespace {
 std::atomic<bool> asynchronous{false};
+/// Entries running on this thread (Begin without its End yet).
+thread_local int entryDepth = 0;
 } // namespace
+
+bool insideWaitingEntry() {
+  return entryDepth > 0 && !asynchronous.load(std::memory_order_relaxed);
+}
 
 SluiceStatus Invocation::finish() {
   for (QueueSlot &slot : slots) {
@@ -75,9 +82,16 @@ void Invocation::reset() {
 
 extern "C" {
 
-void sluiceProgramBegin(void) { Invocation::current().reset(); }
+void sluiceProgramBegin(void) {
+  ++entryDepth;
+  Invocation::current().reset();
+}
 
-int32_t sluiceProgramEnd(void) { return Invocation::current().finish(); }
+int32_t sluiceProgramEnd(void) {
+  if (entryDepth > 0)
+    --entryDepth;
+  return Invocation::current().finish();
+}
 
 void sluiceProgramSetAsynchronous(int enabled) {
   asynchronous.store(enabled != 0, std::memory_order_relaxed);

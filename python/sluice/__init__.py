@@ -23,12 +23,14 @@ import atexit as _atexit
 
 from . import _sluice
 from ._errors import (ArtifactError, CompileError, DeviceNotFoundError,
-                      ExecutionPlacementError, SluiceError, TracerError)
+                      ExecutionPlacementError, OutOfMemoryError, SluiceError,
+                      TracerError)
 
 _sluice.set_exception_types({
     "runtime": SluiceError,
     "device_not_found": DeviceNotFoundError,
     "compile": CompileError,
+    "out_of_memory": OutOfMemoryError,
 })
 
 from . import _dtypes  # noqa: E402
@@ -52,6 +54,7 @@ from ._ops import (abs, absolute, add, all, amax, amin, any,  # noqa: E402
                    reshape, sin, sqrt, square, squeeze, std, subtract, sum,
                    swapaxes, tanh, to_device, transpose, true_divide, var,
                    where)
+from ._memory_pool import MemoryPool, get_memory_pool  # noqa: E402
 from ._jit import JitFunction, Lowered, jit  # noqa: E402
 from ._artifact import LoadedProgram, load  # noqa: E402
 from . import random  # noqa: E402

@@ -1,5 +1,7 @@
 """sluice.Array: an n-dimensional array in USM memory bound to a queue."""
 
+import threading
+
 import numpy as np
 
 from . import _dtypes
@@ -125,12 +127,14 @@ class Array(_ext.ArrayCore, ArrayMethods):
         return str(self) if not spec else format(str(self), spec)
 
     # --- indexing -------------------------------------------------------------
-    def __getitem__(self, key):
+    # ArrayCore's __getitem__/__setitem__ (C++) take basic keys (and array
+    # values of the same dtype and queue); they call these for the rest.
+    def _getitem_slow(self, key):
         offset, shape, strides = view_of(self.shape, self._strides,
                                          self._offset, key)
         return self._view(offset, shape, strides)
 
-    def __setitem__(self, key, value):
+    def _setitem_slow(self, key, value):
         from ._trace import ScalarTracer, Tracer
         if self._readonly:
             raise ValueError("assignment destination is read-only")
@@ -171,7 +175,19 @@ class Array(_ext.ArrayCore, ArrayMethods):
 
     # --- in-place operators: compute, then copy into this array ---------------
     def _inplace(self, op, other, name):
+        # The read and the write are submitted back to back under one lock,
+        # so they are adjacent in queue order: an update from another thread
+        # reads either before both or after both, and none is lost.
+        with _INPLACE_LOCK:
+            return self._inplace_locked(op, other, name)
+
+    def _inplace_locked(self, op, other, name):
+        if self._readonly:
+            raise ValueError("output array is read-only")
         r = op(self, other)
+        if r.dtype == self.dtype and r.shape == self.shape:
+            self._copy_from(r)  # the common case, without indexing
+            return self
         if r.dtype != self.dtype:
             if not np.can_cast(r.dtype, self.dtype, "same_kind"):
                 raise TypeError(
@@ -248,6 +264,9 @@ class Array(_ext.ArrayCore, ArrayMethods):
 
 ndarray = Array
 _ext.set_array_type(Array)
+
+_INPLACE_LOCK = threading.RLock()
+_ext.set_index_fallbacks(Array._getitem_slow, Array._setitem_slow)
 
 
 def _broadcast_view(src, shape):

@@ -7,6 +7,12 @@ class SluiceError(RuntimeError):
     next synchronisation: reading the array, ``Queue.wait()``."""
 
 
+class OutOfMemoryError(SluiceError, MemoryError):
+    """An allocation did not fit: the device is out of memory, or the
+    device's memory pool reached its limit (``MemoryPool.set_limit``,
+    ``SLUICE_POOL_LIMIT``). The message has the sizes."""
+
+
 class DeviceNotFoundError(SluiceError, ValueError):
     """No device matches a filter selector string, or the string is
     malformed (dpctl: ``SyclDeviceCreationError``)."""

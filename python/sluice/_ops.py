@@ -18,6 +18,7 @@ import operator
 import numpy as np
 
 from . import _compiler, _dtypes, _ir, _trace
+from . import _sluice as _ext
 from ._errors import PLACEMENT_MESSAGE, ExecutionPlacementError, TracerError
 from ._placement import coerce_kinds, execution_queue, queue_info
 from ._device import _coerce_device, _queue_from_id
@@ -218,10 +219,17 @@ def _to_operand_value(fb, o, dt, qid, kind, value, loc):
     return v
 
 
-# Eager calls seen before, by the exact signatures of their operands:
-# (program, result shapes, integer-scalar bounds to check per call).
-_fast = {}
-_FAST_LIMIT = 8192
+# Eager operations with a fast path (FastPath.cpp): once an operation has
+# run on operands of some signatures, the next call with operands of the
+# same signatures goes straight to its program. The first four are also
+# ArrayCore's C++ operators (+ - * /).
+_FAST_OPS = {name: i for i, name in enumerate(
+    ["add", "subtract", "multiply", "divide"] +
+    ["floor_divide", "remainder", "power", "maximum", "minimum", "equal",
+     "not_equal", "less", "less_equal", "greater", "greater_equal",
+     "logical_and", "logical_or", "logical_xor", "negative", "absolute",
+     "exp", "log", "sqrt", "sin", "cos", "tanh", "logical_not",
+     "sum/all", "prod/all", "max/all", "min/all"])}
 
 
 def _execute(opkey, ops, in_dtypes, emit, out_shapes, qid, kind,
@@ -280,39 +288,9 @@ def _execute(opkey, ops, in_dtypes, emit, out_shapes, qid, kind,
                     dt.kind in "iu":
                 info = np.iinfo(dt)
                 bounds.append((i, int(info.min), int(info.max)))
-        if len(_fast) >= _FAST_LIMIT:
-            _fast.clear()
-        _fast[fast_key] = (k.program, out_shapes, tuple(bounds))
+        op, operands = fast_key
+        _ext.fast_register(op, operands, k.program, out_shapes, bounds)
     return results
-
-
-def _fast_call(key, args):
-    """Runs an eager operation seen before with operands of the same
-    signatures, or returns None."""
-    hit = _fast.get(key)
-    if hit is None:
-        return None
-    program, shapes, bounds = hit
-    for i, lo, hi in bounds:
-        if not lo <= args[i] <= hi:
-            return None  # the full path raises OverflowError
-    return program(args, shapes)[0]
-
-
-_SCALAR_TYPES = (float, int, bool)
-
-
-def _fast_key(name, x1, x2):
-    t1, t2 = type(x1), type(x2)
-    Array = _array_type()
-    if t1 is Array:
-        if t2 is Array:
-            return (name, x1._signature, x2._signature)
-        if t2 in _SCALAR_TYPES:
-            return (name, x1._signature, t2)
-    elif t2 is Array and t1 in _SCALAR_TYPES:
-        return (name, t1, x2._signature)
-    return None
 
 
 def _execute_traced(tr, ops, in_dtypes, emit, qid, kind):
@@ -401,13 +379,11 @@ _UNARY = {
 
 
 def _binary(name, x1, x2):
-    fast = None
-    if not _trace._state.stack:
-        fast = _fast_key(name, x1, x2)
-        if fast is not None:
-            r = _fast_call(fast, [x1, x2])
-            if r is not None:
-                return r
+    op = _FAST_OPS[name]
+    r = _ext.fast_call(op, x1, x2)
+    if r is not None:
+        return r
+    fast = (op, (x1, x2))
     ufunc, usm_op = _BINARY[name]
     ops = [_operand(x1), _operand(x2)]
     tr = _trace_for(ops) or _trace.current()
@@ -431,12 +407,11 @@ def _binary(name, x1, x2):
 
 
 def _unary(name, x):
-    fast = None
-    if not _trace._state.stack and type(x) is _array_type():
-        fast = (name, x._signature)
-        r = _fast_call(fast, [x])
-        if r is not None:
-            return r
+    op = _FAST_OPS[name]
+    r = _ext.fast_call(op, x)
+    if r is not None:
+        return r
+    fast = (op, (x,))
     ufunc, usm_op = _UNARY[name]
     ops = [_operand(x)]
     if not ops[0].is_usm:
@@ -749,6 +724,13 @@ def _normalize_axes(axis, ndim):
 
 
 def _reduce(name, x, axis, keepdims, dtype=None, out=None):
+    fast = None
+    if axis is None and dtype is None and not keepdims and out is None:
+        op = _FAST_OPS[name + "/all"]
+        r = _ext.fast_call(op, x)
+        if r is not None:
+            return r
+        fast = (op, (x,))
     if out is not None:
         raise TypeError("out= is not supported (sluice arrays are results "
                         "of operations)")
@@ -783,7 +765,7 @@ def _reduce(name, x, axis, keepdims, dtype=None, out=None):
         r = astype(x, rdt, copy=True)
     else:
         r = _single(_execute(("reduce", name, axes, keepdims), [o], [None],
-                             emit, [shape], o.qid, o.usm))
+                             emit, [shape], o.qid, o.usm, fast))
     if dtype is not None and rdt != o.dtype:
         r = astype(r, o.dtype, copy=False)  # NumPy returns the dtype asked
     return r
@@ -1067,3 +1049,7 @@ def copy(x):
     if o.kind == "T":
         return x
     raise TypeError("sluice.copy needs a sluice.Array")
+
+
+for _i, _fn in enumerate((add, subtract, multiply, divide)):
+    _ext.set_fast_fallback(_i, _fn)

@@ -14,6 +14,7 @@ import threading
 import numpy as np
 
 from . import _dtypes, _ir
+from . import _sluice as _ext
 from ._errors import TracerError
 from ._methods import ArrayMethods
 from ._placement import USM_NAMES
@@ -67,10 +68,12 @@ class Trace:
 
     def __enter__(self):
         _state.stack.append(self)
+        _ext.trace_depth(1)  # no eager fast path while tracing
         return self
 
     def __exit__(self, *exc):
         _state.stack.pop()
+        _ext.trace_depth(-1)
 
     def capture(self, array):
         """The argument that brings a concrete array from outside the

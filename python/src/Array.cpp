@@ -207,6 +207,14 @@ SluiceStatus stage(const ArrayCore &view, Staged &out, std::string &message) {
                    view.dataPointer() + lo, out.bytes.size(), message);
 }
 
+/// Copies and fills up to this size on host queues are done directly
+/// (larger ones go to the runtime, which spreads them over threads).
+constexpr int64_t kDirectBytes = int64_t(1) << 20;
+
+bool onHostQueue(const ArrayCore &a) {
+  return a.buffer->queue && a.buffer->queue->backend == SLUICE_BACKEND_HOST;
+}
+
 class CopyTask : public Task {
 public:
   CopyTask(ArrayCore dst, ArrayCore src)
@@ -222,6 +230,13 @@ public:
     if (dst.cContiguous() && srcContiguous) {
       if (dst.dataPointer() == src.dataPointer())
         return SLUICE_SUCCESS;
+      // Host memory of host queues: the queues have finished the work of
+      // earlier tasks (each task waits for its own), so copy directly.
+      if (onHostQueue(dst) && onHostQueue(src) &&
+          n * static_cast<int64_t>(item) <= kDirectBytes) {
+        std::memmove(dst.dataPointer(), src.dataPointer(), n * item);
+        return SLUICE_SUCCESS;
+      }
       return copyBytes(dst.buffer->queue->queue, dst.dataPointer(),
                        src.dataPointer(), n * item, message);
     }
@@ -249,6 +264,12 @@ public:
     return SLUICE_SUCCESS;
   }
 
+protected:
+  void dropReferences() override {
+    dst.buffer.reset();
+    src.buffer.reset();
+  }
+
 private:
   ArrayCore dst, src;
 };
@@ -264,6 +285,13 @@ public:
     int64_t n = dst.size();
     if (n == 0)
       return SLUICE_SUCCESS;
+    if (dst.cContiguous() && onHostQueue(dst) &&
+        n * static_cast<int64_t>(item) <= kDirectBytes) {
+      char *d = dst.dataPointer();
+      for (int64_t i = 0; i < n; ++i)
+        std::memcpy(d + i * item, pattern, item);
+      return SLUICE_SUCCESS;
+    }
     if (dst.cContiguous()) {
       SluiceEvent event = nullptr;
       SluiceStatus s = sluiceFill(dst.buffer->queue->queue, dst.dataPointer(),
@@ -299,10 +327,19 @@ public:
     return SLUICE_SUCCESS;
   }
 
+protected:
+  void dropReferences() override { dst.buffer.reset(); }
+
 private:
   ArrayCore dst;
   alignas(8) char pattern[16];
 };
+
+bool isSmallHostCopy(const ArrayCore &dst, const ArrayCore &src) {
+  return dst.buffer->queue->backend == SLUICE_BACKEND_HOST &&
+         src.buffer->queue && src.buffer->queue->backend == SLUICE_BACKEND_HOST &&
+         static_cast<size_t>(dst.size()) * dst.itemsize() <= inlineBytes();
+}
 
 } // namespace
 
@@ -324,6 +361,7 @@ void submitCopy(const ArrayCore &dst, const ArrayCore &srcIn) {
   }
   auto task = std::make_shared<CopyTask>(dst, src);
   task->queue = dst.buffer->queue;
+  task->small = isSmallHostCopy(dst, src);
   std::shared_ptr<Task> self = task;
   useBuffer(*task, self, *src.buffer, /*write=*/false);
   useBuffer(*task, self, *dst.buffer, /*write=*/true);
@@ -347,6 +385,7 @@ ArrayCore contiguousCopy(const ArrayCore &src, QueueState *queue,
 void submitFill(const ArrayCore &dst, const void *value) {
   auto task = std::make_shared<FillTask>(dst, value);
   task->queue = dst.buffer->queue;
+  task->small = isSmallHostCopy(dst, dst);
   std::shared_ptr<Task> self = task;
   useBuffer(*task, self, *dst.buffer, /*write=*/true);
   submitTask(dst.buffer->queue->dispatcher, std::move(task));
@@ -361,7 +400,7 @@ void waitBuffer(Buffer &buffer) {
   if (writer) {
     waitWithoutGil(*writer);
     if (writer->failed())
-      throw Error(ErrorKind::Runtime, writer->message, writer->status);
+      throw taskError(writer->status, writer->message);
   }
   if (last && buffer.last == last)
     buffer.last.reset();
@@ -394,7 +433,7 @@ void copyToHost(const ArrayCore &src, void *dst) {
     }
   }
   if (status != SLUICE_SUCCESS)
-    throw Error(ErrorKind::Runtime, message, status);
+    throw taskError(status, message);
 }
 
 ArrayCore copyFromHost(QueueState *queue, SluiceUsmKind kind, int dtype,
@@ -415,7 +454,7 @@ ArrayCore copyFromHost(QueueState *queue, SluiceUsmKind kind, int dtype,
       status = copyBytes(queue->queue, out.buffer->data, src, bytes, message);
   }
   if (status != SLUICE_SUCCESS)
-    throw Error(ErrorKind::Runtime, message, status);
+    throw taskError(status, message);
   return out;
 }
 

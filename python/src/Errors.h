@@ -45,6 +45,16 @@ public:
 /// message; the kind follows the status.
 Error runtimeError(SluiceStatus status, const std::string &what);
 
+/// The Error of a failed task or queue: sluice.OutOfMemoryError (a
+/// SluiceError and a MemoryError) for out-of-memory statuses, else
+/// sluice.SluiceError.
+inline Error taskError(SluiceStatus status, const std::string &message) {
+  bool oom = status == SLUICE_ERROR_OUT_OF_HOST_MEMORY ||
+             status == SLUICE_ERROR_OUT_OF_DEVICE_MEMORY;
+  return Error(oom ? ErrorKind::OutOfMemory : ErrorKind::Runtime, message,
+               status);
+}
+
 /// Throws runtimeError(status, what) unless status is SLUICE_SUCCESS.
 inline void check(SluiceStatus status, const char *what) {
   if (status != SLUICE_SUCCESS)

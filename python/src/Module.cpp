@@ -13,6 +13,7 @@
 #include "Compiler.h"
 #include "DLPack.h"
 #include "Errors.h"
+#include "FastPath.h"
 #include "Program.h"
 
 #include "sluice-c/Runtime.h"
@@ -220,6 +221,7 @@ NB_MODULE(_sluice, m) {
             {"runtime", ErrorKind::Runtime},
             {"device_not_found", ErrorKind::DeviceNotFound},
             {"compile", ErrorKind::Compile},
+            {"out_of_memory", ErrorKind::OutOfMemory},
         };
         for (auto [name, kind] : names)
           if (types.contains(name))
@@ -261,6 +263,29 @@ NB_MODULE(_sluice, m) {
       out.emplace_back(k ? k : "", v ? v : "");
     }
     return out;
+  });
+  // --- memory pools ----------------------------------------------------
+  m.def("pool_info", [](uintptr_t id) {
+    drainDeferred(); // buffers released off the GIL free their memory now
+    SluiceMemoryPoolInfo i;
+    check(sluiceDeviceGetMemoryPoolInfo(deviceFromId(id), &i),
+          "cannot query the memory pool");
+    return std::make_tuple(i.bytes_in_use, i.bytes_held, i.high_water,
+                           i.limit, i.hold_limit, i.backend_allocations,
+                           i.reused);
+  });
+  m.def("pool_set_limit", [](uintptr_t id, uint64_t bytes) {
+    check(sluiceDeviceSetMemoryPoolLimit(deviceFromId(id), bytes),
+          "cannot set the memory pool's limit");
+  });
+  m.def("pool_set_hold_limit", [](uintptr_t id, uint64_t bytes) {
+    check(sluiceDeviceSetMemoryPoolHoldLimit(deviceFromId(id), bytes),
+          "cannot set the memory pool's hold limit");
+  });
+  m.def("pool_trim", [](uintptr_t id) {
+    drainDeferred();
+    check(sluiceDeviceTrimMemoryPool(deviceFromId(id)),
+          "cannot trim the memory pool");
   });
   m.def("backend_status", [](int b) {
     int builtIn = 0;
@@ -318,7 +343,7 @@ NB_MODULE(_sluice, m) {
     std::string message;
     SluiceStatus failed = q->takeFailure(message);
     if (failed != SLUICE_SUCCESS)
-      throw Error(ErrorKind::Runtime, message, failed);
+      throw taskError(failed, message);
     if (status != SLUICE_SUCCESS)
       throw runtimeError(status, "waiting for the queue failed");
   });
@@ -341,7 +366,7 @@ NB_MODULE(_sluice, m) {
       "Blocks the queue's worker until the returned gate is released.");
 
   // --- arrays ----------------------------------------------------------
-  nb::class_<ArrayCore>(m, "ArrayCore",
+  auto arrayCore = nb::class_<ArrayCore>(m, "ArrayCore",
                         "The native part of sluice.Array (a strided view of "
                         "a USM buffer).")
       .def_prop_ro("shape", [](ArrayCore &a) { return toTuple(a.shape); })
@@ -417,6 +442,7 @@ NB_MODULE(_sluice, m) {
       .def("_dlpack", [](ArrayCore &a, bool versioned, bool copied) {
         return dlpackExport(a, versioned, copied);
       });
+  bindFastPath(m, arrayCore);
 
   m.def("empty", [](uintptr_t queue, int kind, int dtype,
                     const std::vector<int64_t> &shape) {

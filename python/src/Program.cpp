@@ -134,10 +134,11 @@ public:
     int64_t byteOffset;
   };
   std::vector<PointerSlot> pointers;
-  /// Buffers of the array results (data filled in by run(); null for
+  /// Buffers of the array results (data filled in by run(); empty for
   /// scalar results), their types, offsets in the results struct and
-  /// shapes.
-  std::vector<std::shared_ptr<Buffer>> outputs;
+  /// shapes. Weak: the arrays own them, and a result nobody holds any
+  /// more by the time the call runs is freed at once.
+  std::vector<std::weak_ptr<Buffer>> outputs;
   std::shared_ptr<const std::vector<ValueSpec>> specs;
   std::shared_ptr<const std::vector<size_t>> offsets;
   std::vector<std::vector<int64_t>> shapes;
@@ -170,6 +171,9 @@ public:
     auto fields = [&](size_t r) {
       return reinterpret_cast<const uint64_t *>(storage + (*offsets)[r]);
     };
+    std::vector<std::shared_ptr<Buffer>> outs(outputs.size());
+    for (size_t r = 0; r < outputs.size(); ++r)
+      outs[r] = outputs[r].lock();
     std::vector<void *> produced;
     for (size_t r = 0; r < outputs.size(); ++r) {
       if (!(*specs)[r].isArray)
@@ -217,7 +221,8 @@ public:
         int64_t n = 1;
         for (int64_t d : shapes[r])
           n *= d;
-        outputs[r]->bytes = static_cast<size_t>(n) * itemSize(spec.dtype);
+        if (outs[r])
+          outs[r]->bytes = static_cast<size_t>(n) * itemSize(spec.dtype);
       }
     }
     for (size_t r = 0; r < outputs.size(); ++r) {
@@ -227,8 +232,22 @@ public:
         continue;
       }
       const uint64_t *field = fields(r);
-      Buffer &out = *outputs[r];
       auto *alloc = reinterpret_cast<void *>(field[0]);
+      if (!outs[r]) {
+        // Nobody holds this result: free it, unless another result (held
+        // or not) or an argument is the same memory.
+        bool shared = false;
+        for (const PointerSlot &p : pointers)
+          shared |= p.buffer->data + p.byteOffset == alloc;
+        for (size_t e = 0; e < outputs.size(); ++e)
+          shared |= e != r && (*specs)[e].isArray &&
+                    reinterpret_cast<void *>(fields(e)[0]) == alloc &&
+                    (outs[e] || e < r);
+        if (!shared && alloc)
+          freeAll({alloc});
+        continue;
+      }
+      Buffer &out = *outs[r];
       out.data = reinterpret_cast<char *>(field[1]) +
                  static_cast<int64_t>(field[2]) *
                      static_cast<int64_t>(itemSize(spec.dtype));
@@ -239,15 +258,20 @@ public:
         if (!owner && p.buffer->data + p.byteOffset == alloc)
           owner = p.buffer;
       for (size_t e = 0; e < r && !owner; ++e)
-        if (outputs[e] && (outputs[e]->base == alloc ||
-                           (outputs[e]->owner && outputs[e]->data == alloc)))
-          owner = outputs[e];
+        if (outs[e] && (outs[e]->base == alloc ||
+                        (outs[e]->owner && outs[e]->data == alloc)))
+          owner = outs[e];
       if (owner)
         out.owner = std::move(owner);
       else
         out.base = alloc;
     }
     return SLUICE_SUCCESS;
+  }
+
+  void dropReferences() override {
+    pointers.clear();
+    outputs.clear();
   }
 
   void freeAll(const std::vector<void *> &ptrs) {
@@ -264,6 +288,7 @@ public:
 } // namespace
 
 void setArrayType(nb::handle type) { arrayType = type; }
+nb::handle arrayTypeHandle() { return arrayType; }
 
 nb::object wrapArray(ArrayCore &&core) {
   nb::object obj = nb::inst_alloc(arrayType);
@@ -314,6 +339,29 @@ void storeScalar(nb::handle value, int dtype, uint64_t &slot) {
   }
   if (PyErr_Occurred())
     throw nb::python_error();
+}
+
+
+bool Program::smallHostWork(const Task &task) const {
+  auto &call = static_cast<const CallTask &>(task);
+  size_t bytes = 0;
+  for (const ValueSpec &a : args)
+    if (a.isArray && a.queue->backend != SLUICE_BACKEND_HOST)
+      return false;
+  for (size_t r = 0; r < results.size(); ++r) {
+    const ValueSpec &spec = results[r];
+    if (!spec.isArray)
+      continue;
+    if (spec.queue->backend != SLUICE_BACKEND_HOST)
+      return false;
+    size_t n = 1;
+    for (int64_t d : call.shapes[r])
+      n *= static_cast<size_t>(std::max<int64_t>(d, 0));
+    bytes += n * itemSize(spec.dtype);
+  }
+  for (const CallTask::PointerSlot &p : call.pointers)
+    bytes += p.buffer->bytes;
+  return bytes <= inlineBytes();
 }
 
 Program::Program(uintptr_t entryAddress, std::vector<ValueSpec> argSpecs,
@@ -453,24 +501,27 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj) {
     task->shapes[r] = std::move(shape);
   }
   task->queue = reportTo;
+  task->small = smallHostWork(*task);
   task->specs = sharedResults;
   task->offsets = resultOffsets;
   task->resultBytes = resultBytes;
   std::shared_ptr<Task> self = task;
   for (const CallTask::PointerSlot &p : task->pointers)
     useBuffer(*task, self, *p.buffer, /*write=*/false);
+  // The result buffers: the arrays own them (the task only points at them).
+  std::vector<std::shared_ptr<Buffer>> outBuffers(results.size());
+  task->outputs.resize(results.size());
   for (size_t r = 0; r < results.size(); ++r) {
     const ValueSpec &spec = results[r];
-    if (!spec.isArray) {
-      task->outputs.push_back(nullptr);
+    if (!spec.isArray)
       continue;
-    }
     auto buffer = std::make_shared<Buffer>();
     buffer->queue = spec.queue;
     buffer->kind = spec.kind;
     buffer->last = self;
     buffer->writer = self;
-    task->outputs.push_back(buffer);
+    task->outputs[r] = buffer;
+    outBuffers[r] = std::move(buffer);
   }
   // The result arrays; with `wait`, once the call has run (their shapes
   // and the scalars are known then).
@@ -483,7 +534,7 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj) {
         continue;
       }
       ArrayCore core;
-      core.buffer = task->outputs[r];
+      core.buffer = outBuffers[r];
       core.dtype = spec.dtype;
       core.shape = task->shapes[r];
       core.strides = contiguousStrides(core.shape);
@@ -501,7 +552,7 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj) {
   submitTask(runOn->dispatcher, self);
   waitWithoutGil(*task);
   if (task->failed())
-    throw Error(ErrorKind::Runtime, task->message, task->status);
+    throw taskError(task->status, task->message);
   return outputs();
 }
 

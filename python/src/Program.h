@@ -50,6 +50,9 @@ public:
   size_t numResults() const { return results.size(); }
 
 private:
+  /// Whether a call's task (a CallTask) may run inline (Task::small).
+  bool smallHostWork(const Task &task) const;
+
   EntryPoint entry;
   std::vector<ValueSpec> args, results;
   /// The result types, shared with tasks that outlive the program.
@@ -71,6 +74,7 @@ private:
 
 /// The Python type instantiated for new arrays (sluice.Array).
 void setArrayType(nanobind::handle type);
+nanobind::handle arrayTypeHandle();
 /// A new sluice.Array owning `core`.
 nanobind::object wrapArray(ArrayCore &&core);
 

@@ -58,6 +58,7 @@ void Task::execute() {
       message = e.what();
     }
   }
+  dropReferences();
   status = result;
   if (result != SLUICE_SUCCESS && queue)
     queue->recordFailure(result, message);
@@ -91,16 +92,55 @@ Dispatcher::~Dispatcher() {
     stopping = true;
   }
   cv.notify_all();
+  space.notify_all();
   worker.join();
 }
 
+namespace {
+constexpr size_t kMaxPending = 64;
+} // namespace
+
 void Dispatcher::submit(std::shared_ptr<Task> task) {
+  std::unique_lock<std::mutex> lock(mutex);
+  if (pending.size() >= kMaxPending) {
+    // Never wait for the mutex while holding the GIL (nor the reverse).
+    lock.unlock();
+    {
+      nb::gil_scoped_release release;
+      std::unique_lock<std::mutex> wait(mutex);
+      space.wait(wait, [&] {
+        return stopping || pending.size() < kMaxPending / 2;
+      });
+    }
+    lock.lock();
+  }
+  last = task;
+  pending.push_back(std::move(task));
+  lock.unlock();
+  cv.notify_one();
+}
+
+bool Dispatcher::runInline(const std::shared_ptr<Task> &task) {
   {
     std::lock_guard<std::mutex> lock(mutex);
+    if (running || !pending.empty())
+      return false;
+    for (const Task::Dependency &dep : task->deps)
+      if (!dep.task->finished())
+        return false;
+    running = true;
     last = task;
-    pending.push_back(std::move(task));
   }
-  cv.notify_one();
+  task->execute();
+  bool more;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    running = false;
+    more = !pending.empty();
+  }
+  if (more)
+    cv.notify_one();
+  return true;
 }
 
 void Dispatcher::drain() {
@@ -118,13 +158,22 @@ void Dispatcher::loop() {
     std::shared_ptr<Task> task;
     {
       std::unique_lock<std::mutex> lock(mutex);
-      cv.wait(lock, [&] { return stopping || !pending.empty(); });
-      if (pending.empty())
+      cv.wait(lock,
+              [&] { return stopping || (!pending.empty() && !running); });
+      if (pending.empty() || running)
         return;
       task = std::move(pending.front());
       pending.pop_front();
+      running = true;
+      if (pending.size() + 1 == kMaxPending / 2)
+        space.notify_all();
     }
     task->execute();
+    task.reset();
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      running = false;
+    }
   }
 }
 
@@ -204,6 +253,18 @@ void useBuffer(Task &task, const std::shared_ptr<Task> &self, Buffer &buffer,
     buffer.writer = self;
 }
 
+size_t inlineBytes() {
+  static const size_t bytes = [] {
+    const char *env = std::getenv("SLUICE_INLINE_BYTES");
+    if (!env || !*env)
+      return size_t(256) << 10;
+    char *end = nullptr;
+    unsigned long long v = std::strtoull(env, &end, 10);
+    return end && *end == '\0' ? static_cast<size_t>(v) : size_t(256) << 10;
+  }();
+  return bytes;
+}
+
 bool synchronousMode() { return synchronous.load(); }
 void setSynchronousMode(bool on) { synchronous.store(on); }
 
@@ -221,6 +282,8 @@ void submitTask(Dispatcher *dispatcher, std::shared_ptr<Task> task) {
     task->execute();
     return;
   }
+  if (task->small && dispatcher->runInline(task))
+    return;
   dispatcher->submit(std::move(task));
 }
 

@@ -59,9 +59,19 @@ public:
   std::vector<Dependency> deps;
   /// The queue whose wait() reports this task's failure.
   QueueState *queue = nullptr;
+  /// Cheap enough to run on the submitting thread, with the GIL held, when
+  /// its device has nothing queued or running and its dependencies have
+  /// finished: host work on small arrays, where handing the task to the
+  /// worker (and waking it) would cost more than the work.
+  bool small = false;
 
   /// Runs the task after its dependencies and records the outcome.
   void execute();
+
+protected:
+  /// Drops what the task holds once it has run: its buffers point back at
+  /// it (Buffer::last), so keeping them would keep both alive for good.
+  virtual void dropReferences() {}
 
 private:
   /// 0 pending, 1 done, 2 failed.
@@ -80,12 +90,18 @@ private:
   bool open = false;
 };
 
-/// One worker thread running the tasks of one device in order.
+/// One worker thread running the tasks of one device in order. At most
+/// kMaxPending tasks wait: a submitter past that waits (GIL released) until
+/// half have run, so Python cannot run arbitrarily far ahead of the device
+/// and the memory of pending results stays bounded.
 class Dispatcher {
 public:
   explicit Dispatcher(SluiceDevice device);
   ~Dispatcher();
   void submit(std::shared_ptr<Task> task);
+  /// Runs a small task at once on this thread if it may (see Task::small);
+  /// false if it was not run.
+  bool runInline(const std::shared_ptr<Task> &task);
   /// Blocks until every task submitted so far has finished (no GIL).
   void drain();
 
@@ -93,9 +109,11 @@ private:
   void loop();
   SluiceDevice device;
   std::mutex mutex;
-  std::condition_variable cv;
+  std::condition_variable cv, space;
   std::deque<std::shared_ptr<Task>> pending;
   std::shared_ptr<Task> last;
+  /// A task is running (on the worker or inline): the other waits.
+  bool running = false;
   bool stopping = false;
   std::thread worker;
 };
@@ -143,6 +161,11 @@ void useBuffer(Task &task, const std::shared_ptr<Task> &self, Buffer &buffer,
 /// Submits a task to `dispatcher` (or runs it at once, without the GIL, in
 /// synchronous mode). The caller holds the GIL.
 void submitTask(Dispatcher *dispatcher, std::shared_ptr<Task> task);
+
+/// Bytes of host work (arguments and results) up to which a task is
+/// small (Task::small): $SLUICE_INLINE_BYTES, default 256 KiB; 0 never
+/// runs tasks inline.
+size_t inlineBytes();
 
 /// Waits for `task` with the GIL released.
 void waitWithoutGil(Task &task);

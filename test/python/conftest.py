@@ -84,11 +84,11 @@ def fresh_cache(tmp_path, monkeypatch):
     saved_kernels = dict(_ops._kernels)
     _compiler._entries.clear()
     _ops._kernels.clear()
-    _ops._fast.clear()
+    _ops._ext.fast_clear()
     yield tmp_path / "cache"
     _compiler.flush_cache_writes()
     _compiler._entries.clear()
     _compiler._entries.update(saved_entries)
     _ops._kernels.clear()
     _ops._kernels.update(saved_kernels)
-    _ops._fast.clear()
+    _ops._ext.fast_clear()

@@ -3,6 +3,7 @@
 #define SLUICE_RUNTIME_DEVICE_H
 
 #include "sluice-c/Runtime.h"
+#include "sluice/Runtime/MemoryPool.h"
 #include "sluice/Runtime/RefCounted.h"
 
 #include <cstdint>
@@ -52,10 +53,14 @@ public:
   virtual Context &context() = 0;
   /// A new in-order queue.
   virtual SluiceStatus createQueue(Ref<Queue> &out) = 0;
-  /// Allocates USM memory; `alignment` is 0 or a power of two.
+  /// The caching allocator sluiceMalloc and sluiceFree go through.
+  MemoryPool &memoryPool() { return pool; }
+  /// Allocates USM memory from the backend (the pool calls it on a miss);
+  /// `alignment` is 0 or a power of two.
   virtual SluiceStatus allocate(SluiceUsmKind kind, size_t bytes,
                                 size_t alignment, void *&out) = 0;
-  /// Releases memory at once; the caller guarantees nothing uses it.
+  /// Gives memory back to the backend at once; the caller guarantees
+  /// nothing uses it.
   virtual void deallocate(SluiceUsmKind kind, void *ptr) = 0;
   /// Whether host code may read and write memory of `kind` directly.
   virtual bool hostAccessible(SluiceUsmKind kind) const = 0;
@@ -84,6 +89,7 @@ public:
 private:
   DeviceProperties props;
   std::string filter;
+  MemoryPool pool{*this};
 };
 
 } // namespace sluice::rt

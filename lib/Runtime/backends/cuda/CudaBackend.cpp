@@ -11,16 +11,9 @@ namespace {
 
 using namespace cuda;
 
-/// $SLUICE_CUDA_POOL_BYTES, else a quarter of the device's memory.
-size_t poolBudget(uint64_t deviceBytes) {
-  if (const char *env = std::getenv("SLUICE_CUDA_POOL_BYTES")) {
-    char *end = nullptr;
-    unsigned long long v = std::strtoull(env, &end, 10);
-    if (end != env && *end == '\0')
-      return static_cast<size_t>(v);
-  }
-  return static_cast<size_t>(deviceBytes / 4);
-}
+/// The device's MemoryPool keeps freed blocks; the CUDA pool only rounds
+/// sizes and hands them to the driver.
+size_t poolBudget(uint64_t) { return 0; }
 
 class CudaBackend final : public Backend {
 public:

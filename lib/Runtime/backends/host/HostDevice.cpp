@@ -75,9 +75,11 @@ SluiceStatus HostDevice::createQueue(Ref<Queue> &out) {
 
 SluiceStatus HostDevice::allocate(SluiceUsmKind, size_t bytes, size_t alignment,
                                   void *&out) {
-  // At least a cache line, so vector code never straddles lines at the start.
-  size_t align = std::max<size_t>(alignment, 64);
-  out = pool.allocate(bytes, align);
+  // At least a cache line, so vector code never straddles lines at the
+  // start; large blocks on page boundaries (the device's pool reuses them).
+  size_t align = std::max<size_t>(alignment, bytes >= (256u << 10) ? 4096 : 64);
+  size_t rounded = (bytes + align - 1) / align * align;
+  out = rounded >= bytes ? std::aligned_alloc(align, rounded) : nullptr;
   if (!out)
     return fail(SLUICE_ERROR_OUT_OF_HOST_MEMORY, "host allocation of " +
                                                      std::to_string(bytes) +
@@ -85,7 +87,7 @@ SluiceStatus HostDevice::allocate(SluiceUsmKind, size_t bytes, size_t alignment,
   return SLUICE_SUCCESS;
 }
 
-void HostDevice::deallocate(SluiceUsmKind, void *ptr) { pool.deallocate(ptr); }
+void HostDevice::deallocate(SluiceUsmKind, void *ptr) { std::free(ptr); }
 
 SluiceStatus HostDevice::buildModule(SluiceModuleFormat format,
                                      const void *bytes, size_t size,

@@ -2,7 +2,6 @@
 #ifndef SLUICE_LIB_RUNTIME_HOST_HOSTDEVICE_H
 #define SLUICE_LIB_RUNTIME_HOST_HOSTDEVICE_H
 
-#include "HostMemoryPool.h"
 #include "sluice/Runtime/Device.h"
 
 namespace sluice::rt::host {
@@ -39,7 +38,6 @@ public:
 
 private:
   HostContext ctx;
-  HostMemoryPool pool;
 };
 
 } // namespace sluice::rt::host

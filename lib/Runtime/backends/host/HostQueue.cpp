@@ -5,6 +5,7 @@
 #include "ThreadPool.h"
 
 #include "sluice/Runtime/ErrorState.h"
+#include "sluice/Runtime/ProgramContext.h"
 
 #include <algorithm>
 #include <cstring>
@@ -52,10 +53,31 @@ HostQueue::~HostQueue() {
     worker.join();
 }
 
-Ref<Event> HostQueue::submit(const EventList &deps, Work work) {
+Ref<Event> HostQueue::submit(const EventList &deps, Work work, bool small) {
   Task task{makeRef<SignalEvent>(SLUICE_BACKEND_HOST), deps, std::move(work)};
   Ref<Event> event = task.event;
-  std::lock_guard<std::mutex> lock(mutex);
+  std::unique_lock<std::mutex> lock(mutex);
+  if (small && tasks.empty() && !busy) {
+    bool ready = true;
+    for (const Ref<Event> &dep : deps)
+      ready = ready && dep->isFinished();
+    if (ready) {
+      // In order: nothing is queued or running, and the queue's thread
+      // waits while `busy` is set.
+      busy = true;
+      lock.unlock();
+      std::string error = runTask(task);
+      lock.lock();
+      if (!error.empty() && failure.empty())
+        failure = error;
+      busy = false;
+      if (tasks.empty())
+        idle.notify_all();
+      else
+        cv.notify_all();
+      return event;
+    }
+  }
   if (!worker.joinable())
     worker = std::thread([this] { run(); });
   tasks.push_back(std::move(task));
@@ -63,28 +85,33 @@ Ref<Event> HostQueue::submit(const EventList &deps, Work work) {
   return event;
 }
 
+std::string HostQueue::runTask(Task &task) {
+  std::string error;
+  for (Ref<Event> &dep : task.deps)
+    if (dep->wait() != SLUICE_SUCCESS && error.empty())
+      error = "a dependency failed: " + lastErrorMessage();
+  if (error.empty()) {
+    task.event->markRunning();
+    error = task.work();
+  }
+  Ref<SignalEvent> event = task.event;
+  task = Task();
+  event->finish(error);
+  return error;
+}
+
 void HostQueue::run() {
   std::unique_lock<std::mutex> lock(mutex);
   for (;;) {
-    cv.wait(lock, [&] { return stop || !tasks.empty(); });
-    if (tasks.empty())
+    cv.wait(lock, [&] { return stop || (!tasks.empty() && !busy); });
+    if (tasks.empty() || busy)
       return; // stop requested and nothing left
     Task task = std::move(tasks.front());
     tasks.pop_front();
     busy = true;
     lock.unlock();
 
-    std::string error;
-    for (Ref<Event> &dep : task.deps)
-      if (dep->wait() != SLUICE_SUCCESS && error.empty())
-        error = "a dependency failed: " + lastErrorMessage();
-    if (error.empty()) {
-      task.event->markRunning();
-      error = task.work();
-    }
-    Ref<SignalEvent> event = task.event;
-    task = Task();
-    event->finish(error);
+    std::string error = runTask(task);
 
     lock.lock();
     if (!error.empty() && failure.empty())
@@ -110,6 +137,7 @@ SluiceStatus HostQueue::wait() {
 
 SluiceStatus HostQueue::submitCopy(void *dst, const void *src, size_t bytes,
                                    const EventList &deps, Ref<Event> &out) {
+  bool small = bytes < kParallelBytes || program::insideWaitingEntry();
   out = submit(deps, [=] {
     auto *d = static_cast<char *>(dst);
     auto *from = static_cast<const char *>(src);
@@ -122,7 +150,7 @@ SluiceStatus HostQueue::submitCopy(void *dst, const void *src, size_t bytes,
       std::memcpy(d + lo, from + lo, hi - lo);
     });
     return std::string();
-  });
+  }, small);
   return SLUICE_SUCCESS;
 }
 
@@ -130,6 +158,7 @@ SluiceStatus HostQueue::submitFill(void *dst, const void *pattern,
                                    size_t patternSize, size_t bytes,
                                    const EventList &deps, Ref<Event> &out) {
   std::string copy(static_cast<const char *>(pattern), patternSize);
+  bool small = bytes < kParallelBytes || program::insideWaitingEntry();
   out = submit(deps, [=] {
     char *d = static_cast<char *>(dst);
     // Chunks start at multiples of the pattern size (a power of two).
@@ -142,7 +171,7 @@ SluiceStatus HostQueue::submitFill(void *dst, const void *pattern,
         std::memcpy(d + off, copy.data(), patternSize);
     });
     return std::string();
-  });
+  }, small);
   return SLUICE_SUCCESS;
 }
 
@@ -159,6 +188,10 @@ SluiceStatus HostQueue::submitLaunch(Kernel &kernel, const uint64_t grid[3],
     shape.local_size[d] = local[d];
   }
   auto shared = std::make_shared<KernelArgs>(std::move(args));
+  // One workgroup runs on one thread anyway: no reason to wake another;
+  // and a program's entry waits for its launches at its end anyway.
+  bool small = grid[0] * grid[1] * grid[2] <= 1 ||
+               program::insideWaitingEntry();
   out = submit(deps, [module, fn, shape, shared] {
     std::vector<void *> pointers = shared->pointers();
     uint64_t gx = shape.num_groups[0], gy = shape.num_groups[1];
@@ -171,12 +204,12 @@ SluiceStatus HostQueue::submitLaunch(Kernel &kernel, const uint64_t grid[3],
       fn(pointers.data(), &group);
     });
     return std::string();
-  });
+  }, small);
   return SLUICE_SUCCESS;
 }
 
 SluiceStatus HostQueue::submitBarrier(const EventList &deps, Ref<Event> &out) {
-  out = submit(deps, [] { return std::string(); });
+  out = submit(deps, [] { return std::string(); }, /*small=*/true);
   return SLUICE_SUCCESS;
 }
 

@@ -15,7 +15,10 @@
 namespace sluice::rt::host {
 
 /// Tasks run one after another on the queue's own thread (started on first
-/// submission); a launch spreads its workgroups over the shared pool.
+/// submission); a launch spreads its workgroups over the shared pool. A
+/// small task submitted while the queue is idle and its dependencies have
+/// finished runs at once on the submitting thread instead: waking the
+/// queue's thread (and waiting for it) would cost more than the work.
 class HostQueue final : public Queue {
 public:
   explicit HostQueue(Device &device) : Queue(device) {}
@@ -42,7 +45,11 @@ private:
     EventList deps;
     Work work;
   };
-  Ref<Event> submit(const EventList &deps, Work work);
+  /// `small`: cheap enough to run on the submitting thread when idle.
+  Ref<Event> submit(const EventList &deps, Work work, bool small);
+  /// Runs a task whose turn it is (its dependencies waited for); returns
+  /// its error ("" on success) after finishing its event.
+  static std::string runTask(Task &task);
   void run();
 
   std::mutex mutex;

@@ -78,13 +78,22 @@ void ThreadPool::parallelFor(uint64_t n,
   auto loop = std::make_shared<Loop>();
   loop->count = n;
   loop->fn = &fn;
-  uint64_t helpers = std::min<uint64_t>(n, threads.size());
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    for (uint64_t h = 0; h < helpers; ++h)
-      jobs.push_back([loop] { loop->drain(); });
+  // The calling thread works too, so wake one worker fewer than there are
+  // cores: every core has one thread, and a small loop needs no wake-up.
+  uint64_t helpers =
+      std::min<uint64_t>(n - 1, threads.size() > 1 ? threads.size() - 1 : 0);
+  if (helpers) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      for (uint64_t h = 0; h < helpers; ++h)
+        jobs.push_back([loop] { loop->drain(); });
+    }
+    if (helpers == 1)
+      cv.notify_one();
+    else
+      cv.notify_all();
   }
-  cv.notify_all();
+  loop->drain();
   std::unique_lock<std::mutex> lock(loop->mutex);
   loop->cv.wait(lock, [&] { return loop->done == loop->count; });
 }

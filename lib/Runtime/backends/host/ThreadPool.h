@@ -21,8 +21,8 @@ public:
   ~ThreadPool();
 
   unsigned size() const { return static_cast<unsigned>(threads.size()); }
-  /// Runs fn(i) for every i in [0, n) on the workers and returns when all
-  /// calls have returned.
+  /// Runs fn(i) for every i in [0, n) on the calling thread and the
+  /// workers, and returns when all calls have returned.
   void parallelFor(uint64_t n, const std::function<void(uint64_t)> &fn);
 
 private:

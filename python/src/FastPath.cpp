@@ -1,0 +1,385 @@
+//===- FastPath.cpp - Eager operations seen before, without Python --------===//
+#include "FastPath.h"
+#include "Array.h"
+#include "Program.h"
+
+#include <cstring>
+#include <unordered_map>
+#include <vector>
+
+namespace nb = nanobind;
+
+namespace sluice::py {
+
+namespace {
+
+/// Operations with a C++ operator on ArrayCore, numbered as
+/// sluice._ops._FAST_OPS numbers them (the others only have fast_call).
+enum FastOp : int {
+  OpAdd = 0,
+  OpSubtract = 1,
+  OpMultiply = 2,
+  OpDivide = 3,
+  NumOperatorOps = 4,
+};
+
+/// Operations the table may hold (operators and functions).
+constexpr int kMaxOps = 256;
+/// Entries kept before the table starts afresh.
+constexpr size_t kMaxEntries = 8192;
+
+thread_local int tracing = 0;
+
+/// The bytes of a key: the op, then per operand a tag and its signature.
+struct KeyBuffer {
+  char bytes[192];
+  size_t size = 0;
+  bool ok = true;
+
+  void put(const void *p, size_t n) {
+    if (size + n > sizeof(bytes)) {
+      ok = false;
+      return;
+    }
+    std::memcpy(bytes + size, p, n);
+    size += n;
+  }
+  template <typename T> void put(T v) { put(&v, sizeof(v)); }
+
+  uint64_t hash() const {
+    uint64_t h = 1469598103934665603ull; // FNV-1a
+    for (size_t i = 0; i < size; ++i) {
+      h ^= static_cast<unsigned char>(bytes[i]);
+      h *= 1099511628211ull;
+    }
+    return h;
+  }
+};
+
+enum Tag : char { TagArray = 'A', TagFloat = 'F', TagInt = 'I', TagBool = 'B' };
+
+/// Appends x's signature; false if x has none (the op takes the slow path).
+bool encode(KeyBuffer &key, PyObject *x) {
+  PyTypeObject *t = Py_TYPE(x);
+  if (t == &PyFloat_Type) {
+    key.put(TagFloat);
+  } else if (t == &PyBool_Type) {
+    key.put(TagBool);
+  } else if (t == &PyLong_Type) {
+    key.put(TagInt);
+  } else if (reinterpret_cast<PyObject *>(t) == arrayTypeHandle().ptr()) {
+    const ArrayCore &a = *nb::inst_ptr<ArrayCore>(nb::handle(x));
+    key.put(TagArray);
+    key.put(a.dtype);
+    key.put(static_cast<uint8_t>(a.buffer->kind));
+    key.put(a.buffer->queue);
+    key.put(static_cast<uint8_t>(a.shape.size()));
+    key.put(a.shape.data(), a.shape.size() * sizeof(int64_t));
+  } else {
+    return false;
+  }
+  return key.ok;
+}
+
+struct Bound {
+  size_t operand;
+  int64_t lo, hi;
+};
+
+struct Entry {
+  std::string key;
+  nb::object program; // a Program
+  nb::object shapes;  // the result shapes to pass
+  std::vector<Bound> bounds;
+};
+
+std::unordered_map<uint64_t, std::vector<Entry>> &table() {
+  static auto *t = new std::unordered_map<uint64_t, std::vector<Entry>>;
+  return *t;
+}
+size_t entries = 0;
+
+// Never destroyed: Python may be finalized before static destructors run.
+nb::object *fallbacks = new nb::object[NumOperatorOps];
+
+bool makeKey(KeyBuffer &key, int op, PyObject *const *xs, size_t n) {
+  key.put(static_cast<uint16_t>(op));
+  key.put(static_cast<uint8_t>(n));
+  for (size_t i = 0; i < n; ++i)
+    if (!encode(key, xs[i]))
+      return false;
+  return true;
+}
+
+/// The result of a call seen before, or a null object.
+nb::object tryCall(int op, PyObject *const *xs, size_t n) {
+  if (tracing || entries == 0)
+    return nb::object();
+  KeyBuffer key;
+  if (!makeKey(key, op, xs, n))
+    return nb::object();
+  auto it = table().find(key.hash());
+  if (it == table().end())
+    return nb::object();
+  for (const Entry &e : it->second) {
+    if (e.key.size() != key.size ||
+        std::memcmp(e.key.data(), key.bytes, key.size) != 0)
+      continue;
+    for (const Bound &b : e.bounds) {
+      int overflow = 0;
+      long long v = PyLong_AsLongLongAndOverflow(xs[b.operand], &overflow);
+      if (overflow || v < b.lo || v > b.hi)
+        return nb::object(); // the slow path raises OverflowError
+    }
+    Program *program = nb::inst_ptr<Program>(e.program);
+    nb::object args = nb::steal(PyTuple_New(static_cast<Py_ssize_t>(n)));
+    for (size_t i = 0; i < n; ++i) {
+      Py_INCREF(xs[i]);
+      PyTuple_SET_ITEM(args.ptr(), static_cast<Py_ssize_t>(i), xs[i]);
+    }
+    nb::list results = program->call(args, e.shapes);
+    return results[0];
+  }
+  return nb::object();
+}
+
+void registerEntry(int op, nb::tuple operands, nb::object program,
+                   nb::object shapes, nb::list bounds) {
+  if (op < 0 || op >= kMaxOps || !nb::isinstance<Program>(program))
+    throw nb::value_error("fast_register: bad operation or program");
+  std::vector<PyObject *> xs;
+  for (nb::handle h : operands)
+    xs.push_back(h.ptr());
+  KeyBuffer key;
+  if (!makeKey(key, op, xs.data(), xs.size()))
+    return; // an operand without a signature: nothing to remember
+  Entry e;
+  e.key.assign(key.bytes, key.size);
+  e.program = std::move(program);
+  e.shapes = std::move(shapes);
+  for (nb::handle b : bounds) {
+    nb::tuple t = nb::cast<nb::tuple>(b);
+    e.bounds.push_back({nb::cast<size_t>(t[0]), nb::cast<int64_t>(t[1]),
+                        nb::cast<int64_t>(t[2])});
+  }
+  if (entries >= kMaxEntries) {
+    table().clear();
+    entries = 0;
+  }
+  auto &bucket = table()[key.hash()];
+  for (Entry &old : bucket)
+    if (old.key == e.key) {
+      old = std::move(e);
+      return;
+    }
+  bucket.push_back(std::move(e));
+  ++entries;
+}
+
+/// `self op other` (or `other op self` when reflected).
+nb::object binaryOperator(int op, nb::handle self, nb::handle other,
+                          bool reflected) {
+  PyObject *xs[2] = {self.ptr(), other.ptr()};
+  if (reflected)
+    std::swap(xs[0], xs[1]);
+  nb::object r = tryCall(op, xs, 2);
+  if (r.is_valid())
+    return r;
+  nb::object &fallback = fallbacks[op];
+  if (!fallback.is_valid())
+    return nb::borrow(Py_NotImplemented);
+  return fallback(nb::handle(xs[0]), nb::handle(xs[1]));
+}
+
+nb::object &getFallback = *new nb::object;
+nb::object &setFallback = *new nb::object;
+
+/// The view `self[key]` for basic keys (integers, slices, None, one
+/// Ellipsis); false when the key is anything else or out of range (the
+/// Python path then raises NumPy's error or handles it).
+bool basicView(const ArrayCore &self, PyObject *key, ArrayCore &view) {
+  PyObject *single[1] = {key};
+  PyObject *const *items = single;
+  Py_ssize_t n = 1;
+  if (PyTuple_Check(key)) {
+    items = &PyTuple_GET_ITEM(key, 0);
+    n = PyTuple_GET_SIZE(key);
+  }
+  size_t used = 0;
+  int ellipses = 0;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject *k = items[i];
+    PyTypeObject *t = Py_TYPE(k);
+    if (k == Py_Ellipsis)
+      ++ellipses;
+    else if (t == &PyLong_Type || t == &PySlice_Type)
+      ++used;
+    else if (k != Py_None)
+      return false;
+  }
+  size_t rank = self.shape.size();
+  if (ellipses > 1 || used > rank)
+    return false;
+  view.buffer = self.buffer;
+  view.dtype = self.dtype;
+  view.offset = self.offset;
+  view.shape.clear();
+  view.strides.clear();
+  size_t axis = 0;
+  auto takeRest = [&](size_t count) {
+    for (size_t j = 0; j < count; ++j, ++axis) {
+      view.shape.push_back(self.shape[axis]);
+      view.strides.push_back(self.strides[axis]);
+    }
+  };
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject *k = items[i];
+    if (k == Py_None) {
+      view.shape.push_back(1);
+      view.strides.push_back(0);
+    } else if (k == Py_Ellipsis) {
+      // Every axis the rest of the key does not index.
+      size_t later = 0;
+      for (Py_ssize_t j = i + 1; j < n; ++j)
+        later += items[j] != Py_None && items[j] != Py_Ellipsis;
+      takeRest(rank - axis - later);
+    } else if (Py_TYPE(k) == &PySlice_Type) {
+      Py_ssize_t start, stop, step;
+      if (PySlice_Unpack(k, &start, &stop, &step) < 0) {
+        PyErr_Clear();
+        return false;
+      }
+      Py_ssize_t len = PySlice_AdjustIndices(
+          static_cast<Py_ssize_t>(self.shape[axis]), &start, &stop, step);
+      view.offset += static_cast<int64_t>(start) * self.strides[axis];
+      view.shape.push_back(len);
+      view.strides.push_back(self.strides[axis] * step);
+      ++axis;
+    } else {
+      int overflow = 0;
+      long long v = PyLong_AsLongLongAndOverflow(k, &overflow);
+      int64_t size = self.shape[axis];
+      if (overflow || v < -size || v >= size)
+        return false;
+      if (v < 0)
+        v += size;
+      view.offset += v * self.strides[axis];
+      ++axis;
+    }
+  }
+  takeRest(rank - axis);
+  return true;
+}
+
+nb::object getItem(nb::handle self, nb::handle key) {
+  ArrayCore view;
+  if (basicView(*nb::inst_ptr<ArrayCore>(self), key.ptr(), view))
+    return wrapArray(std::move(view));
+  return getFallback(self, key);
+}
+
+/// `self[key] = value` for basic keys and an array value of the same
+/// dtype and queue (broadcast to the view); else the Python path.
+void setItem(nb::handle self, nb::handle key, nb::handle value) {
+  ArrayCore &dst = *nb::inst_ptr<ArrayCore>(self);
+  ArrayCore view;
+  if (Py_TYPE(value.ptr()) ==
+          reinterpret_cast<PyTypeObject *>(arrayTypeHandle().ptr()) &&
+      !dst.buffer->readOnly && basicView(dst, key.ptr(), view)) {
+    const ArrayCore &src = *nb::inst_ptr<ArrayCore>(value);
+    if (src.dtype == dst.dtype && src.buffer->queue == dst.buffer->queue &&
+        src.shape.size() <= view.shape.size()) {
+      // Broadcast src to the view's shape (zero strides), as NumPy does.
+      ArrayCore from = src;
+      size_t pad = view.shape.size() - src.shape.size();
+      from.shape.assign(view.shape.begin(), view.shape.end());
+      from.strides.assign(view.shape.size(), 0);
+      bool ok = true;
+      for (size_t d = 0; d < src.shape.size(); ++d) {
+        int64_t want = view.shape[pad + d], have = src.shape[d];
+        if (have == want)
+          from.strides[pad + d] = src.strides[d];
+        else if (have != 1)
+          ok = false;
+      }
+      if (ok) {
+        submitCopy(view, from);
+        return;
+      }
+    }
+  }
+  setFallback(self, key, value);
+}
+
+} // namespace
+
+void bindFastPath(nb::module_ &m, nb::class_<ArrayCore> &c) {
+  m.def("fast_register", &registerEntry, nb::arg("op"), nb::arg("operands"),
+        nb::arg("program"), nb::arg("shapes"), nb::arg("bounds"),
+        "Remembers that op on operands of these signatures runs program "
+        "with these result shapes (integer scalar operands within bounds: "
+        "(index, lo, hi)).");
+  m.def(
+      "fast_call",
+      [](int op, nb::args xs) -> nb::object {
+        std::vector<PyObject *> v;
+        for (nb::handle h : xs)
+          v.push_back(h.ptr());
+        nb::object r = tryCall(op, v.data(), v.size());
+        return r.is_valid() ? r : nb::none();
+      },
+      "The result of op on operands seen before, else None.");
+  m.def("fast_clear", [] {
+    table().clear();
+    entries = 0;
+  });
+  m.def("fast_size", [] { return entries; });
+  m.def(
+      "set_fast_fallback",
+      [](int op, nb::object fn) {
+        if (op < 0 || op >= NumOperatorOps)
+          throw nb::value_error("set_fast_fallback: not an operator");
+        fallbacks[op] = std::move(fn);
+      },
+      "The Python function an operator calls when the fast path misses.");
+  m.def(
+      "trace_depth",
+      [](int delta) {
+        tracing += delta;
+        return tracing;
+      },
+      "Adds delta to this thread's count of active traces.");
+
+  m.def(
+      "set_index_fallbacks",
+      [](nb::object get, nb::object set) {
+        getFallback = std::move(get);
+        setFallback = std::move(set);
+      },
+      "The Python functions indexing calls for keys the C++ path does not "
+      "take.");
+  c.def("__getitem__", &getItem);
+  c.def("__setitem__", &setItem);
+
+  struct OperatorSpec {
+    const char *name, *reflected;
+    int op;
+  };
+  static const OperatorSpec ops[] = {
+      {"__add__", "__radd__", OpAdd},
+      {"__sub__", "__rsub__", OpSubtract},
+      {"__mul__", "__rmul__", OpMultiply},
+      {"__truediv__", "__rtruediv__", OpDivide},
+  };
+  for (const OperatorSpec &spec : ops) {
+    int op = spec.op;
+    c.def(spec.name, [op](nb::handle self, nb::handle other) {
+      return binaryOperator(op, self, other, false);
+    });
+    c.def(spec.reflected, [op](nb::handle self, nb::handle other) {
+      return binaryOperator(op, self, other, true);
+    });
+  }
+}
+
+} // namespace sluice::py
