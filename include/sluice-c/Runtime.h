@@ -229,11 +229,11 @@ SLUICE_RT_EXPORT SluiceStatus sluiceFree(SluiceQueue queue, void *ptr);
  * before asking the backend, and memory sluiceFree releases goes back to
  * the pool once its tasks have finished. Bytes are counted by size class. */
 typedef struct SluiceMemoryPoolInfo {
-  uint64_t bytes_in_use; /* allocated and not yet released */
-  uint64_t bytes_held;   /* free blocks kept for reuse */
-  uint64_t high_water;   /* the most bytes_in_use has been */
-  uint64_t limit;        /* cap on in use + held; 0: none */
-  uint64_t hold_limit;   /* cap on held */
+  uint64_t bytes_in_use;        /* allocated and not yet released */
+  uint64_t bytes_held;          /* free blocks kept for reuse */
+  uint64_t high_water;          /* the most bytes_in_use has been */
+  uint64_t limit;               /* cap on in use + held; 0: none */
+  uint64_t hold_limit;          /* cap on held */
   uint64_t backend_allocations; /* blocks taken from the backend */
   uint64_t reused;              /* allocations served from held blocks */
 } SluiceMemoryPoolInfo;
@@ -243,8 +243,8 @@ sluiceDeviceGetMemoryPoolInfo(SluiceDevice device, SluiceMemoryPoolInfo *info);
  * cap). An allocation past it gives the held blocks back, then fails with
  * SLUICE_ERROR_OUT_OF_DEVICE_MEMORY (HOST for the host device). The
  * environment variable SLUICE_POOL_LIMIT sets the initial cap. */
-SLUICE_RT_EXPORT SluiceStatus sluiceDeviceSetMemoryPoolLimit(SluiceDevice device,
-                                                             uint64_t bytes);
+SLUICE_RT_EXPORT SluiceStatus
+sluiceDeviceSetMemoryPoolLimit(SluiceDevice device, uint64_t bytes);
 /* Caps the bytes of free blocks the pool keeps (SLUICE_POOL_HOLD_BYTES;
  * default a quarter of the device's memory; 0 keeps none). */
 SLUICE_RT_EXPORT SluiceStatus

@@ -86,8 +86,8 @@ void MemoryPool::configureLocked() {
     return;
   configured = true;
   const DeviceProperties &props = device.properties();
-  uint64_t memory = props.globalMemoryBytes ? props.globalMemoryBytes
-                                            : uint64_t(4) << 30;
+  uint64_t memory =
+      props.globalMemoryBytes ? props.globalMemoryBytes : uint64_t(4) << 30;
   uint64_t hold = memory / 4;
   // The names of the backend pools this one replaced still work.
   if (props.backend == SLUICE_BACKEND_HOST)
@@ -146,8 +146,8 @@ SluiceStatus MemoryPool::allocate(SluiceUsmKind kind, size_t bytes,
       uint64_t used = inUse, cap = limit;
       lockedFailure = fail(
           oom, "the memory pool of " + device.filterString() +
-                   " is limited to " + bytesText(cap) + ": " +
-                   bytesText(used) + " are in use and " + bytesText(bytes) +
+                   " is limited to " + bytesText(cap) + ": " + bytesText(used) +
+                   " are in use and " + bytesText(bytes) +
                    " more were requested (raise the limit with "
                    "SLUICE_POOL_LIMIT or set_memory_pool_limit)");
     }

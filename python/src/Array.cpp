@@ -337,7 +337,8 @@ private:
 
 bool isSmallHostCopy(const ArrayCore &dst, const ArrayCore &src) {
   return dst.buffer->queue->backend == SLUICE_BACKEND_HOST &&
-         src.buffer->queue && src.buffer->queue->backend == SLUICE_BACKEND_HOST &&
+         src.buffer->queue &&
+         src.buffer->queue->backend == SLUICE_BACKEND_HOST &&
          static_cast<size_t>(dst.size()) * dst.itemsize() <= inlineBytes();
 }
 

@@ -270,9 +270,8 @@ NB_MODULE(_sluice, m) {
     SluiceMemoryPoolInfo i;
     check(sluiceDeviceGetMemoryPoolInfo(deviceFromId(id), &i),
           "cannot query the memory pool");
-    return std::make_tuple(i.bytes_in_use, i.bytes_held, i.high_water,
-                           i.limit, i.hold_limit, i.backend_allocations,
-                           i.reused);
+    return std::make_tuple(i.bytes_in_use, i.bytes_held, i.high_water, i.limit,
+                           i.hold_limit, i.backend_allocations, i.reused);
   });
   m.def("pool_set_limit", [](uintptr_t id, uint64_t bytes) {
     check(sluiceDeviceSetMemoryPoolLimit(deviceFromId(id), bytes),
@@ -366,82 +365,86 @@ NB_MODULE(_sluice, m) {
       "Blocks the queue's worker until the returned gate is released.");
 
   // --- arrays ----------------------------------------------------------
-  auto arrayCore = nb::class_<ArrayCore>(m, "ArrayCore",
-                        "The native part of sluice.Array (a strided view of "
-                        "a USM buffer).")
-      .def_prop_ro("shape", [](ArrayCore &a) { return toTuple(a.shape); })
-      .def_prop_ro("ndim", [](ArrayCore &a) { return a.shape.size(); })
-      .def_prop_ro("size", &ArrayCore::size)
-      .def_prop_ro("itemsize", &ArrayCore::itemsize)
-      .def_prop_ro("nbytes",
-                   [](ArrayCore &a) { return a.size() * a.itemsize(); })
-      .def_prop_ro("_dtype_code", [](ArrayCore &a) { return a.dtype; })
-      .def_prop_ro("_queue_id",
-                   [](ArrayCore &a) {
-                     return reinterpret_cast<uintptr_t>(a.buffer->queue);
-                   })
-      .def_prop_ro(
-          "_usm_kind",
-          [](ArrayCore &a) { return static_cast<int>(a.buffer->kind); })
-      .def_prop_ro("_strides", [](ArrayCore &a) { return toTuple(a.strides); })
-      .def_prop_ro("_offset", [](ArrayCore &a) { return a.offset; })
-      .def_prop_ro("_signature",
-                   [](ArrayCore &a) {
-                     // What a jitted function's cache key holds of an
-                     // array argument.
-                     return nb::make_tuple(
-                         a.dtype, toTuple(a.shape),
-                         reinterpret_cast<uintptr_t>(a.buffer->queue),
-                         static_cast<int>(a.buffer->kind));
-                   })
-      .def_prop_ro("_c_contiguous", &ArrayCore::cContiguous)
-      .def_prop_ro("_readonly", [](ArrayCore &a) { return a.buffer->readOnly; })
-      .def_prop_ro("_host_accessible",
-                   [](ArrayCore &a) { return a.buffer->hostAccessible(); })
-      .def("_same_buffer",
-           [](ArrayCore &a, ArrayCore &b) { return a.buffer == b.buffer; })
-      .def("_view", &coreView)
-      .def("_wait", [](ArrayCore &a) { waitBuffer(*a.buffer); })
-      .def("_pending",
-           [](ArrayCore &a) {
-             return a.buffer->last && !a.buffer->last->finished();
-           })
-      .def("_data_pointer",
-           [](ArrayCore &a) {
-             waitBuffer(*a.buffer);
-             return reinterpret_cast<uintptr_t>(a.dataPointer());
-           })
-      .def("_to_host",
-           [](ArrayCore &a, nb::handle out) {
-             PyBuffer b(out, /*writable=*/true);
-             if (static_cast<size_t>(b.view.len) !=
-                 static_cast<size_t>(a.size()) * a.itemsize())
-               throw Error(ErrorKind::Value, "output buffer size mismatch");
-             copyToHost(a, b.view.buf);
-           })
-      .def("_fill",
-           [](ArrayCore &a, nb::bytes value) {
-             if (value.size() != a.itemsize())
-               throw Error(ErrorKind::Value, "fill value size mismatch");
-             submitFill(a, value.c_str());
-           })
-      .def("_copy_from",
-           [](ArrayCore &a, ArrayCore &src) {
-             if (a.dtype != src.dtype || a.shape != src.shape)
-               throw Error(ErrorKind::Value,
-                           "copy between arrays of different dtypes or "
-                           "shapes");
-             submitCopy(a, src);
-           })
-      .def("_contiguous",
-           [](ArrayCore &a, uintptr_t queue, int kind, bool force) {
-             return wrapArray(
-                 contiguousCopy(a, queueFromId(queue), kindFrom(kind), force));
-           })
-      .def("_dlpack_device", [](ArrayCore &a) { return dlpackDevice(a); })
-      .def("_dlpack", [](ArrayCore &a, bool versioned, bool copied) {
-        return dlpackExport(a, versioned, copied);
-      });
+  auto arrayCore =
+      nb::class_<ArrayCore>(
+          m, "ArrayCore",
+          "The native part of sluice.Array (a strided view of "
+          "a USM buffer).")
+          .def_prop_ro("shape", [](ArrayCore &a) { return toTuple(a.shape); })
+          .def_prop_ro("ndim", [](ArrayCore &a) { return a.shape.size(); })
+          .def_prop_ro("size", &ArrayCore::size)
+          .def_prop_ro("itemsize", &ArrayCore::itemsize)
+          .def_prop_ro("nbytes",
+                       [](ArrayCore &a) { return a.size() * a.itemsize(); })
+          .def_prop_ro("_dtype_code", [](ArrayCore &a) { return a.dtype; })
+          .def_prop_ro("_queue_id",
+                       [](ArrayCore &a) {
+                         return reinterpret_cast<uintptr_t>(a.buffer->queue);
+                       })
+          .def_prop_ro(
+              "_usm_kind",
+              [](ArrayCore &a) { return static_cast<int>(a.buffer->kind); })
+          .def_prop_ro("_strides",
+                       [](ArrayCore &a) { return toTuple(a.strides); })
+          .def_prop_ro("_offset", [](ArrayCore &a) { return a.offset; })
+          .def_prop_ro("_signature",
+                       [](ArrayCore &a) {
+                         // What a jitted function's cache key holds of an
+                         // array argument.
+                         return nb::make_tuple(
+                             a.dtype, toTuple(a.shape),
+                             reinterpret_cast<uintptr_t>(a.buffer->queue),
+                             static_cast<int>(a.buffer->kind));
+                       })
+          .def_prop_ro("_c_contiguous", &ArrayCore::cContiguous)
+          .def_prop_ro("_readonly",
+                       [](ArrayCore &a) { return a.buffer->readOnly; })
+          .def_prop_ro("_host_accessible",
+                       [](ArrayCore &a) { return a.buffer->hostAccessible(); })
+          .def("_same_buffer",
+               [](ArrayCore &a, ArrayCore &b) { return a.buffer == b.buffer; })
+          .def("_view", &coreView)
+          .def("_wait", [](ArrayCore &a) { waitBuffer(*a.buffer); })
+          .def("_pending",
+               [](ArrayCore &a) {
+                 return a.buffer->last && !a.buffer->last->finished();
+               })
+          .def("_data_pointer",
+               [](ArrayCore &a) {
+                 waitBuffer(*a.buffer);
+                 return reinterpret_cast<uintptr_t>(a.dataPointer());
+               })
+          .def("_to_host",
+               [](ArrayCore &a, nb::handle out) {
+                 PyBuffer b(out, /*writable=*/true);
+                 if (static_cast<size_t>(b.view.len) !=
+                     static_cast<size_t>(a.size()) * a.itemsize())
+                   throw Error(ErrorKind::Value, "output buffer size mismatch");
+                 copyToHost(a, b.view.buf);
+               })
+          .def("_fill",
+               [](ArrayCore &a, nb::bytes value) {
+                 if (value.size() != a.itemsize())
+                   throw Error(ErrorKind::Value, "fill value size mismatch");
+                 submitFill(a, value.c_str());
+               })
+          .def("_copy_from",
+               [](ArrayCore &a, ArrayCore &src) {
+                 if (a.dtype != src.dtype || a.shape != src.shape)
+                   throw Error(ErrorKind::Value,
+                               "copy between arrays of different dtypes or "
+                               "shapes");
+                 submitCopy(a, src);
+               })
+          .def("_contiguous",
+               [](ArrayCore &a, uintptr_t queue, int kind, bool force) {
+                 return wrapArray(contiguousCopy(a, queueFromId(queue),
+                                                 kindFrom(kind), force));
+               })
+          .def("_dlpack_device", [](ArrayCore &a) { return dlpackDevice(a); })
+          .def("_dlpack", [](ArrayCore &a, bool versioned, bool copied) {
+            return dlpackExport(a, versioned, copied);
+          });
   bindFastPath(m, arrayCore);
 
   m.def("empty", [](uintptr_t queue, int kind, int dtype,

@@ -341,7 +341,6 @@ void storeScalar(nb::handle value, int dtype, uint64_t &slot) {
     throw nb::python_error();
 }
 
-
 bool Program::smallHostWork(const Task &task) const {
   auto &call = static_cast<const CallTask &>(task);
   size_t bytes = 0;

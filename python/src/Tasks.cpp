@@ -108,9 +108,8 @@ void Dispatcher::submit(std::shared_ptr<Task> task) {
     {
       nb::gil_scoped_release release;
       std::unique_lock<std::mutex> wait(mutex);
-      space.wait(wait, [&] {
-        return stopping || pending.size() < kMaxPending / 2;
-      });
+      space.wait(wait,
+                 [&] { return stopping || pending.size() < kMaxPending / 2; });
     }
     lock.lock();
   }
@@ -158,8 +157,7 @@ void Dispatcher::loop() {
     std::shared_ptr<Task> task;
     {
       std::unique_lock<std::mutex> lock(mutex);
-      cv.wait(lock,
-              [&] { return stopping || (!pending.empty() && !running); });
+      cv.wait(lock, [&] { return stopping || (!pending.empty() && !running); });
       if (pending.empty() || running)
         return;
       task = std::move(pending.front());

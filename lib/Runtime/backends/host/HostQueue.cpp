@@ -138,19 +138,22 @@ SluiceStatus HostQueue::wait() {
 SluiceStatus HostQueue::submitCopy(void *dst, const void *src, size_t bytes,
                                    const EventList &deps, Ref<Event> &out) {
   bool small = bytes < kParallelBytes || program::insideWaitingEntry();
-  out = submit(deps, [=] {
-    auto *d = static_cast<char *>(dst);
-    auto *from = static_cast<const char *>(src);
-    // Overlapping ranges keep memmove's order; others copy in parallel.
-    if (d < from + bytes && from < d + bytes) {
-      std::memmove(d, from, bytes);
-      return std::string();
-    }
-    forChunks(bytes, 64, [&](size_t lo, size_t hi) {
-      std::memcpy(d + lo, from + lo, hi - lo);
-    });
-    return std::string();
-  }, small);
+  out = submit(
+      deps,
+      [=] {
+        auto *d = static_cast<char *>(dst);
+        auto *from = static_cast<const char *>(src);
+        // Overlapping ranges keep memmove's order; others copy in parallel.
+        if (d < from + bytes && from < d + bytes) {
+          std::memmove(d, from, bytes);
+          return std::string();
+        }
+        forChunks(bytes, 64, [&](size_t lo, size_t hi) {
+          std::memcpy(d + lo, from + lo, hi - lo);
+        });
+        return std::string();
+      },
+      small);
   return SLUICE_SUCCESS;
 }
 
@@ -159,19 +162,22 @@ SluiceStatus HostQueue::submitFill(void *dst, const void *pattern,
                                    const EventList &deps, Ref<Event> &out) {
   std::string copy(static_cast<const char *>(pattern), patternSize);
   bool small = bytes < kParallelBytes || program::insideWaitingEntry();
-  out = submit(deps, [=] {
-    char *d = static_cast<char *>(dst);
-    // Chunks start at multiples of the pattern size (a power of two).
-    forChunks(bytes, patternSize, [&](size_t lo, size_t hi) {
-      if (patternSize == 1) {
-        std::memset(d + lo, copy[0], hi - lo);
-        return;
-      }
-      for (size_t off = lo; off < hi; off += patternSize)
-        std::memcpy(d + off, copy.data(), patternSize);
-    });
-    return std::string();
-  }, small);
+  out = submit(
+      deps,
+      [=] {
+        char *d = static_cast<char *>(dst);
+        // Chunks start at multiples of the pattern size (a power of two).
+        forChunks(bytes, patternSize, [&](size_t lo, size_t hi) {
+          if (patternSize == 1) {
+            std::memset(d + lo, copy[0], hi - lo);
+            return;
+          }
+          for (size_t off = lo; off < hi; off += patternSize)
+            std::memcpy(d + off, copy.data(), patternSize);
+        });
+        return std::string();
+      },
+      small);
   return SLUICE_SUCCESS;
 }
 
@@ -190,26 +196,30 @@ SluiceStatus HostQueue::submitLaunch(Kernel &kernel, const uint64_t grid[3],
   auto shared = std::make_shared<KernelArgs>(std::move(args));
   // One workgroup runs on one thread anyway: no reason to wake another;
   // and a program's entry waits for its launches at its end anyway.
-  bool small = grid[0] * grid[1] * grid[2] <= 1 ||
-               program::insideWaitingEntry();
-  out = submit(deps, [module, fn, shape, shared] {
-    std::vector<void *> pointers = shared->pointers();
-    uint64_t gx = shape.num_groups[0], gy = shape.num_groups[1];
-    uint64_t total = gx * gy * shape.num_groups[2];
-    ThreadPool::shared().parallelFor(total, [&](uint64_t i) {
-      SluiceHostGroup group = shape;
-      group.group_id[0] = i % gx;
-      group.group_id[1] = (i / gx) % gy;
-      group.group_id[2] = i / (gx * gy);
-      fn(pointers.data(), &group);
-    });
-    return std::string();
-  }, small);
+  bool small =
+      grid[0] * grid[1] * grid[2] <= 1 || program::insideWaitingEntry();
+  out = submit(
+      deps,
+      [module, fn, shape, shared] {
+        std::vector<void *> pointers = shared->pointers();
+        uint64_t gx = shape.num_groups[0], gy = shape.num_groups[1];
+        uint64_t total = gx * gy * shape.num_groups[2];
+        ThreadPool::shared().parallelFor(total, [&](uint64_t i) {
+          SluiceHostGroup group = shape;
+          group.group_id[0] = i % gx;
+          group.group_id[1] = (i / gx) % gy;
+          group.group_id[2] = i / (gx * gy);
+          fn(pointers.data(), &group);
+        });
+        return std::string();
+      },
+      small);
   return SLUICE_SUCCESS;
 }
 
 SluiceStatus HostQueue::submitBarrier(const EventList &deps, Ref<Event> &out) {
-  out = submit(deps, [] { return std::string(); }, /*small=*/true);
+  out = submit(
+      deps, [] { return std::string(); }, /*small=*/true);
   return SLUICE_SUCCESS;
 }
 
