@@ -234,7 +234,9 @@ def numexpr_programs(reps, quick):
             for _ in range(100):
                 up, dn = u[:-2, 1:-1], u[2:, 1:-1]
                 lf, rt = u[1:-1, :-2], u[1:-1, 2:]
-                u[1:-1, 1:-1] = ne.evaluate("0.25*(up+dn+lf+rt)")
+                u[1:-1, 1:-1] = ne.evaluate(
+                    "0.25*(up+dn+lf+rt)",
+                    local_dict={"up": up, "dn": dn, "lf": lf, "rt": rt})
         return run
     out["jacobi 61x61 x100"] = time_run(jac(61), reps)
     if not quick:
@@ -246,23 +248,26 @@ def numexpr_programs(reps, quick):
     t = rng.uniform(1, 2, n).astype(np.float32)
     call = np.zeros(n, np.float32)
     put = np.zeros(n, np.float32)
+    cn = ("where({x} < 0, 1 - ({w}), {w})")
+    w = ("1 - 0.3989422804014327*exp(-0.5*{x}*{x})*{k}*(0.31938153 + "
+         "{k}*(-0.356563782 + {k}*(1.781477937 + {k}*(-1.821255978 + "
+         "{k}*1.330274429))))")
+
+    def cnd(x, k):
+        return cn.format(x=x, w=w.format(x=x, k=k))
+
     def bs():
-        d1 = ne.evaluate("(log(price/strike) + (0.1 + 0.5*0.2*0.2)*t) / "
-                         "(0.2*sqrt(t))")
-        d2 = ne.evaluate("d1 - 0.2*sqrt(t)")
-        e = ne.evaluate("strike*exp(-0.1*t)")
-        cn = ("(where({x} < 0, 1 - (1 - 0.3989422804014327*exp(-0.5*{x}*{x})"
-              "*k{i}*(0.31938153 + k{i}*(-0.356563782 + k{i}*(1.781477937 + "
-              "k{i}*(-1.821255978 + k{i}*1.330274429))))), 1 - "
-              "0.3989422804014327*exp(-0.5*{x}*{x})*k{i}*(0.31938153 + "
-              "k{i}*(-0.356563782 + k{i}*(1.781477937 + k{i}*(-1.821255978 + "
-              "k{i}*1.330274429))))))")
-        k1 = ne.evaluate("1/(1 + 0.2316419*abs(d1))")  # noqa: F841
-        k2 = ne.evaluate("1/(1 + 0.2316419*abs(d2))")  # noqa: F841
-        ne.evaluate(f"price*{cn.format(x='d1', i=1)} - "
-                    f"e*{cn.format(x='d2', i=2)}", out=call)
-        ne.evaluate(f"e*(1 - {cn.format(x='d2', i=2)}) - "
-                    f"price*(1 - {cn.format(x='d1', i=1)})", out=put)
+        env = {"price": price, "strike": strike, "t": t}
+        env["d1"] = ne.evaluate("(log(price/strike) + (0.1 + 0.5*0.2*0.2)*t)"
+                                " / (0.2*sqrt(t))", local_dict=env)
+        env["d2"] = ne.evaluate("d1 - 0.2*sqrt(t)", local_dict=env)
+        env["e"] = ne.evaluate("strike*exp(-0.1*t)", local_dict=env)
+        env["k1"] = ne.evaluate("1/(1 + 0.2316419*abs(d1))", local_dict=env)
+        env["k2"] = ne.evaluate("1/(1 + 0.2316419*abs(d2))", local_dict=env)
+        env["c1"] = ne.evaluate(cnd("d1", "k1"), local_dict=env)
+        env["c2"] = ne.evaluate(cnd("d2", "k2"), local_dict=env)
+        ne.evaluate("price*c1 - e*c2", local_dict=env, out=call)
+        ne.evaluate("e*(1 - c2) - price*(1 - c1)", local_dict=env, out=put)
     out["black-scholes 2^20"] = time_run(bs, reps)
     return out
 
