@@ -415,10 +415,27 @@ struct ConvertHostToRuntimePass
     if (compiled.wasInterrupted())
       return signalPassFailure();
 
+    // bf16 arithmetic in f32, rounded once per op: LLVM would promote it
+    // through __truncsfbf2, which neither the JIT's process nor a CPU
+    // without AVX512-BF16 provides. (Conversions to and from bf16 become
+    // integer code below.)
+    {
+      TypeConverter bf16;
+      arith::populateEmulateUnsupportedFloatsConversions(
+          bf16, {BFloat16Type::get(ctx)}, Float32Type::get(ctx));
+      RewritePatternSet patterns(ctx);
+      arith::populateEmulateUnsupportedFloatsPatterns(patterns, bf16);
+      ConversionTarget target(*ctx);
+      arith::populateEmulateUnsupportedFloatsLegality(target, bf16);
+      if (failed(applyPartialConversion(module, target, std::move(patterns))))
+        return signalPassFailure();
+    }
+
     // Expand what the LLVM conversions do not take directly.
     {
       RewritePatternSet patterns(ctx);
       arith::populateArithExpandOpsPatterns(patterns);
+      arith::populateExpandBFloat16Patterns(patterns);
       memref::populateExpandStridedMetadataPatterns(patterns);
       populateSCFToControlFlowConversionPatterns(patterns);
       if (failed(applyPatternsGreedily(module, std::move(patterns))))

@@ -194,10 +194,10 @@ SluiceStatus HostQueue::submitLaunch(Kernel &kernel, const uint64_t grid[3],
     shape.local_size[d] = local[d];
   }
   auto shared = std::make_shared<KernelArgs>(std::move(args));
-  // One workgroup runs on one thread anyway: no reason to wake another;
-  // and a program's entry waits for its launches at its end anyway.
-  bool small =
-      grid[0] * grid[1] * grid[2] <= 1 || program::insideWaitingEntry();
+  // A program's entry waits for its launches at its end anyway, so inside
+  // one a launch may run on the entry's thread. Elsewhere launches stay
+  // asynchronous, as the C API promises (a kernel may wait for the host).
+  bool small = program::insideWaitingEntry();
   out = submit(
       deps,
       [module, fn, shape, shared] {

@@ -16,9 +16,10 @@ namespace sluice::rt::host {
 
 /// Tasks run one after another on the queue's own thread (started on first
 /// submission); a launch spreads its workgroups over the shared pool. A
-/// small task submitted while the queue is idle and its dependencies have
-/// finished runs at once on the submitting thread instead: waking the
-/// queue's thread (and waiting for it) would cost more than the work.
+/// small copy or fill, or a launch from inside a program entry that waits
+/// for its queues at its end anyway, submitted while the queue is idle and
+/// its dependencies have finished, runs at once on the submitting thread
+/// instead: waking the queue's thread (and waiting for it) would cost more.
 class HostQueue final : public Queue {
 public:
   explicit HostQueue(Device &device) : Queue(device) {}
