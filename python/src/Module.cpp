@@ -13,6 +13,7 @@
 #include "Compiler.h"
 #include "DLPack.h"
 #include "Errors.h"
+#include "Memory.h"
 #include "Program.h"
 
 #include "sluice-c/Runtime.h"
@@ -476,4 +477,6 @@ NB_MODULE(_sluice, m) {
   m.def("open_artifact", &openArtifact, nb::arg("path"));
   m.def("load_artifact", &loadArtifact, nb::arg("path"), nb::arg("entry"));
   m.def("compiler_version", &compilerVersion);
+  // --- dpctl layer: events, USM pointers, byte views ----------------------
+  bindMemory(m);
 }
