@@ -146,6 +146,7 @@ class _Memory(_ext.MemoryCore):
 
     @property
     def __sycl_usm_array_interface__(self):
+        _ext.usm_register_export(self._bytes)
         return {"data": (self._pointer, False), "shape": (self.nbytes,),
                 "strides": None, "typestr": "|u1", "version": 1,
                 "syclobj": self.sycl_queue, "offset": 0}
@@ -405,6 +406,7 @@ def array_interface(x):
     """``__sycl_usm_array_interface__`` of a sluice.Array (waits for
     pending writes)."""
     ptr = x._data_pointer()
+    _ext.usm_register_export(x)
     return {"data": (ptr, bool(x._readonly)), "shape": tuple(x.shape),
             "strides": None if x._c_contiguous else tuple(x._strides),
             "typestr": x.dtype.str, "version": 1, "syclobj": x.sycl_queue,

@@ -6,6 +6,8 @@ shape as in dpctl), ``to_numpy``/``asnumpy``, ``from_numpy`` and
 ``Device``. ``import sluice.tensor as dpt`` ports dpctl.tensor code.
 """
 
+import builtins as _builtins
+
 import sluice as _sluice
 
 from ._array import Array as _Array
@@ -68,7 +70,7 @@ class usm_ndarray(metaclass=_UsmNdarrayType):
             dims = shape if order == "C" else shape[::-1]
             for d in reversed(dims):
                 strides.insert(0, acc)
-                acc *= max(d, 1)
+                acc *= _builtins.max(d, 1)
             if order == "F":
                 strides = strides[::-1]
         base = raw._offset * raw.itemsize

@@ -4,7 +4,10 @@
 #include "Errors.h"
 #include "Program.h"
 
+#include <algorithm>
+
 #include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
@@ -142,6 +145,43 @@ nb::object reinterpret(ArrayCore &core, int dtype, int64_t offset,
   return wrapArray(std::move(v));
 }
 
+/// Buffers whose memory was handed out through
+/// __sycl_usm_array_interface__: an import of a pointer into one of them
+/// views that buffer itself, so the work on both stays ordered (a buffer
+/// orders the tasks that use it). Touched with the GIL held only.
+std::vector<std::weak_ptr<Buffer>> &exportedBuffers() {
+  static auto *list = new std::vector<std::weak_ptr<Buffer>>;
+  return *list;
+}
+
+void registerExport(ArrayCore &core) {
+  auto &list = exportedBuffers();
+  for (auto &w : list)
+    if (w.lock() == core.buffer)
+      return;
+  list.erase(std::remove_if(list.begin(), list.end(),
+                            [](const std::weak_ptr<Buffer> &w) {
+                              return w.expired();
+                            }),
+             list.end());
+  list.push_back(core.buffer);
+}
+
+/// The exported buffer holding bytes [first + lo, first + hi), or null.
+std::shared_ptr<Buffer> exportedBufferOf(char *first, int64_t lo,
+                                         int64_t hi) {
+  for (auto &w : exportedBuffers()) {
+    std::shared_ptr<Buffer> b = w.lock();
+    if (!b || !b->data)
+      continue;
+    char *begin = b->data - b->bytesBefore;
+    char *end = b->data + b->bytes;
+    if (first + lo >= begin && first + hi <= end && first >= begin)
+      return b;
+  }
+  return nullptr;
+}
+
 /// An array over USM memory another object describes (its
 /// __sycl_usm_array_interface__): `ptr` is the first element's address,
 /// [lo, hi) the bytes the view reaches relative to it. The memory is
@@ -159,6 +199,24 @@ nb::object usmImport(uintptr_t ptr, int64_t lo, int64_t hi, int dtype,
   if (!ptr && elementCount(shape))
     throw Error(ErrorKind::Value, "null USM pointer");
   QueueState *fallback = queueOf(queueId);
+  char *ptrBytes = reinterpret_cast<char *>(ptr);
+  if (std::shared_ptr<Buffer> known =
+          ptr ? exportedBufferOf(ptrBytes, lo, hi) : nullptr) {
+    int64_t item = static_cast<int64_t>(itemSize(dtype));
+    int64_t delta = ptrBytes - known->data;
+    if (!readOnly && delta % item == 0) {
+      ArrayCore core;
+      core.buffer = std::move(known);
+      core.dtype = static_cast<uint8_t>(dtype);
+      core.offset = delta / item;
+      core.shape = shape;
+      core.strides = strides;
+      return wrapArray(std::move(core));
+    }
+    // A read-only or misaligned alias gets a buffer of its own, made after
+    // the pending writes.
+    waitBuffer(*known);
+  }
   auto buffer = std::make_shared<Buffer>();
   buffer->data = reinterpret_cast<char *>(ptr);
   buffer->bytes = static_cast<size_t>(hi > 0 ? hi : 0);
@@ -229,7 +287,7 @@ int memoryGetBuffer(PyObject *self, Py_buffer *view, int flags) {
   } catch (const Error &e) {
     PyErr_SetString(PyExc_BufferError, e.what());
     return -1;
-  } catch (const nb::python_error &e) {
+  } catch (nb::python_error &e) {
     e.restore();
     return -1;
   }
@@ -292,6 +350,9 @@ void bindMemory(nb::module_ &m) {
   m.def("usm_import", &usmImport, nb::arg("ptr"), nb::arg("lo"), nb::arg("hi"),
         nb::arg("dtype"), nb::arg("shape"), nb::arg("strides"),
         nb::arg("owner"), nb::arg("readonly"), nb::arg("queue"));
+  m.def("usm_register_export", &registerExport, nb::arg("core"),
+        "Records that the array's memory was handed out through "
+        "__sycl_usm_array_interface__.");
   m.def("pointer_info", [](uintptr_t ptr) {
     SluiceUsmKind kind = SLUICE_USM_UNKNOWN;
     SluiceQueue queue = nullptr;
