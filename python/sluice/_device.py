@@ -230,14 +230,6 @@ class Device:
         return False
 
     @property
-    def has_aspect_is_component(self):
-        return False
-
-    @property
-    def has_aspect_is_composite(self):
-        return False
-
-    @property
     def default_selector_score(self):
         """The score of the default selector: the default device (the
         first GPU, else the host CPU) scores highest, ties go to the
@@ -298,34 +290,53 @@ class Device:
 
     @property
     def parent_device(self):
-        """None: every Sluice device is a root device."""
-        return None
+        """The device this one is a sub-device of, else None."""
+        h = _ext.device_parent(self._handle)
+        return Device._from_handle(h) if h else None
 
     def get_unpartitioned_parent_device(self):
-        return self.sycl_device
+        d = self.sycl_device
+        while True:
+            p = d.parent_device
+            if p is None:
+                return d
+            d = p
 
     def get_device_id(self):
-        """The device's position in ``get_devices()``."""
+        """The device's position in ``get_devices()`` (root devices)."""
         for i, d in enumerate(get_devices()):
             if d._handle == self._handle:
                 return i
-        raise ValueError(f"{self.filter_string} is not a visible device")
+        raise ValueError(f"{self.filter_string} is not a root device")
 
     def addressof_ref(self):
         """The runtime's handle of the device, as an integer."""
         return self._handle
 
+    def _sub_device_handles(self):
+        return _ext.device_sub_devices(self._handle)
+
+    @property
+    def has_aspect_is_composite(self):
+        return bool(self._sub_device_handles())
+
+    @property
+    def has_aspect_is_component(self):
+        return _ext.device_parent(self._handle) != 0
+
     def create_sub_devices(self, *, partition=None):
-        """dpctl's partitioning: ``partition=`` an int (compute units per
-        sub-device), a list of counts, or an affinity domain name
-        ("numa", "L1_cache" ... "L4_cache", "next_partitionable").
-        Sluice's runtime has no partitioned devices yet: every valid
-        request raises SyclSubDeviceCreationError; the tiles of a
-        multi-tile Level Zero card are devices of their own
-        (``ZE_FLAT_DEVICE_HIERARCHY=FLAT``, the default)."""
+        """dpctl's partitioning. ``partition=`` an affinity domain
+        ("next_partitionable" or "numa": the tiles of a multi-tile Level
+        Zero card that shows as one device, under
+        ``ZE_FLAT_DEVICE_HIERARCHY=COMPOSITE``), an int (compute units per
+        sub-device) or a list of counts. Sluice's runtime partitions only
+        by affinity into tiles; other requests, and devices without tiles,
+        raise SyclSubDeviceCreationError. Sub-devices are devices like any
+        other (queues, arrays); their filter strings are
+        "<parent's>.<i>"."""
         from ._errors import SyclSubDeviceCreationError
-        domains = ("not_applicable", "numa", "L4_cache", "L3_cache",
-                   "L2_cache", "L1_cache", "next_partitionable")
+        domains = ("numa", "L4_cache", "L3_cache", "L2_cache", "L1_cache",
+                   "next_partitionable")
         if partition is None:
             raise TypeError("create_sub_devices() needs partition=")
         if isinstance(partition, str):
@@ -333,10 +344,16 @@ class Device:
                 raise ValueError(f"partition {partition!r} is not an "
                                  "affinity domain (one of "
                                  f"{', '.join(domains)})")
+            if partition in ("numa", "next_partitionable"):
+                subs = self._sub_device_handles()
+                if subs:
+                    return [Device._from_handle(h) for h in subs]
+            how = f"by the affinity domain {partition!r}"
         elif isinstance(partition, int) and not isinstance(partition, bool):
             if partition <= 0:
                 raise ValueError("partition must be a positive number of "
                                  "compute units")
+            how = f"equally ({partition} compute units each)"
         else:
             try:
                 counts = [int(c) for c in partition]
@@ -345,14 +362,14 @@ class Device:
                                 "or an affinity domain name, not "
                                 f"{type(partition).__name__}") from None
             if not counts or any(c < 0 for c in counts):
-                raise ValueError("partition counts must be non-negative "
-                                 "and not all zero")
+                raise ValueError("partition counts must be non-negative")
             if sum(counts) == 0:
                 raise ValueError("partition counts must not all be zero")
+            how = f"by counts {counts}"
         raise SyclSubDeviceCreationError(
-            f"{self.filter_string} cannot be partitioned as {partition!r}: "
-            "Sluice's runtime does not partition devices (the tiles of a "
-            "Level Zero card are listed as devices of their own)")
+            f"{self.filter_string} cannot be partitioned {how}: Sluice "
+            "partitions only the tiles of a composite Level Zero device "
+            "(partition='next_partitionable' or 'numa')")
 
     @property
     def properties(self):

@@ -250,7 +250,12 @@ class SyclContext:
 
     @classmethod
     def _of_device(cls, dev):
-        return cls._of_platform(SyclPlatform._of_device(dev))
+        c = cls._of_platform(SyclPlatform._of_device(dev))
+        root = dev.get_unpartitioned_parent_device()
+        if dev._handle not in c._handles and root._handle in c._handles:
+            # a sub-device: in its root device's context
+            c._handles = c._handles + (dev._handle,)
+        return c
 
     def get_devices(self):
         return [Device._from_handle(h) for h in self._handles]
