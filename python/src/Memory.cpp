@@ -159,17 +159,15 @@ void registerExport(ArrayCore &core) {
   for (auto &w : list)
     if (w.lock() == core.buffer)
       return;
-  list.erase(std::remove_if(list.begin(), list.end(),
-                            [](const std::weak_ptr<Buffer> &w) {
-                              return w.expired();
-                            }),
+  list.erase(std::remove_if(
+                 list.begin(), list.end(),
+                 [](const std::weak_ptr<Buffer> &w) { return w.expired(); }),
              list.end());
   list.push_back(core.buffer);
 }
 
 /// The exported buffer holding bytes [first + lo, first + hi), or null.
-std::shared_ptr<Buffer> exportedBufferOf(char *first, int64_t lo,
-                                         int64_t hi) {
+std::shared_ptr<Buffer> exportedBufferOf(char *first, int64_t lo, int64_t hi) {
   for (auto &w : exportedBuffers()) {
     std::shared_ptr<Buffer> b = w.lock();
     if (!b || !b->data)
@@ -225,8 +223,9 @@ nb::object usmImport(uintptr_t ptr, int64_t lo, int64_t hi, int dtype,
   SluiceQueue ownerQueue = nullptr;
   SluiceUsmKind kind = SLUICE_USM_UNKNOWN;
   char *first = buffer->data + lo;
-  if (ptr && sluicePointerGetInfo(first, &kind, nullptr, &ownerQueue, nullptr,
-                                  nullptr) == SLUICE_SUCCESS &&
+  if (ptr &&
+      sluicePointerGetInfo(first, &kind, nullptr, &ownerQueue, nullptr,
+                           nullptr) == SLUICE_SUCCESS &&
       ownerQueue && findQueue(ownerQueue)) {
     buffer->queue = findQueue(ownerQueue);
     buffer->kind = kind;
@@ -325,8 +324,7 @@ void bindMemory(nb::module_ &m) {
           throw Error(ErrorKind::Value, "uninitialised USM memory object");
         return wrapArray(ArrayCore(self.bytes));
       });
-  nb::class_<EventCore>(m, "EventCore",
-                        "The native part of sluice.SyclEvent.")
+  nb::class_<EventCore>(m, "EventCore", "The native part of sluice.SyclEvent.")
       .def(nb::init<>())
       .def("wait", &EventCore::wait)
       .def_prop_ro("status", &EventCore::status)

@@ -1,4 +1,4 @@
-//===- Memory.h - Events, USM pointers and memory views for Python -*- C++ -*-===//
+//===- Memory.h - Events, USM pointers, memory views ------------*- C++ -*-===//
 //
 // The native half of sluice's dpctl layer (sluice.SyclEvent, sluice.memory,
 // __sycl_usm_array_interface__): markers that turn the work a queue has

@@ -649,3 +649,48 @@ def test_import_sluice_as_dpctl_attribute_access():
     assert dpctl.memory.MemoryUSMHost is dpmem.MemoryUSMHost
     assert dpctl.utils.get_coerced_usm_type(["host"]) == "host"
     assert dpctl.get_include() is None or os.path.isdir(dpctl.get_include())
+
+
+def test_sub_devices_of_a_composite_card(device):
+    if device.backend.name != "level_zero":
+        pytest.skip("tiles come from the Level Zero test driver")
+    script = (
+        "import sluice\n"
+        "d = sluice.SyclDevice('level_zero:gpu:0')\n"
+        "assert d.has_aspect_is_composite and not d.has_aspect_is_component\n"
+        "subs = d.create_sub_devices(partition='next_partitionable')\n"
+        "assert [s.filter_string for s in subs] == "
+        "['level_zero:gpu:0.0', 'level_zero:gpu:0.1']\n"
+        "assert d.create_sub_devices(partition='numa') == subs\n"
+        "for s in subs:\n"
+        "    assert s.parent_device == d and s.has_aspect_is_component\n"
+        "    assert s.get_unpartitioned_parent_device() == d\n"
+        "    assert sluice.SyclDevice(s.filter_string) == s\n"
+        "    q = sluice.SyclQueue(s)\n"
+        "    assert s in q.sycl_context.get_devices()\n"
+        "    x = sluice.arange(10, dtype='f4', sycl_queue=q)\n"
+        "    assert float((x * 2).sum()) == 90.0\n"
+        "    assert x.sycl_device == s\n"
+        "for bad in (2, [1, 1], 'L2_cache'):\n"
+        "    try:\n"
+        "        d.create_sub_devices(partition=bad)\n"
+        "    except sluice.SyclSubDeviceCreationError:\n"
+        "        pass\n"
+        "    else:\n"
+        "        raise AssertionError(bad)\n"
+        "try:\n"
+        "    subs[0].get_device_id()\n"
+        "except ValueError:\n"
+        "    pass\n"
+        "else:\n"
+        "    raise AssertionError('a sub-device has no device id')\n"
+        "try:\n"
+        "    sluice.SyclDevice('level_zero:gpu:0.2')\n"
+        "except sluice.SyclDeviceCreationError:\n"
+        "    print('ok')\n")
+    env = dict(os.environ, SLUICE_ZE_TEST_DRIVER_SUBDEVICES="2",
+               ZE_FLAT_DEVICE_HIERARCHY="COMPOSITE")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True,
+                       text=True, timeout=300, env=env)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "ok"

@@ -54,6 +54,16 @@ def test_example_runs(device, name):
     assert r.returncode == 0, r.stderr
     for fragment in EXPECT[name]:
         assert fragment in r.stdout, (fragment, r.stdout)
+    if name == "subdevices.py" and device.backend.name == "level_zero":
+        # A card of two tiles shown as one device (the test driver).
+        env = dict(os.environ, SLUICE_ZE_TEST_DRIVER_SUBDEVICES="2",
+                   ZE_FLAT_DEVICE_HIERARCHY="COMPOSITE")
+        r = subprocess.run(args, capture_output=True, text=True,
+                           timeout=600, env=env)
+        assert r.returncode == 0, r.stderr
+        assert "partition='next_partitionable': 2 sub-devices: " \
+            "level_zero:gpu:0.0, level_zero:gpu:0.1" in r.stdout, r.stdout
+        assert "on level_zero:gpu:0.1: sum = 6.0" in r.stdout, r.stdout
     if name == "usm_memory.py":
         hosty = device.backend.name == "host"
         assert ("host-accessible" in r.stdout) == hosty, r.stdout

@@ -150,8 +150,7 @@ std::vector<PlatformEntry> platforms(uint32_t count) {
         p.version = property(device, "API version");
       if (p.version.empty())
         p.version = info.driver_version;
-      p.vendor =
-          info.backend == SLUICE_BACKEND_HOST ? "Sluice" : info.vendor;
+      p.vendor = info.backend == SLUICE_BACKEND_HOST ? "Sluice" : info.vendor;
       out.push_back(p);
       entry = &out.back();
     }
