@@ -12,7 +12,8 @@ import sluice as _sluice
 
 from ._array import Array as _Array
 from ._array import asnumpy
-from .memory import _Memory, from_usm_interface
+from .memory import _Memory
+from .memory import from_usm_interface as _from_usm_interface
 
 _SKIP = {"tensor", "memory", "utils", "compat", "random"}
 globals().update({n: getattr(_sluice, n) for n in dir(_sluice)
@@ -61,7 +62,7 @@ class usm_ndarray(metaclass=_UsmNdarrayType):
                 x = _sluice.empty(shape[::-1], dtype=x.dtype,
                                   usm_type=buffer, sycl_queue=queue).T
             return x
-        raw = from_usm_interface(buffer) if not isinstance(
+        raw = _from_usm_interface(buffer) if not isinstance(
             buffer, _Memory) else buffer._bytes
         dt = _dtypes.to_dtype(dtype if dtype is not None else "f8")
         item = np.dtype(dt).itemsize
