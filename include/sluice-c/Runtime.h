@@ -162,6 +162,21 @@ SLUICE_RT_EXPORT SluiceStatus sluiceDeviceGetProperty(SluiceDevice device,
                                                       const char **key,
                                                       const char **value);
 
+/* The sub-devices of a device: the tiles of a multi-tile Level Zero card
+ * that the driver shows as one device (ZE_FLAT_DEVICE_HIERARCHY=COMPOSITE).
+ * Other devices have none. With `devices` NULL, `*count` receives their
+ * number; otherwise at most `*count` are written and `*count` receives the
+ * number written. Sub-devices are devices like any other (queues,
+ * allocations, modules) but are not among the visible devices; their filter
+ * strings are "<parent's>.<i>" ("level_zero:gpu:0.1"), which
+ * sluiceDeviceSelect accepts. */
+SLUICE_RT_EXPORT SluiceStatus sluiceDeviceGetSubDevices(SluiceDevice device,
+                                                        uint32_t *count,
+                                                        SluiceDevice *devices);
+/* The device a sub-device belongs to, NULL for a root device. */
+SLUICE_RT_EXPORT SluiceStatus sluiceDeviceGetParent(SluiceDevice device,
+                                                    SluiceDevice *parent);
+
 /* Name of a backend as selectors spell it ("level_zero", "opencl", ...). */
 SLUICE_RT_EXPORT const char *sluiceBackendName(SluiceBackend backend);
 /* Whether the backend is built in, how many of its devices are visible, and

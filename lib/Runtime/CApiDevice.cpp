@@ -3,6 +3,7 @@
 
 #include "sluice/Runtime/FilterSelector.h"
 
+#include <algorithm>
 #include <cstring>
 
 using namespace sluice::rt;
@@ -45,6 +46,31 @@ SluiceStatus sluiceDeviceSelect(const char *filter, SluiceDevice *device) {
     *device = wrap(found);
     return SLUICE_SUCCESS;
   });
+}
+
+SluiceStatus sluiceDeviceGetSubDevices(SluiceDevice device, uint32_t *count,
+                                       SluiceDevice *devices) {
+  SLUICE_CHECK_ARG(device);
+  SLUICE_CHECK_ARG(count);
+  const std::vector<Device *> &subs = unwrap(device)->subDevices();
+  uint32_t n = static_cast<uint32_t>(subs.size());
+  if (!devices) {
+    *count = n;
+    return SLUICE_SUCCESS;
+  }
+  uint32_t written = std::min(*count, n);
+  for (uint32_t i = 0; i < written; ++i)
+    devices[i] = wrap(subs[i]);
+  *count = written;
+  return SLUICE_SUCCESS;
+}
+
+SluiceStatus sluiceDeviceGetParent(SluiceDevice device, SluiceDevice *parent) {
+  SLUICE_CHECK_ARG(device);
+  SLUICE_CHECK_ARG(parent);
+  Device *p = unwrap(device)->parent();
+  *parent = p ? wrap(p) : nullptr;
+  return SLUICE_SUCCESS;
 }
 
 SluiceStatus sluiceDeviceGetInfo(SluiceDevice device, SluiceDeviceInfo *info) {

@@ -63,6 +63,8 @@ std::string FilterTerm::str() const {
   s += type ? deviceTypeName(*type) : "*";
   s += ':';
   s += index ? std::to_string(*index) : "*";
+  if (subIndex)
+    s += "." + std::to_string(*subIndex);
   return s;
 }
 
@@ -129,6 +131,16 @@ bool parseTerm(std::string_view text, FilterTerm &term, std::string &error) {
       stage = 2;
       continue;
     }
+    size_t dot = part.find('.');
+    std::optional<unsigned> sub;
+    if (dot != std::string_view::npos) {
+      sub = parseIndex(part.substr(dot + 1));
+      if (!sub) {
+        error = "bad sub-device index " + quoted;
+        return false;
+      }
+      part = part.substr(0, dot);
+    }
     if (auto index = parseIndex(part)) {
       if (stage > 2) {
         error = "unexpected index " + quoted;
@@ -139,8 +151,13 @@ bool parseTerm(std::string_view text, FilterTerm &term, std::string &error) {
         return false;
       }
       term.index = index;
+      term.subIndex = sub;
       stage = 3;
       continue;
+    }
+    if (sub) {
+      error = "bad index " + quoted;
+      return false;
     }
     if (!part.empty() && part.front() == '-') {
       error = "negative index " + quoted;

@@ -41,6 +41,8 @@ void Platform::enumerate() {
   }
   unsigned perBackend[SLUICE_BACKEND_COUNT] = {};
   for (auto &device : allDevices) {
+    if (device->parent())
+      continue; // reached through its parent
     DeviceKey key{device->backend(), device->properties().type};
     unsigned index = perBackend[key.backend]++;
     if (env && !env->accepts(key, index))
@@ -60,6 +62,11 @@ void Platform::enumerate() {
     FilterTerm term{device->backend(), device->properties().type, index};
     device->setFilterString(term.str());
     statuses[device->backend()].numDevices++;
+    const std::vector<Device *> &subs = device->subDevices();
+    for (unsigned i = 0; i < subs.size(); ++i) {
+      term.subIndex = i;
+      subs[i]->setFilterString(term.str());
+    }
   }
   if (env)
     for (auto &status : statuses)
@@ -99,8 +106,22 @@ SluiceStatus Platform::selectDevice(const char *filter, Device *&out) {
   std::vector<DeviceKey> keys;
   for (Device *device : visible)
     keys.push_back({device->backend(), device->properties().type});
-  int index = rt::selectDevice(*selector, keys);
-  if (index < 0) {
+  // The first term that selects a device (and, for "index.sub", a
+  // sub-device of it) wins.
+  for (const FilterTerm &term : selector->terms) {
+    int index = rt::selectDevice(FilterSelector{{term}}, keys);
+    if (index < 0)
+      continue;
+    Device *device = visible[index];
+    if (term.subIndex) {
+      if (*term.subIndex >= device->subDevices().size())
+        continue;
+      device = device->subDevices()[*term.subIndex];
+    }
+    out = device;
+    return SLUICE_SUCCESS;
+  }
+  {
     std::string message = "no visible device matches the selector '" +
                           std::string(filter) + "' (" + selector->str() + ")";
     // Say why the backends the selector names have no devices.
@@ -115,8 +136,6 @@ SluiceStatus Platform::selectDevice(const char *filter, Device *&out) {
       }
     return fail(SLUICE_ERROR_DEVICE_NOT_FOUND, message);
   }
-  out = visible[index];
-  return SLUICE_SUCCESS;
 }
 
 SluiceStatus Platform::canonicalQueue(Device &device, Queue *&out) {

@@ -24,11 +24,14 @@ import atexit as _atexit
 from . import _sluice
 from ._errors import (ArtifactError, CompileError, DeviceNotFoundError,
                       ExecutionPlacementError, OutOfMemoryError, SluiceError,
+                      SyclContextCreationError, SyclDeviceCreationError,
+                      SyclKernelInvalidRangeError, SyclKernelSubmitError,
+                      SyclQueueCreationError, SyclSubDeviceCreationError,
                       TracerError)
 
 _sluice.set_exception_types({
     "runtime": SluiceError,
-    "device_not_found": DeviceNotFoundError,
+    "device_not_found": SyclDeviceCreationError,
     "compile": CompileError,
     "out_of_memory": OutOfMemoryError,
 })
@@ -58,6 +61,15 @@ from ._memory_pool import MemoryPool, get_memory_pool  # noqa: E402
 from ._jit import JitFunction, Lowered, jit  # noqa: E402
 from ._artifact import LoadedProgram, load  # noqa: E402
 from . import random  # noqa: E402
+# dpctl's names: SyclDevice and SyclQueue are Device and Queue.
+from ._sycl import (SyclContext, SyclEvent, SyclPlatform,  # noqa: E402
+                    SyclTimer, event_status_type, get_device_cached_queue,
+                    get_include, get_num_platforms, get_platforms,
+                    global_mem_cache_type, lsplatform,
+                    select_device_with_aspects)
+SyclDevice = Device
+SyclQueue = Queue
+from . import memory, utils  # noqa: E402
 
 bool_ = _dtypes.bool_
 int8, int16, int32, int64 = (_dtypes.int8, _dtypes.int16, _dtypes.int32,
@@ -96,5 +108,7 @@ def _finish():
 
 
 _atexit.register(_finish)
+
+from . import tensor  # noqa: E402  (after every name it re-exports)
 
 __all__ = sorted(n for n in dir() if not n.startswith("_"))

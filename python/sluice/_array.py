@@ -244,6 +244,12 @@ class Array(_ext.ArrayCore, ArrayMethods):
                             f"{type(stream).__name__}")
         versioned = max_version is not None and tuple(max_version)[0] >= 1
         own = self.__dlpack_device__()
+        if dl_device is None and own[0] == _DL_ONEAPI:
+            raise BufferError(
+                f"the array is device memory of {self.device.filter_string}"
+                ", which the host cannot read: ask for a copy with "
+                "dl_device=(1, 0), or share it through "
+                "__sycl_usm_array_interface__")
         if dl_device is not None and tuple(dl_device) != own and \
                 not (own[0] == _DL_CUDA_MANAGED and
                      tuple(dl_device) == (_DL_CUDA, own[1])):
@@ -325,6 +331,7 @@ def _host_queue_id():
 # DLPack device types.
 _DL_CUDA = 2
 _DL_CUDA_MANAGED = 13
+_DL_ONEAPI = 14
 
 
 def _producer_device(x):

@@ -187,6 +187,14 @@ def asarray(a, dtype=None, *, device=None, usm_type=None, sycl_queue=None,
             r = a.copy()
         return r
     if not isinstance(a, (np.ndarray, np.generic, list, tuple, bool, int,
+                          float)) and hasattr(a,
+                                              "__sycl_usm_array_interface__"):
+        # A USM object of another library (or sluice.memory): its memory,
+        # without a copy, unless a device, kind or dtype asks for one.
+        from .memory import from_usm_interface
+        return asarray(from_usm_interface(a), dtype, device=device,
+                       usm_type=usm_type, sycl_queue=sycl_queue, copy=copy)
+    if not isinstance(a, (np.ndarray, np.generic, list, tuple, bool, int,
                           float)) and hasattr(a, "__dlpack__"):
         # Another library's array (PyTorch, CuPy, ...): used where it is,
         # without a copy, unless a device, kind or dtype asks for one.

@@ -178,6 +178,199 @@ class Device:
     def has_aspect_usm_host_allocations(self):
         return bool(_info(self._handle)["usm_capabilities"] & 4)
 
+    # --- dpctl.SyclDevice's other attributes ---------------------------
+    @property
+    def has_aspect_cpu(self):
+        return self.is_cpu
+
+    @property
+    def has_aspect_gpu(self):
+        return self.is_gpu
+
+    @property
+    def has_aspect_accelerator(self):
+        return self.is_accelerator
+
+    @property
+    def has_aspect_custom(self):
+        return False
+
+    @property
+    def has_aspect_host(self):
+        return False
+
+    @property
+    def has_aspect_emulated(self):
+        return False
+
+    @property
+    def has_aspect_queue_profiling(self):
+        """Every Sluice queue records submit/start/end timestamps."""
+        return True
+
+    @property
+    def has_aspect_usm_system_allocations(self):
+        """Kernels read plain host memory only on the host backend."""
+        return self.backend is backend_type.host
+
+    @property
+    def has_aspect_atomic64(self):
+        return True
+
+    @property
+    def has_aspect_image(self):
+        return False
+
+    @property
+    def has_aspect_online_compiler(self):
+        return False
+
+    @property
+    def has_aspect_online_linker(self):
+        return False
+
+    @property
+    def default_selector_score(self):
+        """The score of the default selector: the default device (the
+        first GPU, else the host CPU) scores highest, ties go to the
+        device listed first; devices of no usable kind score below 0."""
+        base = {device_type.gpu: 500, device_type.cpu: 300,
+                device_type.accelerator: 75}[self.device_type]
+        bonus = {backend_type.level_zero: 30, backend_type.opencl: 20,
+                 backend_type.cuda: 10, backend_type.host: 50}[self.backend]
+        return base + bonus
+
+    @property
+    def max_work_item_dims(self):
+        return 3
+
+    @property
+    def max_work_item_sizes3d(self):
+        n = self.max_work_group_size
+        return (n, n, n)
+
+    @property
+    def max_work_item_sizes2d(self):
+        return self.max_work_item_sizes3d[:2]
+
+    @property
+    def max_work_item_sizes1d(self):
+        return self.max_work_item_sizes3d[:1]
+
+    @property
+    def max_mem_alloc_size(self):
+        v = self._property_int("max allocation bytes")
+        return v if v is not None else self.global_mem_size
+
+    @property
+    def local_mem_size(self):
+        for key in ("local memory bytes", "shared local memory"):
+            v = self._property_int(key)
+            if v is not None:
+                return v
+        return 0
+
+    @property
+    def max_clock_frequency(self):
+        v = self._property_int("max clock MHz")
+        return v if v is not None else 0
+
+    def _property_int(self, key):
+        value = dict(_ext.device_properties(self._handle)).get(key)
+        try:
+            return int(str(value).split()[0])
+        except (ValueError, IndexError):
+            return None
+
+    @property
+    def sycl_platform(self):
+        """The platform (driver) the device belongs to."""
+        from ._sycl import SyclPlatform
+        return SyclPlatform._of_device(self)
+
+    @property
+    def parent_device(self):
+        """The device this one is a sub-device of, else None."""
+        h = _ext.device_parent(self._handle)
+        return Device._from_handle(h) if h else None
+
+    def get_unpartitioned_parent_device(self):
+        d = self.sycl_device
+        while True:
+            p = d.parent_device
+            if p is None:
+                return d
+            d = p
+
+    def get_device_id(self):
+        """The device's position in ``get_devices()`` (root devices)."""
+        for i, d in enumerate(get_devices()):
+            if d._handle == self._handle:
+                return i
+        raise ValueError(f"{self.filter_string} is not a root device")
+
+    def addressof_ref(self):
+        """The runtime's handle of the device, as an integer."""
+        return self._handle
+
+    def _sub_device_handles(self):
+        return _ext.device_sub_devices(self._handle)
+
+    @property
+    def has_aspect_is_composite(self):
+        return bool(self._sub_device_handles())
+
+    @property
+    def has_aspect_is_component(self):
+        return _ext.device_parent(self._handle) != 0
+
+    def create_sub_devices(self, *, partition=None):
+        """dpctl's partitioning. ``partition=`` an affinity domain
+        ("next_partitionable" or "numa": the tiles of a multi-tile Level
+        Zero card that shows as one device, under
+        ``ZE_FLAT_DEVICE_HIERARCHY=COMPOSITE``), an int (compute units per
+        sub-device) or a list of counts. Sluice's runtime partitions only
+        by affinity into tiles; other requests, and devices without tiles,
+        raise SyclSubDeviceCreationError. Sub-devices are devices like any
+        other (queues, arrays); their filter strings are
+        "<parent's>.<i>"."""
+        from ._errors import SyclSubDeviceCreationError
+        domains = ("numa", "L4_cache", "L3_cache", "L2_cache", "L1_cache",
+                   "next_partitionable")
+        if partition is None:
+            raise TypeError("create_sub_devices() needs partition=")
+        if isinstance(partition, str):
+            if partition not in domains:
+                raise ValueError(f"partition {partition!r} is not an "
+                                 "affinity domain (one of "
+                                 f"{', '.join(domains)})")
+            if partition in ("numa", "next_partitionable"):
+                subs = self._sub_device_handles()
+                if subs:
+                    return [Device._from_handle(h) for h in subs]
+            how = f"by the affinity domain {partition!r}"
+        elif isinstance(partition, int) and not isinstance(partition, bool):
+            if partition <= 0:
+                raise ValueError("partition must be a positive number of "
+                                 "compute units")
+            how = f"equally ({partition} compute units each)"
+        else:
+            try:
+                counts = [int(c) for c in partition]
+            except TypeError:
+                raise TypeError("partition must be an int, a list of ints "
+                                "or an affinity domain name, not "
+                                f"{type(partition).__name__}") from None
+            if not counts or any(c < 0 for c in counts):
+                raise ValueError("partition counts must be non-negative")
+            if sum(counts) == 0:
+                raise ValueError("partition counts must not all be zero")
+            how = f"by counts {counts}"
+        raise SyclSubDeviceCreationError(
+            f"{self.filter_string} cannot be partitioned {how}: Sluice "
+            "partitions only the tiles of a composite Level Zero device "
+            "(partition='next_partitionable' or 'numa')")
+
     @property
     def properties(self):
         """Every property as text (what ``sluice-ls --verbose`` prints)."""
@@ -234,24 +427,56 @@ class Queue:
     to a queue gives a new queue on its device all the same.
     """
 
-    __slots__ = ("_id", "_device_handle", "_name", "__weakref__")
+    __slots__ = ("_id", "_device_handle", "_name", "_props", "__weakref__")
 
     _counter = itertools.count(1)
     _lock = threading.Lock()
 
-    def __init__(self, device=None, property=None):
-        for p in ([property] if isinstance(property, str)
-                  else list(property or ())):
-            if p not in ("in_order", "enable_profiling", "default"):
-                raise ValueError(f"unsupported queue property {p!r} "
-                                 "(sluice queues are in order)")
-        dev = _coerce_device(device)
+    def __init__(self, *args, property=None):
+        """``Queue()``, ``Queue(device)``, ``Queue(filter_string)``,
+        ``Queue(context, device)``, each with ``property=`` "in_order",
+        "enable_profiling", "default" or a sequence of them (dpctl's
+        forms). Raises SyclQueueCreationError (a ValueError) when no device
+        matches, the context lacks the device or a property is not
+        supported ("out_of_order": Sluice queues are in order)."""
+        from ._errors import DeviceNotFoundError, SyclQueueCreationError
+        props = _queue_properties(property)
+        if len(args) > 2:
+            raise TypeError(f"Queue() takes at most 2 positional arguments "
+                            f"({len(args)} given)")
+        ctx = None
+        if len(args) == 2:
+            ctx, device = args
+            from ._sycl import SyclContext
+            if not isinstance(ctx, SyclContext):
+                raise TypeError("Queue(context, device) needs a "
+                                "SyclContext first, not "
+                                f"{type(ctx).__name__}")
+        else:
+            device = args[0] if args else None
+            from ._sycl import SyclContext
+            if isinstance(device, SyclContext):
+                ctx, device = device, None
+                if device is None and ctx.device_count == 1:
+                    device = ctx.get_devices()[0]
+                elif device is None:
+                    raise SyclQueueCreationError(
+                        "Queue(context) needs a device when the context "
+                        f"holds {ctx.device_count} devices")
+        try:
+            dev = _coerce_device(device)
+        except DeviceNotFoundError as e:
+            raise SyclQueueCreationError(str(e)) from e
+        if ctx is not None and dev.sycl_device not in ctx.get_devices():
+            raise SyclQueueCreationError(
+                f"the context does not hold the device {dev.filter_string}")
         with Queue._lock:
             name = f"q{next(Queue._counter)}"
         qid = _ext.get_queue(_info(dev._handle)["filter_string"], name)
         self._id = qid
         self._device_handle = dev._handle
         self._name = name
+        self._props = props
         _QUEUES[qid] = self
 
     @classmethod
@@ -284,6 +509,83 @@ class Queue:
         wait."""
         _ext.queue_wait(self._id)
 
+    # --- dpctl.SyclQueue ------------------------------------------------
+    @property
+    def is_in_order(self):
+        """Always True: Sluice queues run their work in order."""
+        return True
+
+    @property
+    def has_enable_profiling(self):
+        """Whether the queue was made with ``property="enable_profiling"``
+        (events of every queue carry timestamps all the same)."""
+        return "enable_profiling" in self._props
+
+    @property
+    def sycl_context(self):
+        from ._sycl import SyclContext
+        return SyclContext._of_device(self.sycl_device)
+
+    @property
+    def backend(self):
+        return self.sycl_device.backend
+
+    def get_sycl_context(self):
+        return self.sycl_context
+
+    def get_sycl_device(self):
+        return self.sycl_device
+
+    def get_sycl_backend(self):
+        return self.backend
+
+    def addressof_ref(self):
+        """The queue's id in the extension, as an integer."""
+        return self._id
+
+    def _get_capsule(self):
+        raise NotImplementedError(
+            "Sluice queues are not exchanged as SYCL capsules; pass the "
+            "Queue, or its native handle (sluice.Queue.native_handle)")
+
+    @property
+    def native_handle(self):
+        """The backend's handle of the queue: a cl_command_queue (opencl),
+        a CUstream (cuda), 0 (host)."""
+        return _ext.queue_native_handle(self._id)
+
+    def memcpy(self, dest, src, count):
+        """Copies ``count`` bytes from ``src`` to ``dest`` (USM memory
+        objects, arrays, or objects with the buffer protocol) and waits."""
+        self.memcpy_async(dest, src, count).wait()
+
+    def memcpy_async(self, dest, src, count, dEvents=None):
+        """Submits a copy of ``count`` bytes after ``dEvents`` and returns
+        its SyclEvent."""
+        from .memory import _copy_bytes
+        return _copy_bytes(self, dest, src, count, dEvents)
+
+    def submit_barrier(self, dependent_events=None):
+        """An event that completes once everything submitted to the queue
+        so far, and ``dependent_events``, has."""
+        from ._sycl import SyclEvent
+        return SyclEvent._marker(self, dependent_events)
+
+    def prefetch(self, mem, count=None):
+        """A hint; Sluice's USM needs none (validated, then ignored)."""
+        from .memory import as_usm_memory
+        as_usm_memory(mem)
+
+    def mem_advise(self, mem, count, advice):
+        """A hint; Sluice's USM needs none (validated, then ignored)."""
+        from .memory import as_usm_memory
+        as_usm_memory(mem)
+        if not isinstance(advice, int):
+            raise TypeError("advice must be an int")
+
+    def print_device_info(self):
+        self.sycl_device.print_device_info()
+
     def __eq__(self, other):
         return self is other
 
@@ -308,8 +610,33 @@ def _queue_from_id(qid):
         q._id = qid
         q._device_handle = handle
         q._name = name
+        q._props = frozenset()
         _QUEUES[qid] = q
     return q
+
+
+_QUEUE_PROPERTIES = ("in_order", "enable_profiling", "default")
+
+
+def _queue_properties(property):
+    from ._errors import SyclQueueCreationError
+    if property is None:
+        return frozenset()
+    items = [property] if isinstance(property, str) else property
+    try:
+        items = list(items)
+    except TypeError:
+        raise TypeError("property must be a string or a sequence of "
+                        "strings") from None
+    for p in items:
+        if not isinstance(p, str):
+            raise TypeError("property must be a string or a sequence of "
+                            f"strings, not {type(p).__name__}")
+        if p not in _QUEUE_PROPERTIES:
+            raise SyclQueueCreationError(
+                f"unsupported queue property {p!r} (sluice queues are in "
+                "order; supported: in_order, enable_profiling, default)")
+    return frozenset(items)
 
 
 _default_handle = None

@@ -56,3 +56,38 @@ PLACEMENT_MESSAGE = (
     "Execution placement can not be unambiguously inferred from input "
     "arguments."
 )
+
+
+# --- dpctl's exception names --------------------------------------------
+
+
+class SyclDeviceCreationError(DeviceNotFoundError):
+    """No device matches a filter selector string, or the string is
+    malformed (dpctl's name; a DeviceNotFoundError, so a ValueError)."""
+
+
+class SyclSubDeviceCreationError(SluiceError, ValueError):
+    """A device cannot be partitioned as asked
+    (``SyclDevice.create_sub_devices``)."""
+
+
+class SyclContextCreationError(SluiceError, ValueError):
+    """A SyclContext cannot be made of the arguments given."""
+
+
+class SyclQueueCreationError(SluiceError, ValueError):
+    """A SyclQueue cannot be made: no device matches, the context does not
+    hold the device, or a property is not supported."""
+
+
+class USMAllocationError(SluiceError, MemoryError):
+    """A USM allocation of ``sluice.memory`` failed (dpctl.memory's
+    name)."""
+
+
+class SyclKernelSubmitError(SluiceError):
+    """A kernel could not be submitted (dpctl's name)."""
+
+
+class SyclKernelInvalidRangeError(SluiceError, ValueError):
+    """A kernel was launched with an invalid range (dpctl's name)."""

@@ -31,7 +31,16 @@ class ArrayMethods:
 
     @property
     def sycl_context(self):
-        return None
+        return self.sycl_queue.sycl_context
+
+    @property
+    def __sycl_usm_array_interface__(self):
+        """The array's memory for other USM libraries (waits for pending
+        writes); traced values have none (AttributeError)."""
+        if not hasattr(self, "_data_pointer"):
+            raise AttributeError("a traced value has no USM memory")
+        from .memory import array_interface
+        return array_interface(self)
 
     # NumPy defers to the reflected operators (x + numpy_array works and
     # runs where x lives).

@@ -32,7 +32,17 @@ void deleteVersioned(dlpack::ManagedTensorVersioned *self) {
   delete static_cast<ExportContext *>(self->managerContext);
 }
 
+/// Keeps the exception being raised (if any) across a capsule destructor:
+/// a consumer that refuses a capsule (NumPy and device memory) drops it
+/// while its BufferError is set, and that error must survive.
+struct SavedError {
+  PyObject *type, *value, *traceback;
+  SavedError() { PyErr_Fetch(&type, &value, &traceback); }
+  ~SavedError() { PyErr_Restore(type, value, traceback); }
+};
+
 void legacyCapsuleDestructor(PyObject *capsule) {
+  SavedError saved;
   if (PyCapsule_IsValid(capsule, kCapsule)) { // never consumed
     auto *t = static_cast<dlpack::ManagedTensor *>(
         PyCapsule_GetPointer(capsule, kCapsule));
@@ -42,6 +52,7 @@ void legacyCapsuleDestructor(PyObject *capsule) {
   PyErr_Clear();
 }
 void versionedCapsuleDestructor(PyObject *capsule) {
+  SavedError saved;
   if (PyCapsule_IsValid(capsule, kVersionedCapsule)) {
     auto *t = static_cast<dlpack::ManagedTensorVersioned *>(
         PyCapsule_GetPointer(capsule, kVersionedCapsule));

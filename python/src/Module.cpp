@@ -14,6 +14,7 @@
 #include "DLPack.h"
 #include "Errors.h"
 #include "FastPath.h"
+#include "Memory.h"
 #include "Program.h"
 
 #include "sluice-c/Runtime.h"
@@ -252,6 +253,25 @@ NB_MODULE(_sluice, m) {
     return reinterpret_cast<uintptr_t>(d);
   });
   m.def("device_info", &deviceInfo);
+  m.def("device_sub_devices", [](uintptr_t id) {
+    SluiceDevice d = deviceFromId(id);
+    uint32_t n = 0;
+    check(sluiceDeviceGetSubDevices(d, &n, nullptr), "cannot query device");
+    std::vector<SluiceDevice> subs(n);
+    if (n)
+      check(sluiceDeviceGetSubDevices(d, &n, subs.data()),
+            "cannot query device");
+    std::vector<uintptr_t> out;
+    for (uint32_t i = 0; i < n; ++i)
+      out.push_back(reinterpret_cast<uintptr_t>(subs[i]));
+    return out;
+  });
+  m.def("device_parent", [](uintptr_t id) {
+    SluiceDevice parent = nullptr;
+    check(sluiceDeviceGetParent(deviceFromId(id), &parent),
+          "cannot query device");
+    return reinterpret_cast<uintptr_t>(parent);
+  });
   m.def("device_properties", [](uintptr_t id) {
     SluiceDevice d = deviceFromId(id);
     uint32_t n = 0;
@@ -505,4 +525,6 @@ NB_MODULE(_sluice, m) {
   m.def("open_artifact", &openArtifact, nb::arg("path"));
   m.def("load_artifact", &loadArtifact, nb::arg("path"), nb::arg("entry"));
   m.def("compiler_version", &compilerVersion);
+  // --- dpctl layer: events, USM pointers, byte views ----------------------
+  bindMemory(m);
 }

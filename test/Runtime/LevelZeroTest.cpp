@@ -610,6 +610,84 @@ TEST(LevelZero, TilesOfOneCardShareAContext) {
   EXPECT_EQ(driverStats().errors, 0u);
 }
 
+TEST(LevelZero, CompositeCardHasTileSubDevices) {
+  // Registered with SLUICE_ZE_TEST_DRIVER_SUBDEVICES=2 and
+  // ZE_FLAT_DEVICE_HIERARCHY=COMPOSITE: one device, its two tiles its
+  // sub-devices, reached through it and by "level_zero:gpu:0.N".
+  std::string why;
+  SluiceDevice card = levelZeroDevice(why, 0);
+  if (!card)
+    GTEST_SKIP() << why;
+  uint32_t count = 0;
+  ASSERT_OK(sluiceDeviceGetSubDevices(card, &count, nullptr));
+  if (count == 0)
+    GTEST_SKIP() << "the device has no sub-devices (not a composite card)";
+  ASSERT_EQ(count, 2u);
+  SluiceDevice none = nullptr;
+  EXPECT_EQ(levelZeroDevice(why, 1), none); // tiles are not visible devices
+  SluiceDevice tiles[3] = {};
+  uint32_t asked = 3;
+  ASSERT_OK(sluiceDeviceGetSubDevices(card, &asked, tiles));
+  EXPECT_EQ(asked, 2u);
+  asked = 1;
+  SluiceDevice first = nullptr;
+  ASSERT_OK(sluiceDeviceGetSubDevices(card, &asked, &first));
+  EXPECT_EQ(asked, 1u);
+  EXPECT_EQ(first, tiles[0]);
+  SluiceDevice parent = tiles[0];
+  ASSERT_OK(sluiceDeviceGetParent(card, &parent));
+  EXPECT_EQ(parent, none);
+  for (uint32_t i = 0; i < 2; ++i) {
+    ASSERT_OK(sluiceDeviceGetParent(tiles[i], &parent));
+    EXPECT_EQ(parent, card);
+    SluiceDeviceInfo info;
+    ASSERT_OK(sluiceDeviceGetInfo(tiles[i], &info));
+    std::string filter = "level_zero:gpu:0." + std::to_string(i);
+    EXPECT_EQ(std::string(info.filter_string), filter);
+    SluiceDevice selected = nullptr;
+    ASSERT_OK(sluiceDeviceSelect(filter.c_str(), &selected));
+    EXPECT_EQ(selected, tiles[i]);
+    uint32_t nested = 5;
+    ASSERT_OK(sluiceDeviceGetSubDevices(tiles[i], &nested, nullptr));
+    EXPECT_EQ(nested, 0u);
+  }
+  SluiceDevice d = nullptr;
+  EXPECT_EQ(sluiceDeviceSelect("level_zero:gpu:0.2", &d),
+            SLUICE_ERROR_DEVICE_NOT_FOUND);
+  EXPECT_EQ(sluiceDeviceSelect("level_zero:gpu:0.x", &d),
+            SLUICE_ERROR_INVALID_SELECTOR);
+  EXPECT_EQ(sluiceDeviceSelect("level_zero:gpu:x.1", &d),
+            SLUICE_ERROR_INVALID_SELECTOR);
+  // A fallback term after a missing sub-device.
+  ASSERT_OK(sluiceDeviceSelect("level_zero:gpu:0.7,level_zero:gpu:0.1", &d));
+  EXPECT_EQ(d, tiles[1]);
+  // A tile runs kernels on its own queue.
+  SluiceQueue q = canonical(tiles[1]);
+  SluiceModule m = axpyModule(tiles[1]);
+  SluiceKernel k;
+  ASSERT_OK(sluiceKernelGet(m, "axpy", &k));
+  const uint64_t n = 100;
+  float *x, *y;
+  ASSERT_OK(sluiceMalloc(q, SLUICE_USM_SHARED, n * 4, 0,
+                         reinterpret_cast<void **>(&x)));
+  ASSERT_OK(sluiceMalloc(q, SLUICE_USM_SHARED, n * 4, 0,
+                         reinterpret_cast<void **>(&y)));
+  for (uint64_t i = 0; i < n; ++i) {
+    x[i] = static_cast<float>(i);
+    y[i] = 1.0f;
+  }
+  SluiceEvent done;
+  ASSERT_OK(axpy(q, k, 2.0f, x, y, n, 0, nullptr, &done));
+  ASSERT_OK(sluiceEventWait(done));
+  for (uint64_t i = 0; i < n; ++i)
+    ASSERT_EQ(y[i], 2.0f * i + 1.0f) << i;
+  sluiceEventRelease(done);
+  ASSERT_OK(sluiceFree(q, x));
+  ASSERT_OK(sluiceFree(q, y));
+  sluiceModuleRelease(m);
+  EXPECT_EQ(driverStats().errors, 0u);
+}
+
 TEST(LevelZeroWithoutDriver, NoDevicesQuietlyAndClearSelectorErrors) {
   // Registered with a driver list that loads nothing, like a machine
   // without a Level Zero driver.
@@ -791,6 +869,8 @@ TEST(LevelZeroTestDriver, ReportsLeaksAtExit) {
 ///   driver      the test driver
 ///   validation  the test driver under the loader's validation layer
 ///   tiles       the same, the driver exposing a card of two tiles
+///   composite   the test driver exposing a card of two tiles as one device
+///               with two sub-devices (ZE_FLAT_DEVICE_HIERARCHY=COMPOSITE)
 ///   none        a driver list that loads nothing (no Level Zero driver)
 ///   checks      the test driver (for its own misuse checks)
 /// Without --ze-env the environment is left as it is.
@@ -805,6 +885,11 @@ static bool applyVariant(const std::string &variant) {
   set("ZE_ENABLE_ALT_DRIVERS", SLUICE_ZE_TEST_DRIVER);
   if (variant == "driver" || variant == "checks")
     return true;
+  if (variant == "composite") {
+    set("SLUICE_ZE_TEST_DRIVER_SUBDEVICES", "2");
+    set("ZE_FLAT_DEVICE_HIERARCHY", "COMPOSITE");
+    return true;
+  }
   if (variant != "validation" && variant != "tiles")
     return false;
   set("ZE_ENABLE_VALIDATION_LAYER", "1");

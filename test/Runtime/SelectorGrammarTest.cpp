@@ -36,6 +36,8 @@ const ValidCase validCases[] = {
     {"*", "*:*:*"},
     {"opencl:*", "opencl:*:*"},
     {"host:cpu:0", "host:cpu:0"},
+    {"level_zero:gpu:0.1", "level_zero:gpu:0.1"},
+    {"gpu:2.0", "*:gpu:2.0"},
 };
 
 struct InvalidCase {
@@ -57,6 +59,9 @@ const InvalidCase invalidCases[] = {
     {"opencl:gpu:x", "'x'"},
     {"gpu:cpu", "device type 'cpu' in 'gpu:cpu' must come before the index"},
     {"99999999999", "'99999999999'"},
+    {"gpu:0.x", "bad sub-device index '0.x'"},
+    {"gpu:0.", "bad sub-device index '0.'"},
+    {"gpu:x.1", "bad index 'x.1'"},
 };
 
 } // namespace

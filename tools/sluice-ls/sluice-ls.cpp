@@ -2,7 +2,9 @@
 //
 // Like sycl-ls: one block per visible device with its normalised filter
 // string and key properties (`--verbose` for everything), then a line for
-// every backend that has no devices. Honours SLUICE_DEVICE_SELECTOR.
+// every backend that has no devices. `--platforms` lists the platforms
+// instead, as dpctl's lsplatform(verbosity) and sluice.lsplatform print
+// them (`--verbosity=0|1|2`). Honours SLUICE_DEVICE_SELECTOR.
 //
 //===----------------------------------------------------------------------===//
 #include "sluice-c/Runtime.h"
@@ -11,14 +13,17 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace {
 
 void usage(FILE *out) {
   std::fprintf(out,
                "usage: sluice-ls [--verbose]\n"
+               "       sluice-ls --platforms [--verbosity=0|1|2]\n"
                "Lists the devices visible to Sluice (SLUICE_DEVICE_SELECTOR "
-               "filters them).\n");
+               "filters them), or their platforms as sluice.lsplatform "
+               "prints them.\n");
 }
 
 std::string memory(uint64_t bytes) {
@@ -87,12 +92,118 @@ void printDevice(SluiceDevice device, bool verbose) {
   }
 }
 
+/// A platform: the devices of one backend's driver (each OpenCL platform
+/// on its own), named as sluice.SyclPlatform names them.
+struct PlatformEntry {
+  SluiceBackend backend;
+  std::string name, version, vendor;
+  std::vector<SluiceDevice> devices;
+};
+
+std::string property(SluiceDevice device, const char *wanted) {
+  uint32_t count = 0;
+  sluiceDeviceGetPropertyCount(device, &count);
+  for (uint32_t i = 0; i < count; ++i) {
+    const char *key = nullptr, *value = nullptr;
+    if (sluiceDeviceGetProperty(device, i, &key, &value) == SLUICE_SUCCESS &&
+        key && value && !std::strcmp(key, wanted))
+      return value;
+  }
+  return "";
+}
+
+std::vector<PlatformEntry> platforms(uint32_t count) {
+  std::vector<PlatformEntry> out;
+  for (uint32_t i = 0; i < count; ++i) {
+    SluiceDevice device;
+    SluiceDeviceInfo info;
+    if (sluiceDeviceGet(i, &device) != SLUICE_SUCCESS ||
+        sluiceDeviceGetInfo(device, &info) != SLUICE_SUCCESS)
+      continue;
+    std::string name;
+    switch (info.backend) {
+    case SLUICE_BACKEND_OPENCL:
+      name = property(device, "platform");
+      if (name.empty())
+        name = "OpenCL";
+      break;
+    case SLUICE_BACKEND_LEVEL_ZERO:
+      name = "Level-Zero";
+      break;
+    case SLUICE_BACKEND_CUDA:
+      name = "CUDA";
+      break;
+    default:
+      name = "Sluice host";
+      break;
+    }
+    PlatformEntry *entry = nullptr;
+    for (PlatformEntry &p : out)
+      if (p.backend == info.backend && p.name == name)
+        entry = &p;
+    if (!entry) {
+      PlatformEntry p;
+      p.backend = info.backend;
+      p.name = name;
+      p.version = property(device, "platform version");
+      if (p.version.empty())
+        p.version = property(device, "API version");
+      if (p.version.empty())
+        p.version = info.driver_version;
+      p.vendor = info.backend == SLUICE_BACKEND_HOST ? "Sluice" : info.vendor;
+      out.push_back(p);
+      entry = &out.back();
+    }
+    entry->devices.push_back(device);
+  }
+  return out;
+}
+
+void printPlatforms(uint32_t count, int verbosity) {
+  std::vector<PlatformEntry> list = platforms(count);
+  for (size_t i = 0; i < list.size(); ++i) {
+    const PlatformEntry &p = list[i];
+    if (verbosity == 0) {
+      std::printf("%s %s\n", p.name.c_str(), p.version.c_str());
+      continue;
+    }
+    std::printf("Platform %zu ::\n", i);
+    std::printf("    Name        %s\n", p.name.c_str());
+    std::printf("    Version     %s\n", p.version.c_str());
+    std::printf("    Vendor      %s\n", p.vendor.c_str());
+    std::printf("    Backend     %s\n", sluiceBackendName(p.backend));
+    std::printf("    Num Devices %zu\n", p.devices.size());
+    if (verbosity < 2)
+      continue;
+    for (size_t j = 0; j < p.devices.size(); ++j) {
+      SluiceDeviceInfo info;
+      sluiceDeviceGetInfo(p.devices[j], &info);
+      std::printf("      # %zu\n", j);
+      std::printf("        Name            %s\n", info.name);
+      std::printf("        Version         %s\n", info.driver_version);
+      std::printf("        Filter string   %s\n", info.filter_string);
+    }
+  }
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   bool verbose = false;
+  bool listPlatforms = false;
+  int verbosity = 0;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--verbose") || !std::strcmp(argv[i], "-v")) {
+    if (!std::strcmp(argv[i], "--platforms")) {
+      listPlatforms = true;
+    } else if (!std::strncmp(argv[i], "--verbosity=", 12)) {
+      const char *v = argv[i] + 12;
+      if (std::strlen(v) != 1 || v[0] < '0' || v[0] > '2') {
+        std::fprintf(stderr, "sluice-ls: --verbosity takes 0, 1 or 2\n");
+        return 2;
+      }
+      verbosity = v[0] - '0';
+    } else if (!std::strcmp(argv[i], "--verbose") ||
+               !std::strcmp(argv[i], "-v")) {
       verbose = true;
     } else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
       usage(stdout);
@@ -107,6 +218,10 @@ int main(int argc, char **argv) {
   if (sluiceDeviceGetCount(&count) != SLUICE_SUCCESS) {
     std::fprintf(stderr, "sluice-ls: error: %s\n", sluiceGetLastErrorMessage());
     return 1;
+  }
+  if (listPlatforms) {
+    printPlatforms(count, verbosity);
+    return 0;
   }
   for (uint32_t i = 0; i < count; ++i) {
     SluiceDevice device;

@@ -50,6 +50,16 @@ public:
   const std::string &filterString() const { return filter; }
   void setFilterString(std::string s) { filter = std::move(s); }
 
+  /// Sub-devices (the tiles of a composite Level Zero device), in the
+  /// driver's order; filter strings "<parent>.<i>". Not visible devices.
+  const std::vector<Device *> &subDevices() const { return subs; }
+  /// The device this one is a sub-device of, or null.
+  Device *parent() const { return parentDevice; }
+  void addSubDevice(Device *sub) {
+    sub->parentDevice = this;
+    subs.push_back(sub);
+  }
+
   virtual Context &context() = 0;
   /// A new in-order queue.
   virtual SluiceStatus createQueue(Ref<Queue> &out) = 0;
@@ -89,6 +99,8 @@ public:
 private:
   DeviceProperties props;
   std::string filter;
+  std::vector<Device *> subs;
+  Device *parentDevice = nullptr;
   MemoryPool pool{*this};
 };
 

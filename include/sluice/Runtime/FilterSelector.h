@@ -30,6 +30,9 @@ struct FilterTerm {
   std::optional<SluiceDeviceType> type;
   /// Index among the devices matching `backend` and `type`.
   std::optional<unsigned> index;
+  /// "index.sub": the sub-device `sub` of the device the rest selects
+  /// (only with an index).
+  std::optional<unsigned> subIndex;
 
   /// "backend:type:index" with `*` for absent parts.
   std::string str() const;

@@ -2,8 +2,9 @@
 //
 // zeInit, then one context per driver holding the devices zeDeviceGet
 // reports. Which devices those are (whole cards or their tiles) is the
-// driver's choice under ZE_FLAT_DEVICE_HIERARCHY; sub-devices of a
-// composite device are listed as a property, not as devices.
+// driver's choice under ZE_FLAT_DEVICE_HIERARCHY; the sub-devices of a
+// composite device are devices reached through it (sluiceDeviceGetSubDevices,
+// filter strings "level_zero:gpu:0.1"), not visible devices.
 //
 //===----------------------------------------------------------------------===//
 #include "ZeDevice.h"
@@ -29,6 +30,31 @@ std::vector<ZeContext *> &liveContexts() {
 void shutDownAtExit() {
   for (ZeContext *context : liveContexts())
     context->shutDown();
+}
+
+/// The sub-devices of a composite device (its tiles), as devices of the
+/// same context that are reached through their parent.
+void addSubDevices(ze_driver_handle_t driver, ZeContext &context,
+                   ze_device_handle_t device, Device &parent,
+                   std::vector<std::unique_ptr<Device>> &devices) {
+  uint32_t count = 0;
+  if (zeDeviceGetSubDevices(device, &count, nullptr) != ZE_RESULT_SUCCESS ||
+      count == 0)
+    return;
+  std::vector<ze_device_handle_t> handles(count);
+  if (zeDeviceGetSubDevices(device, &count, handles.data()) !=
+      ZE_RESULT_SUCCESS)
+    return;
+  for (ze_device_handle_t sub : handles) {
+    DeviceProperties props;
+    ZeDeviceLimits limits;
+    std::string reason;
+    if (!queryDevice(driver, sub, props, limits, reason))
+      continue;
+    devices.push_back(
+        std::make_unique<ZeDevice>(std::move(props), context, sub, limits));
+    parent.addSubDevice(devices.back().get());
+  }
 }
 
 class LevelZeroBackend final : public Backend {
@@ -88,6 +114,7 @@ void LevelZeroBackend::enumerate(std::vector<std::unique_ptr<Device>> &devices,
       }
       devices.push_back(std::make_unique<ZeDevice>(std::move(props), *context,
                                                    device, limits));
+      addSubDevices(driver, *context, device, *devices.back(), devices);
     }
     if (devices.size() == before) {
       zeContextDestroy(handle);
