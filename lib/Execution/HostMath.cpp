@@ -50,8 +50,8 @@ struct Isa {
   unsigned floatLanes;
   const char *feature;
 };
-constexpr Isa kIsas[] = {{'b', 4, "+sse4.1"}, {'d', 8, "+avx2"},
-                         {'e', 16, "+avx512f"}};
+constexpr Isa kIsas[] = {
+    {'b', 4, "+sse4.1"}, {'d', 8, "+avx2"}, {'e', 16, "+avx512f"}};
 
 } // namespace
 
@@ -86,8 +86,8 @@ bool sluice::exec::addHostVectorMath(llvm::TargetLibraryInfoImpl &tli,
         llvm::StringRef abi =
             saver.save("_ZGV_LLVM_N" + std::to_string(lanes) + params);
         auto ec = llvm::ElementCount::getFixed(lanes);
-        std::string intrinsic = std::string("llvm.") + f.name +
-                                (isDouble ? ".f64" : ".f32");
+        std::string intrinsic =
+            std::string("llvm.") + f.name + (isDouble ? ".f64" : ".f32");
         for (const std::string &name : {scalar, intrinsic})
           descs.emplace_back(saver.save(name), vectorName, ec,
                              /*Masked=*/false, abi, std::nullopt);

@@ -109,9 +109,8 @@ void sluice::host::extendHalfMath(func::FuncOp f) {
     Type narrow = op->getResult(0).getType(), wide = b.getF32Type();
     SmallVector<Value> operands;
     for (Value v : op->getOperands())
-      operands.push_back(v.getType() == narrow
-                             ? arith::ExtFOp::create(b, loc, wide, v)
-                             : v);
+      operands.push_back(
+          v.getType() == narrow ? arith::ExtFOp::create(b, loc, wide, v) : v);
     OperationState state(loc, op->getName().getIdentifier(), operands,
                          TypeRange{wide}, op->getAttrs());
     Operation *computed = b.create(state);
