@@ -277,11 +277,12 @@ def class_mismatches(got, want):
     return np.nonzero(mism | zs | infs)[0]
 
 
-def evaluate(run, func, dtype, n, seed=0):
+def evaluate(run, func, dtype, n, seed=0, args=None):
     """Runs ``run(func, args)`` (returns the device result in dtype) and
     returns (max ulp, worst input, number of IEEE-class mismatches, one
     mismatching input)."""
-    args = inputs(func, dtype, n, seed)
+    if args is None:
+        args = inputs(func, dtype, n, seed)
     got = np.asarray(run(func, args))
     ref = reference(func, args, dtype)
     err = ulp_errors(got, ref, dtype)
@@ -346,14 +347,101 @@ def table(devices, n, seed=0, out=sys.stdout):
     return rows
 
 
+# For a device on a machine without the compiler (the CUDA machine): the
+# cases compiled here into artifacts with their inputs (--prepare DIR), run
+# there through the runtime's C API (--run-artifacts DIR, with
+# bench/sluice_artifact.py), measured here from the results (--collect DIR).
+USM_OPS = {"exp": "exp", "log": "log", "sqrt": "sqrt", "sin": "sin",
+           "cos": "cos", "tanh": "tanh", "pow": "pow"}
+MLIR_TYPES = {"float32": "f32", "float64": "f64", "float16": "f16"}
+
+
+def prepare(out, device, n, sluice_compile, seed=0):
+    import os
+    import subprocess
+    os.makedirs(out, exist_ok=True)
+    for dtype in DTYPES:
+        for func in FUNCTIONS.values():
+            case = os.path.join(out, f"{func.name}_{dtype}")
+            args = inputs(func, dtype, n, seed)
+            for i, a in enumerate(args):
+                np.save(f"{case}_in{i}.npy", a)
+            t = f'!usm.array<?x{MLIR_TYPES[dtype]}, "{device}", device>'
+            names = ", ".join(f"%a{i}" for i in range(func.arity))
+            params = ", ".join(f"%a{i}: !A" for i in range(func.arity))
+            types = ", ".join("!A" for _ in range(func.arity))
+            with open(case + ".mlir", "w") as f:
+                f.write(f"!A = {t}\nfunc.func @main({params}) -> !A {{\n"
+                        f"  %r = usm.{USM_OPS[func.name]} {names} : "
+                        f"({types}) -> !A\n  return %r : !A\n}}\n")
+            subprocess.run([sluice_compile, case + ".mlir",
+                            f"--device={device}", "-o", case + ".so"],
+                           check=True)
+
+
+def run_artifacts(directory, runtime_lib):
+    import glob
+    import os
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(
+        __file__)), "..", "..", "bench"))
+    import sluice_artifact
+    rt = sluice_artifact.Runtime(runtime_lib)
+    for so in sorted(glob.glob(os.path.join(directory, "*.so"))):
+        case = so[:-3]
+        args = [np.load(f) for f in sorted(glob.glob(case + "_in*.npy"))]
+        try:
+            call = sluice_artifact.Artifact(rt, so).prepare("main", args)
+            out = call.run()[0]
+            call.close()
+            np.save(case + "_out.npy", out)
+        except Exception as e:  # reported, the other cases still run
+            print(f"{os.path.basename(case)}: {e}", flush=True)
+
+
+def collect(directory, device):
+    import os
+    rows = []
+    for dtype in DTYPES:
+        for func in FUNCTIONS.values():
+            case = os.path.join(directory, f"{func.name}_{dtype}")
+            if not os.path.exists(case + "_out.npy"):
+                continue
+            args = [np.load(f"{case}_in{i}.npy") for i in range(func.arity)]
+            cached = np.load(case + "_out.npy")
+            err, worst, ncls, first = evaluate(lambda f, a: cached, func,
+                                               dtype, 0, args=args)
+            b = bound(func, dtype, device)
+            rows.append((func.name, dtype, device, err, b, worst, ncls))
+            print(f"{func.name:6} {dtype:8} {device:14} {err:8.3f} "
+                  f"(bound {b}) worst at {worst} class mismatches {ncls} "
+                  f"{first or ''}", flush=True)
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--device", action="append")
     ap.add_argument("--n", type=int, default=1000000)
     ap.add_argument("--write", help="write the markdown table here")
+    ap.add_argument("--prepare", metavar="DIR",
+                    help="compile the cases for --device into DIR")
+    ap.add_argument("--sluice-compile", default="build/bin/sluice-compile")
+    ap.add_argument("--run-artifacts", metavar="DIR")
+    ap.add_argument("--runtime", default="build/lib/libsluice-runtime.so")
+    ap.add_argument("--collect", metavar="DIR",
+                    help="measure the results of --run-artifacts in DIR")
     a = ap.parse_args()
     devices = a.device or ["host:cpu:0", "opencl:cpu:0"]
-    rows = table(devices, a.n)
+    if a.prepare:
+        prepare(a.prepare, devices[0], a.n, a.sluice_compile)
+        return
+    if a.run_artifacts:
+        run_artifacts(a.run_artifacts, a.runtime)
+        return
+    if a.collect:
+        rows = collect(a.collect, devices[0])
+    else:
+        rows = table(devices, a.n)
     if a.write:
         write_markdown(a.write, rows, a.n)
 
