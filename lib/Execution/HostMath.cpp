@@ -2,6 +2,7 @@
 
 #include "sluice/Execution/HostMath.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Module.h"
@@ -13,6 +14,7 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <map>
 #include <mutex>
 
 using namespace sluice;
@@ -61,15 +63,22 @@ bool sluice::exec::addHostVectorMath(llvm::TargetLibraryInfoImpl &tli,
       !libmvec().isValid())
     return false;
   // The descriptors keep StringRefs: their strings live as long as the
-  // process (the same few hundred names for every module).
+  // process, built once per set of CPU features (so compiling many modules
+  // allocates nothing more).
+  const llvm::MCSubtargetInfo *sti = tm.getMCSubtargetInfo();
+  unsigned isaMask = 0;
+  for (auto [i, isa] : llvm::enumerate(kIsas))
+    if (sti->checkFeatures(isa.feature))
+      isaMask |= 1u << i;
   static llvm::BumpPtrAllocator arena;
   static llvm::StringSaver saver(arena);
+  static std::map<unsigned, std::vector<llvm::VecDesc>> cache;
   static std::mutex mutex;
   std::lock_guard<std::mutex> lock(mutex);
-  const llvm::MCSubtargetInfo *sti = tm.getMCSubtargetInfo();
-  std::vector<llvm::VecDesc> descs;
-  for (const Isa &isa : kIsas) {
-    if (!sti->checkFeatures(isa.feature))
+  auto [it, inserted] = cache.try_emplace(isaMask);
+  std::vector<llvm::VecDesc> &descs = it->second;
+  for (auto [i, isa] : llvm::enumerate(kIsas)) {
+    if (!inserted || !(isaMask & (1u << i)))
       continue;
     for (const MathFunction &f : kFunctions) {
       for (bool isDouble : {false, true}) {
