@@ -83,4 +83,15 @@ if shutil.which("spirv-dis"):
     config.available_features.add("spirv-dis")
 if shutil.which("dot"):
     config.available_features.add("graphviz")
+# An x86-64 host with AVX2 and glibc's libmvec: host kernels call its 8-wide
+# vector math (docs/accuracy.md).
+try:
+    with open("/proc/cpuinfo") as f:
+        if " avx2" in f.read() and any(
+                os.path.exists(os.path.join(d, "libmvec.so.1"))
+                for d in ("/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
+                          "/lib64", "/usr/lib64")):
+            config.available_features.add("host-avx2-libmvec")
+except OSError:
+    pass
 config.substitutions.append(("%mlir_include", "/usr/lib/llvm-22/include"))

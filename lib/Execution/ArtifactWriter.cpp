@@ -4,6 +4,7 @@
 
 #include "sluice/Execution/Artifact.h"
 #include "sluice/Execution/Compiler.h"
+#include "sluice/Execution/HostMath.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
@@ -196,6 +197,8 @@ sluice::exec::writeArtifact(ModuleOp module,
                                    "-lm",
                                    "-Wl,-rpath," + absRuntimeDir.str().str(),
                                    "-Wl,--no-undefined"};
+  for (std::string &arg : hostVectorMathLinkArgs())
+    args.push_back(std::move(arg));
   std::vector<StringRef> argRefs(args.begin(), args.end());
   std::optional<StringRef> redirects[] = {std::nullopt, log.path.str(),
                                           log.path.str()};

@@ -1,6 +1,7 @@
 //===- Compiler.cpp - Compiling usm programs to runnable code -------------===//
 
 #include "sluice/Execution/Compiler.h"
+#include "sluice/Execution/HostMath.h"
 
 #include "sluice-c/Runtime.h"
 
@@ -11,7 +12,6 @@
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -207,7 +207,7 @@ JitProgram::create(ModuleOp module, unsigned optLevel) {
   auto tm = hostTargetMachine();
   if (!tm)
     return tm.takeError();
-  auto transformer = makeOptimizingTransformer(optLevel, 0, tm->get());
+  auto transformer = makeHostOptimizingTransformer(optLevel, tm->get());
   ExecutionEngineOptions options;
   options.transformer = transformer;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
@@ -245,7 +245,7 @@ optimizedModule(ModuleOp module, llvm::LLVMContext &ctx,
     return llvm::createStringError("cannot translate the module to LLVM IR");
   llvmModule->setTargetTriple(tm.getTargetTriple());
   llvmModule->setDataLayout(tm.createDataLayout());
-  auto transformer = makeOptimizingTransformer(optLevel, 0, &tm);
+  auto transformer = makeHostOptimizingTransformer(optLevel, &tm);
   if (llvm::Error e = transformer(llvmModule.get()))
     return std::move(e);
   return llvmModule;

@@ -137,8 +137,10 @@ def ConvertHostToRuntimePass
       with the host backend's ABI, `void k(void **args, const
       SluiceHostGroup *group)`: a wrapper unpacks the arguments and calls
       the kernel body, whose workgroup id and count come from `group`.
-      Math functions on `f32` in them are replaced by polynomial
-      approximations first, so that the loops that use them vectorise.
+      Math functions in them stay calls (LLVM intrinsics or libm names;
+      `f16`/`bf16` ones computed in `f32`), which LLVM's loop vectoriser
+      maps to the vector variants of glibc's libmvec (see
+      docs/accuracy.md).
     - `memref.alloc`/`memref.dealloc` in a `#usm.placement` memory space
       call `sluiceProgramAlloc`/`sluiceProgramFree` (deferred) on the
       placement's queue; `memref.copy` calls `sluiceProgramCopy`, ordered

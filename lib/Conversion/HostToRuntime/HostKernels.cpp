@@ -15,8 +15,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/Math/Transforms/Passes.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 
 using namespace mlir;
 using namespace sluice;
@@ -87,16 +86,39 @@ sluice::host::outlineHostKernels(ModuleOp module,
   }
   gm.erase();
 
-  // f32 math as polynomials (vectorisable arithmetic) rather than libm calls.
-  RewritePatternSet patterns(ctx);
-  auto all = [](StringRef) { return true; };
-  populateMathF32ExpansionPatterns(patterns, all);
-  populateMathPolynomialApproximationPatterns(patterns, all);
-  FrozenRewritePatternSet frozen(std::move(patterns));
   for (func::FuncOp impl : impls)
-    if (failed(applyPatternsGreedily(impl, frozen)))
-      return impl.emitError("math approximation did not converge");
+    extendHalfMath(impl);
   return success();
+}
+
+void sluice::host::extendHalfMath(func::FuncOp f) {
+  // Math functions on f16 and bf16 are computed in f32 and rounded, as the
+  // vector math library has f32 and f64 variants only; what is exact in any
+  // type (abs, copysign, rounding) stays.
+  SmallVector<Operation *> ops;
+  f.walk([&](Operation *op) {
+    if (isa<math::MathDialect>(op->getDialect()) && op->getNumResults() == 1 &&
+        isa<Float16Type, BFloat16Type>(op->getResult(0).getType()) &&
+        !isa<math::AbsFOp, math::CopySignOp, math::FloorOp, math::CeilOp,
+             math::TruncOp, math::RoundOp, math::RoundEvenOp>(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    Type narrow = op->getResult(0).getType(), wide = b.getF32Type();
+    SmallVector<Value> operands;
+    for (Value v : op->getOperands())
+      operands.push_back(
+          v.getType() == narrow ? arith::ExtFOp::create(b, loc, wide, v) : v);
+    OperationState state(loc, op->getName().getIdentifier(), operands,
+                         TypeRange{wide}, op->getAttrs());
+    Operation *computed = b.create(state);
+    Value result =
+        arith::TruncFOp::create(b, loc, narrow, computed->getResult(0));
+    op->getResult(0).replaceAllUsesWith(result);
+    op->erase();
+  }
 }
 
 LogicalResult sluice::host::embedBinaries(ModuleOp module,

@@ -459,7 +459,7 @@ struct ConvertHostToRuntimePass
     index::populateIndexToLLVMConversionPatterns(converter, patterns);
     // LLVM intrinsics (vectorisable) first; libm only for what has none.
     populateMathToLLVMConversionPatterns(converter, patterns,
-                                         /*approximateLog1p=*/true,
+                                         /*approximateLog1p=*/false,
                                          /*benefit=*/2);
     populateMathToLibmConversionPatterns(patterns);
     populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);

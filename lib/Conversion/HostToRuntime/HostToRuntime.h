@@ -6,6 +6,7 @@
 #include "sluice/Dialect/USM/IR/USMDialect.h"
 #include "sluice/Dialect/USM/IR/USMTypes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringMap.h"
@@ -42,9 +43,14 @@ struct HostKernel {
 std::string hostKernelSymbol(llvm::StringRef module, llvm::StringRef kernel);
 
 /// Moves the kernels of @sluice_host_kernels into functions of the module
-/// (math approximated for vectorisation) and erases the gpu.module.
+/// (f16/bf16 math computed in f32) and erases the gpu.module. Math functions
+/// stay calls (LLVM intrinsics or libm names), which the loop vectoriser maps
+/// to the host's vector math library (sluice/Execution/HostMath.h).
 mlir::LogicalResult outlineHostKernels(mlir::ModuleOp module,
                                        llvm::SmallVectorImpl<HostKernel> &out);
+
+/// Rewrites math functions on f16/bf16 in `f` to f32 with conversions.
+void extendHalfMath(mlir::func::FuncOp f);
 
 /// A device binary embedded as a global constant.
 struct BinaryInfo {

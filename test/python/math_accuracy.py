@@ -1,0 +1,487 @@
+"""Accuracy of Sluice's elementwise math functions, measured in ulp.
+
+One table, ``FUNCTIONS``, names every elementwise math function with its
+NumPy counterpart, the inputs that cover its domain and the bound Sluice
+promises for it; adding a function is adding an entry. For every function,
+dtype and device the inputs are random points over the whole domain (random
+bit patterns: every binade, subnormals included), denser random points where
+the function is interesting, and edge cases (+-0, +-inf, NaN, the largest
+and smallest numbers, points next to the function's thresholds).
+
+The error of a result is measured against a reference of higher precision:
+float64 NumPy for float32 (and for float16/bfloat16, whose functions run in
+float32), ``numpy.longdouble`` (64-bit significand on x86) for float64. The
+unit is the ulp of the reference in the result's dtype (the spacing of the
+dtype's numbers at the reference's binade, the subnormal spacing below the
+normal range). Special results are compared with NumPy's own result in the
+same dtype: NaN-ness, infinities and the sign of zero must be the same.
+
+    python test/python/math_accuracy.py                  # print the table
+    python test/python/math_accuracy.py --write docs/accuracy.md
+    python test/python/math_accuracy.py --device host:cpu:0 --n 200000
+
+``test_math_accuracy.py`` runs the same cases in CI and fails when a bound is
+exceeded.
+"""
+
+import argparse
+import dataclasses
+import sys
+from typing import Callable
+
+import numpy as np
+
+LD = np.longdouble
+# Use longdouble as the float64 reference only where it is wider.
+LD_WIDER = np.finfo(LD).nmant > np.finfo(np.float64).nmant
+
+
+@dataclasses.dataclass
+class Func:
+    """One elementwise math function.
+
+    ``bound`` maps a dtype family to the promised ulp bound: ``"f32"`` for
+    float32, ``"f64"`` for float64, ``"half"`` for float16 and bfloat16
+    (computed in float32 and rounded). ``ranges`` are the (lo, hi) intervals
+    sampled uniformly besides the whole domain; ``edges`` extra inputs.
+    ``nonneg`` restricts whole-domain samples to x >= 0 (``log``,
+    ``sqrt``); ``special`` lists whole-domain points where the error is not
+    measured in ulp but only the IEEE class (``pow`` at huge exponents).
+    """
+    name: str
+    numpy: Callable
+    arity: int
+    bound: dict
+    ranges: list = dataclasses.field(default_factory=list)
+    edges: list = dataclasses.field(default_factory=list)
+    sluice_name: str = ""
+    # bounds of one backend where it differs: {"opencl": {"f32": 4.0}}
+    backend_bound: dict = dataclasses.field(default_factory=dict)
+
+
+BIG = [1e5, 1e8, 1e12, 1e20, 1e30, 3.4e38, 1.7e308]
+PI_MULTIPLES = [k * np.pi / 2 for k in range(-8, 9)] + [
+    np.pi * 1e4, np.pi * 1e6, 710.0 * np.pi, 102944.0 * np.pi / 2]
+
+# The bounds: ``bound`` holds the host backend's (glibc: libmvec's vector
+# variants for float32, the scalar libm for float64), ``backend_bound`` the
+# others' where they differ: "opencl" (and Level Zero, also SPIR-V
+# OpenCL.std; PoCL here) and "cuda" (libdevice; CUDA's programming guide
+# gives its bounds). Every bound is at or under the OpenCL C full profile's.
+SPIRV_BOUNDS = "opencl"
+FUNCTIONS = {f.name: f for f in [
+    Func("exp", np.exp, 1, {"f32": 3.0, "f64": 1.0, "half": 1.0},
+         backend_bound={"opencl": {"f32": 1.0, "f64": 1.0},
+                        "cuda": {"f32": 2.0, "f64": 1.0}},
+         ranges=[(-104.0, 89.0), (-746.0, 710.0), (-1.0, 1.0)],
+         edges=[88.72, 88.73, -87.33, -103.97, -104.0, 709.78, 709.79,
+                -708.4, -745.13, -745.2, 1e-30, -1e-30, 1e-8]),
+    Func("log", np.log, 1, {"f32": 4.0, "f64": 1.0, "half": 1.0},
+         backend_bound={"opencl": {"f32": 1.0, "f64": 1.0},
+                        "cuda": {"f32": 1.0, "f64": 1.0}},
+         ranges=[(0.0, 4.0), (0.5, 2.0), (0.0, 1e-37), (0.0, 1e-307)],
+         edges=[1.0, 1.0 - 2**-24, 1.0 + 2**-23, 2.0, np.e, 1e-45, 1e-310,
+                -1.0, -1e-30]),
+    Func("sqrt", np.sqrt, 1, {"f32": 0.5, "f64": 0.5, "half": 0.5},
+         ranges=[(0.0, 4.0), (0.0, 1e-37)],
+         edges=[1.0, 4.0, 2.0, 1e-45, 1e-310, -1.0, -1e-30]),
+    Func("sin", np.sin, 1, {"f32": 3.0, "f64": 1.0, "half": 1.0},
+         backend_bound={"opencl": {"f32": 2.0, "f64": 2.0},
+                        "cuda": {"f32": 2.0, "f64": 2.0}},
+         ranges=[(-3.2, 3.2), (-100.0, 100.0), (-1e4, 1e4), (-1e6, 1e6),
+                 (-1e9, 1e9)],
+         edges=PI_MULTIPLES + BIG + [-x for x in BIG] + [1e-30, 1e-40]),
+    Func("cos", np.cos, 1, {"f32": 3.0, "f64": 1.0, "half": 1.0},
+         backend_bound={"opencl": {"f32": 2.0, "f64": 2.0},
+                        "cuda": {"f32": 2.0, "f64": 2.0}},
+         ranges=[(-3.2, 3.2), (-100.0, 100.0), (-1e4, 1e4), (-1e6, 1e6),
+                 (-1e9, 1e9)],
+         edges=PI_MULTIPLES + BIG + [-x for x in BIG] + [1e-30, 1e-40]),
+    Func("tanh", np.tanh, 1, {"f32": 2.0, "f64": 3.0, "half": 1.0},
+         backend_bound={"opencl": {"f32": 2.0, "f64": 2.0},
+                        "cuda": {"f32": 2.0, "f64": 2.0}},
+         ranges=[(-1.0, 1.0), (-10.0, 10.0), (-0.01, 0.01), (-20.0, 20.0)],
+         edges=[9.01, 9.02, 19.06, 1e-30, 1e-40, -1e-40, 0.55, -0.55]),
+    Func("pow", np.power, 2, {"f32": 1.0, "f64": 1.0, "half": 1.0},
+         sluice_name="power",
+         backend_bound={"opencl": {"f32": 1.0, "f64": 1.0},
+                        "cuda": {"f32": 4.0, "f64": 2.0}},
+         ranges=[((0.0, 10.0), (-30.0, 30.0)), ((0.5, 2.0), (-1e3, 1e3)),
+                 ((0.0, 1e6), (-6.0, 6.0))],
+         edges=[(2.0, 0.5), (-2.0, 3.0), (-2.0, 0.5), (0.0, -1.0),
+                (-0.0, -1.0), (-0.0, 3.0), (-0.0, 2.0), (1.0, np.nan),
+                (np.nan, 0.0), (-1.0, np.inf), (0.5, np.inf), (2.0, -np.inf),
+                (np.inf, -2.0), (-np.inf, 3.0), (-np.inf, -3.0),
+                (-np.inf, 2.0), (10.0, 38.5), (10.0, 308.3), (10.0, -45.5),
+                (2.0, 128.0), (2.0, -149.0), (2.0, -1074.0),
+                (-8.0, 1.0 / 3.0), (1.0 + 2**-23, 2**30)]),
+]}
+
+DTYPES = ["float32", "float64", "float16"]
+
+
+def bound(func, dtype, device):
+    """The promised bound of func in dtype on device (a filter string)."""
+    fam = family(dtype)
+    backend = device.split(":")[0]
+    if backend == "level_zero":
+        backend = SPIRV_BOUNDS
+    return func.backend_bound.get(backend, {}).get(fam, func.bound[fam])
+
+
+def family(dtype):
+    return {"float32": "f32", "float64": "f64"}.get(dtype, "half")
+
+
+def np_dtype(dtype):
+    if dtype == "bfloat16":
+        import ml_dtypes
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(dtype)
+
+
+def _bits(rng, n, dt, nonneg=False):
+    """n random numbers of dt from random bit patterns (finite only)."""
+    ui = {2: np.uint16, 4: np.uint32, 8: np.uint64}[dt.itemsize]
+    raw = rng.integers(0, np.iinfo(ui).max, size=n, dtype=ui, endpoint=True)
+    x = raw.view(dt)
+    with np.errstate(invalid="ignore"):
+        x = x[np.isfinite(x.astype(np.float64))]
+    if nonneg:
+        x = np.abs(x)
+    return x
+
+
+def _uniform(rng, n, dt, lo, hi):
+    big = float(np.finfo(dt).max)
+    return rng.uniform(max(lo, -big), min(hi, big), size=n).astype(dt)
+
+
+SPECIALS = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, 2.0]
+
+
+def inputs(func, dtype, n, seed=0):
+    """The inputs of ``func`` in ``dtype``: a list of arrays (one per
+    operand) of equal length."""
+    dt = np_dtype(dtype)
+    rng = np.random.default_rng(seed)
+    fin = np.finfo(np.float32 if dtype == "bfloat16" else dt)
+    tiny_sub = float(fin.smallest_subnormal) if dtype != "bfloat16" else 9e-41
+    extremes = [float(fin.max), -float(fin.max), float(fin.tiny),
+                -float(fin.tiny), tiny_sub, -tiny_sub]
+    if func.arity == 1:
+        parts = [_bits(rng, n, dt)]
+        per = max(n // max(len(func.ranges), 1) // 2, 1)
+        for lo, hi in func.ranges:
+            parts.append(_uniform(rng, per, dt, lo, hi))
+        edge = np.array(SPECIALS + extremes + list(func.edges), np.float64)
+        with np.errstate(all="ignore"):
+            edge = edge.astype(dt)
+            edge = np.concatenate([edge, np.nextafter(edge, dt.type(np.inf)),
+                                   np.nextafter(edge, dt.type(-np.inf))])
+            parts.append(edge)
+        return [np.concatenate(parts)]
+    # binary (pow): x over its whole domain against moderate exponents, both
+    # over their whole domains, integral exponents of negative bases, and
+    # the listed ranges and edges.
+    q = max(n // 4, 1)
+    x0, y0 = _bits(rng, q, dt), _bits(rng, q, dt)
+    m0 = min(len(x0), len(y0))
+    x1 = _bits(rng, q, dt, nonneg=True)
+    xs = [x0[:m0], x1]
+    ys = [y0[:m0], _uniform(rng, len(x1), dt, -4.0, 4.0)]
+    negx = -np.abs(_uniform(rng, q, dt, 0.0, 20.0))
+    xs.append(negx)
+    ys.append(rng.integers(-40, 40, size=q).astype(dt))
+    per = max(n // max(len(func.ranges), 1) // 4, 1)
+    for (xl, xh), (yl, yh) in func.ranges:
+        xs.append(_uniform(rng, per, dt, xl, xh))
+        ys.append(_uniform(rng, per, dt, yl, yh))
+    sp = SPECIALS + [float(fin.max), tiny_sub, 3.0, -3.0]
+    gx, gy = np.meshgrid(np.array(sp), np.array(sp))
+    ex = np.array([e[0] for e in func.edges] + list(gx.ravel()))
+    ey = np.array([e[1] for e in func.edges] + list(gy.ravel()))
+    with np.errstate(over="ignore"):
+        xs.append(ex.astype(dt))
+        ys.append(ey.astype(dt))
+    return [np.concatenate(xs), np.concatenate(ys)]
+
+
+def reference(func, args, dtype):
+    """The reference values (float64 or longdouble) of ``func`` at args."""
+    wide = LD if family(dtype) == "f64" else np.float64
+    with np.errstate(all="ignore"):
+        return func.numpy(*[a.astype(wide) for a in args])
+
+
+def numpy_result(func, args, dtype):
+    """NumPy's own result in dtype (for the IEEE class of special results)."""
+    dt = np_dtype(dtype)
+    with np.errstate(all="ignore"):
+        if family(dtype) == "half":
+            r = func.numpy(*[a.astype(np.float32) for a in args])
+        else:
+            r = func.numpy(*args)
+        return np.asarray(r).astype(dt)
+
+
+def ulp_errors(got, ref, dtype):
+    """|got - ref| in ulp of ref's binade in dtype; inf where the IEEE class
+    differs (NaN against a number, infinity against a finite reference that
+    does not overflow)."""
+    fin = np.finfo(np.float32) if dtype == "bfloat16" else np.finfo(
+        np_dtype(dtype))
+    if dtype == "bfloat16":
+        p, emin, vmax = 8, -126, 3.3895313892515355e38
+    else:
+        p, emin, vmax = fin.nmant + 1, fin.minexp, float(fin.max)
+    wide = LD if family(dtype) == "f64" else np.float64
+    g = got.astype(wide)
+    r = ref.astype(wide)
+    err = np.zeros(len(r), dtype=wide)
+    with np.errstate(all="ignore"):
+        rn, gn = np.isnan(r), np.isnan(g)
+        finite_r = np.isfinite(r)
+        # the largest value that still rounds to a finite number
+        half_ulp_max = wide(vmax) + wide(2.0) ** (int(np.log2(vmax)) - p)
+        overflow = finite_r & (np.abs(r) >= half_ulp_max)
+        e = np.floor(np.log2(np.abs(np.where(finite_r & (r != 0), r, 1))))
+        e = np.maximum(e, emin)
+        ulp = np.ldexp(wide(1.0), (e - (p - 1)).astype(np.int64))
+        ok_num = finite_r & ~overflow & np.isfinite(g)
+        err[ok_num] = (np.abs(g[ok_num] - r[ok_num]) / ulp[ok_num])
+        bad = (rn != gn)
+        inf_r = ~finite_r & ~rn
+        bad |= inf_r & (g != r)
+        bad |= overflow & ~((np.abs(g) == np.inf) & (np.sign(g) == np.sign(r))
+                            ) & ~(np.abs(g) == vmax)
+        bad |= finite_r & ~overflow & ~np.isfinite(g)
+        err[bad] = np.inf
+        err[overflow & ~bad] = 0
+    return err.astype(np.float64)
+
+
+def class_mismatches(got, want):
+    """Indices where NaN-ness, infinities or signed zeros differ from
+    NumPy's result in the same dtype."""
+    g = got.astype(np.float64)
+    w = want.astype(np.float64)
+    gn, wn = np.isnan(g), np.isnan(w)
+    mism = gn != wn
+    both = ~gn & ~wn
+    special = both & ((w == 0) | np.isinf(w) | (g == 0) | np.isinf(g))
+    # zero vs tiny nonzero is an ulp question, not a class one; infinities
+    # and the sign of exact zeros are class questions.
+    zs = special & (w == 0) & (g == 0) & (np.signbit(g) != np.signbit(w))
+    infs = special & (np.isinf(w) | np.isinf(g)) & (g != w)
+    return np.nonzero(mism | zs | infs)[0]
+
+
+def evaluate(run, func, dtype, n, seed=0, args=None):
+    """Runs ``run(func, args)`` (returns the device result in dtype) and
+    returns (max ulp, worst input, number of IEEE-class mismatches, one
+    mismatching input)."""
+    if args is None:
+        args = inputs(func, dtype, n, seed)
+    got = np.asarray(run(func, args))
+    ref = reference(func, args, dtype)
+    err = ulp_errors(got, ref, dtype)
+    want = numpy_result(func, args, dtype)
+    cls = class_mismatches(got, want)
+    # where NumPy itself is outside the bound (its float32 functions are
+    # not all correctly rounded) nothing is asked beyond NumPy's class.
+    i = int(np.argmax(err))
+    worst = tuple(float(a[i]) for a in args)
+    first = (tuple(float(a[cls[0]]) for a in args), float(got[cls[0]]),
+             float(want[cls[0]])) if len(cls) else None
+    return float(err[i]), worst, len(cls), first
+
+
+def sluice_runner(device):
+    import sluice
+
+    def run(func, args):
+        name = func.sluice_name or func.name
+        fn = getattr(sluice, name)
+        arrs = [sluice.asarray(a, device=device) for a in args]
+        return sluice.asnumpy(fn(*arrs))
+    return run
+
+
+def supported_dtypes(device):
+    import sluice
+    out = []
+    for d in DTYPES:
+        try:
+            x = sluice.asarray(np.zeros(2, np_dtype(d)), device=device)
+            sluice.asnumpy(sluice.exp(x))
+        except Exception:
+            continue
+        out.append(d)
+    return out
+
+
+def numpy_runner(func, args):
+    """NumPy itself, for comparison (its float16 functions go through
+    float32, like Sluice's)."""
+    return numpy_result(func, args, args[0].dtype.name)
+
+
+def table(devices, n, seed=0, out=sys.stdout):
+    rows = []
+    for dtype in DTYPES:
+        for func in FUNCTIONS.values():
+            err = evaluate(numpy_runner, func, dtype, n, seed)[0]
+            rows.append((func.name, dtype, "NumPy " + np.__version__, err,
+                         None, None, 0))
+    for device in devices:
+        run = sluice_runner(device)
+        for dtype in supported_dtypes(device):
+            for func in FUNCTIONS.values():
+                err, worst, ncls, first = evaluate(run, func, dtype, n, seed)
+                b = bound(func, dtype, device)
+                rows.append((func.name, dtype, device, err, b, worst, ncls))
+                print(f"{func.name:6} {dtype:8} {device:14} {err:8.3f} "
+                      f"(bound {b}) worst at {worst} class mismatches "
+                      f"{ncls} {first or ''}", file=out, flush=True)
+    return rows
+
+
+# For a device on a machine without the compiler (the CUDA machine): the
+# cases compiled here into artifacts with their inputs (--prepare DIR), run
+# there through the runtime's C API (--run-artifacts DIR, with
+# bench/sluice_artifact.py), measured here from the results (--collect DIR).
+USM_OPS = {"exp": "exp", "log": "log", "sqrt": "sqrt", "sin": "sin",
+           "cos": "cos", "tanh": "tanh", "pow": "pow"}
+MLIR_TYPES = {"float32": "f32", "float64": "f64", "float16": "f16"}
+
+
+def prepare(out, device, n, sluice_compile, seed=0):
+    import os
+    import subprocess
+    os.makedirs(out, exist_ok=True)
+    for dtype in DTYPES:
+        for func in FUNCTIONS.values():
+            case = os.path.join(out, f"{func.name}_{dtype}")
+            args = inputs(func, dtype, n, seed)
+            for i, a in enumerate(args):
+                np.save(f"{case}_in{i}.npy", a)
+            t = f'!usm.array<?x{MLIR_TYPES[dtype]}, "{device}", device>'
+            names = ", ".join(f"%a{i}" for i in range(func.arity))
+            params = ", ".join(f"%a{i}: !A" for i in range(func.arity))
+            types = ", ".join("!A" for _ in range(func.arity))
+            with open(case + ".mlir", "w") as f:
+                f.write(f"!A = {t}\nfunc.func @main({params}) -> !A {{\n"
+                        f"  %r = usm.{USM_OPS[func.name]} {names} : "
+                        f"({types}) -> !A\n  return %r : !A\n}}\n")
+            subprocess.run([sluice_compile, case + ".mlir",
+                            f"--device={device}", "-o", case + ".so"],
+                           check=True)
+
+
+def run_artifacts(directory, runtime_lib):
+    import glob
+    import os
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(
+        __file__)), "..", "..", "bench"))
+    import sluice_artifact
+    rt = sluice_artifact.Runtime(runtime_lib)
+    for so in sorted(glob.glob(os.path.join(directory, "*.so"))):
+        case = so[:-3]
+        args = [np.load(f) for f in sorted(glob.glob(case + "_in*.npy"))]
+        try:
+            call = sluice_artifact.Artifact(rt, so).prepare("main", args)
+            out = call.run()[0]
+            call.close()
+            np.save(case + "_out.npy", out)
+        except Exception as e:  # reported, the other cases still run
+            print(f"{os.path.basename(case)}: {e}", flush=True)
+
+
+def collect(directory, device):
+    import os
+    rows = []
+    for dtype in DTYPES:
+        for func in FUNCTIONS.values():
+            case = os.path.join(directory, f"{func.name}_{dtype}")
+            if not os.path.exists(case + "_out.npy"):
+                continue
+            args = [np.load(f"{case}_in{i}.npy") for i in range(func.arity)]
+            cached = np.load(case + "_out.npy")
+            err, worst, ncls, first = evaluate(lambda f, a: cached, func,
+                                               dtype, 0, args=args)
+            b = bound(func, dtype, device)
+            rows.append((func.name, dtype, device, err, b, worst, ncls))
+            print(f"{func.name:6} {dtype:8} {device:14} {err:8.3f} "
+                  f"(bound {b}) worst at {worst} class mismatches {ncls} "
+                  f"{first or ''}", flush=True)
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--device", action="append")
+    ap.add_argument("--n", type=int, default=1000000)
+    ap.add_argument("--write", help="write the markdown table here")
+    ap.add_argument("--prepare", metavar="DIR",
+                    help="compile the cases for --device into DIR")
+    ap.add_argument("--sluice-compile", default="build/bin/sluice-compile")
+    ap.add_argument("--run-artifacts", metavar="DIR")
+    ap.add_argument("--runtime", default="build/lib/libsluice-runtime.so")
+    ap.add_argument("--collect", metavar="DIR",
+                    help="measure the results of --run-artifacts in DIR")
+    a = ap.parse_args()
+    devices = a.device or ["host:cpu:0", "opencl:cpu:0"]
+    if a.prepare:
+        prepare(a.prepare, devices[0], a.n, a.sluice_compile)
+        return
+    if a.run_artifacts:
+        run_artifacts(a.run_artifacts, a.runtime)
+        return
+    if a.collect:
+        rows = collect(a.collect, devices[0])
+    else:
+        rows = table(devices, a.n)
+    if a.write:
+        write_markdown(a.write, rows, a.n)
+
+
+def write_markdown(path, rows, n):
+    import re
+    text = open(path).read()
+    lines = ["| function | dtype | device | max ulp measured | bound |",
+             "|---|---|---|---:|---:|"]
+    # rows of devices this run did not measure (CUDA, measured on the GPU
+    # machine) are kept
+    measured = {r[2] for r in rows}
+    old = re.search(r"<!-- table -->(.*)<!-- /table -->", text, re.S)
+    for line in (old.group(1).splitlines() if old else []):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 5 or cells[0] not in FUNCTIONS:
+            continue
+        device = cells[2].strip("`")
+        if device.startswith("NumPy") or device in measured:
+            continue
+        err = float(cells[3].split()[0])
+        rows.append((cells[0], cells[1], device, err, float(cells[4]), None,
+                     0 if "over" not in cells[3] else 1))
+    order = {f: i for i, f in enumerate(FUNCTIONS)}
+    rows = sorted(rows, key=lambda r: (order[r[0]], DTYPES.index(r[1])))
+    for name, dtype, device, err, bound, worst, ncls in rows:
+        if bound is None:
+            lines.append(f"| {name} | {dtype} | {device} | {err:.2f} | |")
+            continue
+        flag = "" if err <= bound and ncls == 0 else " **over**"
+        lines.append(f"| {name} | {dtype} | `{device}` | {err:.2f}{flag} | "
+                     f"{bound:g} |")
+    table_md = "\n".join(lines)
+    text = re.sub(r"<!-- table -->.*<!-- /table -->",
+                  f"<!-- table -->\n{table_md}\n<!-- /table -->", text,
+                  flags=re.S)
+    text = re.sub(r"<!-- n -->.*<!-- /n -->", f"<!-- n -->{n}<!-- /n -->",
+                  text)
+    open(path, "w").write(text)
+
+
+if __name__ == "__main__":
+    main()
