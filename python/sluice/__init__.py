@@ -54,6 +54,9 @@ from ._ops import (abs, absolute, add, all, amax, amin, any,  # noqa: E402
                    where)
 from ._jit import JitFunction, Lowered, jit  # noqa: E402
 from ._artifact import LoadedProgram, load  # noqa: E402
+from . import kernel_api  # noqa: E402
+from ._kernel import (KernelError, call_kernel,  # noqa: E402
+                      call_kernel_async, device_func, kernel)
 from . import random  # noqa: E402
 
 bool_ = _dtypes.bool_
