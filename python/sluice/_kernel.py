@@ -224,13 +224,6 @@ class KernelFunction:
                 host_args.append((f"%a{k}", usm))
                 host_ops.append(f"%m{k} = builtin.unrealized_conversion_cast "
                                 f"%a{k} : {usm} to {mt}")
-                if s.ndim > 1:
-                    groups = ", ".join(str(d) for d in range(s.ndim))
-                    host_ops.append(f"%f{k} = memref.collapse_shape %m{k} "
-                                    f"[[{groups}]] : {mt} into {flat}")
-                else:
-                    host_ops.append(f"%f{k} = builtin.unrealized_conversion_"
-                                    f"cast %m{k} : {mt} to {flat}")
                 kernel_args.append((f"%p{k}", flat))
                 launch_args.append((f"%f{k}", flat))
                 dims = []
@@ -240,6 +233,19 @@ class KernelFunction:
                     kernel_args.append((f"%p{k}d{d}", "index"))
                     launch_args.append((f"%m{k}d{d}", "index"))
                     dims.append(Index(f"%p{k}d{d}"))
+                if s.ndim > 1:
+                    total = f"%m{k}d0"
+                    for d in range(1, s.ndim):
+                        host_ops.append(f"%m{k}t{d} = arith.muli {total}, "
+                                        f"%m{k}d{d} : index")
+                        total = f"%m{k}t{d}"
+                    host_ops.append(
+                        f"%f{k} = memref.reinterpret_cast %m{k} to offset: "
+                        f"[0], sizes: [{total}], strides: [1] : {mt} to "
+                        f"{flat}")
+                else:
+                    host_ops.append(f"%f{k} = builtin.unrealized_conversion_"
+                                    f"cast %m{k} : {mt} to {flat}")
                 params[name] = ArrayRef(f"%p{k}", flat, s.dtype, dims,
                                         "global")
             elif s[0] == "L":
