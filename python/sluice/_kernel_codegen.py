@@ -959,14 +959,20 @@ class Walker:
         em = self.em
         if s.orelse:
             raise self.error(s, "while-else is not supported in kernels")
-        em.emit("scf.while : () -> () {")
+        # A loop-carried i1 that is never used: convert-host-to-runtime's
+        # greedy SCF-to-CF expansion crashes (MLIR 22) on some scf.while
+        # loops without values.
+        t = em.const(True, BOOL)
+        a, b = em.fresh(), em.fresh()
+        em.emit(f"{em.fresh()} = scf.while ({a} = {t.name}) : (i1) -> i1 {{")
 
         def cond():
             c = self.expr(s.test)
             c = em.truth(c)
-            em.emit(f"scf.condition({c.name})")
+            em.emit(f"scf.condition({c.name}) {a} : i1")
         self.region(cond)
         em.emit("} do {")
+        em.emit(f"^bb0({b}: i1):")
 
         def body():
             self.loop_depth += 1
@@ -974,7 +980,7 @@ class Walker:
                 self.stmts(s.body)
             finally:
                 self.loop_depth -= 1
-            em.emit("scf.yield")
+            em.emit(f"scf.yield {b} : i1")
         self.region(body)
         em.emit("}")
 
