@@ -174,6 +174,8 @@ class Emitter:
                              np.int64).astype(dt).view(f"i{dt.itemsize}")))
         else:
             lit = _float_literal(value, dt)
+        if dt.kind == "b":
+            return self.op(f"arith.constant {lit}", dt)
         return self.op(f"arith.constant {lit} : {mlir_type(dt)}", dt,
                        nonneg=dt.kind != "f" and value >= 0)
 
