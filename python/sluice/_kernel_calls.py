@@ -491,6 +491,14 @@ def atomic_method(w, node, ref, attr):
     dt = arr.dtype
     t = mlir_type(dt)
     kind = 0 if dt.kind == "f" else (1 if dt.kind == "i" else 2)
+    if em.ctx.target == "spirv" and attr != "load" and (
+            arr.space != "local" or dt.kind == "f"):
+        # MLIR 22 converts memref.atomic_rmw to SPIR-V only for integers
+        # in workgroup memory.
+        raise w.error(node, "atomic operations on OpenCL and Level Zero "
+                      "queues are supported on integer LocalAccessor "
+                      "memory only for now (not on arrays in global "
+                      "memory, not on floats)")
     if attr == "load":
         return em.op(f"memref.load {arr.buf}[{ref.index.name}] : "
                      f"{arr.mtype}", dt)
