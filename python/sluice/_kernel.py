@@ -248,6 +248,20 @@ class KernelFunction:
                                     f"cast %m{k} : {mt} to {flat}")
                 params[name] = ArrayRef(f"%p{k}", flat, s.dtype, dims,
                                         "global")
+                if target == "spirv":
+                    host_ops.append(
+                        f"%x{k} = memref.extract_aligned_pointer_as_index "
+                        f"%f{k} : {flat} -> index")
+                    # Inverted: the runtime would pass a value that is a
+                    # USM address as a pointer argument.
+                    host_ops.append(f"%z{k} = arith.index_cast %x{k} : index "
+                                    "to i64")
+                    host_ops.append(f"%hm1_{k} = arith.constant -1 : i64")
+                    host_ops.append(f"%y{k} = arith.xori %z{k}, %hm1_{k} : "
+                                    "i64")
+                    kernel_args.append((f"%p{k}addr", "i64"))
+                    launch_args.append((f"%y{k}", "i64"))
+                    params[name].addr = f"%p{k}addr"
             elif s[0] == "L":
                 shape, dt = s[1], s[2]
                 size = int(np.prod(shape))

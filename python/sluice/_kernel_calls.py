@@ -493,12 +493,14 @@ def atomic_method(w, node, ref, attr):
     kind = 0 if dt.kind == "f" else (1 if dt.kind == "i" else 2)
     if em.ctx.target == "spirv" and attr != "load" and (
             arr.space != "local" or dt.kind == "f"):
+        if arr.space == "global" and dt.kind in "iu" and dt.itemsize == 4:
+            return spirv_global_atomic(w, node, ref, attr)
         # MLIR 22 converts memref.atomic_rmw to SPIR-V only for integers
-        # in workgroup memory.
+        # in workgroup memory; global memory takes SPIR-V atomics on
+        # pointers (32-bit integers: the target has no Int64Atomics).
         raise w.error(node, "atomic operations on OpenCL and Level Zero "
-                      "queues are supported on integer LocalAccessor "
-                      "memory only for now (not on arrays in global "
-                      "memory, not on floats)")
+                      "queues are supported on 32-bit integer arrays and "
+                      "integer LocalAccessor memory only for now")
     if attr == "load":
         return em.op(f"memref.load {arr.buf}[{ref.index.name}] : "
                      f"{arr.mtype}", dt)
@@ -576,3 +578,66 @@ def _generic_rmw(w, node, arr, index, dt, update):
     em.depth -= 1
     em.emit("}")
     return Scalar(res, dt)
+
+
+_SPIRV_RMW = {"fetch_add": "AtomicIAdd", "fetch_sub": "AtomicISub",
+              "fetch_and": "AtomicAnd", "fetch_or": "AtomicOr",
+              "fetch_xor": "AtomicXor", "exchange": "AtomicExchange",
+              "store": "AtomicExchange"}
+
+
+def spirv_global_atomic(w, node, ref, attr):
+    """An atomic operation on a 32-bit integer of a global array of a
+    SPIR-V kernel: SPIR-V's atomic instructions on a pointer made from the
+    buffer's address (upstream's memref.atomic_rmw conversion takes
+    workgroup memory only)."""
+    em = w.em
+    arr = ref.array
+    dt = arr.dtype
+    t = mlir_type(dt)
+    u = dt.kind == "u"
+    ptr_t = f"!spirv.ptr<{t}, CrossWorkgroup>"
+    sem = "<SequentiallyConsistent|CrossWorkgroupMemory>"
+    base = em.fresh()
+    m1 = em.const(-1, I64)
+    addr = em.op(f"arith.xori {arr.addr}, {m1.name} : i64", I64)
+    em.emit(f"{base} = spirv.ConvertUToPtr {addr.name} : i64 to {ptr_t}")
+    i = em.op(f"arith.index_cast {ref.index.name} : index to i64", I64)
+    ep = em.fresh()
+    em.emit(f"{ep} = spirv.InBoundsPtrAccessChain {base}[{i.name}] : "
+            f"{ptr_t}, i64 -> {ptr_t}")
+    if attr == "compare_exchange":
+        a = _bind(w, node, ["expected", "desired", "success", "failure",
+                            "expected_idx"], ["expected", "desired"])
+        exp_arr = w.expr(a["expected"])
+        if not isinstance(exp_arr, ArrayRef):
+            raise w.error(node, "compare_exchange's expected value is an "
+                          "array whose element receives the value found")
+        eidx = w.flat_index(exp_arr, a["expected_idx"], node) if \
+            "expected_idx" in a else em.ic(0)
+        expected = em.cast(em.op(f"memref.load {exp_arr.buf}[{eidx.name}] :"
+                                 f" {exp_arr.mtype}", exp_arr.dtype), dt)
+        desired = em.cast(em.materialize(w.scalar(a["desired"])), dt)
+        old = em.op(f"spirv.AtomicCompareExchange <Device> {sem} {sem} "
+                    f"{ep}, {desired.name}, {expected.name} : {ptr_t}", dt)
+        ok = em.op(f"arith.cmpi eq, {old.name}, {expected.name} : {t}",
+                   BOOL)
+        em.emit(f"scf.if {ok.name} {{")
+        em.emit("} else {")
+        em.depth += 1
+        o = em.cast(old, exp_arr.dtype)
+        em.emit(f"memref.store {o.name}, {exp_arr.buf}[{eidx.name}] : "
+                f"{exp_arr.mtype}")
+        em.depth -= 1
+        em.emit("}")
+        return ok
+    a = _bind(w, node, ["val", "order"], ["val"])
+    v = em.cast(em.materialize(w.scalar(a["val"])), dt)
+    if attr in ("fetch_min", "fetch_max"):
+        o = ("AtomicU" if u else "AtomicS") + attr[6:].capitalize()
+    elif attr in _SPIRV_RMW:
+        o = _SPIRV_RMW[attr]
+    else:
+        raise w.error(node, f"AtomicRef has no method {attr!r}")
+    r = em.op(f"spirv.{o} <Device> {sem} {ep}, {v.name} : {ptr_t}", dt)
+    return PyObj(None) if attr == "store" else r

@@ -58,7 +58,8 @@ class ArrayRef:
     ``mtype``) of ``dtype``, its sizes (Index values, or ints for static
     shapes) and where it lives ("global", "local", "private")."""
 
-    __slots__ = ("buf", "mtype", "dtype", "dims", "space", "per_item")
+    __slots__ = ("buf", "mtype", "dtype", "dims", "space", "per_item",
+                 "addr")
 
     def __init__(self, buf, mtype, dtype, dims, space, per_item=None):
         self.buf = buf
@@ -70,6 +71,9 @@ class ArrayRef:
         # number of elements of one work-item's copy (the buffer holds one
         # copy per work-item).
         self.per_item = per_item
+        # SPIR-V kernels: the buffer's address as an i64 argument (global
+        # atomics are SPIR-V ops on a pointer made from it).
+        self.addr = None
 
     @property
     def ndim(self):
