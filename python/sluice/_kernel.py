@@ -476,7 +476,9 @@ class KernelFunction:
             specs.append((False, i64, [], 0, 0))
         from . import _sluice as _ext
         self.compile_count += 1
-        return _ext.Program(entry, specs, [], name), text
+        program = _ext.Program(entry, specs, [], name)
+        program.writes_arguments = True  # failures reach the next reader
+        return program, text
 
     def lower(self, rng, *args):
         """The kernel's program for these arguments (nothing runs):

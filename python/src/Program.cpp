@@ -458,7 +458,7 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj) {
   task->resultBytes = resultBytes;
   std::shared_ptr<Task> self = task;
   for (const CallTask::PointerSlot &p : task->pointers)
-    useBuffer(*task, self, *p.buffer, /*write=*/false);
+    useBuffer(*task, self, *p.buffer, /*write=*/writesArgs);
   for (size_t r = 0; r < results.size(); ++r) {
     const ValueSpec &spec = results[r];
     if (!spec.isArray) {

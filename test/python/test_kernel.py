@@ -23,8 +23,7 @@ def _is_spirv(device):
 
 EXAMPLE_NAMES = sorted(f[:-3] for f in os.listdir(EXAMPLES)
                        if f.endswith(".py"))
-# Atomics on global memory do not compile to SPIR-V yet.
-SPIRV_UNSUPPORTED = {"histogram"}
+SPIRV_UNSUPPORTED = set()
 
 
 @pytest.mark.parametrize("name", EXAMPLE_NAMES)
@@ -337,9 +336,37 @@ def global_atomics(item: kapi.Item, ints, floats, flags):
         flags[1] = i + 1
 
 
+@sluice.kernel
+def global_atomics_i32(item: kapi.Item, ints, flags):
+    i = item.get_id(0)
+    kapi.AtomicRef(ints, 0).fetch_add(1)
+    kapi.AtomicRef(ints, 1).fetch_sub(2)
+    kapi.AtomicRef(ints, 2).fetch_min(-i)
+    kapi.AtomicRef(ints, 3).fetch_or(1 << (i % 8))
+    kapi.AtomicRef(ints, 4).fetch_xor(1)
+    kapi.AtomicRef(ints, 5).fetch_max(i)
+    kapi.AtomicRef(ints, 6).fetch_and(~(1 << (i % 8)))
+    expected = kapi.PrivateArray(1, np.int32)
+    expected[0] = 0
+    if kapi.AtomicRef(flags, 0).compare_exchange(expected, i + 1):
+        flags[1] = i + 1
+
+
+def test_global_atomics_int32(device):
+    n = 1000
+    ints = sluice.asarray(np.array([0, 0, 0, 0, 0, 0, 255], np.int32),
+                          device=device)
+    flags = sluice.zeros(2, dtype=np.int32, device=device)
+    sluice.call_kernel(global_atomics_i32, kapi.Range(n), ints, flags)
+    assert list(sluice.asnumpy(ints)) == [n, -2 * n, -(n - 1), 255, 0,
+                                          n - 1, 0]
+    f = sluice.asnumpy(flags)
+    assert f[0] == f[1] and 1 <= f[0] <= n  # exactly one work-item won
+
+
 def test_global_atomics(device):
     if _is_spirv(device):
-        pytest.skip("global atomics are not supported on SPIR-V yet")
+        pytest.skip("64-bit and float global atomics are host-only for now")
     n = 1000
     ints = sluice.zeros(5, dtype=np.int64, device=device)
     floats = sluice.zeros(1, dtype=np.float64, device=device)
