@@ -21,11 +21,10 @@ from . import _compiler, _dtypes
 from . import kernel_api as kapi
 from ._array import Array
 from ._device import _info, _queue_from_id
-from ._errors import ExecutionPlacementError
 from ._kernel_codegen import (Emitter, FunctionSource, KernelError, Walker,
                               _Retry, contains_barrier)
-from ._kernel_values import (BOOL, ArrayRef, Const, Index, ItemObj, Scalar,
-                             mlir_type)
+from ._kernel_values import (BOOL, ArrayRef, Const, Index, ItemObj, PyObj,
+                             Scalar, mlir_type)
 from ._placement import USM_NAMES, execution_queue
 
 __all__ = ["KernelError", "KernelFunction", "DeviceFunction", "kernel",
@@ -306,9 +305,9 @@ class KernelFunction:
         for d in range(ndim):
             host_ops.append(f"%hn{d} = arith.divui {glob[d]}, {local[d]} : "
                             "index")
-        host_ops.append(f"%hgt = arith.constant 1 : index")
-        host_ops.append(f"%hlt = arith.constant 1 : index")
-        host_ops.append(f"%hng = arith.constant 1 : index")
+        host_ops.append("%hgt = arith.constant 1 : index")
+        host_ops.append("%hlt = arith.constant 1 : index")
+        host_ops.append("%hng = arith.constant 1 : index")
         tot_g, tot_l, tot_n = "%hgt", "%hlt", "%hng"
         for d in range(ndim):
             host_ops.append(f"%hgt{d} = arith.muli {tot_g}, {glob[d]} : index")
@@ -373,9 +372,7 @@ class KernelFunction:
         fname = "".join(c if c.isalnum() or c == "_" else "_"
                         for c in self.__name__) or "kernel"
         mod = _MODULES[target]
-        q = _queue_from_id(qid)
         qattr = f"#usm.queue<{_place(qid)}>"
-        del q
         lines = ["module attributes {gpu.container_module} {"]
         lines.append("  func.func @main(" + ", ".join(
             f"{n}: {t}" for n, t in host_args) + ") {")
@@ -580,7 +577,6 @@ class DeviceFunction:
         inner.stmts(src.tree.body)
         w.em.loc = saved
         if ret not in w.em.var_types and ret not in w.em.assigned:
-            from ._kernel_values import PyObj
             return PyObj(None)
         return w.em.load_var(ret)
 
@@ -639,7 +635,3 @@ def call_kernel_async(kernel, index_space, dependent_events, *args):
             ev.wait()
     kernel._launch(index_space, args)
     return KernelEvent([_queue_from_id(q) for q in sorted(qids)])
-
-
-def _unused():  # keep linters quiet about names used in f-strings only
-    return ExecutionPlacementError, Const

@@ -11,7 +11,7 @@ import numpy as np
 from . import _dtypes
 from . import kernel_api as kapi
 from ._kernel_codegen import (_BINARY_FLOAT, _ROUNDING, _UNARY_FLOAT,
-                              KernelError, _describe, _is_int_dt)
+                              KernelError, _describe)
 from ._kernel_values import (BOOL, F64, I64, ArrayRef, AtomicObj, Const,
                              GroupObj, Index, ItemObj, PyObj, Scalar,
                              mlir_type)
