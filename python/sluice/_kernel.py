@@ -358,6 +358,13 @@ class KernelFunction:
                 body = self._emit_body(em, w, ctx)
             except _Retry:
                 body = None
+            except KernelError:
+                raise
+            except (TypeError, ValueError, KeyError, IndexError,
+                    AttributeError, OverflowError, AssertionError) as e:
+                raise KernelError(f"{self.__name__}: cannot compile this "
+                                  f"line ({type(e).__name__}: {e})",
+                                  em.loc) from e
             if body is not None and em.assigned == var_types:
                 break
             if em.assigned == var_types:

@@ -424,3 +424,21 @@ def test_placement_error(device, host):
     with pytest.raises(sluice.ExecutionPlacementError,
                        match="Execution placement can not be"):
         sluice.call_kernel(two_args, kapi.Range(8), a, b)
+
+
+@sluice.kernel
+def bad_types(item: kapi.Item, a):
+    a[item.get_id(0)] = a.shape + 1
+
+
+@sluice.kernel
+def undefined_name(item: kapi.Item, a):
+    a[item.get_id(0)] = not_defined_anywhere  # noqa: F821
+
+
+def test_errors_have_locations(device):
+    a = sluice.zeros(4, dtype=np.float32, device=device)
+    for k in (bad_types, undefined_name):
+        with pytest.raises(sluice.KernelError) as info:
+            sluice.call_kernel(k, kapi.Range(4), a)
+        assert "test_kernel.py:" in str(info.value)
