@@ -613,6 +613,20 @@ def _terminates(stmts):
     return False
 
 
+def _loop_exits(stmts):
+    """Whether statements contain a break or continue of the enclosing
+    loop (not of loops nested in them)."""
+    todo = list(stmts)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (ast.Break, ast.Continue)):
+            return True
+        if isinstance(n, (ast.For, ast.While, ast.FunctionDef, ast.Lambda)):
+            continue
+        todo.extend(ast.iter_child_nodes(n))
+    return False
+
+
 def _has_return(stmts):
     return any(isinstance(n, ast.Return) for s in stmts
                for n in ast.walk(s))
@@ -630,6 +644,8 @@ class Walker:
         self.ret_name = ret_name
         self.loop_depth = 0
         self.group_level = False
+        self.loops = []  # per enclosing loop: its break/continue flags
+        self.n_loops = 0
         assigned = set()
         for node in ast.walk(src.tree):
             if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign,
@@ -701,6 +717,43 @@ class Walker:
                 return
             self.stmt(s)
             k += 1
+            if rest and self.loops and self.loops[-1] and _loop_exits([s]):
+                # The rest runs unless a break or continue happened.
+                self.guarded(rest)
+                return
+
+    def flags(self):
+        return self.loops[-1]
+
+    def not_exited(self):
+        """i1: neither the innermost loop's break nor its continue flag is
+        set."""
+        em = self.em
+        brk, cont = self.flags()
+        b = em.load_var(brk)
+        c = em.load_var(cont)
+        either = em.op(f"arith.ori {b.name}, {c.name} : i1", BOOL)
+        t = em.const(True, BOOL)
+        return em.op(f"arith.xori {either.name}, {t.name} : i1", BOOL)
+
+    def guarded(self, rest):
+        em = self.em
+        ok = self.not_exited()
+        em.emit(f"scf.if {ok.name} {{")
+        self.region(lambda: self.stmts(rest))
+        em.emit("}")
+
+    def loop_flags(self, body, node):
+        """Break/continue flags of a loop whose body has them (else
+        None)."""
+        if not _loop_exits(body):
+            return None
+        if self.group_level:
+            raise self.error(node, "break and continue are not supported "
+                             "in loops that contain a group_barrier")
+        self.n_loops += 1
+        base = self.var(f"<loop{self.n_loops}>")
+        return (base + ".break", base + ".continue")
 
     def group_stmts(self, body):
         """Host nd-range kernels with barriers: the statements between
@@ -826,9 +879,12 @@ class Walker:
         elif isinstance(s, ast.Return):
             self.ret(s)
         elif isinstance(s, (ast.Break, ast.Continue)):
-            raise self.error(s, f"{type(s).__name__.lower()} is not "
-                             "supported in kernels yet; use a while loop "
-                             "with a condition")
+            if not self.loops or not self.loops[-1]:
+                raise self.error(s, f"{type(s).__name__.lower()} outside "
+                                 "a loop")
+            brk, cont = self.loops[-1]
+            self.em.store_var(brk if isinstance(s, ast.Break) else cont,
+                              Const(True))
         else:
             raise self.error(s, f"{type(s).__name__} statements are not "
                              "supported in kernels")
@@ -935,11 +991,22 @@ class Walker:
             n = em.op(f"arith.maxsi {n.name}, {z.name} : i64", I64)
             nonneg = False
         ni = em.iop(f"arith.index_cast {n.name} : i64 to index")
+        flags = self.loop_flags(s.body, s)
+        if flags:
+            em.store_var(flags[0], Const(False))
         c0, c1 = em.ic(0), em.ic(1)
         iv = em.fresh()
         em.emit(f"scf.for {iv} = {c0.name} to {ni.name} step {c1.name} {{")
 
         def body():
+            if flags:
+                # After a break the remaining iterations do nothing.
+                b = em.load_var(flags[0])
+                t = em.const(True, BOOL)
+                nb = em.op(f"arith.xori {b.name}, {t.name} : i1", BOOL)
+                em.emit(f"scf.if {nb.name} {{")
+                em.depth += 1
+                em.store_var(flags[1], Const(False))
             k = em.from_index(Index(iv))
             if isinstance(step, Const) and step.value == 1:
                 val = em.op(f"arith.addi {st.name}, {k.name} : i64", I64)
@@ -950,10 +1017,15 @@ class Walker:
             val.nonneg = nonneg
             self.em.store_var(self.var(s.target.id), val)
             self.loop_depth += 1
+            self.loops.append(flags)
             try:
                 self.stmts(s.body)
             finally:
                 self.loop_depth -= 1
+                self.loops.pop()
+            if flags:
+                em.depth -= 1
+                em.emit("}")
         self.region(body)
         em.emit("}")
 
@@ -964,12 +1036,20 @@ class Walker:
         # A loop-carried i1 that is never used: convert-host-to-runtime's
         # greedy SCF-to-CF expansion crashes (MLIR 22) on some scf.while
         # loops without values.
+        flags = self.loop_flags(s.body, s)
+        if flags:
+            em.store_var(flags[0], Const(False))
         t = em.const(True, BOOL)
         a, b = em.fresh(), em.fresh()
         em.emit(f"{em.fresh()} = scf.while ({a} = {t.name}) : (i1) -> i1 {{")
 
         def cond():
-            c = self.expr(s.test)
+            if flags:  # the condition is not evaluated after a break
+                c = self.conditional(em.load_var(flags[0]),
+                                     lambda: Const(False),
+                                     lambda: em.truth(self.expr(s.test)))
+            else:
+                c = self.expr(s.test)
             c = em.truth(c)
             em.emit(f"scf.condition({c.name}) {a} : i1")
         self.region(cond)
@@ -977,11 +1057,15 @@ class Walker:
         em.emit(f"^bb0({b}: i1):")
 
         def body():
+            if flags:
+                em.store_var(flags[1], Const(False))
             self.loop_depth += 1
+            self.loops.append(flags)
             try:
                 self.stmts(s.body)
             finally:
                 self.loop_depth -= 1
+                self.loops.pop()
             em.emit(f"scf.yield {b} : i1")
         self.region(body)
         em.emit("}")

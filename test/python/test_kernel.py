@@ -442,3 +442,43 @@ def test_errors_have_locations(device):
         with pytest.raises(sluice.KernelError) as info:
             sluice.call_kernel(k, kapi.Range(4), a)
         assert "test_kernel.py:" in str(info.value)
+
+
+@sluice.kernel
+def break_continue(item: kapi.Item, a, out):
+    i = item.get_id(0)
+    n = a.shape[0]
+    first = -1
+    for k in range(n):  # the first element above i
+        if a[k] > i:
+            first = k
+            break
+    evens = 0
+    for k in range(n):
+        if k % 2 == 1:
+            continue
+        if k > i:
+            break
+        evens += 1
+    j = 0
+    while True:
+        j += 1
+        if j >= i:
+            break
+    out[i, 0] = first
+    out[i, 1] = evens
+    out[i, 2] = j
+
+
+def test_break_continue(device):
+    a_np = np.array([3, 1, 4, 1, 5, 9, 2, 6], dtype=np.int64)
+    n = 10
+    a = sluice.asarray(a_np, device=device)
+    out = sluice.zeros((n, 3), dtype=np.int64, device=device)
+    sluice.call_kernel(break_continue, kapi.Range(n), a, out)
+    for i in range(n):
+        above = [k for k, v in enumerate(a_np) if v > i]
+        first = above[0] if above else -1
+        evens = len([k for k in range(len(a_np)) if k % 2 == 0 and k <= i])
+        j = max(1, i)
+        assert list(sluice.asnumpy(out)[i]) == [first, evens, j], i
