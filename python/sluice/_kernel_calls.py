@@ -495,6 +495,10 @@ def atomic_method(w, node, ref, attr):
             arr.space != "local" or dt.kind == "f"):
         if arr.space == "global" and dt.kind in "iu" and dt.itemsize == 4:
             return spirv_global_atomic(w, node, ref, attr)
+        if arr.space == "global" and dt == np.dtype(np.float32) and attr in (
+                "fetch_add", "fetch_sub", "fetch_min", "fetch_max",
+                "exchange", "store"):
+            return spirv_global_float_atomic(w, node, ref, attr)
         # MLIR 22 converts memref.atomic_rmw to SPIR-V only for integers
         # in workgroup memory; global memory takes SPIR-V atomics on
         # pointers (32-bit integers: the target has no Int64Atomics).
@@ -641,3 +645,53 @@ def spirv_global_atomic(w, node, ref, attr):
         raise w.error(node, f"AtomicRef has no method {attr!r}")
     r = em.op(f"spirv.{o} <Device> {sem} {ep}, {v.name} : {ptr_t}", dt)
     return PyObj(None) if attr == "store" else r
+
+
+def spirv_global_float_atomic(w, node, ref, attr):
+    """float32 atomics on a global array of a SPIR-V kernel: a
+    compare-and-swap loop on the element's bits."""
+    em = w.em
+    arr = ref.array
+    ptr_t = "!spirv.ptr<i32, CrossWorkgroup>"
+    sem = "<SequentiallyConsistent|CrossWorkgroupMemory>"
+    a = _bind(w, node, ["val", "order"], ["val"])
+    v = em.cast(em.materialize(w.scalar(a["val"])), np.dtype(np.float32))
+    base = em.fresh()
+    m1 = em.const(-1, I64)
+    addr = em.op(f"arith.xori {arr.addr}, {m1.name} : i64", I64)
+    em.emit(f"{base} = spirv.ConvertUToPtr {addr.name} : i64 to {ptr_t}")
+    i = em.op(f"arith.index_cast {ref.index.name} : index to i64", I64)
+    ep = em.fresh()
+    em.emit(f"{ep} = spirv.InBoundsPtrAccessChain {base}[{i.name}] : "
+            f"{ptr_t}, i64 -> {ptr_t}")
+    if attr in ("exchange", "store"):
+        bits = em.op(f"arith.bitcast {v.name} : f32 to i32",
+                     np.dtype(np.int32))
+        old = em.op(f"spirv.AtomicExchange <Device> {sem} {ep}, "
+                    f"{bits.name} : {ptr_t}", np.dtype(np.int32))
+        if attr == "store":
+            return PyObj(None)
+        return em.op(f"arith.bitcast {old.name} : i32 to f32",
+                     np.dtype(np.float32))
+    combine = {"fetch_add": "arith.addf", "fetch_sub": "arith.subf",
+               "fetch_min": "arith.minimumf",
+               "fetch_max": "arith.maximumf"}[attr]
+    zero = em.const(0, np.dtype(np.int32))
+    res, expect, got = em.fresh(), em.fresh(), em.fresh()
+    em.emit(f"{res} = scf.while ({expect} = {zero.name}) : (i32) -> i32 {{")
+    em.depth += 1
+    of = em.op(f"arith.bitcast {expect} : i32 to f32", np.dtype(np.float32))
+    nf = em.op(f"{combine} {of.name}, {v.name} : f32", np.dtype(np.float32))
+    nb = em.op(f"arith.bitcast {nf.name} : f32 to i32", np.dtype(np.int32))
+    g = em.op(f"spirv.AtomicCompareExchange <Device> {sem} {sem} {ep}, "
+              f"{nb.name}, {expect} : {ptr_t}", np.dtype(np.int32))
+    retry = em.op(f"arith.cmpi ne, {g.name}, {expect} : i32", BOOL)
+    em.emit(f"scf.condition({retry.name}) {g.name} : i32")
+    em.depth -= 1
+    em.emit("} do {")
+    em.emit(f"^bb0({got}: i32):")
+    em.depth += 1
+    em.emit(f"scf.yield {got} : i32")
+    em.depth -= 1
+    em.emit("}")
+    return em.op(f"arith.bitcast {res} : i32 to f32", np.dtype(np.float32))

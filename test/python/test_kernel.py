@@ -482,3 +482,22 @@ def test_break_continue(device):
         evens = len([k for k in range(len(a_np)) if k % 2 == 0 and k <= i])
         j = max(1, i)
         assert list(sluice.asnumpy(out)[i]) == [first, evens, j], i
+
+
+@sluice.kernel
+def float_atomics(item: kapi.Item, x, out):
+    i = item.get_id(0)
+    kapi.AtomicRef(out, 0).fetch_add(x[i])
+    kapi.AtomicRef(out, 1).fetch_max(x[i])
+    kapi.AtomicRef(out, 2).fetch_min(x[i])
+    kapi.AtomicRef(out, 3).fetch_sub(1.0)
+
+
+def test_float32_atomics(device):
+    n = 4096
+    x_np = np.arange(n, dtype=np.float32) % 64  # sums exact in float32
+    x = sluice.asarray(x_np, device=device)
+    out = sluice.asarray(np.array([0, -1, 100, 0], np.float32),
+                         device=device)
+    sluice.call_kernel(float_atomics, kapi.Range(n), x, out)
+    assert list(sluice.asnumpy(out)) == [x_np.sum(), 63, 0, -n]
