@@ -350,9 +350,9 @@ class KernelFunction:
             blocks, threads = "%hgb", hconst(_GPU_GROUP)
 
         # The kernel body, until the variables' types settle.
-        var_types = {}
+        var_types, var_nonneg = {}, {}
         for _ in range(8):
-            em = Emitter(ctx, dict(var_types))
+            em = Emitter(ctx, dict(var_types), dict(var_nonneg))
             w = Walker(em, src, dict(params))
             try:
                 body = self._emit_body(em, w, ctx)
@@ -365,13 +365,16 @@ class KernelFunction:
                 raise KernelError(f"{self.__name__}: cannot compile this "
                                   f"line ({type(e).__name__}: {e})",
                                   em.loc) from e
-            if body is not None and em.assigned == var_types:
+            if body is not None and em.assigned == var_types and \
+                    em.assigned_nonneg == var_nonneg:
                 break
-            if em.assigned == var_types:
+            if em.assigned == var_types and \
+                    em.assigned_nonneg == var_nonneg:
                 raise KernelError(
                     "a variable is used before it is assigned",
                     em.loc)
             var_types = dict(em.assigned)
+            var_nonneg = dict(em.assigned_nonneg)
         else:
             raise KernelError("the types of the kernel's variables do not "
                               "settle", em.loc)

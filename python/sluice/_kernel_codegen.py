@@ -88,10 +88,15 @@ class Emitter:
     arguments, and for host nd-range kernels the barrier mode.
     """
 
-    def __init__(self, ctx, var_types):
+    def __init__(self, ctx, var_types, var_nonneg=None):
         self.ctx = ctx
         self.var_types = var_types  # name -> dtype or ("tuple", n)
         self.assigned = {}  # name -> dtype seen this pass
+        # Variables only ever assigned values known not to be negative (so
+        # their array indices need no wrap-around): from the last pass,
+        # and as seen in this one.
+        self.var_nonneg = var_nonneg or {}
+        self.assigned_nonneg = {}
         self.prologue = []  # allocas, at the function's entry
         self.lines = []
         self.depth = 1
@@ -468,6 +473,8 @@ class Emitter:
                              "be assigned a number")
         v = self.materialize(v)
         self.note_type(name, v.dt, weak=v.weak)
+        self.assigned_nonneg[name] = self.assigned_nonneg.get(
+            name, True) and bool(v.nonneg)
         dt = self.var_types.get(name)
         if dt is None:  # first seen: provisional until the types settle
             dt = self.var_types[name] = v.dt
@@ -494,7 +501,8 @@ class Emitter:
             raise _Retry(name)
         mem, mt, per_item = self.slot(name, dt)
         return self.op(f"memref.load {mem}[{self.slot_index(per_item)}] : "
-                       f"{mt}", dt)
+                       f"{mt}", dt, nonneg=self.var_nonneg.get(name, False)
+                       and dt.kind != "f")
 
 
 _PY_OPS = {

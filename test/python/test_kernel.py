@@ -501,3 +501,15 @@ def test_float32_atomics(device):
                          device=device)
     sluice.call_kernel(float_atomics, kapi.Range(n), x, out)
     assert list(sluice.asnumpy(out)) == [x_np.sum(), 63, 0, -n]
+
+
+def test_ids_index_without_wraparound(device):
+    # Ids and variables holding them are known not to be negative: their
+    # indices need no NumPy wrap-around (which would keep the host loop
+    # from vectorising).
+    m = runpy.run_path(os.path.join(EXAMPLES, "vecadd.py"))
+    a = sluice.zeros(4, dtype=np.float32, device=device)
+    text = m["vecadd"].lower(kapi.Range(4), a, a, a).as_text()
+    assert "arith.select" not in text
+    text = negative_index.lower(kapi.Range(4), a, a).as_text()
+    assert "arith.select" in text
