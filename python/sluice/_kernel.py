@@ -494,6 +494,13 @@ class KernelFunction:
         return LoweredKernel(self._build_text(nd, ndim, sigs, qid),
                              self.__name__)
 
+    def compile(self, index_space, *args):
+        """Compiles the kernel for the signature of these arguments now
+        (nothing runs); a later launch with that signature reuses it."""
+        rng, nd, ndim, sigs, qid, key = self._signature(index_space, args)
+        if key not in self._cache:
+            self._cache[key] = self._compile(nd, ndim, sigs, qid, key)
+
     def _launch(self, rng, args):
         rng, nd, ndim, sigs, qid, key = self._signature(rng, args)
         entry = self._cache.get(key)

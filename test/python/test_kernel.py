@@ -231,9 +231,15 @@ def test_compiled_once_per_signature(device):
         sluice.call_kernel(k, kapi.Range(n), a, a, c)
         assert float(sluice.asnumpy(c.sum())) == 2 * n
     assert k.compile_count == 1
-    a = sluice.ones(5, dtype=np.int32, device=device)
+    a = sluice.ones(5, dtype=np.float64 if sluice.Device(
+        device.filter_string).has_aspect_fp64 else np.float16, device=device)
+    k.compile(kapi.Range(5), a, a, a)  # ahead of the first launch
+    assert k.compile_count == 2
     sluice.call_kernel(k, kapi.Range(5), a, a, a)
     assert k.compile_count == 2
+    a = sluice.ones(5, dtype=np.int32, device=device)
+    sluice.call_kernel(k, kapi.Range(5), a, a, a)
+    assert k.compile_count == 3
 
 
 # --- nd-range kernels ------------------------------------------------------------
