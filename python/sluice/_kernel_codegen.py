@@ -1041,9 +1041,10 @@ class Walker:
         em = self.em
         if s.orelse:
             raise self.error(s, "while-else is not supported in kernels")
-        # A loop-carried i1 that is never used: convert-host-to-runtime's
-        # greedy SCF-to-CF expansion crashes (MLIR 22) on some scf.while
-        # loops without values.
+        # A loop-carried i1 that is never used (canonicalisation drops it):
+        # MLIR 22's greedy SCF-to-CF expansion crashed on some scf.while
+        # loops without values; convert-host-to-runtime no longer uses it,
+        # and this keeps kernels safe on builds that do.
         flags = self.loop_flags(s.body, s)
         if flags:
             em.store_var(flags[0], Const(False))
