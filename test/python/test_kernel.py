@@ -371,6 +371,8 @@ def test_global_atomics_int32(device):
 
 
 def test_global_atomics(device):
+    if _is_spirv(device):
+        pytest.skip("64-bit and float global atomics are host-only for now")
     n = 1000
     ints = sluice.zeros(5, dtype=np.int64, device=device)
     floats = sluice.zeros(1, dtype=np.float64, device=device)

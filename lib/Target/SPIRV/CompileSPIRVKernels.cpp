@@ -32,8 +32,8 @@ namespace {
 /// What the kernels may use; spirv-update-vce declares what they do use.
 spirv::TargetEnvAttr openclTargetEnv(MLIRContext *ctx, bool float16) {
   using C = spirv::Capability;
-  SmallVector<C> caps = {C::Kernel, C::Addresses, C::Int8,   C::Int16,
-                         C::Int64,  C::Float64,   C::Groups, C::Int64Atomics};
+  SmallVector<C> caps = {C::Kernel, C::Addresses, C::Int8,  C::Int16,
+                         C::Int64,  C::Float64,   C::Groups};
   if (float16)
     caps.push_back(C::Float16);
   auto triple = spirv::VerCapExtAttr::get(spirv::Version::V_1_0, caps, {}, ctx);
