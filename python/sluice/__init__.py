@@ -60,6 +60,9 @@ from ._ops import (abs, absolute, add, all, amax, amin, any,  # noqa: E402
 from ._memory_pool import MemoryPool, get_memory_pool  # noqa: E402
 from ._jit import JitFunction, Lowered, jit  # noqa: E402
 from ._artifact import LoadedProgram, load  # noqa: E402
+from . import kernel_api  # noqa: E402
+from ._kernel import (KernelError, call_kernel,  # noqa: E402
+                      call_kernel_async, device_func, kernel)
 from . import random  # noqa: E402
 # dpctl's names: SyclDevice and SyclQueue are Device and Queue.
 from ._sycl import (SyclContext, SyclEvent, SyclPlatform,  # noqa: E402

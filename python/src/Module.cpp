@@ -514,7 +514,8 @@ NB_MODULE(_sluice, m) {
            nb::arg("shapes") = nb::none())
       .def_prop_ro("name", &Program::name)
       .def_prop_ro("num_args", &Program::numArgs)
-      .def_prop_ro("num_results", &Program::numResults);
+      .def_prop_ro("num_results", &Program::numResults)
+      .def_rw("writes_arguments", &Program::writesArgs);
 
   // --- compiler ----------------------------------------------------------
   m.def("compile_program", &compileProgram, nb::arg("text"),

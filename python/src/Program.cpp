@@ -506,7 +506,7 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj) {
   task->resultBytes = resultBytes;
   std::shared_ptr<Task> self = task;
   for (const CallTask::PointerSlot &p : task->pointers)
-    useBuffer(*task, self, *p.buffer, /*write=*/false);
+    useBuffer(*task, self, *p.buffer, /*write=*/writesArgs);
   // The result buffers: the arrays own them (the task only points at them).
   std::vector<std::shared_ptr<Buffer>> outBuffers(results.size());
   task->outputs.resize(results.size());

@@ -49,6 +49,11 @@ public:
   size_t numArgs() const { return args.size(); }
   size_t numResults() const { return results.size(); }
 
+  /// The program writes its array arguments (kernels written in Python):
+  /// its calls become their last writer, so a failure reaches whoever
+  /// reads them next.
+  bool writesArgs = false;
+
 private:
   /// Whether a call's task (a CallTask) may run inline (Task::small).
   bool smallHostWork(const Task &task) const;

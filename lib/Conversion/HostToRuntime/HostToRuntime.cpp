@@ -31,6 +31,7 @@
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -437,8 +438,19 @@ struct ConvertHostToRuntimePass
       arith::populateArithExpandOpsPatterns(patterns);
       arith::populateExpandBFloat16Patterns(patterns);
       memref::populateExpandStridedMetadataPatterns(patterns);
-      populateSCFToControlFlowConversionPatterns(patterns);
       if (failed(applyPatternsGreedily(module, std::move(patterns))))
+        return signalPassFailure();
+    }
+    // Structured control flow to blocks, by dialect conversion as
+    // convert-scf-to-cf does: the greedy driver's region simplification
+    // loses or crashes on scf.while loops with nested loops (MLIR 22).
+    {
+      RewritePatternSet patterns(ctx);
+      populateSCFToControlFlowConversionPatterns(patterns);
+      ConversionTarget target(*ctx);
+      target.addIllegalDialect<scf::SCFDialect>();
+      target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+      if (failed(applyPartialConversion(module, target, std::move(patterns))))
         return signalPassFailure();
     }
 

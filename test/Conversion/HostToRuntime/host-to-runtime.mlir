@@ -116,3 +116,42 @@ func.func @check(%ok: i1, %n: index, %m: index) {
   usm.assert %ok, "usm.add at a.mlir:3:8: shapes ({0},) ({1},)" (%n, %m)
   return
 }
+
+// -----
+
+// A while loop around a nested loop keeps its body: structured control flow
+// becomes blocks by dialect conversion (the greedy driver dropped the body,
+// or crashed, on such loops).
+!W = memref<4xi64, #usm.placement<"host:cpu:0", device>>
+module attributes {gpu.container_module} {
+  // CHECK-LABEL: llvm.func @sluice_host_kernels__w_impl
+  // CHECK: ^bb1:
+  // CHECK: llvm.icmp "sgt"
+  // CHECK: llvm.cond_br %{{.*}}, ^bb2, ^[[EXIT:bb[0-9]+]]
+  // CHECK: llvm.sdiv
+  // CHECK: llvm.store
+  // CHECK: llvm.br ^bb1
+  // CHECK: ^[[EXIT]]:
+  // CHECK-NEXT: llvm.return
+  gpu.module @sluice_host_kernels {
+    gpu.func @w(%m: !W, %n: index) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %z = arith.constant 0 : i64
+      %two = arith.constant 2 : i64
+      scf.while : () -> () {
+        %x = memref.load %m[%c0] : !W
+        %c = arith.cmpi sgt, %x, %z : i64
+        scf.condition(%c)
+      } do {
+        scf.for %i = %c0 to %n step %c1 {
+          %y = memref.load %m[%i] : !W
+          %h = arith.divsi %y, %two : i64
+          memref.store %h, %m[%i] : !W
+        }
+        scf.yield
+      }
+      gpu.return
+    }
+  }
+}

@@ -1,0 +1,654 @@
+"""``@sluice.kernel``, ``@sluice.device_func`` and ``call_kernel``.
+
+A kernel call is compiled once per signature (array dtypes, ranks, queues
+and USM kinds; scalar types; range or nd-range and its number of
+dimensions; the shapes and dtypes of local accessors) into a usm program:
+a host function over the arrays that launches one ``gpu.func`` written by
+_kernel_codegen on the arrays' queue. Sizes of arrays and ranges are
+run-time arguments, so other sizes reuse the program. The program goes
+through Sluice's pipeline (kernels for the host CPU, SPIR-V for OpenCL and
+Level Zero, PTX for CUDA), is cached in memory and on disk like
+``@sluice.jit``'s, and runs asynchronously on the queue, in order with
+everything else submitted there. See docs/kernels.md.
+"""
+
+import ast
+import functools
+
+import numpy as np
+
+from . import _compiler, _dtypes
+from . import kernel_api as kapi
+from ._array import Array
+from ._device import _info, _queue_from_id
+from ._kernel_codegen import (Emitter, FunctionSource, KernelError, Walker,
+                              _Retry, contains_barrier)
+from ._kernel_values import (BOOL, ArrayRef, Const, Index, ItemObj, PyObj,
+                             Scalar, mlir_type)
+from ._placement import USM_NAMES, execution_queue
+
+__all__ = ["KernelError", "KernelFunction", "DeviceFunction", "kernel",
+           "device_func", "call_kernel", "call_kernel_async"]
+
+_TARGETS = {"host": "host", "opencl": "spirv", "level_zero": "spirv",
+            "cuda": "cuda"}
+_MODULES = {"host": "sluice_host_kernels", "spirv": "sluice_spirv_kernels",
+            "cuda": "sluice_cuda_kernels"}
+# Work-items per workgroup of range kernels on GPUs, and the host's grain.
+_GPU_GROUP = 256
+_HOST_GRAIN = 16384
+_HOST_MAX_GROUPS = 256
+
+
+class _Ctx:
+    """What the emitter knows about the launch."""
+
+    def __init__(self, target, nd, ndim):
+        self.target = target
+        self.nd = nd
+        self.ndim = ndim
+        self.glob = [Index(f"%g{d}") for d in range(ndim)]
+        self.local = [Index(f"%l{d}") for d in range(ndim)]
+        self.groups = [Index(f"%n{d}") for d in range(ndim)]
+        self.local_total = Index("%lt")
+        self.per_item_vars = False
+        self.uniform_vars = set()
+
+
+def _place(qid):
+    q = _queue_from_id(qid)
+    text = f'"{_info(q._device_handle)["filter_string"]}"'
+    if q._name:
+        text += f'("{q._name}")'
+    return text
+
+
+class _ArraySig:
+    __slots__ = ("dtype", "ndim", "qid", "kind")
+
+    def __init__(self, a):
+        self.dtype, self.ndim = a.dtype, a.ndim
+        self.qid, self.kind = a._queue_id, a._usm_kind
+
+    def key(self):
+        return ("A", self.dtype, self.ndim, self.qid, self.kind)
+
+
+def _scalar_sig(v):
+    if isinstance(v, (bool, np.bool_)):
+        return BOOL, (bool if isinstance(v, bool) else None)
+    if isinstance(v, int):
+        return np.dtype(np.int64), int
+    if isinstance(v, float):
+        return np.dtype(np.float64), float
+    if isinstance(v, np.generic):
+        return _dtypes.to_dtype(v.dtype), None
+    return None, None
+
+
+class KernelFunction:
+    """A kernel (see ``sluice.kernel``): launch it with ``call_kernel``."""
+
+    def __init__(self, fn, inline=False):
+        functools.update_wrapper(self, fn)
+        self._fn = fn
+        self._src = None
+        self._cache = {}
+        self.compile_count = 0
+
+    @property
+    def source(self):
+        if self._src is None:
+            self._src = FunctionSource(self._fn)
+        return self._src
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(f"kernel {self.__name__} is launched with "
+                        "sluice.call_kernel(kernel, range, *args), not "
+                        "called directly")
+
+    def cache_clear(self):
+        self._cache.clear()
+
+    # --- signatures -----------------------------------------------------------
+    def _signature(self, rng, args):
+        src = self.source
+        loc = (src.file, src.first)
+        if isinstance(rng, kapi.NdRange):
+            nd, ndim = True, rng.ndim
+        elif isinstance(rng, kapi.Range):
+            nd, ndim = False, rng.ndim
+        elif isinstance(rng, (tuple, list)) or isinstance(rng, int):
+            rng = kapi.Range(*(rng if isinstance(rng, (tuple, list))
+                               else (rng,)))
+            nd, ndim = False, rng.ndim
+        else:
+            raise TypeError("the index space must be a kernel_api.Range or "
+                            f"kernel_api.NdRange, not {type(rng).__name__}")
+        nparams = len(src.params)
+        if nparams == 0:
+            raise KernelError(f"{self.__name__} must take the work-item "
+                              "(kapi.Item or kapi.NdItem) as its first "
+                              "parameter", loc)
+        if len(args) != nparams - 1:
+            raise TypeError(
+                f"{self.__name__} takes {nparams - 1} argument(s) after the "
+                f"work-item ({', '.join(src.params[1:])}), but "
+                f"{len(args)} were given")
+        key = [nd, ndim]
+        sigs = []
+        qids = []
+        for name, a in zip(src.params[1:], args):
+            if isinstance(a, Array):
+                if not a.flags["C_CONTIGUOUS"]:
+                    raise ValueError(
+                        f"{self.__name__}: argument {name} is not "
+                        "C-contiguous; kernels take contiguous arrays (copy "
+                        "it first)")
+                s = _ArraySig(a)
+                qids.append(a._queue_id)
+            elif isinstance(a, kapi.LocalAccessor):
+                if not nd:
+                    raise TypeError(f"{self.__name__}: a LocalAccessor "
+                                    "needs an nd-range launch "
+                                    "(kernel_api.NdRange)")
+                s = ("L", a.shape, a.dtype)
+            else:
+                dt, weak = _scalar_sig(a)
+                if dt is None:
+                    if isinstance(a, np.ndarray):
+                        raise TypeError(
+                            f"{self.__name__}: argument {name} is a NumPy "
+                            "array; kernels take sluice arrays (compute "
+                            "follows data: sluice.asarray(x, device=...))")
+                    raise TypeError(
+                        f"{self.__name__}: argument {name} of type "
+                        f"{type(a).__name__} is not supported (arrays, "
+                        "numbers and LocalAccessors are)")
+                s = ("S", dt, weak)
+            sigs.append(s)
+            key.append(s.key() if isinstance(s, _ArraySig) else s)
+        if not qids:
+            raise TypeError(f"{self.__name__} needs at least one array "
+                            "argument: the kernel runs on its queue")
+        qid = execution_queue(qids)
+        return rng, nd, ndim, sigs, qid, tuple(key)
+
+    # --- compiling ----------------------------------------------------------
+    def _target(self, qid):
+        backend = _info(_queue_from_id(qid)._device_handle)["filter_string"] \
+            .split(":")[0]
+        target = _TARGETS.get(backend)
+        if target is None:
+            raise KernelError(f"kernels cannot run on {backend} queues")
+        return target
+
+    def _build_text(self, nd, ndim, sigs, qid):
+        src = self.source
+        target = self._target(qid)
+        ctx = _Ctx(target, nd, ndim)
+        if target == "host" and nd:
+            split = any(contains_barrier(s, src.env) for s in src.tree.body)
+            ctx.per_item_vars = split
+            if split:
+                for node in ast.walk(src.tree):
+                    if isinstance(node, ast.For) and contains_barrier(
+                            node, src.env) and isinstance(node.target,
+                                                          ast.Name):
+                        ctx.uniform_vars.add(node.target.id)
+        kernel_args = []  # (name, type) of the gpu.func
+        launch_args = []  # (value, type) in the host function
+        host_args = []  # (name, usm type) of @main
+        host_ops = []
+        params = {src.params[0]: ItemObj(nd)}
+        prologue_params = []
+        local_allocs = []
+        cidx = {}
+
+        def hconst(v):
+            if v not in cidx:
+                cidx[v] = f"%hc{v}"
+                host_ops.insert(0, f"%hc{v} = arith.constant {v} : index")
+            return cidx[v]
+
+        for k, (name, s) in enumerate(zip(src.params[1:], sigs)):
+            if isinstance(s, _ArraySig):
+                place = _place(s.qid)
+                usm = (f"!usm.array<{'?x' * s.ndim}{_dtypes.mlir(s.dtype)}, "
+                       f"{place}, {USM_NAMES[s.kind]}>")
+                space = f"#usm.placement<{place}, {USM_NAMES[s.kind]}>"
+                et = mlir_type(s.dtype)
+                mt = f"memref<{'?x' * s.ndim}{et}, {space}>"
+                flat = f"memref<?x{et}, {space}>"
+                host_args.append((f"%a{k}", usm))
+                host_ops.append(f"%m{k} = builtin.unrealized_conversion_cast "
+                                f"%a{k} : {usm} to {mt}")
+                kernel_args.append((f"%p{k}", flat))
+                launch_args.append((f"%f{k}", flat))
+                dims = []
+                for d in range(s.ndim):
+                    host_ops.append(f"%m{k}d{d} = memref.dim %m{k}, "
+                                    f"{hconst(d)} : {mt}")
+                    kernel_args.append((f"%p{k}d{d}", "index"))
+                    launch_args.append((f"%m{k}d{d}", "index"))
+                    dims.append(Index(f"%p{k}d{d}"))
+                if s.ndim > 1:
+                    total = f"%m{k}d0"
+                    for d in range(1, s.ndim):
+                        host_ops.append(f"%m{k}t{d} = arith.muli {total}, "
+                                        f"%m{k}d{d} : index")
+                        total = f"%m{k}t{d}"
+                    host_ops.append(
+                        f"%f{k} = memref.reinterpret_cast %m{k} to offset: "
+                        f"[0], sizes: [{total}], strides: [1] : {mt} to "
+                        f"{flat}")
+                else:
+                    host_ops.append(f"%f{k} = builtin.unrealized_conversion_"
+                                    f"cast %m{k} : {mt} to {flat}")
+                params[name] = ArrayRef(f"%p{k}", flat, s.dtype, dims,
+                                        "global")
+                if target == "spirv":
+                    host_ops.append(
+                        f"%x{k} = memref.extract_aligned_pointer_as_index "
+                        f"%f{k} : {flat} -> index")
+                    # Inverted: the runtime would pass a value that is a
+                    # USM address as a pointer argument.
+                    host_ops.append(f"%z{k} = arith.index_cast %x{k} : index "
+                                    "to i64")
+                    host_ops.append(f"%hm1_{k} = arith.constant -1 : i64")
+                    host_ops.append(f"%y{k} = arith.xori %z{k}, %hm1_{k} : "
+                                    "i64")
+                    kernel_args.append((f"%p{k}addr", "i64"))
+                    launch_args.append((f"%y{k}", "i64"))
+                    params[name].addr = f"%p{k}addr"
+            elif s[0] == "L":
+                shape, dt = s[1], s[2]
+                size = int(np.prod(shape))
+                if target == "host":
+                    mt = f"memref<{size}x{mlir_type(dt)}>"
+                    local_allocs.append(f"%w{k} = memref.alloca() : {mt}")
+                else:
+                    mt = (f"memref<{size}x{mlir_type(dt)}, "
+                          "#gpu.address_space<workgroup>>")
+                    local_allocs.append(f"%w{k} = memref.alloc() : {mt}")
+                params[name] = ArrayRef(f"%w{k}", mt, dt, list(shape),
+                                        "local")
+            else:
+                dt, weak = s[1], s[2]
+                host_args.append((f"%a{k}", mlir_type(dt) if dt.kind != "u"
+                                  else _dtypes.mlir(dt)))
+                if dt == BOOL:
+                    host_ops.append(f"%s{k} = arith.extui %a{k} : i1 to i8")
+                    kernel_args.append((f"%p{k}", "i8"))
+                    launch_args.append((f"%s{k}", "i8"))
+                    prologue_params.append(
+                        f"%q{k} = arith.trunci %p{k} : i8 to i1")
+                    params[name] = Scalar(f"%q{k}", dt, weak=weak)
+                else:
+                    host = f"%a{k}"
+                    if dt.kind == "u":
+                        host_ops.append(
+                            f"%u{k} = builtin.unrealized_conversion_cast "
+                            f"%a{k} : {_dtypes.mlir(dt)} to {mlir_type(dt)}")
+                        host = f"%u{k}"
+                    kernel_args.append((f"%p{k}", mlir_type(dt)))
+                    launch_args.append((host, mlir_type(dt)))
+                    params[name] = Scalar(f"%p{k}", dt, weak=weak)
+        # The index space: run-time sizes (i64 arguments of @main).
+        nrange = ndim * (2 if nd else 1)
+        for r in range(nrange):
+            host_args.append((f"%r{r}", "i64"))
+            host_ops.append(f"%ri{r} = arith.index_cast %r{r} : i64 to index")
+        glob = [f"%ri{d}" for d in range(ndim)]
+        local = [f"%ri{ndim + d}" for d in range(ndim)] if nd else \
+            [hconst(1)] * ndim
+        for d in range(ndim):
+            host_ops.append(f"%hn{d} = arith.divui {glob[d]}, {local[d]} : "
+                            "index")
+        host_ops.append("%hgt = arith.constant 1 : index")
+        host_ops.append("%hlt = arith.constant 1 : index")
+        host_ops.append("%hng = arith.constant 1 : index")
+        tot_g, tot_l, tot_n = "%hgt", "%hlt", "%hng"
+        for d in range(ndim):
+            host_ops.append(f"%hgt{d} = arith.muli {tot_g}, {glob[d]} : index")
+            host_ops.append(f"%hlt{d} = arith.muli {tot_l}, {local[d]} : "
+                            "index")
+            host_ops.append(f"%hng{d} = arith.muli {tot_n}, %hn{d} : index")
+            tot_g, tot_l, tot_n = f"%hgt{d}", f"%hlt{d}", f"%hng{d}"
+        for d in range(ndim):
+            kernel_args.append((f"%g{d}", "index"))
+            launch_args.append((glob[d], "index"))
+            kernel_args.append((f"%l{d}", "index"))
+            launch_args.append((local[d], "index"))
+            kernel_args.append((f"%n{d}", "index"))
+            launch_args.append((f"%hn{d}", "index"))
+        kernel_args.append(("%lt", "index"))
+        launch_args.append((tot_l, "index"))
+        kernel_args.append(("%gt", "index"))
+        launch_args.append((tot_g, "index"))
+        one = hconst(1)
+        if nd:
+            blocks, threads = tot_n, (one if target == "host" else tot_l)
+        elif target == "host":
+            # Workgroups of at least _HOST_GRAIN items, at most
+            # _HOST_MAX_GROUPS of them; `chunk` items each.
+            host_ops += [
+                f"%hgr = arith.ceildivui {tot_g}, {hconst(_HOST_GRAIN)} : "
+                "index",
+                f"%hgm = arith.minui %hgr, {hconst(_HOST_MAX_GROUPS)} : "
+                "index",
+                f"%hgb = arith.maxui %hgm, {one} : index",
+                f"%hch = arith.ceildivui {tot_g}, %hgb : index"]
+            kernel_args.append(("%chunk", "index"))
+            launch_args.append(("%hch", "index"))
+            blocks, threads = "%hgb", one
+        else:
+            host_ops += [
+                f"%hgr = arith.ceildivui {tot_g}, {hconst(_GPU_GROUP)} : "
+                "index",
+                f"%hgb = arith.maxui %hgr, {one} : index"]
+            blocks, threads = "%hgb", hconst(_GPU_GROUP)
+
+        # The kernel body, until the variables' types settle.
+        var_types, var_nonneg = {}, {}
+        for _ in range(8):
+            em = Emitter(ctx, dict(var_types), dict(var_nonneg))
+            w = Walker(em, src, dict(params))
+            try:
+                body = self._emit_body(em, w, ctx)
+            except _Retry:
+                body = None
+            except KernelError:
+                raise
+            except (TypeError, ValueError, KeyError, IndexError,
+                    AttributeError, OverflowError, AssertionError) as e:
+                raise KernelError(f"{self.__name__}: cannot compile this "
+                                  f"line ({type(e).__name__}: {e})",
+                                  em.loc) from e
+            if body is not None and em.assigned == var_types and \
+                    em.assigned_nonneg == var_nonneg:
+                break
+            if em.assigned == var_types and \
+                    em.assigned_nonneg == var_nonneg:
+                raise KernelError(
+                    "a variable is used before it is assigned",
+                    em.loc)
+            var_types = dict(em.assigned)
+            var_nonneg = dict(em.assigned_nonneg)
+        else:
+            raise KernelError("the types of the kernel's variables do not "
+                              "settle", em.loc)
+
+        fname = "".join(c if c.isalnum() or c == "_" else "_"
+                        for c in self.__name__) or "kernel"
+        mod = _MODULES[target]
+        qattr = f"#usm.queue<{_place(qid)}>"
+        lines = ["module attributes {gpu.container_module} {"]
+        lines.append("  func.func @main(" + ", ".join(
+            f"{n}: {t}" for n, t in host_args) + ") {")
+        lines += ["    " + o for o in host_ops]
+        lines.append(
+            f"    gpu.launch_func @{mod}::@{fname} blocks in ({blocks}, {one}, "
+            f"{one}) threads in ({threads}, {one}, {one}) args(" +
+            ", ".join(f"{v} : {t}" for v, t in launch_args) +
+            f") {{sluice.queue = {qattr}}}")
+        lines.append("    return")
+        lines.append("  }")
+        lines.append(f"  gpu.module @{mod} {{")
+        lines.append(f"    gpu.func @{fname}(" + ", ".join(
+            f"{n}: {t}" for n, t in kernel_args) + ") kernel {")
+        for p in prologue_params + local_allocs + em.prologue:
+            lines.append("      " + p)
+        lines += ["    " + b for b in body]
+        lines.append("      gpu.return")
+        lines.append("    }")
+        lines.append("  }")
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+    def _emit_body(self, em, w, ctx):
+        """The body's lines around the walk of the kernel's statements."""
+        em.depth = 1
+        if ctx.target == "host":
+            em.grp = em.iop("gpu.block_id x")
+            if not ctx.nd:
+                lo = em.imul(em.grp, Index("%chunk"))
+                hi0 = em.iadd(lo, Index("%chunk"))
+                hi = em.iop(f"arith.minui {hi0.name}, %gt : index")
+                one = em.ic(1)
+                iv = em.fresh()
+                em.emit(f"scf.for {iv} = {lo.name} to {hi.name} step "
+                        f"{one.name} {{")
+                em.depth += 1
+                em.gid = Index(iv)
+                w.start()
+                w.stmts(w.src.tree.body)
+                em.depth -= 1
+                em.emit("}")
+            elif ctx.per_item_vars:
+                w.group_level = True
+                em.cur_l = em.ic(0)
+                w.start()
+                w.stmts(w.src.tree.body)
+            else:
+                z, one = em.ic(0), em.ic(1)
+                iv = em.fresh()
+                em.emit(f"scf.for {iv} = {z.name} to %lt step {one.name} {{")
+                em.depth += 1
+                em.cur_l = Index(iv)
+                w.start()
+                w.stmts(w.src.tree.body)
+                em.depth -= 1
+                em.emit("}")
+        else:
+            em.grp = em.iop("gpu.block_id x")
+            em.lid = em.iop("gpu.thread_id x")
+            if not ctx.nd:
+                bd = em.iop("gpu.block_dim x")
+                em.gid = em.iadd(em.imul(em.grp, bd), em.lid)
+                ok = em.op(f"arith.cmpi ult, {em.gid.name}, %gt : index",
+                           BOOL)
+                em.emit(f"scf.if {ok.name} {{")
+                em.depth += 1
+                w.start()
+                w.stmts(w.src.tree.body)
+                em.depth -= 1
+                em.emit("}")
+            else:
+                w.start()
+                w.stmts(w.src.tree.body)
+        return em.lines
+
+    def _compile(self, nd, ndim, sigs, qid, key):
+        text = self._build_text(nd, ndim, sigs, qid)
+        name = self.__name__
+        flags = ()
+        try:
+            entry = _compiler.compile_text(text, text, flags, name)
+        except Exception as e:
+            if hasattr(e, "args") and e.args:
+                src = self.source
+                e.args = (f"{src.file}:{src.first}: kernel {name}: "
+                          f"{e.args[0]}",) + e.args[1:]
+            raise
+        specs = []
+        for s in sigs:
+            if isinstance(s, _ArraySig):
+                specs.append((True, _dtypes.CODES[s.dtype], [-1] * s.ndim,
+                              s.qid, s.kind))
+            elif s[0] == "S":
+                specs.append((False, _dtypes.CODES[s[1]], [], 0, 0))
+        i64 = _dtypes.CODES[np.dtype(np.int64)]
+        for _ in range(ndim * (2 if nd else 1)):
+            specs.append((False, i64, [], 0, 0))
+        from . import _sluice as _ext
+        self.compile_count += 1
+        program = _ext.Program(entry, specs, [], name)
+        program.writes_arguments = True  # failures reach the next reader
+        return program, text
+
+    def lower(self, rng, *args):
+        """The kernel's program for these arguments (nothing runs):
+        ``.as_text()`` shows it."""
+        rng, nd, ndim, sigs, qid, key = self._signature(rng, args)
+        return LoweredKernel(self._build_text(nd, ndim, sigs, qid),
+                             self.__name__)
+
+    def compile(self, index_space, *args):
+        """Compiles the kernel for the signature of these arguments now
+        (nothing runs); a later launch with that signature reuses it."""
+        rng, nd, ndim, sigs, qid, key = self._signature(index_space, args)
+        if key not in self._cache:
+            self._cache[key] = self._compile(nd, ndim, sigs, qid, key)
+
+    def _launch(self, rng, args):
+        rng, nd, ndim, sigs, qid, key = self._signature(rng, args)
+        entry = self._cache.get(key)
+        if entry is None:
+            entry = self._compile(nd, ndim, sigs, qid, key)
+            self._cache[key] = entry
+        program = entry[0]
+        if nd:
+            sizes = list(rng.global_range) + list(rng.local_range)
+            ltotal = int(np.prod(rng.local_range))
+            maxwg = _info(_queue_from_id(qid)._device_handle).get(
+                "max_work_group_size", 0)
+            if maxwg and ltotal > maxwg:
+                raise ValueError(
+                    f"{self.__name__}: workgroups of {ltotal} work-items "
+                    f"exceed the device's maximum of {maxwg}")
+        else:
+            sizes = list(rng)
+        if any(s == 0 for s in sizes[:ndim]):
+            return  # an empty index space: nothing runs
+        values = [a for a in args if not isinstance(a, kapi.LocalAccessor)]
+        values = [bool(v) if isinstance(v, np.bool_) else (
+            v.item() if isinstance(v, np.generic) else v) for v in values]
+        program(values + sizes, None)
+
+
+class LoweredKernel:
+    """A kernel's program for one signature (see KernelFunction.lower)."""
+
+    def __init__(self, text, name):
+        self._text = text
+        self._name = name
+
+    def as_text(self, stage="input"):
+        """The program at ``stage``: "input" (as written by the kernel
+        compiler), "kernels", "binaries" or "llvm"."""
+        if stage == "input":
+            return self._text
+        return _compiler.lower_text(self._text, stage, (), self._name)
+
+
+class DeviceFunction:
+    """A function that kernels call (see ``sluice.device_func``); it is
+    compiled into each kernel that calls it."""
+
+    def __init__(self, fn):
+        functools.update_wrapper(self, fn)
+        self._fn = fn
+        self._src = None
+        self._n = 0
+
+    def __call__(self, *args, **kwargs):
+        return self._fn(*args, **kwargs)
+
+    @property
+    def source(self):
+        if self._src is None:
+            self._src = FunctionSource(self._fn)
+        return self._src
+
+    def inline(self, w, node):
+        src = self.source
+        if node.keywords:
+            raise w.error(node, "device functions take positional arguments "
+                          "only")
+        args = [w.expr(a) for a in node.args]
+        nd = len(src.defaults)
+        if not len(src.params) - nd <= len(args) <= len(src.params):
+            raise w.error(node, f"{self.__name__} takes {len(src.params)} "
+                          f"arguments, not {len(args)}")
+        for d in src.defaults[len(args) - (len(src.params) - nd):]:
+            v = ast.literal_eval(d) if isinstance(d, ast.Constant) else None
+            if not isinstance(v, (int, float, bool)):
+                raise w.error(node, "device function defaults must be "
+                              "numbers")
+            args.append(Const(v))
+        depth = getattr(w, "inline_depth", 0)
+        if depth > 16:
+            raise w.error(node, f"{self.__name__}: device functions may not "
+                          "recurse")
+        # Each inlining gets its own variable names (numbered per call site
+        # in the order the walk meets them, so they are stable).
+        w.em.inlines = getattr(w.em, "inlines", 0) + 1
+        prefix = f"{w.prefix}{self.__name__}@{w.em.inlines}."
+        ret = prefix + "<ret>"
+        inner = Walker(w.em, src, dict(zip(src.params, args)), prefix, ret)
+        inner.inline_depth = depth + 1
+        inner.group_level = False
+        saved = w.em.loc
+        inner.start()
+        inner.stmts(src.tree.body)
+        w.em.loc = saved
+        if ret not in w.em.var_types and ret not in w.em.assigned:
+            return PyObj(None)
+        return w.em.load_var(ret)
+
+
+def kernel(fn=None, *, inline=False):
+    """Makes ``fn(item, *args)`` a kernel, launched with
+    ``sluice.call_kernel(fn, range, *args)`` (see docs/kernels.md). Use as
+    ``@sluice.kernel`` or ``@sluice.kernel(inline=...)``."""
+    def wrap(f):
+        return KernelFunction(f, inline)
+    return wrap(fn) if fn is not None else wrap
+
+
+def device_func(fn=None, *, inline=True):
+    """Makes ``fn`` callable from kernels (it is compiled into them)."""
+    def wrap(f):
+        return DeviceFunction(f)
+    return wrap(fn) if fn is not None else wrap
+
+
+def call_kernel(kernel, index_space, *args):
+    """Launches ``kernel`` over ``index_space`` (a ``kernel_api.Range`` or
+    ``NdRange``) on the queue of its array arguments. Like every Sluice
+    operation it is asynchronous and ordered with the queue's other work:
+    reading an array it wrote waits for it."""
+    if not isinstance(kernel, KernelFunction):
+        raise TypeError("call_kernel takes a @sluice.kernel function, not "
+                        f"{type(kernel).__name__}")
+    kernel._launch(index_space, args)
+
+
+class KernelEvent:
+    """The completion of a kernel launched by ``call_kernel_async``."""
+
+    def __init__(self, queues):
+        self._queues = queues
+
+    def wait(self):
+        for q in self._queues:
+            q.wait()
+
+
+def call_kernel_async(kernel, index_space, dependent_events, *args):
+    """``call_kernel`` that returns an event. Work on one queue runs in
+    order, so ``dependent_events`` of the same queue need no waiting; those
+    of other queues are waited for before the launch."""
+    if not isinstance(kernel, KernelFunction):
+        raise TypeError("call_kernel_async takes a @sluice.kernel function, "
+                        f"not {type(kernel).__name__}")
+    qids = {a._queue_id for a in args if isinstance(a, Array)}
+    for ev in dependent_events or ():
+        if not isinstance(ev, KernelEvent):
+            raise TypeError("dependent_events must be events returned by "
+                            "call_kernel_async")
+        if {q._id for q in ev._queues} - qids:
+            ev.wait()
+    kernel._launch(index_space, args)
+    return KernelEvent([_queue_from_id(q) for q in sorted(qids)])

@@ -1,0 +1,521 @@
+"""Kernels written in Python (@sluice.kernel, sluice.kernel_api), checked
+against NumPy on every device."""
+
+import math
+import os
+import runpy
+
+import numpy as np
+import pytest
+
+import sluice
+from sluice import kernel_api as kapi
+
+EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "examples",
+                        "python", "kernels")
+
+
+def _is_spirv(device):
+    return device.filter_string.split(":")[0] in ("opencl", "level_zero")
+
+
+# --- examples -------------------------------------------------------------------
+
+EXAMPLE_NAMES = sorted(f[:-3] for f in os.listdir(EXAMPLES)
+                       if f.endswith(".py"))
+SPIRV_UNSUPPORTED = set()
+
+
+@pytest.mark.parametrize("name", EXAMPLE_NAMES)
+def test_example(device, name, capsys):
+    if _is_spirv(device) and name in SPIRV_UNSUPPORTED:
+        pytest.skip("global atomics are not supported on SPIR-V yet")
+    m = runpy.run_path(os.path.join(EXAMPLES, name + ".py"))
+    m["main"](device.filter_string)
+    assert "OK" in capsys.readouterr().out
+
+
+def test_examples_are_tested():
+    assert {"vecadd", "black_scholes", "pairwise_distance", "histogram",
+            "reduction", "matmul_tiled", "kmeans_assign"} <= set(
+                EXAMPLE_NAMES)
+
+
+# --- range kernels -----------------------------------------------------------------
+
+@sluice.kernel
+def ids_3d(item: kapi.Item, out, lin):
+    i = item.get_id(0)
+    j = item.get_id(1)
+    k = item.get_id(2)
+    out[i, j, k] = i * 100 + j * 10 + k + item.get_range(0) * 1000
+    lin[i, j, k] = item.get_linear_id()
+
+
+@sluice.kernel
+def ids_2d(item: kapi.Item, out):
+    i, j = item.get_id(0), item.get_id(1)
+    out[i, j] = i * item.get_range(1) + j - item.get_linear_id()
+
+
+def test_range_ids(device):
+    out = sluice.zeros((3, 4, 5), dtype=np.int64, device=device)
+    lin = sluice.zeros((3, 4, 5), dtype=np.int64, device=device)
+    sluice.call_kernel(ids_3d, kapi.Range(3, 4, 5), out, lin)
+    i, j, k = np.indices((3, 4, 5))
+    np.testing.assert_array_equal(sluice.asnumpy(out),
+                                  i * 100 + j * 10 + k + 3000)
+    np.testing.assert_array_equal(sluice.asnumpy(lin),
+                                  np.arange(60).reshape(3, 4, 5))
+    o2 = sluice.ones((7, 9), dtype=np.int64, device=device)
+    sluice.call_kernel(ids_2d, kapi.Range(7, 9), o2)
+    assert not sluice.asnumpy(o2).any()
+
+
+@sluice.kernel
+def negative_index(item: kapi.Item, a, out):
+    i = item.get_id(0)
+    n = a.shape[0]
+    out[i] = a[-1 - i] + a[i - n]  # a[n-1-i] + a[i]
+
+
+def test_negative_indices(device):
+    a_np = np.arange(10, dtype=np.float32)
+    a = sluice.asarray(a_np, device=device)
+    out = sluice.empty_like(a)
+    sluice.call_kernel(negative_index, kapi.Range(10), a, out)
+    np.testing.assert_array_equal(sluice.asnumpy(out), a_np[::-1] + a_np)
+
+
+@sluice.kernel
+def typing(item: kapi.Item, i32, f32, o_i32, o_f32, o_div, o_floordiv,
+           o_mod):
+    i = item.get_id(0)
+    o_i32[i] = i32[i] * 3 + 1  # stays int32 (Python ints are weak)
+    o_f32[i] = f32[i] * 2.5  # stays float32
+    o_div[i] = i32[i] / 4  # true division: float64
+    o_floordiv[i] = (i32[i] - 5) // 3  # floors like Python
+    o_mod[i] = (i32[i] - 5) % 3
+
+
+def test_numpy_typing(device):
+    n = 12
+    i32 = sluice.asarray(np.arange(n, dtype=np.int32), device=device)
+    f32 = sluice.asarray(np.linspace(0, 1, n, dtype=np.float32),
+                         device=device)
+    outs = [sluice.zeros(n, dtype=dt, device=device)
+            for dt in (np.int32, np.float32, np.float64, np.int64,
+                       np.int64)]
+    if not sluice.Device(device.filter_string).has_aspect_fp64:
+        outs[2] = sluice.zeros(n, dtype=np.float32, device=device)
+        pytest.skip("the device has no float64")
+    sluice.call_kernel(typing, kapi.Range(n), i32, f32, *outs)
+    x = np.arange(n, dtype=np.int32)
+    np.testing.assert_array_equal(sluice.asnumpy(outs[0]), x * 3 + 1)
+    np.testing.assert_array_equal(
+        sluice.asnumpy(outs[1]),
+        np.linspace(0, 1, n, dtype=np.float32) * np.float32(2.5))
+    np.testing.assert_array_equal(sluice.asnumpy(outs[2]), x / 4)
+    np.testing.assert_array_equal(sluice.asnumpy(outs[3]), (x - 5) // 3)
+    np.testing.assert_array_equal(sluice.asnumpy(outs[4]), (x - 5) % 3)
+    lowered = typing.lower(kapi.Range(n), i32, f32, *outs).as_text()
+    assert "arith.muli" in lowered and "arith.divf" in lowered
+
+
+@sluice.kernel
+def control_flow(item: kapi.Item, out, n):
+    i = item.get_id(0)
+    s = 0
+    for k in range(i, 0, -2):  # negative step
+        s += k
+    j = i
+    steps = 0
+    while j > 1:  # Collatz steps
+        if j % 2 == 0:
+            j = j // 2
+        else:
+            j = 3 * j + 1
+        steps += 1
+    if i >= n:
+        return
+    out[i, 0] = s
+    out[i, 1] = steps
+    out[i, 2] = 1 if i < 3 and i != 1 else -1
+    out[i, 3] = min(i, 5) + max(i, 2, 3) + abs(2 - i)
+
+
+def _collatz(x):
+    steps = 0
+    while x > 1:
+        x = x // 2 if x % 2 == 0 else 3 * x + 1
+        steps += 1
+    return steps
+
+
+def test_control_flow(device):
+    n = 20
+    out = sluice.zeros((n + 5, 4), dtype=np.int64, device=device)
+    sluice.call_kernel(control_flow, kapi.Range(n + 5), out, n)
+    got = sluice.asnumpy(out)
+    for i in range(n + 5):
+        exp = [sum(range(i, 0, -2)), _collatz(i),
+               1 if i < 3 and i != 1 else -1,
+               min(i, 5) + max(i, 2, 3) + abs(2 - i)] if i < n else [0] * 4
+        assert list(got[i]) == exp, i
+
+
+@sluice.device_func
+def poly(x, a=2.0):
+    if x < 0.0:
+        return -x * a
+    return x * x + a
+
+
+@sluice.kernel
+def math_funcs(item: kapi.Item, x, out):
+    i = item.get_id(0)
+    v = x[i]
+    out[i, 0] = math.sqrt(v) + math.exp(-v) + math.log(v + 1.0)
+    out[i, 1] = math.sin(v) * math.cos(v) + math.tanh(v)
+    out[i, 2] = math.floor(v * 3.0) + math.pow(v, 1.5)
+    out[i, 3] = poly(v - 0.5) + poly(v, 3.0)
+    out[i, 4] = np.float32(v) * 2 if v > 0.5 else np.maximum(v, 0.25)
+
+
+def test_math_and_device_functions(device):
+    dt = np.float64 if sluice.Device(device.filter_string).has_aspect_fp64 \
+        else np.float32
+    x_np = np.linspace(0.01, 1.0, 37).astype(dt)
+    x = sluice.asarray(x_np, device=device)
+    out = sluice.zeros((37, 5), dtype=dt, device=device)
+    sluice.call_kernel(math_funcs, kapi.Range(37), x, out)
+
+    def p(v, a=2.0):
+        return -v * a if v < 0 else v * v + a
+    ref = np.array([[math.sqrt(v) + math.exp(-v) + math.log(v + 1),
+                     math.sin(v) * math.cos(v) + math.tanh(v),
+                     math.floor(v * 3) + v ** 1.5,
+                     p(v - 0.5) + p(v, 3.0),
+                     v * 2 if v > 0.5 else max(v, 0.25)]
+                    for v in x_np.astype(np.float64)])
+    np.testing.assert_allclose(sluice.asnumpy(out), ref,
+                               rtol=1e-12 if dt == np.float64 else 2e-6,
+                               atol=1e-6)
+
+
+def test_asynchronous_and_ordered(device):
+    # The kernel is queued; eager work after it on the queue sees its
+    # results.
+    n = 1000
+    a = sluice.ones(n, dtype=np.float32, device=device)
+    c = sluice.zeros(n, dtype=np.float32, device=device)
+    m = runpy.run_path(os.path.join(EXAMPLES, "vecadd.py"))
+    for _ in range(3):
+        m["vecadd"].__call__  # noqa: B018 (a KernelFunction)
+        sluice.call_kernel(m["vecadd"], kapi.Range(n), a, c, c)
+    total = (c * 2).sum()
+    assert float(sluice.asnumpy(total)) == 6 * n
+    ev = sluice.call_kernel_async(m["vecadd"], kapi.Range(n), [], a, c, c)
+    ev2 = sluice.call_kernel_async(m["vecadd"], kapi.Range(n), [ev], a, c,
+                                   c)
+    ev2.wait()
+    assert float(sluice.asnumpy(c)[0]) == 5
+
+
+def test_compiled_once_per_signature(device):
+    m = runpy.run_path(os.path.join(EXAMPLES, "vecadd.py"))
+    k = m["vecadd"]
+    for n in (10, 100, 1000):  # sizes are run-time values
+        a = sluice.ones(n, dtype=np.float32, device=device)
+        c = sluice.empty_like(a)
+        sluice.call_kernel(k, kapi.Range(n), a, a, c)
+        assert float(sluice.asnumpy(c.sum())) == 2 * n
+    assert k.compile_count == 1
+    a = sluice.ones(5, dtype=np.float64 if sluice.Device(
+        device.filter_string).has_aspect_fp64 else np.float16, device=device)
+    k.compile(kapi.Range(5), a, a, a)  # ahead of the first launch
+    assert k.compile_count == 2
+    sluice.call_kernel(k, kapi.Range(5), a, a, a)
+    assert k.compile_count == 2
+    a = sluice.ones(5, dtype=np.int32, device=device)
+    sluice.call_kernel(k, kapi.Range(5), a, a, a)
+    assert k.compile_count == 3
+
+
+# --- nd-range kernels ------------------------------------------------------------
+
+@sluice.kernel
+def nd_ids(item: kapi.NdItem, out):
+    i = item.get_global_id(0)
+    j = item.get_global_id(1)
+    g = item.get_group()
+    out[i, j, 0] = item.get_local_id(0) * 10 + item.get_local_id(1)
+    out[i, j, 1] = g.get_group_id(0) * 10 + g.get_group_id(1)
+    out[i, j, 2] = item.get_global_linear_id()
+    out[i, j, 3] = item.get_local_linear_id()
+    out[i, j, 4] = g.get_group_linear_id()
+    out[i, j, 5] = (g.get_group_range(0) * 1000 + g.get_group_range(1) * 100
+                    + item.get_local_range(0) * 10 + item.get_local_range(1))
+    out[i, j, 6] = 1 if g.leader() else 0
+
+
+def test_nd_range_ids(device):
+    gs, ls = (6, 8), (2, 4)
+    out = sluice.zeros(gs + (7,), dtype=np.int64, device=device)
+    sluice.call_kernel(nd_ids, kapi.NdRange(gs, ls), out)
+    got = sluice.asnumpy(out)
+    i, j = np.indices(gs)
+    li, lj = i % 2, j % 4
+    gi, gj = i // 2, j // 4
+    np.testing.assert_array_equal(got[..., 0], li * 10 + lj)
+    np.testing.assert_array_equal(got[..., 1], gi * 10 + gj)
+    np.testing.assert_array_equal(got[..., 2], i * 8 + j)
+    np.testing.assert_array_equal(got[..., 3], li * 4 + lj)
+    np.testing.assert_array_equal(got[..., 4], gi * 2 + gj)
+    assert (got[..., 5] == 3 * 1000 + 2 * 100 + 2 * 10 + 4).all()
+    np.testing.assert_array_equal(got[..., 6], (li == 0) & (lj == 0))
+
+
+@sluice.kernel
+def reverse_in_group(item: kapi.NdItem, a, out, tmp):
+    lid = item.get_local_id(0)
+    n = item.get_local_range(0)
+    gid = item.get_global_id(0)
+    p = kapi.PrivateArray(2, np.float32)
+    p[0] = a[gid]
+    tmp[lid] = p[0]
+    kapi.group_barrier(item.get_group())
+    p[1] = tmp[n - 1 - lid]
+    out[gid] = p[1] + p[0] * 0.0
+
+
+def test_barrier_local_and_private_memory(device):
+    n, L = 96, 16
+    a_np = np.arange(n, dtype=np.float32)
+    a = sluice.asarray(a_np, device=device)
+    out = sluice.zeros(n, dtype=np.float32, device=device)
+    sluice.call_kernel(reverse_in_group, kapi.NdRange((n,), (L,)), a, out,
+                       kapi.LocalAccessor(L, np.float32))
+    np.testing.assert_array_equal(sluice.asnumpy(out),
+                                  a_np.reshape(-1, L)[:, ::-1].reshape(-1))
+
+
+@sluice.kernel
+def local_atomics(item: kapi.NdItem, out, counter):
+    lid = item.get_local_id(0)
+    if lid == 0:
+        counter[0] = 0
+        counter[1] = 0
+    kapi.group_barrier(item.get_group())
+    r = kapi.AtomicRef(counter, 0, address_space=kapi.AddressSpace.LOCAL)
+    r.fetch_add(lid + 1)
+    kapi.AtomicRef(counter, 1).fetch_max(lid)
+    kapi.group_barrier(item.get_group())
+    if lid == 0:
+        g = item.get_group().get_group_id(0)
+        out[g, 0] = counter[0]
+        out[g, 1] = counter[1]
+
+
+def test_atomics_on_local_memory(device):
+    G, L = 4, 32
+    out = sluice.zeros((G, 2), dtype=np.int32, device=device)
+    sluice.call_kernel(local_atomics, kapi.NdRange((G * L,), (L,)), out,
+                       kapi.LocalAccessor(2, np.int32))
+    got = sluice.asnumpy(out)
+    assert (got[:, 0] == L * (L + 1) // 2).all()
+    assert (got[:, 1] == L - 1).all()
+
+
+@sluice.kernel
+def global_atomics(item: kapi.Item, ints, floats, flags):
+    i = item.get_id(0)
+    kapi.AtomicRef(ints, 0).fetch_add(1)
+    kapi.AtomicRef(ints, 1).fetch_sub(2)
+    kapi.AtomicRef(ints, 2).fetch_min(-i)
+    kapi.AtomicRef(ints, 3).fetch_or(1 << (i % 8))
+    kapi.AtomicRef(ints, 4).fetch_xor(1)
+    kapi.AtomicRef(floats, 0).fetch_add(0.5)
+    expected = kapi.PrivateArray(1, np.int64)
+    expected[0] = 0
+    if kapi.AtomicRef(flags, 0).compare_exchange(expected, i + 1):
+        flags[1] = i + 1
+
+
+@sluice.kernel
+def global_atomics_i32(item: kapi.Item, ints, flags):
+    i = item.get_id(0)
+    kapi.AtomicRef(ints, 0).fetch_add(1)
+    kapi.AtomicRef(ints, 1).fetch_sub(2)
+    kapi.AtomicRef(ints, 2).fetch_min(-i)
+    kapi.AtomicRef(ints, 3).fetch_or(1 << (i % 8))
+    kapi.AtomicRef(ints, 4).fetch_xor(1)
+    kapi.AtomicRef(ints, 5).fetch_max(i)
+    kapi.AtomicRef(ints, 6).fetch_and(~(1 << (i % 8)))
+    expected = kapi.PrivateArray(1, np.int32)
+    expected[0] = 0
+    if kapi.AtomicRef(flags, 0).compare_exchange(expected, i + 1):
+        flags[1] = i + 1
+
+
+def test_global_atomics_int32(device):
+    n = 1000
+    ints = sluice.asarray(np.array([0, 0, 0, 0, 0, 0, 255], np.int32),
+                          device=device)
+    flags = sluice.zeros(2, dtype=np.int32, device=device)
+    sluice.call_kernel(global_atomics_i32, kapi.Range(n), ints, flags)
+    assert list(sluice.asnumpy(ints)) == [n, -2 * n, -(n - 1), 255, 0,
+                                          n - 1, 0]
+    f = sluice.asnumpy(flags)
+    assert f[0] == f[1] and 1 <= f[0] <= n  # exactly one work-item won
+
+
+def test_global_atomics(device):
+    if _is_spirv(device):
+        pytest.skip("64-bit and float global atomics are host-only for now")
+    n = 1000
+    ints = sluice.zeros(5, dtype=np.int64, device=device)
+    floats = sluice.zeros(1, dtype=np.float64, device=device)
+    flags = sluice.zeros(2, dtype=np.int64, device=device)
+    sluice.call_kernel(global_atomics, kapi.Range(n), ints, floats, flags)
+    got = sluice.asnumpy(ints)
+    assert list(got) == [n, -2 * n, -(n - 1), 255, 0]
+    assert sluice.asnumpy(floats)[0] == n * 0.5
+    f = sluice.asnumpy(flags)
+    assert f[0] == f[1] and 1 <= f[0] <= n  # exactly one work-item won
+
+
+# --- errors ---------------------------------------------------------------------------
+
+@sluice.kernel
+def two_args(item: kapi.Item, a, b):
+    b[item.get_id(0)] = a[item.get_id(0)]
+
+
+@sluice.kernel
+def unsupported(item: kapi.Item, a):
+    i = item.get_id(0)
+    a[i] = [x for x in range(3)][0]
+
+
+@sluice.kernel
+def slicing(item: kapi.Item, a):
+    a[0:2] = 1
+
+
+def test_errors(device):
+    a = sluice.zeros(8, dtype=np.float32, device=device)
+    with pytest.raises(TypeError, match="takes 2 argument"):
+        sluice.call_kernel(two_args, kapi.Range(8), a)
+    with pytest.raises(ValueError, match="not a multiple"):
+        kapi.NdRange((10,), (4,))
+    with pytest.raises(sluice.KernelError,
+                       match=r"test_kernel\.py:\d+: ListComp"):
+        sluice.call_kernel(unsupported, kapi.Range(8), a)
+    with pytest.raises(sluice.KernelError, match="slices"):
+        sluice.call_kernel(slicing, kapi.Range(8), a)
+    with pytest.raises(TypeError, match="call_kernel"):
+        two_args(a, a)
+    with pytest.raises(TypeError, match="NumPy array"):
+        sluice.call_kernel(two_args, kapi.Range(8), np.zeros(8), a)
+    with pytest.raises(RuntimeError, match="inside a @sluice.kernel"):
+        kapi.group_barrier(None)
+
+
+def test_placement_error(device, host):
+    if device.filter_string == host.filter_string:
+        pytest.skip("needs a second queue")
+    a = sluice.zeros(8, dtype=np.float32, device=device)
+    b = sluice.zeros(8, dtype=np.float32, device=host)
+    with pytest.raises(sluice.ExecutionPlacementError,
+                       match="Execution placement can not be"):
+        sluice.call_kernel(two_args, kapi.Range(8), a, b)
+
+
+@sluice.kernel
+def bad_types(item: kapi.Item, a):
+    a[item.get_id(0)] = a.shape + 1
+
+
+@sluice.kernel
+def undefined_name(item: kapi.Item, a):
+    a[item.get_id(0)] = not_defined_anywhere  # noqa: F821
+
+
+def test_errors_have_locations(device):
+    a = sluice.zeros(4, dtype=np.float32, device=device)
+    for k in (bad_types, undefined_name):
+        with pytest.raises(sluice.KernelError) as info:
+            sluice.call_kernel(k, kapi.Range(4), a)
+        assert "test_kernel.py:" in str(info.value)
+
+
+@sluice.kernel
+def break_continue(item: kapi.Item, a, out):
+    i = item.get_id(0)
+    n = a.shape[0]
+    first = -1
+    for k in range(n):  # the first element above i
+        if a[k] > i:
+            first = k
+            break
+    evens = 0
+    for k in range(n):
+        if k % 2 == 1:
+            continue
+        if k > i:
+            break
+        evens += 1
+    j = 0
+    while True:
+        j += 1
+        if j >= i:
+            break
+    out[i, 0] = first
+    out[i, 1] = evens
+    out[i, 2] = j
+
+
+def test_break_continue(device):
+    a_np = np.array([3, 1, 4, 1, 5, 9, 2, 6], dtype=np.int64)
+    n = 10
+    a = sluice.asarray(a_np, device=device)
+    out = sluice.zeros((n, 3), dtype=np.int64, device=device)
+    sluice.call_kernel(break_continue, kapi.Range(n), a, out)
+    for i in range(n):
+        above = [k for k, v in enumerate(a_np) if v > i]
+        first = above[0] if above else -1
+        evens = len([k for k in range(len(a_np)) if k % 2 == 0 and k <= i])
+        j = max(1, i)
+        assert list(sluice.asnumpy(out)[i]) == [first, evens, j], i
+
+
+@sluice.kernel
+def float_atomics(item: kapi.Item, x, out):
+    i = item.get_id(0)
+    kapi.AtomicRef(out, 0).fetch_add(x[i])
+    kapi.AtomicRef(out, 1).fetch_max(x[i])
+    kapi.AtomicRef(out, 2).fetch_min(x[i])
+    kapi.AtomicRef(out, 3).fetch_sub(1.0)
+
+
+def test_float32_atomics(device):
+    n = 4096
+    x_np = np.arange(n, dtype=np.float32) % 64  # sums exact in float32
+    x = sluice.asarray(x_np, device=device)
+    out = sluice.asarray(np.array([0, -1, 100, 0], np.float32),
+                         device=device)
+    sluice.call_kernel(float_atomics, kapi.Range(n), x, out)
+    assert list(sluice.asnumpy(out)) == [x_np.sum(), 63, 0, -n]
+
+
+def test_ids_index_without_wraparound(device):
+    # Ids and variables holding them are known not to be negative: their
+    # indices need no NumPy wrap-around (which would keep the host loop
+    # from vectorising).
+    m = runpy.run_path(os.path.join(EXAMPLES, "vecadd.py"))
+    a = sluice.zeros(4, dtype=np.float32, device=device)
+    text = m["vecadd"].lower(kapi.Range(4), a, a, a).as_text()
+    assert "arith.select" not in text
+    text = negative_index.lower(kapi.Range(4), a, a).as_text()
+    assert "arith.select" in text
