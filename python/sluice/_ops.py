@@ -486,7 +486,41 @@ def remainder(x1, x2):
 mod = remainder
 
 
+def _int_kind(x):
+    """'b', 'i', 'u' for booleans and integers (Python, NumPy or arrays),
+    else None."""
+    if isinstance(x, bool):
+        return "b"
+    if isinstance(x, (int, np.integer)):
+        return "i" if isinstance(x, int) else np.dtype(type(x)).kind
+    dt = getattr(x, "dtype", None)
+    if dt is None:
+        return None
+    k = np.dtype(dt).kind
+    return k if k in "biu" else None
+
+
+def _check_integer_power(x1, x2):
+    """ValueError, as in NumPy, for integers to negative integer powers:
+    checked eagerly (for an array exponent, by reading its minimum)."""
+    k1, k2 = _int_kind(x1), _int_kind(x2)
+    if k1 is None or k2 != "i":
+        return
+    if isinstance(x2, (int, np.integer)):
+        negative = x2 < 0
+    elif isinstance(x2, np.ndarray):
+        negative = x2.size > 0 and bool((x2 < 0).any())
+    elif type(x2) is _array_type():
+        negative = x2.size > 0 and bool(any(less(x2, 0)))
+    else:  # a traced value: known when the program runs
+        return
+    if negative:
+        raise ValueError("Integers to negative integer powers are not "
+                         "allowed.")
+
+
 def power(x1, x2):
+    _check_integer_power(x1, x2)
     return _binary("power", x1, x2)
 
 
