@@ -13,6 +13,7 @@
 
 #include "sluice/Execution/Artifact.h"
 #include "sluice/Execution/Compiler.h"
+#include "sluice/Support/SourceNesting.h"
 #include "sluice/Support/ArrayIO.h"
 
 #include "sluice-c/Program.h"
@@ -205,7 +206,20 @@ int main(int argc, char **argv) {
   auto file = openInputFile(inputFile, &error);
   if (!file)
     return fail(error);
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  unsigned buffer = sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  // Nesting too deep for MLIR's recursive parser is an error, not a crash.
+  llvm::StringRef text = sourceMgr.getMemoryBuffer(buffer)->getBuffer();
+  if (std::optional<size_t> at = findTooDeepNesting(
+          std::string_view(text.data(), text.size()))) {
+    sourceMgr.PrintMessage(
+        llvm::SMLoc::getFromPointer(text.data() + *at),
+        llvm::SourceMgr::DK_Error,
+        "brackets and regions nest deeper than " +
+            llvm::Twine(kMaxSourceNesting) +
+            " levels here; the parser does not take programs nested this "
+            "deep");
+    return 1;
+  }
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return 1;
