@@ -93,8 +93,8 @@ func.func private @f(!usm.array<2097152x2097152x2097152xf32, "host", device>)
 
 // -----
 
-// expected-error @+1 {{array of shape ?x4611686018427387904x? and element type 'i8' is too large}}
-func.func private @f(!usm.array<?x4611686018427387904x?xi8, ?>)
+// expected-error @+1 {{array of shape ?x4611686018427387905x? and element type 'i8' is too large}}
+func.func private @f(!usm.array<?x4611686018427387905x?xi8, ?>)
 
 // -----
 
