@@ -355,7 +355,7 @@ Result<HostArray> readNpyFile(const std::string &path) {
     return readError();
   size_t headerEnd = npyHeaderEnd(bytes.data(), bytes.size());
   bool magicOk = bytes.size() >= magicSize &&
-                 std::equal(bytes.begin(), bytes.begin() + magicSize, magic);
+                 std::memcmp(bytes.data(), magic, magicSize) == 0;
   if (!magicOk || headerEnd == 0)
     return readNpy(bytes.data(), bytes.size(), path); // says what is wrong
   constexpr size_t maxHeader = size_t(1) << 24;

@@ -76,7 +76,9 @@ static int parseInputs(const exec::EntrySignature &signature,
   for (const std::string &spec : inputs) {
     io::Result<io::HostArray> a = io::parseInputSpec(spec);
     if (!a)
-      return fail("--input=" + spec + ": " + a.error());
+      return fail("--input=" +
+                  (spec.size() > 80 ? spec.substr(0, 77) + "..." : spec) +
+                  ": " + a.error());
     args.push_back(a.take());
   }
   if (args.size() != signature.args.size())
