@@ -172,13 +172,32 @@ def _broadcast_types(shapes):
     return tuple(out)
 
 
+def _broadcast_shapes(shapes):
+    """NumPy broadcasting of static shapes, in Python integers (no size
+    limit: NumPy's own refuses shapes it could not allocate); None when they
+    do not broadcast."""
+    nd = builtins.max((len(s) for s in shapes), default=0)
+    out = []
+    for i in range(nd):
+        size = 1
+        for s in shapes:
+            j = i - nd + len(s)
+            if j < 0 or s[j] == 1:
+                continue
+            if size != 1 and s[j] != size:
+                return None
+            size = s[j]
+        out.append(size)
+    return tuple(out)
+
+
 def _broadcast(shapes):
-    try:
-        return tuple(np.broadcast_shapes(*shapes))
-    except ValueError:
+    shape = _broadcast_shapes([tuple(s) for s in shapes])
+    if shape is None:
         raise ValueError(
             "operands could not be broadcast together with shapes "
-            + " ".join(str(tuple(s)) for s in shapes)) from None
+            + " ".join(str(tuple(s)) for s in shapes))
+    return shape
 
 
 # --- running an operation -----------------------------------------------------
@@ -1040,11 +1059,8 @@ def broadcast_to(x, shape):
     if builtins.any(d < 0 for d in shape):
         raise ValueError("all elements of broadcast shape must be "
                          "non-negative")
-    try:
-        ok = len(shape) >= len(o.shape) and tuple(
-            np.broadcast_shapes(o.shape, shape)) == shape
-    except ValueError:
-        ok = False
+    ok = len(shape) >= len(o.shape) and _broadcast_shapes(
+        [tuple(o.shape), shape]) == shape
     if not ok:
         raise ValueError(f"cannot broadcast an array of shape "
                          f"{tuple(o.shape)} to shape {shape}")
