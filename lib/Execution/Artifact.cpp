@@ -56,7 +56,8 @@ uint64_t sluice::exec::artifactChecksum(const uint8_t *data, size_t size) {
   size_t i = 0;
   for (; i + 32 <= size; i += 32)
     for (int l = 0; l < 4; ++l)
-      lane[l] = rotl(lane[l] + loadLE64(data + i + 8 * l) * prime2, 31) * prime1;
+      lane[l] =
+          rotl(lane[l] + loadLE64(data + i + 8 * l) * prime2, 31) * prime1;
   uint64_t h = uint64_t(size) * prime1;
   for (int l = 0; l < 4; ++l)
     h = rotl(h ^ mix(lane[l]), 27) * prime1 + prime2;
@@ -101,9 +102,9 @@ io::Status sluice::exec::verifyArtifactFile(const std::string &path) {
     return io::Error{"cannot read " + what + ": " +
                      (std::ferror(file.get()) ? std::strerror(errno)
                                               : "the file shrank while read")};
-  const uint8_t *trailer =
-      size >= kArtifactTrailerSize ? bytes.data() + size - kArtifactTrailerSize
-                                   : nullptr;
+  const uint8_t *trailer = size >= kArtifactTrailerSize
+                               ? bytes.data() + size - kArtifactTrailerSize
+                               : nullptr;
   if (!trailer || std::memcmp(trailer, kTrailerHead, 8) != 0 ||
       std::memcmp(trailer + 24, kTrailerTail, 8) != 0)
     return io::Error{what + " is not a Sluice artifact, or a truncated one: "
@@ -114,8 +115,10 @@ io::Status sluice::exec::verifyArtifactFile(const std::string &path) {
   uint64_t contentSize = loadLE64(trailer + 8);
   if (contentSize != size - kArtifactTrailerSize)
     return io::Error{damaged + "its seal records " +
-                     std::to_string(contentSize) + " bytes of contents, the "
-                     "file has " + std::to_string(size - kArtifactTrailerSize)};
+                     std::to_string(contentSize) +
+                     " bytes of contents, the "
+                     "file has " +
+                     std::to_string(size - kArtifactTrailerSize)};
   uint64_t expected = loadLE64(trailer + 16);
   uint64_t actual = artifactChecksum(bytes.data(), size_t(contentSize));
   if (expected != actual) {
@@ -141,8 +144,8 @@ io::Status sluice::exec::sealArtifactFile(const std::string &path) {
     bytes.insert(bytes.end(), chunk, chunk + n);
   if (std::ferror(file.get()))
     return io::Error{"cannot read " + what + ": " + std::strerror(errno)};
-  std::string trailer =
-      artifactTrailer(bytes.size(), artifactChecksum(bytes.data(), bytes.size()));
+  std::string trailer = artifactTrailer(
+      bytes.size(), artifactChecksum(bytes.data(), bytes.size()));
   if (std::fseek(file.get(), 0, SEEK_END) != 0 ||
       std::fwrite(trailer.data(), 1, trailer.size(), file.get()) !=
           trailer.size() ||

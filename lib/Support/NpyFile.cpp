@@ -314,8 +314,8 @@ Result<HostArray> readNpy(const uint8_t *bytes, size_t size,
   size_t available = size - prefixAndHeader;
   if (available != dataSize)
     return fail(std::string(available < dataSize ? "truncated" : "too long") +
-                ": shape (" + formatShape(array.shape) + ") of " + parsed->descr +
-                " needs " + std::to_string(dataSize) +
+                ": shape (" + formatShape(array.shape) + ") of " +
+                parsed->descr + " needs " + std::to_string(dataSize) +
                 " bytes of data, the file has " + std::to_string(available));
   const uint8_t *data = bytes + prefixAndHeader;
   array.data.assign(data, data + dataSize);

@@ -687,8 +687,8 @@ TEST(InputSpecTest, DeepNestingIsAnErrorNotAStackOverflow) {
   // The list parser recurses once per level: 30,000 '[' once overflowed
   // the stack.
   for (size_t depth : {257, 30000, 1000000}) {
-    std::string text = "f32=" + std::string(depth, '[') + "1" +
-                       std::string(depth, ']');
+    std::string text =
+        "f32=" + std::string(depth, '[') + "1" + std::string(depth, ']');
     EXPECT_HAS(specError(text), "lists nest deeper than 256 levels");
     EXPECT_HAS(specError("f32=" + std::string(depth, '[')),
                "lists nest deeper than 256 levels");

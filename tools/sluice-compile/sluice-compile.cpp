@@ -162,11 +162,12 @@ int main(int argc, char **argv) {
   auto file = openInputFile(inputFile, &error);
   if (!file)
     return fail(error);
-  unsigned buffer = sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  unsigned buffer =
+      sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   // Nesting too deep for MLIR's recursive parser is an error, not a crash.
   llvm::StringRef text = sourceMgr.getMemoryBuffer(buffer)->getBuffer();
-  if (std::optional<size_t> at = findTooDeepNesting(
-          std::string_view(text.data(), text.size()))) {
+  if (std::optional<size_t> at =
+          findTooDeepNesting(std::string_view(text.data(), text.size()))) {
     sourceMgr.PrintMessage(
         llvm::SMLoc::getFromPointer(text.data() + *at),
         llvm::SourceMgr::DK_Error,

@@ -38,10 +38,11 @@ int main(int argc, char **argv) {
 
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "Sluice optimizer driver\n", registry);
-  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
   if (config.shouldShowDialects() || config.shouldListPasses())
-    return mlir::asMainReturnCode(mlir::MlirOptMain(
-        argc, argv, inputFilename, outputFilename, registry));
+    return mlir::asMainReturnCode(
+        mlir::MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
 
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> file =

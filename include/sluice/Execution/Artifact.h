@@ -73,8 +73,9 @@ class Artifact {
 public:
   /// Checks the seal of `path`, loads it (dlopen, RTLD_NOW | RTLD_LOCAL)
   /// and reads its signatures. Fails, saying why, when the file cannot be
-  /// opened, is not a shared object, is truncated or damaged, lacks the symbols of an artifact, holds a malformed signature or
-  /// lacks the entry point of one of its signatures.
+  /// opened, is not a shared object, is truncated or damaged, lacks the symbols
+  /// of an artifact, holds a malformed signature or lacks the entry point of
+  /// one of its signatures.
   static io::Result<std::unique_ptr<Artifact>> load(const std::string &path);
   ~Artifact();
   Artifact(const Artifact &) = delete;

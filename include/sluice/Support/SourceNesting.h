@@ -25,8 +25,7 @@ inline constexpr unsigned kMaxSourceNesting = 1000;
 /// none when the text nests no deeper. MLIR bytecode (binary) is not
 /// scanned.
 inline std::optional<size_t>
-findTooDeepNesting(std::string_view text,
-                   unsigned limit = kMaxSourceNesting) {
+findTooDeepNesting(std::string_view text, unsigned limit = kMaxSourceNesting) {
   if (text.substr(0, 4) == std::string_view("ML\xefR", 4))
     return std::nullopt;
   size_t depth = 0;

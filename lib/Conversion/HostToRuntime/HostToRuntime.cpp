@@ -143,8 +143,8 @@ Value overflowCheckedBytes(OpBuilder &b, Location loc, MemRefType type,
   uint64_t elementBytes =
       std::max<uint64_t>(1, llvm::divideCeil(type.getElementTypeBitWidth(), 8));
   Value product = i64(b, loc, int64_t(elementBytes));
-  Value overflow = LLVM::ConstantOp::create(b, loc, i1Type,
-                                            b.getIntegerAttr(i1Type, 0));
+  Value overflow =
+      LLVM::ConstantOp::create(b, loc, i1Type, b.getIntegerAttr(i1Type, 0));
   for (Value size : sizes) {
     if (size.getType() != i64Type)
       size = LLVM::ZExtOp::create(b, loc, i64Type, size);
