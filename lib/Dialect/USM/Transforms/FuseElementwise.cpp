@@ -386,19 +386,10 @@ bool BlockFusion::adjacent(Operation *a, Operation *b) {
   return true;
 }
 
-/// Groups stop growing at this many ops: one more intermediate array per
-/// thousand ops costs nothing measurable, while LLVM's optimisation of one
-/// kernel body grows faster than linearly with its size (a 20,000-op kernel
-/// took minutes to compile).
-constexpr size_t kMaxGroupOps = 1024;
-
 std::string BlockFusion::tryMerge(unsigned a, unsigned b) {
   if (queueOf(groups[a].front()) != queueOf(groups[b].front()))
     return "different queues " + formatQueue(queueOf(groups[a].front())) +
            " and " + formatQueue(queueOf(groups[b].front()));
-  if (groups[a].size() + groups[b].size() > kMaxGroupOps)
-    return "the group would have more than " + std::to_string(kMaxGroupOps) +
-           " ops (kernels are kept to a size that compiles quickly)";
   // The fast path, which keeps long chains linear: two elementwise groups
   // whose results all have one shape key, each contiguous and next to the
   // other. Every output of the merged group then has that key (checkShapes
