@@ -3,6 +3,7 @@
 #include "CAPISupport.h"
 
 #include "sluice/Execution/ArtifactWriter.h"
+#include "sluice/Support/SourceNesting.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Diagnostics.h"
@@ -60,6 +61,28 @@ SluiceStatus adoptModule(SluiceCompilerInvocation_ *inv,
   if (!parsed)
     return capi::fail(SLUICE_ERROR_INVALID_VALUE, scope.withFirstError(what));
   return capi::succeed();
+}
+
+/// Whether `text` nests too deep for MLIR's recursive parser; if so the
+/// error is reported at the bracket (before parsing, which would overflow
+/// the stack).
+bool nestsTooDeep(SluiceCompilerInvocation_ *inv, Scope &scope,
+                  llvm::StringRef text, llvm::StringRef name) {
+  std::optional<size_t> at =
+      findTooDeepNesting(std::string_view(text.data(), text.size()));
+  if (!at)
+    return false;
+  llvm::StringRef before = text.take_front(*at);
+  unsigned line = 1 + before.count('\n');
+  size_t lineStart = before.rfind('\n');
+  unsigned column =
+      1 + (lineStart == llvm::StringRef::npos ? *at : *at - lineStart - 1);
+  scope.emitError(
+      FileLineColLoc::get(&inv->session->context, name, line, column),
+      "brackets and regions nest deeper than " +
+          std::to_string(kMaxSourceNesting) +
+          " levels here; the parser does not take programs nested this deep");
+  return true;
 }
 
 SluiceStatus compileFailed(SluiceCompilerInvocation_ *inv, const Scope &scope,
@@ -218,10 +241,13 @@ sluiceCompilerInvocationParseSource(SluiceCompilerInvocation invocation,
   SLUICE_CAPI_CHECK(buffer || length == 0, "buffer is NULL");
   Scope scope(invocation->session, invocation);
   SLUICE_CAPI_CHECK_NOT_BUILDING(invocation);
+  llvm::StringRef text(buffer ? buffer : "", length);
+  llvm::StringRef name = bufferName ? bufferName : "<buffer>";
+  if (nestsTooDeep(invocation, scope, text, name))
+    return adoptModule(invocation, nullptr, scope, "cannot parse the program");
   ParserConfig config(&invocation->session->context);
   OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(llvm::StringRef(buffer ? buffer : "", length),
-                                  config, bufferName ? bufferName : "<buffer>");
+      parseSourceString<ModuleOp>(text, config, name);
   return adoptModule(invocation, std::move(module), scope,
                      "cannot parse the program");
 }
@@ -241,6 +267,9 @@ sluiceCompilerInvocationParseFile(SluiceCompilerInvocation invocation,
         message);
     return capi::fail(SLUICE_ERROR_NOT_FOUND, message);
   }
+  if (nestsTooDeep(invocation, scope, (*file)->getBuffer(), path))
+    return adoptModule(invocation, nullptr, scope,
+                       std::string("cannot parse '") + path + "'");
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
   ParserConfig config(&invocation->session->context);

@@ -13,6 +13,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <dlfcn.h>
@@ -104,12 +105,29 @@ namespace {
 
 /// A file path from createTemporaryFile / createUniqueFile, removed when the
 /// object goes away unless released.
+/// With track(true) it is also removed when the process dies of a signal or
+/// a fatal error (an abort inside LLVM), so no run leaves one behind.
 struct TempPath {
   llvm::SmallString<128> path;
   bool keep = false;
+  bool onSignal = false;
+  /// Call once `path` is set.
+  void track(bool removeOnSignal) {
+    onSignal = removeOnSignal;
+    if (onSignal)
+      llvm::sys::RemoveFileOnSignal(path);
+  }
+  void release() {
+    keep = true;
+    if (onSignal)
+      llvm::sys::DontRemoveFileOnSignal(path);
+  }
   ~TempPath() {
-    if (!path.empty() && !keep)
+    if (!path.empty() && !keep) {
       llvm::sys::fs::remove(path);
+      if (onSignal)
+        llvm::sys::DontRemoveFileOnSignal(path);
+    }
   }
 };
 
@@ -164,6 +182,7 @@ sluice::exec::writeArtifact(ModuleOp module,
     if (std::error_code ec =
             fs::createUniqueFile(path + ".tmp-%%%%%%", fd, output.path))
       return fileError("cannot write '" + path + "'", ec);
+    output.track(options.removeTemporariesOnSignal);
     fs::closeFile(fd);
   }
 
@@ -176,6 +195,7 @@ sluice::exec::writeArtifact(ModuleOp module,
     if (std::error_code ec =
             fs::createTemporaryFile("sluice-artifact", "o", fd, object.path))
       return fileError("cannot create a temporary object file", ec);
+    object.track(options.removeTemporariesOnSignal);
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
     if (llvm::Error e = emitObject(module, os, options.optLevel))
       return e;
@@ -186,6 +206,7 @@ sluice::exec::writeArtifact(ModuleOp module,
   if (std::error_code ec =
           fs::createTemporaryFile("sluice-link", "log", log.path))
     return fileError("cannot create a temporary file", ec);
+  log.track(options.removeTemporariesOnSignal);
 
   std::vector<std::string> args = {linker,
                                    "-shared",
@@ -217,6 +238,9 @@ sluice::exec::writeArtifact(ModuleOp module,
         "): " + command + (output.empty() ? "" : "\n" + output));
   }
 
+  if (io::Status sealed = sealArtifactFile(output.path.str().str()); !sealed)
+    return llvm::createStringError(sealed.error());
+
   // The linker creates the file anew: give it the usual mode of a shared
   // object.
   unsigned mode = 0777 & ~fs::getUmask();
@@ -225,6 +249,6 @@ sluice::exec::writeArtifact(ModuleOp module,
     return fileError("cannot set the mode of '" + output.path + "'", ec);
   if (std::error_code ec = fs::rename(output.path, path))
     return fileError("cannot write '" + path + "'", ec);
-  output.keep = true;
+  output.release();
   return llvm::Error::success();
 }

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <new>
 #include <set>
 
 using namespace sluice;
@@ -284,7 +285,27 @@ sluice::exec::invoke(const EntrySignature &sig, const EntryFunction &entry,
       std::memcpy(&dim, field + 8 * (3 + d), 8);
       h.shape.push_back(dim);
     }
-    h.data.resize(h.byteSize());
+    // A result too large for host memory (or whose size overflows) is an
+    // error, not a short copy.
+    if (io::Result<int64_t> count = io::checkShape(h.shape, h.dtype); !count) {
+      if (failure)
+        failure = io::Error{"result " + std::to_string(out.outputs.size()) +
+                            ": " + count.error()};
+      h.shape.assign(h.shape.size(), 0);
+      out.outputs.push_back(std::move(h));
+      continue;
+    }
+    try {
+      h.data.resize(h.byteSize());
+    } catch (const std::bad_alloc &) {
+      if (failure)
+        failure = io::Error{"result " + std::to_string(out.outputs.size()) +
+                            " (" + std::to_string(h.byteSize()) +
+                            " bytes) does not fit in host memory"};
+      h.shape.assign(h.shape.size(), 0);
+      out.outputs.push_back(std::move(h));
+      continue;
+    }
     const uint8_t *src = reinterpret_cast<const uint8_t *>(words[1]) +
                          words[2] * io::dtypeSize(r.dtype);
     if (io::Status s = copyToHost(h.data.data(), src, h.data.size()); !s)

@@ -20,7 +20,13 @@ void *sluiceProgramAlloc(void *queue, int32_t kind, uint64_t bytes) {
       return fail(SLUICE_ERROR_INVALID_VALUE,
                   "sluiceProgramAlloc: unknown USM kind " +
                       std::to_string(kind));
-    if (!fitsSize(bytes))
+    // The compiled code passes UINT64_MAX for a size whose byte count
+    // overflows 64 bits.
+    if (bytes == UINT64_MAX)
+      return fail(SLUICE_ERROR_OUT_OF_HOST_MEMORY,
+                  "sluiceProgramAlloc: the size of an array in bytes "
+                  "overflows 64 bits; it cannot be allocated");
+    if (bytes > (uint64_t(1) << 62) || !fitsSize(bytes))
       return fail(SLUICE_ERROR_OUT_OF_HOST_MEMORY,
                   "sluiceProgramAlloc: " + std::to_string(bytes) +
                       " bytes do not fit in this address space");

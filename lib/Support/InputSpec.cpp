@@ -253,7 +253,8 @@ public:
     pos = size_t(value.data() - spec.data());
     end = pos + value.size();
     std::vector<Item> items;
-    if (Status listed = parseItems(items, /*open=*/std::string_view::npos);
+    if (Status listed =
+            parseItems(items, /*open=*/std::string_view::npos, /*depth=*/0);
         !listed)
       return Error{listed.error()};
 
@@ -327,9 +328,13 @@ private:
     return Status::success();
   }
 
+  /// Lists nest at most this deep: the parser recurses once per level, and
+  /// no array has this many dimensions.
+  static constexpr unsigned kMaxNesting = 256;
+
   /// Parses items up to the ']' that closes the '[' at `open` (npos: up to
-  /// the end of the value).
-  Status parseItems(std::vector<Item> &items, size_t open) {
+  /// the end of the value), `depth` lists deep.
+  Status parseItems(std::vector<Item> &items, size_t open, unsigned depth) {
     bool afterComma = false;
     while (true) {
       while (pos < end && isSpace(spec[pos]))
@@ -359,9 +364,13 @@ private:
       Item item;
       item.offset = pos;
       if (c == '[') {
+        if (depth + 1 > kMaxNesting)
+          return fail("lists nest deeper than " + std::to_string(kMaxNesting) +
+                      " levels at column " + std::to_string(pos + 1));
         item.isList = true;
         ++pos;
-        if (Status inner = parseItems(item.children, item.offset); !inner)
+        if (Status inner = parseItems(item.children, item.offset, depth + 1);
+            !inner)
           return inner;
       } else {
         while (pos < end && !isSpace(spec[pos]) && spec[pos] != ',' &&

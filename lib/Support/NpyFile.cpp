@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <new>
 
 namespace sluice::io {
 
@@ -185,8 +186,34 @@ uint32_t loadLittle(const uint8_t *p, size_t bytes) {
 
 } // namespace
 
-Result<HostArray> readNpy(const uint8_t *bytes, size_t size,
-                          std::string_view name) {
+namespace {
+
+/// What an .npy header says: the array (without its data), where the data
+/// starts and how long it is.
+struct NpyLayout {
+  HostArray array;
+  std::string descr;
+  bool bigEndian = false;
+  size_t dataOffset = 0, dataSize = 0;
+};
+
+/// How many bytes of the file hold the header (magic, version, length and
+/// the header itself), from its first `size` bytes: 0 when they are too few
+/// to tell.
+size_t npyHeaderEnd(const uint8_t *bytes, size_t size) {
+  if (size < magicSize + 2)
+    return 0;
+  size_t lengthBytes = bytes[magicSize] == 1 ? 2 : 4;
+  size_t prefix = magicSize + 2 + lengthBytes;
+  if (size < prefix)
+    return 0;
+  return prefix + loadLittle(bytes + magicSize + 2, lengthBytes);
+}
+
+/// Parses the header at the start of `bytes` (`size` of them: at least
+/// the header; the data need not be there).
+Result<NpyLayout> parseNpyHeader(const uint8_t *bytes, size_t size,
+                                 std::string_view name) {
   std::string where(name);
   auto fail = [&](const std::string &what) -> Error {
     return Error{where + ": " + what};
@@ -256,27 +283,48 @@ Result<HostArray> readNpy(const uint8_t *bytes, size_t size,
                 "supported; save a C-order array "
                 "(numpy.ascontiguousarray)");
 
-  HostArray array;
+  NpyLayout layout;
+  HostArray &array = layout.array;
   array.dtype = type->dtype;
   array.shape = shape->ints;
   Result<int64_t> count = checkShape(array.shape, array.dtype);
   if (!count)
     return fail(count.error());
-  size_t dataSize = size_t(*count) * dtypeSize(array.dtype);
-  size_t available = size - prefix - headerSize;
+  layout.descr = descr->text;
+  layout.bigEndian = type->bigEndian;
+  layout.dataOffset = prefix + headerSize;
+  layout.dataSize = size_t(*count) * dtypeSize(array.dtype);
+  return layout;
+}
+
+} // namespace
+
+Result<HostArray> readNpy(const uint8_t *bytes, size_t size,
+                          std::string_view name) {
+  std::string where(name);
+  auto fail = [&](const std::string &what) -> Error {
+    return Error{where + ": " + what};
+  };
+  Result<NpyLayout> parsed = parseNpyHeader(bytes, size, name);
+  if (!parsed)
+    return Error{parsed.error()};
+  HostArray &array = parsed->array;
+  size_t dataSize = parsed->dataSize;
+  size_t prefixAndHeader = parsed->dataOffset;
+  size_t available = size - prefixAndHeader;
   if (available != dataSize)
     return fail(std::string(available < dataSize ? "truncated" : "too long") +
-                ": shape (" + formatShape(array.shape) + ") of " + descr->text +
-                " needs " + std::to_string(dataSize) +
+                ": shape (" + formatShape(array.shape) + ") of " +
+                parsed->descr + " needs " + std::to_string(dataSize) +
                 " bytes of data, the file has " + std::to_string(available));
-  const uint8_t *data = bytes + prefix + headerSize;
+  const uint8_t *data = bytes + prefixAndHeader;
   array.data.assign(data, data + dataSize);
-  if (type->bigEndian)
+  if (parsed->bigEndian)
     byteSwap(array.data, dtypeSize(array.dtype));
   if (array.dtype == DType::Bool)
     for (uint8_t &b : array.data)
       b = b != 0;
-  return array;
+  return std::move(array);
 }
 
 Result<HostArray> readNpyFile(const std::string &path) {
@@ -284,12 +332,48 @@ Result<HostArray> readNpyFile(const std::string &path) {
                                               &std::fclose);
   if (!file)
     return Error{"cannot open '" + path + "': " + std::strerror(errno)};
-  std::vector<uint8_t> bytes, chunk(size_t(1) << 20);
-  size_t n;
-  while ((n = std::fread(chunk.data(), 1, chunk.size(), file.get())) > 0)
-    bytes.insert(bytes.end(), chunk.begin(), chunk.begin() + n);
-  if (std::ferror(file.get()))
+  // Reads are bounded by what the header says: the magic is checked after
+  // the first bytes, and no more than the header's data (and one byte to
+  // tell a file that is too long) is read, so endless or huge inputs
+  // (/dev/zero, a pipe) fail at once.
+  std::vector<uint8_t> bytes;
+  auto readUpTo = [&](size_t total) -> bool {
+    uint8_t chunk[1 << 16];
+    while (bytes.size() < total) {
+      size_t want = std::min(sizeof(chunk), total - bytes.size());
+      size_t n = std::fread(chunk, 1, want, file.get());
+      bytes.insert(bytes.end(), chunk, chunk + n);
+      if (n < want)
+        return !std::ferror(file.get());
+    }
+    return true;
+  };
+  auto readError = [&] {
     return Error{"cannot read '" + path + "': " + std::strerror(errno)};
+  };
+  if (!readUpTo(magicSize + 2 + 4))
+    return readError();
+  size_t headerEnd = npyHeaderEnd(bytes.data(), bytes.size());
+  bool magicOk = bytes.size() >= magicSize &&
+                 std::memcmp(bytes.data(), magic, magicSize) == 0;
+  if (!magicOk || headerEnd == 0)
+    return readNpy(bytes.data(), bytes.size(), path); // says what is wrong
+  constexpr size_t maxHeader = size_t(1) << 24;
+  if (headerEnd > maxHeader)
+    return Error{path + ": bad header: " + std::to_string(headerEnd) +
+                 " bytes long (at most " + std::to_string(maxHeader) + ")"};
+  if (!readUpTo(headerEnd))
+    return readError();
+  Result<NpyLayout> layout = parseNpyHeader(bytes.data(), bytes.size(), path);
+  if (!layout)
+    return Error{layout.error()};
+  try {
+    if (!readUpTo(layout->dataOffset + layout->dataSize + 1))
+      return readError();
+  } catch (const std::bad_alloc &) {
+    return Error{path + ": out of memory reading " +
+                 std::to_string(layout->dataSize) + " bytes of data"};
+  }
   return readNpy(bytes.data(), bytes.size(), path);
 }
 

@@ -90,6 +90,11 @@ def full(shape, fill_value, *, dtype=None, order="C", device=None,
     _dtypes.check_supported(dt, queue_info(q))
     if isinstance(fill_value, np.generic):
         fill_value = fill_value.item()
+    if isinstance(fill_value, float) and dt.kind in "iu" and \
+            not math.isfinite(fill_value):
+        if math.isnan(fill_value):  # NumPy's errors
+            raise ValueError("cannot convert float NaN to integer")
+        raise OverflowError("cannot convert float infinity to integer")
     value = np.asarray(fill_value, dtype=dt) if not isinstance(
         fill_value, float) or dt.kind == "f" else np.asarray(
             fill_value).astype(dt)

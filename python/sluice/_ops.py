@@ -173,13 +173,32 @@ def _broadcast_types(shapes):
     return tuple(out)
 
 
+def _broadcast_shapes(shapes):
+    """NumPy broadcasting of static shapes, in Python integers (no size
+    limit: NumPy's own refuses shapes it could not allocate); None when they
+    do not broadcast."""
+    nd = builtins.max((len(s) for s in shapes), default=0)
+    out = []
+    for i in range(nd):
+        size = 1
+        for s in shapes:
+            j = i - nd + len(s)
+            if j < 0 or s[j] == 1:
+                continue
+            if size != 1 and s[j] != size:
+                return None
+            size = s[j]
+        out.append(size)
+    return tuple(out)
+
+
 def _broadcast(shapes):
-    try:
-        return tuple(np.broadcast_shapes(*shapes))
-    except ValueError:
+    shape = _broadcast_shapes([tuple(s) for s in shapes])
+    if shape is None:
         raise ValueError(
             "operands could not be broadcast together with shapes "
-            + " ".join(str(tuple(s)) for s in shapes)) from None
+            + " ".join(str(tuple(s)) for s in shapes))
+    return shape
 
 
 # --- running an operation -----------------------------------------------------
@@ -461,7 +480,41 @@ def remainder(x1, x2):
 mod = remainder
 
 
+def _int_kind(x):
+    """'b', 'i', 'u' for booleans and integers (Python, NumPy or arrays),
+    else None."""
+    if isinstance(x, bool):
+        return "b"
+    if isinstance(x, (int, np.integer)):
+        return "i" if isinstance(x, int) else np.dtype(type(x)).kind
+    dt = getattr(x, "dtype", None)
+    if dt is None:
+        return None
+    k = np.dtype(dt).kind
+    return k if k in "biu" else None
+
+
+def _check_integer_power(x1, x2):
+    """ValueError, as in NumPy, for integers to negative integer powers:
+    checked eagerly (for an array exponent, by reading its minimum)."""
+    k1, k2 = _int_kind(x1), _int_kind(x2)
+    if k1 is None or k2 != "i":
+        return
+    if isinstance(x2, (int, np.integer)):
+        negative = x2 < 0
+    elif isinstance(x2, np.ndarray):
+        negative = x2.size > 0 and bool((x2 < 0).any())
+    elif type(x2) is _array_type():
+        negative = x2.size > 0 and bool(any(less(x2, 0)))
+    else:  # a traced value: known when the program runs
+        return
+    if negative:
+        raise ValueError("Integers to negative integer powers are not "
+                         "allowed.")
+
+
 def power(x1, x2):
+    _check_integer_power(x1, x2)
     return _binary("power", x1, x2)
 
 
@@ -988,11 +1041,8 @@ def broadcast_to(x, shape):
     if builtins.any(d < 0 for d in shape):
         raise ValueError("all elements of broadcast shape must be "
                          "non-negative")
-    try:
-        ok = len(shape) >= len(o.shape) and tuple(
-            np.broadcast_shapes(o.shape, shape)) == shape
-    except ValueError:
-        ok = False
+    ok = len(shape) >= len(o.shape) and _broadcast_shapes(
+        [tuple(o.shape), shape]) == shape
     if not ok:
         raise ValueError(f"cannot broadcast an array of shape "
                          f"{tuple(o.shape)} to shape {shape}")

@@ -16,6 +16,7 @@
 #include "FastPath.h"
 #include "Memory.h"
 #include "Program.h"
+#include "Sizes.h"
 
 #include "sluice-c/Runtime.h"
 
@@ -102,10 +103,12 @@ int checkedDType(int dtype) {
   return dtype;
 }
 
-std::vector<int64_t> checkedShape(const std::vector<int64_t> &shape) {
+std::vector<int64_t> checkedShape(const std::vector<int64_t> &shape,
+                                  size_t itemsize) {
   for (int64_t d : shape)
     if (d < 0)
       throw Error(ErrorKind::Value, "negative dimensions are not allowed");
+  checkArrayBytes(shape, itemsize);
   return shape;
 }
 
@@ -175,7 +178,7 @@ nb::object coreView(ArrayCore &self, int64_t offset,
   v.buffer = self.buffer;
   v.dtype = self.dtype;
   v.offset = offset;
-  v.shape = checkedShape(shape);
+  v.shape = checkedShape(shape, itemSize(self.dtype));
   v.strides = strides;
   // A view stays inside its buffer.
   if (v.size()) {
@@ -471,7 +474,7 @@ NB_MODULE(_sluice, m) {
                     const std::vector<int64_t> &shape) {
     ArrayCore core;
     core.dtype = static_cast<uint8_t>(checkedDType(dtype));
-    core.shape = checkedShape(shape);
+    core.shape = checkedShape(shape, itemSize(core.dtype));
     core.strides = contiguousStrides(core.shape);
     core.buffer = allocateBuffer(queueFromId(queue), kindFrom(kind),
                                  core.size() * core.itemsize());
@@ -481,7 +484,7 @@ NB_MODULE(_sluice, m) {
                         const std::vector<int64_t> &shape, nb::handle data) {
     PyBuffer b(data, /*writable=*/false);
     int64_t n = 1;
-    for (int64_t d : checkedShape(shape))
+    for (int64_t d : checkedShape(shape, itemSize(checkedDType(dtype))))
       n *= d;
     if (static_cast<size_t>(b.view.len) !=
         static_cast<size_t>(n) * itemSize(checkedDType(dtype)))

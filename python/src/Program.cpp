@@ -1,6 +1,7 @@
 //===- Program.cpp - Calling compiled entry points on arrays --------------===//
 #include "Program.h"
 #include "Errors.h"
+#include "Sizes.h"
 
 #include "sluice-c/Runtime.h"
 
@@ -493,6 +494,8 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj) {
         shape[d] = v;
       }
     }
+    if (spec.isArray)
+      checkArrayBytes(shape, itemSize(spec.dtype)); // before any launch
     for (int64_t d : shape)
       if (d < 0)
         task->shapeFromCall[r] = true;

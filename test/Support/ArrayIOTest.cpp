@@ -683,6 +683,75 @@ TEST(InputSpecTest, Files) {
   std::remove(path.c_str());
 }
 
+TEST(InputSpecTest, DeepNestingIsAnErrorNotAStackOverflow) {
+  // The list parser recurses once per level: 30,000 '[' once overflowed
+  // the stack.
+  for (size_t depth : {257, 30000, 1000000}) {
+    std::string text =
+        "f32=" + std::string(depth, '[') + "1" + std::string(depth, ']');
+    EXPECT_HAS(specError(text), "lists nest deeper than 256 levels");
+    EXPECT_HAS(specError("f32=" + std::string(depth, '[')),
+               "lists nest deeper than 256 levels");
+  }
+  // Deep but allowed nesting still parses (and fails on the shape only).
+  std::string ok = "f32=" + std::string(256, '[') + "1" + std::string(256, ']');
+  EXPECT_HAS(specError(ok), "nested lists");
+}
+
+TEST(NpyReadTest, EndlessOrHugeInputsAreBounded) {
+  // /dev/zero: the magic is checked after the first bytes, not after
+  // reading forever.
+  Result<HostArray> zero = readNpyFile("/dev/zero");
+  ASSERT_FALSE(zero);
+  EXPECT_HAS(zero.error(), "not an .npy file (no \\x93NUMPY magic)");
+  EXPECT_HAS(specError("@/dev/zero"), "no \\x93NUMPY magic");
+  // A header that claims more data than the file holds, and a file with
+  // data after what the header claims.
+  std::string path = tempPath("bounded.npy");
+  HostArray a = sample(DType::F32, {4});
+  ASSERT_TRUE(writeNpyFile(path, a));
+  {
+    FILE *f = std::fopen(path.c_str(), "ab");
+    ASSERT_TRUE(f);
+    std::fputs("extra", f);
+    std::fclose(f);
+  }
+  Result<HostArray> longer = readNpyFile(path);
+  ASSERT_FALSE(longer);
+  EXPECT_HAS(longer.error(), "too long");
+  Result<std::vector<uint8_t>> image = writeNpy(sample(DType::F32, {4}));
+  ASSERT_TRUE(image);
+  std::vector<uint8_t> truncated(image->begin(), image->end() - 4);
+  {
+    FILE *f = std::fopen(path.c_str(), "wb");
+    ASSERT_TRUE(f);
+    std::fwrite(truncated.data(), 1, truncated.size(), f);
+    std::fclose(f);
+  }
+  Result<HostArray> shorter = readNpyFile(path);
+  ASSERT_FALSE(shorter);
+  EXPECT_HAS(shorter.error(), "truncated");
+  // The header of a 2^40-element array followed by no data: not read
+  // beyond the file.
+  std::string header = "{'descr': '<f4', 'fortran_order': False, "
+                       "'shape': (1099511627776,), }";
+  header.resize(117, ' ');
+  header += '\n';
+  std::string file = std::string("\x93NUMPY\x01\x00", 8) +
+                     std::string(1, char(header.size())) + std::string(1, 0) +
+                     header;
+  {
+    FILE *f = std::fopen(path.c_str(), "wb");
+    ASSERT_TRUE(f);
+    std::fwrite(file.data(), 1, file.size(), f);
+    std::fclose(f);
+  }
+  Result<HostArray> huge = readNpyFile(path);
+  ASSERT_FALSE(huge);
+  EXPECT_HAS(huge.error(), "truncated");
+  std::remove(path.c_str());
+}
+
 TEST(InputSpecTest, Errors) {
   struct Case {
     const char *spec;

@@ -13,6 +13,7 @@ results there; with $SLUICE_TEST_IMPORT_DIR the second runs them
 import os
 import re
 import subprocess
+import sys
 import time
 
 import numpy as np
@@ -382,15 +383,57 @@ def test_files_that_are_not_artifacts(tmp_path):
     # A shared object that is not an artifact: the extension module.
     ext = sluice._sluice.__file__
     with pytest.raises(sluice.ArtifactError,
-                       match="no `sluice_signatures` symbol"):
+                       match="not a Sluice artifact, or a truncated one"):
         sluice.load(ext)
-    # An ELF file that does not load.
+    # An ELF file without the seal of an artifact.
     broken = tmp_path / "broken.so"
     broken.write_bytes(b"\x7fELF" + b"\0" * 60)
-    with pytest.raises(sluice.ArtifactError, match="not a loadable"):
+    with pytest.raises(sluice.ArtifactError,
+                       match="does not end with the seal"):
         sluice.load(broken)
     assert issubclass(sluice.ArtifactError, sluice.SluiceError)
     assert issubclass(sluice.ArtifactError, ValueError)
+
+
+_DAMAGED_CHILD = '''
+import sys, sluice
+try:
+    sluice.load(sys.argv[1])
+except sluice.ArtifactError as e:
+    print("ArtifactError:", e)
+    sys.exit(3)
+print("loaded")
+'''
+
+
+@needs_compiler
+def test_damaged_artifacts_raise(device, tmp_path):
+    # Truncated and overwritten artifacts raise ArtifactError before the
+    # dynamic loader maps them (before: SIGBUS in dlopen, or SIGSEGV when
+    # an entry ran). Loaded in a child process, so that a regression is a
+    # failed test and not a dead test run.
+    x = sluice.arange(4, dtype=np.int32, device=device)
+    path = tmp_path / "good.so"
+    sluice.jit(lambda v: v + 1).lower(x).save(path, name="g")
+    data = path.read_bytes()
+    n = len(data)
+    damaged = {
+        "t10": (data[:n // 10], "truncated one"),
+        "t50": (data[:n // 2], "truncated one"),
+        "o8": (data[:n // 3] + b"\xff" * 8 + data[n // 3 + 8:],
+               "damaged Sluice artifact"),
+        "elf": (data[:40] + b"\0" * 8 + data[48:], "damaged Sluice artifact"),
+    }
+    for name, (content, message) in damaged.items():
+        bad = tmp_path / f"{name}.so"
+        bad.write_bytes(content)
+        r = subprocess.run([sys.executable, "-c", _DAMAGED_CHILD, str(bad)],
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 3, (name, r.returncode, r.stdout, r.stderr)
+        assert message in r.stdout and str(bad) in r.stdout, r.stdout
+        with pytest.raises(sluice.ArtifactError, match=message):
+            sluice.load(bad)
+    np.testing.assert_array_equal(_np(sluice.load(path)(x)), [1, 2, 3, 4])
 
 
 # --- compile here, run there -------------------------------------------------

@@ -3,6 +3,7 @@
 //   sluice-compile prog.mlir [-o prog.so] [--emit=so|obj|llvm|mlir]
 //                  [--stop-after=STAGE] [--device=SELECTOR] [--no-fusion]
 //                  [-O0..3] [--runtime-dir=DIR] [--linker=CC]
+//   sluice-compile --seal=lib.so
 //
 // Compiles a program with Sluice's pipeline into an artifact: a shared
 // object with the host code, host kernels and device binaries, linked
@@ -11,8 +12,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "sluice/Execution/Artifact.h"
 #include "sluice/Execution/ArtifactWriter.h"
 #include "sluice/Execution/Compiler.h"
+#include "sluice/Support/SourceNesting.h"
 
 #include "sluice-c/Runtime.h"
 
@@ -77,6 +80,12 @@ cl::opt<std::string>
                cl::desc("directory of libsluice-runtime.so to link with "
                         "(default: this build's)"),
                cl::value_desc("dir"), cl::cat(category));
+cl::opt<std::string>
+    seal("seal",
+         cl::desc("seal a shared object linked by other means as an "
+                  "artifact (append the checksum trailer that loading "
+                  "checks) and exit"),
+         cl::value_desc("file.so"), cl::cat(category));
 cl::opt<std::string> linker("linker",
                             cl::desc("C compiler that links the shared object"),
                             cl::init("cc"), cl::cat(category));
@@ -125,6 +134,11 @@ int main(int argc, char **argv) {
       "Sluice ahead-of-time compiler: a usm program to a shared object that "
       "sluice-run runs\n");
 
+  if (!seal.empty()) {
+    if (io::Status sealed = exec::sealArtifactFile(seal); !sealed)
+      return fail(sealed.error());
+    return 0;
+  }
   if (optLevel > 3)
     return fail("-O" + llvm::Twine(optLevel) + ": expected -O0 to -O3");
   if (stopAfter.getNumOccurrences() && emit != Emit::Mlir)
@@ -148,7 +162,21 @@ int main(int argc, char **argv) {
   auto file = openInputFile(inputFile, &error);
   if (!file)
     return fail(error);
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  unsigned buffer =
+      sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  // Nesting too deep for MLIR's recursive parser is an error, not a crash.
+  llvm::StringRef text = sourceMgr.getMemoryBuffer(buffer)->getBuffer();
+  if (std::optional<size_t> at =
+          findTooDeepNesting(std::string_view(text.data(), text.size()))) {
+    sourceMgr.PrintMessage(
+        llvm::SMLoc::getFromPointer(text.data() + *at),
+        llvm::SourceMgr::DK_Error,
+        "brackets and regions nest deeper than " +
+            llvm::Twine(kMaxSourceNesting) +
+            " levels here; the parser does not take programs nested this "
+            "deep");
+    return 1;
+  }
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return 1;
@@ -186,6 +214,7 @@ int main(int argc, char **argv) {
     artifact.optLevel = optLevel;
     artifact.runtimeDir = runtimeDir;
     artifact.linker = linker;
+    artifact.removeTemporariesOnSignal = true;
     if (llvm::Error e =
             exec::writeArtifact(*module, signatures, output, artifact))
       return fail(toString(std::move(e)));

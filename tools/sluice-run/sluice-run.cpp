@@ -14,6 +14,7 @@
 #include "sluice/Execution/Artifact.h"
 #include "sluice/Execution/Compiler.h"
 #include "sluice/Support/ArrayIO.h"
+#include "sluice/Support/SourceNesting.h"
 
 #include "sluice-c/Program.h"
 #include "sluice-c/Runtime.h"
@@ -75,7 +76,9 @@ static int parseInputs(const exec::EntrySignature &signature,
   for (const std::string &spec : inputs) {
     io::Result<io::HostArray> a = io::parseInputSpec(spec);
     if (!a)
-      return fail("--input=" + spec + ": " + a.error());
+      return fail(
+          "--input=" + (spec.size() > 80 ? spec.substr(0, 77) + "..." : spec) +
+          ": " + a.error());
     args.push_back(a.take());
   }
   if (args.size() != signature.args.size())
@@ -205,7 +208,21 @@ int main(int argc, char **argv) {
   auto file = openInputFile(inputFile, &error);
   if (!file)
     return fail(error);
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  unsigned buffer =
+      sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  // Nesting too deep for MLIR's recursive parser is an error, not a crash.
+  llvm::StringRef text = sourceMgr.getMemoryBuffer(buffer)->getBuffer();
+  if (std::optional<size_t> at =
+          findTooDeepNesting(std::string_view(text.data(), text.size()))) {
+    sourceMgr.PrintMessage(
+        llvm::SMLoc::getFromPointer(text.data() + *at),
+        llvm::SourceMgr::DK_Error,
+        "brackets and regions nest deeper than " +
+            llvm::Twine(kMaxSourceNesting) +
+            " levels here; the parser does not take programs nested this "
+            "deep");
+    return 1;
+  }
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return 1;

@@ -33,6 +33,11 @@ struct ArtifactOptions {
   /// The C compiler that links the shared object: a path, or a name looked
   /// up on PATH.
   std::string linker = "cc";
+  /// Also remove the temporary files when the process dies of a signal or
+  /// an LLVM fatal error (llvm::sys::RemoveFileOnSignal, which installs
+  /// LLVM's signal handlers: for tools, not for processes that embed the
+  /// compiler and own their signals).
+  bool removeTemporariesOnSignal = false;
 };
 
 /// Where this build's libsluice-runtime.so is.

@@ -182,6 +182,12 @@ sluice::host::createHostKernelWrappers(ModuleOp module,
     if (!impl)
       return module.emitError("host kernel ") << k.impl << " was lost";
     Location loc = impl.getLoc();
+    // The wrapper is the implementation's only caller: inlined into it,
+    // even at -O0, the call with one argument per memref field (thousands
+    // for a kernel of many arrays, which instruction selection handles in
+    // quadratic time) disappears.
+    impl.setLinkage(LLVM::Linkage::Internal);
+    impl.setAlwaysInline(true);
     b.setInsertionPointAfter(impl);
     auto wrapper = LLVM::LLVMFuncOp::create(
         b, loc, k.wrapper, LLVM::LLVMFunctionType::get(voidType, {ptr, ptr}));
@@ -217,10 +223,28 @@ LogicalResult sluice::host::createEntryPoints(ModuleOp module,
     if (!f)
       return module.emitError("entry function ") << name << " was lost";
     Location loc = f.getLoc();
+    // Callers outside the module go through the entry point: the function
+    // itself is internal and, when the entry point is its only caller,
+    // inlined into it, even at -O0 (no call with one argument per memref
+    // field: see createHostKernelWrappers).
+    bool onlyEntry = SymbolTable::symbolKnownUseEmpty(f, module);
+    f.setLinkage(LLVM::Linkage::Internal);
+    if (onlyEntry)
+      f.setAlwaysInline(true);
     b.setInsertionPointAfter(f);
     auto entryFn =
         LLVM::LLVMFuncOp::create(b, loc, (kEntryPrefix + name).str(),
                                  LLVM::LLVMFunctionType::get(i32, {ptr}));
+    // A function of very many arguments (hundreds of arrays) is host code
+    // of thousands of loads and stores in one block, which LLVM's -O3
+    // pipeline and scheduler handle in quadratic time and cannot improve:
+    // its entry point (with the function inlined) is compiled without
+    // optimisation. Kernels are separate functions and stay optimised.
+    constexpr size_t kOptimizeNoneParams = 256;
+    if (onlyEntry && f.getFunctionType().getNumParams() > kOptimizeNoneParams) {
+      entryFn.setOptimizeNone(true);
+      entryFn.setNoInline(true);
+    }
     Block *entry = entryFn.addEntryBlock(b);
     b.setInsertionPointToStart(entry);
     Value argv = entry->getArgument(0);

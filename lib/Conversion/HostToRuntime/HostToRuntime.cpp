@@ -130,6 +130,36 @@ int32_t kindCode(usm::USMKind kind) {
 // Patterns
 //===----------------------------------------------------------------------===//
 
+/// `bytes`, or UINT64_MAX when the product of the element size and `sizes`
+/// overflows 64 bits: sluiceProgramAlloc then fails with a status instead
+/// of returning a buffer smaller than the array (which kernels would write
+/// past).
+Value overflowCheckedBytes(OpBuilder &b, Location loc, MemRefType type,
+                           ArrayRef<Value> sizes, Value bytes) {
+  if (type.hasStaticShape())
+    return bytes; // the type verifier bounds static sizes
+  MLIRContext *ctx = b.getContext();
+  Type i64Type = b.getI64Type(), i1Type = b.getI1Type();
+  auto pairType = LLVM::LLVMStructType::getLiteral(ctx, {i64Type, i1Type});
+  uint64_t elementBytes =
+      std::max<uint64_t>(1, llvm::divideCeil(type.getElementTypeBitWidth(), 8));
+  Value product = i64(b, loc, int64_t(elementBytes));
+  Value overflow =
+      LLVM::ConstantOp::create(b, loc, i1Type, b.getIntegerAttr(i1Type, 0));
+  for (Value size : sizes) {
+    if (size.getType() != i64Type)
+      size = LLVM::ZExtOp::create(b, loc, i64Type, size);
+    Value pair =
+        LLVM::UMulWithOverflowOp::create(b, loc, pairType, product, size);
+    product = LLVM::ExtractValueOp::create(b, loc, pair, 0);
+    overflow = LLVM::OrOp::create(
+        b, loc, overflow, LLVM::ExtractValueOp::create(b, loc, pair, 1));
+  }
+  if (bytes.getType() != i64Type)
+    bytes = LLVM::ZExtOp::create(b, loc, i64Type, bytes);
+  return LLVM::SelectOp::create(b, loc, overflow, i64(b, loc, -1), bytes);
+}
+
 /// Allocations in a placement: sluiceProgramAlloc on its queue.
 struct AllocLowering : ConvertOpToLLVMPattern<memref::AllocOp> {
   AllocLowering(const LLVMTypeConverter &c)
@@ -149,6 +179,7 @@ struct AllocLowering : ConvertOpToLLVMPattern<memref::AllocOp> {
     Value bytes;
     getMemRefDescriptorSizes(loc, type, adaptor.getDynamicSizes(), rewriter,
                              sizes, strides, bytes, /*sizeInBytes=*/true);
+    bytes = overflowCheckedBytes(rewriter, loc, type, sizes, bytes);
     Value queue = queueFor(rewriter, loc, module, placement.getQueue());
     auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
     Value ptr = callRuntime(

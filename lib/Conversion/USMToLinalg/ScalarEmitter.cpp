@@ -171,7 +171,13 @@ static Value emitFloatRemainder(OpBuilder &b, Location loc, Value x, Value y) {
   Value signsDiffer = arith::XOrIOp::create(b, loc, remNeg, yNeg);
   Value fix = arith::AndIOp::create(b, loc, remNonZero, signsDiffer);
   Value adjusted = arith::AddFOp::create(b, loc, rem, y);
-  return arith::SelectOp::create(b, loc, fix, adjusted, rem);
+  Value result = arith::SelectOp::create(b, loc, fix, adjusted, rem);
+  // A zero remainder takes the divisor's sign (NumPy, the Array API):
+  // remainder(-0.0, 1.0) is +0.0 and remainder(0.0, -1.0) is -0.0.
+  Value remIsZero =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, rem, zero);
+  Value signedZero = math::CopySignOp::create(b, loc, zero, y);
+  return arith::SelectOp::create(b, loc, remIsZero, signedZero, result);
 }
 
 /// Integer power by square-and-multiply over every bit of the exponent,

@@ -390,7 +390,8 @@ struct ArangeLowering : OpConversionPattern<ArangeOp> {
 };
 
 /// A constant becomes a private global in host memory copied into a fresh
-/// allocation with the array's placement.
+/// allocation with the array's placement; a splat, a fill of a fresh
+/// allocation.
 struct ConstantLowering : OpConversionPattern<ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -404,6 +405,16 @@ struct ConstantLowering : OpConversionPattern<ConstantOp> {
     Type storage = type.getElementType();
     if (dense.getElementType() != storage)
       dense = dense.bitcast(storage);
+    if (dense.isSplat()) {
+      // A splat is never materialised as a global (10^13 elements would be
+      // as many in the object file): the array is allocated and filled.
+      Value value = arith::ConstantOp::create(
+          rewriter, loc, cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+      Value out = allocArray(rewriter, loc, type, {});
+      linalg::FillOp::create(rewriter, loc, value, out);
+      rewriter.replaceOp(op, out);
+      return success();
+    }
     auto module = op->getParentOfType<ModuleOp>();
     auto hostType = MemRefType::get(type.getShape(), storage);
     std::string name;

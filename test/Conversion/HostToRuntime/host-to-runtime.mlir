@@ -8,7 +8,9 @@ module attributes {gpu.container_module} {
   // (device string and queue name as constant strings).
   // CHECK-DAG: llvm.mlir.global internal constant @[[HOST:sluice_str_[0-9a-f]+]]("host:cpu:0\00")
   // CHECK-DAG: llvm.mlir.global internal constant @[[Q2:sluice_str_[0-9a-f]+]]("q2\00")
-  // CHECK-LABEL: llvm.func @f
+  // Entry functions are internal, inlined into their entry points.
+  // CHECK-LABEL: llvm.func internal @f(
+  // CHECK-SAME: always_inline
   // CHECK: %[[D:.*]] = llvm.mlir.addressof @[[HOST]]
   // CHECK: %[[Q:.*]] = llvm.call @sluiceProgramQueue(%[[D]], %{{.*}})
   // CHECK: %[[P:.*]] = llvm.call @sluiceProgramAlloc(%[[Q]], %{{.*}}, %{{.*}}) : (!llvm.ptr, i32, i64) -> !llvm.ptr
@@ -37,7 +39,8 @@ module attributes {gpu.container_module} {
   // The kernel body takes its workgroup id and count as two extra arguments;
   // f32 exp stays an LLVM intrinsic (the vectoriser maps it to libmvec's
   // vector variants), f16 sin is computed in f32.
-  // CHECK-LABEL: llvm.func @sluice_host_kernels__k_impl
+  // CHECK-LABEL: llvm.func internal @sluice_host_kernels__k_impl
+  // CHECK-SAME: always_inline
   // CHECK-NOT: llvm.call
   // CHECK: llvm.intr.exp(%{{.*}}) : (f32) -> f32
   // CHECK: llvm.fpext %{{.*}} : f16 to f32
@@ -100,7 +103,7 @@ module attributes {gpu.container_module} {
 // A run-time check branches to a block that records the failure with the
 // message and the values, then goes on (later runtime calls do nothing).
 // CHECK-DAG: llvm.mlir.global internal constant @[[MSG:sluice_str_[0-9a-f]+]]("usm.add at a.mlir:3:8: shapes ({0},) ({1},)\00")
-// CHECK-LABEL: llvm.func @check
+// CHECK-LABEL: llvm.func internal @check
 // CHECK-SAME: (%[[OK:.*]]: i1, %[[N:.*]]: i64, %[[M:.*]]: i64)
 // CHECK: llvm.cond_br %[[OK]], ^[[CONT:.*]], ^[[FAIL:.*]]
 // CHECK: ^[[FAIL]]:

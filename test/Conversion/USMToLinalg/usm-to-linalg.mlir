@@ -245,6 +245,25 @@ func.func @creation(%v: f64, %n: index, %s: i32) {
 
 // -----
 
+// Splat constants are fills of a fresh allocation, never globals, however
+// large (10^13 elements here).
+// CHECK-NOT: memref.global
+// CHECK-LABEL: func.func @splats
+// CHECK: %[[V:.*]] = arith.constant 1.500000e+00 : f32
+// CHECK: %[[A:.*]] = memref.alloc() {{.*}} : memref<10000000000000xf32, #usm.placement<"host:cpu:0", device>>
+// CHECK: linalg.fill ins(%[[V]] : f32) outs(%[[A]]
+// CHECK: %[[W:.*]] = arith.constant -2 : i8
+// CHECK: %[[B:.*]] = memref.alloc() {{.*}} : memref<3x5xi8, #usm.placement<"host:cpu:0", device>>
+// CHECK: linalg.fill ins(%[[W]] : i8) outs(%[[B]]
+// CHECK-NOT: memref.global
+func.func @splats() -> (!usm.array<10000000000000xf32, "host", device>, !usm.array<3x5xui8, "host", device>) {
+  %a = usm.constant dense<1.5> : tensor<10000000000000xf32> -> !usm.array<10000000000000xf32, "host", device>
+  %b = usm.constant dense<254> : tensor<3x5xui8> -> !usm.array<3x5xui8, "host", device>
+  return %a, %b : !usm.array<10000000000000xf32, "host", device>, !usm.array<3x5xui8, "host", device>
+}
+
+// -----
+
 // CHECK-DAG: #[[LAST:.*]] = affine_map<(d0, d1) -> (d1)>
 // CHECK-DAG: #[[ALL:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-LABEL: func.func @shapes

@@ -82,6 +82,29 @@ func.func private @f(!usm.array<4xcomplex<f32>, "gpu", device>)
 
 // -----
 
+// Sizes whose byte count overflows (or exceeds 2^62 bytes) are rejected.
+// expected-error @+1 {{array of shape 4611686018427387903 and element type 'f32' is too large: its size in bytes exceeds 2^62}}
+func.func private @f(!usm.array<4611686018427387903xf32, "gpu", device>)
+
+// -----
+
+// expected-error @+1 {{array of shape 2097152x2097152x2097152 and element type 'f32' is too large}}
+func.func private @f(!usm.array<2097152x2097152x2097152xf32, "host", device>)
+
+// -----
+
+// expected-error @+1 {{array of shape ?x4611686018427387905x? and element type 'i8' is too large}}
+func.func private @f(!usm.array<?x4611686018427387905x?xi8, ?>)
+
+// -----
+
+// The largest allowed, and any size with a zero dimension.
+func.func private @f(!usm.array<1152921504606846976xf32, "gpu", device>,
+                     !usm.array<4611686018427387904xi1, "gpu", device>,
+                     !usm.array<0x9223372036854775807x9223372036854775807xf64, "gpu", device>)
+
+// -----
+
 // expected-error @+1 {{'?' is not a filter string; an unplaced array is written !usm.array<shape x element, ?> (no queue, no USM kind)}}
 func.func private @f(!usm.array<4xf32, "?", device>)
 

@@ -47,6 +47,39 @@ LogicalResult ArrayType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "unsupported array element type " << elementType
                        << "; expected i1, i8, i16, i32, i64, ui8, ui16, ui32, "
                           "ui64, f16, bf16, f32 or f64";
+  // The static part of the size must fit in memory: at most 2^62 bytes
+  // (as host arrays and the runtime allow), so no product of sizes, strides
+  // and byte offsets overflows 64 bits in the code generated for it.
+  {
+    const uint64_t limit = uint64_t(1) << 62;
+    uint64_t bytes = std::max<uint64_t>(
+        1, llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8));
+    bool empty = false, tooLarge = false;
+    for (int64_t d : shape) {
+      if (d == 0)
+        empty = true;
+      else if (!ShapedType::isDynamic(d) && !tooLarge) {
+        if (bytes > limit / uint64_t(d))
+          tooLarge = true;
+        else
+          bytes *= uint64_t(d);
+      }
+    }
+    if (tooLarge && !empty) {
+      auto diag = emitError() << "array of shape ";
+      llvm::interleave(
+          shape, diag,
+          [&](int64_t d) {
+            if (ShapedType::isDynamic(d))
+              diag << "?";
+            else
+              diag << d;
+          },
+          "x");
+      return diag << " and element type " << elementType
+                  << " is too large: its size in bytes exceeds 2^62";
+    }
+  }
   if (!queue)
     return emitError() << "array type needs a queue";
   // An unplaced array has no kind; `host`, the identity of kind coercion,

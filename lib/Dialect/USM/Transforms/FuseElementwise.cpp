@@ -200,6 +200,21 @@ private:
   const Options &options;
   /// Group members, each sorted in block order; empty when merged away.
   std::vector<SmallVector<Operation *>> groups;
+  /// What makes merging cheap, per group (see tryMerge): whether no op in
+  /// the group is a reduction and every result of the group's ops has one
+  /// shape key (then `key` holds it), and whether the group's ops follow
+  /// each other in the block with only operand-less ops (constants)
+  /// between them.
+  struct Summary {
+    bool uniform = false;
+    std::string key;
+    bool contiguous = false;
+  };
+  std::vector<Summary> summaries;
+  Summary summarize(Operation *op);
+  /// Whether only operand-less, region-less ops lie between `a` and `b`
+  /// (a before b in the block).
+  static bool adjacent(Operation *a, Operation *b);
   DenseMap<Operation *, unsigned> groupOf;
   /// Why a producer -> consumer edge was left between groups.
   llvm::MapVector<std::pair<Operation *, Operation *>, std::string> refused;
@@ -353,10 +368,55 @@ std::string BlockFusion::checkSchedule(ArrayRef<Operation *> ops,
   return {};
 }
 
+BlockFusion::Summary BlockFusion::summarize(Operation *op) {
+  Summary summary;
+  summary.contiguous = true;
+  if (isReduction(op) || op->getNumResults() != 1)
+    return summary;
+  summary.uniform = true;
+  summary.key = shapeKeys.get(op->getResult(0));
+  return summary;
+}
+
+bool BlockFusion::adjacent(Operation *a, Operation *b) {
+  for (Operation *op = a->getNextNode(); op != b; op = op->getNextNode()) {
+    if (!op || op->getNumOperands() || op->getNumRegions())
+      return false;
+  }
+  return true;
+}
+
 std::string BlockFusion::tryMerge(unsigned a, unsigned b) {
   if (queueOf(groups[a].front()) != queueOf(groups[b].front()))
     return "different queues " + formatQueue(queueOf(groups[a].front())) +
            " and " + formatQueue(queueOf(groups[b].front()));
+  // The fast path, which keeps long chains linear: two elementwise groups
+  // whose results all have one shape key, each contiguous and next to the
+  // other. Every output of the merged group then has that key (checkShapes
+  // passes), and no op between its ops reads a value (checkSchedule
+  // passes). The smaller group's ops join the larger group.
+  Summary &sa = summaries[a], &sb = summaries[b];
+  if (options.multiOutput && sa.uniform && sb.uniform && sa.key == sb.key &&
+      sa.contiguous && sb.contiguous) {
+    bool aFirst = groups[a].back()->isBeforeInBlock(groups[b].front());
+    Operation *firstBack = aFirst ? groups[a].back() : groups[b].back();
+    Operation *secondFront = aFirst ? groups[b].front() : groups[a].front();
+    if (firstBack->isBeforeInBlock(secondFront) &&
+        adjacent(firstBack, secondFront)) {
+      unsigned keep = groups[a].size() >= groups[b].size() ? a : b;
+      unsigned gone = keep == a ? b : a;
+      for (Operation *op : groups[gone])
+        groupOf[op] = keep;
+      bool keepFirst = (keep == a) == aFirst;
+      if (keepFirst)
+        groups[keep].append(groups[gone].begin(), groups[gone].end());
+      else
+        groups[keep].insert(groups[keep].begin(), groups[gone].begin(),
+                            groups[gone].end());
+      groups[gone].clear();
+      return {};
+    }
+  }
   SmallVector<Operation *> merged(groups[a]);
   merged.append(groups[b].begin(), groups[b].end());
   llvm::sort(merged,
@@ -371,6 +431,12 @@ std::string BlockFusion::tryMerge(unsigned a, unsigned b) {
     groupOf[op] = a;
   groups[a] = std::move(merged);
   groups[b].clear();
+  // The merged group takes the slow path from now on, unless it is still
+  // uniform and contiguous.
+  Summary summary{sa.uniform && sb.uniform && sa.key == sb.key, sa.key, true};
+  for (size_t i = 1; summary.contiguous && i < groups[a].size(); ++i)
+    summary.contiguous = adjacent(groups[a][i - 1], groups[a][i]);
+  summaries[a] = std::move(summary);
   return {};
 }
 
@@ -496,6 +562,7 @@ std::string describe(Value v, AsmState &state) {
 static void collectInputs(ArrayRef<Operation *> ops, const OpSet &set,
                           llvm::SetVector<Value> &inputs,
                           SmallVectorImpl<Operation *> &scalarConstants) {
+  SmallPtrSet<Operation *, 16> seen;
   for (Operation *op : ops)
     for (Value v : op->getOperands()) {
       Operation *def = v.getDefiningOp();
@@ -503,7 +570,7 @@ static void collectInputs(ArrayRef<Operation *> ops, const OpSet &set,
         continue;
       if (!arrayTypeOf(v) && def && def->getNumOperands() == 0 &&
           matchPattern(v, m_Constant())) {
-        if (!llvm::is_contained(scalarConstants, def))
+        if (seen.insert(def).second)
           scalarConstants.push_back(def);
         continue;
       }
@@ -666,6 +733,7 @@ void BlockFusion::run(unsigned &groupCounter) {
     if (isCandidate(&op)) {
       groupOf[&op] = groups.size();
       groups.push_back({&op});
+      summaries.push_back(summarize(&op));
     }
   if (groups.empty())
     return;
