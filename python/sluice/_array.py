@@ -20,16 +20,37 @@ class Array(_ext.ArrayCore, ArrayMethods):
     Operations on arrays run on the queue the arrays are on (compute follows
     data) and return at once; reading data (``asnumpy``, printing,
     ``float()``) waits for them. Arrays are made by sluice's creation
-    functions (``asarray``, ``zeros``, ``arange``, ...), never directly.
+    functions (``asarray``, ``zeros``, ``arange``, ...) or, as in dpnp, by
+    ``ndarray(shape, dtype=..., sycl_queue=...)``.
     ``x[...]`` with integers, slices, ``...`` and None gives views that
     share memory.
     """
 
     __slots__ = ()
 
+    def __new__(cls, shape, dtype=None, buffer=None, offset=0, strides=None,
+                order="C", device=None, usm_type="device", sycl_queue=None):
+        """``ndarray(shape, dtype=None, buffer=None, offset=0, strides=None,
+        order="C", device=None, usm_type="device", sycl_queue=None)``, as
+        ``dpnp.ndarray``: a new uninitialised array of that shape on the
+        device or queue given, or, with ``buffer`` (a sluice.memory object
+        or anything with ``__sycl_usm_array_interface__``), an array over
+        that memory with ``offset`` and ``strides`` in elements."""
+        if buffer is None:
+            if strides is not None or offset:
+                raise ValueError("strides and offset need a buffer")
+            from ._creation import empty
+            return empty(shape, dtype=dtype, order=order, device=device,
+                         usm_type=usm_type, sycl_queue=sycl_queue)
+        if device is not None or sycl_queue is not None:
+            raise ValueError("an array over a buffer lives where the "
+                             "buffer is: give no device or sycl_queue")
+        from .tensor import usm_ndarray
+        return usm_ndarray(shape, dtype=dtype, strides=strides,
+                           buffer=buffer, offset=offset, order=order)
+
     def __init__(self, *args, **kwargs):
-        raise TypeError("sluice.Array is not created directly: use "
-                        "sluice.asarray, sluice.empty, sluice.zeros, ...")
+        pass  # __new__ made the array
 
     # --- attributes -------------------------------------------------------
     @property

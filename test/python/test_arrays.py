@@ -28,9 +28,16 @@ def test_attributes(x, a, device):
     assert x.device.sycl_queue is x.sycl_queue
 
 
-def test_array_is_not_constructed_directly():
-    with pytest.raises(TypeError, match="not created directly"):
-        sluice.Array((3,))
+def test_ndarray_constructor_makes_an_array_of_a_shape(device):
+    # dpnp.ndarray(shape, ...): an uninitialised array of that shape.
+    x = sluice.ndarray([0, 1, 2], sycl_queue=device.sycl_queue)
+    assert x.shape == (0, 1, 2) and x.sycl_queue == device.sycl_queue
+    y = sluice.Array((3,), dtype="int32", device=device)
+    assert y.shape == (3,) and y.dtype == np.int32 and y.device == device
+    assert sluice.ndarray(4, dtype="float32", usm_type="host",
+                          device=device).usm_type == "host"
+    with pytest.raises(ValueError):
+        sluice.ndarray((3,), strides=(1,), device=device)
 
 
 def test_repr_shows_data_and_placement(device):
