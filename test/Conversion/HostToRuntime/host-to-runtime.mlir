@@ -127,7 +127,7 @@ func.func @check(%ok: i1, %n: index, %m: index) {
 // or crashed, on such loops).
 !W = memref<4xi64, #usm.placement<"host:cpu:0", device>>
 module attributes {gpu.container_module} {
-  // CHECK-LABEL: llvm.func @sluice_host_kernels__w_impl
+  // CHECK-LABEL: llvm.func internal @sluice_host_kernels__w_impl
   // CHECK: ^bb1:
   // CHECK: llvm.icmp "sgt"
   // CHECK: llvm.cond_br %{{.*}}, ^bb2, ^[[EXIT:bb[0-9]+]]
