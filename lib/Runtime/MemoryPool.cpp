@@ -172,13 +172,23 @@ SluiceStatus MemoryPool::allocate(SluiceUsmKind kind, size_t bytes,
       status = device.allocate(kind, size, align, p);
     }
   }
+  bool pooled = true;
+  if ((status == SLUICE_ERROR_OUT_OF_DEVICE_MEMORY ||
+       status == SLUICE_ERROR_OUT_OF_HOST_MEMORY) &&
+      size != bytes) {
+    // The size class does not fit; the exact size may (and otherwise the
+    // backend's message names the size asked for).
+    status = device.allocate(kind, bytes, align, p);
+    size = bytes;
+    pooled = false;
+  }
   if (status != SLUICE_SUCCESS)
     return status;
   std::lock_guard<std::mutex> lock(mutex);
   inUse += size;
   highWater = std::max(highWater, inUse);
   ++backendAllocations;
-  live.emplace(p, Block{kind, size, align});
+  live.emplace(p, Block{kind, size, align, pooled});
   out = p;
   return SLUICE_SUCCESS;
 }
@@ -195,7 +205,7 @@ void MemoryPool::release(void *ptr) {
     b = it->second;
     live.erase(it);
     inUse -= b.size;
-    bool fits = held + b.size <= holdLimit &&
+    bool fits = b.pooled && held + b.size <= holdLimit &&
                 (!limit || inUse + held + b.size <= limit);
     if (fits) {
       freeBlocks[Key{b.kind, b.size, b.alignment}].push_back(ptr);

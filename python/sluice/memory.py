@@ -397,7 +397,9 @@ def _copy_bytes(queue, dest, src, count, deps):
                 s_usm = _ext.from_host(_host_queue_id(), USM_KINDS["host"],
                                        _U8, [count],
                                        np.ascontiguousarray(s_host[:count]))
-            d_usm[:count]._copy_from(s_usm[:count])
+            # Through the runtime's queue: the event's timestamps are the
+            # copy's.
+            d_usm[:count]._copy_from(s_usm[:count], profiled=True)
             queue = _queue_from_id(d_usm._queue_id)
     return SyclEvent._marker(queue)
 

@@ -217,8 +217,8 @@ bool onHostQueue(const ArrayCore &a) {
 
 class CopyTask : public Task {
 public:
-  CopyTask(ArrayCore dst, ArrayCore src)
-      : dst(std::move(dst)), src(std::move(src)) {}
+  CopyTask(ArrayCore dst, ArrayCore src, bool direct)
+      : dst(std::move(dst)), src(std::move(src)), direct(direct) {}
 
   SluiceStatus run(std::string &message) override {
     size_t item = dst.itemsize();
@@ -232,7 +232,7 @@ public:
         return SLUICE_SUCCESS;
       // Host memory of host queues: the queues have finished the work of
       // earlier tasks (each task waits for its own), so copy directly.
-      if (onHostQueue(dst) && onHostQueue(src) &&
+      if (direct && onHostQueue(dst) && onHostQueue(src) &&
           n * static_cast<int64_t>(item) <= kDirectBytes) {
         std::memmove(dst.dataPointer(), src.dataPointer(), n * item);
         return SLUICE_SUCCESS;
@@ -272,6 +272,8 @@ protected:
 
 private:
   ArrayCore dst, src;
+  /// Small host copies may skip the runtime (no event marks them).
+  bool direct;
 };
 
 class FillTask : public Task {
@@ -344,7 +346,7 @@ bool isSmallHostCopy(const ArrayCore &dst, const ArrayCore &src) {
 
 } // namespace
 
-void submitCopy(const ArrayCore &dst, const ArrayCore &srcIn) {
+void submitCopy(const ArrayCore &dst, const ArrayCore &srcIn, bool profiled) {
   ArrayCore src = srcIn;
   if (src.buffer == dst.buffer && src.size() > 0) {
     // Overlapping views of one buffer (x[1:] = x[:-1]): copy the source
@@ -360,7 +362,7 @@ void submitCopy(const ArrayCore &dst, const ArrayCore &srcIn) {
       src = contiguousCopy(src, src.buffer->queue, src.buffer->kind,
                            /*force=*/true);
   }
-  auto task = std::make_shared<CopyTask>(dst, src);
+  auto task = std::make_shared<CopyTask>(dst, src, !profiled);
   task->queue = dst.buffer->queue;
   task->small = isSmallHostCopy(dst, src);
   std::shared_ptr<Task> self = task;

@@ -94,7 +94,10 @@ std::shared_ptr<Buffer> allocateBuffer(QueueState *queue, SluiceUsmKind kind,
 /// Submits a copy of `src` into `dst` (equal shapes, equal dtypes; src may
 /// broadcast through zero strides). Either side may be on any queue; the
 /// copy runs on dst's device.
-void submitCopy(const ArrayCore &dst, const ArrayCore &src);
+/// `profiled`: always through the runtime's queue (a runtime event with
+/// timestamps marks it), never as a direct host memmove.
+void submitCopy(const ArrayCore &dst, const ArrayCore &src,
+                bool profiled = false);
 
 /// A contiguous copy of `src` on (queue, kind), or src itself when it is
 /// contiguous already and on that placement.

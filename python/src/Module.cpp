@@ -451,14 +451,16 @@ NB_MODULE(_sluice, m) {
                    throw Error(ErrorKind::Value, "fill value size mismatch");
                  submitFill(a, value.c_str());
                })
-          .def("_copy_from",
-               [](ArrayCore &a, ArrayCore &src) {
-                 if (a.dtype != src.dtype || a.shape != src.shape)
-                   throw Error(ErrorKind::Value,
-                               "copy between arrays of different dtypes or "
-                               "shapes");
-                 submitCopy(a, src);
-               })
+          .def(
+              "_copy_from",
+              [](ArrayCore &a, ArrayCore &src, bool profiled) {
+                if (a.dtype != src.dtype || a.shape != src.shape)
+                  throw Error(ErrorKind::Value,
+                              "copy between arrays of different dtypes or "
+                              "shapes");
+                submitCopy(a, src, profiled);
+              },
+              nb::arg("src"), nb::arg("profiled") = false)
           .def("_contiguous",
                [](ArrayCore &a, uintptr_t queue, int kind, bool force) {
                  return wrapArray(contiguousCopy(a, queueFromId(queue),

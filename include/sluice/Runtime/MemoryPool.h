@@ -69,6 +69,9 @@ private:
     SluiceUsmKind kind;
     size_t size;
     size_t alignment;
+    /// False for a block of the exact size asked for, taken when one of
+    /// its size class did not fit: it goes straight back when released.
+    bool pooled = true;
   };
   using Key = std::tuple<int, size_t, size_t>; // kind, size, alignment
 
