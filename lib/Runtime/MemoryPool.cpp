@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 
 namespace sluice::rt {
