@@ -462,7 +462,7 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj) {
         size ? in->offset * static_cast<int64_t>(in->itemsize()) : 0;
     bool written =
         writesArgs || std::find(writtenArgs.begin(), writtenArgs.end(),
-                            static_cast<size_t>(i)) != writtenArgs.end();
+                                static_cast<size_t>(i)) != writtenArgs.end();
     if (written && in != core)
       throw Error(ErrorKind::Value,
                   programName + ": argument " + std::to_string(i) +

@@ -116,9 +116,9 @@ struct FusedElementwiseLowering : OpConversionPattern<FusedOp> {
     if (Value dest = storeDestination(rewriter, op, op.getResult(0),
                                       shapes[yield.getOperand(0)]))
       outs.push_back(dest);
-    for (auto [type, v] : llvm::drop_begin(
-             llvm::zip(op.getResultTypes(), yield.getOperands()),
-             outs.size())) {
+    for (auto [type, v] :
+         llvm::drop_begin(llvm::zip(op.getResultTypes(), yield.getOperands()),
+                          outs.size())) {
       auto memref = cast<MemRefType>(getTypeConverter()->convertType(type));
       outs.push_back(memref::AllocOp::create(rewriter, loc, memref,
                                              dynamicSizes(shapes[v]),

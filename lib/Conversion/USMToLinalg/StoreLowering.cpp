@@ -121,7 +121,7 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
 
 } // namespace
 
-void sluice::usm::populateStoreLoweringPatterns(
-    USMTypeConverter &converter, RewritePatternSet &patterns) {
+void sluice::usm::populateStoreLoweringPatterns(USMTypeConverter &converter,
+                                                RewritePatternSet &patterns) {
   patterns.add<StoreLowering>(converter, patterns.getContext());
 }
