@@ -481,48 +481,62 @@ def _check_output(name, res, shape, out):
 
 
 def binary_into(name, x1, x2, out):
-    """``out[...] = name(x1, x2)`` in one submission that reads the operands
-    and writes ``out`` (a C-contiguous sluice.Array that only overlaps an
-    operand as the same view: see writable_in_place), the result cast to
-    ``out.dtype`` (same_kind) and computed straight into its memory."""
+    """``out[...] = name(x1, x2)`` for a binary operation of _BINARY: see
+    elementwise_into."""
     ufunc, usm_op = _BINARY[name]
     if name == "power":
         _check_integer_power(x1, x2)
-    ops = [_operand(x1), _operand(x2)]
+    code = _FAST_OPS.get(name)
+    return elementwise_into(name, ufunc, usm_op, (x1, x2), out,
+                            fast_code=code)
+
+
+def elementwise_into(name, ufunc, usm_op, xs, out, fast_code=None):
+    """``out[...] = usm_op(*xs)`` in one submission that reads the operands
+    and writes ``out`` (a C-contiguous sluice.Array that only overlaps an
+    operand as the same view: see writable_in_place), the result cast to
+    ``out.dtype`` (same_kind) and computed straight into its memory. Types
+    follow ``ufunc`` as the op's own function does. ``fast_code``: the
+    op's _FAST_OPS code (binary ops), so the next call with operands of the
+    same signatures takes the C++ fast path (FastPath.cpp, tryInto)."""
+    ops = [_operand(x) for x in xs]
     if _trace_for(ops) is not None or _trace.current() is not None:
-        raise TracerError("in-place updates of a concrete array inside "
-                          "@sluice.jit are not supported")
+        raise TracerError(f"{name}: writing into a concrete array inside "
+                          "@sluice.jit is not supported: use the result")
     qid, kind = _placement(ops + [_operand(out)])
-    d1, d2, res = _resolve(ufunc, ops, qid)
+    *dts, res = _resolve(ufunc, ops, qid)
     if name == "logical_xor":
-        d1 = d2 = _dtypes.bool_
-    if res.kind == "b" and d1.kind == "b" and usm_op in ("add", "mul"):
+        dts = [_dtypes.bool_] * len(dts)
+    if res.kind == "b" and dts[0].kind == "b" and usm_op in ("add", "mul"):
         usm_op = "logical_or" if usm_op == "add" else "logical_and"
     shape = _broadcast([o.shape for o in ops])
     _check_output(name, res, shape, out)
+    n = len(ops)
     # The destination is an operand once: the op reads it where it writes.
     dest = next((i for i, o in enumerate(ops) if o.obj is out), None)
-    in_dtypes = [d1, d2]
+    in_dtypes = list(dts)
     if dest is None:
-        dest = len(ops)
+        dest = n
         ops.append(_operand(out))
         in_dtypes.append(None)
 
     def emit(fb, vals):
         rt = _ir.ArrayT(res, _broadcast_types(
-            [v.type.shape for v in vals[:2] if isinstance(v.type, _ir.ArrayT)]),
+            [v.type.shape for v in vals[:n] if isinstance(v.type, _ir.ArrayT)]),
             qid, kind)
-        v = _ir.elementwise(fb, usm_op, vals[:2], rt)
+        v = _ir.elementwise(fb, usm_op, vals[:n], rt)
         if res != out.dtype:
             v = _ir.astype(fb, v, rt.with_(dtype=out.dtype))
         # A value of another USM kind is copied in (same queue).
         _ir.store(fb, v, fb.args[dest])
         return []
 
-    code = _FAST_OPS[name]
-    fast = (_INTO_BASE + 3 * code + (dest if dest < 2 else 2), (x1, x2, out))
-    _execute(("into", usm_op, res, out.dtype, dest), ops, in_dtypes, emit, [],
-             qid, kind, fast_key=fast, written=(dest,))
+    fast = None
+    if fast_code is not None and n == 2:
+        fast = (_INTO_BASE + 3 * fast_code + builtins.min(dest, 2),
+                (xs[0], xs[1], out))
+    _execute(("into", usm_op, res, out.dtype, n, dest), ops, in_dtypes, emit,
+             [], qid, kind, fast_key=fast, written=(dest,))
     return out
 
 
