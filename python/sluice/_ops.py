@@ -309,7 +309,10 @@ def _execute(opkey, ops, in_dtypes, emit, out_shapes, qid, kind,
             if o.kind == "S" and o.weak is int and dt is not None and \
                     dt.kind in "iu":
                 info = np.iinfo(dt)
-                bounds.append((i, int(info.min), int(info.max)))
+                # (uint64's top half is past the C++ check's int64: those
+                # values take the slow path, which is right for them too.)
+                bounds.append((i, int(info.min),
+                               builtins.min(int(info.max), 2**63 - 1)))
         op, operands = fast_key
         _ext.fast_register(op, operands, k.program, out_shapes, bounds)
     return results

@@ -124,3 +124,13 @@ def test_property(device, shape, bshape_drop, op, dtype):
     _apply(x, op, sluice.asarray(b, device=device))
     getattr(a, op)(b)
     np.testing.assert_array_equal(x.asnumpy(), a)
+
+
+def test_uint64_scalars_past_int64(device):
+    # Python ints above int64's range meet uint64 arrays (the fast path's
+    # bounds are int64; those values take the slow path).
+    x = sluice.asarray(np.array([0, 1, 2**64 - 1], dtype=np.uint64),
+                       device=device)
+    for _ in range(2):
+        assert (x != 0).asnumpy().tolist() == [False, True, True]
+        assert (x == 2**64 - 1).asnumpy().tolist() == [False, False, True]
