@@ -67,6 +67,11 @@ class DArray:
     def __len__(self):
         return self.shape[0]
 
+    def __reduce__(self):
+        raise TypeError("a DArray is one block per rank and cannot be "
+                        "pickled: send x.local (a sluice.Array) or "
+                        "x.asnumpy()")
+
     def __repr__(self):
         return (f"DArray(shape={self.shape}, dtype={self.dtype}, "
                 f"{self.layout.describe()}, rank {self.layout.rank} on "
