@@ -89,8 +89,8 @@ def worker(args):
         def run(reps):
             sd.reset_stats(sync=q)
             for _ in range(reps):
-                lap = (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2]
-                       + u[1:-1, 2:] - 4 * u[1:-1, 1:-1])
+                lap = (u[1:-1, :-2] + u[1:-1, 2:] + u[:-2, 1:-1]
+                       + u[2:, 1:-1] - 4 * u[1:-1, 1:-1])
                 u[1:-1, 1:-1] = u[1:-1, 1:-1] + ALPHA * lap
             s = sd.stats["seconds"]
             sd.reset_stats()

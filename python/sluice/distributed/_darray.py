@@ -309,10 +309,9 @@ def _layout_after(layout, key, bounds):
             else:
                 shape.append(len(range(*k.indices(n))))
             axis += 1
-    if layout.split is None:
-        return Layout(layout.comm, shape, None)
-    return Layout(layout.comm, shape, split,
-                  bounds if bounds is not None else layout.bounds)
+    return Layout._trusted(layout.comm, shape, split,
+                           tuple(bounds) if bounds is not None else
+                           layout.bounds)
 
 
 # --- compute follows data over ranks ---------------------------------------
@@ -348,7 +347,7 @@ def _result_layout(args):
     if lead.shape[lead.split] != shape[axis]:
         raise incompatible(lead.layout, lead.layout,
                            "a split axis of length 1 is broadcast")
-    return Layout(lead.comm, shape, axis, lead.bounds)
+    return Layout._trusted(lead.comm, shape, axis, lead.bounds)
 
 
 def _aligned(x, layout, what="operation"):

@@ -50,6 +50,14 @@ class Layout:
         self.split = split
         self.bounds = bounds
 
+    @classmethod
+    def _trusted(cls, comm, shape, split, bounds):
+        """A layout of parts known to be consistent (no checks)."""
+        self = cls.__new__(cls)
+        self.comm, self.shape, self.split = comm, tuple(shape), split
+        self.bounds = bounds if split is not None else None
+        return self
+
     @property
     def rank(self):
         return self.comm.Get_rank()
@@ -67,7 +75,8 @@ class Layout:
         return tuple(s)
 
     def with_bounds(self, bounds):
-        return Layout(self.comm, self.shape, self.split, bounds)
+        return Layout._trusted(self.comm, self.shape, self.split,
+                               tuple(bounds))
 
     def describe(self):
         if self.split is None:
