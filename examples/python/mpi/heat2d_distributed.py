@@ -32,8 +32,8 @@ got = u.asnumpy()
 if u.comm.Get_rank() == 0:
     ref = init.copy()
     for _ in range(steps):
-        lap = (ref[:-2, 1:-1] + ref[2:, 1:-1] + ref[1:-1, :-2]
-               + ref[1:-1, 2:] - 4 * ref[1:-1, 1:-1])
+        lap = (ref[1:-1, :-2] + ref[1:-1, 2:] + ref[:-2, 1:-1]
+               + ref[2:, 1:-1] - 4 * ref[1:-1, 1:-1])
         ref[1:-1, 1:-1] += alpha * lap
     print(f"{u.comm.Get_size()} ranks on {u.device.filter_string}: {n}x{n} "
           f"grid, {steps} steps, heat {heat:.6g}; {u.layout.describe()}")
