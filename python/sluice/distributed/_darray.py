@@ -48,6 +48,7 @@ class DArray:
     Every rank calls every operation, in the same order (SPMD)."""
 
     __slots__ = ("local", "layout")
+    __sluice_distributed__ = True  # @sluice.jit hands these to map_blocks
 
     def __init__(self, local, layout):
         if tuple(local.shape) != layout.local_shape():
@@ -269,6 +270,10 @@ class DArray:
 
     def any(self, axis=None, keepdims=False):
         return reduce("any", self, axis, keepdims)
+
+    def __array_namespace__(self, api_version=None):
+        import sluice.distributed
+        return sluice.distributed
 
     def __matmul__(self, other):
         return matmul(self, other)
@@ -645,9 +650,15 @@ def empty(shape, dtype=None, *, comm=None, split="auto", device=None,
 
 
 def full(shape, fill_value, dtype=None, **kw):
-    x = empty(shape, dtype=dtype if dtype is not None else
-              _fill_dtype(fill_value), **kw)
-    x.local.fill(fill_value)
+    """``shape`` filled with ``fill_value`` (arguments as for ``empty``;
+    the dtype follows the value, as in NumPy)."""
+    return _filled(shape, fill_value, dtype if dtype is not None else
+                   _fill_dtype(fill_value), kw)
+
+
+def _filled(shape, value, dtype, kw):
+    x = empty(shape, dtype=dtype, **kw)
+    x.local.fill(value)
     return x
 
 
@@ -660,11 +671,12 @@ def _fill_dtype(v):
 
 
 def zeros(shape, dtype=None, **kw):
-    return full(shape, 0, dtype=dtype if dtype is not None else None, **kw)
+    """Zeros (the device's default floating type unless ``dtype``)."""
+    return _filled(shape, 0, dtype, kw)
 
 
 def ones(shape, dtype=None, **kw):
-    return full(shape, 1, dtype=dtype if dtype is not None else None, **kw)
+    return _filled(shape, 1, dtype, kw)
 
 
 def zeros_like(x, dtype=None):

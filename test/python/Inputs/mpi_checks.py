@@ -306,6 +306,23 @@ def jit_checks_layouts_before_tracing():
            m.redistribute(split=1))
     assert len(traced) == n  # found before anything was traced
 
+    @sluice.jit  # sluice's own jit takes distributed arrays too
+    def blend(a, b):
+        traced.append(2)
+        return sluice.sqrt(a * a + b * b)
+
+    agree(blend(x, 2 * x), np.sqrt(5) * ref, rtol=1e-12)
+    n = len(traced)
+    raises(sluice.ExecutionPlacementError, blend, m, m.redistribute(split=1))
+    other = comm.Dup()
+    try:
+        raises(sluice.ExecutionPlacementError, blend, x,
+               sd.asarray(ref, device=DEVICE, comm=other))
+    finally:
+        other.Free()
+    assert len(traced) == n
+    assert sd.zeros(3, device=DEVICE).dtype == np.float64
+
 
 @check
 def matmul():
