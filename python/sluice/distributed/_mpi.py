@@ -10,6 +10,8 @@ into USM host memory (pinned) on the array's own queue.
 """
 
 import contextlib
+import ctypes
+import os
 
 import numpy as np
 
@@ -40,17 +42,27 @@ def world():
     return mpi().COMM_WORLD
 
 
+_DEVICE_AWARE = None
+
+
 def device_aware():
-    """Whether the MPI library reads CUDA device memory itself (Open MPI
-    built with CUDA support). Debian's Open MPI is not."""
-    MPI = mpi()
-    q = getattr(MPI, "Query_cuda_support", None)
-    if q is None:
-        return False
-    try:
-        return bool(q())
-    except Exception:  # not an MPI that can say
-        return False
+    """Whether the MPI library reads CUDA device memory itself: what Open
+    MPI's ``MPIX_Query_cuda_support`` says (Debian's build: no), else False;
+    ``SLUICE_MPI_CUDA_AWARE=1`` or ``0`` overrides it."""
+    global _DEVICE_AWARE
+    if _DEVICE_AWARE is None:
+        env = os.environ.get("SLUICE_MPI_CUDA_AWARE")
+        if env is not None:
+            _DEVICE_AWARE = env.strip() not in ("", "0")
+        else:
+            mpi()  # loads libmpi
+            try:
+                f = ctypes.CDLL(None).MPIX_Query_cuda_support
+                f.restype = ctypes.c_int
+                _DEVICE_AWARE = bool(f())
+            except (AttributeError, OSError):  # not an MPI that can say
+                _DEVICE_AWARE = False
+    return _DEVICE_AWARE
 
 
 def host_accessible(x):
