@@ -231,11 +231,12 @@ class DArray:
         return DArray(out, Layout(self.comm, shape, None))
 
     def __setitem__(self, key, value):
-        target = self[key]
-        if target.split is None and self.split is not None:
+        if self.split is not None and not isinstance(
+                self._normalize(key)[self.split], slice):
             raise NotImplementedError("assignment to one index along the "
                                       "split axis")
-        target.local[...] = _aligned(value, target, "assignment")
+        target = self[key]
+        target.local[...] = _aligned(value, target.layout, "assignment")
 
     # --- operators -----------------------------------------------------------
     def __neg__(self):

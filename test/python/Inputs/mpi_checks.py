@@ -236,6 +236,13 @@ def slicing_and_stencil():
     u[3:5] = 1.5
     ref[3:5] = 1.5
     agree(u, ref)
+    u[2:6, 1] = np.arange(4.0)             # host data: each rank its rows
+    ref[2:6, 1] = np.arange(4.0)
+    u[:, 0] = sd.asarray(np.arange(10.0)[::-1].copy(), split=None,
+                         device=DEVICE)       # a replicated array
+    ref[:, 0] = np.arange(10.0)[::-1]
+    agree(u, ref)
+    raises(NotImplementedError, u.__setitem__, (4, 1), 0.0)
     agree(u[:5] + u[5:], ref[:5] + ref[5:])  # a long shift
     raises(NotImplementedError, u.__getitem__, slice(None, None, 2))
 
