@@ -204,7 +204,7 @@ def main():
         args.sum_n, args.sum_per_rank, args.reps = 1 << 16, 1 << 15, 3
     else:
         args.heat_n, args.heat_rows, args.steps = 2048, 1024, 20
-        args.sum_n, args.sum_per_rank, args.reps = 1 << 25, 1 << 24, 10
+        args.sum_n, args.sum_per_rank, args.reps = 1 << 24, 1 << 23, 10
     (worker if args.worker else driver)(args)
 
 
