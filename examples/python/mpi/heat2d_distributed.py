@@ -2,7 +2,8 @@
 device (slices of the whole grid), with sluice.distributed moving the
 ghost rows between ranks where shifted slices meet (a halo exchange).
 
-    mpirun -n 4 python examples/python/mpi/heat2d_distributed.py [DEVICE] [N] [STEPS]
+    mpirun -n 4 python examples/python/mpi/heat2d_distributed.py \
+        [DEVICE] [N] [STEPS]
 """
 import sys
 

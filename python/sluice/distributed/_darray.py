@@ -8,9 +8,8 @@ import numpy as np
 
 import sluice
 
-from .._errors import PLACEMENT_MESSAGE, ExecutionPlacementError
 from ._exchange import move
-from ._layout import Layout, check_comms, incompatible, same_comm
+from ._layout import Layout, check_comms, incompatible
 from ._mpi import allreduce_array, mpi, to_host_buffer, world
 
 # Communication statistics, for benchmarks: seconds spent in exchanges
@@ -794,5 +793,4 @@ def check_placement(*args, what="operation"):
 
 __all__ = ["DArray", "Layout", "map_blocks", "elementwise", "reduce",
            "matmul", "empty", "full", "zeros", "ones", "arange", "asarray",
-           "from_local", "asnumpy", "ExecutionPlacementError",
-           "PLACEMENT_MESSAGE", "same_comm"]
+           "from_local", "asnumpy"]
