@@ -259,6 +259,13 @@ class Array(_ext.ArrayCore, ArrayMethods):
         from . import _ops
         return self._inplace(_ops.power, o, "power")
 
+    def __reduce__(self):
+        # Pickling (mpi4py's lowercase comm.send, multiprocessing) copies
+        # the data to the host; unpickling copies it to the device of the
+        # same filter string, in the same USM kind.
+        return (_unpickle, (asnumpy(self), self.device.filter_string,
+                            self.usm_type))
+
     # --- DLPack ------------------------------------------------------------------
     def __dlpack_device__(self):
         return tuple(self._dlpack_device())
@@ -279,7 +286,8 @@ class Array(_ext.ArrayCore, ArrayMethods):
                 f"the array is device memory of {self.device.filter_string}"
                 ", which the host cannot read: ask for a copy with "
                 "dl_device=(1, 0), or share it through "
-                "__sycl_usm_array_interface__")
+                "__sycl_usm_array_interface__ (for MPI: stage it with "
+                "sluice.distributed.staged(x))")
         if dl_device is not None and tuple(dl_device) != own and \
                 not (own[0] == _DL_CUDA_MANAGED and
                      tuple(dl_device) == (_DL_CUDA, own[1])):
@@ -304,6 +312,11 @@ _ext.set_array_type(Array)
 _INPLACE_LOCK = threading.RLock()
 _FAST_OPS = None  # sluice._ops._FAST_OPS, set when _ops is imported
 _ext.set_index_fallbacks(Array._getitem_slow, Array._setitem_slow)
+
+
+def _unpickle(data, device, usm_type):
+    from ._creation import asarray
+    return asarray(data, device=device, usm_type=usm_type)
 
 
 def _broadcast_view(src, shape):

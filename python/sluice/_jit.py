@@ -344,6 +344,11 @@ class JitFunction:
                 entry = self._cache.get(tuple(key))
                 if entry is not None:
                     return entry.run(list(args))
+        if _distributed(args, kwargs):
+            # sluice.distributed arrays: their distributions are checked
+            # here, before tracing; each rank runs this on its blocks.
+            from .distributed import map_blocks
+            return map_blocks(self, *args, **kwargs)
         s, targs, tkwargs = self._signature(args, kwargs)
         key = tuple(s.key)
         entry = self._cache.get(key)
@@ -461,3 +466,13 @@ def jit(fn=None, *, static_argnums=(), static_argnames=(), fusion=True):
     def wrap(f):
         return JitFunction(f, static_argnums, static_argnames, fusion)
     return wrap(fn) if fn is not None else wrap
+
+
+def _distributed(args, kwargs):
+    for a in args:
+        if hasattr(type(a), "__sluice_distributed__"):
+            return True
+    for a in kwargs.values():
+        if hasattr(type(a), "__sluice_distributed__"):
+            return True
+    return False
