@@ -195,6 +195,13 @@ def k_gather_rows(it: kapi.Item, src, idx, length, out):
 
 
 @kernel
+def k_pick_rows(it: kapi.Item, src, idx, length, out):
+    # out[r] = src[r * length + idx[r]]: one element of each row
+    r = it.get_id(0)
+    out[r] = src[r * length + idx[r]]
+
+
+@kernel
 def k_scatter_index(it: kapi.Item, idx, vals, out):
     i = it.get_id(0)
     out[idx[i]] = vals[i]
@@ -293,7 +300,7 @@ def k_arg_extreme(it: kapi.NdItem, x, length, chunk, nchunks, want_max,
                     if v < bv:
                         best = i
     outi[w] = best - r * length
-    outv[w] = found
+    outv[w] = 1 if found else 0
 
 
 @kernel
