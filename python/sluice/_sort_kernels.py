@@ -483,78 +483,71 @@ def k_compact_starts(it: kapi.Item, flags, pos, out):
 # --- random: Philox-4x32-10 ----------------------------------------------------
 
 
-@kernel
-def k_philox(it: kapi.Item, out, key0, key1, ctr0, ctr1):
-    # four 32-bit words per counter value ctr + i
-    i = it.get_id(0)
-    c = np.uint64(ctr0) + np.uint64(i)
-    c0 = c & 0xFFFFFFFF
-    c1 = (c >> 32) + np.uint64(ctr1)
-    c2 = np.uint64(0)
-    c3 = np.uint64(0)
-    k0 = np.uint64(key0)
-    k1 = np.uint64(key1)
+@_k.device_func
+def philox_u01(k0, k1, c0, c1):
+    # Philox-4x32-10 of the counter (c0, c1, 0, 0) under key (k0, k1):
+    # 53 bits of its first two words as a float64 in [0, 1)
+    x0 = np.uint64(c0)
+    x1 = np.uint64(c1)
+    x2 = np.uint64(0)
+    x3 = np.uint64(0)
+    a = np.uint64(k0)
+    b = np.uint64(k1)
     for r in range(10):
-        p0 = c0 * 0xD2511F53
-        p1 = c2 * 0xCD9E8D57
-        h0 = p0 >> 32
-        l0 = p0 & 0xFFFFFFFF
-        h1 = p1 >> 32
-        l1 = p1 & 0xFFFFFFFF
-        c0 = h1 ^ c1 ^ k0
-        c1 = l1
-        c2 = h0 ^ c3 ^ k1
-        c3 = l0
-        c0 = c0 & 0xFFFFFFFF
-        c2 = c2 & 0xFFFFFFFF
-        k0 = (k0 + 0x9E3779B9) & 0xFFFFFFFF
-        k1 = (k1 + 0xBB67AE85) & 0xFFFFFFFF
-    out[4 * i] = c0
-    out[4 * i + 1] = c1
-    out[4 * i + 2] = c2
-    out[4 * i + 3] = c3
+        p0 = x0 * 0xD2511F53
+        p1 = x2 * 0xCD9E8D57
+        y0 = (p1 >> 32) ^ x1 ^ a
+        y2 = (p0 >> 32) ^ x3 ^ b
+        x1 = p1 & 0xFFFFFFFF
+        x3 = p0 & 0xFFFFFFFF
+        x0 = y0 & 0xFFFFFFFF
+        x2 = y2 & 0xFFFFFFFF
+        a = (a + 0x9E3779B9) & 0xFFFFFFFF
+        b = (b + 0xBB67AE85) & 0xFFFFFFFF
+    hi = np.float64(x0 >> 5)
+    lo = np.float64(x1 >> 6)
+    return (hi * 67108864.0 + lo) * (1.0 / 9007199254740992.0)
 
 
 @kernel
-def k_unit_f64(it: kapi.Item, words, out):
-    # 53 random bits of two words -> [0, 1)
+def k_uniform(it: kapi.Item, out, k0, k1, ctr, low, span, bits24):
+    # element i uses counter ctr + i
     i = it.get_id(0)
-    a = np.uint64(words[2 * i]) >> 5
-    b = np.uint64(words[2 * i + 1]) >> 6
-    out[i] = (np.float64(a) * 67108864.0 + np.float64(b)) * (
-        1.0 / 9007199254740992.0)
+    u = philox_u01(k0, k1, ctr + i, 0)
+    if bits24:
+        u = np.floor(u * 16777216.0) * (1.0 / 16777216.0)
+    out[i] = low + span * u
 
 
 @kernel
-def k_unit_f32(it: kapi.Item, words, out):
-    # 24 random bits -> [0, 1)
+def k_normal(it: kapi.Item, out, k0, k1, ctr, loc, scale):
+    # Box-Muller from the counters ctr + 2i, ctr + 2i + 1
     i = it.get_id(0)
-    a = np.uint64(words[i]) >> 8
-    out[i] = np.float32(np.float64(a) * (1.0 / 16777216.0))
+    u1 = philox_u01(k0, k1, ctr + 2 * i, 0)
+    u2 = philox_u01(k0, k1, ctr + 2 * i + 1, 0)
+    z = np.sqrt(-2.0 * np.log(1.0 - u1)) * np.cos(6.283185307179586 * u2)
+    out[i] = loc + scale * z
 
 
 @kernel
-def k_box_muller(it: kapi.Item, u, n, out):
-    # pairs of uniforms in [0, 1) -> standard normals
+def k_randint(it: kapi.Item, out, k0, k1, ctr, low, span):
     i = it.get_id(0)
-    a = 1.0 - u[2 * i]
-    b = u[2 * i + 1]
-    r = np.sqrt(-2.0 * np.log(a))
-    out[2 * i] = r * np.cos(6.283185307179586 * b)
-    if 2 * i + 1 < n:
-        out[2 * i + 1] = r * np.sin(6.283185307179586 * b)
+    u = philox_u01(k0, k1, ctr + i, 0)
+    j = np.int64(u * span)
+    if j >= span:
+        j = span - 1
+    out[i] = low + j
 
 
 @kernel
-def k_poisson(it: kapi.Item, u, lam, tries, out):
-    # Knuth's product of uniforms for small lam, from `tries` uniforms per
-    # sample (the caller makes tries large enough)
+def k_poisson(it: kapi.Item, out, k0, k1, ctr, lam, tries):
+    # Knuth's product of uniforms (counters ctr + i * tries + t)
     i = it.get_id(0)
     limit = np.exp(-lam)
     p = 1.0
     k = 0
     for t in range(tries):
-        p = p * u[i * tries + t]
+        p = p * philox_u01(k0, k1, ctr + i * tries + t, 0)
         if p > limit:
             k += 1
         else:
@@ -563,31 +556,41 @@ def k_poisson(it: kapi.Item, u, lam, tries, out):
 
 
 @kernel
-def k_binomial(it: kapi.Item, u, ntrials, prob, out):
-    # sum of Bernoulli draws (one uniform per trial)
+def k_binomial(it: kapi.Item, out, k0, k1, ctr, ntrials, prob):
+    # a sum of Bernoulli draws (counters ctr + i * ntrials + t)
     i = it.get_id(0)
     k = 0
     for t in range(ntrials):
-        if u[i * ntrials + t] < prob:
+        if philox_u01(k0, k1, ctr + i * ntrials + t, 0) < prob:
             k += 1
     out[i] = k
 
 
 @kernel
-def k_gamma_mt(it: kapi.Item, z, u, shape, nt, out):
-    # Marsaglia-Tsang: up to nt tries per sample, each from a normal z and
-    # a uniform u; shape >= 1
+def k_gamma(it: kapi.Item, out, k0, k1, ctr, shape, scale, tries):
+    # Marsaglia-Tsang for shape >= 1 (three counters per try); shape < 1
+    # boosts shape + 1 by u ** (1 / shape) (one more counter)
     i = it.get_id(0)
-    d = shape - 1.0 / 3.0
+    a = shape
+    if shape < 1.0:
+        a = shape + 1.0
+    d = a - 1.0 / 3.0
     c = 1.0 / np.sqrt(9.0 * d)
     res = d
-    for t in range(nt):
-        x = z[i * nt + t]
+    base = ctr + i * (3 * tries + 1)
+    for t in range(tries):
+        u1 = philox_u01(k0, k1, base + 3 * t, 0)
+        u2 = philox_u01(k0, k1, base + 3 * t + 1, 0)
+        x = np.sqrt(-2.0 * np.log(1.0 - u1)) * np.cos(
+            6.283185307179586 * u2)
         v = 1.0 + c * x
         if v > 0.0:
             v = v * v * v
-            uu = u[i * nt + t]
+            uu = 1.0 - philox_u01(k0, k1, base + 3 * t + 2, 0)
             if np.log(uu) < 0.5 * x * x + d - d * v + d * np.log(v):
                 res = d * v
                 break
-    out[i] = res
+    if shape < 1.0:
+        uu = 1.0 - philox_u01(k0, k1, base + 3 * tries, 0)
+        res = res * np.exp(np.log(uu) / shape)
+    out[i] = res * scale
