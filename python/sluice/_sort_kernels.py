@@ -94,67 +94,96 @@ def k_iota(it: kapi.Item, out):
 
 @kernel
 def k_count(it: kapi.NdItem, keys, n, chunk, shift, counts):
-    # counts[digit * nb + b]: block b's count of each digit at `shift`
-    # (blocks change contents every pass, so each pass counts anew)
+    # counts[b * 256 + digit]: block b's count of each digit at `shift`
+    # (blocks change contents every pass, so each pass counts anew; each
+    # block's counters are its own cache lines)
     b = it.get_global_id(0)
-    nb = it.get_global_range(0)
     lo = b * chunk
     hi = min(lo + chunk, n)
+    base = b * 256
     for i in range(lo, hi):
         d = np.int64((np.uint64(keys[i]) >> np.uint64(shift)) & 255)
-        counts[d * nb + b] += 1
+        counts[base + d] += 1
+
+
+@kernel
+def k_count_all(it: kapi.NdItem, keys, n, chunk, npass, counts):
+    # counts[(b * npass + p) * 256 + digit]: block b's counts of every digit
+    # of every pass; summed over blocks, they tell which passes move
+    # nothing (a digit shared by every key)
+    b = it.get_global_id(0)
+    lo = b * chunk
+    hi = min(lo + chunk, n)
+    base = b * npass * 256
+    for i in range(lo, hi):
+        k = np.uint64(keys[i])
+        for p in range(npass):
+            d = np.int64((k >> np.uint64(8 * p)) & 255)
+            counts[base + p * 256 + d] += 1
+
+
+@kernel
+def k_max_digit_count(it: kapi.Item, counts, nb, npass, out):
+    # out[p] = the largest total count of one digit in pass p
+    p = it.get_id(0)
+    m = 0
+    for d in range(256):
+        s = 0
+        for b in range(nb):
+            s += counts[(b * npass + p) * 256 + d]
+        m = max(m, s)
+    out[p] = m
 
 
 @kernel
 def k_count_rows(it: kapi.NdItem, idx, n, chunk, length, shift, counts):
     # digits of the row (idx // length) of each element, for segmented sorts
     b = it.get_global_id(0)
-    nb = it.get_global_range(0)
     lo = b * chunk
     hi = min(lo + chunk, n)
+    base = b * 256
     for i in range(lo, hi):
         d = ((idx[i] // length) >> shift) & 255
-        counts[d * nb + b] += 1
+        counts[base + d] += 1
 
 
 @kernel
-def k_offsets(it: kapi.Item, counts, total):
-    # exclusive scan of each pass's counts (one work-item per pass)
-    p = it.get_id(0)
+def k_offsets(it: kapi.Item, counts, nb):
+    # exclusive scan, in place, of the counts in (digit, block) order
     s = 0
-    lo = p * total
-    for j in range(lo, lo + total):
-        c = counts[j]
-        counts[j] = s
-        s += c
+    for d in range(256):
+        for b in range(nb):
+            c = counts[b * 256 + d]
+            counts[b * 256 + d] = s
+            s += c
 
 
 @kernel
-def k_scatter(it: kapi.NdItem, keys, n, chunk, shift, base, offs, out):
+def k_scatter(it: kapi.NdItem, keys, n, chunk, shift, offs, out):
     b = it.get_global_id(0)
-    nb = it.get_global_range(0)
+    base = b * 256
     lo = b * chunk
     hi = min(lo + chunk, n)
     for i in range(lo, hi):
         k = keys[i]
         d = np.int64((np.uint64(k) >> np.uint64(shift)) & 255)
-        j = base + d * nb + b
+        j = base + d
         q = offs[j]
         offs[j] = q + 1
         out[q] = k
 
 
 @kernel
-def k_scatter_pairs(it: kapi.NdItem, keys, vals, n, chunk, shift, base,
-                    offs, out, outv):
+def k_scatter_pairs(it: kapi.NdItem, keys, vals, n, chunk, shift, offs,
+                    out, outv):
     b = it.get_global_id(0)
-    nb = it.get_global_range(0)
+    base = b * 256
     lo = b * chunk
     hi = min(lo + chunk, n)
     for i in range(lo, hi):
         k = keys[i]
         d = np.int64((np.uint64(k) >> np.uint64(shift)) & 255)
-        j = base + d * nb + b
+        j = base + d
         q = offs[j]
         offs[j] = q + 1
         out[q] = k
@@ -163,15 +192,15 @@ def k_scatter_pairs(it: kapi.NdItem, keys, vals, n, chunk, shift, base,
 
 @kernel
 def k_scatter_rows(it: kapi.NdItem, keys, vals, n, chunk, length, shift,
-                   base, offs, out, outv):
+                   offs, out, outv):
     b = it.get_global_id(0)
-    nb = it.get_global_range(0)
+    base = b * 256
     lo = b * chunk
     hi = min(lo + chunk, n)
     for i in range(lo, hi):
         v = vals[i]
         d = ((v // length) >> shift) & 255
-        j = base + d * nb + b
+        j = base + d
         q = offs[j]
         offs[j] = q + 1
         out[q] = keys[i]
@@ -271,36 +300,35 @@ def k_arg_extreme(it: kapi.NdItem, x, length, chunk, nchunks, want_max,
                   nan_first, outv, outi):
     # per (row, chunk): index of the first maximum (minimum); with
     # nan_first, the first NaN wins (NumPy's argmax); without, NaNs are
-    # skipped (nanargmax)
+    # skipped (nanargmax); outv[w] = 0 when the chunk has no candidate
     w = it.get_global_id(0)
     r = w // nchunks
     c = w % nchunks
     lo = r * length + c * chunk
     hi = r * length + min((c + 1) * chunk, length)
     best = lo
-    found = False
+    found = 0
+    bv = x[lo]
     for i in range(lo, hi):
         v = x[i]
         if v != v:
             if nan_first:
-                if not found or x[best] == x[best]:
-                    best = i
-                    found = True
-                    break
-        else:
-            if not found:
                 best = i
-                found = True
-            else:
-                bv = x[best]
-                if want_max:
-                    if v > bv:
-                        best = i
-                else:
-                    if v < bv:
-                        best = i
+                found = 1
+                break
+        elif found == 0:
+            best = i
+            bv = v
+            found = 1
+        elif want_max:
+            if v > bv:
+                best = i
+                bv = v
+        elif v < bv:
+            best = i
+            bv = v
     outi[w] = best - r * length
-    outv[w] = 1 if found else 0
+    outv[w] = found
 
 
 @kernel
@@ -418,14 +446,21 @@ def k_sum_rows(it: kapi.Item, counts, nb, nbins, out):
 
 
 @kernel
-def k_uniform_bin(it: kapi.Item, x, lo, hi, nbins, out):
-    # np.histogram's bin of x for equal bins over [lo, hi]; -1 outside
+def k_uniform_bin(it: kapi.Item, x, edges, nbins, lo, norm, out):
+    # np.histogram's rule for equal bins: the scaled position, corrected
+    # against the edges themselves; -1 outside [edges[0], edges[nbins]]
     i = it.get_id(0)
     v = x[i]
-    if v >= lo and v <= hi:
-        j = int((v - lo) / (hi - lo) * nbins)
+    if v >= edges[0] and v <= edges[nbins]:
+        j = np.int64((v - lo) * norm)
         if j >= nbins:
             j = nbins - 1
+        if j < 0:
+            j = 0
+        if v < edges[j]:
+            j -= 1
+        elif v >= edges[j + 1] and j != nbins - 1:
+            j += 1
         out[i] = j
     else:
         out[i] = -1

@@ -191,29 +191,38 @@ def _radix(keys, vals, npass, length=None, rows=1):
     rpass = 0
     if rows > 1:
         rpass = builtins.max(1, ((rows - 1).bit_length() + 7) // 8)
-    for p in range(npass + rpass):
+    # one counting pass over every digit: passes whose digit is the same
+    # for every key move nothing and are skipped (the host reads npass
+    # numbers)
+    allc = _zeros(nb * npass * 256, _dtypes.int64, keys)
+    call_kernel(K.k_count_all, space, keys, n, chunk, npass, allc)
+    mx = _empty(npass, _dtypes.int64, keys)
+    call_kernel(K.k_max_digit_count, kapi.Range(npass), allc, nb, npass, mx)
+    from ._array import asnumpy
+    moving = [p for p, m in enumerate(asnumpy(mx)) if m < n]
+    todo = moving + list(range(npass, npass + rpass))
+    for i, p in enumerate(todo):
         counts = _zeros(256 * nb, _dtypes.int64, keys)
         if p < npass:
             call_kernel(K.k_count, space, a, n, chunk, 8 * p, counts)
         else:
             call_kernel(K.k_count_rows, space, va, n, chunk, length,
                         8 * (p - npass), counts)
-        call_kernel(K.k_offsets, kapi.Range(1), counts, 256 * nb)
+        call_kernel(K.k_offsets, kapi.Range(1), counts, nb)
         if p >= npass:
             call_kernel(K.k_scatter_rows, space, a, va, n, chunk, length,
-                        8 * (p - npass), 0, counts, b, vb)
+                        8 * (p - npass), counts, b, vb)
         elif vals is None:
-            call_kernel(K.k_scatter, space, a, n, chunk, 8 * p, 0, counts,
-                        b)
+            call_kernel(K.k_scatter, space, a, n, chunk, 8 * p, counts, b)
         else:
             call_kernel(K.k_scatter_pairs, space, a, va, n, chunk, 8 * p,
-                        0, counts, b, vb)
+                        counts, b, vb)
         if vals is not None:
             va, vb = vb, va
         a, b = b, a
-        if p == 0 and b is keys:
+        if i == 0 and b is keys:
             b = _empty(n, keys.dtype, keys)  # never write the caller's keys
-        if p == 0 and vb is vals and vals is not None:
+        if i == 0 and vb is vals and vals is not None:
             vb = _empty(n, vals.dtype, vals)
     return a, va
 
