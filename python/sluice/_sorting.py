@@ -413,7 +413,7 @@ def nanargmin(a, axis=None, out=None, *, keepdims=False):
 
 def count_nonzero(a, axis=None, *, keepdims=False):
     a = _array(a, "count_nonzero")
-    nz = _ops.not_equal(a, False if a.dtype == _dtypes.bool_ else 0)
+    nz = _ops.astype(a, _dtypes.bool_)
     return _ops.sum(nz, axis=axis, dtype=_dtypes.int64, keepdims=keepdims)
 
 

@@ -264,9 +264,11 @@ class RandomState:
                 raise NotImplementedError("choice(replace=False, p=...)")
             from ._creation import asarray
             from ._scans import cumsum
+            q = self._queue if device is None and sycl_queue is None \
+                else resolve_queue(device, sycl_queue)
             pw = p if isinstance(p, Array) else asarray(
-                np.asarray(p, dtype=np.float64), sycl_queue=sycl_queue or
-                resolve_queue(device, None))
+                np.asarray(p, dtype=_dtypes.default_float(queue_info(q))),
+                sycl_queue=q)
             cdf = cumsum(pw)
             u = self.uniform(0.0, 1.0, shape, cdf.dtype, device, usm_type,
                              sycl_queue)
