@@ -383,3 +383,41 @@ def test_placement_and_jit_errors(device):
 
     with pytest.raises(NotImplementedError, match="jit"):
         f(x)
+
+
+def test_kernels_compile_to_ptx(host):
+    """Every kernel signature a small workload uses compiles for CUDA
+    (PTX for sm_90) here, with no GPU: the text is built for a CUDA queue
+    and lowered to device binaries."""
+    from unittest import mock
+
+    from sluice import _compiler, _kernel
+    seen = {}
+    orig = _kernel.KernelFunction._signature
+
+    def record(self, rng, args):
+        r = orig(self, rng, args)
+        seen.setdefault((self.__name__, r[5]), (self, r))
+        return r
+
+    with mock.patch.object(_kernel.KernelFunction, "_signature", record):
+        rng = np.random.default_rng(0)
+        f = sluice.asarray(rng.standard_normal((3, 50)).astype(np.float32),
+                           device=host)
+        sluice.sort(f)
+        sluice.argsort(f, axis=0)
+        sluice.cumsum(f, axis=1)
+        sluice.argmax(f, axis=1)
+        sluice.unique(f)
+        sluice.histogram(f, 8)
+        sluice.median(f, axis=0)
+        sluice.random.RandomState(1, device=host).normal(size=4)
+    assert len(seen) >= 15
+    with mock.patch.object(_kernel.KernelFunction, "_target",
+                           lambda self, q: "cuda"), \
+            mock.patch.object(_kernel, "_place", lambda q: '"cuda:gpu:0"'):
+        for (name, _), (k, (_, nd, ndim, sigs, qid, _)) in seen.items():
+            text = k._build_text(nd, ndim, sigs, qid)
+            out = _compiler.lower_text(text, "binaries", (), name)
+            assert "gpu.binary @sluice_cuda_kernels" in out, name
+            assert ".target sm_" in out and f".entry {name}(" in out, name
