@@ -199,7 +199,7 @@ def ediff1d(ary, to_end=None, to_begin=None):
         if v is None:
             continue
         if v is not d:
-            v = _flat(_edge(v, a, 0)) if not np.isscalar(v) or True else v
+            v = _flat(_edge(v, a, 0))
             v = _ops.astype(v, a.dtype)
         parts.append(v)
     return _join(parts, 0) if len(parts) > 1 else d

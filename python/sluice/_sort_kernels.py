@@ -217,13 +217,6 @@ def k_gather(it: kapi.Item, src, idx, out):
 
 
 @kernel
-def k_gather_rows(it: kapi.Item, src, idx, length, out):
-    # out[i] = src[row(i) * length + idx[i]]
-    i = it.get_id(0)
-    out[i] = src[(i // length) * length + idx[i]]
-
-
-@kernel
 def k_pick_rows(it: kapi.Item, src, idx, length, out):
     # out[r] = src[r * length + idx[r]]: one element of each row
     r = it.get_id(0)

@@ -76,11 +76,6 @@ def _view(x, dt):
                                  list(x.shape), list(x._strides))
 
 
-def _is_host(x):
-    return x.sycl_device.backend == "host" if hasattr(
-        x.sycl_device, "backend") else False
-
-
 def _blocks(n, x, per=4096, most=64):
     """How many blocks (work-items of the blocked kernels) for n items."""
     info = queue_info(x.sycl_queue)

@@ -24,7 +24,7 @@ from . import _dtypes, _ops
 from . import _sort_kernels as K
 from . import kernel_api as kapi
 from ._kernel import call_kernel
-from ._placement import queue_info, resolve_queue, usm_kind
+from ._placement import queue_info, resolve_queue
 
 __all__ = ["RandomState", "seed", "rand", "randn", "random", "random_sample",
            "ranf", "sample", "uniform", "normal", "randint",
