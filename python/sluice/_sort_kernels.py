@@ -31,9 +31,12 @@ kernel = _k.kernel
 
 @kernel
 def k_key_float(it: kapi.Item, bits, out, sign, nan, desc):
-    # IEEE bits -> unsigned keys in total order, NaN canonical and last.
+    # IEEE bits -> unsigned keys in total order, NaN canonical and last;
+    # -0.0 is +0.0 (they compare equal, so a stable sort keeps their order)
     i = it.get_id(0)
     u = bits[i]
+    if u == sign:
+        u = u ^ sign
     if (u & (sign - 1)) > nan:
         out[i] = (sign - 1) | sign
     else:

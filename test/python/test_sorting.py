@@ -128,7 +128,7 @@ def test_argmax_argmin_count_nonzero(device, data):
         return
     x = sluice.asarray(a, device=device)
     ax = 0 if axis is None and a.ndim == 1 else axis
-    if a.size == 0 or (ax is not None and a.shape[ax] == 0):
+    if (a.size == 0 if ax is None else a.shape[ax] == 0):
         with pytest.raises(ValueError):
             sluice.argmax(x, axis=ax)
     else:
