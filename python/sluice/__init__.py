@@ -66,10 +66,11 @@ from ._scans import (cumprod, cumsum, cumulative_prod,  # noqa: E402
                      cumulative_sum, diff, ediff1d, nancumprod, nancumsum)
 from ._statistics import (average, bincount, corrcoef, cov,  # noqa: E402
                           digitize, histogram, histogram2d,
-                          histogram_bin_edges, histogramdd, median, nanmax,
+                          histogram_bin_edges, histogramdd, logsumexp,
+                          median, nanmax,
                           nanmean, nanmedian, nanmin, nanpercentile,
                           nanprod, nanquantile, nanstd, nansum, nanvar,
-                          percentile, ptp, quantile)
+                          percentile, ptp, quantile, reduce_hypot)
 from ._memory_pool import MemoryPool, get_memory_pool  # noqa: E402
 from ._jit import JitFunction, Lowered, jit  # noqa: E402
 from ._artifact import LoadedProgram, load  # noqa: E402

@@ -456,3 +456,41 @@ def digitize(x, bins, right=False):
         rev = _contig(b[::-1])
         return _ops.subtract(b.size, searchsorted(rev, x, side=side))
     return searchsorted(b, x, side=side)
+
+
+# --- reductions of dpnp beyond NumPy -------------------------------------------
+
+
+def logsumexp(x, /, *, axis=None, dtype=None, keepdims=False, out=None):
+    """log(sum(exp(x))) along axis, computed stably (dpnp.logsumexp)."""
+    x = _float(_array(x, "logsumexp"))
+    if dtype is not None:
+        x = _ops.astype(x, dtype)
+    m = _ops.max(x, axis=axis, keepdims=True)
+    finite = _ops.equal(_ops.subtract(m, m), 0)  # not inf or NaN
+    m0 = _ops.where(finite, m, 0)
+    s = _ops.sum(_ops.exp(_ops.subtract(x, m0)), axis=axis,
+                 keepdims=keepdims)
+    if not keepdims:
+        m0 = _ops.reshape(m0, s.shape)
+    return _ops.add(_ops.log(s), m0)
+
+
+def reduce_hypot(x, /, *, axis=None, dtype=None, keepdims=False, out=None):
+    """sqrt(sum(x**2)) along axis, scaled against overflow
+    (dpnp.reduce_hypot)."""
+    x = _float(_array(x, "reduce_hypot"))
+    if dtype is not None:
+        x = _ops.astype(x, dtype)
+    m = _ops.max(_ops.absolute(x), axis=axis, keepdims=True)
+    ok = _ops.logical_and(_ops.greater(m, 0), _ops.equal(
+        _ops.subtract(m, m), 0))
+    scale = _ops.where(ok, m, 1)
+    y = _ops.divide(x, scale)
+    s = _ops.sqrt(_ops.sum(_ops.multiply(y, y), axis=axis,
+                           keepdims=keepdims))
+    if not keepdims:
+        scale = _ops.reshape(scale, s.shape)
+        m = _ops.reshape(m, s.shape)
+    r = _ops.multiply(s, scale)
+    return _ops.where(_ops.equal(_ops.subtract(m, m), 0), r, m)

@@ -421,3 +421,20 @@ def test_kernels_compile_to_ptx(host):
             out = _compiler.lower_text(text, "binaries", (), name)
             assert "gpu.binary @sluice_cuda_kernels" in out, name
             assert ".target sm_" in out and f".entry {name}(" in out, name
+
+
+def test_logsumexp_and_reduce_hypot(device):
+    if not device.has_aspect_fp64:
+        pytest.skip("float64")
+    h = np.random.default_rng(8).standard_normal((4, 6)) * 400
+    h[2, 1] = np.inf
+    x = sluice.asarray(h, device=device)
+    m = h.max(1, keepdims=True)
+    m0 = np.where(np.isfinite(m), m, 0)
+    ref = np.log(np.exp(h - m0).sum(1)) + m0[:, 0]
+    np.testing.assert_allclose(A(sluice.logsumexp(x, axis=1)), ref,
+                               rtol=1e-12)
+    big = h * 1e305
+    np.testing.assert_allclose(
+        A(sluice.reduce_hypot(sluice.asarray(big, device=device), axis=1)),
+        np.hypot.reduce(big, axis=1), rtol=1e-12)
