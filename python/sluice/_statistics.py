@@ -110,8 +110,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         n = a.size if axis is None else int(np.prod(
             [a.shape[i] for i in np.atleast_1d(axis)]))
         if returned:
-            return r, _ops.full_like(r, n) if hasattr(_ops, "full_like") \
-                else _full(r.shape, n, r.dtype, a)
+            return r, _full(r.shape, n, r.dtype, a)
         return r
     w = _as_array_like(weights, a)
     if w.shape != a.shape:
@@ -124,9 +123,8 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         w = _ops.reshape(w, tuple(shape))
     a = _float(a)
     s = _ops.sum(_ops.multiply(a, w), axis=axis, keepdims=keepdims)
-    sw = _ops.sum(_ops.multiply(_ops.ones_like(a) if hasattr(
-        _ops, "ones_like") else _full(a.shape, 1, a.dtype, a), w),
-        axis=axis, keepdims=keepdims)
+    sw = _ops.sum(_ops.broadcast_to(_ops.astype(w, a.dtype), a.shape),
+                  axis=axis, keepdims=keepdims)
     r = _ops.divide(s, sw)
     return (r, sw) if returned else r
 
