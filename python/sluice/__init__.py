@@ -57,6 +57,20 @@ from ._ops import (abs, absolute, add, all, amax, amin, any,  # noqa: E402
                    reshape, sin, sqrt, square, squeeze, std, subtract, sum,
                    swapaxes, tanh, to_device, transpose, true_divide, var,
                    where)
+from ._sorting import (argmax, argmin, argpartition, argsort,  # noqa: E402
+                       count_nonzero, intersect1d, isin, nanargmax,
+                       nanargmin, partition, searchsorted, setdiff1d, sort,
+                       union1d, unique, unique_all, unique_counts,
+                       unique_inverse, unique_values)
+from ._scans import (cumprod, cumsum, cumulative_prod,  # noqa: E402
+                     cumulative_sum, diff, ediff1d, nancumprod, nancumsum)
+from ._statistics import (average, bincount, corrcoef, cov,  # noqa: E402
+                          digitize, histogram, histogram2d,
+                          histogram_bin_edges, histogramdd, logsumexp,
+                          median, nanmax,
+                          nanmean, nanmedian, nanmin, nanpercentile,
+                          nanprod, nanquantile, nanstd, nansum, nanvar,
+                          percentile, ptp, quantile, reduce_hypot)
 from ._memory_pool import MemoryPool, get_memory_pool  # noqa: E402
 from ._jit import JitFunction, Lowered, jit  # noqa: E402
 from ._artifact import LoadedProgram, load  # noqa: E402

@@ -220,3 +220,33 @@ class ArrayMethods:
 
     def copy(self, order="C"):
         return _ops().copy(self)
+
+    # sorting, searching and scans (python/sluice/_sorting.py, _scans.py)
+    def argmax(self, axis=None, out=None, *, keepdims=False):
+        from . import _sorting
+        return _sorting.argmax(self, axis, keepdims=keepdims)
+
+    def argmin(self, axis=None, out=None, *, keepdims=False):
+        from . import _sorting
+        return _sorting.argmin(self, axis, keepdims=keepdims)
+
+    def argsort(self, axis=-1, kind=None, order=None):
+        from . import _sorting
+        return _sorting.argsort(self, axis)
+
+    def sort(self, axis=-1, kind=None, order=None):
+        """Sorts in place (as NumPy's ndarray.sort)."""
+        from . import _sorting
+        self[...] = _sorting.sort(self, axis)
+
+    def searchsorted(self, v, side="left", sorter=None):
+        from . import _sorting
+        return _sorting.searchsorted(self, v, side, sorter)
+
+    def cumsum(self, axis=None, dtype=None, out=None):
+        from . import _scans
+        return _scans.cumsum(self, axis, dtype, out)
+
+    def cumprod(self, axis=None, dtype=None, out=None):
+        from . import _scans
+        return _scans.cumprod(self, axis, dtype, out)

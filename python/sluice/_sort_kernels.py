@@ -1,0 +1,627 @@
+"""Kernels of sorting, scans, histograms and random numbers.
+
+Written with ``@sluice.kernel`` (kernel_api), so each compiles through the
+normal pipeline for the queue of its arrays (host thread pool, SPIR-V,
+PTX) and runs in order with the queue's other work: nothing here goes
+through the host. The algorithms are blocked: an array is cut into blocks,
+one work-item per block (the host runs blocks on its thread pool), and the
+blocks' partial results (digit counts, sums) are combined by a short second
+kernel, as in a GPU's block-level radix sort and scan:
+
+- LSD radix sort on unsigned keys (8-bit digits): one counting pass for
+  every digit at once, an exclusive scan of the counts per digit in
+  (digit, block) order, and a stable scatter per digit.
+- scans: block totals, a scan of the totals per row, a rescan of each
+  block from its offset.
+- histograms: per-block private counts, then a sum over blocks.
+- random numbers: Philox-4x32-10, a counter-based generator: element i of
+  a draw is a pure function of (key, counter + i), so any split of the work
+  gives the same numbers.
+"""
+
+import numpy as np
+
+from . import _kernel as _k
+from . import kernel_api as kapi
+
+kernel = _k.kernel
+
+# --- keys -----------------------------------------------------------------
+
+
+@kernel
+def k_key_float(it: kapi.Item, bits, out, sign, nan, desc):
+    # IEEE bits -> unsigned keys in total order, NaN canonical and last;
+    # -0.0 is +0.0 (they compare equal, so a stable sort keeps their order)
+    i = it.get_id(0)
+    u = bits[i]
+    if u == sign:
+        u = u ^ sign
+    if (u & (sign - 1)) > nan:
+        out[i] = (sign - 1) | sign
+    else:
+        if u >= sign:
+            u = u ^ ((sign - 1) | sign)
+        else:
+            u = u | sign
+        if desc:
+            u = u ^ ((sign - 1) | sign)
+        out[i] = u
+
+
+@kernel
+def k_unkey_float(it: kapi.Item, keys, out, sign, desc):
+    i = it.get_id(0)
+    u = keys[i]
+    if u != ((sign - 1) | sign):
+        if desc:
+            u = u ^ ((sign - 1) | sign)
+        if u >= sign:
+            u = u ^ sign
+        else:
+            u = u ^ ((sign - 1) | sign)
+        out[i] = u
+    else:
+        out[i] = u ^ sign
+
+
+@kernel
+def k_key_int(it: kapi.Item, x, out, bias, top, desc):
+    # integers -> unsigned keys: x + bias (signed types), reversed for
+    # descending order.
+    i = it.get_id(0)
+    v = x[i]
+    if desc:
+        out[i] = top - (v + bias)
+    else:
+        out[i] = v + bias
+
+
+@kernel
+def k_unkey_int(it: kapi.Item, keys, out, bias, top, desc):
+    i = it.get_id(0)
+    v = keys[i]
+    if desc:
+        v = top - v
+    out[i] = v - bias
+
+
+@kernel
+def k_iota(it: kapi.Item, out):
+    i = it.get_id(0)
+    out[i] = i
+
+
+# --- radix sort ------------------------------------------------------------
+
+
+@kernel
+def k_count(it: kapi.NdItem, keys, n, chunk, shift, counts):
+    # counts[b * 256 + digit]: block b's count of each digit at `shift`
+    # (blocks change contents every pass, so each pass counts anew; each
+    # block's counters are its own cache lines)
+    b = it.get_global_id(0)
+    lo = b * chunk
+    hi = min(lo + chunk, n)
+    base = b * 256
+    for i in range(lo, hi):
+        d = np.int64((np.uint64(keys[i]) >> np.uint64(shift)) & 255)
+        counts[base + d] += 1
+
+
+@kernel
+def k_count_all(it: kapi.NdItem, keys, n, chunk, npass, counts):
+    # counts[(b * npass + p) * 256 + digit]: block b's counts of every digit
+    # of every pass; summed over blocks, they tell which passes move
+    # nothing (a digit shared by every key)
+    b = it.get_global_id(0)
+    lo = b * chunk
+    hi = min(lo + chunk, n)
+    base = b * npass * 256
+    for i in range(lo, hi):
+        k = np.uint64(keys[i])
+        for p in range(npass):
+            d = np.int64((k >> np.uint64(8 * p)) & 255)
+            counts[base + p * 256 + d] += 1
+
+
+@kernel
+def k_max_digit_count(it: kapi.Item, counts, nb, npass, out):
+    # out[p] = the largest total count of one digit in pass p
+    p = it.get_id(0)
+    m = 0
+    for d in range(256):
+        s = 0
+        for b in range(nb):
+            s += counts[(b * npass + p) * 256 + d]
+        m = max(m, s)
+    out[p] = m
+
+
+@kernel
+def k_count_rows(it: kapi.NdItem, idx, n, chunk, length, shift, counts):
+    # digits of the row (idx // length) of each element, for segmented sorts
+    b = it.get_global_id(0)
+    lo = b * chunk
+    hi = min(lo + chunk, n)
+    base = b * 256
+    for i in range(lo, hi):
+        d = ((idx[i] // length) >> shift) & 255
+        counts[base + d] += 1
+
+
+@kernel
+def k_offsets(it: kapi.Item, counts, nb):
+    # exclusive scan, in place, of the counts in (digit, block) order
+    s = 0
+    for d in range(256):
+        for b in range(nb):
+            c = counts[b * 256 + d]
+            counts[b * 256 + d] = s
+            s += c
+
+
+@kernel
+def k_scatter(it: kapi.NdItem, keys, n, chunk, shift, offs, out):
+    b = it.get_global_id(0)
+    base = b * 256
+    lo = b * chunk
+    hi = min(lo + chunk, n)
+    for i in range(lo, hi):
+        k = keys[i]
+        d = np.int64((np.uint64(k) >> np.uint64(shift)) & 255)
+        j = base + d
+        q = offs[j]
+        offs[j] = q + 1
+        out[q] = k
+
+
+@kernel
+def k_scatter_pairs(it: kapi.NdItem, keys, vals, n, chunk, shift, offs,
+                    out, outv):
+    b = it.get_global_id(0)
+    base = b * 256
+    lo = b * chunk
+    hi = min(lo + chunk, n)
+    for i in range(lo, hi):
+        k = keys[i]
+        d = np.int64((np.uint64(k) >> np.uint64(shift)) & 255)
+        j = base + d
+        q = offs[j]
+        offs[j] = q + 1
+        out[q] = k
+        outv[q] = vals[i]
+
+
+@kernel
+def k_scatter_rows(it: kapi.NdItem, keys, vals, n, chunk, length, shift,
+                   offs, out, outv):
+    b = it.get_global_id(0)
+    base = b * 256
+    lo = b * chunk
+    hi = min(lo + chunk, n)
+    for i in range(lo, hi):
+        v = vals[i]
+        d = ((v // length) >> shift) & 255
+        j = base + d
+        q = offs[j]
+        offs[j] = q + 1
+        out[q] = keys[i]
+        outv[q] = v
+
+
+# --- gathers and searches --------------------------------------------------
+
+
+@kernel
+def k_gather(it: kapi.Item, src, idx, out):
+    i = it.get_id(0)
+    out[i] = src[idx[i]]
+
+
+@kernel
+def k_pick_rows(it: kapi.Item, src, idx, length, out):
+    # out[r] = src[r * length + idx[r]]: one element of each row
+    r = it.get_id(0)
+    out[r] = src[r * length + idx[r]]
+
+
+@kernel
+def k_scatter_index(it: kapi.Item, idx, vals, out):
+    i = it.get_id(0)
+    out[idx[i]] = vals[i]
+
+
+@kernel
+def k_local_index(it: kapi.Item, idx, length, out):
+    i = it.get_id(0)
+    out[i] = idx[i] % length
+
+
+@kernel
+def k_searchsorted(it: kapi.Item, a, n, v, right, out):
+    # binary search of v[i] in sorted a, in NumPy's order (NaN last)
+    i = it.get_id(0)
+    x = v[i]
+    lo = 0
+    hi = n
+    while lo < hi:
+        mid = (lo + hi) // 2
+        y = a[mid]
+        if right:
+            go = not ((x < y) or (y != y and x == x))
+        else:
+            go = (y < x) or (x != x and y == y)
+        if go:
+            lo = mid + 1
+        else:
+            hi = mid
+    out[i] = lo
+
+
+@kernel
+def k_member(it: kapi.Item, a, n, v, invert, out):
+    # v[i] in sorted a (NaN matches nothing, as NumPy's isin)
+    i = it.get_id(0)
+    x = v[i]
+    lo = 0
+    hi = n
+    while lo < hi:
+        mid = (lo + hi) // 2
+        y = a[mid]
+        if (y < x) or (x != x and y == y):
+            lo = mid + 1
+        else:
+            hi = mid
+    found = False
+    if lo < n:
+        found = a[lo] == x
+    if invert:
+        out[i] = not found
+    else:
+        out[i] = found
+
+
+@kernel
+def k_run_lengths(it: kapi.Item, starts, m, n, out):
+    j = it.get_id(0)
+    if j + 1 < m:
+        out[j] = starts[j + 1] - starts[j]
+    else:
+        out[j] = n - starts[j]
+
+
+@kernel
+def k_arg_extreme(it: kapi.NdItem, x, length, chunk, nchunks, want_max,
+                  nan_first, outv, outi):
+    # per (row, chunk): index of the first maximum (minimum); with
+    # nan_first, the first NaN wins (NumPy's argmax); without, NaNs are
+    # skipped (nanargmax); outv[w] = 0 when the chunk has no candidate
+    w = it.get_global_id(0)
+    r = w // nchunks
+    c = w % nchunks
+    lo = r * length + c * chunk
+    hi = r * length + min((c + 1) * chunk, length)
+    best = lo
+    found = 0
+    bv = x[lo]
+    for i in range(lo, hi):
+        v = x[i]
+        if v != v:
+            if nan_first:
+                best = i
+                found = 1
+                break
+        elif found == 0:
+            best = i
+            bv = v
+            found = 1
+        elif want_max:
+            if v > bv:
+                best = i
+                bv = v
+        elif v < bv:
+            best = i
+            bv = v
+    outi[w] = best - r * length
+    outv[w] = found
+
+
+@kernel
+def k_arg_combine(it: kapi.Item, x, length, nchunks, want_max, nan_first,
+                  found, idx, out):
+    r = it.get_id(0)
+    best = -1
+    for c in range(nchunks):
+        j = r * nchunks + c
+        if found[j]:
+            i = idx[j]
+            v = x[r * length + i]
+            if best < 0:
+                best = i
+            else:
+                bv = x[r * length + best]
+                if v != v:
+                    if nan_first and bv == bv:
+                        best = i
+                elif bv == bv:
+                    if want_max:
+                        if v > bv:
+                            best = i
+                    else:
+                        if v < bv:
+                            best = i
+    out[r] = best
+
+
+# --- scans -----------------------------------------------------------------
+
+
+@kernel
+def k_block_total(it: kapi.NdItem, x, length, chunk, nchunks, prod, out):
+    w = it.get_global_id(0)
+    r = w // nchunks
+    c = w % nchunks
+    lo = r * length + c * chunk
+    hi = r * length + min((c + 1) * chunk, length)
+    s = out[w]
+    if prod:
+        for i in range(lo, hi):
+            s *= x[i]
+    else:
+        for i in range(lo, hi):
+            s += x[i]
+    out[w] = s
+
+
+@kernel
+def k_scan_totals(it: kapi.Item, tot, nchunks, prod):
+    # exclusive scan of each row's block totals, in place
+    r = it.get_id(0)
+    s = tot[r * nchunks] * 0
+    if prod:
+        s += 1
+    for c in range(r * nchunks, (r + 1) * nchunks):
+        t = tot[c]
+        tot[c] = s
+        if prod:
+            s *= t
+        else:
+            s += t
+
+
+@kernel
+def k_block_scan(it: kapi.NdItem, x, length, chunk, nchunks, prod, offs,
+                 out):
+    w = it.get_global_id(0)
+    r = w // nchunks
+    c = w % nchunks
+    lo = r * length + c * chunk
+    hi = r * length + min((c + 1) * chunk, length)
+    s = offs[w]
+    if prod:
+        for i in range(lo, hi):
+            s *= x[i]
+            out[i] = s
+    else:
+        for i in range(lo, hi):
+            s += x[i]
+            out[i] = s
+
+
+# --- histograms --------------------------------------------------------------
+
+
+@kernel
+def k_bin_counts(it: kapi.NdItem, idx, w, n, chunk, nbins, use_w, counts):
+    # block b counts idx (bins in [0, nbins); others are skipped) into its
+    # own row of counts: counts[b * nbins + bin]
+    b = it.get_global_id(0)
+    lo = b * chunk
+    hi = min(lo + chunk, n)
+    base = b * nbins
+    if use_w:
+        for i in range(lo, hi):
+            j = idx[i]
+            if j >= 0 and j < nbins:
+                counts[base + j] += w[i]
+    else:
+        for i in range(lo, hi):
+            j = idx[i]
+            if j >= 0 and j < nbins:
+                counts[base + j] += 1
+
+
+@kernel
+def k_sum_rows(it: kapi.Item, counts, nb, nbins, out):
+    j = it.get_id(0)
+    s = out[j]
+    for b in range(nb):
+        s += counts[b * nbins + j]
+    out[j] = s
+
+
+@kernel
+def k_uniform_bin(it: kapi.Item, x, edges, nbins, lo, norm, out):
+    # np.histogram's rule for equal bins: the scaled position, corrected
+    # against the edges themselves; -1 outside [edges[0], edges[nbins]]
+    i = it.get_id(0)
+    v = x[i]
+    if v >= edges[0] and v <= edges[nbins]:
+        j = np.int64((v - lo) * norm)
+        if j >= nbins:
+            j = nbins - 1
+        if j < 0:
+            j = 0
+        if v < edges[j]:
+            j -= 1
+        elif v >= edges[j + 1] and j != nbins - 1:
+            j += 1
+        out[i] = j
+    else:
+        out[i] = -1
+
+
+@kernel
+def k_edges_bin(it: kapi.Item, x, edges, nedges, out):
+    # bin of x among sorted edges (last bin closed); -1 outside
+    i = it.get_id(0)
+    v = x[i]
+    if v >= edges[0] and v <= edges[nedges - 1]:
+        lo = 0
+        hi = nedges
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if edges[mid] <= v:
+                lo = mid + 1
+            else:
+                hi = mid
+        j = lo - 1
+        if j >= nedges - 1:
+            j = nedges - 2
+        out[i] = j
+    else:
+        out[i] = -1
+
+
+# --- unique -------------------------------------------------------------------
+
+
+@kernel
+def k_flag_new(it: kapi.Item, s, out):
+    # 1 where sorted s starts a new value (NaNs are one value, as NumPy's
+    # unique with equal_nan)
+    i = it.get_id(0)
+    if i == 0:
+        out[i] = 1
+    else:
+        a = s[i - 1]
+        b = s[i]
+        if a == b or (a != a and b != b):
+            out[i] = 0
+        else:
+            out[i] = 1
+
+
+@kernel
+def k_compact_starts(it: kapi.Item, flags, pos, out):
+    # out[pos[i] - 1] = i where flags[i]: the start of each run
+    i = it.get_id(0)
+    if flags[i]:
+        out[pos[i] - 1] = i
+
+
+# --- random: Philox-4x32-10 ----------------------------------------------------
+
+
+@_k.device_func
+def philox_u01(k0, k1, c0, c1):
+    # Philox-4x32-10 of the counter (c0, c1, 0, 0) under key (k0, k1):
+    # 53 bits of its first two words as a float64 in [0, 1)
+    x0 = np.uint64(c0)
+    x1 = np.uint64(c1)
+    x2 = np.uint64(0)
+    x3 = np.uint64(0)
+    a = np.uint64(k0)
+    b = np.uint64(k1)
+    for r in range(10):
+        p0 = x0 * 0xD2511F53
+        p1 = x2 * 0xCD9E8D57
+        y0 = (p1 >> 32) ^ x1 ^ a
+        y2 = (p0 >> 32) ^ x3 ^ b
+        x1 = p1 & 0xFFFFFFFF
+        x3 = p0 & 0xFFFFFFFF
+        x0 = y0 & 0xFFFFFFFF
+        x2 = y2 & 0xFFFFFFFF
+        a = (a + 0x9E3779B9) & 0xFFFFFFFF
+        b = (b + 0xBB67AE85) & 0xFFFFFFFF
+    hi = np.float64(x0 >> 5)
+    lo = np.float64(x1 >> 6)
+    return (hi * 67108864.0 + lo) * (1.0 / 9007199254740992.0)
+
+
+@kernel
+def k_uniform(it: kapi.Item, out, k0, k1, ctr, low, span, bits24):
+    # element i uses counter ctr + i
+    i = it.get_id(0)
+    u = philox_u01(k0, k1, ctr + i, 0)
+    if bits24:
+        u = np.floor(u * 16777216.0) * (1.0 / 16777216.0)
+    out[i] = low + span * u
+
+
+@kernel
+def k_normal(it: kapi.Item, out, k0, k1, ctr, loc, scale):
+    # Box-Muller from the counters ctr + 2i, ctr + 2i + 1
+    i = it.get_id(0)
+    u1 = philox_u01(k0, k1, ctr + 2 * i, 0)
+    u2 = philox_u01(k0, k1, ctr + 2 * i + 1, 0)
+    z = np.sqrt(-2.0 * np.log(1.0 - u1)) * np.cos(6.283185307179586 * u2)
+    out[i] = loc + scale * z
+
+
+@kernel
+def k_randint(it: kapi.Item, out, k0, k1, ctr, low, span):
+    i = it.get_id(0)
+    u = philox_u01(k0, k1, ctr + i, 0)
+    j = np.int64(u * span)
+    if j >= span:
+        j = span - 1
+    out[i] = low + j
+
+
+@kernel
+def k_poisson(it: kapi.Item, out, k0, k1, ctr, lam, tries):
+    # Knuth's product of uniforms (counters ctr + i * tries + t)
+    i = it.get_id(0)
+    limit = np.exp(-lam)
+    p = 1.0
+    k = 0
+    for t in range(tries):
+        p = p * philox_u01(k0, k1, ctr + i * tries + t, 0)
+        if p > limit:
+            k += 1
+        else:
+            break
+    out[i] = k
+
+
+@kernel
+def k_binomial(it: kapi.Item, out, k0, k1, ctr, ntrials, prob):
+    # a sum of Bernoulli draws (counters ctr + i * ntrials + t)
+    i = it.get_id(0)
+    k = 0
+    for t in range(ntrials):
+        if philox_u01(k0, k1, ctr + i * ntrials + t, 0) < prob:
+            k += 1
+    out[i] = k
+
+
+@kernel
+def k_gamma(it: kapi.Item, out, k0, k1, ctr, shape, scale, tries):
+    # Marsaglia-Tsang for shape >= 1 (three counters per try); shape < 1
+    # boosts shape + 1 by u ** (1 / shape) (one more counter)
+    i = it.get_id(0)
+    a = shape
+    if shape < 1.0:
+        a = shape + 1.0
+    d = a - 1.0 / 3.0
+    c = 1.0 / np.sqrt(9.0 * d)
+    res = d
+    base = ctr + i * (3 * tries + 1)
+    for t in range(tries):
+        u1 = philox_u01(k0, k1, base + 3 * t, 0)
+        u2 = philox_u01(k0, k1, base + 3 * t + 1, 0)
+        x = np.sqrt(-2.0 * np.log(1.0 - u1)) * np.cos(
+            6.283185307179586 * u2)
+        v = 1.0 + c * x
+        if v > 0.0:
+            v = v * v * v
+            uu = 1.0 - philox_u01(k0, k1, base + 3 * t + 2, 0)
+            if np.log(uu) < 0.5 * x * x + d - d * v + d * np.log(v):
+                res = d * v
+                break
+    if shape < 1.0:
+        uu = 1.0 - philox_u01(k0, k1, base + 3 * tries, 0)
+        res = res * np.exp(np.log(uu) / shape)
+    out[i] = res * scale

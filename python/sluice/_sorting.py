@@ -1,0 +1,561 @@
+"""Sorting, searching and sets with NumPy's semantics (dpnp's names).
+
+Everything runs on the array's queue through the kernels of
+``_sort_kernels`` (radix sort, blocked scans, binary searches); the host
+only reads a number where the size of a result depends on the data
+(``unique``, compress) or NumPy raises on the data (``nanargmax`` of an
+all-NaN slice). Sorting is stable; NaNs sort last, as in NumPy; with
+``descending=True`` the order of unequal values is reversed, equal values
+keep their order and NaNs stay last.
+"""
+
+import builtins
+import collections
+import operator
+
+import numpy as np
+
+from . import _dtypes, _ops, _trace
+from . import _sluice as _ext
+from . import _sort_kernels as K
+from . import kernel_api as kapi
+from ._kernel import call_kernel
+from ._placement import queue_info
+
+try:  # NumPy >= 2
+    from numpy.exceptions import AxisError
+except ImportError:  # pragma: no cover
+    AxisError = np.AxisError
+
+
+# --- helpers ------------------------------------------------------------------
+
+
+def _array(x, what):
+    from ._array import Array
+    if isinstance(x, Array):
+        return x
+    if isinstance(x, _trace.Tracer):
+        raise NotImplementedError(
+            f"sluice.{what} is not available inside @sluice.jit yet: call it "
+            "outside the jitted function")
+    raise TypeError(f"sluice.{what} needs a sluice.Array, not "
+                    f"{type(x).__name__}")
+
+
+def _empty(n, dt, like):
+    from ._creation import empty
+    return empty(n, dtype=dt, sycl_queue=like.sycl_queue,
+                 usm_type=like.usm_type)
+
+
+def _zeros(n, dt, like):
+    from ._creation import zeros
+    return zeros(n, dtype=dt, sycl_queue=like.sycl_queue,
+                 usm_type=like.usm_type)
+
+
+def _full(n, v, dt, like):
+    from ._creation import full
+    return full(n, v, dtype=dt, sycl_queue=like.sycl_queue,
+                usm_type=like.usm_type)
+
+
+def _contig(x):
+    return x if x._c_contiguous else _ops.copy(x)
+
+
+def _flat(x):
+    return _ops.reshape(_contig(x), (x.size,))
+
+
+def _view(x, dt):
+    """The same memory as another dtype of the same size (C-contiguous)."""
+    dt = _dtypes.to_dtype(dt)
+    return _ext.core_reinterpret(x, _dtypes.CODES[dt], x._offset,
+                                 list(x.shape), list(x._strides))
+
+
+def _blocks(n, x, per=4096, most=64):
+    """How many blocks (work-items of the blocked kernels) for n items."""
+    info = queue_info(x.sycl_queue)
+    if info.get("backend_name") not in (None, "host"):
+        most = 1024
+        per = 1024
+    return builtins.max(1, builtins.min(most, n // per))
+
+
+def _norm_axis(axis, nd):
+    a = operator.index(axis)
+    if not -nd <= a < nd:
+        raise AxisError(a, nd)
+    return a % nd
+
+
+def _to_last(x, axis):
+    """(rows view of x with `axis` last and contiguous, perm back)."""
+    nd = x.ndim
+    if axis == nd - 1:
+        return _contig(x), None
+    perm = [i for i in range(nd) if i != axis] + [axis]
+    inv = [0] * nd
+    for i, p in enumerate(perm):
+        inv[p] = i
+    return _contig(_ops.transpose(x, perm)), inv
+
+
+def _back(r, inv):
+    return r if inv is None else _ops.transpose(r, inv)
+
+
+# --- radix sort -----------------------------------------------------------------
+
+
+def _keys(x, descending):
+    """(unsigned keys of the flat contiguous x, number of 8-bit digits,
+    how to get values back: (kind, args))."""
+    dt = x.dtype
+    n = x.size
+    if dt == _dtypes.bool_:
+        x = _ops.astype(x, _dtypes.uint8)
+        dt = x.dtype
+    if dt.kind == "f":
+        if dt.itemsize == 2:
+            x = _ops.astype(x, _dtypes.float32)
+        big = x.dtype.itemsize == 8
+        ut = _dtypes.uint64 if big else _dtypes.uint32
+        sign = np.uint64(1 << 63) if big else np.uint32(1 << 31)
+        nan = np.uint64(0x7FF0000000000000) if big else np.uint32(0x7F800000)
+        keys = _empty(n, ut, x)
+        call_kernel(K.k_key_float, kapi.Range(n), _view(x, ut), keys, sign,
+                    nan, int(descending))
+        return keys, 8 if big else 4, ("f", x.dtype, dt, sign)
+    size = dt.itemsize
+    if size == 8:
+        xi = _view(x, _dtypes.int64)
+        bias = np.int64(-(1 << 63)) if dt.kind == "i" else np.int64(0)
+        top = np.int64(-1)
+        keys = _empty(n, _dtypes.uint64, x)
+        call_kernel(K.k_key_int, kapi.Range(n), xi, _view(keys,
+                    _dtypes.int64), bias, top, int(descending))
+    else:
+        bias = np.int64(1 << (8 * size - 1)) if dt.kind == "i" else \
+            np.int64(0)
+        top = np.int64((1 << (8 * size)) - 1)
+        keys = _empty(n, _dtypes.uint32, x)
+        call_kernel(K.k_key_int, kapi.Range(n), x, keys, bias, top,
+                    int(descending))
+    return keys, size, ("i", dt, bias, top)
+
+
+def _unkey(keys, how, descending, like):
+    n = keys.size
+    if how[0] == "f":
+        _, fdt, dt, sign = how
+        ut = keys.dtype
+        out = _empty(n, fdt, like)
+        call_kernel(K.k_unkey_float, kapi.Range(n), keys, _view(out, ut),
+                    sign, int(descending))
+        return out if fdt == dt else _ops.astype(out, dt)
+    _, dt, bias, top = how
+    if dt == _dtypes.uint8 and like.dtype == _dtypes.bool_:
+        out = _empty(n, dt, like)
+        call_kernel(K.k_unkey_int, kapi.Range(n), keys, out, bias, top,
+                    int(descending))
+        return _ops.astype(out, _dtypes.bool_)
+    out = _empty(n, dt, like)
+    if dt.itemsize == 8:
+        call_kernel(K.k_unkey_int, kapi.Range(n), _view(keys, _dtypes.int64),
+                    _view(out, _dtypes.int64), bias, top, int(descending))
+    else:
+        call_kernel(K.k_unkey_int, kapi.Range(n), keys, out, bias, top,
+                    int(descending))
+    return out
+
+
+def _radix(keys, vals, npass, length=None, rows=1):
+    """Stable LSD radix sort of keys (and vals along); with rows > 1, vals
+    are the flat positions and the result is ordered by row first."""
+    n = keys.size
+    nb = _blocks(n, keys)
+    chunk = -(-n // nb)
+    space = kapi.NdRange((nb,), (1,))
+    a, b = keys, _empty(n, keys.dtype, keys)
+    va = vals
+    vb = _empty(n, vals.dtype, vals) if vals is not None else None
+    rpass = 0
+    if rows > 1:
+        rpass = builtins.max(1, ((rows - 1).bit_length() + 7) // 8)
+    # one counting pass over every digit: passes whose digit is the same
+    # for every key move nothing and are skipped (the host reads npass
+    # numbers)
+    allc = _zeros(nb * npass * 256, _dtypes.int64, keys)
+    call_kernel(K.k_count_all, space, keys, n, chunk, npass, allc)
+    mx = _empty(npass, _dtypes.int64, keys)
+    call_kernel(K.k_max_digit_count, kapi.Range(npass), allc, nb, npass, mx)
+    from ._array import asnumpy
+    moving = [p for p, m in enumerate(asnumpy(mx)) if m < n]
+    todo = moving + list(range(npass, npass + rpass))
+    for i, p in enumerate(todo):
+        counts = _zeros(256 * nb, _dtypes.int64, keys)
+        if p < npass:
+            call_kernel(K.k_count, space, a, n, chunk, 8 * p, counts)
+        else:
+            call_kernel(K.k_count_rows, space, va, n, chunk, length,
+                        8 * (p - npass), counts)
+        call_kernel(K.k_offsets, kapi.Range(1), counts, nb)
+        if p >= npass:
+            call_kernel(K.k_scatter_rows, space, a, va, n, chunk, length,
+                        8 * (p - npass), counts, b, vb)
+        elif vals is None:
+            call_kernel(K.k_scatter, space, a, n, chunk, 8 * p, counts, b)
+        else:
+            call_kernel(K.k_scatter_pairs, space, a, va, n, chunk, 8 * p,
+                        counts, b, vb)
+        if vals is not None:
+            va, vb = vb, va
+        a, b = b, a
+        if i == 0 and b is keys:
+            b = _empty(n, keys.dtype, keys)  # never write the caller's keys
+        if i == 0 and vb is vals and vals is not None:
+            vb = _empty(n, vals.dtype, vals)
+    return a, va
+
+
+def _iota(n, like):
+    out = _empty(n, _dtypes.int64, like)
+    if n:
+        call_kernel(K.k_iota, kapi.Range(n), out)
+    return out
+
+
+def _sort_rows(x, axis, descending, want_index):
+    x = _array(x, "sort")
+    if axis is None:
+        x = _flat(x)
+        axis = 0
+    if x.ndim == 0:
+        raise AxisError(axis, 0)
+    axis = _norm_axis(axis, x.ndim)
+    xm, inv = _to_last(x, axis)
+    n = xm.size
+    length = xm.shape[-1] if n else 0
+    if n == 0:
+        r = _empty(xm.shape, _dtypes.int64 if want_index else x.dtype, x)
+        return _back(r, inv)
+    rows = n // length
+    flat = _ops.reshape(xm, (n,))
+    keys, npass, how = _keys(flat, descending)
+    if want_index or rows > 1:
+        k, v = _radix(keys, _iota(n, x), npass, length, rows)
+    else:
+        k, v = _radix(keys, None, npass)
+    if want_index:
+        r = v
+        if rows > 1:
+            r = _empty(n, _dtypes.int64, x)
+            call_kernel(K.k_local_index, kapi.Range(n), v, length, r)
+    else:
+        r = _unkey(k, how, descending, x)
+    return _back(_ops.reshape(r, xm.shape), inv)
+
+
+def sort(a, axis=-1, kind=None, order=None, *, descending=False,
+         stable=None):
+    """A sorted copy of ``a`` along ``axis`` (None: flattened); stable;
+    NaNs last."""
+    if order is not None:
+        raise NotImplementedError("sort(order=...) needs structured dtypes")
+    return _sort_rows(a, axis, descending, False)
+
+
+def argsort(a, axis=-1, kind=None, order=None, *, descending=False,
+            stable=None):
+    """Indices that sort ``a`` along ``axis`` (stable; NaNs last)."""
+    if order is not None:
+        raise NotImplementedError("argsort(order=...) needs structured dtypes")
+    return _sort_rows(a, axis, descending, True)
+
+
+def _check_kth(kth, n):
+    ks = np.atleast_1d(np.asarray(kth))
+    if ks.dtype.kind not in "iu":
+        raise TypeError("Partition index must be integer")
+    for k in ks:
+        if not -n <= k < n:
+            raise ValueError(f"kth(={k}) out of bounds ({n})")
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """``a`` with the kth elements in their sorted places, smaller ones
+    before and larger ones after (this implementation sorts fully, which
+    satisfies NumPy's contract)."""
+    a = _array(a, "partition")
+    n = a.size if axis is None else a.shape[_norm_axis(axis, a.ndim)]
+    _check_kth(kth, n)
+    return sort(a, axis=axis)
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    """Indices that partition ``a`` (a full stable argsort)."""
+    a = _array(a, "argpartition")
+    n = a.size if axis is None else a.shape[_norm_axis(axis, a.ndim)]
+    _check_kth(kth, n)
+    return argsort(a, axis=axis)
+
+
+def _gather(src, idx):
+    """src_flat[idx] for an int64 index array (any shape)."""
+    src = _flat(src)
+    idx = _contig(idx)
+    out = _empty(idx.shape, src.dtype, src)
+    if idx.size:
+        call_kernel(K.k_gather, kapi.Range(idx.size), src,
+                    _ops.reshape(idx, (idx.size,)),
+                    _ops.reshape(out, (idx.size,)))
+    return out
+
+
+def searchsorted(a, v, side="left", sorter=None):
+    """Indices where ``v`` would be inserted into sorted 1-D ``a``."""
+    from ._array import Array
+    a = _array(a, "searchsorted")
+    if a.ndim != 1:
+        raise ValueError("object too deep for desired array")
+    if side not in ("left", "right"):
+        raise ValueError(f"side must be 'left' or 'right' (got {side!r})")
+    if sorter is not None:
+        a = _gather(a, _ops.astype(_array(sorter, "searchsorted"),
+                                   _dtypes.int64))
+    scalar = not isinstance(v, Array)
+    if scalar:
+        from ._creation import asarray
+        v = asarray(v, sycl_queue=a.sycl_queue, usm_type=a.usm_type)
+    dt = _dtypes.to_dtype(np.result_type(a.dtype, v.dtype))
+    if dt == _dtypes.bool_:
+        dt = _dtypes.uint8
+    a2 = _contig(_ops.astype(a, dt, copy=False))
+    vf = _flat(_ops.astype(v, dt, copy=False))
+    out = _empty(v.shape, _dtypes.int64, a)
+    if v.size:
+        call_kernel(K.k_searchsorted, kapi.Range(v.size), a2, a.size, vf,
+                    int(side == "right"), _ops.reshape(out, (v.size,)))
+    return out
+
+
+def _arg_extreme(x, axis, keepdims, want_max, nan_first, name):
+    x = _array(x, name)
+    if axis is None:
+        if x.size == 0:
+            raise ValueError(f"attempt to get {name} of an empty sequence")
+        r = _arg_extreme(_flat(x), 0, False, want_max, nan_first, name)
+        if keepdims:
+            r = _ops.reshape(r, (1,) * x.ndim)
+        return r
+    axis = _norm_axis(axis, x.ndim)
+    if x.shape[axis] == 0:
+        raise ValueError(f"attempt to get {name} of an empty sequence")
+    if x.dtype == _dtypes.bool_:
+        x = _ops.astype(x, _dtypes.uint8)
+    xm, inv = _to_last(x, axis)
+    length = xm.shape[-1]
+    rows = xm.size // length if length else 0
+    shape = xm.shape[:-1]
+    if rows == 0:
+        out = _empty(shape, _dtypes.int64, x)
+    else:
+        nch = builtins.max(1, builtins.min(length // 4096,
+                                           -(-64 // rows)))
+        chunk = -(-length // nch)
+        w = rows * nch
+        found = _empty(w, _dtypes.uint8, x)
+        idx = _empty(w, _dtypes.int64, x)
+        flat = _ops.reshape(xm, (xm.size,))
+        call_kernel(K.k_arg_extreme, kapi.NdRange((w,), (1,)), flat, length,
+                    chunk, nch, int(want_max), int(nan_first), found, idx)
+        out = _empty(rows, _dtypes.int64, x)
+        call_kernel(K.k_arg_combine, kapi.Range(rows), flat, length, nch,
+                    int(want_max), int(nan_first), found, idx, out)
+        if not nan_first and x.dtype.kind == "f":
+            if bool(_ops.any(_ops.less(out, 0))):
+                raise ValueError("All-NaN slice encountered")
+        out = _ops.reshape(out, shape)
+    if keepdims:
+        nd = x.ndim
+        out = _ops.expand_dims(out, nd - 1)
+        if inv is not None:
+            out = _ops.transpose(out, inv)
+    return out
+
+
+def argmax(a, axis=None, out=None, *, keepdims=False):
+    """Index of the first maximum (a NaN is the maximum, as in NumPy)."""
+    return _arg_extreme(a, axis, keepdims, True, True, "argmax")
+
+
+def argmin(a, axis=None, out=None, *, keepdims=False):
+    return _arg_extreme(a, axis, keepdims, False, True, "argmin")
+
+
+def nanargmax(a, axis=None, out=None, *, keepdims=False):
+    """argmax ignoring NaNs; an all-NaN slice is a ValueError."""
+    return _arg_extreme(a, axis, keepdims, True, False, "nanargmax")
+
+
+def nanargmin(a, axis=None, out=None, *, keepdims=False):
+    return _arg_extreme(a, axis, keepdims, False, False, "nanargmin")
+
+
+def count_nonzero(a, axis=None, *, keepdims=False):
+    a = _array(a, "count_nonzero")
+    nz = _ops.astype(a, _dtypes.bool_)
+    return _ops.sum(nz, axis=axis, dtype=_dtypes.int64, keepdims=keepdims)
+
+
+# --- compaction and sets --------------------------------------------------------
+
+
+def _positions(flags):
+    """Inclusive prefix sums of 0/1 flags (int64) and their total (read on
+    the host: it is the size of the result)."""
+    from ._scans import cumsum
+    pos = cumsum(flags)
+    total = int(pos[flags.size - 1]) if flags.size else 0
+    return pos, total
+
+
+def _compress(x, mask):
+    """x[mask] for flat x and a flat bool mask."""
+    flags = _ops.astype(mask, _dtypes.int64)
+    pos, m = _positions(flags)
+    idx = _empty(m, _dtypes.int64, x)
+    if m:
+        call_kernel(K.k_compact_starts, kapi.Range(flags.size), flags, pos,
+                    idx)
+    return _gather(x, idx)
+
+
+UniqueAllResult = collections.namedtuple(
+    "UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
+UniqueCountsResult = collections.namedtuple("UniqueCountsResult",
+                                            ["values", "counts"])
+UniqueInverseResult = collections.namedtuple("UniqueInverseResult",
+                                             ["values", "inverse_indices"])
+
+
+def _unique_parts(x):
+    """values, first indices, inverse (flat), counts of flat x."""
+    x = _array(x, "unique")
+    flat = _flat(x)
+    n = flat.size
+    if n == 0:
+        e = _empty(0, _dtypes.int64, x)
+        return _empty(0, x.dtype, x), e, e, e
+    perm = argsort(flat)
+    s = _gather(flat, perm)
+    flags = _empty(n, _dtypes.int64, x)
+    call_kernel(K.k_flag_new, kapi.Range(n), s, flags)
+    pos, m = _positions(flags)
+    starts = _empty(m, _dtypes.int64, x)
+    call_kernel(K.k_compact_starts, kapi.Range(n), flags, pos, starts)
+    values = _gather(s, starts)
+    first = _gather(perm, starts)
+    counts = _empty(m, _dtypes.int64, x)
+    call_kernel(K.k_run_lengths, kapi.Range(m), starts, m, n, counts)
+    inverse = _empty(n, _dtypes.int64, x)
+    call_kernel(K.k_scatter_index, kapi.Range(n), perm,
+                _ops.subtract(pos, 1), inverse)
+    return values, first, inverse, counts
+
+
+def unique(ar, return_index=False, return_inverse=False,
+           return_counts=False, axis=None, *, equal_nan=True):
+    """The sorted unique values of ``ar`` (flattened); NaNs count as one
+    value."""
+    if axis is not None:
+        raise NotImplementedError("unique(axis=...) is not supported yet")
+    values, first, inverse, counts = _unique_parts(ar)
+    if not (return_index or return_inverse or return_counts):
+        return values
+    r = [values]
+    if return_index:
+        r.append(first)
+    if return_inverse:
+        r.append(inverse if ar.ndim <= 1 else _ops.reshape(inverse,
+                                                           ar.shape))
+    if return_counts:
+        r.append(counts)
+    return tuple(r)
+
+
+def unique_values(x):
+    return _unique_parts(x)[0]
+
+
+def unique_counts(x):
+    v, _, _, c = _unique_parts(x)
+    return UniqueCountsResult(v, c)
+
+
+def unique_inverse(x):
+    v, _, inv, _ = _unique_parts(x)
+    return UniqueInverseResult(v, _ops.reshape(inv, x.shape))
+
+
+def unique_all(x):
+    v, f, inv, c = _unique_parts(x)
+    return UniqueAllResult(v, f, _ops.reshape(inv, x.shape), c)
+
+
+def _as_array_like(v, like):
+    from ._array import Array
+    if isinstance(v, Array):
+        return v
+    from ._creation import asarray
+    return asarray(v, sycl_queue=like.sycl_queue, usm_type=like.usm_type)
+
+
+def isin(element, test_elements, assume_unique=False, invert=False, *,
+         kind=None):
+    """Whether each element is in ``test_elements`` (a sort of the tests
+    and a binary search per element)."""
+    element = _array(element, "isin")
+    test = _as_array_like(test_elements, element)
+    dt = _dtypes.to_dtype(np.result_type(element.dtype, test.dtype))
+    if dt == _dtypes.bool_:
+        dt = _dtypes.uint8
+    s = sort(_flat(_ops.astype(test, dt, copy=False)))
+    e = _flat(_ops.astype(element, dt, copy=False))
+    out = _empty(element.shape, _dtypes.bool_, element)
+    if element.size:
+        call_kernel(K.k_member, kapi.Range(e.size), s, s.size, e,
+                    int(bool(invert)), _ops.reshape(out, (e.size,)))
+    return out
+
+
+def _concat1(a, b):
+    out = _empty(a.size + b.size, np.result_type(a.dtype, b.dtype), a)
+    if a.size:
+        out[:a.size] = _flat(a)
+    if b.size:
+        out[a.size:] = _flat(b)
+    return out
+
+
+def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
+    if return_indices:
+        raise NotImplementedError("intersect1d(return_indices=True)")
+    a = unique_values(_array(ar1, "intersect1d"))
+    b = _as_array_like(ar2, a)
+    return _compress(a, isin(a, b))
+
+
+def union1d(ar1, ar2):
+    a = _array(ar1, "union1d")
+    return unique_values(_concat1(a, _as_array_like(ar2, a)))
+
+
+def setdiff1d(ar1, ar2, assume_unique=False):
+    a = _array(ar1, "setdiff1d")
+    a = _flat(a) if assume_unique else unique_values(a)
+    return _compress(a, isin(a, _as_array_like(ar2, a), invert=True))

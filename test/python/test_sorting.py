@@ -1,0 +1,440 @@
+"""Sorting, searching, sets, scans, statistics and random numbers against
+NumPy (hypothesis over shapes, axes and dtypes; NaN order, empty arrays,
+stability), on each device."""
+
+import numpy as np
+import pytest
+
+import sluice
+
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from hypothesis.extra import numpy as hnp  # noqa: E402
+
+SETTINGS = settings(max_examples=15, deadline=None, database=None,
+                    suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                           HealthCheck.too_slow])
+
+DTYPES = [np.dtype(t) for t in ("int8", "int16", "int32", "int64", "uint8",
+                                "uint16", "uint32", "uint64", "float32",
+                                "float64", "bool")]
+A = sluice.asnumpy
+
+
+def _supported(device, dt):
+    return not (dt == np.float64 and not device.has_aspect_fp64)
+
+
+def _values(dt):
+    if dt.kind == "f":
+        # few distinct values: ties test stability; NaN and infinities
+        return st.sampled_from([0.0, -0.0, 1.5, -2.0, 3.25, np.inf, -np.inf,
+                                np.nan, 1e30, -1e-30])
+    if dt.kind == "b":
+        return st.booleans()
+    info = np.iinfo(dt)
+    return st.sampled_from(sorted({int(info.min), int(info.max), 0, 1, 7,
+                                   max(int(info.min), -3)}))
+
+
+@st.composite
+def _array_axis(draw, min_dims=1):
+    dt = draw(st.sampled_from(DTYPES))
+    shape = draw(hnp.array_shapes(min_dims=min_dims, max_dims=3, min_side=0,
+                                  max_side=7))
+    a = draw(hnp.arrays(dt, shape, elements=_values(dt)))
+    axis = draw(st.integers(-len(shape), len(shape) - 1) | st.none())
+    return a, axis
+
+
+def _eq(got, expected):
+    got = A(got)
+    assert got.shape == expected.shape, (got.shape, expected.shape)
+    assert got.dtype == expected.dtype, (got.dtype, expected.dtype)
+    np.testing.assert_array_equal(got, expected)
+
+
+@SETTINGS
+@given(data=_array_axis())
+def test_sort_argsort_match_numpy(device, data):
+    a, axis = data
+    if not _supported(device, a.dtype):
+        return
+    x = sluice.asarray(a, device=device)
+    _eq(sluice.sort(x, axis=axis), np.sort(a, axis=axis))
+    _eq(sluice.argsort(x, axis=axis),
+        np.argsort(a, axis=axis, kind="stable"))
+
+
+@SETTINGS
+@given(data=_array_axis())
+def test_descending_is_stable_with_nans_last(device, data):
+    a, axis = data
+    if not _supported(device, a.dtype):
+        return
+    x = sluice.asarray(a, device=device)
+    got = A(sluice.argsort(x, axis=axis, descending=True))
+    if a.size == 0:
+        assert got.shape == (a.reshape(-1) if axis is None else a).shape
+        return
+    flat = a.reshape(-1) if axis is None else np.moveaxis(a, axis, -1)
+    idx = got if axis is None else np.moveaxis(got, axis, -1)
+    flat = flat.reshape(-1, flat.shape[-1]) if flat.size else flat
+    idx = idx.reshape(flat.shape)
+    for row, ix in zip(np.atleast_2d(flat), np.atleast_2d(idx)):
+        vals = row[ix]
+        nan = np.isnan(vals) if vals.dtype.kind == "f" else np.zeros(
+            len(vals), bool)
+        # NaNs last, the rest non-increasing, ties in their first order
+        assert not (nan[:-1] & ~nan[1:]).any()
+        v = vals[~nan]
+        assert (v[:-1] >= v[1:]).all()
+        same = v[:-1] == v[1:]
+        assert (ix[~nan][:-1][same] < ix[~nan][1:][same]).all()
+    s = A(sluice.sort(x, axis=axis, descending=True))
+    ax = -1 if axis is None else axis
+    np.testing.assert_array_equal(
+        s, np.take_along_axis(a.reshape(-1) if axis is None else a, got, ax))
+
+
+@SETTINGS
+@given(data=_array_axis())
+def test_scans_match_numpy(device, data):
+    a, axis = data
+    if not _supported(device, a.dtype):
+        return
+    if a.dtype.kind == "f":
+        a = np.where(np.isfinite(a) & (np.abs(a) < 100), a, 1.0).astype(
+            a.dtype)
+    x = sluice.asarray(a, device=device)
+    for name in ("cumsum", "cumprod"):
+        exp = getattr(np, name)(a, axis=axis)
+        if exp.dtype == np.float64 and not device.has_aspect_fp64:
+            continue
+        got = A(getattr(sluice, name)(x, axis=axis))
+        assert got.dtype == exp.dtype and got.shape == exp.shape
+        if exp.dtype.kind == "f":
+            np.testing.assert_allclose(got, exp, rtol=1e-5)
+        else:
+            np.testing.assert_array_equal(got, exp)
+
+
+@SETTINGS
+@given(data=_array_axis())
+def test_argmax_argmin_count_nonzero(device, data):
+    a, axis = data
+    if not _supported(device, a.dtype):
+        return
+    x = sluice.asarray(a, device=device)
+    ax = 0 if axis is None and a.ndim == 1 else axis
+    if (a.size == 0 if ax is None else a.shape[ax] == 0):
+        with pytest.raises(ValueError):
+            sluice.argmax(x, axis=ax)
+    else:
+        _eq(sluice.argmax(x, axis=ax), np.argmax(a, axis=ax))
+        _eq(sluice.argmin(x, axis=ax, keepdims=True),
+            np.argmin(a, axis=ax, keepdims=True))
+    _eq(sluice.count_nonzero(x, axis=axis),
+        np.asarray(np.count_nonzero(a, axis=axis), dtype=np.int64))
+
+
+@SETTINGS
+@given(data=_array_axis())
+def test_unique_family(device, data):
+    a, _ = data
+    if not _supported(device, a.dtype):
+        return
+    x = sluice.asarray(a, device=device)
+    v, i, inv, c = np.unique(a, return_index=True, return_inverse=True,
+                             return_counts=True)
+    got = sluice.unique(x, return_index=True, return_inverse=True,
+                        return_counts=True)
+    np.testing.assert_array_equal(A(got[0]), v)
+    _eq(got[1], i.astype(np.int64))
+    np.testing.assert_array_equal(A(got[2]).reshape(-1), inv.reshape(-1))
+    _eq(got[3], c.astype(np.int64))
+    r = sluice.unique_all(x)
+    assert A(r.inverse_indices).shape == a.shape
+    np.testing.assert_array_equal(A(r.values)[A(r.inverse_indices)], a)
+
+
+def test_nan_order_and_searchsorted(device):
+    if not device.has_aspect_fp64:
+        pytest.skip("float64")
+    a = np.array([3.0, np.nan, -np.inf, 1.0, -0.0, 0.0, np.inf, np.nan, 1.0])
+    x = sluice.asarray(a, device=device)
+    _eq(sluice.sort(x), np.sort(a))
+    _eq(sluice.argsort(x), np.argsort(a, kind="stable"))
+    s = np.sort(a)
+    v = np.array([np.nan, 1.0, -np.inf, 5.0, np.inf])
+    for side in ("left", "right"):
+        _eq(sluice.searchsorted(sluice.asarray(s, device=device),
+                                sluice.asarray(v, device=device), side=side),
+            np.searchsorted(s, v, side=side))
+    _eq(sluice.nanargmax(x), np.int64(np.nanargmax(a)))
+    _eq(sluice.argmax(x), np.int64(np.argmax(a)))
+    with pytest.raises(ValueError, match="All-NaN"):
+        sluice.nanargmin(sluice.asarray(np.full(3, np.nan), device=device))
+
+
+def test_large_sort_and_scan(device):
+    rng = np.random.default_rng(3)
+    a = (rng.standard_normal(300_001) * 1e3).astype(np.float32)
+    a[::1000] = np.nan
+    x = sluice.asarray(a, device=device)
+    _eq(sluice.sort(x), np.sort(a))
+    _eq(sluice.argsort(x), np.argsort(a, kind="stable"))
+    k = rng.integers(-5, 5, size=(3, 100_003)).astype(np.int32)
+    xk = sluice.asarray(k, device=device)
+    _eq(sluice.argsort(xk, axis=1), np.argsort(k, axis=1, kind="stable"))
+    _eq(sluice.cumsum(xk, axis=1), np.cumsum(k, axis=1))
+    np.testing.assert_allclose(A(sluice.cumsum(sluice.asarray(
+        np.ones(300_001, np.float32), device=device)))[-1], 300_001)
+
+
+def test_partition_and_sets(device):
+    rng = np.random.default_rng(4)
+    a = rng.integers(0, 40, 200)
+    b = rng.integers(20, 60, 150)
+    x, y = (sluice.asarray(v, device=device) for v in (a, b))
+    p = A(sluice.partition(x, 17))
+    assert p[17] == np.sort(a)[17] and (p[:17] <= p[17]).all() and \
+        (p[18:] >= p[17]).all()
+    ap = A(sluice.argpartition(x, 5))
+    assert a[ap][5] == np.sort(a)[5]
+    _eq(sluice.isin(x, y), np.isin(a, b))
+    _eq(sluice.isin(x, y, invert=True), np.isin(a, b, invert=True))
+    _eq(sluice.intersect1d(x, y), np.intersect1d(a, b))
+    _eq(sluice.union1d(x, y), np.union1d(a, b))
+    _eq(sluice.setdiff1d(x, y), np.setdiff1d(a, b))
+    with pytest.raises(ValueError):
+        sluice.partition(x, 500)
+
+
+def test_scans_and_differences(device):
+    rng = np.random.default_rng(5)
+    f = rng.standard_normal((4, 9)).astype(np.float32)
+    f[1, 2] = np.nan
+    x = sluice.asarray(f, device=device)
+    np.testing.assert_allclose(A(sluice.nancumsum(x, axis=1)),
+                               np.nancumsum(f, axis=1), rtol=1e-5)
+    np.testing.assert_allclose(A(sluice.nancumprod(x, axis=0)),
+                               np.nancumprod(f, axis=0), rtol=1e-5)
+    i = rng.integers(-4, 4, (3, 5))
+    xi = sluice.asarray(i, device=device)
+    _eq(sluice.cumulative_sum(xi, axis=1, include_initial=True),
+        np.cumulative_sum(i, axis=1, include_initial=True))
+    _eq(sluice.cumulative_prod(xi, axis=0), np.cumulative_prod(i, axis=0))
+    _eq(sluice.diff(xi, n=2, axis=1), np.diff(i, n=2, axis=1))
+    _eq(sluice.diff(xi, axis=0, prepend=0, append=9),
+        np.diff(i, axis=0, prepend=0, append=9))
+    _eq(sluice.diff(sluice.asarray(i > 0, device=device)), np.diff(i > 0))
+    _eq(sluice.ediff1d(xi, to_begin=[-7], to_end=7),
+        np.ediff1d(i, to_begin=[-7], to_end=7))
+    with pytest.raises(ValueError):
+        sluice.cumulative_sum(xi)
+
+
+def test_statistics(device):
+    rng = np.random.default_rng(6)
+    f = rng.standard_normal((5, 37)).astype(np.float32)
+    g = f.copy()
+    g[2, 3] = np.nan
+    x, y = (sluice.asarray(v, device=device) for v in (f, g))
+
+    def close(got, exp, tol=1e-5):
+        np.testing.assert_allclose(A(got), exp, rtol=tol, atol=tol)
+
+    close(sluice.median(y, axis=1), np.median(g, axis=1))
+    close(sluice.nanmedian(y, axis=1, keepdims=True),
+          np.nanmedian(g, axis=1, keepdims=True))
+    close(sluice.percentile(x, [5, 50, 99], axis=0),
+          np.percentile(f, [5, 50, 99], axis=0))
+    close(sluice.quantile(x, 0.25), np.quantile(f, 0.25))
+    close(sluice.nanpercentile(y, 75), np.nanpercentile(g, 75))
+    close(sluice.nanquantile(y, [0.1, 0.9], axis=1),
+          np.nanquantile(g, [0.1, 0.9], axis=1))
+    close(sluice.nansum(y, axis=0), np.nansum(g, axis=0))
+    close(sluice.nanprod(y, axis=1), np.nanprod(g, axis=1), 1e-4)
+    close(sluice.nanmax(y, axis=1), np.nanmax(g, axis=1))
+    close(sluice.nanmin(y), np.nanmin(g))
+    close(sluice.nanmean(y, axis=1), np.nanmean(g, axis=1))
+    close(sluice.nanvar(y, axis=1, ddof=1), np.nanvar(g, axis=1, ddof=1),
+          1e-4)
+    close(sluice.nanstd(y), np.nanstd(g), 1e-4)
+    close(sluice.ptp(x, axis=1), np.ptp(f, axis=1))
+    w = np.arange(1, 38, dtype=np.float32)
+    close(sluice.average(x, axis=1, weights=sluice.asarray(
+        w, device=device)), np.average(f, axis=1, weights=w), 1e-4)
+    close(sluice.average(x), np.average(f))
+    close(sluice.cov(x), np.cov(f), 1e-4)
+    close(sluice.cov(x, rowvar=False, bias=True),
+          np.cov(f, rowvar=False, bias=True), 1e-4)
+    close(sluice.corrcoef(x), np.corrcoef(f), 1e-4)
+    assert np.isnan(A(sluice.nanmax(sluice.asarray(
+        np.full((2, 3), np.nan, np.float32), device=device), axis=1))).all()
+
+
+def test_histograms_and_digitize(device):
+    rng = np.random.default_rng(7)
+    f = rng.standard_normal(5000).astype(np.float32)
+    x = sluice.asarray(f, device=device)
+    for bins, rng_ in ((10, None), (7, (-1.0, 2.0)), (64, (-3, 3))):
+        h, e = sluice.histogram(x, bins=bins, range=rng_)
+        eh, ee = np.histogram(f, bins=bins, range=rng_)
+        _eq(h, eh)
+        np.testing.assert_array_equal(A(e), ee)
+    edges = np.array([-2, -0.5, 0, 0.1, 3], dtype=np.float32)
+    h, _ = sluice.histogram(x, bins=sluice.asarray(edges, device=device))
+    _eq(h, np.histogram(f, bins=edges)[0])
+    hd, _ = sluice.histogram(x, bins=5, density=True)
+    np.testing.assert_allclose(A(hd), np.histogram(f, 5, density=True)[0],
+                               rtol=1e-5)
+    y = sluice.asarray(f[::-1].copy(), device=device)
+    h2 = sluice.histogram2d(x, y, bins=4)
+    _eq(h2[0], np.histogram2d(f, f[::-1], bins=4)[0].astype(np.int64))
+    i = rng.integers(0, 30, 1000)
+    xi = sluice.asarray(i, device=device)
+    _eq(sluice.bincount(xi), np.bincount(i))
+    if device.has_aspect_fp64:
+        wt = rng.random(1000)
+        np.testing.assert_allclose(
+            A(sluice.bincount(xi, weights=sluice.asarray(wt, device=device),
+                              minlength=40)),
+            np.bincount(i, weights=wt, minlength=40))
+    with pytest.raises(ValueError):
+        sluice.bincount(sluice.asarray(np.array([1, -1]), device=device))
+    for bins in ([-1.0, 0.0, 0.5], [0.5, 0.0, -1.0]):
+        b = np.array(bins, dtype=np.float32)
+        for right in (False, True):
+            _eq(sluice.digitize(x, sluice.asarray(b, device=device),
+                                right=right),
+                np.digitize(f, b, right=right))
+
+
+def test_empty_arrays(device):
+    e = sluice.asarray(np.zeros((0, 3), np.float32), device=device)
+    _eq(sluice.sort(e, axis=0), np.zeros((0, 3), np.float32))
+    _eq(sluice.argsort(e), np.zeros((0, 3), np.int64))
+    _eq(sluice.cumsum(e, axis=1), np.zeros((0, 3), np.float32))
+    assert A(sluice.unique(e)).shape == (0,)
+    with pytest.raises(ValueError):
+        sluice.argmax(e)
+
+
+def test_random_is_reproducible_and_on_the_device(device):
+    r = sluice.random.RandomState(11, device=device)
+    u = r.uniform(-1, 1, size=20000)
+    assert u.sycl_device == device
+    un = A(u)
+    assert (un >= -1).all() and (un < 1).all() and abs(un.mean()) < 0.05
+    again = sluice.random.RandomState(11, device=device)
+    np.testing.assert_array_equal(A(again.uniform(-1, 1, size=20000)), un)
+    assert not np.array_equal(A(r.uniform(-1, 1, size=20000)), un)
+    f = A(r.random_sample(1000, dtype=np.float32))
+    assert f.dtype == np.float32 and (f < 1).all() and (f >= 0).all()
+    z = A(r.normal(2.0, 3.0, size=20000))
+    assert abs(z.mean() - 2) < 0.15 and abs(z.std() - 3) < 0.15
+    k = A(r.randint(-3, 4, size=5000, dtype=np.int32))
+    assert k.dtype == np.int32 and set(np.unique(k)) == set(range(-3, 4))
+    p = A(r.poisson(3.0, size=20000))
+    assert abs(p.mean() - 3) < 0.1 and abs(p.var() - 3) < 0.2
+    b = A(r.binomial(8, 0.25, size=20000))
+    assert abs(b.mean() - 2) < 0.1
+    g = A(r.gamma(2.0, 1.5, size=20000))
+    assert abs(g.mean() - 3) < 0.1
+    assert abs(A(r.beta(2.0, 6.0, size=20000)).mean() - 0.25) < 0.02
+    assert abs(A(r.exponential(0.5, size=20000)).mean() - 0.5) < 0.03
+    perm = A(r.permutation(50))
+    assert sorted(perm) == list(range(50))
+    m = sluice.arange(12, device=device).reshape(4, 3)
+    r.shuffle(m)
+    assert sorted(A(m)[:, 0]) == [0, 3, 6, 9]
+    assert (A(m)[:, 1] == A(m)[:, 0] + 1).all()
+    c = A(r.choice(4, size=4000, p=[0.5, 0.0, 0.25, 0.25]))
+    assert (c != 1).all() and abs((c == 0).mean() - 0.5) < 0.05
+    c = A(r.choice(sluice.arange(10, device=device) * 3, 10, replace=False))
+    assert sorted(c) == list(range(0, 30, 3))
+
+
+def test_philox_known_answer(host):
+    from sluice import _sort_kernels as K
+    from sluice import kernel_api as kapi
+    o = sluice.empty(1, dtype=np.float64, device=host)
+    sluice.call_kernel(K.k_uniform, kapi.Range(1), o, 0, 0, 0, 0.0, 1.0, 0)
+    # Random123's Philox4x32-10 of counter 0, key 0: 6627e8d5 e169c58d ...
+    exp = ((0x6627E8D5 >> 5) * 2.0**26 + (0xE169C58D >> 6)) / 2.0**53
+    assert A(o)[0] == exp
+
+
+def test_placement_and_jit_errors(device):
+    x = sluice.asarray(np.arange(5.0, dtype=np.float32), device=device)
+    q = sluice.Queue(device)
+    y = sluice.asarray(np.arange(5.0, dtype=np.float32), sycl_queue=q)
+    with pytest.raises(sluice.ExecutionPlacementError):
+        sluice.searchsorted(x, y)
+    with pytest.raises(TypeError):
+        sluice.sort(np.arange(3))
+
+    @sluice.jit
+    def f(a):
+        return sluice.sort(a)
+
+    with pytest.raises(NotImplementedError, match="jit"):
+        f(x)
+
+
+def test_kernels_compile_to_ptx(host):
+    """Every kernel signature a small workload uses compiles for CUDA
+    (PTX for sm_90) here, with no GPU: the text is built for a CUDA queue
+    and lowered to device binaries."""
+    from unittest import mock
+
+    from sluice import _compiler, _kernel
+    seen = {}
+    orig = _kernel.KernelFunction._signature
+
+    def record(self, rng, args):
+        r = orig(self, rng, args)
+        seen.setdefault((self.__name__, r[5]), (self, r))
+        return r
+
+    with mock.patch.object(_kernel.KernelFunction, "_signature", record):
+        rng = np.random.default_rng(0)
+        f = sluice.asarray(rng.standard_normal((3, 50)).astype(np.float32),
+                           device=host)
+        sluice.sort(f)
+        sluice.argsort(f, axis=0)
+        sluice.cumsum(f, axis=1)
+        sluice.argmax(f, axis=1)
+        sluice.unique(f)
+        sluice.histogram(f, 8)
+        sluice.median(f, axis=0)
+        sluice.random.RandomState(1, device=host).normal(size=4)
+    assert len(seen) >= 15
+    with mock.patch.object(_kernel.KernelFunction, "_target",
+                           lambda self, q: "cuda"), \
+            mock.patch.object(_kernel, "_place", lambda q: '"cuda:gpu:0"'):
+        for (name, _), (k, (_, nd, ndim, sigs, qid, _)) in seen.items():
+            text = k._build_text(nd, ndim, sigs, qid)
+            out = _compiler.lower_text(text, "binaries", (), name)
+            assert "gpu.binary @sluice_cuda_kernels" in out, name
+            assert ".target sm_" in out and f".entry {name}(" in out, name
+
+
+def test_logsumexp_and_reduce_hypot(device):
+    if not device.has_aspect_fp64:
+        pytest.skip("float64")
+    h = np.random.default_rng(8).standard_normal((4, 6)) * 400
+    h[2, 1] = np.inf
+    x = sluice.asarray(h, device=device)
+    m = h.max(1, keepdims=True)
+    m0 = np.where(np.isfinite(m), m, 0)
+    ref = np.log(np.exp(h - m0).sum(1)) + m0[:, 0]
+    np.testing.assert_allclose(A(sluice.logsumexp(x, axis=1)), ref,
+                               rtol=1e-12)
+    big = h * 1e305
+    np.testing.assert_allclose(
+        A(sluice.reduce_hypot(sluice.asarray(big, device=device), axis=1)),
+        np.hypot.reduce(big, axis=1), rtol=1e-12)
