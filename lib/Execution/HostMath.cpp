@@ -147,7 +147,16 @@ sluice::exec::makeHostOptimizingTransformer(unsigned optLevel,
     tuning.LoopUnrolling = true;
     tuning.LoopInterleaving = true;
     tuning.LoopVectorization = true;
-    tuning.SLPVectorization = true;
+    // The SLP vectorizer's scheduling is quadratic in a block's length: a
+    // kernel of a thousand arrays has a loop body of thousands of
+    // instructions, where it takes tens of seconds (and the loop vectoriser
+    // does the work). It runs on modules without such blocks.
+    constexpr size_t kSlpMaxBlock = 4096;
+    bool hugeBlock = false;
+    for (llvm::Function &f : *m)
+      for (llvm::BasicBlock &bb : f)
+        hugeBlock |= bb.size() > kSlpMaxBlock;
+    tuning.SLPVectorization = !hugeBlock;
     llvm::PassBuilder pb(tm, tuning);
     llvm::TargetLibraryInfoImpl tli(m->getTargetTriple());
     if (tm)

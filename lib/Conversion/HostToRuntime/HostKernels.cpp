@@ -167,6 +167,58 @@ Value loadPacked(OpBuilder &b, Location loc, Value argv, int64_t i, Type t) {
   return LLVM::LoadOp::create(b, loc, t, p);
 }
 
+/// Functions with more parameters than this are moved into their only
+/// caller by moveBodyIntoCaller instead of being called (and inlined by
+/// LLVM): a call with thousands of arguments and the functions' signatures
+/// cost LLVM's interprocedural passes time quadratic in their number (a
+/// function of 1000 arrays has 5000 parameters).
+constexpr size_t kMoveBodyParams = 256;
+
+/// Replaces `call` by `callee`'s body: the call's block branches to the
+/// callee's entry with the call's arguments, and each return branches to
+/// the rest of the block with the returned value (the call's result). The
+/// callee is erased. Allocas of a constant size in the callee's entry block
+/// move to the caller's entry, where LLVM promotes them.
+void moveBodyIntoCaller(OpBuilder &b, LLVM::CallOp call,
+                        LLVM::LLVMFuncOp callee) {
+  Block *before = call->getBlock();
+  Block *after = before->splitBlock(std::next(call->getIterator()));
+  if (call.getNumResults() == 1) {
+    Value result =
+        after->addArgument(call.getResult().getType(), call.getLoc());
+    call.getResult().replaceAllUsesWith(result);
+  }
+  Region &body = callee.getBody();
+  Block *calleeEntry = &body.front();
+  Region *region = before->getParent();
+  Block *callerEntry = &region->front();
+  for (Operation &op : llvm::make_early_inc_range(*calleeEntry)) {
+    auto alloca = dyn_cast<LLVM::AllocaOp>(op);
+    if (!alloca)
+      continue;
+    Operation *size = alloca.getArraySize().getDefiningOp();
+    if (!size || !isa<LLVM::ConstantOp>(size) ||
+        size->getBlock() != calleeEntry)
+      continue;
+    size->moveBefore(callerEntry, callerEntry->begin());
+    alloca->moveAfter(size);
+  }
+  region->getBlocks().splice(after->getIterator(), body.getBlocks());
+  for (Block *block = calleeEntry; block != after;
+       block = block->getNextNode()) {
+    auto ret = dyn_cast<LLVM::ReturnOp>(block->getTerminator());
+    if (!ret)
+      continue;
+    b.setInsertionPoint(ret);
+    LLVM::BrOp::create(b, ret.getLoc(), ret.getOperands(), after);
+    ret.erase();
+  }
+  b.setInsertionPoint(call);
+  LLVM::BrOp::create(b, call.getLoc(), call.getArgOperands(), calleeEntry);
+  call.erase();
+  callee.erase();
+}
+
 } // namespace
 
 LogicalResult
@@ -206,8 +258,10 @@ sluice::host::createHostKernelWrappers(ModuleOp module,
     };
     args.push_back(field(0));
     args.push_back(field(3));
-    LLVM::CallOp::create(b, loc, impl, args);
+    auto call = LLVM::CallOp::create(b, loc, impl, args);
     LLVM::ReturnOp::create(b, loc, ValueRange());
+    if (params.size() > kMoveBodyParams)
+      moveBodyIntoCaller(b, call, impl);
   }
   return success();
 }
@@ -263,6 +317,8 @@ LogicalResult sluice::host::createEntryPoints(ModuleOp module,
     }
     Value status = callRuntime(b, loc, module, "sluiceProgramEnd", i32, {});
     LLVM::ReturnOp::create(b, loc, status);
+    if (onlyEntry && params.size() > kMoveBodyParams)
+      moveBodyIntoCaller(b, call, f);
   }
   return success();
 }

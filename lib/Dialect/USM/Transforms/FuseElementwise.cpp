@@ -856,7 +856,7 @@ struct USMFuseElementwisePass
 
   void runOnOperation() override {
     Options opts{fuseProducers, fuseReductions, fuseEpilogues, fuseSiblings,
-                 multiOutput,   recompute,      report,         maxGroupOps};
+                 multiOutput,   recompute,      report,        maxGroupOps};
     SmallVector<Block *> blocks;
     getOperation()->walk([&](Block *block) {
       if (!isa<FusedOp>(block->getParentOp()))
