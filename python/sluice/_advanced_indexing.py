@@ -265,7 +265,7 @@ def _plan(x, key):
     return offset, vshape, vstrides, adv
 
 
-def _flat_row_index(adv, vshape):
+def _flat_row_index(adv, vshape, like):
     """(row index of the broadcast shape, broadcast shape, adv sizes): the
     advanced indices combined into one C-order index over the indexed axes,
     on the host when every index is host data."""
@@ -285,6 +285,9 @@ def _flat_row_index(adv, vshape):
             flat = flat * s + n
         return flat.reshape(-1), bshape, sizes
     from . import _ops
+    from ._array import _from_host
+    norm = [_from_host(n, like._queue_id, like._usm_kind)
+            if isinstance(n, np.ndarray) else n for n in norm]
     flat = None
     for n, s in zip(norm, sizes):
         if flat is None:
@@ -306,7 +309,7 @@ def getitem(x, key):
     from . import _ops
     offset, vshape, vstrides, adv = _plan(x, key)
     q = x
-    flat, bshape, sizes = _flat_row_index(adv, vshape)
+    flat, bshape, sizes = _flat_row_index(adv, vshape, x)
     adv_axes = [a for a, _, _ in adv]
     rest = [i for i in range(len(vshape)) if i not in adv_axes]
     perm = adv_axes + rest

@@ -48,6 +48,14 @@ def _axis(axis, ndim):
     return _normalize_axes(axis, ndim)[0]
 
 
+def _axes_in_order(axis, ndim):
+    """Normalised axes in the order given (AxisError, duplicates
+    ValueError)."""
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    _normalize_axes(axes, ndim)
+    return tuple(operator.index(a) % ndim for a in axes)
+
+
 def _empty(shape, dtype, like):
     from ._creation import empty
     return empty(tuple(shape), dtype=dtype, sycl_queue=like.sycl_queue,
@@ -306,8 +314,8 @@ def rot90(m, k=1, axes=(0, 1)):
 
 def moveaxis(a, source, destination):
     nd = a.ndim
-    src = _normalize_axes(source, nd)
-    dst = _normalize_axes(destination, nd)
+    src = _axes_in_order(source, nd)
+    dst = _axes_in_order(destination, nd)
     if len(src) != len(dst):
         raise ValueError("`source` and `destination` arguments must have "
                          "the same number of elements")
