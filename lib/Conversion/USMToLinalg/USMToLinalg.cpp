@@ -653,6 +653,7 @@ struct ConvertUSMToLinalgPass
     RewritePatternSet patterns(ctx);
     populateUSMToLinalgConversionPatterns(converter, patterns);
     populateFusedGroupLoweringPatterns(converter, patterns);
+    populateIndexingLoweringPatterns(converter, patterns);
     patterns.add<SignednessCastLowering>(converter, ctx);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
