@@ -269,3 +269,84 @@ def test_index_generators(device):
         for r, e in zip(sluice.triu_indices(4, k, sycl_queue=q),
                         np.triu_indices(4, k)):
             check(r, e.astype(np.int64))
+
+
+# --- inside @sluice.jit ----------------------------------------------------------
+
+def test_jit_slicing(device):
+    @sluice.jit
+    def f(x):
+        return x[1:, ::-2] * 2 + x[0, 1:4:2][None, :] + x[-1, 0]
+
+    x = np.arange(30, dtype=np.float32).reshape(5, 6)
+    e = x[1:, ::-2] * 2 + x[0, 1:4:2][None, :] + x[-1, 0]
+    check(f(put(x, device)), e)
+
+
+def test_jit_integer_arrays(device):
+    @sluice.jit
+    def f(x, i):
+        return x[i], x[:, i], x[[2, 0], 1:], x[i, [0, 1, 2]]
+
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    i = np.array([2, -1, 0])
+    for r, e in zip(f(put(x, device), put(i, device)),
+                    (x[i], x[:, i], x[[2, 0], 1:], x[i, [0, 1, 2]])):
+        check(r, e)
+
+
+def test_jit_stencil(device):
+    @sluice.jit
+    def step(u):
+        u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2]
+                                + u[1:-1, 2:])
+        return u
+
+    e = np.zeros((6, 7), np.float32)
+    e[0] = 1
+    u = put(e, device)
+    for _ in range(3):
+        r = step(u)
+        e[1:-1, 1:-1] = 0.25 * (e[:-2, 1:-1] + e[2:, 1:-1] + e[1:-1, :-2]
+                                + e[1:-1, 2:])
+    assert r is u  # the argument, updated in place as in NumPy
+    np.testing.assert_allclose(sluice.asnumpy(u), e, rtol=1e-6)
+
+
+def test_jit_assignment(device):
+    @sluice.jit
+    def f(x, v):
+        y = x * 1
+        y[x > 5] = -1
+        y[0, ::-2] = v
+        y[..., 1] = 7
+        y[2] += 100
+        return y
+
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    v = np.array([8, 9], np.float32)
+    e = x.copy()
+    e[x > 5] = -1
+    e[0, ::-2] = v
+    e[..., 1] = 7
+    e[2] += 100
+    a = put(x, device)
+    check(f(a, put(v, device)), e)
+    check(a, x)  # the argument was not assigned to
+
+
+def test_jit_errors(device):
+    @sluice.jit
+    def f(x, i):
+        x[i] = 0
+        return x
+
+    with pytest.raises(sluice.TracerError, match="integer index arrays"):
+        f(put(N, device), put(np.array([0]), device))
+
+    @sluice.jit
+    def g(x):
+        return x[[7]]
+
+    with pytest.raises(IndexError, match="out of bounds"):
+        g(put(N, device))

@@ -190,3 +190,22 @@ def test_concat_flip_roll_hypothesis(device, data):
     check(sluice.flip(a, axis), np.flip(x, axis))
     shift = data.draw(st.integers(-6, 6))
     check(sluice.roll(a, shift, axis), np.roll(x, shift, axis))
+
+
+def test_jit_manipulation(device):
+    @sluice.jit
+    def f(x):
+        return (sluice.concatenate([x, x[::-1]], axis=1), sluice.flip(x),
+                sluice.roll(x, 2, axis=1), sluice.tril(x, -1),
+                sluice.pad(x, 1), sluice.pad(x, (1, 2), mode="edge"),
+                sluice.diagonal(x), sluice.stack([x, x]), sluice.tile(x, 2),
+                sluice.repeat(x, 2, axis=0), sluice.split(x, 2, axis=1)[1])
+
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    expected = (np.concatenate([x, x[::-1]], axis=1), np.flip(x),
+                np.roll(x, 2, axis=1), np.tril(x, -1), np.pad(x, 1),
+                np.pad(x, (1, 2), mode="edge"), np.diagonal(x),
+                np.stack([x, x]), np.tile(x, 2), np.repeat(x, 2, axis=0),
+                np.split(x, 2, axis=1)[1])
+    for r, e in zip(f(put(x, device)), expected):
+        check(r, e)
