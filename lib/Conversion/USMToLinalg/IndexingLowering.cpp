@@ -31,7 +31,6 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
     Value indices = adaptor.getIndices();
     auto outType =
         cast<MemRefType>(getTypeConverter()->convertType(op.getType()));
-    auto indexMemref = cast<MemRefType>(indices.getType());
     SmallVector<Value> outSizes;
     for (auto [i, d] : llvm::enumerate(outType.getShape()))
       if (ShapedType::isDynamic(d))
@@ -50,13 +49,13 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     Value last = arith::SubIOp::create(rewriter, loc, count, one);
-    bool unsignedIndex =
-        cast<ArrayType>(op.getIndices().getType()).getElementType().isUnsignedInteger();
+    bool unsignedIndex = cast<ArrayType>(op.getIndices().getType())
+                             .getElementType()
+                             .isUnsignedInteger();
     int64_t rank = outType.getRank();
     AffineMap id = rewriter.getMultiDimIdentityMap(rank);
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
-    (void)indexMemref;
     linalg::GenericOp::create(
         rewriter, loc, ValueRange{indices}, ValueRange{out},
         ArrayRef<AffineMap>{id, id}, iterators,

@@ -29,7 +29,8 @@ LogicalResult GatherOp::verify() {
   if (!source.samePlacement(result))
     return emitOpError("result placement (")
            << ud::formatQueue(result.getQueue()) << ", "
-           << stringifyUSMKind(result.getKind()) << ") differs from the source's ("
+           << stringifyUSMKind(result.getKind())
+           << ") differs from the source's ("
            << ud::formatQueue(source.getQueue()) << ", "
            << stringifyUSMKind(source.getKind()) << ")";
   if (indices.getQueue() != source.getQueue())
