@@ -1,9 +1,9 @@
 //===- IndexingLowering.cpp - usm.gather to linalg ------------------------===//
 //
 // A gather is one linalg.generic over the indices: each element's index is
-// clamped into the source's element count, split into coordinates by the
-// source's (run-time) sizes and loaded from the source. The source is read
-// in place, whatever its layout.
+// clamped into the source's element count and loaded from a flat view of
+// the (contiguous) source, which the payload reads from above (the kernel
+// former passes such a buffer whole).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,15 +37,21 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
         outSizes.push_back(memref::DimOp::create(rewriter, loc, indices, i));
     Value out = memref::AllocOp::create(rewriter, loc, outType, outSizes,
                                         rewriter.getI64IntegerAttr(64));
-    // The source's sizes and element count, computed on the host.
+    // The source as a flat buffer (usm arrays are contiguous), with its
+    // element count, computed on the host.
     auto sourceType = cast<MemRefType>(source.getType());
-    SmallVector<Value> sizes;
     Value count = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    for (int64_t i = 0; i < sourceType.getRank(); ++i) {
-      Value d = memref::DimOp::create(rewriter, loc, source, i);
-      sizes.push_back(d);
-      count = arith::MulIOp::create(rewriter, loc, count, d);
-    }
+    for (int64_t i = 0; i < sourceType.getRank(); ++i)
+      count = arith::MulIOp::create(
+          rewriter, loc, count,
+          memref::DimOp::create(rewriter, loc, source, i));
+    auto flatType = MemRefType::get(
+        {ShapedType::kDynamic}, sourceType.getElementType(),
+        MemRefLayoutAttrInterface(), sourceType.getMemorySpace());
+    Value flatSource = memref::ReinterpretCastOp::create(
+        rewriter, loc, flatType, source, rewriter.getIndexAttr(0),
+        ArrayRef<OpFoldResult>{count},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     Value last = arith::SubIOp::create(rewriter, loc, count, one);
@@ -69,17 +75,7 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
                         .getResult();
           flat = arith::MaxSIOp::create(b, l, flat, zero);
           flat = arith::MinSIOp::create(b, l, flat, last);
-          SmallVector<Value> coords(sizes.size());
-          for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0;
-               --d) {
-            if (d == 0) {
-              coords[d] = flat;
-              break;
-            }
-            coords[d] = arith::RemUIOp::create(b, l, flat, sizes[d]);
-            flat = arith::DivUIOp::create(b, l, flat, sizes[d]);
-          }
-          Value v = memref::LoadOp::create(b, l, source, coords);
+          Value v = memref::LoadOp::create(b, l, flatSource, flat);
           linalg::YieldOp::create(b, l, v);
         });
     rewriter.replaceOp(op, out);

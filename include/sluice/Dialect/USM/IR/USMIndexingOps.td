@@ -16,7 +16,8 @@ def USM_GatherOp : USM_Op<"gather", [Pure]> {
     rolls, tiles and diagonals are gathers whose indices are computed
     elementwise. Indices outside `[0, size)` are clamped into it (the front
     ends check ranges before, with NumPy's errors), so a gather never reads
-    out of bounds. All three arrays are on one queue.
+    out of bounds (an empty source must come with empty indices). All
+    three arrays are on one queue.
 
     ```mlir
     %r = usm.gather %a[%i] : !usm.array<4x5xf32, "gpu:0", device>,
