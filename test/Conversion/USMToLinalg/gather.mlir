@@ -21,22 +21,6 @@
 // CHECK: %[[V:.*]] = memref.load %[[FLAT]][%[[HI]]]
 // CHECK: linalg.yield %[[V]] : f32
 // CHECK: return %[[OUT]]
-func.func @gather
-// CHECK-SAME: (%[[A:.*]]: memref<?x5xf32, {{.*}}>, %[[I:.*]]: memref<2x3xi64, {{.*}}>)
-// CHECK: %[[OUT:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x3xf32
-// CHECK: %[[D0:.*]] = memref.dim %[[A]], %{{.*}}
-// CHECK: linalg.generic
-// CHECK-SAME: ins(%[[I]] : memref<2x3xi64
-// CHECK-SAME: outs(%[[OUT]] : memref<2x3xf32
-// CHECK: ^bb0(%[[X:.*]]: i64, %{{.*}}: f32):
-// CHECK: %[[F:.*]] = arith.index_cast %[[X]] : i64 to index
-// CHECK: %[[LO:.*]] = arith.maxsi %[[F]]
-// CHECK: %[[HI:.*]] = arith.minsi %[[LO]]
-// CHECK: %[[C:.*]] = arith.remui %[[HI]]
-// CHECK: %[[R:.*]] = arith.divui %[[HI]]
-// CHECK: %[[V:.*]] = memref.load %[[A]][%[[R]], %[[C]]]
-// CHECK: linalg.yield %[[V]] : f32
-// CHECK: return %[[OUT]]
 func.func @gather(%a: !S, %i: !I) -> !usm.array<2x3xf32, "host:cpu:0", device> {
   %0 = usm.gather %a[%i] : !S, !I -> !usm.array<2x3xf32, "host:cpu:0", device>
   return %0 : !usm.array<2x3xf32, "host:cpu:0", device>
