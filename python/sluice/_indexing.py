@@ -83,6 +83,9 @@ def traced_getitem(x, key):
     TracerError."""
     from . import _ops
     from ._advanced_indexing import is_advanced
+    mask = _whole_mask(x, key)
+    if mask is not None:
+        return MaskedSelection(x, mask)
     if is_advanced(key):
         return _traced_advanced_getitem(x, key)
     if _is_reshape(key, x.ndim):
@@ -99,6 +102,80 @@ def traced_getitem(x, key):
     offset, shape, strides = view_of(tuple(x.shape), _c_strides(x.shape), 0,
                                      key)
     return gather(x, _flat_positions(x, offset, shape, strides))
+
+
+def _whole_mask(x, key):
+    """The mask when ``key`` is one boolean array of ``x``'s shape."""
+    k = key[0] if isinstance(key, tuple) and len(key) == 1 else key
+    if hasattr(k, "dtype") and hasattr(k, "shape") and \
+            np.dtype(k.dtype) == np.bool_ and \
+            tuple(k.shape) == tuple(x.shape) and len(x.shape):
+        return k
+    return None
+
+
+def _masked_error():
+    return TracerError(
+        "x[mask] inside @sluice.jit: its size depends on the data, so it "
+        "can only be computed on elementwise and assigned back through the "
+        "same mask (x[mask] += 1, x[mask] = x[mask] * 2); use "
+        "sluice.where(mask, a, b) otherwise")
+
+
+class MaskedSelection:
+    """``x[mask]`` inside ``@sluice.jit``: the elements of ``x`` where
+    ``mask`` is true, kept as the whole array. Elementwise arithmetic with
+    scalars or selections of the same mask stays a selection, and
+    ``x[mask] = selection`` is ``where(mask, selection, x)``; anything
+    else raises TracerError."""
+
+    __slots__ = ("full", "mask")
+
+    def __init__(self, full, mask):
+        self.full = full
+        self.mask = mask
+
+    def _other(self, o):
+        if isinstance(o, MaskedSelection):
+            if o.mask is not self.mask:
+                raise _masked_error()
+            return o.full
+        if hasattr(o, "shape") and tuple(o.shape) not in ((), (1,)):
+            raise _masked_error()
+        return o
+
+    def _op(self, name, o=None, reflected=False):
+        from . import _ops
+        fn = getattr(_ops, name)
+        if o is None:
+            return MaskedSelection(fn(self.full), self.mask)
+        o = self._other(o)
+        r = fn(o, self.full) if reflected else fn(self.full, o)
+        return MaskedSelection(r, self.mask)
+
+    def __getattr__(self, name):
+        raise _masked_error()
+
+    def __array__(self, *args, **kwargs):
+        raise _masked_error()
+
+
+def _masked_dunders():
+    names = {"add": "add", "sub": "subtract", "mul": "multiply",
+             "truediv": "divide", "floordiv": "floor_divide",
+             "mod": "remainder", "pow": "power"}
+    for short, name in names.items():
+        setattr(MaskedSelection, f"__{short}__",
+                lambda self, o, n=name: self._op(n, o))
+        setattr(MaskedSelection, f"__r{short}__",
+                lambda self, o, n=name: self._op(n, o, True))
+        setattr(MaskedSelection, f"__i{short}__",
+                lambda self, o, n=name: self._op(n, o))
+    MaskedSelection.__neg__ = lambda self: self._op("negative")
+    MaskedSelection.__abs__ = lambda self: self._op("absolute")
+
+
+_masked_dunders()
 
 
 def _c_strides(shape):
@@ -292,10 +369,18 @@ def traced_setitem(x, key, value):
     from . import _ops
     from ._advanced_indexing import is_advanced
     from ._trace import Tracer
+    mask = _whole_mask(x, key)
+    if isinstance(value, MaskedSelection):
+        if mask is None or value.mask is not mask:
+            raise _masked_error()
+        value = value.full
+        new = _ops.where(mask, value, x)
+        if new.dtype != x.dtype:
+            new = _ops.astype(new, x.dtype)
+        x._v = new._v
+        return
     if is_advanced(key):
-        mask = key[0] if isinstance(key, tuple) and len(key) == 1 else key
-        if hasattr(mask, "dtype") and np.dtype(mask.dtype) == np.bool_ \
-                and tuple(mask.shape) == tuple(x.shape):
+        if mask is not None:
             if hasattr(value, "shape") and int(np.prod(value.shape)) != 1:
                 raise TracerError(
                     "x[mask] = array inside @sluice.jit: the number of "

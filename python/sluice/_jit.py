@@ -25,6 +25,7 @@ import numpy as np
 
 from . import _artifact, _compiler, _dtypes, _ir, _trace
 from . import _sluice as _ext
+from . import _indexing
 from ._array import Array, _from_host
 from ._device import _coerce_device
 from ._errors import TracerError
@@ -436,6 +437,8 @@ class JitFunction:
                 raise TracerError(
                     f"{self.__name__} returns a traced scalar; return an "
                     "array (sluice.asarray) or a value computed outside")
+            if isinstance(o, _indexing.MaskedSelection):
+                raise _indexing._masked_error()
             if type(o) in (tuple, list):
                 return ("seq", type(o), [flatten(x) for x in o])
             if type(o) is dict:

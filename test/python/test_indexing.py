@@ -350,3 +350,30 @@ def test_jit_errors(device):
 
     with pytest.raises(IndexError, match="out of bounds"):
         g(put(N, device))
+
+
+def test_jit_masked_update(device):
+    @sluice.jit
+    def f(x):
+        m = x > 5
+        x[m] += 1
+        x[m] = x[m] * 2 - 1
+        x[x < 2] = 0
+        return x
+
+    x = np.arange(10, dtype=np.float32)
+    e = x.copy()
+    m = e > 5
+    e[m] += 1
+    e[m] = e[m] * 2 - 1
+    e[e < 2] = 0
+    a = put(x, device)
+    check(f(a), e)
+    check(a, e)
+
+    @sluice.jit
+    def g(x):
+        return x[x > 5].sum()
+
+    with pytest.raises(sluice.TracerError, match="depends on the data"):
+        g(put(x, device))
