@@ -26,6 +26,13 @@ def _asnumpy(x):
     return asnumpy(x)
 
 
+def _no_trace(a, name):
+    if isinstance(a, _trace.Tracer):
+        raise _trace.TracerError(
+            f"{name}() inside @sluice.jit: assignment through integer "
+            "positions is not supported there yet (it is eagerly)")
+
+
 def _check_mode(mode):
     if mode not in ("raise", "wrap", "clip"):
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or "
@@ -134,6 +141,7 @@ def _cycled(values, n, like):
 
 def put(a, ind, v, mode="raise"):
     """``a.flat[ind] = v``, ``v`` repeated as needed (in place)."""
+    _no_trace(a, "put")
     _check_mode(mode)
     idx = _index_array(ind)
     idx = ravel(idx) if _is_usm(idx) else idx.reshape(-1)
@@ -166,6 +174,7 @@ def putmask(a, mask, values):
 def place(arr, mask, vals):
     """Puts the first N ``vals`` (repeated) into the N true positions of
     ``mask``."""
+    _no_trace(arr, "place")
     mask = _usm(mask, arr)
     if mask.size != arr.size:
         raise ValueError("place: mask and data must be the same size")
