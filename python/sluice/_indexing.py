@@ -333,7 +333,7 @@ def _traced_advanced_getitem(x, key):
         if not isinstance(k, np.ndarray):
             k = _ops.where(_ops.less(k, 0), _ops.add(k, n), k)
         if st != 1:
-            k = _ops.multiply(k, st)
+            k = k * st if isinstance(k, np.ndarray) else _ops.multiply(k, st)
         shape = [1] * at + list((1,) * (nb - len(np.shape(k)))
                                 + tuple(np.shape(k))) + [1] * (nd - at - nb)
         if isinstance(k, np.ndarray):
