@@ -178,6 +178,13 @@ def _masked_dunders():
 _masked_dunders()
 
 
+def _idt(x):
+    """The dtype of x's flat positions: int32 while they fit (half the
+    traffic of int64 index arrays), else int64."""
+    return np.int32 if int(np.prod(x.shape, dtype=np.int64)) < 2**31 \
+        else np.int64
+
+
 def _c_strides(shape):
     strides = []
     s = 1
@@ -191,7 +198,7 @@ def _axis_term(x, n, stride, axis, ndim):
     """``arange(n) * stride`` along ``axis`` of an ``ndim``-d shape."""
     from . import _ops
     from ._creation import arange
-    a = arange(n, dtype=np.int64, sycl_queue=x.sycl_queue,
+    a = arange(n, dtype=_idt(x), sycl_queue=x.sycl_queue,
                usm_type=x.usm_type)
     if stride != 1:
         a = _ops.multiply(a, stride)
@@ -212,7 +219,7 @@ def _flat_positions(x, offset, shape, strides):
         t = _axis_term(x, n, st, axis, nd)
         pos = t if pos is None else _ops.add(pos, t)
     if pos is None:
-        return full(tuple(shape), offset, dtype=np.int64,
+        return full(tuple(shape), offset, dtype=_idt(x),
                     sycl_queue=x.sycl_queue, usm_type=x.usm_type)
     if offset:
         pos = _ops.add(pos, offset)
@@ -329,7 +336,7 @@ def _traced_advanced_getitem(x, key):
             offset += (k % n) * st
             continue
         k = _ops.astype(k, np.int64) if not isinstance(k, np.ndarray) \
-            else np.where(k < 0, k + n, k).astype(np.int64)
+            else np.where(k < 0, k + n, k).astype(_idt(x))
         if not isinstance(k, np.ndarray):
             k = _ops.where(_ops.less(k, 0), _ops.add(k, n), k)
         if st != 1:
@@ -337,14 +344,13 @@ def _traced_advanced_getitem(x, key):
         shape = [1] * at + list((1,) * (nb - len(np.shape(k)))
                                 + tuple(np.shape(k))) + [1] * (nd - at - nb)
         if isinstance(k, np.ndarray):
-            k = _ops.astype(_ops.add(_traced_zero(x), k.reshape(shape)),
-                            np.int64)
+            k = _const(x, k.reshape(shape).astype(_idt(x)))
         else:
             k = _ops.reshape(k, tuple(shape))
         total = k if total is None else _ops.add(total, k)
     if total is None:
         from ._creation import full
-        total = full(tuple(out_shape), offset, dtype=np.int64,
+        total = full(tuple(out_shape), offset, dtype=_idt(x),
                      sycl_queue=x.sycl_queue, usm_type=x.usm_type)
     else:
         if offset:
@@ -354,10 +360,22 @@ def _traced_advanced_getitem(x, key):
     return gather(x, total)
 
 
-def _traced_zero(x):
+def _traced_zero(x, dtype=None):
     from ._creation import full
-    return full((), 0, dtype=np.int64, sycl_queue=x.sycl_queue,
+    return full((), 0, dtype=dtype or _idt(x), sycl_queue=x.sycl_queue,
                 usm_type=x.usm_type)
+
+
+def _const(x, arr):
+    """A traced array on x's queue with the values of NumPy array ``arr``
+    (integers; booleans through their int values)."""
+    from . import _ops
+    from ._creation import full
+    if arr.dtype == np.bool_:
+        return _ops.not_equal(_const(x, arr.astype(_idt(x))), 0)
+    zero = full(arr.shape, 0, dtype=arr.dtype, sycl_queue=x.sycl_queue,
+                usm_type=x.usm_type)
+    return _ops.add(zero, arr)
 
 
 def traced_setitem(x, key, value):
@@ -460,12 +478,13 @@ def traced_setitem(x, key, value):
                 continue
             shape = [1] * nd
             shape[ax] = x.shape[ax]
-            term = _ops.astype(_ops.add(_traced_zero(x),
-                                        (coords * rstr[rax]).reshape(shape)),
-                               np.int64)
+            term = _const(x, (coords * rstr[rax]).reshape(shape).astype(
+                _idt(x)))
             idx = term if idx is None else _ops.add(idx, term)
         if idx is None:
-            idx = _traced_zero(x)
+            from ._creation import full
+            idx = full(tuple(x.shape), 0, dtype=_idt(x),
+                       sycl_queue=x.sycl_queue, usm_type=x.usm_type)
         if tuple(idx.shape) != tuple(x.shape):
             idx = _ops.broadcast_to(idx, tuple(x.shape))
         v = gather(vsrc, idx)
@@ -478,8 +497,7 @@ def traced_setitem(x, key, value):
                 continue
             shape = [1] * nd
             shape[ax] = x.shape[ax]
-            m = _ops.logical_or(_ops.astype(_traced_zero(x), np.bool_),
-                                c.reshape(shape))
+            m = _const(x, c.reshape(shape))
             mask = m if mask is None else _ops.logical_and(mask, m)
         new = _ops.where(mask, v, x)
     if new.dtype != x.dtype:
