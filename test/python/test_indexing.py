@@ -377,3 +377,45 @@ def test_jit_masked_update(device):
 
     with pytest.raises(sluice.TracerError, match="depends on the data"):
         g(put(x, device))
+
+
+def _basic_key(data, shape):
+    key = []
+    for n in shape:
+        kind = data.draw(st.sampled_from(["int", "slice", "all"]))
+        if kind == "int" and n:
+            key.append(data.draw(st.integers(-n, n - 1)))
+        elif kind == "slice":
+            start = data.draw(st.none() | st.integers(-n - 1, n + 1))
+            stop = data.draw(st.none() | st.integers(-n - 1, n + 1))
+            step = data.draw(st.sampled_from([None, 1, 2, -1, -2, 3]))
+            key.append(slice(start, stop, step))
+        else:
+            key.append(slice(None))
+    if data.draw(st.booleans()):
+        key.insert(data.draw(st.integers(0, len(key))), None)
+    return tuple(key)
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_jit_basic_keys_hypothesis(device, data):
+    shape = tuple(data.draw(st.lists(st.integers(1, 4), min_size=1,
+                                     max_size=3)))
+    key = _basic_key(data, shape)
+    x = np.arange(int(np.prod(shape)), dtype=np.int32).reshape(shape)
+
+    @sluice.jit
+    def get(a):
+        return a[key] + 0
+
+    @sluice.jit
+    def put_(a):
+        a[key] = -1
+        return a
+
+    check(get(put(x, device)), x[key] + 0)
+    e = x.copy()
+    e[key] = -1
+    check(put_(put(x, device)), e)
