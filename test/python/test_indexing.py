@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 import sluice
 
-SETTINGS = settings(max_examples=25, deadline=None,
+SETTINGS = settings(max_examples=15, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
