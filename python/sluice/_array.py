@@ -207,11 +207,20 @@ class Array(_ext.ArrayCore, ArrayMethods):
         # so they are adjacent in queue order: an update from another thread
         # reads either before both or after both, and none is lost.
         with _INPLACE_LOCK:
+            if _ext.fast_into(_FAST_OPS[name], self, other, self):
+                return self
             return self._inplace_locked(op, other, name)
 
     def _inplace_locked(self, op, other, name):
         if self._readonly:
             raise ValueError("output array is read-only")
+        from . import _ops
+        from ._trace import ScalarTracer, Tracer
+        if not isinstance(other, (Tracer, ScalarTracer)) and \
+                _ops.writable_in_place(
+                    self, [other] if isinstance(other, Array) else []):
+            # One pass: the op writes this array's memory.
+            return _ops.binary_into(name, self, other, self)
         r = op(self, other)
         if r.dtype == self.dtype and r.shape == self.shape:
             self._copy_from(r)  # the common case, without indexing
@@ -300,6 +309,7 @@ ndarray = Array
 _ext.set_array_type(Array)
 
 _INPLACE_LOCK = threading.RLock()
+_FAST_OPS = None  # sluice._ops._FAST_OPS, set when _ops is imported
 _ext.set_index_fallbacks(Array._getitem_slow, Array._setitem_slow)
 
 

@@ -243,6 +243,12 @@ def elementwise(fb, name, operands, result, loc=None):
                  f"{result.text()}", result, loc)
 
 
+def store(fb, value, dest, loc=None):
+    """``usm.store``: writes ``value`` into the memory of ``dest``."""
+    fb.ops.append((f"usm.store {value.name}, {dest.name} : "
+                   f"{value.type.text()}, {dest.type.text()}", loc))
+
+
 def astype(fb, v, result, loc=None):
     return fb.op(f"usm.astype {v.name} : {v.type.text()} to {result.text()}",
                  result, loc)

@@ -252,13 +252,14 @@ _FAST_OPS = {name: i for i, name in enumerate(
 
 
 def _execute(opkey, ops, in_dtypes, emit, out_shapes, qid, kind,
-             fast_key=None):
+             fast_key=None, written=()):
     """Runs ``emit(fb, values) -> [Value]`` on the operands.
 
     ``in_dtypes[i]`` is the dtype operand i takes part in the op with
     (None: as it is). In a trace the outputs are Tracers; otherwise the op is
     compiled (once per key) and submitted, and ``out_shapes`` gives the
-    result shapes.
+    result shapes. ``written``: the operands the program stores into
+    (``usm.store`` destinations; C-contiguous arrays).
     """
     tr = _trace_for(ops)
     if tr is None and _trace.current() is not None:
@@ -297,6 +298,8 @@ def _execute(opkey, ops, in_dtypes, emit, out_shapes, qid, kind,
         outs = emit(fb, values)
         fb.ret(outs)
         program = _compiler.compile_function(fb, name=f"sluice.{opkey[0]}")
+        if written:
+            program.written_arguments = list(written)
         k = _Kernel(program, None)
         _kernels[key] = k
     results = k.program(args, out_shapes)
@@ -448,6 +451,98 @@ def _unary(name, x):
 
     return _single(_execute(("un", usm_op, out), ops, [d], emit,
                             [ops[0].shape], qid, kind, fast))
+
+
+def writable_in_place(out, arrays):
+    """Whether results may be stored straight into ``out`` while reading
+    ``arrays``: ``out`` is C-contiguous, and every other array that shares
+    its memory is the very same view (read at the element written), as
+    NumPy requires before it skips its copy of overlapping inputs."""
+    if not out._c_contiguous:
+        return False
+    for a in arrays:
+        if a is out or not a._same_buffer(out):
+            continue
+        if (a.shape != out.shape or a._offset != out._offset
+                or a._strides != out._strides):
+            return False
+    return True
+
+
+def _check_output(name, res, shape, out):
+    if res != out.dtype and not np.can_cast(res, out.dtype, "same_kind"):
+        raise TypeError(
+            f"Cannot cast ufunc '{name}' output from {res!r} to "
+            f"{out.dtype!r} with casting rule 'same_kind'")
+    if tuple(shape) != tuple(out.shape):
+        raise ValueError(
+            f"non-broadcastable output operand with shape {tuple(out.shape)} "
+            f"doesn't match the broadcast shape {tuple(shape)}")
+
+
+def binary_into(name, x1, x2, out):
+    """``out[...] = name(x1, x2)`` for a binary operation of _BINARY: see
+    elementwise_into."""
+    ufunc, usm_op = _BINARY[name]
+    if name == "power":
+        _check_integer_power(x1, x2)
+    code = _FAST_OPS.get(name)
+    return elementwise_into(name, ufunc, usm_op, (x1, x2), out,
+                            fast_code=code)
+
+
+def elementwise_into(name, ufunc, usm_op, xs, out, fast_code=None):
+    """``out[...] = usm_op(*xs)`` in one submission that reads the operands
+    and writes ``out`` (a C-contiguous sluice.Array that only overlaps an
+    operand as the same view: see writable_in_place), the result cast to
+    ``out.dtype`` (same_kind) and computed straight into its memory. Types
+    follow ``ufunc`` as the op's own function does. ``fast_code``: the
+    op's _FAST_OPS code (binary ops), so the next call with operands of the
+    same signatures takes the C++ fast path (FastPath.cpp, tryInto)."""
+    ops = [_operand(x) for x in xs]
+    if _trace_for(ops) is not None or _trace.current() is not None:
+        raise TracerError(f"{name}: writing into a concrete array inside "
+                          "@sluice.jit is not supported: use the result")
+    qid, kind = _placement(ops + [_operand(out)])
+    *dts, res = _resolve(ufunc, ops, qid)
+    if name == "logical_xor":
+        dts = [_dtypes.bool_] * len(dts)
+    if res.kind == "b" and dts[0].kind == "b" and usm_op in ("add", "mul"):
+        usm_op = "logical_or" if usm_op == "add" else "logical_and"
+    shape = _broadcast([o.shape for o in ops])
+    _check_output(name, res, shape, out)
+    n = len(ops)
+    # The destination is an operand once: the op reads it where it writes.
+    dest = next((i for i, o in enumerate(ops) if o.obj is out), None)
+    in_dtypes = list(dts)
+    if dest is None:
+        dest = n
+        ops.append(_operand(out))
+        in_dtypes.append(None)
+
+    def emit(fb, vals):
+        rt = _ir.ArrayT(res, _broadcast_types(
+            [v.type.shape for v in vals[:n] if isinstance(v.type, _ir.ArrayT)]),
+            qid, kind)
+        v = _ir.elementwise(fb, usm_op, vals[:n], rt)
+        if res != out.dtype:
+            v = _ir.astype(fb, v, rt.with_(dtype=out.dtype))
+        # A value of another USM kind is copied in (same queue).
+        _ir.store(fb, v, fb.args[dest])
+        return []
+
+    fast = None
+    if fast_code is not None and n == 2:
+        fast = (_INTO_BASE + 3 * fast_code + builtins.min(dest, 2),
+                (xs[0], xs[1], out))
+    _execute(("into", usm_op, res, out.dtype, n, dest), ops, in_dtypes, emit,
+             [], qid, kind, fast_key=fast, written=(dest,))
+    return out
+
+
+# FastPath.cpp's kIntoBase: "into" programs register under
+# _INTO_BASE + 3 * op + the position of the destination (0, 1, else 2).
+_INTO_BASE = 128
 
 
 def add(x1, x2):
@@ -1110,3 +1205,9 @@ def copy(x):
 
 for _i, _fn in enumerate((add, subtract, multiply, divide)):
     _ext.set_fast_fallback(_i, _fn)
+
+
+# The in-place operators of sluice.Array look their fast-path codes up here.
+from . import _array as _array_module  # noqa: E402
+
+_array_module._FAST_OPS = _FAST_OPS

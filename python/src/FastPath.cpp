@@ -25,6 +25,9 @@ enum FastOp : int {
 
 /// Operations the table may hold (operators and functions).
 constexpr int kMaxOps = 256;
+/// Stores into an operand ("into" programs, see tryInto) take codes from
+/// here: kIntoBase + 3 * op + the position of the destination.
+constexpr int kIntoBase = 128;
 /// Entries kept before the table starts afresh.
 constexpr size_t kMaxEntries = 8192;
 
@@ -111,16 +114,16 @@ bool makeKey(KeyBuffer &key, int op, PyObject *const *xs, size_t n) {
   return true;
 }
 
-/// The result of a call seen before, or a null object.
-nb::object tryCall(int op, PyObject *const *xs, size_t n) {
+/// The entry of op on operands of these signatures, or null.
+const Entry *lookup(int op, PyObject *const *xs, size_t n) {
   if (tracing || entries == 0)
-    return nb::object();
+    return nullptr;
   KeyBuffer key;
   if (!makeKey(key, op, xs, n))
-    return nb::object();
+    return nullptr;
   auto it = table().find(key.hash());
   if (it == table().end())
-    return nb::object();
+    return nullptr;
   for (const Entry &e : it->second) {
     if (e.key.size() != key.size ||
         std::memcmp(e.key.data(), key.bytes, key.size) != 0)
@@ -129,18 +132,62 @@ nb::object tryCall(int op, PyObject *const *xs, size_t n) {
       int overflow = 0;
       long long v = PyLong_AsLongLongAndOverflow(xs[b.operand], &overflow);
       if (overflow || v < b.lo || v > b.hi)
-        return nb::object(); // the slow path raises OverflowError
+        return nullptr; // the slow path raises OverflowError
     }
-    Program *program = nb::inst_ptr<Program>(e.program);
-    nb::object args = nb::steal(PyTuple_New(static_cast<Py_ssize_t>(n)));
-    for (size_t i = 0; i < n; ++i) {
-      Py_INCREF(xs[i]);
-      PyTuple_SET_ITEM(args.ptr(), static_cast<Py_ssize_t>(i), xs[i]);
-    }
-    nb::list results = program->call(args, e.shapes);
-    return results[0];
+    return &e;
   }
-  return nb::object();
+  return nullptr;
+}
+
+/// Calls the entry's program on the first `n` operands.
+nb::list callEntry(const Entry &e, PyObject *const *xs, size_t n) {
+  Program *program = nb::inst_ptr<Program>(e.program);
+  nb::object args = nb::steal(PyTuple_New(static_cast<Py_ssize_t>(n)));
+  for (size_t i = 0; i < n; ++i) {
+    Py_INCREF(xs[i]);
+    PyTuple_SET_ITEM(args.ptr(), static_cast<Py_ssize_t>(i), xs[i]);
+  }
+  return program->call(args, e.shapes);
+}
+
+/// The result of a call seen before, or a null object.
+nb::object tryCall(int op, PyObject *const *xs, size_t n) {
+  const Entry *e = lookup(op, xs, n);
+  if (!e)
+    return nb::object();
+  nb::list results = callEntry(*e, xs, n);
+  return results[0];
+}
+
+bool isArray(PyObject *x) {
+  return reinterpret_cast<PyObject *>(Py_TYPE(x)) == arrayTypeHandle().ptr();
+}
+
+/// `out[...] = op(x1, x2)` through a program that stores into out, seen
+/// before (Python registers it under op's code in the "into" range, which
+/// also says which operand, if any, is out itself). Only for a contiguous,
+/// writable out that other operands overlap only as the very same view.
+bool tryInto(int op, PyObject *x1, PyObject *x2, PyObject *out) {
+  if (tracing || entries == 0 || !isArray(out))
+    return false;
+  const ArrayCore &o = *nb::inst_ptr<ArrayCore>(nb::handle(out));
+  if (o.buffer->readOnly || !o.cContiguous())
+    return false;
+  int position = x1 == out ? 0 : x2 == out ? 1 : 2;
+  for (PyObject *x : {x1, x2}) {
+    if (x == out || !isArray(x))
+      continue;
+    const ArrayCore &a = *nb::inst_ptr<ArrayCore>(nb::handle(x));
+    if (a.buffer == o.buffer &&
+        (a.offset != o.offset || a.shape != o.shape || a.strides != o.strides))
+      return false;
+  }
+  PyObject *xs[3] = {x1, x2, out};
+  const Entry *e = lookup(kIntoBase + 3 * op + position, xs, 3);
+  if (!e)
+    return false;
+  callEntry(*e, xs, position == 2 ? 3 : 2);
+  return true;
 }
 
 void registerEntry(int op, nb::tuple operands, nb::object program,
@@ -329,6 +376,16 @@ void bindFastPath(nb::module_ &m, nb::class_<ArrayCore> &c) {
         return r.is_valid() ? r : nb::none();
       },
       "The result of op on operands seen before, else None.");
+  m.def(
+      "fast_into",
+      [](int op, nb::handle x1, nb::handle x2, nb::handle out) {
+        if (op < 0 || kIntoBase + 3 * op + 2 >= kMaxOps)
+          throw nb::value_error("fast_into: bad operation");
+        return tryInto(op, x1.ptr(), x2.ptr(), out.ptr());
+      },
+      "Runs out[...] = op(x1, x2) if a program for these signatures was "
+      "registered (under code 128 + 3 * op + the position of out among x1, "
+      "x2, else 2); False otherwise.");
   m.def("fast_clear", [] {
     table().clear();
     entries = 0;

@@ -520,7 +520,8 @@ NB_MODULE(_sluice, m) {
       .def_prop_ro("name", &Program::name)
       .def_prop_ro("num_args", &Program::numArgs)
       .def_prop_ro("num_results", &Program::numResults)
-      .def_rw("writes_arguments", &Program::writesArgs);
+      .def_rw("writes_arguments", &Program::writesArgs)
+      .def_rw("written_arguments", &Program::writtenArgs);
 
   // --- compiler ----------------------------------------------------------
   m.def("compile_program", &compileProgram, nb::arg("text"),

@@ -133,6 +133,8 @@ public:
     size_t slot;
     std::shared_ptr<Buffer> buffer;
     int64_t byteOffset;
+    /// The program writes this argument.
+    bool written;
   };
   std::vector<PointerSlot> pointers;
   /// Buffers of the array results (data filled in by run(); empty for
@@ -458,7 +460,14 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj) {
     int64_t size = in->size();
     int64_t byteOffset =
         size ? in->offset * static_cast<int64_t>(in->itemsize()) : 0;
-    task->pointers.push_back({argSlot[i], in->buffer, byteOffset});
+    bool written =
+        writesArgs || std::find(writtenArgs.begin(), writtenArgs.end(),
+                                static_cast<size_t>(i)) != writtenArgs.end();
+    if (written && in != core)
+      throw Error(ErrorKind::Value,
+                  programName + ": argument " + std::to_string(i) +
+                      " is written, so it must be C-contiguous");
+    task->pointers.push_back({argSlot[i], in->buffer, byteOffset, written});
     size_t rank = in->shape.size();
     slot[2] = 0;
     int64_t stride = 1;
@@ -509,7 +518,7 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj) {
   task->resultBytes = resultBytes;
   std::shared_ptr<Task> self = task;
   for (const CallTask::PointerSlot &p : task->pointers)
-    useBuffer(*task, self, *p.buffer, /*write=*/writesArgs);
+    useBuffer(*task, self, *p.buffer, /*write=*/p.written);
   // The result buffers: the arrays own them (the task only points at them).
   std::vector<std::shared_ptr<Buffer>> outBuffers(results.size());
   task->outputs.resize(results.size());

@@ -53,6 +53,9 @@ public:
   /// its calls become their last writer, so a failure reaches whoever
   /// reads them next.
   bool writesArgs = false;
+  /// The argument indices the program writes (`usm.store` destinations):
+  /// like writesArgs, for these arguments only.
+  std::vector<size_t> writtenArgs;
 
 private:
   /// Whether a call's task (a CallTask) may run inline (Task::small).

@@ -227,18 +227,24 @@ LogicalResult KernelFormer::run(linalg::GenericOp op) {
   bool isCuda = *target == KernelTarget::Cuda;
 
   // Kernel arguments: the flat buffers, then the dynamic loop sizes, then
-  // the scalar inputs.
+  // the scalar inputs. A buffer that is both read and written (a result
+  // stored into an operand) is one argument, so the kernel's loads and
+  // stores visibly use one pointer and vectorise without alias checks.
+  llvm::DenseMap<Value, size_t> flatArg;
   for (OpOperand &operand : op->getOpOperands()) {
     Value v = operand.get();
     auto type = dyn_cast<MemRefType>(v.getType());
     if (!type)
       continue;
     unsigned number = operand.getOperandNumber();
-    spec.bufferArg[number] = spec.hostArgs.size();
     if (type.getLayout().isIdentity()) {
-      spec.hostArgs.push_back(flatView(b, loc, v));
+      auto [it, inserted] = flatArg.try_emplace(v, spec.hostArgs.size());
+      spec.bufferArg[number] = it->second;
+      if (inserted)
+        spec.hostArgs.push_back(flatView(b, loc, v));
       continue;
     }
+    spec.bufferArg[number] = spec.hostArgs.size();
     // A strided view: its base buffer, then the offset and strides that
     // are not static.
     auto meta = memref::ExtractStridedMetadataOp::create(b, loc, v);

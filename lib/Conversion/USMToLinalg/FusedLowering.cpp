@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Broadcasting.h"
+#include "StoreLowering.h"
 #include "sluice/Conversion/USMToLinalg/USMToLinalg.h"
 #include "sluice/Dialect/USM/IR/USMOps.h"
 
@@ -109,8 +110,15 @@ struct FusedElementwiseLowering : OpConversionPattern<FusedOp> {
           cast<ArrayType>(inner.getResult(0).getType()).getShape());
     }
 
+    // The results' buffers: a store's destination when the group may write
+    // there (StoreLowering.h), else new ones.
     SmallVector<Value> outs;
-    for (auto [type, v] : llvm::zip(op.getResultTypes(), yield.getOperands())) {
+    if (Value dest = storeDestination(rewriter, op, op.getResult(0),
+                                      shapes[yield.getOperand(0)]))
+      outs.push_back(dest);
+    for (auto [type, v] :
+         llvm::drop_begin(llvm::zip(op.getResultTypes(), yield.getOperands()),
+                          outs.size())) {
       auto memref = cast<MemRefType>(getTypeConverter()->convertType(type));
       outs.push_back(memref::AllocOp::create(rewriter, loc, memref,
                                              dynamicSizes(shapes[v]),

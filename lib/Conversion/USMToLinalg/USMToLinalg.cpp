@@ -12,6 +12,7 @@
 #include "sluice/Conversion/USMToLinalg/USMToLinalg.h"
 #include "Broadcasting.h"
 #include "RuntimeShapes.h"
+#include "StoreLowering.h"
 #include "sluice/Dialect/USM/IR/USMOps.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -123,7 +124,14 @@ struct ElementwiseLowering : ConversionPattern {
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
-    Value out = lowerElementwiseOp(rewriter, op, operands, *getTypeConverter());
+    Location loc = op->getLoc();
+    SmallVector<Shape> shapes = operandShapes(rewriter, loc, operands);
+    Shape shape = broadcastAtRunTime(
+        rewriter, loc, op, shapes,
+        cast<ArrayType>(op->getResult(0).getType()).getShape());
+    Value dest = storeDestination(rewriter, op, op->getResult(0), shape);
+    Value out = lowerElementwiseOp(rewriter, op, operands, *getTypeConverter(),
+                                   shapes, &shape, dest);
     rewriter.replaceOp(op, out);
     return success();
   }
@@ -654,6 +662,7 @@ struct ConvertUSMToLinalgPass
     populateUSMToLinalgConversionPatterns(converter, patterns);
     populateFusedGroupLoweringPatterns(converter, patterns);
     populateIndexingLoweringPatterns(converter, patterns);
+    populateStoreLoweringPatterns(converter, patterns);
     patterns.add<SignednessCastLowering>(converter, ctx);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);

@@ -730,3 +730,19 @@ func.func @f(%ok: i1) {
   usm.assert %ok, "size {x}"
   return
 }
+
+// -----
+
+func.func @f(%v: !usm.array<4xf32, "gpu:0", device>, %d: !usm.array<3xf32, "gpu:0", device>) {
+  // expected-error @+1 {{'usm.store' op cannot store an array of shape (4,) into one of shape (3,)}}
+  usm.store %v, %d : !usm.array<4xf32, "gpu:0", device>, !usm.array<3xf32, "gpu:0", device>
+  return
+}
+
+// -----
+
+func.func @f(%v: !usm.array<4xf32, "gpu:0", device>, %d: !usm.array<4xf32, "gpu:1", device>) {
+  // expected-error @+1 {{'usm.store' op execution placement can not be unambiguously inferred from input arguments: the value is on queue}}
+  usm.store %v, %d : !usm.array<4xf32, "gpu:0", device>, !usm.array<4xf32, "gpu:1", device>
+  return
+}

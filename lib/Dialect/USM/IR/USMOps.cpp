@@ -264,3 +264,23 @@ LogicalResult AssertOp::verify() {
   }
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// StoreOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult StoreOp::verify() {
+  ArrayType value = getValue().getType(), dest = getDest().getType();
+  if (value.isPlaced() && dest.isPlaced() &&
+      value.getQueue() != dest.getQueue())
+    return emitOpError("execution placement can not be unambiguously "
+                       "inferred from input arguments: the value is on queue ")
+           << ud::formatQueue(value.getQueue()) << " but the destination is on "
+           << ud::formatQueue(dest.getQueue())
+           << "; migrate the value with usm.to_device";
+  if (!compatibleShapes(value.getShape(), dest.getShape()))
+    return emitOpError("cannot store an array of shape ")
+           << formatShape(value.getShape()) << " into one of shape "
+           << formatShape(dest.getShape());
+  return success();
+}

@@ -182,7 +182,13 @@ private:
 struct Options {
   bool producers, reductions, epilogues, siblings, multiOutput, recompute,
       report;
+  /// Most ops in a group (0: no limit).
+  unsigned maxGroupOps;
 };
+
+/// tryMerge's reason when the merged group would exceed maxGroupOps.
+constexpr llvm::StringLiteral kTooLarge =
+    "the group would exceed the size limit (max-group-ops)";
 
 using OpSet = SmallPtrSet<Operation *, 16>;
 
@@ -387,6 +393,9 @@ bool BlockFusion::adjacent(Operation *a, Operation *b) {
 }
 
 std::string BlockFusion::tryMerge(unsigned a, unsigned b) {
+  if (options.maxGroupOps &&
+      groups[a].size() + groups[b].size() > options.maxGroupOps)
+    return kTooLarge.str();
   if (queueOf(groups[a].front()) != queueOf(groups[b].front()))
     return "different queues " + formatQueue(queueOf(groups[a].front())) +
            " and " + formatQueue(queueOf(groups[b].front()));
@@ -455,8 +464,13 @@ void BlockFusion::recomputeCheapProducers() {
             groupOf[def] == id || !isCheap(def) ||
             queueOf(def) != queueOf(user))
           continue;
-        // Recomputing is producer-consumer fusion: it obeys those options.
+        // Recomputing is producer-consumer fusion: it obeys those options,
+        // and the size limit (else a split chain of cheap ops would be
+        // recomputed whole in the next group).
         if (isReduction(user) ? !options.reductions : !options.producers)
+          continue;
+        if (auto it = refused.find({def, user});
+            it != refused.end() && it->second == kTooLarge)
           continue;
         Value &clone = clones[use.get()];
         if (!clone) {
@@ -842,7 +856,7 @@ struct USMFuseElementwisePass
 
   void runOnOperation() override {
     Options opts{fuseProducers, fuseReductions, fuseEpilogues, fuseSiblings,
-                 multiOutput,   recompute,      report};
+                 multiOutput,   recompute,      report,         maxGroupOps};
     SmallVector<Block *> blocks;
     getOperation()->walk([&](Block *block) {
       if (!isa<FusedOp>(block->getParentOp()))

@@ -467,6 +467,40 @@ def USM_TransposeOp : USM_Op<"transpose", [Pure,
 include "sluice/Dialect/USM/IR/USMIndexingOps.td"
 
 //===----------------------------------------------------------------------===//
+// Writes into existing arrays
+//===----------------------------------------------------------------------===//
+
+def USM_StoreOp : USM_Op<"store", [SameOperandsElementType]> {
+  let summary = "writes an array's elements into another array's memory";
+  let description = [{
+    Copies `value` into the memory of `dest`, an array of the same shape and
+    element type on the same queue, as `dest[...] = value` does: the
+    destination of an eager in-place operation (`a += b`, `out=`). Both
+    shapes must be equal (dynamic sizes are checked at run time).
+
+    When `value` is the only result of an elementwise op or of an elementwise
+    fused group, has no other use, and no op between its producer and the
+    store touches `dest`, the producer writes straight into `dest` and no
+    copy is made; `dest` may then also be one of the producer's operands (it
+    is read at the same element it is written to). The caller guarantees
+    that `dest` does not overlap the memory of any other operand in any
+    other way (a different view of the same memory), as NumPy does by
+    copying such operands first.
+
+    ```mlir
+    %s = usm.add %a, %b : (!A, !A) -> !A
+    usm.store %s, %a : !A, !A
+    ```
+  }];
+  let arguments = (ins USM_Array:$value,
+                       Arg<USM_Array, "", [MemWrite]>:$dest);
+  let assemblyFormat = [{
+    $value `,` $dest attr-dict `:` qualified(type($value)) `,` qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Fused groups (built by usm-fuse-elementwise)
 //===----------------------------------------------------------------------===//
 

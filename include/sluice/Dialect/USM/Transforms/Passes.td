@@ -204,6 +204,13 @@ def USMFuseElementwisePass : Pass<"usm-fuse-elementwise"> {
     }
     ```
 
+    Size: a group holds at most `max-group-ops` ops (default 1024). A
+    kernel's body is one loop nest, and the compilers after fusion (LLVM's
+    optimiser, the GPU code generators) take time that grows faster than
+    its length; past a thousand ops the kernels' memory traffic is shared
+    over so much arithmetic that splitting costs almost nothing at run
+    time. Cheap producers are not recomputed across such a split.
+
     With `report`, each group gets a remark listing its ops, inputs,
     outputs and compulsory bytes (each input read once, each output written
     once, next to the bytes the ops would move unfused), and each producer-
@@ -225,6 +232,8 @@ def USMFuseElementwisePass : Pass<"usm-fuse-elementwise"> {
            "recompute cheap producers in each group that uses them">,
     Option<"report", "report", "bool", "false",
            "emit a remark per fused group and per boundary left">,
+    Option<"maxGroupOps", "max-group-ops", "unsigned", "1024",
+           "most ops in one group (0: no limit)">,
   ];
 }
 
