@@ -71,6 +71,22 @@ from ._statistics import (average, bincount, corrcoef, cov,  # noqa: E402
                           nanmean, nanmedian, nanmin, nanpercentile,
                           nanprod, nanquantile, nanstd, nansum, nanvar,
                           percentile, ptp, quantile, reduce_hypot)
+from ._manipulation import (array_split, atleast_1d,  # noqa: E402
+                            atleast_2d, atleast_3d, column_stack, concat,
+                            concatenate, copyto, diag, diagflat, diagonal,
+                            dsplit, dstack, flatten, flip, fliplr, flipud, hsplit,
+                            hstack, meshgrid, mgrid, moveaxis, ogrid, pad,
+                            ravel, repeat, resize, roll, rollaxis, rot90,
+                            row_stack, split, stack, tile, trace, tril, triu,
+                            trim_zeros, unstack, vsplit, vstack)
+from ._indexing_functions import (argwhere, choose,  # noqa: E402
+                                  compress, diag_indices, diag_indices_from,
+                                  extract, flatnonzero, indices, ix_, nonzero,
+                                  place, put, put_along_axis, putmask,
+                                  ravel_multi_index, select, take,
+                                  take_along_axis, tril_indices,
+                                  tril_indices_from, triu_indices,
+                                  triu_indices_from, unravel_index)
 from ._memory_pool import MemoryPool, get_memory_pool  # noqa: E402
 from ._jit import JitFunction, Lowered, jit  # noqa: E402
 from ._artifact import LoadedProgram, load  # noqa: E402

@@ -8,6 +8,7 @@ from . import _dtypes
 from . import _sluice as _ext
 from ._device import Device, _coerce_device, _queue_from_id
 from ._errors import PLACEMENT_MESSAGE, ExecutionPlacementError, TracerError
+from ._advanced_indexing import is_advanced
 from ._indexing import view_of
 from ._methods import ArrayMethods
 from ._placement import USM_NAMES, queue_info
@@ -151,6 +152,9 @@ class Array(_ext.ArrayCore, ArrayMethods):
     # ArrayCore's __getitem__/__setitem__ (C++) take basic keys (and array
     # values of the same dtype and queue); they call these for the rest.
     def _getitem_slow(self, key):
+        if is_advanced(key):
+            from ._advanced_indexing import getitem
+            return getitem(self, key)
         offset, shape, strides = view_of(self.shape, self._strides,
                                          self._offset, key)
         return self._view(offset, shape, strides)
@@ -159,6 +163,9 @@ class Array(_ext.ArrayCore, ArrayMethods):
         from ._trace import ScalarTracer, Tracer
         if self._readonly:
             raise ValueError("assignment destination is read-only")
+        if is_advanced(key):
+            from ._advanced_indexing import setitem
+            return setitem(self, key, value)
         offset, shape, strides = view_of(self.shape, self._strides,
                                          self._offset, key)
         dst = self._view(offset, shape, strides)

@@ -178,6 +178,8 @@ def arith_constant(fb, value, dt, loc=None):
     """A scalar constant (signless types only: bool, signed ints,
     floats)."""
     lit = scalar_literal(value, dt)
+    if dt.kind == "b":  # `true`/`false` carry their type (i1)
+        return fb.op(f"arith.constant {lit}", ScalarT(dt), loc)
     return fb.op(f"arith.constant {lit} : {_dtypes.SIGNLESS[_dtypes.CODES[dt]]}",
                  ScalarT(dt), loc)
 

@@ -25,6 +25,7 @@ import numpy as np
 
 from . import _artifact, _compiler, _dtypes, _ir, _trace
 from . import _sluice as _ext
+from . import _indexing
 from ._array import Array, _from_host
 from ._device import _coerce_device
 from ._errors import TracerError
@@ -139,6 +140,13 @@ def _build_output(template, results, leaves):
     if kind == "dict":
         return {k: _build_output(t, results, leaves)
                 for k, t in template[1].items()}
+    if kind == "wb":
+        # Arguments the function assigned into (x[...] = v) get their new
+        # values, as NumPy's in-place semantics say.
+        for i, r in template[2]:
+            if isinstance(leaves[i], Array):
+                leaves[i][...] = results[r]
+        return _build_output(template[1], results, leaves)
     raise AssertionError(kind)
 
 
@@ -402,6 +410,7 @@ class JitFunction:
                 dt = _trace.scalar_arg_dtype(weak, dt)
                 values.append(_trace.ScalarTracer(
                     fb.arg(_ir.ScalarT(dt), loc), tr, weak))
+        tr.arg_values = [v._v for v in values]
         with tr:
             out = self._fn(*_fill(targs, values),
                            **{k: _fill(t, values) for k, t in tkwargs.items()})
@@ -433,6 +442,8 @@ class JitFunction:
                 raise TracerError(
                     f"{self.__name__} returns a traced scalar; return an "
                     "array (sluice.asarray) or a value computed outside")
+            if isinstance(o, _indexing.MaskedSelection):
+                raise _indexing._masked_error()
             if type(o) in (tuple, list):
                 return ("seq", type(o), [flatten(x) for x in o])
             if type(o) is dict:
@@ -440,6 +451,17 @@ class JitFunction:
             return ("const", o)
 
         template = flatten(out)
+        written = []
+        for i, v in enumerate(values):
+            if isinstance(v, _trace.Tracer) and \
+                    v._v is not tr.arg_values[i]:
+                name = v._v.name
+                if name not in seen:
+                    seen[name] = len(results)
+                    results.append(v._v)
+                written.append((i, seen[name]))
+        if written:
+            template = ("wb", template, written)
         fb.ret(results)
         return template
 

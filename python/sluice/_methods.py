@@ -183,6 +183,39 @@ class ArrayMethods:
     def ravel(self):
         return _ops().reshape(self, (-1,))
 
+    # Indexing and manipulation (sluice._indexing_functions, _manipulation).
+    def take(self, indices, axis=None, out=None, mode="raise"):
+        from ._indexing_functions import take
+        return take(self, indices, axis, out, mode)
+
+    def put(self, indices, values, mode="raise"):
+        from ._indexing_functions import put
+        return put(self, indices, values, mode)
+
+    def nonzero(self):
+        from ._indexing_functions import nonzero
+        return nonzero(self)
+
+    def compress(self, condition, axis=None, out=None):
+        from ._indexing_functions import compress
+        return compress(condition, self, axis, out)
+
+    def choose(self, choices, out=None, mode="raise"):
+        from ._indexing_functions import choose
+        return choose(self, choices, out, mode)
+
+    def repeat(self, repeats, axis=None):
+        from ._manipulation import repeat
+        return repeat(self, repeats, axis)
+
+    def diagonal(self, offset=0, axis1=0, axis2=1):
+        from ._manipulation import diagonal
+        return diagonal(self, offset, axis1, axis2)
+
+    def trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+        from ._manipulation import trace
+        return trace(self, offset, axis1, axis2, dtype, out)
+
     def squeeze(self, axis=None):
         return _ops().squeeze(self, axis)
 

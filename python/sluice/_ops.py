@@ -750,9 +750,16 @@ def square(x):
     return multiply(x, x)
 
 
-def where(condition, x, y):
+def where(condition, x=None, y=None):
     """``x`` where ``condition`` is true, else ``y`` (NumPy broadcasting;
-    the condition is converted to bool, x and y to their common type)."""
+    the condition is converted to bool, x and y to their common type).
+    ``where(condition)`` is ``nonzero(condition)``."""
+    if x is None and y is None:
+        from ._indexing_functions import nonzero
+        return nonzero(condition)
+    if x is None or y is None:
+        raise ValueError("either both or neither of x and y should be "
+                         "given")
     ops = [_operand(condition), _operand(x), _operand(y)]
     tr = _trace_for(ops) or _trace.current()
     where_ = _trace.user_location() if tr is not None else None

@@ -168,8 +168,9 @@ class Tracer(ArrayMethods):
         return _indexing.traced_getitem(self, key)
 
     def __setitem__(self, key, value):
-        raise TracerError("arrays cannot be assigned to inside @sluice.jit "
-                          "(sluice.where() computes a new array)")
+        # Value semantics: this Tracer now names the updated array.
+        from . import _indexing
+        _indexing.traced_setitem(self, key, value)
 
     def __repr__(self):
         return (f"Tracer(shape={self.shape}, dtype={self.dtype}, "

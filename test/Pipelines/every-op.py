@@ -148,11 +148,14 @@ def emit(p, t, only):
             results.append(("%3", v))
         p.func(f"creation_{t}", [("n", "index")], results, body)
     if want("shape"):
-        p.func(f"shape_{t}", [("a", m2), ("b", v), ("n", "index")],
-               [("%0", m2), ("%1", v), ("%2", m2)], [
+        iv = p.arr("?", "i64")
+        p.func(f"shape_{t}", [("a", m2), ("b", v), ("n", "index"),
+                              ("i", iv)],
+               [("%0", m2), ("%1", v), ("%2", m2), ("%3", v)], [
             f"%0 = usm.broadcast_to %b (%n, %n) : {v} -> {m2}",
             f"%1 = usm.reshape %a (%n) : {m2} -> {v}",
             f"%2 = usm.transpose %a [1, 0] : {m2} -> {m2}",
+            f"%3 = usm.gather %a[%i] : {m2}, {iv} -> {v}",
         ])
     if want("copies"):
         hv = p.arr("?", t, "host:cpu:0")

@@ -163,17 +163,17 @@ def test_data_dependent_control_flow_is_an_error(device):
 
     @sluice.jit
     def k(x):
-        x[0] = 1
+        x[x > 0] = x * 2  # needs as many values as true elements
         return x
 
-    with pytest.raises(sluice.TracerError, match="assigned"):
+    with pytest.raises(sluice.TracerError, match="depends on the data"):
         k(x)
 
     @sluice.jit
     def s(x):
-        return x[1:]
+        return x[x > 0]
 
-    with pytest.raises(sluice.TracerError, match="indexed"):
+    with pytest.raises(sluice.TracerError, match="depends on the data"):
         s(x)
 
     @sluice.jit

@@ -294,7 +294,13 @@ LogicalResult KernelFormer::run(linalg::GenericOp op) {
   llvm::SetVector<Value> captured;
   getUsedValuesDefinedAbove(op.getRegion(), captured);
   for (Value v : captured) {
-    if (isa<ShapedType>(v.getType()))
+    // A flat buffer the payload loads from at positions it computes (a
+    // gather) is passed whole; it is on the op's queue.
+    auto buffer = dyn_cast<MemRefType>(v.getType());
+    bool flatBuffer = buffer && buffer.getRank() == 1 &&
+                      buffer.getLayout().isIdentity() && placementOf(v) &&
+                      placementOf(v).getQueue() == placement.getQueue();
+    if (isa<ShapedType>(v.getType()) && !flatBuffer)
       return op.emitOpError("body uses a shaped value from above: ")
              << v.getType();
     if (auto *def = v.getDefiningOp();

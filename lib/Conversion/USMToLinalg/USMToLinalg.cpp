@@ -661,6 +661,7 @@ struct ConvertUSMToLinalgPass
     RewritePatternSet patterns(ctx);
     populateUSMToLinalgConversionPatterns(converter, patterns);
     populateFusedGroupLoweringPatterns(converter, patterns);
+    populateIndexingLoweringPatterns(converter, patterns);
     populateStoreLoweringPatterns(converter, patterns);
     patterns.add<SignednessCastLowering>(converter, ctx);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,

@@ -42,6 +42,11 @@ bool isElementwiseGroup(FusedOp op);
 void populateFusedGroupLoweringPatterns(USMTypeConverter &converter,
                                         mlir::RewritePatternSet &patterns);
 
+/// usm.gather as a linalg.generic loading from its source
+/// (IndexingLowering.cpp).
+void populateIndexingLoweringPatterns(USMTypeConverter &converter,
+                                      mlir::RewritePatternSet &patterns);
+
 void populateUSMToLinalgConversionPatterns(USMTypeConverter &converter,
                                            mlir::RewritePatternSet &patterns);
 

@@ -464,6 +464,8 @@ def USM_TransposeOp : USM_Op<"transpose", [Pure,
   let hasCanonicalizer = 1;
 }
 
+include "sluice/Dialect/USM/IR/USMIndexingOps.td"
+
 //===----------------------------------------------------------------------===//
 // Writes into existing arrays
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,37 @@
+//===- USMIndexingOps.td - usm dialect indexing operations -*- tablegen -*-===//
+//
+// Included from USMOps.td (one op definition file per family).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SLUICE_DIALECT_USM_IR_USMINDEXINGOPS_TD
+#define SLUICE_DIALECT_USM_IR_USMINDEXINGOPS_TD
+
+def USM_GatherOp : USM_Op<"gather", [Pure]> {
+  let summary = "reads the elements of an array at flat positions";
+  let description = [{
+    `result[j] = source.flat[indices[j]]`: the result has the shape of
+    `indices` and the element type of `source`, whose elements are numbered
+    in row-major order. Slices with any step, integer-array indices, flips,
+    rolls, tiles and diagonals are gathers whose indices are computed
+    elementwise. Indices outside `[0, size)` are clamped into it (the front
+    ends check ranges before, with NumPy's errors), so a gather never reads
+    out of bounds (an empty source must come with empty indices). All
+    three arrays are on one queue.
+
+    ```mlir
+    %r = usm.gather %a[%i] : !usm.array<4x5xf32, "gpu:0", device>,
+                             !usm.array<3xi64, "gpu:0", device>
+                          -> !usm.array<3xf32, "gpu:0", device>
+    ```
+  }];
+  let arguments = (ins USM_Array:$source, USM_Array:$indices);
+  let results = (outs USM_Array:$result);
+  let assemblyFormat = [{
+    $source `[` $indices `]` attr-dict `:` qualified(type($source)) `,`
+    qualified(type($indices)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // SLUICE_DIALECT_USM_IR_USMINDEXINGOPS_TD

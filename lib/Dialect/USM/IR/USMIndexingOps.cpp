@@ -1,0 +1,42 @@
+//===- USMIndexingOps.cpp - usm dialect indexing ops: verifiers -----------===//
+
+#include "USMDetail.h"
+#include "sluice/Dialect/USM/IR/USMOps.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+using namespace sluice::usm;
+namespace ud = sluice::usm::detail;
+
+LogicalResult GatherOp::verify() {
+  ArrayType source = getSource().getType();
+  ArrayType indices = getIndices().getType();
+  ArrayType result = getType();
+  auto indexType = dyn_cast<IntegerType>(indices.getElementType());
+  if (!indexType || indexType.getWidth() == 1)
+    return emitOpError("indices must be an array of integers, not of ")
+           << indices.getElementType();
+  if (result.getElementType() != source.getElementType())
+    return emitOpError("result element type ")
+           << result.getElementType() << " differs from the source's "
+           << source.getElementType();
+  if (result.getShape() != indices.getShape())
+    return emitOpError("result shape ")
+           << ud::formatShape(result.getShape())
+           << " differs from the shape of the indices "
+           << ud::formatShape(indices.getShape());
+  if (!source.samePlacement(result))
+    return emitOpError("result placement (")
+           << ud::formatQueue(result.getQueue()) << ", "
+           << stringifyUSMKind(result.getKind())
+           << ") differs from the source's ("
+           << ud::formatQueue(source.getQueue()) << ", "
+           << stringifyUSMKind(source.getKind()) << ")";
+  if (indices.getQueue() != source.getQueue())
+    return emitOpError("indices are on ")
+           << ud::formatQueue(indices.getQueue()) << " and the source on "
+           << ud::formatQueue(source.getQueue())
+           << "; a gather runs on one queue";
+  return success();
+}
