@@ -57,6 +57,11 @@ from ._ops import (abs, absolute, add, all, amax, amin, any,  # noqa: E402
                    reshape, sin, sqrt, square, squeeze, std, subtract, sum,
                    swapaxes, tanh, to_device, transpose, true_divide, var,
                    where)
+from ._elementwise import *  # noqa: E402,F401,F403
+from ._namespace import (__array_api_version__,  # noqa: E402,F401
+                         __array_namespace_info__, can_cast,
+                         default_float_type, dtype, finfo, iinfo, isdtype,
+                         issubdtype, promote_types, result_type)
 from ._memory_pool import MemoryPool, get_memory_pool  # noqa: E402
 from ._jit import JitFunction, Lowered, jit  # noqa: E402
 from ._artifact import LoadedProgram, load  # noqa: E402

@@ -250,6 +250,26 @@ class Array(_ext.ArrayCore, ArrayMethods):
         from . import _ops
         return self._inplace(_ops.power, o, "power")
 
+    def __iand__(self, o):
+        from . import _ops
+        return self._inplace(_ops.bitwise_and, o, "bitwise_and")
+
+    def __ior__(self, o):
+        from . import _ops
+        return self._inplace(_ops.bitwise_or, o, "bitwise_or")
+
+    def __ixor__(self, o):
+        from . import _ops
+        return self._inplace(_ops.bitwise_xor, o, "bitwise_xor")
+
+    def __ilshift__(self, o):
+        from . import _ops
+        return self._inplace(_ops.left_shift, o, "left_shift")
+
+    def __irshift__(self, o):
+        from . import _ops
+        return self._inplace(_ops.right_shift, o, "right_shift")
+
     # --- DLPack ------------------------------------------------------------------
     def __dlpack_device__(self):
         return tuple(self._dlpack_device())

@@ -1103,3 +1103,7 @@ def copy(x):
 
 for _i, _fn in enumerate((add, subtract, multiply, divide)):
     _ext.set_fast_fallback(_i, _fn)
+
+# The elementwise functions of the table (USMMathOps.td), and out=/where= on
+# every elementwise function and reduction: _elementwise.py.
+from ._elementwise import *  # noqa: E402,F401,F403
