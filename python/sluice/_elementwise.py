@@ -82,13 +82,23 @@ BINARY = {
 }
 
 # Functions of _ops (with fast paths) that get out= and where= here.
-WRAPPED_UNARY = ("negative", "absolute", "exp", "log", "sqrt", "sin", "cos",
-                 "tanh", "logical_not", "positive", "square")
-WRAPPED_BINARY = ("add", "subtract", "multiply", "divide", "floor_divide",
-                  "remainder", "power", "maximum", "minimum", "equal",
-                  "not_equal", "less", "less_equal", "greater",
-                  "greater_equal", "logical_and", "logical_or",
-                  "logical_xor")
+WRAPPED_UNARY = {
+    "negative": "-x.", "absolute": "|x|.", "exp": "Exponential.",
+    "log": "Natural logarithm.", "sqrt": "Square root.", "sin": "Sine.",
+    "cos": "Cosine.", "tanh": "Hyperbolic tangent.",
+    "logical_not": "Logical not of the truth value.", "positive": "+x.",
+    "square": "x * x."}
+WRAPPED_BINARY = {
+    "add": "x1 + x2.", "subtract": "x1 - x2.", "multiply": "x1 * x2.",
+    "divide": "True division x1 / x2.",
+    "floor_divide": "Quotient rounded toward negative infinity.",
+    "remainder": "Remainder with the sign of the divisor.",
+    "power": "x1 ** x2.", "maximum": "Larger value; NaN propagates.",
+    "minimum": "Smaller value; NaN propagates.", "equal": "x1 == x2.",
+    "not_equal": "x1 != x2.", "less": "x1 < x2.", "less_equal": "x1 <= x2.",
+    "greater": "x1 > x2.", "greater_equal": "x1 >= x2.",
+    "logical_and": "Logical and.", "logical_or": "Logical or.",
+    "logical_xor": "Logical exclusive or."}
 
 # Other names of the same functions (NumPy's and the Array API's).
 ALIASES = {
@@ -234,17 +244,17 @@ for _name, (_uf, _op, _doc) in BINARY.items():
     _table[_name] = _make_binary(
         _name, (lambda op, uf, ld: lambda a, b: _apply(op, uf, (a, b), ld))(
             _op, _uf, _name == "ldexp"), _doc)
-for _name in WRAPPED_UNARY:
+for _name, _doc in WRAPPED_UNARY.items():
     _fn = getattr(_ops, _name)
     _table[_name] = _make_unary(
         _name, (lambda fn: lambda x: fn(*_scalars_to_arrays((x,))))(_fn),
-        (_fn.__doc__ or f"NumPy's {_name}.").strip())
-for _name in WRAPPED_BINARY:
+        _doc)
+for _name, _doc in WRAPPED_BINARY.items():
     _fn = getattr(_ops, _name)
     _table[_name] = _make_binary(
         _name,
         (lambda fn: lambda a, b: fn(*_scalars_to_arrays((a, b))))(_fn),
-        (_fn.__doc__ or f"NumPy's {_name}.").strip())
+        _doc)
 
 
 # --- compositions ---------------------------------------------------------------
@@ -544,6 +554,21 @@ def function_list():
     return rows
 
 
-if __name__ == "__main__":  # prints the table of docs/python.md
-    for n, d in function_list():
-        print(f"| `{n}` | {d} |")
+def markdown():
+    """The function table of docs/python.md."""
+    lines = ["| function | what it computes |", "|---|---|"]
+    lines += [f"| `{n}` | {d} |" for n, d in function_list()]
+    return "\n".join(lines) + "\n"
+
+
+def write_docs(path):
+    """Rewrites the table between <!-- functions --> and
+    <!-- /functions --> in ``path``:
+    ``python -c "import sluice._elementwise as e; e.write_docs('docs/python.md')"``
+    """
+    with open(path) as f:
+        text = f.read()
+    a, b = "<!-- functions -->\n", "<!-- /functions -->"
+    i, j = text.index(a) + len(a), text.index(b)
+    with open(path, "w") as f:
+        f.write(text[:i] + markdown() + text[j:])
