@@ -25,14 +25,54 @@ def _dtype_of(x):
     return _dtypes.to_dtype(x)
 
 
+class finfo_object:
+    """Machine limits of a floating-point dtype (the Array API's fields as
+    Python numbers, and NumPy's finfo's others)."""
+
+    __module__ = "sluice"
+
+    def __init__(self, dt):
+        self._np = np.finfo(dt)
+        self.dtype = np.dtype(dt)
+        self.bits = int(self._np.bits)
+        self.eps = float(self._np.eps)
+        self.max = float(self._np.max)
+        self.min = float(self._np.min)
+        self.smallest_normal = float(self._np.smallest_normal)
+        self.tiny = self.smallest_normal
+
+    def __getattr__(self, name):
+        return getattr(self._np, name)
+
+    def __repr__(self):
+        return f"finfo(resolution={self._np.resolution}, min={self.min}, " \
+            f"max={self.max}, dtype={self.dtype})"
+
+
+class iinfo_object:
+    """Machine limits of an integer dtype."""
+
+    __module__ = "sluice"
+
+    def __init__(self, dt):
+        n = np.iinfo(dt)
+        self.dtype = np.dtype(dt)
+        self.bits = int(n.bits)
+        self.max = int(n.max)
+        self.min = int(n.min)
+
+    def __repr__(self):
+        return f"iinfo(min={self.min}, max={self.max}, dtype={self.dtype})"
+
+
 def finfo(type):
-    """Machine limits of a floating-point dtype or array (NumPy's finfo)."""
-    return np.finfo(_dtype_of(type))
+    """Machine limits of a floating-point dtype or array."""
+    return finfo_object(_dtype_of(type))
 
 
 def iinfo(type):
-    """Machine limits of an integer dtype or array (NumPy's iinfo)."""
-    return np.iinfo(_dtype_of(type))
+    """Machine limits of an integer dtype or array."""
+    return iinfo_object(_dtype_of(type))
 
 
 def result_type(*arrays_and_dtypes):
