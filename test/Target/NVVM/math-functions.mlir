@@ -1,5 +1,5 @@
 // RUN: sluice-opt %s --sluice-lower-to-kernels --sluice-compile-cuda-kernels | FileCheck %s
-// RUN: sluice-opt %s --sluice-lower-to-kernels --sluice-compile-cuda-kernels | %python %S/extract-ptx.py > %t.ptx
+// RUN: sluice-opt %s --sluice-lower-to-kernels --sluice-compile-cuda-kernels | %python %S/extract-ptx.py --only sluice_cuda_kernels > %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90 %t.ptx -o %t.cubin %}
 
 // Every function of the table compiles to PTX for CUDA (math from
@@ -9,8 +9,8 @@
 !B = !usm.array<?xi1, "cuda:gpu:0", device>
 !I = !usm.array<?xi32, "cuda:gpu:0", device>
 
-// CHECK: gpu.binary @sluice_cuda_kernels_streaming
-// CHECK-NOT: gpu.module @sluice_cuda_kernels_streaming
+// CHECK: gpu.binary @sluice_cuda_kernels
+// CHECK-NOT: gpu.module @sluice_cuda_kernels
 func.func @f(%a: !C, %b: !C, %d: !D, %i: !I) -> (!C, !C, !C, !C, !C, !C, !C, !C, !C, !C, !C, !C, !D, !D, !B, !C, !C, !C, !I, !I, !I, !C, !C, !D) {
   %0 = usm.exp2 %a : (!C) -> !C
   %1 = usm.expm1 %a : (!C) -> !C
