@@ -192,7 +192,8 @@ Value hypot(Emit &e, Value x, Value y) {
   Value h = e.mulf(
       mx, math::SqrtOp::create(e.b, e.loc,
                                e.addf(e.fc(t, 1), e.mulf(r, r))));
-  h = e.sel(e.cmpf(P::OEQ, mx, e.fc(t, 0)), e.fc(t, 0), h);
+  // Both zero (a NaN operand makes the sum NaN, which stays NaN).
+  h = e.sel(e.cmpf(P::OEQ, e.addf(a, c), e.fc(t, 0)), e.fc(t, 0), h);
   return e.sel(e.orI(e.isInf(x), e.isInf(y)), e.fc(t, INFINITY), h);
 }
 
