@@ -141,6 +141,8 @@ def _apply(usm_op, ufunc, args, second_as_first=False):
     if second_as_first:  # ldexp: the exponent as a value of x1's type
         ins[1] = ins[0]
     res = _dtypes.bool_ if usm_op in _PREDICATES else ins[0]
+    if res.kind == "b" and usm_op in ("floor", "ceil", "trunc", "rint"):
+        return _ops.astype(args[0], r[len(ops)], copy=True)
     shape = _ops._broadcast([o.shape for o in ops])
 
     def emit(fb, vals):
@@ -382,7 +384,10 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     a, b = _scalars_to_arrays((a, b))
     oa, ob = _ops._operand(a), _ops._operand(b)
     qid, _ = _ops._placement([oa, ob])
-    dt = _ops._resolve(np.add, [oa, ob, _ops._operand(1.0)], qid)[-1]
+    dt = _ops._resolve(np.add, [oa, ob], qid)[-1]
+    if dt.kind != "f":
+        dt = _ops._resolve(np.sin, [_ops._Operand(None, "A", dt, qid=qid)],
+                           qid)[-1]
     a, b = _as(a, dt), _as(b, dt)
     isfinite, isnan = _table["isfinite"], _table["isnan"]
     close = _ops.less_equal(
