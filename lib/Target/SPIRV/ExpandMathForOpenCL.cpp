@@ -42,6 +42,11 @@ Value logBase(Builder &e, Value x, double base) {
   Value l = e.mul(e.log(x), e.c(1.0 / std::log(base)));
   Value n = math::RoundEvenOp::create(e.b, e.loc, l);
   Value exact = e.cmp(P::OEQ, e.pow(e.c(base), n), x);
+  // Only non-negative powers of 10 are exact (10**-45 in float32 is the
+  // smallest subnormal, not 1e-45).
+  if (base != 2.0)
+    exact = arith::AndIOp::create(e.b, e.loc, exact,
+                                  e.cmp(P::OGE, n, e.c(0)));
   return e.sel(exact, n, l);
 }
 
@@ -77,9 +82,10 @@ Value expand(Operation *op, OpBuilder &b) {
   if (isa<math::CbrtOp>(op)) {
     Value a = e.abs(x);
     Value r = e.pow(a, e.c(1.0 / 3.0));
-    Value r2 = e.mul(r, r);
-    Value newton =
-        e.sub(r, e.div(e.sub(e.mul(r2, r), a), e.mul(e.c(3), r2)));
+    // One Newton step, r - (r - a / r**2) / 3, which neither overflows nor
+    // underflows where r**3 would.
+    Value newton = e.sub(
+        r, e.mul(e.sub(r, e.div(a, e.mul(r, r))), e.c(1.0 / 3.0)));
     Value finite = e.cmp(P::OLT, e.abs(newton), e.c(INFINITY));
     r = e.sel(finite, newton, r);
     Value special = e.cmp(P::UEQ, e.add(a, a), a); // 0, inf or NaN
