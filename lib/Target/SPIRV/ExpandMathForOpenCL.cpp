@@ -62,7 +62,7 @@ Value expand(Operation *op, OpBuilder &b) {
     // Kahan: (u - 1) * x / log(u) with u = exp(x).
     Value u = e.exp(x);
     Value um1 = e.sub(u, e.c(1));
-    Value r = e.div(e.mul(um1, x), e.log(u));
+    Value r = e.mul(um1, e.div(x, e.log(u)));
     r = e.sel(e.cmp(P::OEQ, um1, e.c(-1)), e.c(-1), r);
     r = e.sel(e.isInf(u), u, r);
     return e.sel(e.cmp(P::OEQ, u, e.c(1)), x, r);
@@ -70,7 +70,8 @@ Value expand(Operation *op, OpBuilder &b) {
   if (isa<math::Log1pOp>(op)) {
     // Kahan: log(u) * x / (u - 1) with u = 1 + x.
     Value u = e.add(e.c(1), x);
-    Value r = e.div(e.mul(e.log(u), x), e.sub(u, e.c(1)));
+    // log(u) * (x / (u - 1)): the quotient is near 1, so nothing overflows.
+    Value r = e.mul(e.log(u), e.div(x, e.sub(u, e.c(1))));
     r = e.sel(e.cmp(P::OEQ, x, e.c(INFINITY)), x, r);
     r = e.sel(e.cmp(P::OEQ, u, e.c(0)), e.c(-INFINITY), r);
     return e.sel(e.cmp(P::OEQ, u, e.c(1)), x, r);
