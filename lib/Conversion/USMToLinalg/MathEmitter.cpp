@@ -84,16 +84,14 @@ struct Emit {
 
 using Fn = std::function<Value(Emit &, ValueRange)>;
 
-template <typename OpTy>
-Fn unaryMath() {
+template <typename OpTy> Fn unaryMath() {
   return [](Emit &e, ValueRange a) -> Value {
     return OpTy::create(e.b, e.loc, a[0]);
   };
 }
 
 /// A rounding function: the math op on floats, the identity on integers.
-template <typename OpTy>
-Fn rounding() {
+template <typename OpTy> Fn rounding() {
   return [](Emit &e, ValueRange a) -> Value {
     if (!e.isFloat)
       return a[0];
@@ -107,8 +105,8 @@ Value nextafter(Emit &e, Value x, Value y) {
   Value up = e.xorI(e.cmpf(P::OGT, y, x), e.cmpf(P::OLT, x, e.fc(t, 0)));
   Value next = e.fromBits(
       t, e.sel(up, e.addi(bits, e.ic(it, 1)), e.subi(bits, e.ic(it, 1))));
-  Value tiny = math::CopySignOp::create(e.b, e.loc,
-                                        e.fromBits(t, e.ic(it, 1)), y);
+  Value tiny =
+      math::CopySignOp::create(e.b, e.loc, e.fromBits(t, e.ic(it, 1)), y);
   Value r = e.sel(e.cmpf(P::OEQ, x, e.fc(t, 0)), tiny, next);
   r = e.sel(e.cmpf(P::OEQ, x, y), y, r);
   return e.sel(e.orI(e.isNan(x), e.isNan(y)), e.addf(x, y), r);
@@ -123,9 +121,9 @@ Value scaleByPow2(Emit &e, Value x, Value k) {
     biased = arith::TruncIOp::create(e.b, e.loc, it, biased);
   else if (w > 32)
     biased = arith::ExtSIOp::create(e.b, e.loc, it, biased);
-  Value p = e.fromBits(t, arith::ShLIOp::create(
-                              e.b, e.loc, biased,
-                              e.ic(it, Emit::mantissaBits(t))));
+  Value p =
+      e.fromBits(t, arith::ShLIOp::create(e.b, e.loc, biased,
+                                          e.ic(it, Emit::mantissaBits(t))));
   return e.mulf(x, p);
 }
 
@@ -158,16 +156,15 @@ std::pair<Value, Value> frexp(Emit &e, Value x) {
   int64_t bias = Emit::bias(t);
   unsigned w = it.getIntOrFloatBitWidth();
   int64_t emask = (int64_t(1) << (w - 1 - mb)) - 1;
-  Value field = e.andI(
-      arith::ShRUIOp::create(e.b, e.loc, e.bitsOf(x), e.ic(it, mb)),
-      e.ic(it, emask));
+  Value field =
+      e.andI(arith::ShRUIOp::create(e.b, e.loc, e.bitsOf(x), e.ic(it, mb)),
+             e.ic(it, emask));
   Value sub = e.cmpi(I::eq, field, e.ic(it, 0));
   Value scaled = e.mulf(x, e.fc(t, std::ldexp(1.0, mb + 1)));
   Value xs = e.sel(sub, scaled, x);
   Value bits = e.bitsOf(xs);
-  Value f2 =
-      e.andI(arith::ShRUIOp::create(e.b, e.loc, bits, e.ic(it, mb)),
-             e.ic(it, emask));
+  Value f2 = e.andI(arith::ShRUIOp::create(e.b, e.loc, bits, e.ic(it, mb)),
+                    e.ic(it, emask));
   Value f32 = w < 32 ? arith::ExtUIOp::create(e.b, e.loc, i32, f2).getResult()
               : w > 32
                   ? arith::TruncIOp::create(e.b, e.loc, i32, f2).getResult()
@@ -175,8 +172,8 @@ std::pair<Value, Value> frexp(Emit &e, Value x) {
   Value exp = e.subi(f32, e.ic(i32, bias - 1));
   exp = e.sel(sub, e.subi(exp, e.ic(i32, mb + 1)), exp);
   int64_t clear = ~(emask << mb);
-  Value mbits = e.orI(e.andI(bits, e.ic(it, clear)),
-                      e.ic(it, (bias - 1) << mb));
+  Value mbits =
+      e.orI(e.andI(bits, e.ic(it, clear)), e.ic(it, (bias - 1) << mb));
   Value mant = e.fromBits(t, mbits);
   Value special = e.orI(e.cmpf(P::OEQ, x, e.fc(t, 0)),
                         e.cmpf(P::UGE, e.absf(x), e.fc(t, INFINITY)));
@@ -190,8 +187,7 @@ Value hypot(Emit &e, Value x, Value y) {
   Value mx = e.sel(aBig, a, c), mn = e.sel(aBig, c, a);
   Value r = e.divf(mn, mx);
   Value h = e.mulf(
-      mx, math::SqrtOp::create(e.b, e.loc,
-                               e.addf(e.fc(t, 1), e.mulf(r, r))));
+      mx, math::SqrtOp::create(e.b, e.loc, e.addf(e.fc(t, 1), e.mulf(r, r))));
   // Both zero (a NaN operand makes the sum NaN, which stays NaN).
   h = e.sel(e.cmpf(P::OEQ, e.addf(a, c), e.fc(t, 0)), e.fc(t, 0), h);
   return e.sel(e.orI(e.isInf(x), e.isInf(y)), e.fc(t, INFINITY), h);
@@ -290,14 +286,13 @@ const llvm::StringMap<Fn> &table() {
       r = e.sel(e.cmpi(I::eq, a[0], m1), m1, r);
       unsigned w = t.getIntOrFloatBitWidth();
       return e.sel(e.cmpi(I::eq, a[0], e.ic(t, 0)),
-                   e.ic(t, w >= 64 ? INT64_MIN : -(int64_t(1) << (w - 1))),
-                   r);
+                   e.ic(t, w >= 64 ? INT64_MIN : -(int64_t(1) << (w - 1))), r);
     };
     m["sign"] = [](Emit &e, ValueRange a) -> Value {
       Type t = a[0].getType();
       if (e.isFloat) {
-        Value r = e.sel(e.cmpf(P::OLT, a[0], e.fc(t, 0)), e.fc(t, -1),
-                        e.fc(t, 0));
+        Value r =
+            e.sel(e.cmpf(P::OLT, a[0], e.fc(t, 0)), e.fc(t, -1), e.fc(t, 0));
         r = e.sel(e.cmpf(P::OGT, a[0], e.fc(t, 0)), e.fc(t, 1), r);
         return e.sel(e.isNan(a[0]), a[0], r);
       }

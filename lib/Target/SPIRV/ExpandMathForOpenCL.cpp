@@ -45,8 +45,7 @@ Value logBase(Builder &e, Value x, double base) {
   // Only non-negative powers of 10 are exact (10**-45 in float32 is the
   // smallest subnormal, not 1e-45).
   if (base != 2.0)
-    exact = arith::AndIOp::create(e.b, e.loc, exact,
-                                  e.cmp(P::OGE, n, e.c(0)));
+    exact = arith::AndIOp::create(e.b, e.loc, exact, e.cmp(P::OGE, n, e.c(0)));
   return e.sel(exact, n, l);
 }
 
@@ -85,8 +84,8 @@ Value expand(Operation *op, OpBuilder &b) {
     Value r = e.pow(a, e.c(1.0 / 3.0));
     // One Newton step, r - (r - a / r**2) / 3, which neither overflows nor
     // underflows where r**3 would.
-    Value newton = e.sub(
-        r, e.mul(e.sub(r, e.div(a, e.mul(r, r))), e.c(1.0 / 3.0)));
+    Value newton =
+        e.sub(r, e.mul(e.sub(r, e.div(a, e.mul(r, r))), e.c(1.0 / 3.0)));
     Value finite = e.cmp(P::OLT, e.abs(newton), e.c(INFINITY));
     r = e.sel(finite, newton, r);
     Value special = e.cmp(P::UEQ, e.add(a, a), a); // 0, inf or NaN
@@ -95,10 +94,9 @@ Value expand(Operation *op, OpBuilder &b) {
   if (isa<math::ErfcOp>(op)) {
     // 1 - erf(x) below 0.5; above, exp(-x*x) times a Chebyshev fit
     // (relative error below 1.2e-7: float32 accuracy).
-    static const double k[] = {-1.26551223, 1.00002368, 0.37409196,
-                               0.09678418,  -0.18628806, 0.27886807,
-                               -1.13520398, 1.48851587,  -0.82215223,
-                               0.17087277};
+    static const double k[] = {-1.26551223, 1.00002368, 0.37409196,  0.09678418,
+                               -0.18628806, 0.27886807, -1.13520398, 1.48851587,
+                               -0.82215223, 0.17087277};
     Value z = e.abs(x);
     Value t = e.div(e.c(1), e.add(e.c(1), e.mul(e.c(0.5), z)));
     Value p = e.c(k[9]);
