@@ -411,8 +411,7 @@ def array_equal(a1, a2, equal_nan=False):
     a1, a2 = _scalars_to_arrays((a1, a2))
     if tuple(getattr(a1, "shape", ())) != tuple(getattr(a2, "shape", ())):
         from ._creation import asarray
-        return asarray(False, device=_ops._operand(a1).qid and
-                       getattr(a1, "device", None))
+        return asarray(False, device=getattr(a1, "device", None))
     eq = _ops.equal(a1, a2)
     if equal_nan:
         eq = _ops.logical_or(eq, _ops.logical_and(_table["isnan"](a1),
