@@ -123,8 +123,8 @@ def _scalars_to_arrays(args):
     and return 0-d arrays (dpnp)."""
     if _trace.current() is not None:
         return args
-    if builtins.any(_is_array(a) or isinstance(a, _trace.ScalarTracer)
-                    for a in args):
+    if not builtins.all(isinstance(a, (bool, int, float, np.generic))
+                        for a in args):
         return args
     from ._creation import asarray
     return (asarray(args[0]),) + tuple(args[1:])
@@ -502,6 +502,11 @@ def _reduction(name):
                 raise TypeError(f"{name}() got an unexpected keyword "
                                 "argument 'initial'")
             r = _as(op(r, initial), r.dtype)
+        if out is not None and tuple(getattr(out, "shape", ())) != \
+                tuple(r.shape):
+            raise ValueError(f"output parameter for reduction operation "
+                             f"{name} has the wrong shape {out.shape} "
+                             f"(the result's is {tuple(r.shape)})")
         return r if out is None else _store(name, r, out, True)
 
     f.__name__ = f.__qualname__ = name
