@@ -276,7 +276,8 @@ def test_scalars_and_jit(device):
 
     a = sluice.asnumpy(x)
     want = np.hypot(np.tan(a), np.expm1(a)) + np.copysign(np.cbrt(a), -1.0)
-    np.testing.assert_allclose(sluice.asnumpy(f(x)), want, rtol=2e-6)
+    np.testing.assert_allclose(sluice.asnumpy(f(x)), want, rtol=2e-6,
+                               atol=1e-6)  # a sum that cancels
     report = f.lower(x).fusion_report()
     assert "1 kernel" in report or "kernels: 1" in report or report
 
