@@ -87,6 +87,11 @@ from ._indexing_functions import (argwhere, choose,  # noqa: E402
                                   take_along_axis, tril_indices,
                                   tril_indices_from, triu_indices,
                                   triu_indices_from, unravel_index)
+from ._elementwise import *  # noqa: E402,F401,F403
+from ._namespace import (__array_api_version__,  # noqa: E402,F401
+                         __array_namespace_info__, can_cast,
+                         default_float_type, dtype, finfo, iinfo, isdtype,
+                         issubdtype, promote_types, result_type)
 from ._memory_pool import MemoryPool, get_memory_pool  # noqa: E402
 from ._jit import JitFunction, Lowered, jit  # noqa: E402
 from ._artifact import LoadedProgram, load  # noqa: E402

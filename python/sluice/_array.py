@@ -207,7 +207,8 @@ class Array(_ext.ArrayCore, ArrayMethods):
         # so they are adjacent in queue order: an update from another thread
         # reads either before both or after both, and none is lost.
         with _INPLACE_LOCK:
-            if _ext.fast_into(_FAST_OPS[name], self, other, self):
+            code = _FAST_OPS.get(name)
+            if code is not None and _ext.fast_into(code, self, other, self):
                 return self
             return self._inplace_locked(op, other, name)
 
@@ -216,7 +217,8 @@ class Array(_ext.ArrayCore, ArrayMethods):
             raise ValueError("output array is read-only")
         from . import _ops
         from ._trace import ScalarTracer, Tracer
-        if not isinstance(other, (Tracer, ScalarTracer)) and \
+        if name in _ops._BINARY and \
+                not isinstance(other, (Tracer, ScalarTracer)) and \
                 _ops.writable_in_place(
                     self, [other] if isinstance(other, Array) else []):
             # One pass: the op writes this array's memory.
@@ -272,6 +274,25 @@ class Array(_ext.ArrayCore, ArrayMethods):
         # same filter string, in the same USM kind.
         return (_unpickle, (asnumpy(self), self.device.filter_string,
                             self.usm_type))
+    def __iand__(self, o):
+        from . import _ops
+        return self._inplace(_ops.bitwise_and, o, "bitwise_and")
+
+    def __ior__(self, o):
+        from . import _ops
+        return self._inplace(_ops.bitwise_or, o, "bitwise_or")
+
+    def __ixor__(self, o):
+        from . import _ops
+        return self._inplace(_ops.bitwise_xor, o, "bitwise_xor")
+
+    def __ilshift__(self, o):
+        from . import _ops
+        return self._inplace(_ops.left_shift, o, "left_shift")
+
+    def __irshift__(self, o):
+        from . import _ops
+        return self._inplace(_ops.right_shift, o, "right_shift")
 
     # --- DLPack ------------------------------------------------------------------
     def __dlpack_device__(self):

@@ -38,6 +38,31 @@ def _placement(device, usm_type, sycl_queue, like=None):
     return q, usm_kind(usm_type, default)
 
 
+def _check_like(like):
+    """dpnp's like=: an array whose queue the result goes to (NumPy's
+    array-function protocol object, which sluice arrays are)."""
+    if like is None:
+        return None
+    if not hasattr(like, "sycl_queue"):
+        raise TypeError("like= must be a sluice.Array or None, not "
+                        f"{type(like).__name__}")
+    return like
+
+
+def _check_order(shape, order):
+    """Arrays are C-ordered; "F" is the same layout for at most one
+    dimension larger than 1."""
+    if order in ("C", "K", "A", None, "c", "k", "a"):
+        return shape
+    if order in ("F", "f"):
+        if sum(1 for d in shape if d > 1) <= 1:
+            return shape
+        raise NotImplementedError("sluice arrays are C-ordered: order='F' "
+                                  "is not supported")
+    raise ValueError(f"order must be one of 'C', 'F', 'A', 'K', not "
+                     f"{order!r}")
+
+
 def _default_dtype(q, kind="f"):
     info = queue_info(q)
     if kind == "f":
@@ -59,11 +84,12 @@ def _fill_value_dtype(value, q):
     raise TypeError(f"fill value must be a scalar, not {type(value).__name__}")
 
 
-def empty(shape, *, dtype=None, order="C", device=None, usm_type="device",
+def empty(shape, dtype=None, order="C", *, like=None, device=None,
+          usm_type="device",
           sycl_queue=None):
     """An uninitialised array."""
-    shape = _shape_tuple(shape)
-    q, kind = _placement(device, usm_type, sycl_queue)
+    shape = _check_order(_shape_tuple(shape), order)
+    q, kind = _placement(device, usm_type, sycl_queue, _check_like(like))
     dt = _dtypes.to_dtype(dtype) if dtype is not None else _default_dtype(q)
     _dtypes.check_supported(dt, queue_info(q))
     tr = _trace.current()
@@ -73,10 +99,13 @@ def empty(shape, *, dtype=None, order="C", device=None, usm_type="device",
     return _ext.empty(q._id, kind, _dtypes.CODES[dt], list(shape))
 
 
-def full(shape, fill_value, *, dtype=None, order="C", device=None,
-         usm_type=None, sycl_queue=None):
+def full(shape, fill_value, dtype=None, order="C", *, like=None,
+         device=None, usm_type=None, sycl_queue=None):
     """An array with every element ``fill_value``."""
-    shape = _shape_tuple(shape)
+    shape = _check_order(_shape_tuple(shape), order)
+    like = _check_like(like)
+    if like is not None and device is None and sycl_queue is None:
+        sycl_queue = like.sycl_queue
     if isinstance(fill_value, Array):
         if fill_value.size != 1:
             raise ValueError("fill_value must be a scalar or a one-element "
@@ -118,18 +147,20 @@ def _traced_full(tr, shape, value, dt, q, kind):
     return _trace.Tracer(_ir.full(fb, c, t, loc=loc), tr)
 
 
-def zeros(shape, *, dtype=None, order="C", device=None, usm_type="device",
+def zeros(shape, dtype=None, order="C", *, like=None, device=None,
+          usm_type="device",
           sycl_queue=None):
-    q, _ = _placement(device, usm_type, sycl_queue)
+    q, _ = _placement(device, usm_type, sycl_queue, _check_like(like))
     dt = _dtypes.to_dtype(dtype) if dtype is not None else _default_dtype(q)
-    return full(shape, 0, dtype=dt, sycl_queue=q, usm_type=usm_type)
+    return full(shape, 0, dt, order, sycl_queue=q, usm_type=usm_type)
 
 
-def ones(shape, *, dtype=None, order="C", device=None, usm_type="device",
+def ones(shape, dtype=None, order="C", *, like=None, device=None,
+         usm_type="device",
          sycl_queue=None):
-    q, _ = _placement(device, usm_type, sycl_queue)
+    q, _ = _placement(device, usm_type, sycl_queue, _check_like(like))
     dt = _dtypes.to_dtype(dtype) if dtype is not None else _default_dtype(q)
-    return full(shape, 1, dtype=dt, sycl_queue=q, usm_type=usm_type)
+    return full(shape, 1, dt, order, sycl_queue=q, usm_type=usm_type)
 
 
 def _like(x, dtype, device, usm_type, sycl_queue, shape):

@@ -123,6 +123,18 @@ class ArrayMethods:
     def __rxor__(self, o):
         return _ops().bitwise_xor(o, self)
 
+    def __lshift__(self, o):
+        return _ops().left_shift(self, o)
+
+    def __rlshift__(self, o):
+        return _ops().left_shift(o, self)
+
+    def __rshift__(self, o):
+        return _ops().right_shift(self, o)
+
+    def __rrshift__(self, o):
+        return _ops().right_shift(o, self)
+
     # --- comparisons ------------------------------------------------------
     def __eq__(self, o):
         return _ops().equal(self, o)

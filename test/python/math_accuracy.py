@@ -117,6 +117,82 @@ FUNCTIONS = {f.name: f for f in [
                 (-8.0, 1.0 / 3.0), (1.0 + 2**-23, 2**30)]),
 ]}
 
+
+def _erf(x):
+    """erf in float64 (NumPy has none; the float64 reference of float64
+    results is then only double precision)."""
+    import math
+    return np.vectorize(math.erf, otypes=[np.float64])(
+        np.asarray(x, np.float64)).astype(np.asarray(x).dtype)
+
+
+def _erfc(x):
+    import math
+    return np.vectorize(math.erfc, otypes=[np.float64])(
+        np.asarray(x, np.float64)).astype(np.asarray(x).dtype)
+
+
+def _table_func(name, numpy, arity, host, opencl, cuda, ranges=(), edges=(),
+                sluice_name=""):
+    """A function of the elementwise table: bounds as (f32, f64) per
+    backend; float16 is computed in float32 (or in float16 arithmetic for
+    the functions written in arith) and gets 2."""
+    return Func(name, numpy, arity,
+                {"f32": host[0], "f64": host[1], "half": 2.0},
+                ranges=list(ranges), edges=list(edges),
+                sluice_name=sluice_name,
+                backend_bound={"opencl": {"f32": opencl[0],
+                                          "f64": opencl[1]},
+                               "cuda": {"f32": cuda[0], "f64": cuda[1]}})
+
+
+TRIG_RANGES = [(-3.2, 3.2), (-100.0, 100.0), (-1e4, 1e4)]
+# Bounds (host, OpenCL/Level Zero, CUDA) as (float32, float64); CUDA's from
+# its programming guide, the others measured (docs/accuracy.md).
+FUNCTIONS.update({f.name: f for f in [
+    _table_func("tan", np.tan, 1, (4, 1), (5, 5), (4, 2), TRIG_RANGES,
+                PI_MULTIPLES),
+    _table_func("arcsin", np.arcsin, 1, (4, 1), (4, 4), (2, 2),
+                [(-1.0, 1.0), (-1e-3, 1e-3)], [1.0, -1.0, 0.5]),
+    _table_func("arccos", np.arccos, 1, (4, 1), (4, 4), (2, 2),
+                [(-1.0, 1.0), (0.99, 1.0)], [1.0, -1.0, 0.5]),
+    _table_func("arctan", np.arctan, 1, (4, 1), (5, 5), (2, 2),
+                [(-10.0, 10.0), (-1e6, 1e6)]),
+    _table_func("sinh", np.sinh, 1, (4, 2), (4, 4), (3, 2),
+                [(-1.0, 1.0), (-90.0, 90.0), (-711.0, 711.0)]),
+    _table_func("cosh", np.cosh, 1, (4, 2), (4, 4), (2, 1),
+                [(-1.0, 1.0), (-90.0, 90.0), (-711.0, 711.0)]),
+    _table_func("arcsinh", np.arcsinh, 1, (4, 2), (4, 4), (3, 3),
+                [(-1.0, 1.0), (-1e6, 1e6)]),
+    _table_func("arccosh", np.arccosh, 1, (4, 2), (4, 4), (4, 3),
+                [(1.0, 2.0), (1.0, 1e6)], [1.0]),
+    _table_func("arctanh", np.arctanh, 1, (4, 2), (5, 5), (3, 2),
+                [(-1.0, 1.0), (0.99, 1.0)], [1.0, -1.0]),
+    _table_func("exp2", np.exp2, 1, (4, 1), (4, 4), (2, 1),
+                [(-150.0, 129.0), (-1075.0, 1025.0), (-1.0, 1.0)],
+                [128.0, -149.0, 1024.0, -1074.0]),
+    _table_func("expm1", np.expm1, 1, (4, 1), (4, 4), (1, 1),
+                [(-1.0, 1.0), (-1e-5, 1e-5), (-100.0, 89.0),
+                 (-40.0, 710.0)]),
+    _table_func("log2", np.log2, 1, (4, 1), (4, 4), (1, 1),
+                [(0.0, 4.0), (0.5, 2.0), (0.0, 1e-37)], [2.0, 8.0, 1.0]),
+    _table_func("log10", np.log10, 1, (4, 2), (4, 4), (2, 1),
+                [(0.0, 4.0), (0.5, 2.0), (0.0, 1e-37)], [10.0, 1000.0]),
+    _table_func("log1p", np.log1p, 1, (4, 1), (4, 4), (1, 1),
+                [(-1.0, 1.0), (-1e-5, 1e-5), (0.0, 1e6)], [-1.0]),
+    _table_func("cbrt", np.cbrt, 1, (4, 3), (4, 4), (1, 1),
+                [(-8.0, 8.0), (0.0, 1e-37)], [27.0, -8.0]),
+    _table_func("erf", _erf, 1, (4, 1), (16, 16), (2, 2),
+                [(-6.0, 6.0), (-1e-3, 1e-3)]),
+    _table_func("erfc", _erfc, 1, (4, 1), (16, 1e9), (4, 5),
+                [(-6.0, 10.0), (0.0, 27.0)]),
+    _table_func("arctan2", np.arctan2, 2, (4, 2), (6, 6), (3, 2),
+                [((-10.0, 10.0), (-10.0, 10.0))]),
+    _table_func("hypot", np.hypot, 2, (4, 2), (4, 4), (3, 2),
+                [((-10.0, 10.0), (-10.0, 10.0)),
+                 ((-1e30, 1e30), (-1e30, 1e30))]),
+]})
+
 DTYPES = ["float32", "float64", "float16"]
 
 

@@ -108,8 +108,8 @@ def test_bool_arithmetic_follows_numpy(device):
         xa - xb
     with pytest.raises(TypeError):
         -xa
-    with pytest.raises(TypeError, match="bitwise"):
-        sluice.arange(3, device=device) & 1
+    # integers have bitwise operations too (test_elementwise.py)
+    _close(sluice.arange(3, device=device) & 1, np.arange(3) & 1)
 
 
 @pytest.mark.parametrize("name", ["negative", "absolute", "exp", "log",
@@ -327,8 +327,8 @@ def test_reduction_errors(device):
         x.sum(axis=(0, 0))
     with pytest.raises(ValueError, match="zero-size"):
         sluice.ones((0,), device=device).max()
-    with pytest.raises(TypeError, match="out="):
-        x.sum(out=x)
+    with pytest.raises(ValueError, match="wrong shape"):
+        x.sum(out=x)  # out= is supported (test_elementwise.py), not this one
     # Empty sums are the identity.
     _close(sluice.ones((0, 2), device=device).sum(axis=0),
            np.ones((0, 2)).sum(axis=0).astype(x.dtype))

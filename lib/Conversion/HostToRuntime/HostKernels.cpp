@@ -88,6 +88,8 @@ sluice::host::outlineHostKernels(ModuleOp module,
 
   for (func::FuncOp impl : impls)
     extendHalfMath(impl);
+  for (func::FuncOp impl : impls)
+    callLibmForInexactMath(impl);
   return success();
 }
 

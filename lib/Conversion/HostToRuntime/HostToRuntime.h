@@ -52,6 +52,10 @@ mlir::LogicalResult outlineHostKernels(mlir::ModuleOp module,
 /// Rewrites math functions on f16/bf16 in `f` to f32 with conversions.
 void extendHalfMath(mlir::func::FuncOp f);
 
+/// Calls libm for the math ops that convert-math-to-llvm lowers
+/// inaccurately (math.expm1 as exp(x) - 1): HostLibmCalls.cpp.
+void callLibmForInexactMath(mlir::func::FuncOp f);
+
 /// A device binary embedded as a global constant.
 struct BinaryInfo {
   std::string global;

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MathEmitter.h"
 #include "sluice/Conversion/USMToLinalg/USMToLinalg.h"
 #include "sluice/Dialect/USM/IR/USMOps.h"
 
@@ -348,17 +349,8 @@ Value sluice::usm::emitScalarOp(OpBuilder &b, Location loc, Operation *op,
           return args[0];
         return math::AbsIOp::create(b, loc, args[0]);
       })
-      .Case<ExpOp>(
-          [&](auto) -> Value { return math::ExpOp::create(b, loc, args[0]); })
-      .Case<LogOp>(
-          [&](auto) -> Value { return math::LogOp::create(b, loc, args[0]); })
-      .Case<SqrtOp>(
-          [&](auto) -> Value { return math::SqrtOp::create(b, loc, args[0]); })
-      .Case<SinOp>(
-          [&](auto) -> Value { return math::SinOp::create(b, loc, args[0]); })
-      .Case<CosOp>(
-          [&](auto) -> Value { return math::CosOp::create(b, loc, args[0]); })
-      .Case<TanhOp>(
-          [&](auto) -> Value { return math::TanhOp::create(b, loc, args[0]); })
-      .Default([](Operation *) -> Value { return nullptr; });
+      // The functions of the table (USMMathOps.td).
+      .Default([&](Operation *) -> Value {
+        return emitMathFunction(b, loc, op, element, args);
+      });
 }

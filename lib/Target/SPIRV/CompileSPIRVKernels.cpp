@@ -5,6 +5,7 @@
 #include "sluice/Dialect/USM/IR/USMDialect.h"
 #include "sluice/Dialect/USM/IR/USMTypes.h"
 #include "sluice/Target/SPIRV/EmulateHalfFloats.h"
+#include "sluice/Target/SPIRV/ExpandMathForOpenCL.h"
 #include "sluice/Target/SPIRV/Validate.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -71,6 +72,7 @@ struct CompileSPIRVKernelsPass
       emitError(loc) << "cannot compute the f16/bf16 kernels in f32";
       return signalPassFailure();
     }
+    expandMathForOpenCL(gm);
     spirv::TargetEnvAttr env = openclTargetEnv(ctx, float16);
 
     // 1. Storage classes (USM memory is CrossWorkgroup, workgroup scratch

@@ -192,6 +192,12 @@ sluice::usm::inferElementwiseType(std::optional<Location> loc, StringRef opName,
                                "' op requires floating-point elements, got ",
                                element, "; convert with usm.astype");
     break;
+  case ElementRule::Integer:
+    if (!isa<IntegerType>(element))
+      return emitOptionalError(loc, "'", opName,
+                               "' op requires integer or i1 elements, got ",
+                               element, "; convert with usm.astype");
+    break;
   case ElementRule::Compare:
   case ElementRule::Logical:
     resultElement = IntegerType::get(element.getContext(), 1);

@@ -88,7 +88,10 @@ bool isCheap(Operation *op) {
   if (!op->hasTrait<sluice::usm::OpTrait::Elementwise>())
     return false;
   if (isa<ExpOp, LogOp, SqrtOp, SinOp, CosOp, TanhOp, PowOp, DivOp,
-          FloorDivideOp, RemainderOp>(op))
+          FloorDivideOp, RemainderOp, TanOp, AsinOp, AcosOp, AtanOp, Atan2Op,
+          SinhOp, CoshOp, AsinhOp, AcoshOp, AtanhOp, Exp2Op, Expm1Op, Log2Op,
+          Log10Op, Log1pOp, CbrtOp, RsqrtOp, ErfOp, ErfcOp, HypotOp,
+          LogaddexpOp, Logaddexp2Op, GcdOp, LcmOp, LdexpOp, FmodOp>(op))
     return false;
   ArrayType result = arrayTypeOf(op->getResult(0));
   unsigned arrays = 0;

@@ -189,6 +189,7 @@ def USM_RuleFloat      : USM_ElementRule<"Float">;      // floating point only
 def USM_RuleCompare    : USM_ElementRule<"Compare">;    // any -> i1
 def USM_RuleLogical    : USM_ElementRule<"Logical">;    // any -> i1
 def USM_RuleSelect     : USM_ElementRule<"Select">;     // i1 condition, any data
+def USM_RuleInteger    : USM_ElementRule<"Integer">;    // integers and i1
 
 class USM_ElementwiseOp<string mnemonic, USM_ElementRule r,
                         list<Trait> traits = []>
@@ -286,18 +287,9 @@ def USM_NegativeOp : USM_UnaryOp<"negative", USM_RuleArith, "the negation",
   { let hasFolder = 1; }
 def USM_AbsOp : USM_UnaryOp<"abs", USM_RuleArith, "the absolute value",
   "%b = usm.abs %a : (!usm.array<4xi32, \"gpu:0\", device>) -> !usm.array<4xi32, \"gpu:0\", device>">;
-def USM_ExpOp : USM_UnaryOp<"exp", USM_RuleFloat, "the exponential",
-  "%b = usm.exp %a : (!usm.array<4xf32, \"gpu:0\", device>) -> !usm.array<4xf32, \"gpu:0\", device>">;
-def USM_LogOp : USM_UnaryOp<"log", USM_RuleFloat, "the natural logarithm",
-  "%b = usm.log %a : (!usm.array<4xf32, \"gpu:0\", device>) -> !usm.array<4xf32, \"gpu:0\", device>">;
-def USM_SqrtOp : USM_UnaryOp<"sqrt", USM_RuleFloat, "the square root",
-  "%b = usm.sqrt %a : (!usm.array<4xf32, \"gpu:0\", device>) -> !usm.array<4xf32, \"gpu:0\", device>">;
-def USM_SinOp : USM_UnaryOp<"sin", USM_RuleFloat, "the sine",
-  "%b = usm.sin %a : (!usm.array<4xf32, \"gpu:0\", device>) -> !usm.array<4xf32, \"gpu:0\", device>">;
-def USM_CosOp : USM_UnaryOp<"cos", USM_RuleFloat, "the cosine",
-  "%b = usm.cos %a : (!usm.array<4xf32, \"gpu:0\", device>) -> !usm.array<4xf32, \"gpu:0\", device>">;
-def USM_TanhOp : USM_UnaryOp<"tanh", USM_RuleFloat, "the hyperbolic tangent",
-  "%b = usm.tanh %a : (!usm.array<4xf32, \"gpu:0\", device>) -> !usm.array<4xf32, \"gpu:0\", device>">;
+// exp, log, sqrt, sin, cos, tanh and the other functions of one table:
+include "sluice/Dialect/USM/IR/USMMathOps.td"
+
 def USM_LogicalNotOp : USM_UnaryOp<"logical_not", USM_RuleLogical,
   "the logical negation of the element's truth value (result i1)",
   "%b = usm.logical_not %a : (!usm.array<4xf32, \"gpu:0\", device>) -> !usm.array<4xi1, \"gpu:0\", device>">;
