@@ -57,6 +57,9 @@ from ._ops import (abs, absolute, add, all, amax, amin, any,  # noqa: E402
                    reshape, sin, sqrt, square, squeeze, std, subtract, sum,
                    swapaxes, tanh, to_device, transpose, true_divide, var,
                    where)
+from ._products import (dot, einsum, einsum_path, get_matmul_precision,  # noqa: E402,E501
+                        inner, kron, matmul, matrix_power, outer,
+                        set_matmul_precision, tensordot, vdot, vecdot)
 from ._memory_pool import MemoryPool, get_memory_pool  # noqa: E402
 from ._jit import JitFunction, Lowered, jit  # noqa: E402
 from ._artifact import LoadedProgram, load  # noqa: E402
@@ -73,6 +76,7 @@ from ._sycl import (SyclContext, SyclEvent, SyclPlatform,  # noqa: E402
 SyclDevice = Device
 SyclQueue = Queue
 from . import memory, utils  # noqa: E402
+from . import linalg  # noqa: E402
 
 bool_ = _dtypes.bool_
 int8, int16, int32, int64 = (_dtypes.int8, _dtypes.int16, _dtypes.int32,
