@@ -52,20 +52,27 @@ def _traced(*xs):
         isinstance(x, (_trace.Tracer, _trace.ScalarTracer)) for x in xs)
 
 
-def _arrays(*xs):
+def _arrays(*xs, scalars=False):
     """The operands as arrays on their common queue: (arrays, qid, kind).
     NumPy data and scalars follow the array they meet (eagerly they are
-    copied there; inside @sluice.jit scalars stay scalars)."""
+    copied there). With ``scalars``, Python scalars stay scalars (weak, as
+    in NumPy's promotion)."""
     ops = [_ops._operand(x) for x in xs]
     traced = _traced(*xs)
     where = _trace.user_location() if traced else None
     qid, kind = _ops._placement(ops, where)
     out = []
     for x, o in zip(xs, ops):
-        if o.kind in "ATD":
+        if o.kind in "AT" or (o.kind in "SD" and scalars):
             out.append(x)
+        elif o.kind == "D":
+            raise TypeError("a traced scalar is not an array: products "
+                            "need arrays")
         elif traced and o.kind == "S":
-            out.append(x)
+            from ._creation import full
+            out.append(full((), x, dtype=_np_dtype(o),
+                            sycl_queue=_queue_from_id(qid),
+                            usm_type=_usm_name(kind)))
         elif traced:
             raise TypeError("NumPy arrays cannot be operands of products "
                             "inside @sluice.jit: pass them as arguments")
@@ -217,7 +224,7 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind",
     if axes is not None:
         raise NotImplementedError("matmul: axes= is not supported; move the "
                                   "axes with sluice.moveaxis/transpose")
-    (a, b), qid, kind = _arrays(x1, x2)
+    (a, b), qid, kind = _arrays(x1, x2, scalars=True)
     _check_matmul_dtype(a, b)
     if _ndim(a) == 0 or _ndim(b) == 0:
         raise ValueError("matmul: Input operand does not have enough "
@@ -299,7 +306,7 @@ def dot(a, b, out=None):
     """NumPy's dot: the inner product of vectors, the matrix product of
     matrices, a scalar times an array, and for N-D the sum over the last
     axis of ``a`` and the second-to-last of ``b``."""
-    (a, b), qid, kind = _arrays(a, b)
+    (a, b), qid, kind = _arrays(a, b, scalars=True)
     if _ndim(a) == 0 or _ndim(b) == 0:
         r = _ops.multiply(a, b)
     elif b.ndim <= 2:
@@ -320,7 +327,7 @@ def vdot(a, b, /):
 
 def inner(a, b, /):
     """Sum of products over the last axes."""
-    (a, b), qid, kind = _arrays(a, b)
+    (a, b), qid, kind = _arrays(a, b, scalars=True)
     if _ndim(a) == 0 or _ndim(b) == 0:
         return _ops.multiply(a, b)
     if a.shape[-1] != b.shape[-1]:
