@@ -161,8 +161,33 @@ def _finish(r, out, name):
 # --- the contraction ------------------------------------------------------------
 
 def _contract_ir(a, b, rdt):
-    """``a @ b`` for a (..., M, K) and b (..., K, N) written with usm ops:
-    one reduction kernel after fusion."""
+    """``a @ b`` for a (..., M, K) and b (..., K, N) in usm IR: one
+    ``usm.matmul`` (expanded by usm-expand-contractions into a product and a
+    sum that fuse into one reduction kernel with the ops around it)."""
+    static = builtins.all(isinstance(d, int) for d in
+                          tuple(a.shape) + tuple(b.shape))
+    if rdt.kind == "b" or not static:
+        return _contract_composed(a, b, rdt)
+    from . import _ir
+    ops = [_ops._operand(a), _ops._operand(b)]
+    qid, kind = _ops._placement(ops, _trace.user_location())
+    shape = tuple(np.broadcast_shapes(tuple(a.shape[:-2]),
+                                      tuple(b.shape[:-2]))) + (
+        a.shape[-2], b.shape[-1])
+
+    def emit(fb, vals):
+        rt = _ir.ArrayT(rdt, shape, qid, kind)
+        x, y = vals
+        return [fb.op(f"usm.matmul {x.name}, {y.name} : ({x.type.text()}, "
+                      f"{y.type.text()}) -> {rt.text()}", rt)]
+
+    return _ops._single(_ops._execute(("matmul", rdt), ops, [rdt, rdt], emit,
+                                      [shape], qid, kind))
+
+
+def _contract_composed(a, b, rdt):
+    """The same contraction written with elementwise ops and a sum (for
+    booleans, and for dynamic sizes)."""
     bt = _ops.swapaxes(b, -1, -2)                     # (..., N, K)
     a4 = _ops.expand_dims(a, -2)                      # (..., M, 1, K)
     b4 = _ops.expand_dims(bt, -3)                     # (..., 1, N, K)
