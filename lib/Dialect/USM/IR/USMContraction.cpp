@@ -13,10 +13,11 @@
 using namespace mlir;
 using namespace sluice::usm;
 
-LogicalResult MatmulOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, ValueRange operands,
-    DictionaryAttr, OpaqueProperties, RegionRange,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         ValueRange operands, DictionaryAttr,
+                                         OpaqueProperties, RegionRange,
+                                         SmallVectorImpl<Type> &inferred) {
   StringRef name = getOperationName();
   QueueAttr queue;
   USMKind kind;
@@ -33,9 +34,9 @@ LogicalResult MatmulOp::inferReturnTypes(
                              "; reshape a vector to a matrix first");
   Type element = lhs.getElementType();
   if (rhs.getElementType() != element)
-    return emitOptionalError(loc, "'", name, "' op operand element types differ (",
-                             element, " and ", rhs.getElementType(),
-                             "); convert one with usm.astype");
+    return emitOptionalError(
+        loc, "'", name, "' op operand element types differ (", element, " and ",
+        rhs.getElementType(), "); convert one with usm.astype");
   if (element.isInteger(1))
     return emitOptionalError(loc, "'", name,
                              "' op does not accept i1 (boolean) elements; "
@@ -57,7 +58,7 @@ LogicalResult MatmulOp::inferReturnTypes(
                              detail::formatShape(b.drop_back(2)));
   shape.push_back(a[a.size() - 2]);
   shape.push_back(b[b.size() - 1]);
-  inferred.push_back(ArrayType::get(element.getContext(), shape, element,
-                                    queue, kind));
+  inferred.push_back(
+      ArrayType::get(element.getContext(), shape, element, queue, kind));
   return success();
 }

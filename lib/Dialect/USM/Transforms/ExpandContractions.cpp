@@ -23,8 +23,8 @@ using namespace sluice::usm;
 namespace {
 
 ArrayType withShape(ArrayType t, ArrayRef<int64_t> shape) {
-  return ArrayType::get(t.getContext(), shape, t.getElementType(),
-                        t.getQueue(), t.getKind());
+  return ArrayType::get(t.getContext(), shape, t.getElementType(), t.getQueue(),
+                        t.getKind());
 }
 
 LogicalResult expand(MatmulOp op) {
@@ -45,24 +45,24 @@ LogicalResult expand(MatmulOp op) {
     perm.push_back(i);
   std::swap(perm[rank - 1], perm[rank - 2]);
   std::swap(tShape[rank - 1], tShape[rank - 2]);
-  Value t = b.create<TransposeOp>(loc, withShape(rhsType, tShape), op.getRhs(),
-                                  b.getDenseI64ArrayAttr(perm));
+  Value t = TransposeOp::create(b, loc, withShape(rhsType, tShape), op.getRhs(),
+                                b.getDenseI64ArrayAttr(perm));
 
   // (..., M, K) -> (..., M, 1, K); (..., N, K) -> (..., 1, N, K)
   SmallVector<int64_t> xShape(a);
   xShape.insert(xShape.end() - 1, 1);
   SmallVector<int64_t> yShape(tShape);
   yShape.insert(yShape.end() - 2, 1);
-  Value x = b.create<ReshapeOp>(loc, withShape(lhsType, xShape), op.getLhs(),
-                                ValueRange());
-  Value y = b.create<ReshapeOp>(loc, withShape(rhsType, yShape), t,
-                                ValueRange());
-  Value p = b.create<MulOp>(loc, x, y);
+  Value x = ReshapeOp::create(b, loc, withShape(lhsType, xShape), op.getLhs(),
+                              ValueRange());
+  Value y =
+      ReshapeOp::create(b, loc, withShape(rhsType, yShape), t, ValueRange());
+  Value p = MulOp::create(b, loc, x, y);
   int64_t last = cast<ArrayType>(p.getType()).getRank() - 1;
-  Value s = b.create<SumOp>(loc, p, b.getDenseI64ArrayAttr({last}),
-                            /*keepdims=*/false);
+  Value s = SumOp::create(b, loc, p, b.getDenseI64ArrayAttr({last}),
+                          /*keepdims=*/false);
   if (s.getType() != resultType)
-    s = b.create<AstypeOp>(loc, resultType, s);
+    s = AstypeOp::create(b, loc, resultType, s);
   op.getResult().replaceAllUsesWith(s);
   op.erase();
   return success();
