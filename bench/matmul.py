@@ -96,7 +96,8 @@ def main():
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--jit-n", type=int, default=256,
                    help="size of the @sluice.jit layer (a generated "
-                        "reduction kernel, much slower than BLAS)")
+                        "reduction kernel, much slower than BLAS; 0 skips "
+                        "it)")
     p.add_argument("--reps", type=int, default=5)
     p.add_argument("--cases", default="")
     args = p.parse_args()
@@ -131,8 +132,9 @@ def main():
     ja = rng.standard_normal((jn, jn), dtype=np.float32)
     jb = rng.standard_normal((jn, jn), dtype=np.float32)
     jbias = rng.standard_normal((jn,), dtype=np.float32)
-    cases.append((f"layer {jn} @sluice.jit", 2.0 * jn ** 3, "jit",
-                  (ja, jb, jbias)))
+    if jn:
+        cases.append((f"layer {jn} @sluice.jit", 2.0 * jn ** 3, "jit",
+                      (ja, jb, jbias)))
 
     header = f"{'case':<24}{'Sluice':>10}" + "".join(
         f"{k:>10}" for k in peers) + "".join(
