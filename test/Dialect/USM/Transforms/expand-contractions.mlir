@@ -18,6 +18,7 @@
 // The product, the sum and the epilogue (bias, relu) are one kernel.
 // FUSED-LABEL: func.func @dense
 // FUSED:       usm.fused "opencl:cpu:0"
+// FUSED-NEXT:    arith.constant 0.0
 // FUSED-NEXT:    usm.mul
 // FUSED-NEXT:    usm.sum
 // FUSED-NEXT:    usm.add
