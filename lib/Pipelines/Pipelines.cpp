@@ -33,7 +33,7 @@ sluice::buildCompileProgramPipeline(OpPassManager &pm,
     return parsePassPipeline(text, pm, llvm::errs());
   };
   if (wanted(ProgramStage::Placed) &&
-      failed(add("usm-verify-placement,canonicalize")))
+      failed(add("usm-verify-placement,usm-expand-contractions,canonicalize")))
     return failure();
   if (wanted(ProgramStage::Fused) && options.fuse &&
       failed(add("usm-fuse-elementwise")))

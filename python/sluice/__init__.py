@@ -92,6 +92,9 @@ from ._namespace import (__array_api_version__,  # noqa: E402,F401
                          __array_namespace_info__, can_cast,
                          default_float_type, dtype, finfo, iinfo, isdtype,
                          issubdtype, promote_types, result_type)
+from ._products import (dot, einsum, einsum_path, get_matmul_precision,  # noqa: E402,E501
+                        inner, kron, matmul, matrix_power, outer,
+                        set_matmul_precision, tensordot, vdot, vecdot)
 from ._memory_pool import MemoryPool, get_memory_pool  # noqa: E402
 from ._jit import JitFunction, Lowered, jit  # noqa: E402
 from ._artifact import LoadedProgram, load  # noqa: E402
@@ -108,6 +111,7 @@ from ._sycl import (SyclContext, SyclEvent, SyclPlatform,  # noqa: E402
 SyclDevice = Device
 SyclQueue = Queue
 from . import memory, utils  # noqa: E402
+from . import linalg  # noqa: E402
 
 bool_ = _dtypes.bool_
 int8, int16, int32, int64 = (_dtypes.int8, _dtypes.int16, _dtypes.int32,

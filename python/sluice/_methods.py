@@ -93,6 +93,22 @@ class ArrayMethods:
     def __rpow__(self, o):
         return _ops().power(o, self)
 
+    def __matmul__(self, o):
+        from . import _products
+        return _products.matmul(self, o)
+
+    def __rmatmul__(self, o):
+        from . import _products
+        return _products.matmul(o, self)
+
+    def __imatmul__(self, o):
+        from . import _products
+        return _products._imatmul(self, o)
+
+    def dot(self, b, out=None):
+        from . import _products
+        return _products.dot(self, b, out=out)
+
     def __neg__(self):
         return _ops().negative(self)
 

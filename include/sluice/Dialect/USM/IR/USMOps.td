@@ -589,4 +589,6 @@ def USM_AssertOp : USM_Op<"assert", [MemoryEffects<[MemWrite]>]> {
   let hasCanonicalizer = 1;
 }
 
+include "sluice/Dialect/USM/IR/USMLinalgOps.td"
+
 #endif // SLUICE_DIALECT_USM_IR_USMOPS_TD

@@ -148,6 +148,37 @@ def USMPlacementReportPass : Pass<"usm-placement-report", "::mlir::ModuleOp"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+def USMExpandContractionsPass : Pass<"usm-expand-contractions"> {
+  let summary = "writes usm.matmul as a broadcast product and a sum";
+  let description = [{
+    Rewrites each `usm.matmul` of static shape into usm ops that the fusion
+    pass groups into one reduction kernel with the elementwise ops around
+    it: the second operand is transposed so that the contracted axis is
+    innermost, both operands get a unit axis, their broadcast product is
+    summed over the contracted axis, and integer sums narrower than 64 bits
+    are converted back to the element type. The product is never
+    materialised once fused.
+
+    ```mlir
+    %c = usm.matmul %a, %b : (!usm.array<4x8xf32, "gpu:0", device>,
+                              !usm.array<8x3xf32, "gpu:0", device>)
+                          -> !usm.array<4x3xf32, "gpu:0", device>
+    // becomes
+    %t = usm.transpose %b [1, 0] : ... -> !usm.array<3x8xf32, "gpu:0", device>
+    %x = usm.reshape %a : ... -> !usm.array<4x1x8xf32, "gpu:0", device>
+    %y = usm.reshape %t : ... -> !usm.array<1x3x8xf32, "gpu:0", device>
+    %p = usm.mul %x, %y : ... -> !usm.array<4x3x8xf32, "gpu:0", device>
+    %c = usm.sum %p axes [2] : ... -> !usm.array<4x3xf32, "gpu:0", device>
+    ```
+
+    A `usm.matmul` with dynamic sizes is an error (not supported yet).
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Fusion
 //===----------------------------------------------------------------------===//
 

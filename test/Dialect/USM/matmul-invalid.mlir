@@ -1,0 +1,71 @@
+// RUN: sluice-opt %s -split-input-file -verify-diagnostics
+
+// usm.matmul checks compute-follows-data like every op, and shapes and
+// element types as NumPy's matmul does.
+func.func @queues(%a: !usm.array<4x8xf32, "opencl:cpu:0", device>,
+                  %b: !usm.array<8x3xf32, "host:cpu:0", device>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{'usm.matmul' op execution placement can not be unambiguously inferred from input arguments: operand #0 is on queue "opencl:cpu:0" but operand #1 is on queue "host:cpu:0"; migrate one of them with usm.to_device}}
+  %c = usm.matmul %a, %b : (!usm.array<4x8xf32, "opencl:cpu:0", device>, !usm.array<8x3xf32, "host:cpu:0", device>) -> !usm.array<4x3xf32, "opencl:cpu:0", device>
+  return
+}
+
+// -----
+
+func.func @contracted(%a: !usm.array<4x8xf32, "gpu:0", device>,
+                      %b: !usm.array<7x3xf32, "gpu:0", device>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{'usm.matmul' op contracted sizes differ: shapes (4,8) and (7,3)}}
+  %c = usm.matmul %a, %b : (!usm.array<4x8xf32, "gpu:0", device>, !usm.array<7x3xf32, "gpu:0", device>) -> !usm.array<4x3xf32, "gpu:0", device>
+  return
+}
+
+// -----
+
+func.func @vector(%a: !usm.array<8xf32, "gpu:0", device>,
+                  %b: !usm.array<8x3xf32, "gpu:0", device>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{'usm.matmul' op needs operands of rank 2 or more, got shapes (8,) and (8,3)}}
+  %c = usm.matmul %a, %b : (!usm.array<8xf32, "gpu:0", device>, !usm.array<8x3xf32, "gpu:0", device>) -> !usm.array<3xf32, "gpu:0", device>
+  return
+}
+
+// -----
+
+func.func @elements(%a: !usm.array<4x8xf32, "gpu:0", device>,
+                    %b: !usm.array<8x3xf64, "gpu:0", device>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{'usm.matmul' op operand element types differ ('f32' and 'f64'); convert one with usm.astype}}
+  %c = usm.matmul %a, %b : (!usm.array<4x8xf32, "gpu:0", device>, !usm.array<8x3xf64, "gpu:0", device>) -> !usm.array<4x3xf32, "gpu:0", device>
+  return
+}
+
+// -----
+
+func.func @booleans(%a: !usm.array<4x8xi1, "gpu:0", device>,
+                    %b: !usm.array<8x3xi1, "gpu:0", device>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{'usm.matmul' op does not accept i1 (boolean) elements}}
+  %c = usm.matmul %a, %b : (!usm.array<4x8xi1, "gpu:0", device>, !usm.array<8x3xi1, "gpu:0", device>) -> !usm.array<4x3xi1, "gpu:0", device>
+  return
+}
+
+// -----
+
+func.func @batch(%a: !usm.array<2x4x8xf32, "gpu:0", device>,
+                 %b: !usm.array<3x8x3xf32, "gpu:0", device>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{'usm.matmul' op batch axes could not be broadcast together with shapes (2,) and (3,)}}
+  %c = usm.matmul %a, %b : (!usm.array<2x4x8xf32, "gpu:0", device>, !usm.array<3x8x3xf32, "gpu:0", device>) -> !usm.array<2x4x3xf32, "gpu:0", device>
+  return
+}
+
+// -----
+
+func.func @result(%a: !usm.array<4x8xf32, "gpu:0", device>,
+                  %b: !usm.array<8x3xf32, "gpu:0", device>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{'usm.matmul' op inferred type(s)}}
+  %c = usm.matmul %a, %b : (!usm.array<4x8xf32, "gpu:0", device>, !usm.array<8x3xf32, "gpu:0", device>) -> !usm.array<4x4xf32, "gpu:0", device>
+  return
+}
