@@ -12,18 +12,26 @@
 if(NOT TARGET _sluice)
   message(FATAL_ERROR "the wheel needs the Python package (nanobind, Python headers)")
 endif()
-if(NOT SLUICE_STATIC_LLVM AND TARGET sluice-compiler)
+if(NOT SLUICE_STATIC_LLVM AND NOT SLUICE_PREBUILT_DIR AND TARGET sluice-compiler)
   message(WARNING "building a wheel without SLUICE_STATIC_LLVM: it needs "
                   "this machine's libMLIR.so and libLLVM.so")
 endif()
 
 # One file per library: a wheel (a zip) keeps no symbolic links.
-if(TARGET sluice-compiler)
+if(TARGET sluice-compiler AND NOT SLUICE_PREBUILT_DIR)
   set_target_properties(sluice-compiler PROPERTIES VERSION "" SOVERSION "")
 endif()
 set_target_properties(_sluice PROPERTIES INSTALL_RPATH "$ORIGIN/lib")
 
 install(TARGETS _sluice LIBRARY DESTINATION . COMPONENT wheel)
+if(SLUICE_PREBUILT_DIR)
+  # Everything but the extension comes built (cmake/SluicePrebuilt.cmake).
+  file(GLOB _libs "${SLUICE_PREBUILT_DIR}/lib/*.so*")
+  file(GLOB _tools "${SLUICE_PREBUILT_DIR}/bin/sluice-*")
+  install(FILES ${_libs} DESTINATION lib COMPONENT wheel)
+  install(PROGRAMS ${_tools} DESTINATION bin COMPONENT wheel)
+  return()
+endif()
 foreach(lib sluice-runtime sluice-compiler)
   if(TARGET ${lib})
     install(TARGETS ${lib} LIBRARY DESTINATION lib COMPONENT wheel)
