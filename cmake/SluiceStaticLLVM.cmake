@@ -3,11 +3,11 @@
 # Instead of the shared libMLIR.so/libLLVM.so (257 MB), every binary links
 # Debian's static LLVM/MLIR component archives; the linker takes from them
 # only the objects the binary reaches, drops unreferenced functions and data
-# (--gc-sections) and exports none of
-# their symbols (--exclude-libs,ALL), so two LLVMs (numba's, say) can share a
-# process. lld links it (fast, and it needs no archive groups). LLD's ELF
-# driver is linked in too (SLUICE_HAVE_LLD): artifacts are linked in process,
-# so a machine without a C compiler or linker can write them.
+# (--gc-sections). One shared object holds them, libsluice-compiler.so, which
+# the Python extension and the tools link (lib/CAPI/CMakeLists.txt). lld links
+# (fast, and it needs no archive groups). LLD's ELF driver is linked in too
+# (SLUICE_HAVE_LLD): artifacts are linked in process, so a machine without a
+# C compiler or linker can write them.
 #
 # Defines SluiceLLVMStatic, the link interface that replaces `MLIR LLVM`.
 
@@ -54,8 +54,8 @@ endif()
 # lld from LLVM's bin directory: gcc looks for ld.lld in -B directories.
 get_filename_component(_lld_dir "${SLUICE_LLD}" DIRECTORY)
 add_link_options(-B${_lld_dir} -fuse-ld=lld -Wl,--gc-sections)
-# Only the static archives' code: never export it from a shared object.
-string(APPEND CMAKE_SHARED_LINKER_FLAGS " -Wl,--exclude-libs,ALL")
+# The Python extension exports none of the archives' code it holds
+# (libsluice-compiler.so, which the tools link, see lib/CAPI).
 string(APPEND CMAKE_MODULE_LINKER_FLAGS " -Wl,--exclude-libs,ALL")
 # No build-machine paths in installed binaries: Sluice's own libraries are
 # found next to them.
