@@ -211,7 +211,9 @@ if [ "$mode" = wheel-device ]; then
   whl="$(ls "$bundle"/wheel/sluice-*.whl | head -1)"
   tag="$("$py" -c 'import sys; print("cp%d%d" % sys.version_info[:2])')"
   rm -rf "$tmp" && mkdir -p "$tmp/dist" "$tmp/run"
-  if [[ "$(basename "$whl")" != *"-$tag-$tag-"* ]]; then
+  # SLUICE_GPU_WHEEL_REBUILD=1 takes that path even where the tags match
+  # (to test it on the build machine).
+  if [[ "$(basename "$whl")" != *"-$tag-$tag-"* || -n "${SLUICE_GPU_WHEEL_REBUILD:-}" ]]; then
     echo "== a wheel for $tag around the carried $(basename "$whl")"
     "$py" -m zipfile -e "$whl" "$tmp/carried"
     chmod +x "$tmp"/carried/sluice/bin/*

@@ -71,7 +71,9 @@ bad = [p for p in sys.path if p and os.path.realpath(p).startswith(top)]
 assert not bad, f"the source or build tree is on sys.path: {bad}"
 import numpy as np
 a = sluice.arange(8, dtype="float32", device="host")
-f = sluice.jit(lambda x: sluice.exp(x) * 2 + x)
+@sluice.jit
+def f(x):
+    return sluice.exp(x) * 2 + x
 got = sluice.asnumpy(f(a))
 want = np.exp(np.arange(8, dtype=np.float32)) * 2 + np.arange(8, dtype=np.float32)
 assert np.allclose(got, want), got

@@ -148,16 +148,11 @@ std::string readFile(StringRef path) {
 llvm::Error linkWithCompiler(StringRef linker, StringRef object,
                              StringRef output, StringRef runtimeDir,
                              StringRef logPath) {
-  std::vector<std::string> args = {linker.str(),
-                                   "-shared",
-                                   "-o",
-                                   output.str(),
-                                   object.str(),
-                                   "-L" + runtimeDir.str(),
-                                   "-lsluice-runtime",
-                                   "-lm",
-                                   "-Wl,-rpath," + runtimeDir.str(),
-                                   "-Wl,--no-undefined"};
+  std::vector<std::string> args = {
+      linker.str(),        "-shared",    "-o",
+      output.str(),        object.str(), "-L" + runtimeDir.str(),
+      "-lsluice-runtime",  "-lm",        "-Wl,-rpath," + runtimeDir.str(),
+      "-Wl,--no-undefined"};
   for (std::string &arg : hostVectorMathLinkArgs())
     args.push_back(std::move(arg));
   std::vector<StringRef> argRefs(args.begin(), args.end());
@@ -250,8 +245,8 @@ sluice::exec::writeArtifact(ModuleOp module,
   log.track(options.removeTemporariesOnSignal);
 
   if (inProcess) {
-    if (llvm::Error e = linkSharedObjectInProcess(
-            object.path, output.path, absRuntimeDir.str()))
+    if (llvm::Error e = linkSharedObjectInProcess(object.path, output.path,
+                                                  absRuntimeDir.str()))
       return e;
   } else if (llvm::Error e = linkWithCompiler(linker, object.path, output.path,
                                               absRuntimeDir.str(), log.path))

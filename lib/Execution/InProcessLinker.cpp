@@ -51,9 +51,10 @@ std::string loadedLibraryPath(const char *soname) {
 } // namespace
 #endif
 
-llvm::Error sluice::exec::linkSharedObjectInProcess(llvm::StringRef object,
-                                                    llvm::StringRef output,
-                                                    llvm::StringRef runtimeDir) {
+llvm::Error
+sluice::exec::linkSharedObjectInProcess(llvm::StringRef object,
+                                        llvm::StringRef output,
+                                        llvm::StringRef runtimeDir) {
 #ifndef SLUICE_HAVE_LLD
   (void)object;
   (void)output;
@@ -108,7 +109,8 @@ llvm::Error sluice::exec::linkSharedObjectInProcess(llvm::StringRef object,
         "again");
   std::string messages;
   llvm::raw_string_ostream os(messages);
-  lld::Result result = lld::lldMain(argv, os, os, {{lld::Gnu, &lld::elf::link}});
+  lld::Result result =
+      lld::lldMain(argv, os, os, {{lld::Gnu, &lld::elf::link}});
   os.flush();
   if (!result.canRunAgain)
     broken = true;
