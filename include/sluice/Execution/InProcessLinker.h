@@ -1,5 +1,4 @@
-//===- InProcessLinker.h - Linking artifacts with LLD in process --*- C++
-//-*-===//
+//===- InProcessLinker.h - Linking artifacts in process --------*- C++ -*-===//
 //
 // The self-contained build (SLUICE_STATIC_LLVM, the Python wheel) links
 // LLD's ELF driver into the compiler, so writing an artifact needs no C
