@@ -19,7 +19,8 @@ endif()
 
 # One file per library: a wheel (a zip) keeps no symbolic links.
 if(TARGET sluice-compiler AND NOT SLUICE_PREBUILT_DIR)
-  set_target_properties(sluice-compiler PROPERTIES VERSION "" SOVERSION "")
+  set_property(TARGET sluice-compiler PROPERTY VERSION)
+  set_property(TARGET sluice-compiler PROPERTY SOVERSION)
 endif()
 set_target_properties(_sluice PROPERTIES INSTALL_RPATH "$ORIGIN/lib")
 

@@ -13,6 +13,15 @@
 #include <vector>
 
 LLD_HAS_DRIVER(elf)
+
+#include "llvm/Plugins/PassPlugin.h"
+
+/// LLD's LTO backend registers Debian's static extensions, Polly among them,
+/// which is not linked in: it registers nothing (Sluice never links bitcode).
+llvm::PassPluginLibraryInfo getPollyPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "Polly (not in Sluice)", "0",
+          [](llvm::PassBuilder &) {}};
+}
 #endif
 
 using namespace sluice::exec;
