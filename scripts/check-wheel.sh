@@ -80,7 +80,8 @@ got = sluice.asnumpy(f(a))
 want = np.exp(np.arange(8, dtype=np.float32)) * 2 + np.arange(8, dtype=np.float32)
 assert np.allclose(got, want), got
 maps = open("/proc/self/maps").read()
-for lib in ("libMLIR", "libLLVM", "libclang"):
+# (An OpenCL driver may load an LLVM of its own: PoCL loads libLLVM-15.)
+for lib in ("libMLIR", "libLLVM.so.22", "/llvm-22/"):
     assert lib not in maps, f"{lib} is loaded"
 print("import, eager and jit: ok;", where)
 for tool in ("sluice-ls", "sluice-opt", "sluice-compile", "sluice-run"):
