@@ -90,8 +90,8 @@ for tool in ("sluice-ls", "sluice-opt", "sluice-compile", "sluice-run"):
 print("console scripts: ok")
 PY
 "${clean_env[@]}" sluice-compile "$top/examples/saxpy.mlir" --device=host -o saxpy.so
-"${clean_env[@]}" sluice-run saxpy.so --input=f32=2 --input=8xf32=1.5 \
-  --input=8xf32=1 | tee saxpy.out
+"${clean_env[@]}" sluice-run saxpy.so --input=f32=2 --input=1024xf32=1.5 \
+  --input=1024xf32=1 --print-max-elements=4 | tee saxpy.out
 grep -q "4" saxpy.out
 echo "== pytest against the installed package: ${tests[*]}"
 t2=$(date +%s)
