@@ -20,6 +20,22 @@
 #       test_load.py's cases that need no compiler, then the runtime's CUDA
 #       and USM tests.
 #
+#   bash bench/run-gpu.sh wheel [DIR]   (build machine) builds the wheel
+#       (pyproject.toml: runtime, compiler with static LLVM/MLIR/LLD, tools;
+#       docs/wheel.md) in build-wheel-dist/ and puts its native part, which
+#       no Python version changes, in DIR/wheel/native.tar.xz (default
+#       .cuda-bundle/wheel; 46 MB: carry DIR, under the 64 MiB limit).
+#   bash bench/run-gpu.sh wheel-device [DIR] [-- pytest args]   (GPU
+#       machine, from a copy of the source tree) installs that wheel into a
+#       fresh venv (--system-site-packages: the machine's NumPy, pytest,
+#       PyTorch, CuPy). Where the machine's Python differs from the build
+#       machine's, it first builds a wheel for it from this tree around the
+#       carried wheel's runtime, compiler and tools (SLUICE_PREBUILT_DIR: only
+#       the extension is compiled; no LLVM needed). Then, from the installed
+#       package alone: the Python test suite on cuda:gpu:0 (eager, @jit,
+#       compile on use, kernels) and host:cpu:0, and the Python benchmarks
+#       (bench/eager.py, bench/python_overhead.py) on cuda:gpu:0.
+#
 # SLUICE_BUILD_DIR names the compiler build (default build/); the runtime
 # for the bundle is built in build-gpu-runtime/.
 set -euo pipefail
@@ -174,5 +190,75 @@ if [ "$mode" = python ]; then
   exit $status
 fi
 
-echo "usage: run-gpu.sh bundle [DIR] | run-gpu.sh device [DIR] [gpu.py args] | run-gpu.sh python [DIR]" >&2
+if [ "$mode" = wheel ]; then
+  top="$(cd "$here/.." && pwd)"
+  out="$(mkdir -p "${2:-$top/.cuda-bundle}/wheel" && cd "${2:-$top/.cuda-bundle}/wheel" && pwd)"
+  py="${SLUICE_PYTHON:-$top/.venv/bin/python}"
+  dist="$top/build-wheel-dist"
+  rm -rf "$out"/* "$dist" && mkdir -p "$dist"
+  (cd "$top" && CCACHE_BASEDIR="$top" CMAKE_BUILD_PARALLEL_LEVEL="${SLUICE_JOBS:-2}" \
+    "$py" -m pip wheel . --no-build-isolation --no-deps -w "$dist" -q)
+  whl="$(ls "$dist"/sluice-*.whl)"
+  # The wheel (72 MB as a zip) is over the 64 MiB that travels: carry its
+  # native part (runtime, compiler library, tools: the same for every
+  # Python) as xz (46 MB); the GPU machine builds the extension around it.
+  "$py" -m zipfile -e "$whl" "$dist/x"
+  tar -C "$dist/x/sluice" -cf - lib bin | xz -T"${SLUICE_JOBS:-2}" -6 >"$out/native.tar.xz"
+  basename "$whl" >"$out/built-from"
+  ls -l "$whl" "$out/native.tar.xz"
+  exit 0
+fi
+
+if [ "$mode" = wheel-device ]; then
+  src="$(cd "$here/.." && pwd)"
+  bundle="$(cd "${2:-$src/.cuda-bundle}" && pwd)"
+  shift $(( $# >= 2 ? 2 : 1 ))
+  [ "${1:-}" = "--" ] && shift
+  py="${SLUICE_PYTHON:-$(command -v python3)}"
+  tmp="${SLUICE_GPU_WHEEL_DIR:-/tmp/sluice-wheel}"
+  export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
+  whl="$(ls "$bundle"/wheel/sluice-*.whl 2>/dev/null | head -1 || true)"
+  tag="$("$py" -c 'import sys; print("cp%d%d" % sys.version_info[:2])')"
+  rm -rf "$tmp" && mkdir -p "$tmp/dist" "$tmp/run" "$tmp/carried/sluice"
+  # SLUICE_GPU_WHEEL_REBUILD=1 takes that path even where the tags match
+  # (to test it on the build machine).
+  if [[ -z "$whl" || "$(basename "$whl")" != *"-$tag-$tag-"* || -n "${SLUICE_GPU_WHEEL_REBUILD:-}" ]]; then
+    echo "== a wheel for $tag around the carried native part of $(cat "$bundle/wheel/built-from" 2>/dev/null)"
+    if [ -f "$bundle/wheel/native.tar.xz" ]; then
+      tar -C "$tmp/carried/sluice" -xJf "$bundle/wheel/native.tar.xz"
+    else
+      "$py" -m zipfile -e "$whl" "$tmp/carried"
+    fi
+    chmod +x "$tmp"/carried/sluice/bin/*
+    cxx=/usr/bin/g++ cc=/usr/bin/gcc
+    [ -x "$cxx" ] || { cxx="${CXX:-c++}"; cc="${CC:-cc}"; }
+    (cd "$src" && CXX="$cxx" CC="$cc" "$py" -m pip wheel . --no-build-isolation \
+      --no-deps -w "$tmp/dist" -Cbuild-dir="$tmp/build" -Cbuild.targets=_sluice \
+      -Ccmake.define.SLUICE_PREBUILT_DIR="$tmp/carried/sluice" \
+      -Ccmake.define.SLUICE_ENABLE_LEVEL_ZERO=OFF) >"$tmp/build.log" 2>&1 ||
+      { tail -40 "$tmp/build.log"; exit 1; }
+    whl="$(ls "$tmp"/dist/sluice-*.whl)"
+  fi
+  echo "== installing $(basename "$whl") into a fresh venv"
+  "$py" -m venv --system-site-packages "$tmp/venv"
+  "$tmp/venv/bin/python" -m pip install -q --no-index --no-deps "$whl"
+  vpy="$tmp/venv/bin/python"
+  cp "$src"/test/python/*.py "$tmp/run/"
+  cp -r "$src/test/python/Inputs" "$tmp/run/"
+  cd "$tmp/run"
+  status=0
+  "$vpy" -c 'import sluice, sys; print(sluice.__file__); [print(d) for d in sluice.get_devices()]'
+  PATH="$tmp/venv/bin:$PATH" sluice-ls || status=1
+  echo "== Python tests from the wheel on cuda:gpu:0 and host:cpu:0"
+  SLUICE_COMPILE="$tmp/venv/bin/sluice-compile" SLUICE_CACHE_DIR="$tmp/cache" \
+    timeout "${SLUICE_GPU_TEST_TIMEOUT:-420}" "$vpy" -m pytest -q -rs \
+    -p no:cacheprovider --sluice-device=cuda:gpu:0 --sluice-device=host:cpu:0 \
+    "${@:-.}" || status=1
+  echo "== Python benchmarks from the wheel on cuda:gpu:0"
+  timeout 240 "$vpy" "$src/bench/python_overhead.py" --device=cuda:gpu:0 || status=1
+  timeout 300 "$vpy" "$src/bench/eager.py" --device=cuda:gpu:0 --quick || status=1
+  exit $status
+fi
+
+echo "usage: run-gpu.sh bundle [DIR] | run-gpu.sh device [DIR] [gpu.py args] | run-gpu.sh python [DIR] | run-gpu.sh wheel [DIR] | run-gpu.sh wheel-device [DIR] [-- pytest args]" >&2
 exit 2

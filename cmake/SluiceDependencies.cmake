@@ -26,8 +26,16 @@ if(SLUICE_ENABLE_COMPILER)
   set(MLIR_TABLEGEN_EXE "${LLVM_TOOLS_BINARY_DIR}/mlir-tblgen" CACHE FILEPATH "" FORCE)
   set(SLUICE_LLVM_BIN "${LLVM_TOOLS_BINARY_DIR}")
   # Link the shared libMLIR.so/libLLVM.so; never mix in the static component
-  # libraries (duplicate registrations abort at start-up).
-  set(SLUICE_MLIR_LIBS MLIR LLVM)
+  # libraries (duplicate registrations abort at start-up). The wheel's
+  # configuration (SLUICE_STATIC_LLVM) links only the static ones instead.
+  option(SLUICE_STATIC_LLVM
+    "Link LLVM/MLIR (and LLD) statically: the self-contained wheel" OFF)
+  if(SLUICE_STATIC_LLVM)
+    include(SluiceStaticLLVM)
+    set(SLUICE_MLIR_LIBS SluiceLLVMStatic)
+  else()
+    set(SLUICE_MLIR_LIBS MLIR LLVM)
+  endif()
 else()
   message(STATUS "Sluice: compiler disabled (SLUICE_ENABLE_COMPILER=OFF); runtime only")
   find_program(SLUICE_LIT lit HINTS /usr/lib/llvm-22/bin)

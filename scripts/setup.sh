@@ -12,6 +12,7 @@ DEB_PACKAGES=(
   spirv-tools libze-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
   clinfo llvm-spirv-15 libgtest-dev python3-venv python3-dev graphviz clang-format
   openmpi-bin libopenmpi-dev
+  liblld-22-dev lld-22 zlib1g-dev libzstd-dev
 )
 
 missing=()

@@ -225,7 +225,8 @@ SLUICE_COMPILER_EXPORT SluiceStatus sluiceCompilerInvocationEmitHost(
     const void **data, size_t *size);
 /* Writes an artifact: a shared object with the host code, host kernels and
  * device binaries, linked against libsluice-runtime.so in `runtimeDir` (NULL:
- * the one next to this library), by the C compiler `linker` (NULL: "cc").
+ * the one next to this library), by the C compiler `linker` (NULL: the built-in
+ * linker where this build has one, else "cc"; "builtin": the built-in one).
  * Runs the pipeline to SLUICE_STAGE_LLVM first if needed. */
 SLUICE_COMPILER_EXPORT SluiceStatus sluiceCompilerInvocationWriteArtifact(
     SluiceCompilerInvocation invocation, const char *path,

@@ -5,6 +5,7 @@
 #include "sluice/Execution/Artifact.h"
 #include "sluice/Execution/Compiler.h"
 #include "sluice/Execution/HostMath.h"
+#include "sluice/Execution/InProcessLinker.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
@@ -142,6 +143,36 @@ std::string readFile(StringRef path) {
   return (*buffer)->getBuffer().rtrim().str();
 }
 
+/// Links `object` into the shared object `output` with the C compiler
+/// `linker` (a path), its messages going to `logPath`.
+llvm::Error linkWithCompiler(StringRef linker, StringRef object,
+                             StringRef output, StringRef runtimeDir,
+                             StringRef logPath) {
+  std::vector<std::string> args = {
+      linker.str(),        "-shared",    "-o",
+      output.str(),        object.str(), "-L" + runtimeDir.str(),
+      "-lsluice-runtime",  "-lm",        "-Wl,-rpath," + runtimeDir.str(),
+      "-Wl,--no-undefined"};
+  for (std::string &arg : hostVectorMathLinkArgs())
+    args.push_back(std::move(arg));
+  std::vector<StringRef> argRefs(args.begin(), args.end());
+  std::optional<StringRef> redirects[] = {std::nullopt, logPath, logPath};
+  std::string execError;
+  int rc = llvm::sys::ExecuteAndWait(linker, argRefs, std::nullopt, redirects,
+                                     /*SecondsToWait=*/0, /*MemoryLimit=*/0,
+                                     &execError);
+  if (rc == 0)
+    return llvm::Error::success();
+  std::string command;
+  for (const std::string &a : args)
+    command += (command.empty() ? "" : " ") + a;
+  std::string messages = readFile(logPath);
+  return llvm::createStringError(
+      "linking the artifact failed (" +
+      (rc < 0 ? execError : "exit status " + std::to_string(rc)) +
+      "): " + command + (messages.empty() ? "" : "\n" + messages));
+}
+
 } // namespace
 
 llvm::Error
@@ -163,8 +194,13 @@ sluice::exec::writeArtifact(ModuleOp module,
   if (std::error_code ec = fs::make_absolute(absRuntimeDir))
     return fileError("'" + runtimeDir + "'", ec);
 
-  std::string linker = options.linker;
-  if (linker.find('/') == std::string::npos) {
+  std::string linker =
+      options.linker.empty() ? defaultLinker() : options.linker;
+  bool inProcess = linker == kBuiltinLinker;
+  if (inProcess && !hasInProcessLinker())
+    return llvm::createStringError(
+        "this build of Sluice has no built-in linker: name a C compiler");
+  if (!inProcess && linker.find('/') == std::string::npos) {
     auto found = llvm::sys::findProgramByName(linker);
     if (!found)
       return llvm::createStringError(
@@ -208,35 +244,13 @@ sluice::exec::writeArtifact(ModuleOp module,
     return fileError("cannot create a temporary file", ec);
   log.track(options.removeTemporariesOnSignal);
 
-  std::vector<std::string> args = {linker,
-                                   "-shared",
-                                   "-o",
-                                   output.path.str().str(),
-                                   object.path.str().str(),
-                                   "-L" + absRuntimeDir.str().str(),
-                                   "-lsluice-runtime",
-                                   "-lm",
-                                   "-Wl,-rpath," + absRuntimeDir.str().str(),
-                                   "-Wl,--no-undefined"};
-  for (std::string &arg : hostVectorMathLinkArgs())
-    args.push_back(std::move(arg));
-  std::vector<StringRef> argRefs(args.begin(), args.end());
-  std::optional<StringRef> redirects[] = {std::nullopt, log.path.str(),
-                                          log.path.str()};
-  std::string execError;
-  int rc = llvm::sys::ExecuteAndWait(linker, argRefs, std::nullopt, redirects,
-                                     /*SecondsToWait=*/0, /*MemoryLimit=*/0,
-                                     &execError);
-  if (rc != 0) {
-    std::string command;
-    for (const std::string &a : args)
-      command += (command.empty() ? "" : " ") + a;
-    std::string output = readFile(log.path);
-    return llvm::createStringError(
-        "linking the artifact failed (" +
-        (rc < 0 ? execError : "exit status " + std::to_string(rc)) +
-        "): " + command + (output.empty() ? "" : "\n" + output));
-  }
+  if (inProcess) {
+    if (llvm::Error e = linkSharedObjectInProcess(object.path, output.path,
+                                                  absRuntimeDir.str()))
+      return e;
+  } else if (llvm::Error e = linkWithCompiler(linker, object.path, output.path,
+                                              absRuntimeDir.str(), log.path))
+    return e;
 
   if (io::Status sealed = sealArtifactFile(output.path.str().str()); !sealed)
     return llvm::createStringError(sealed.error());

@@ -86,9 +86,11 @@ cl::opt<std::string>
                   "artifact (append the checksum trailer that loading "
                   "checks) and exit"),
          cl::value_desc("file.so"), cl::cat(category));
-cl::opt<std::string> linker("linker",
-                            cl::desc("C compiler that links the shared object"),
-                            cl::init("cc"), cl::cat(category));
+cl::opt<std::string>
+    linker("linker",
+           cl::desc("C compiler that links the shared object (default: the "
+                    "built-in linker where this build has one, else cc)"),
+           cl::init(""), cl::cat(category));
 
 int fail(const llvm::Twine &message) {
   llvm::errs() << "sluice-compile: error: " << message << "\n";

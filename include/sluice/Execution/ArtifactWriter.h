@@ -31,8 +31,9 @@ struct ArtifactOptions {
   /// artifact's run path. Empty: defaultRuntimeDir().
   std::string runtimeDir;
   /// The C compiler that links the shared object: a path, or a name looked
-  /// up on PATH.
-  std::string linker = "cc";
+  /// up on PATH; "builtin": LLD in process (InProcessLinker.h); empty: the
+  /// build's default (defaultLinker()).
+  std::string linker;
   /// Also remove the temporary files when the process dies of a signal or
   /// an LLVM fatal error (llvm::sys::RemoveFileOnSignal, which installs
   /// LLVM's signal handlers: for tools, not for processes that embed the
