@@ -44,6 +44,37 @@ def version():
     return _version
 
 
+_stamp_text = None
+
+
+def _stamp():
+    global _stamp_text
+    if _stamp_text is None:
+        _stamp_text = _build_stamp()
+    return _stamp_text
+
+
+def _build_stamp():
+    """Size and modification time of the files that hold the compiler (the
+    extension, and the compiler library of an installed wheel), so that a
+    rebuilt or reinstalled compiler never gets the cached artifacts of
+    another one under an unchanged version number."""
+    import glob
+    here = os.path.dirname(os.path.abspath(_ext.__file__))
+    files = [_ext.__file__] + sorted(
+        glob.glob(os.path.join(here, "**", "libsluice-compiler*.so*"),
+                  recursive=True))
+    parts = []
+    for f in files:
+        try:
+            st = os.stat(f)
+        except OSError:
+            continue
+        parts.append(f"{st.st_size}:{st.st_mtime_ns}")
+    return " [" + ",".join(parts) + "]"
+
+
+
 def cache_dir():
     """The directory of the disk cache, or None when it is off."""
     d = os.environ.get("SLUICE_CACHE_DIR")
@@ -124,7 +155,8 @@ def target_id():
 
 def _key(keytext, flags):
     h = hashlib.sha256()
-    for part in (version(), target_id(), "\0".join(flags), keytext):
+    for part in (version(), _stamp(), target_id(), "\0".join(flags),
+                 keytext):
         h.update(part.encode())
         h.update(b"\1")
     return h.hexdigest()
