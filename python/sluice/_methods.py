@@ -220,3 +220,18 @@ class ArrayMethods:
 
     def copy(self, order="C"):
         return _ops().copy(self)
+
+    # Complex numbers (sluice._complex).
+    @property
+    def real(self):
+        return _ops()._complex.real(self)
+
+    @property
+    def imag(self):
+        return _ops()._complex.imag(self)
+
+    def conj(self):
+        return _ops()._complex.conj(self)
+
+    def conjugate(self):
+        return _ops()._complex.conj(self)

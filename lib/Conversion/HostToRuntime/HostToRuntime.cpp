@@ -26,6 +26,7 @@
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
@@ -261,6 +262,9 @@ struct CopyLowering : ConvertOpToLLVMPattern<memref::CopyOp> {
 int64_t argSize(Type t) {
   if (isa<LLVM::LLVMPointerType>(t))
     return 8;
+  // A complex scalar: two parts (sluice-expand-complex).
+  if (auto v = dyn_cast<VectorType>(t))
+    return v.getNumElements() * ((v.getElementTypeBitWidth() + 7) / 8);
   return (t.getIntOrFloatBitWidth() + 7) / 8;
 }
 
@@ -304,7 +308,7 @@ struct LaunchLowering : ConvertOpToLLVMPattern<gpu::LaunchFuncOp> {
     Value one = i64(rewriter, loc, 1);
     Value n = i64(rewriter, loc, values.size());
     Value slot = LLVM::AllocaOp::create(rewriter, loc, ptrType, structType, one,
-                                        /*alignment=*/8);
+                                        /*alignment=*/16);
     Value argv = LLVM::AllocaOp::create(rewriter, loc, ptrType, ptrType, n,
                                         /*alignment=*/8);
     Value sizes = LLVM::AllocaOp::create(rewriter, loc, ptrType,
@@ -506,6 +510,8 @@ struct ConvertHostToRuntimePass
                                          /*benefit=*/2);
     populateMathToLibmConversionPatterns(patterns);
     populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
+    // Complex numbers are vector<2xT> (sluice-expand-complex).
+    populateVectorToLLVMConversionPatterns(converter, patterns);
     ub::populateUBToLLVMConversionPatterns(converter, patterns);
     LLVMConversionTarget target(*ctx);
     target.addLegalOp<ModuleOp>();

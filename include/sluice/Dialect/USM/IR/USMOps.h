@@ -26,7 +26,16 @@ class Reduction : public mlir::OpTrait::TraitBase<ConcreteType, Reduction> {};
 } // namespace OpTrait
 
 /// Element-type rules of elementwise ops (see USMOps.td).
-enum class ElementRule { Arith, ArithOrBool, Float, Compare, Logical, Select };
+enum class ElementRule {
+  Arith,
+  ArithOrBool,
+  Float,
+  Compare,
+  Logical,
+  Select,
+  ComplexPart,
+  MakeComplex
+};
 
 /// Infers the result type of an elementwise op: the common queue, the
 /// coerced USM kind, the broadcast shape and the rule's element type. Emits a
