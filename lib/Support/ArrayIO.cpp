@@ -144,10 +144,11 @@ Result<NumpyDescr> dtypeFromNumpyDescr(std::string_view descr) {
     const char *kindSize;
     DType dtype;
   } known[] = {
-      {"b1", DType::Bool}, {"i1", DType::I8},  {"i2", DType::I16},
-      {"i4", DType::I32},  {"i8", DType::I64}, {"u1", DType::U8},
-      {"u2", DType::U16},  {"u4", DType::U32}, {"u8", DType::U64},
-      {"f2", DType::F16},  {"f4", DType::F32}, {"f8", DType::F64}, {"c8", DType::C64}, {"c16", DType::C128},
+      {"b1", DType::Bool}, {"i1", DType::I8},    {"i2", DType::I16},
+      {"i4", DType::I32},  {"i8", DType::I64},   {"u1", DType::U8},
+      {"u2", DType::U16},  {"u4", DType::U32},   {"u8", DType::U64},
+      {"f2", DType::F16},  {"f4", DType::F32},   {"f8", DType::F64},
+      {"c8", DType::C64},  {"c16", DType::C128},
   };
   for (const auto &k : known) {
     if (kindSize != k.kindSize)

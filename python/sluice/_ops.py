@@ -413,6 +413,8 @@ def _binary(name, x1, x2):
     where = _trace.user_location() if tr is not None else None
     qid, kind = _placement(ops, where)
     d1, d2, out = _resolve(ufunc, ops, qid)
+    if d1.kind == "c" and name in _complex.UNORDERED:
+        _complex.reject_ordering(name, d1)
     if name == "logical_xor":  # "not equal" of the truth values
         d1 = d2 = _dtypes.bool_
     if out.kind == "b" and d1.kind == "b" and usm_op in ("add", "mul"):
@@ -803,6 +805,8 @@ def _reduce(name, x, axis, keepdims, dtype=None, out=None):
                          f"{'maximum' if name == 'max' else 'minimum'} "
                          "which has no identity")
     dt = o.dtype
+    if dt.kind == "c" and name in _complex.UNORDERED:
+        _complex.reject_ordering(name, dt)
     if name in ("sum", "prod") and (dt.kind == "b" or (
             dt.kind in "iu" and dt.itemsize < 8)):
         rdt = _dtypes.uint64 if dt.kind == "u" else _dtypes.int64

@@ -113,9 +113,9 @@ enum class DType : uint8_t {
 
 /// Every DType, in declaration order.
 inline constexpr DType allDTypes[] = {
-    DType::Bool, DType::I8,  DType::I16, DType::I32, DType::I64, DType::U8,
-    DType::U16,  DType::U32, DType::U64, DType::F16, DType::F32, DType::F64,
-    DType::C64,  DType::C128,
+    DType::Bool, DType::I8,  DType::I16, DType::I32,  DType::I64,
+    DType::U8,   DType::U16, DType::U32, DType::U64,  DType::F16,
+    DType::F32,  DType::F64, DType::C64, DType::C128,
 };
 
 /// The MLIR spelling: "i1", "i8", ..., "ui8", ..., "f16", "f32", "f64".

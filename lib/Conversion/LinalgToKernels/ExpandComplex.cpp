@@ -5,9 +5,9 @@
 #include "mlir/Conversion/ComplexToStandard/ComplexToStandard.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AttrTypeSubElements.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -100,8 +100,8 @@ struct ExpandComplexPass
         auto parts = constant.getValue();
         replacement = arith::ConstantOp::create(
             b, loc, type,
-            DenseElementsAttr::get(type, ArrayRef<Attribute>{parts[0],
-                                                             parts[1]}));
+            DenseElementsAttr::get(type,
+                                   ArrayRef<Attribute>{parts[0], parts[1]}));
       } else {
         op->emitOpError("has no expansion into float operations "
                         "(sluice-expand-complex)");

@@ -102,9 +102,8 @@ Value sluice::usm::emitComplexScalarOp(OpBuilder &b, Location loc,
   if (!isComplex) {
     return TypeSwitch<Operation *, Value>(op)
         .Case<RealOp, ConjOp>([&](auto) { return args[0]; })
-        .Case<ImagOp>([&](auto) {
-          return floatConstant(b, loc, args[0].getType(), 0.0);
-        })
+        .Case<ImagOp>(
+            [&](auto) { return floatConstant(b, loc, args[0].getType(), 0.0); })
         .Case<AngleOp>([&](auto) -> Value {
           Value zero = floatConstant(b, loc, args[0].getType(), 0.0);
           return math::Atan2Op::create(b, loc, zero, args[0]);
@@ -132,21 +131,27 @@ Value sluice::usm::emitComplexScalarOp(OpBuilder &b, Location loc,
       .Case<PowOp>([&](auto) -> Value {
         return complex::PowOp::create(b, loc, args[0], args[1]);
       })
-      .Case<NegativeOp>(
-          [&](auto) -> Value { return complex::NegOp::create(b, loc, args[0]); })
-      .Case<AbsOp>(
-          [&](auto) -> Value { return complex::AbsOp::create(b, loc, args[0]); })
-      .Case<ExpOp>(
-          [&](auto) -> Value { return complex::ExpOp::create(b, loc, args[0]); })
-      .Case<LogOp>(
-          [&](auto) -> Value { return complex::LogOp::create(b, loc, args[0]); })
+      .Case<NegativeOp>([&](auto) -> Value {
+        return complex::NegOp::create(b, loc, args[0]);
+      })
+      .Case<AbsOp>([&](auto) -> Value {
+        return complex::AbsOp::create(b, loc, args[0]);
+      })
+      .Case<ExpOp>([&](auto) -> Value {
+        return complex::ExpOp::create(b, loc, args[0]);
+      })
+      .Case<LogOp>([&](auto) -> Value {
+        return complex::LogOp::create(b, loc, args[0]);
+      })
       .Case<SqrtOp>([&](auto) -> Value {
         return complex::SqrtOp::create(b, loc, args[0]);
       })
-      .Case<SinOp>(
-          [&](auto) -> Value { return complex::SinOp::create(b, loc, args[0]); })
-      .Case<CosOp>(
-          [&](auto) -> Value { return complex::CosOp::create(b, loc, args[0]); })
+      .Case<SinOp>([&](auto) -> Value {
+        return complex::SinOp::create(b, loc, args[0]);
+      })
+      .Case<CosOp>([&](auto) -> Value {
+        return complex::CosOp::create(b, loc, args[0]);
+      })
       .Case<TanhOp>([&](auto) -> Value {
         return complex::TanhOp::create(b, loc, args[0]);
       })
@@ -223,8 +228,7 @@ LogicalResult sluice::usm::decomposeComplexOps(Operation *root) {
   SmallVector<ConstantOp> constants;
   root->walk([&](ConstantOp op) {
     auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
-    if (dense && !dense.isSplat() &&
-        isa<ComplexType>(dense.getElementType()))
+    if (dense && !dense.isSplat() && isa<ComplexType>(dense.getElementType()))
       constants.push_back(op);
   });
   for (ConstantOp op : constants)
@@ -245,10 +249,10 @@ LogicalResult sluice::usm::decomposeComplexOps(Operation *root) {
     Location loc = sum.getLoc();
     Value re = RealOp::create(b, loc, sum.getInput());
     Value im = ImagOp::create(b, loc, sum.getInput());
-    Value sre = SumOp::create(b, loc, re, sum.getAxesAttr(),
-                              sum.getKeepdimsAttr());
-    Value sim = SumOp::create(b, loc, im, sum.getAxesAttr(),
-                              sum.getKeepdimsAttr());
+    Value sre =
+        SumOp::create(b, loc, re, sum.getAxesAttr(), sum.getKeepdimsAttr());
+    Value sim =
+        SumOp::create(b, loc, im, sum.getAxesAttr(), sum.getKeepdimsAttr());
     Value z = ComplexOp::create(b, loc, sre, sim);
     sum.getResult().replaceAllUsesWith(z);
     sum.erase();

@@ -26,12 +26,12 @@ unsigned sluice::usm::getElementBitWidth(Type type) {
 /// Elementwise ops with a complex lowering (ComplexEmitter.cpp).
 static bool acceptsComplex(StringRef opName) {
   static const char *const names[] = {
-      "usm.add",  "usm.sub",         "usm.mul",        "usm.div",
-      "usm.pow",  "usm.negative",    "usm.abs",        "usm.exp",
-      "usm.log",  "usm.sqrt",        "usm.sin",        "usm.cos",
-      "usm.tanh", "usm.eq",          "usm.ne",         "usm.logical_and",
+      "usm.add",        "usm.sub",         "usm.mul",   "usm.div",
+      "usm.pow",        "usm.negative",    "usm.abs",   "usm.exp",
+      "usm.log",        "usm.sqrt",        "usm.sin",   "usm.cos",
+      "usm.tanh",       "usm.eq",          "usm.ne",    "usm.logical_and",
       "usm.logical_or", "usm.logical_not", "usm.where", "usm.conj",
-      "usm.real", "usm.imag",        "usm.angle"};
+      "usm.real",       "usm.imag",        "usm.angle"};
   return llvm::is_contained(names, opName);
 }
 
@@ -42,9 +42,10 @@ static bool isOrdering(StringRef opName) {
                             opName);
 }
 
-FailureOr<Type> sluice::usm::detail::inferComplexElement(
-    std::optional<Location> loc, StringRef opName, ElementRule rule,
-    Type element) {
+FailureOr<Type>
+sluice::usm::detail::inferComplexElement(std::optional<Location> loc,
+                                         StringRef opName, ElementRule rule,
+                                         Type element) {
   auto complex = dyn_cast<ComplexType>(element);
   if (rule == ElementRule::MakeComplex) {
     if (!element.isF32() && !element.isF64())
@@ -82,8 +83,9 @@ FailureOr<Type> sluice::usm::detail::inferComplexElement(
   return element;
 }
 
-LogicalResult sluice::usm::detail::checkComplexReduction(
-    std::optional<Location> loc, StringRef opName, Type element) {
+LogicalResult
+sluice::usm::detail::checkComplexReduction(std::optional<Location> loc,
+                                           StringRef opName, Type element) {
   if (isa<ComplexType>(element) && isOrdering(opName))
     return emitOptionalError(loc, "'", opName,
                              "' op complex numbers have no order (", element,

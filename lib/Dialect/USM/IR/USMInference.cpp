@@ -181,8 +181,7 @@ sluice::usm::inferElementwiseType(std::optional<Location> loc, StringRef opName,
   Type resultElement = element;
   if (isa<ComplexType>(element) || rule == ElementRule::ComplexPart ||
       rule == ElementRule::MakeComplex) {
-    FailureOr<Type> r =
-        detail::inferComplexElement(loc, opName, rule, element);
+    FailureOr<Type> r = detail::inferComplexElement(loc, opName, rule, element);
     if (failed(r))
       return failure();
     inferred.push_back(
