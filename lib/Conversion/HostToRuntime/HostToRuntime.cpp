@@ -142,8 +142,15 @@ Value overflowCheckedBytes(OpBuilder &b, Location loc, MemRefType type,
   MLIRContext *ctx = b.getContext();
   Type i64Type = b.getI64Type(), i1Type = b.getI1Type();
   auto pairType = LLVM::LLVMStructType::getLiteral(ctx, {i64Type, i1Type});
+  // A complex element is a vector<2xT> here (sluice-expand-complex).
+  Type element = type.getElementType();
+  uint64_t elementBits =
+      isa<VectorType>(element)
+          ? cast<VectorType>(element).getNumElements() *
+                cast<VectorType>(element).getElementTypeBitWidth()
+          : element.getIntOrFloatBitWidth();
   uint64_t elementBytes =
-      std::max<uint64_t>(1, llvm::divideCeil(type.getElementTypeBitWidth(), 8));
+      std::max<uint64_t>(1, llvm::divideCeil(elementBits, 8));
   Value product = i64(b, loc, int64_t(elementBytes));
   Value overflow =
       LLVM::ConstantOp::create(b, loc, i1Type, b.getIntegerAttr(i1Type, 0));
