@@ -268,6 +268,8 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None,
             _dtypes.int64 if dt.kind in "iub" else dt)
     else:
         dt = _dtypes.to_dtype(dtype)
+        if dt.kind == "c":
+            raise TypeError("arange is real-only (no complex dtype)")
     _dtypes.check_supported(dt, queue_info(q))
     n = _arange_length(start, stop, step)
     # NumPy computes start and start + step in the dtype, then steps by
