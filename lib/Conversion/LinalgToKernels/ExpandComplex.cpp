@@ -110,6 +110,19 @@ struct ExpandComplexPass
       op->getResult(0).replaceAllUsesWith(replacement);
       op->erase();
     }
+
+    // 3. Selections of whole numbers take a condition per part (SPIR-V
+    //    before 1.4 has no scalar condition for vector operands).
+    module.walk([&](arith::SelectOp select) {
+      auto type = dyn_cast<VectorType>(select.getType());
+      if (!type || isa<VectorType>(select.getCondition().getType()))
+        return;
+      OpBuilder b(select);
+      Value mask = vector::BroadcastOp::create(
+          b, select.getLoc(), VectorType::get(type.getShape(), b.getI1Type()),
+          select.getCondition());
+      select.getConditionMutable().assign(mask);
+    });
   }
 };
 
