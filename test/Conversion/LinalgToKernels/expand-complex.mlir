@@ -40,3 +40,14 @@ func.func @real(%a: f32) -> f32 {
   %b = arith.addf %a, %a : f32
   return %b : f32
 }
+
+// -----
+
+// A selection of whole numbers takes its condition per part.
+// CHECK-LABEL: func.func @select
+// CHECK: %[[M:.*]] = vector.broadcast %{{.*}} : i1 to vector<2xi1>
+// CHECK: arith.select %[[M]], %{{.*}}, %{{.*}} : vector<2xi1>, vector<2xf32>
+func.func @select(%c: i1, %a: complex<f32>, %b: complex<f32>) -> complex<f32> {
+  %0 = arith.select %c, %a, %b : complex<f32>
+  return %0 : complex<f32>
+}
