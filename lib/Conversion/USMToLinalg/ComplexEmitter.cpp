@@ -56,10 +56,12 @@ static Value complexNonZero(OpBuilder &b, Location loc, Value z) {
                               arith::CmpFOp::create(b, loc, P::UNE, im, zero));
 }
 
-static Value truthOf(OpBuilder &b, Location loc, Value v, Type element) {
+static Value truthOf(OpBuilder &b, Location loc, Value v) {
   if (isa<ComplexType>(v.getType()))
     return complexNonZero(b, loc, v);
-  return emitScalarCast(b, loc, v, element, b.getI1Type());
+  // Logical ops' operands may differ in type: each is its own (the
+  // signedness of an integer does not change its truth).
+  return emitScalarCast(b, loc, v, v.getType(), b.getI1Type());
 }
 
 Value sluice::usm::emitComplexCast(OpBuilder &b, Location loc, Value v,
@@ -173,18 +175,17 @@ Value sluice::usm::emitComplexScalarOp(OpBuilder &b, Location loc,
         return complex::NotEqualOp::create(b, loc, args[0], args[1]);
       })
       .Case<LogicalAndOp>([&](auto) -> Value {
-        return arith::AndIOp::create(b, loc, truthOf(b, loc, args[0], element),
-                                     truthOf(b, loc, args[1], element));
+        return arith::AndIOp::create(b, loc, truthOf(b, loc, args[0]),
+                                     truthOf(b, loc, args[1]));
       })
       .Case<LogicalOrOp>([&](auto) -> Value {
-        return arith::OrIOp::create(b, loc, truthOf(b, loc, args[0], element),
-                                    truthOf(b, loc, args[1], element));
+        return arith::OrIOp::create(b, loc, truthOf(b, loc, args[0]),
+                                    truthOf(b, loc, args[1]));
       })
       .Case<LogicalNotOp>([&](auto) -> Value {
         Value t = arith::ConstantOp::create(b, loc, b.getI1Type(),
                                             b.getBoolAttr(true));
-        return arith::XOrIOp::create(b, loc, truthOf(b, loc, args[0], element),
-                                     t);
+        return arith::XOrIOp::create(b, loc, truthOf(b, loc, args[0]), t);
       })
       .Default([](Operation *) -> Value { return nullptr; });
 }
