@@ -5,7 +5,7 @@
 !C = !usm.array<4xcomplex<f32>, "host:cpu:0", device>
 !B = !usm.array<4xi1, "host:cpu:0", device>
 func.func @lt(%a: !C) -> !B {
-  // expected-error @+1 {{'usm.lt' op complex numbers have no order (complex<f32> elements); compare real parts or absolute values instead}}
+  // expected-error @+1 {{'usm.lt' op complex numbers have no order ('complex<f32>' elements); compare real parts or absolute values instead}}
   %0 = usm.lt %a, %a : (!C, !C) -> !B
   return %0 : !B
 }
@@ -23,7 +23,7 @@ func.func @maximum(%a: !C) -> !C {
 
 !C = !usm.array<4xcomplex<f32>, "host:cpu:0", device>
 func.func @max(%a: !C) -> !usm.array<complex<f32>, "host:cpu:0", device> {
-  // expected-error @+1 {{'usm.max' op complex numbers have no order (complex<f32> elements); reduce real parts or absolute values instead}}
+  // expected-error @+1 {{'usm.max' op complex numbers have no order ('complex<f32>' elements); reduce real parts or absolute values instead}}
   %0 = usm.max %a : !C -> !usm.array<complex<f32>, "host:cpu:0", device>
   return %0 : !usm.array<complex<f32>, "host:cpu:0", device>
 }
@@ -32,7 +32,7 @@ func.func @max(%a: !C) -> !usm.array<complex<f32>, "host:cpu:0", device> {
 
 !C = !usm.array<4xcomplex<f64>, "host:cpu:0", device>
 func.func @floor_divide(%a: !C) -> !C {
-  // expected-error @+1 {{'usm.floor_divide' op is not defined for complex numbers (complex<f64> elements)}}
+  // expected-error @+1 {{'usm.floor_divide' op is not defined for complex numbers ('complex<f64>' elements)}}
   %0 = usm.floor_divide %a, %a : (!C, !C) -> !C
   return %0 : !C
 }
@@ -67,7 +67,7 @@ func.func @f16_parts(%a: !usm.array<4xcomplex<f16>, "host:cpu:0", device>) {
 !C = !usm.array<4xcomplex<f32>, "host:cpu:0", device>
 !F = !usm.array<4xf32, "host:cpu:0", device>
 func.func @mixed(%a: !C, %b: !F) -> !C {
-  // expected-error @+1 {{'usm.add' op operand element types differ (complex<f32> and 'f32' at operand #1); convert one with usm.astype}}
+  // expected-error @+1 {{'usm.add' op operand element types differ ('complex<f32>' and 'f32' at operand #1); convert one with usm.astype}}
   %0 = usm.add %a, %b : (!C, !F) -> !C
   return %0 : !C
 }
