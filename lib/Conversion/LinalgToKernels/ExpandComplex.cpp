@@ -20,6 +20,16 @@ using namespace mlir;
 
 namespace {
 
+/// The vector (a, b), built by inserting into zeros: llvm-spirv 15 (the
+/// SPIR-V reader of the OpenCL path) takes an OpCompositeConstruct of
+/// values that are not constants for a constant and crashes.
+Value makePair(OpBuilder &b, Location loc, VectorType type, Value first,
+               Value second) {
+  Value v = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+  v = vector::InsertOp::create(b, loc, first, v, ArrayRef<int64_t>{0});
+  return vector::InsertOp::create(b, loc, second, v, ArrayRef<int64_t>{1});
+}
+
 struct ExpandComplexPass
     : sluice::impl::ExpandComplexPassBase<ExpandComplexPass> {
   void runOnOperation() override {
@@ -92,9 +102,8 @@ struct ExpandComplexPass
         replacement = vector::ExtractOp::create(b, loc, im.getComplex(),
                                                 ArrayRef<int64_t>{1});
       } else if (auto create = dyn_cast<complex::CreateOp>(op)) {
-        replacement = vector::FromElementsOp::create(
-            b, loc, create.getType(),
-            ValueRange{create.getReal(), create.getImaginary()});
+        replacement = makePair(b, loc, cast<VectorType>(create.getType()),
+                               create.getReal(), create.getImaginary());
       } else if (auto constant = dyn_cast<complex::ConstantOp>(op)) {
         auto type = cast<VectorType>(constant.getType());
         auto parts = constant.getValue();
@@ -118,9 +127,9 @@ struct ExpandComplexPass
       if (!type || isa<VectorType>(select.getCondition().getType()))
         return;
       OpBuilder b(select);
-      Value mask = vector::BroadcastOp::create(
-          b, select.getLoc(), VectorType::get(type.getShape(), b.getI1Type()),
-          select.getCondition());
+      Value mask = makePair(b, select.getLoc(),
+                            VectorType::get(type.getShape(), b.getI1Type()),
+                            select.getCondition(), select.getCondition());
       select.getConditionMutable().assign(mask);
     });
   }

@@ -2,7 +2,7 @@
 
 // Complex arithmetic becomes float arithmetic on the parts; complex values
 // moved whole (memrefs, loads, stores, function arguments) become
-// vector<2xT>, NumPy's (real, imaginary) layout.
+// vector<2xT>, NumPy's (real, imaginary) layout, built by inserts.
 // CHECK-LABEL: func.func @kernel
 // CHECK-SAME: (%[[A:.*]]: memref<?xvector<2xf32>>, %[[S:.*]]: vector<2xf32>, %[[I:.*]]: index)
 // CHECK: %[[X:.*]] = memref.load %[[A]][%[[I]]] : memref<?xvector<2xf32>>
@@ -10,7 +10,8 @@
 // CHECK-DAG: vector.extract %[[X]][1] : f32 from vector<2xf32>
 // CHECK: arith.mulf
 // CHECK: arith.subf
-// CHECK: %[[Z:.*]] = vector.from_elements %{{.*}}, %{{.*}} : vector<2xf32>
+// CHECK: %[[Z0:.*]] = vector.insert %{{.*}}, %{{.*}} [0] : f32 into vector<2xf32>
+// CHECK: %[[Z:.*]] = vector.insert %{{.*}}, %[[Z0]] [1] : f32 into vector<2xf32>
 // CHECK: memref.store %[[Z]], %[[A]][%[[I]]] : memref<?xvector<2xf32>>
 // CHECK-NOT: complex.
 func.func @kernel(%a: memref<?xcomplex<f32>>, %s: complex<f32>, %i: index) {
@@ -45,7 +46,8 @@ func.func @real(%a: f32) -> f32 {
 
 // A selection of whole numbers takes its condition per part.
 // CHECK-LABEL: func.func @select
-// CHECK: %[[M:.*]] = vector.broadcast %{{.*}} : i1 to vector<2xi1>
+// CHECK: vector.insert %{{.*}}, %{{.*}} [0] : i1 into vector<2xi1>
+// CHECK: %[[M:.*]] = vector.insert %{{.*}}, %{{.*}} [1] : i1 into vector<2xi1>
 // CHECK: arith.select %[[M]], %{{.*}}, %{{.*}} : vector<2xi1>, vector<2xf32>
 func.func @select(%c: i1, %a: complex<f32>, %b: complex<f32>) -> complex<f32> {
   %0 = arith.select %c, %a, %b : complex<f32>
