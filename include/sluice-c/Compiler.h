@@ -294,6 +294,8 @@ typedef enum SluiceDType {
   SLUICE_DTYPE_FLOAT16 = 9,
   SLUICE_DTYPE_FLOAT32 = 10,
   SLUICE_DTYPE_FLOAT64 = 11,
+  SLUICE_DTYPE_COMPLEX64 = 12,  /* complex<f32> */
+  SLUICE_DTYPE_COMPLEX128 = 13, /* complex<f64> */
 } SluiceDType;
 
 /* A builder on the invocation's module (an empty module is made when the

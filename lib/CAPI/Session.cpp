@@ -62,6 +62,10 @@ Type sluice::capi::elementType(MLIRContext *ctx, SluiceDType dtype) {
     return b.getF32Type();
   case SLUICE_DTYPE_FLOAT64:
     return b.getF64Type();
+  case SLUICE_DTYPE_COMPLEX64:
+    return ComplexType::get(b.getF32Type());
+  case SLUICE_DTYPE_COMPLEX128:
+    return ComplexType::get(b.getF64Type());
   }
   return {};
 }

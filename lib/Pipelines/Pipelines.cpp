@@ -18,7 +18,8 @@ sluice::buildLowerToKernelsPipeline(OpPassManager &pm,
       "convert-usm-to-linalg,canonicalize,convert-linalg-to-kernels{"
       "workgroup-size=" +
       std::to_string(options.workgroupSize) +
-      "},canonicalize,cse,sluice-insert-deallocs";
+      "},canonicalize,cse,sluice-insert-deallocs,"
+      "sluice-expand-complex";
   return parsePassPipeline(text, pm, llvm::errs());
 }
 

@@ -41,6 +41,10 @@ const char *dtypeName(DType dtype) {
     return "f32";
   case DType::F64:
     return "f64";
+  case DType::C64:
+    return "complex<f32>";
+  case DType::C128:
+    return "complex<f64>";
   }
   return "?";
 }
@@ -69,7 +73,10 @@ size_t dtypeSize(DType dtype) {
   case DType::I64:
   case DType::U64:
   case DType::F64:
+  case DType::C64:
     return 8;
+  case DType::C128:
+    return 16;
   }
   return 1;
 }
@@ -114,6 +121,10 @@ const char *dtypeToNumpyDescr(DType dtype) {
     return "<f4";
   case DType::F64:
     return "<f8";
+  case DType::C64:
+    return "<c8";
+  case DType::C128:
+    return "<c16";
   }
   return "?";
 }
@@ -133,10 +144,11 @@ Result<NumpyDescr> dtypeFromNumpyDescr(std::string_view descr) {
     const char *kindSize;
     DType dtype;
   } known[] = {
-      {"b1", DType::Bool}, {"i1", DType::I8},  {"i2", DType::I16},
-      {"i4", DType::I32},  {"i8", DType::I64}, {"u1", DType::U8},
-      {"u2", DType::U16},  {"u4", DType::U32}, {"u8", DType::U64},
-      {"f2", DType::F16},  {"f4", DType::F32}, {"f8", DType::F64},
+      {"b1", DType::Bool}, {"i1", DType::I8},    {"i2", DType::I16},
+      {"i4", DType::I32},  {"i8", DType::I64},   {"u1", DType::U8},
+      {"u2", DType::U16},  {"u4", DType::U32},   {"u8", DType::U64},
+      {"f2", DType::F16},  {"f4", DType::F32},   {"f8", DType::F64},
+      {"c8", DType::C64},  {"c16", DType::C128},
   };
   for (const auto &k : known) {
     if (kindSize != k.kindSize)
@@ -316,6 +328,10 @@ double elementAsDouble(const HostArray &array, int64_t index) {
   case DType::F32:
     return double(load<float>(p));
   case DType::F64:
+    return load<double>(p);
+  case DType::C64: // the real part
+    return double(load<float>(p));
+  case DType::C128:
     return load<double>(p);
   }
   return 0.0;

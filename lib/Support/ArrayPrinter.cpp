@@ -151,6 +151,12 @@ std::string formatElement(const HostArray &array, int64_t index) {
     return formatShortest(load<float>(p));
   case DType::F64:
     return formatShortest(load<double>(p));
+  case DType::C64:
+    return "(" + formatShortest(load<float>(p)) + "," +
+           formatShortest(load<float>(p + 4)) + ")";
+  case DType::C128:
+    return "(" + formatShortest(load<double>(p)) + "," +
+           formatShortest(load<double>(p + 8)) + ")";
   }
   return "?";
 }

@@ -95,6 +95,8 @@ from ._namespace import (__array_api_version__,  # noqa: E402,F401
 from ._products import (dot, einsum, einsum_path, get_matmul_precision,  # noqa: E402,E501
                         inner, kron, matmul, matrix_power, outer,
                         set_matmul_precision, tensordot, vdot, vecdot)
+from ._complex import (angle, conj, conjugate, imag, iscomplex,  # noqa: E402
+                       iscomplexobj, isreal, isrealobj, proj, real)
 from ._memory_pool import MemoryPool, get_memory_pool  # noqa: E402
 from ._jit import JitFunction, Lowered, jit  # noqa: E402
 from ._artifact import LoadedProgram, load  # noqa: E402
@@ -119,6 +121,7 @@ int8, int16, int32, int64 = (_dtypes.int8, _dtypes.int16, _dtypes.int32,
 uint8, uint16, uint32, uint64 = (_dtypes.uint8, _dtypes.uint16,
                                  _dtypes.uint32, _dtypes.uint64)
 float16, float32, float64 = _dtypes.float16, _dtypes.float32, _dtypes.float64
+complex64, complex128 = _dtypes.complex64, _dtypes.complex128
 
 e = 2.718281828459045
 pi = 3.141592653589793

@@ -79,6 +79,8 @@ def _fill_value_dtype(value, q):
         return _dtypes.int64
     if isinstance(value, float):
         return _default_dtype(q)
+    if isinstance(value, complex):
+        return _dtypes.fit_device(_dtypes.complex128, queue_info(q))
     if isinstance(value, np.generic):
         return _dtypes.to_dtype(value.dtype)
     raise TypeError(f"fill value must be a scalar, not {type(value).__name__}")
@@ -139,6 +141,10 @@ def _traced_full(tr, shape, value, dt, q, kind):
     fb = tr.fb
     loc = _trace.user_location()
     t = _ir.ArrayT(dt, shape, q._id, kind)
+    if dt.kind == "c":  # a 0-d constant, broadcast
+        c = _ir.array_constant(fb, np.asarray(value, dtype=dt), q._id, kind,
+                               loc)
+        return _trace.Tracer(_ir.broadcast_to(fb, c, t, loc=loc), tr)
     if dt.kind == "u":
         c = _ir.arith_constant(fb, value.astype(f"i{dt.itemsize}").item(),
                                np.dtype(f"i{dt.itemsize}"), loc)
@@ -248,7 +254,11 @@ def asarray(a, dtype=None, *, device=None, usm_type=None, sycl_queue=None,
         if host.dtype.kind == "f" and host.dtype.itemsize == 8 and not \
                 isinstance(a, (np.ndarray, np.generic)):
             host = host.astype(_default_dtype(q), copy=False)
-        elif host.dtype.kind in "OUSVc":
+        elif host.dtype.kind == "c" and host.dtype.itemsize == 16 and \
+                not isinstance(a, (np.ndarray, np.generic)):
+            host = host.astype(_dtypes.fit_device(
+                _dtypes.complex128, queue_info(q)), copy=False)
+        elif host.dtype.kind in "OUSV":
             raise TypeError(f"sluice arrays cannot hold {host.dtype} data")
     return _from_host(host, q._id, kind)
 
@@ -289,6 +299,8 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None,
             _dtypes.int64 if dt.kind in "iub" else dt)
     else:
         dt = _dtypes.to_dtype(dtype)
+        if dt.kind == "c":
+            raise TypeError("arange is real-only (no complex dtype)")
     _dtypes.check_supported(dt, queue_info(q))
     n = _arange_length(start, stop, step)
     # NumPy computes start and start + step in the dtype, then steps by

@@ -18,19 +18,24 @@ DTYPES = tuple(
         np.float16,
         np.float32,
         np.float64,
+        np.complex64,
+        np.complex128,
     )
 )
 CODES = {dt: i for i, dt in enumerate(DTYPES)}
 MLIR_NAMES = ("i1", "i8", "i16", "i32", "i64",
-              "ui8", "ui16", "ui32", "ui64", "f16", "f32", "f64")
+              "ui8", "ui16", "ui32", "ui64", "f16", "f32", "f64",
+              "complex<f32>", "complex<f64>")
 # Signless integer names (arith works on these).
 SIGNLESS = ("i1", "i8", "i16", "i32", "i64",
-            "i8", "i16", "i32", "i64", "f16", "f32", "f64")
+            "i8", "i16", "i32", "i64", "f16", "f32", "f64",
+            "complex<f32>", "complex<f64>")
 
 bool_ = DTYPES[0]
 int8, int16, int32, int64 = DTYPES[1:5]
 uint8, uint16, uint32, uint64 = DTYPES[5:9]
 float16, float32, float64 = DTYPES[9:12]
+complex64, complex128 = DTYPES[12:14]
 
 
 def to_dtype(dtype):
@@ -58,6 +63,10 @@ def is_float(dt):
     return dt.kind == "f"
 
 
+def is_complex(dt):
+    return dt.kind == "c"
+
+
 def is_int(dt):
     return dt.kind in "iu"
 
@@ -81,10 +90,10 @@ def check_supported(dt, device_info, what="arrays"):
         raise ValueError(
             f"device {device_info['filter_string']} does not support "
             f"float16 {what}")
-    if dt == float64 and not device_info["has_fp64"]:
+    if dt in (float64, complex128) and not device_info["has_fp64"]:
         raise ValueError(
             f"device {device_info['filter_string']} does not support "
-            f"float64 {what}")
+            f"{dt} {what}")
 
 
 def fit_device(dt, device_info):
@@ -95,6 +104,8 @@ def fit_device(dt, device_info):
         return float32
     if dt == float64 and not device_info["has_fp64"]:
         return float32
+    if dt == complex128 and not device_info["has_fp64"]:
+        return complex64
     return dt
 
 

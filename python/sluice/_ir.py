@@ -156,6 +156,9 @@ def dense_literal(array):
     dt = array.dtype
     shape = "".join(f"{d}x" for d in array.shape)
     ttype = f"tensor<{shape}{_dtypes.mlir(dt)}>"
+    if dt.kind == "c":  # raw (real, imaginary) pairs; one pair is a splat
+        data = np.ascontiguousarray(array).astype(dt.newbyteorder("<"))
+        return f'dense<"0x{data.tobytes().hex().upper()}"> : {ttype}'
     if array.size == 1:
         body = scalar_literal(array.reshape(()).item(), dt)
     elif dt.kind == "b":

@@ -311,3 +311,17 @@ class ArrayMethods:
     def cumprod(self, axis=None, dtype=None, out=None):
         from . import _scans
         return _scans.cumprod(self, axis, dtype, out)
+    # Complex numbers (sluice._complex).
+    @property
+    def real(self):
+        return _ops()._complex.real(self)
+
+    @property
+    def imag(self):
+        return _ops()._complex.imag(self)
+
+    def conj(self):
+        return _ops()._complex.conj(self)
+
+    def conjugate(self):
+        return _ops()._complex.conj(self)

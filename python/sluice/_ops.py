@@ -83,9 +83,9 @@ def _operand(x):
         return _Operand(x, "S", dt, weak=t)
     if isinstance(x, _trace.ScalarTracer):
         return _Operand(x, "D", x.dtype, weak=x.weak)
+    if t is complex:  # weak, as Python floats are
+        return _Operand(x, "S", _dtypes.complex128, weak=complex)
     if isinstance(x, np.generic):
-        if isinstance(x, np.complexfloating):
-            raise TypeError("sluice has no complex numbers")
         return _Operand(x.item(), "S", _dtypes.to_dtype(x.dtype))
     if isinstance(x, np.ndarray):
         return _Operand(x, "N", _dtypes.to_dtype(x.dtype), shape=x.shape)
@@ -96,7 +96,7 @@ def _operand(x):
     if isinstance(x, float):
         return _operand(float(x))
     if isinstance(x, complex):
-        raise TypeError("sluice has no complex numbers")
+        return _operand(complex(x))
     raise TypeError(
         f"unsupported operand type {t.__name__}: expected sluice.Array, a "
         "Python or NumPy scalar, or a NumPy array")
@@ -269,6 +269,10 @@ def _execute(opkey, ops, in_dtypes, emit, out_shapes, qid, kind,
     key_parts = [opkey, qid, kind]
     args = []
     for o, dt in zip(ops, in_dtypes):
+        if o.kind == "S" and (dt or o.dtype).kind == "c":
+            _complex.complex_scalar_operand(o, dt or o.dtype)
+            fast_key = None
+    for o, dt in zip(ops, in_dtypes):
         if o.kind == "N":
             o.obj = _from_numpy(o.obj, qid, kind)
             o.kind = "A"
@@ -334,7 +338,7 @@ def _execute_traced(tr, ops, in_dtypes, emit, qid, kind):
                                    kind, loc)
         else:  # "S": a constant
             target = dt if dt is not None else o.dtype
-            if target.kind == "u":
+            if target.kind in "uc":
                 v = _ir.array_constant(fb, np.array(o.obj, dtype=target),
                                        qid, kind, loc)
             else:
@@ -415,6 +419,8 @@ def _binary(name, x1, x2):
     where = _trace.user_location() if tr is not None else None
     qid, kind = _placement(ops, where)
     d1, d2, out = _resolve(ufunc, ops, qid)
+    if d1.kind == "c" and name in _complex.UNORDERED:
+        _complex.reject_ordering(name, d1)
     if name == "logical_xor":  # "not equal" of the truth values
         d1 = d2 = _dtypes.bool_
     if out.kind == "b" and d1.kind == "b" and usm_op in ("add", "mul"):
@@ -904,6 +910,8 @@ def _reduce(name, x, axis, keepdims, dtype=None, out=None):
                          f"{'maximum' if name == 'max' else 'minimum'} "
                          "which has no identity")
     dt = o.dtype
+    if dt.kind == "c" and name in _complex.UNORDERED:
+        _complex.reject_ordering(name, dt)
     if name in ("sum", "prod") and (dt.kind == "b" or (
             dt.kind in "iu" and dt.itemsize < 8)):
         rdt = _dtypes.uint64 if dt.kind == "u" else _dtypes.int64
@@ -951,7 +959,7 @@ amin = min
 
 def _float_for(x):
     dt = x.dtype
-    if dt.kind == "f":
+    if dt.kind in "fc":
         return dt
     return _dtypes.fit_device(_dtypes.float64,
                               queue_info(_queue_from_id(x._queue_id)))
@@ -1217,3 +1225,4 @@ _array_module._FAST_OPS = _FAST_OPS
 # The elementwise functions of the table (USMMathOps.td), and out=/where= on
 # every elementwise function and reduction: _elementwise.py.
 from ._elementwise import *  # noqa: E402,F401,F403
+from . import _complex  # noqa: E402  (uses this module)

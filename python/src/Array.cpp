@@ -13,7 +13,8 @@ namespace nb = nanobind;
 namespace sluice::py {
 
 size_t itemSize(int dtype) {
-  static const size_t sizes[NumDTypes] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8};
+  static const size_t sizes[NumDTypes] = {1, 1, 2, 4, 8, 1, 2,
+                                          4, 8, 2, 4, 8, 8, 16};
   return dtype >= 0 && dtype < NumDTypes ? sizes[dtype] : 0;
 }
 

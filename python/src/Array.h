@@ -25,6 +25,8 @@ enum DType : uint8_t {
   F16,
   F32,
   F64,
+  C64,
+  C128,
   NumDTypes
 };
 size_t itemSize(int dtype);

@@ -77,6 +77,9 @@ dlpack::DataType dataType(int dtype) {
   case U32:
   case U64:
     return {dlpack::UInt, bits, 1};
+  case C64:
+  case C128:
+    return {dlpack::Complex, bits, 1};
   default:
     return {dlpack::Float, bits, 1};
   }
@@ -102,6 +105,8 @@ int dtypeOf(const dlpack::DataType &t) {
                           : -1;
   case dlpack::Float:
     return t.bits == 16 ? F16 : t.bits == 32 ? F32 : t.bits == 64 ? F64 : -1;
+  case dlpack::Complex:
+    return t.bits == 64 ? C64 : t.bits == 128 ? C128 : -1;
   default:
     return -1;
   }

@@ -26,7 +26,7 @@ enum DeviceType : int32_t {
   CUDAManaged = 13,
   OneAPI = 14,
 };
-enum TypeCode : uint8_t { Int = 0, UInt = 1, Float = 2, Bool = 6 };
+enum TypeCode : uint8_t { Int = 0, UInt = 1, Float = 2, Complex = 5, Bool = 6 };
 constexpr uint64_t FlagReadOnly = 1u << 0;
 constexpr uint64_t FlagIsCopied = 1u << 1;
 

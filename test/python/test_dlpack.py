@@ -125,8 +125,10 @@ def test_from_dlpack_round_trip_through_a_capsule(device):
 def test_from_dlpack_errors():
     with pytest.raises(TypeError, match="does not support DLPack"):
         sluice.from_dlpack([1, 2, 3])
-    with pytest.raises(BufferError, match="data type"):
-        sluice.from_dlpack(np.zeros(3, dtype=np.complex64))
+    # complex64 is a sluice data type now (test_complex.py); NumPy exports
+    # nothing else that sluice lacks.
+    assert sluice.from_dlpack(np.zeros(3, dtype=np.complex64)).dtype == \
+        np.complex64
     with pytest.raises(TypeError, match="DLPack capsule"):
         sluice._sluice.dlpack_import(object(),
                                      sluice.Device("host").sycl_queue._id)

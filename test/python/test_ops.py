@@ -192,8 +192,7 @@ def test_unsupported_operands(device):
     x = sluice.ones(3, device=device)
     with pytest.raises(TypeError, match="unsupported operand"):
         x + "a"
-    with pytest.raises(TypeError, match="complex"):
-        x + 1j
+    assert (x + 1j).dtype.kind == "c"  # complex numbers: test_complex.py
     with pytest.raises(TypeError, match="unsupported operand"):
         x + [1, 2, 3]
     with pytest.raises(sluice.ExecutionPlacementError,

@@ -63,7 +63,7 @@ def ConvertUSMToLinalgPass : Pass<"convert-usm-to-linalg", "mlir::ModuleOp"> {
     "mlir::arith::ArithDialect", "mlir::math::MathDialect",
     "mlir::linalg::LinalgDialect", "mlir::memref::MemRefDialect",
     "mlir::affine::AffineDialect", "mlir::bufferization::BufferizationDialect",
-    "mlir::scf::SCFDialect"
+    "mlir::scf::SCFDialect", "mlir::complex::ComplexDialect"
   ];
 }
 
@@ -181,6 +181,32 @@ def InsertDeallocsPass : Pass<"sluice-insert-deallocs", "mlir::ModuleOp"> {
     returned buffers belong to the caller.
   }];
   let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
+def ExpandComplexPass : Pass<"sluice-expand-complex", "mlir::ModuleOp"> {
+  let summary = "Expand complex arithmetic into float operations on vectors "
+                "of two parts";
+  let description = [{
+    Expands complex arithmetic into float operations (the patterns of
+    upstream `convert-complex-to-standard`, with its improved range for
+    division and absolute values). The complex numbers left are values moved
+    whole: loads,
+    stores, kernel arguments, selections. This pass gives every
+    `complex<T>` in the module (kernels and host code) the type
+    `vector<2xT>`, which has NumPy's interleaved (real, imaginary) layout in
+    memory and which every backend lowers (LLVM, NVVM, SPIR-V), and rewrites
+    `complex.create`/`re`/`im`/`constant` into vector ops. A complex op that
+    is still there is an error.
+
+    ```mlir
+    %z = complex.create %re, %im : complex<f32>
+    // becomes
+    %z = vector.from_elements %re, %im : vector<2xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::vector::VectorDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect"];
 }
 
 def CompileSPIRVKernelsPass

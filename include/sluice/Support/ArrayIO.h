@@ -107,12 +107,15 @@ enum class DType : uint8_t {
   F16,
   F32,
   F64,
+  C64,  // complex<f32>: (real, imaginary) f32 pairs, as NumPy's complex64
+  C128, // complex<f64>
 };
 
 /// Every DType, in declaration order.
 inline constexpr DType allDTypes[] = {
-    DType::Bool, DType::I8,  DType::I16, DType::I32, DType::I64, DType::U8,
-    DType::U16,  DType::U32, DType::U64, DType::F16, DType::F32, DType::F64,
+    DType::Bool, DType::I8,  DType::I16, DType::I32,  DType::I64,
+    DType::U8,   DType::U16, DType::U32, DType::U64,  DType::F16,
+    DType::F32,  DType::F64, DType::C64, DType::C128,
 };
 
 /// The MLIR spelling: "i1", "i8", ..., "ui8", ..., "f16", "f32", "f64".

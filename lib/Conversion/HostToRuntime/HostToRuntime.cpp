@@ -26,6 +26,7 @@
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
@@ -141,8 +142,15 @@ Value overflowCheckedBytes(OpBuilder &b, Location loc, MemRefType type,
   MLIRContext *ctx = b.getContext();
   Type i64Type = b.getI64Type(), i1Type = b.getI1Type();
   auto pairType = LLVM::LLVMStructType::getLiteral(ctx, {i64Type, i1Type});
+  // A complex element is a vector<2xT> here (sluice-expand-complex).
+  Type element = type.getElementType();
+  uint64_t elementBits =
+      isa<VectorType>(element)
+          ? cast<VectorType>(element).getNumElements() *
+                cast<VectorType>(element).getElementTypeBitWidth()
+          : element.getIntOrFloatBitWidth();
   uint64_t elementBytes =
-      std::max<uint64_t>(1, llvm::divideCeil(type.getElementTypeBitWidth(), 8));
+      std::max<uint64_t>(1, llvm::divideCeil(elementBits, 8));
   Value product = i64(b, loc, int64_t(elementBytes));
   Value overflow =
       LLVM::ConstantOp::create(b, loc, i1Type, b.getIntegerAttr(i1Type, 0));
@@ -261,6 +269,9 @@ struct CopyLowering : ConvertOpToLLVMPattern<memref::CopyOp> {
 int64_t argSize(Type t) {
   if (isa<LLVM::LLVMPointerType>(t))
     return 8;
+  // A complex scalar: two parts (sluice-expand-complex).
+  if (auto v = dyn_cast<VectorType>(t))
+    return v.getNumElements() * ((v.getElementTypeBitWidth() + 7) / 8);
   return (t.getIntOrFloatBitWidth() + 7) / 8;
 }
 
@@ -304,7 +315,7 @@ struct LaunchLowering : ConvertOpToLLVMPattern<gpu::LaunchFuncOp> {
     Value one = i64(rewriter, loc, 1);
     Value n = i64(rewriter, loc, values.size());
     Value slot = LLVM::AllocaOp::create(rewriter, loc, ptrType, structType, one,
-                                        /*alignment=*/8);
+                                        /*alignment=*/16);
     Value argv = LLVM::AllocaOp::create(rewriter, loc, ptrType, ptrType, n,
                                         /*alignment=*/8);
     Value sizes = LLVM::AllocaOp::create(rewriter, loc, ptrType,
@@ -506,6 +517,8 @@ struct ConvertHostToRuntimePass
                                          /*benefit=*/2);
     populateMathToLibmConversionPatterns(patterns);
     populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
+    // Complex numbers are vector<2xT> (sluice-expand-complex).
+    populateVectorToLLVMConversionPatterns(converter, patterns);
     ub::populateUBToLLVMConversionPatterns(converter, patterns);
     LLVMConversionTarget target(*ctx);
     target.addLegalOp<ModuleOp>();

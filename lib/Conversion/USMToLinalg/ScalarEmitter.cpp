@@ -46,6 +46,8 @@ Value sluice::usm::emitScalarCast(OpBuilder &b, Location loc, Value v,
                                   Type from, Type to) {
   if (from == to)
     return v;
+  if (isa<ComplexType>(from) || isa<ComplexType>(to))
+    return emitComplexCast(b, loc, v, from, to);
   Type st = getStorageElementType(to);
   if (to.isInteger(1))
     return isNonZero(b, loc, v);
@@ -236,6 +238,8 @@ Value sluice::usm::emitScalarOp(OpBuilder &b, Location loc, Operation *op,
                           cast.getType().getElementType());
   if (isa<WhereOp>(op))
     return arith::SelectOp::create(b, loc, args[0], args[1], args[2]);
+  if (isComplexScalarOp(op))
+    return emitComplexScalarOp(b, loc, op, args);
 
   // The data element type: of the first array operand, else the first scalar.
   Type element;

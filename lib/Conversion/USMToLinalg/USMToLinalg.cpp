@@ -416,8 +416,12 @@ struct ConstantLowering : OpConversionPattern<ConstantOp> {
     if (dense.isSplat()) {
       // A splat is never materialised as a global (10^13 elements would be
       // as many in the object file): the array is allocated and filled.
-      Value value = arith::ConstantOp::create(
-          rewriter, loc, cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+      Value value = isa<ComplexType>(storage)
+                        ? emitComplexSplat(rewriter, loc, dense)
+                        : arith::ConstantOp::create(
+                              rewriter, loc,
+                              cast<TypedAttr>(dense.getSplatValue<Attribute>()))
+                              .getResult();
       Value out = allocArray(rewriter, loc, type, {});
       linalg::FillOp::create(rewriter, loc, value, out);
       rewriter.replaceOp(op, out);
@@ -656,6 +660,8 @@ struct ConvertUSMToLinalgPass
 
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    if (failed(decomposeComplexOps(getOperation())))
+      return signalPassFailure();
     inlineFusedGroups();
     USMTypeConverter converter;
     RewritePatternSet patterns(ctx);

@@ -59,6 +59,7 @@ struct CompileSPIRVKernelsPass
     std::call_once(registered, [] {
       arith::registerArithExpandOpsPass();
       registerConvertMathToSPIRVPass();
+      registerConvertVectorToSPIRVPass();
       registerConvertGPUToSPIRV();
       spirv::registerSPIRVUpdateVCEPass();
       spirv::registerSPIRVLowerABIAttributesPass();
@@ -108,7 +109,8 @@ struct CompileSPIRVKernelsPass
     gm->moveBefore(scratch->getBody(), scratch->getBody()->end());
     PassManager pm(ctx);
     if (failed(parsePassPipeline(
-            "gpu.module(arith-expand,convert-math-to-spirv),"
+            "gpu.module(arith-expand,convert-math-to-spirv,"
+            "convert-vector-to-spirv),"
             "convert-gpu-to-spirv{use-64bit-index=true},"
             "gpu.module(spirv.module(spirv-lower-abi-attrs,spirv-update-vce))",
             pm, llvm::errs())) ||

@@ -77,8 +77,8 @@ func.func private @f(!usm.array<4xi7, "gpu", device>)
 
 // -----
 
-// expected-error @+1 {{unsupported array element type 'complex<f32>'}}
-func.func private @f(!usm.array<4xcomplex<f32>, "gpu", device>)
+// expected-error @+1 {{unsupported array element type 'complex<i32>'}}
+func.func private @f(!usm.array<4xcomplex<i32>, "gpu", device>)
 
 // -----
 

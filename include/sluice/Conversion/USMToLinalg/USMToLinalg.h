@@ -32,6 +32,21 @@ mlir::Value emitScalarOp(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value emitScalarCast(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Value value, mlir::Type from, mlir::Type to);
 
+/// Complex numbers (ComplexEmitter.cpp): whether `op`'s scalar function is
+/// about complex numbers, its scalar function in the complex dialect, the
+/// conversions to and from complex element types, the value of a complex
+/// splat, and the rewrites before lowering: sums of complex arrays into sums
+/// of their parts (products fail with a diagnostic), complex constants that
+/// are not splats into usm.complex of two real constants.
+bool isComplexScalarOp(mlir::Operation *op);
+mlir::Value emitComplexScalarOp(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Operation *op, mlir::ValueRange args);
+mlir::Value emitComplexCast(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value value, mlir::Type from, mlir::Type to);
+mlir::Value emitComplexSplat(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::DenseElementsAttr splat);
+llvm::LogicalResult decomposeComplexOps(mlir::Operation *root);
+
 /// Patterns lowering every usm op to memref allocations, copies and linalg
 /// ops on memrefs (one allocation per result: arrays are values).
 /// Whether a fused group is purely elementwise (one shape for its results,

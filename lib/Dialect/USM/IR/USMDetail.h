@@ -11,6 +11,10 @@
 #include "mlir/IR/Value.h"
 #include "mlir/IR/ValueRange.h"
 
+namespace sluice::usm {
+enum class ElementRule;
+} // namespace sluice::usm
+
 namespace sluice::usm::detail {
 
 /// Parses a placement body `"queue"("name")?, kind` (used by the array type
@@ -38,6 +42,18 @@ llvm::LogicalResult checkAxes(std::optional<mlir::Location> loc,
                               llvm::StringRef opName, int64_t rank,
                               llvm::ArrayRef<int64_t> axes,
                               llvm::StringRef what);
+
+/// The result element type of elementwise op `opName` under `rule` when its
+/// data elements are complex, or its rule is about complex numbers
+/// (ComplexPart, MakeComplex); a diagnostic for the ops complex numbers do
+/// not take (USMComplex.cpp). Other elements are returned unchanged.
+llvm::FailureOr<mlir::Type>
+inferComplexElement(std::optional<mlir::Location> loc, llvm::StringRef opName,
+                    ElementRule rule, mlir::Type element);
+/// Rejects the reductions complex numbers do not take (max, min).
+llvm::LogicalResult checkComplexReduction(std::optional<mlir::Location> loc,
+                                          llvm::StringRef opName,
+                                          mlir::Type element);
 
 } // namespace sluice::usm::detail
 

@@ -112,7 +112,7 @@ LogicalResult FusedOp::verifyRegions() {
     if (ArrayType array = asArray(type)) {
       if (array.getQueue() != queue)
         return wrongQueue(*this, "input", i, array);
-    } else if (!type.isIntOrIndexOrFloat()) {
+    } else if (!type.isIntOrIndexOrFloat() && !isa<ComplexType>(type)) {
       return emitOpError("input #")
              << i << " of type " << type
              << " is neither a usm array, a scalar nor an index";

@@ -179,6 +179,15 @@ sluice::usm::inferElementwiseType(std::optional<Location> loc, StringRef opName,
                              element);
 
   Type resultElement = element;
+  if (isa<ComplexType>(element) || rule == ElementRule::ComplexPart ||
+      rule == ElementRule::MakeComplex) {
+    FailureOr<Type> r = detail::inferComplexElement(loc, opName, rule, element);
+    if (failed(r))
+      return failure();
+    inferred.push_back(
+        ArrayType::get(element.getContext(), shape, *r, queue, kind));
+    return success();
+  }
   switch (rule) {
   case ElementRule::Arith:
     if (element.isInteger(1))
@@ -204,6 +213,8 @@ sluice::usm::inferElementwiseType(std::optional<Location> loc, StringRef opName,
     break;
   case ElementRule::ArithOrBool:
   case ElementRule::Select:
+  case ElementRule::ComplexPart:
+  case ElementRule::MakeComplex:
     break;
   }
   inferred.push_back(
@@ -262,6 +273,8 @@ LogicalResult sluice::usm::inferReductionType(std::optional<Location> loc,
       shape.push_back(1);
   }
   Type element = type.getElementType();
+  if (failed(detail::checkComplexReduction(loc, opName, element)))
+    return failure();
   if (widenIntegers)
     if (auto i = dyn_cast<IntegerType>(element); i && i.getWidth() < 64)
       element = IntegerType::get(i.getContext(), 64,

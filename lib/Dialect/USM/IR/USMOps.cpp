@@ -82,6 +82,9 @@ LogicalResult ArangeOp::verify() {
   Type element = type.getElementType();
   if (element.isInteger(1))
     return emitOpError("does not produce i1 (boolean) arrays");
+  if (isa<ComplexType>(element))
+    return emitOpError("does not produce complex arrays (NumPy's arange is "
+                       "real-only)");
   if (!isCompatibleScalar(getStart().getType(), element))
     return emitOpError("start of type ")
            << getStart().getType() << " does not match the element type "

@@ -24,6 +24,8 @@ bool sluice::usm::isValidElementType(Type type) {
       return w == 8 || w == 16 || w == 32 || w == 64;
     return false; // si8...: signed integers are written i8...
   }
+  if (auto c = dyn_cast<ComplexType>(type))
+    return c.getElementType().isF32() || c.getElementType().isF64();
   return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
 }
 
@@ -46,14 +48,15 @@ LogicalResult ArrayType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!isValidElementType(elementType))
     return emitError() << "unsupported array element type " << elementType
                        << "; expected i1, i8, i16, i32, i64, ui8, ui16, ui32, "
-                          "ui64, f16, bf16, f32 or f64";
+                          "ui64, f16, bf16, f32, f64, complex<f32> or "
+                          "complex<f64>";
   // The static part of the size must fit in memory: at most 2^62 bytes
   // (as host arrays and the runtime allow), so no product of sizes, strides
   // and byte offsets overflows 64 bits in the code generated for it.
   {
     const uint64_t limit = uint64_t(1) << 62;
     uint64_t bytes = std::max<uint64_t>(
-        1, llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8));
+        1, llvm::divideCeil(getElementBitWidth(elementType), 8));
     bool empty = false, tooLarge = false;
     for (int64_t d : shape) {
       if (d == 0)
@@ -153,7 +156,7 @@ ArrayType ArrayType::unplaced() const {
 }
 
 unsigned ArrayType::getElementByteWidth() const {
-  unsigned bits = getElementType().getIntOrFloatBitWidth();
+  unsigned bits = getElementBitWidth(getElementType());
   return bits < 8 ? 1 : bits / 8;
 }
 

@@ -33,7 +33,9 @@ enum class ElementRule {
   Compare,
   Logical,
   Select,
-  Integer
+  Integer,
+  ComplexPart,
+  MakeComplex
 };
 
 /// Infers the result type of an elementwise op: the common queue, the

@@ -16,8 +16,9 @@ include "sluice/Dialect/USM/IR/USMTypes.td"
 
 def USM_Array : Type<CPred<"::llvm::isa<::sluice::usm::ArrayType>($_self)">,
                      "usm array", "::sluice::usm::ArrayType">;
-def USM_Scalar : AnyTypeOf<[AnySignlessInteger, AnyUnsignedInteger, AnyFloat],
-                           "integer or floating-point scalar">;
+def USM_Scalar : AnyTypeOf<[AnySignlessInteger, AnyUnsignedInteger, AnyFloat,
+                            AnyComplex],
+                           "integer, floating-point or complex scalar">;
 def USM_ArrayOrScalar : AnyTypeOf<[USM_Array, USM_Scalar],
                                   "usm array or scalar">;
 def USM_HostData : AnyTypeOf<[AnyRankedTensor, AnyStridedMemRef],
@@ -190,6 +191,8 @@ def USM_RuleCompare    : USM_ElementRule<"Compare">;    // any -> i1
 def USM_RuleLogical    : USM_ElementRule<"Logical">;    // any -> i1
 def USM_RuleSelect     : USM_ElementRule<"Select">;     // i1 condition, any data
 def USM_RuleInteger    : USM_ElementRule<"Integer">;    // integers and i1
+def USM_RuleComplexPart: USM_ElementRule<"ComplexPart">; // float/complex -> real
+def USM_RuleMakeComplex: USM_ElementRule<"MakeComplex">; // f32/f64 -> complex
 
 class USM_ElementwiseOp<string mnemonic, USM_ElementRule r,
                         list<Trait> traits = []>
@@ -329,6 +332,8 @@ def USM_AstypeOp : USM_Op<"astype", [Pure, USM_Elementwise]> {
   let hasVerifier = 1;
   let hasFolder = 1;
 }
+
+include "sluice/Dialect/USM/IR/USMComplexOps.td"
 
 //===----------------------------------------------------------------------===//
 // Reductions

@@ -21,6 +21,9 @@ namespace sluice::usm {
 /// True for the element types an array may hold: i1, i8-i64, ui8-ui64, f16,
 /// bf16, f32, f64.
 bool isValidElementType(mlir::Type type);
+/// Bits of one element: an integer's or float's width, twice the part's
+/// width for a complex number (defined in USMComplex.cpp).
+unsigned getElementBitWidth(mlir::Type type);
 
 /// True if a scalar of type `scalar` can stand for an element of type
 /// `element`: the same type, or a signless integer of the same width for an

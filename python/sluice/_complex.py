@@ -1,0 +1,192 @@
+"""Complex numbers: the parts of complex arrays and NumPy's tests for them.
+
+complex64 and complex128 arrays hold (real, imaginary) pairs, interleaved as
+in NumPy. Arithmetic, powers, exp/log/sqrt/sin/cos/tanh, abs, equality,
+where, astype and sum/mean take them through the usual functions of
+sluice._ops (NumPy's type resolution handles the promotion); this module
+adds the functions that take complex numbers apart or put them together.
+A Python complex scalar is weak, like Python floats: ``x32 * 1j`` is
+complex64.
+"""
+
+import math
+
+import numpy as np
+
+from . import _dtypes, _ir
+from . import _ops
+
+
+def _array_operand(name, x):
+    o = _ops._operand(x)
+    if not o.is_usm:
+        from ._creation import asarray
+        x = asarray(x)
+        o = _ops._operand(x)
+    return x, o
+
+
+def _part_op(usm_op, x, in_dt, out_dt):
+    """``usm.<usm_op>`` of ``x`` (converted to ``in_dt``) with ``out_dt``
+    elements."""
+    o = _ops._operand(x)
+    qid, kind = o.qid, o.usm
+
+    def emit(fb, vals):
+        rt = _ir.ArrayT(out_dt, vals[0].type.shape, qid, kind)
+        return [_ir.elementwise(fb, usm_op, vals, rt)]
+
+    return _ops._single(_ops._execute(("cplx", usm_op, out_dt), [o], [in_dt],
+                                      emit, [o.shape], qid, kind))
+
+
+def _part_dtype(dt):
+    return _dtypes.float32 if dt == _dtypes.complex64 else _dtypes.float64
+
+
+def real(x):
+    """The real part (a real array is its own real part)."""
+    x, o = _array_operand("real", x)
+    if o.dtype.kind != "c":
+        return x
+    return _part_op("real", x, o.dtype, _part_dtype(o.dtype))
+
+
+def imag(x):
+    """The imaginary part (zeros of the same dtype for a real array)."""
+    x, o = _array_operand("imag", x)
+    if o.dtype.kind != "c":
+        from ._creation import zeros_like
+        return zeros_like(x)
+    return _part_op("imag", x, o.dtype, _part_dtype(o.dtype))
+
+
+def conj(x):
+    """The complex conjugate (a copy for a real array)."""
+    x, o = _array_operand("conj", x)
+    if o.dtype.kind != "c":
+        return _ops.copy(x)
+    return _part_op("conj", x, o.dtype, o.dtype)
+
+
+conjugate = conj
+
+
+def _float_of(o):
+    if o.dtype.kind == "c":
+        return o.dtype
+    if o.dtype.kind == "f":
+        return o.dtype
+    from ._device import _queue_from_id, queue_info
+    return _dtypes.fit_device(_dtypes.float64,
+                              queue_info(_queue_from_id(o.qid)))
+
+
+def angle(z, deg=False):
+    """The argument ``atan2(imag, real)``, in radians (degrees with
+    ``deg``); real numbers have argument 0 or pi."""
+    z, o = _array_operand("angle", z)
+    dt = _float_of(o)
+    out = _part_dtype(dt) if dt.kind == "c" else dt
+    r = _part_op("angle", z, dt, out)
+    if deg:
+        r = _ops.multiply(r, 180.0 / math.pi)
+    return r
+
+
+def _from_parts(re, im):
+    """The complex array ``re + im * 1j`` of two float arrays of one dtype
+    (no arithmetic: infinities and NaNs stay in their parts)."""
+    ore, oim = _ops._operand(re), _ops._operand(im)
+    dt = np.result_type(ore.dtype, oim.dtype)
+    if dt.kind != "f" or dt.itemsize < 4:
+        dt = _dtypes.float32 if dt.itemsize <= 4 else _dtypes.float64
+    qid, kind = _ops._placement([ore, oim])
+    shape = _ops._broadcast([ore.shape, oim.shape])
+    cdt = _dtypes.complex64 if dt == _dtypes.float32 else _dtypes.complex128
+
+    def emit(fb, vals):
+        rt = _ir.ArrayT(cdt, _ops._broadcast_types(
+            [v.type.shape for v in vals if isinstance(v.type, _ir.ArrayT)]),
+            qid, kind)
+        return [_ir.elementwise(fb, "complex", vals, rt)]
+
+    return _ops._single(_ops._execute(("cplx", "complex", cdt), [ore, oim],
+                                      [dt, dt], emit, [shape], qid, kind))
+
+
+def proj(z):
+    """The projection onto the Riemann sphere: every infinity (a part
+    infinite, the other anything, NaN included) becomes inf + 0j with the
+    sign of the imaginary part kept; other numbers are themselves."""
+    z, o = _array_operand("proj", z)
+    if o.dtype.kind != "c":
+        return _ops.copy(z)
+    re, im = real(z), imag(z)
+    inf = float("inf")
+    infinite = _ops.logical_or(_ops.equal(_ops.absolute(re), inf),
+                               _ops.equal(_ops.absolute(im), inf))
+    # copysign(0, im) without copysign: -0.0 where im is negative or -0.0.
+    neg = _ops.less(_ops.divide(1.0, _ops.where(_ops.equal(im, 0.0), im,
+                                                1.0)), 0.0)
+    neg = _ops.logical_or(neg, _ops.less(im, 0.0))
+    zero = _ops.where(neg, -0.0, 0.0)
+    if zero.dtype != re.dtype:
+        zero = _ops.astype(zero, re.dtype)
+    projected = _from_parts(_ops.where(infinite, inf, re),
+                            _ops.where(infinite, zero, im))
+    return projected
+
+
+def iscomplexobj(x):
+    """True for an array (or scalar) of a complex dtype."""
+    dt = getattr(x, "dtype", None)
+    if dt is None:
+        return isinstance(x, complex) or np.iscomplexobj(x)
+    return np.dtype(dt).kind == "c"
+
+
+def isrealobj(x):
+    return not iscomplexobj(x)
+
+
+def iscomplex(x):
+    """Elementwise: the imaginary part is not zero (False for real
+    dtypes)."""
+    x, o = _array_operand("iscomplex", x)
+    if o.dtype.kind != "c":
+        from ._creation import zeros_like
+        return zeros_like(x, dtype=_dtypes.bool_)
+    return _ops.not_equal(imag(x), 0)
+
+
+def isreal(x):
+    """Elementwise: the imaginary part is zero (True for real dtypes)."""
+    x, o = _array_operand("isreal", x)
+    if o.dtype.kind != "c":
+        from ._creation import ones_like
+        return ones_like(x, dtype=_dtypes.bool_)
+    return _ops.equal(imag(x), 0)
+
+
+# Functions of an order that complex numbers do not have (the Array API's
+# rule; NumPy orders them lexicographically).
+UNORDERED = frozenset({"less", "less_equal", "greater", "greater_equal",
+                       "maximum", "minimum", "max", "min"})
+
+
+def reject_ordering(name, dt):
+    raise TypeError(f"sluice.{name} is not defined for complex numbers "
+                    f"({dt}): they have no order; compare real parts or "
+                    "absolute values instead")
+
+
+def complex_scalar_operand(o, dt):
+    """A complex scalar operand as a 0-d NumPy array of ``dt`` (the
+    programs' scalar arguments are at most 8 bytes: complex scalars travel
+    as arrays)."""
+    o.obj = np.asarray(o.obj, dtype=dt)
+    o.kind = "N"
+    o.dtype = dt
+    o.weak = None
+    o.shape = ()
