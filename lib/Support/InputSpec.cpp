@@ -128,6 +128,24 @@ bool parseFloatText(std::string_view text, double &value, bool &tooLarge) {
 std::optional<std::string> storeElement(std::string_view token, DType dtype,
                                         uint8_t *out) {
   std::string quoted = "'" + clip(token) + "'";
+  if (dtype == DType::C64 || dtype == DType::C128) {
+    // "(re,im)", as the printer writes them, or a real number.
+    DType part = dtype == DType::C64 ? DType::F32 : DType::F64;
+    size_t size = dtypeSize(part);
+    std::string_view re = token, im = "0";
+    if (!token.empty() && token.front() == '(') {
+      size_t comma = token.find(',');
+      if (token.back() != ')' || comma == std::string_view::npos)
+        return quoted + " is not a complex number: write (real,imaginary)";
+      re = token.substr(1, comma - 1);
+      im = token.substr(comma + 1, token.size() - comma - 2);
+    }
+    if (std::optional<std::string> why = storeElement(re, part, out))
+      return *why + " (the real part of " + quoted + ")";
+    if (std::optional<std::string> why = storeElement(im, part, out + size))
+      return *why + " (the imaginary part of " + quoted + ")";
+    return std::nullopt;
+  }
   if (dtype == DType::Bool) {
     if (token == "true" || token == "True" || token == "1")
       *out = 1;
@@ -372,6 +390,13 @@ private:
         if (Status inner = parseItems(item.children, item.offset, depth + 1);
             !inner)
           return inner;
+      } else if (c == '(') {
+        // A complex number "(re,im)" is one element.
+        size_t close = spec.find(')', pos);
+        if (close == std::string_view::npos || close >= end)
+          return fail("no ')' to close the '(' at column " +
+                      std::to_string(pos + 1));
+        pos = close + 1;
       } else {
         while (pos < end && !isSpace(spec[pos]) && spec[pos] != ',' &&
                spec[pos] != '[' && spec[pos] != ']')

@@ -95,8 +95,10 @@ std::string tempPath(const std::string &name) {
 //===----------------------------------------------------------------------===//
 
 TEST(DTypeTest, NamesRoundTrip) {
-  const char *names[] = {"i1",   "i8",   "i16",  "i32", "i64", "ui8",
-                         "ui16", "ui32", "ui64", "f16", "f32", "f64"};
+  const char *names[] = {"i1",   "i8",   "i16",  "i32",          "i64",
+                         "ui8",  "ui16", "ui32", "ui64",         "f16",
+                         "f32",  "f64",  "complex<f32>", "complex<f64>"};
+  static_assert(std::size(names) == std::size(allDTypes));
   size_t i = 0;
   for (DType dtype : allDTypes) {
     EXPECT_STREQ(dtypeName(dtype), names[i++]);
@@ -148,7 +150,7 @@ TEST(DTypeTest, NumpyDescrs) {
 }
 
 TEST(DTypeTest, BadNumpyDescrs) {
-  for (const char *bad : {"", "f4", "|f4", "<c8", "<U3", "<M8", "O", "<f4x",
+  for (const char *bad : {"", "f4", "|f4", "<c32", "<U3", "<M8", "O", "<f4x",
                           "!f4", "<f16", "<V8"}) {
     Result<NumpyDescr> d = dtypeFromNumpyDescr(bad);
     ASSERT_FALSE(d) << bad;
@@ -415,7 +417,7 @@ TEST(NpyReadTest, BadHeaders) {
 }
 
 TEST(NpyReadTest, UnknownDTypes) {
-  for (const char *descr : {"<c8", "<U3", "|O", "<M8[s]", "|V4", "<f16"}) {
+  for (const char *descr : {"<c32", "<U3", "|O", "<M8[s]", "|V4", "<f16"}) {
     std::string e =
         readError(npyImage(std::string("{'descr': '") + descr +
                                "', 'fortran_order': False, 'shape': (1,), }",

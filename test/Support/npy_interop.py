@@ -118,7 +118,7 @@ for dtype in [">i2", ">u4", ">i8", ">f2", ">f4", ">f8"]:
 refused = {
     "fortran": (np.asfortranarray(np.ones((2, 3), np.float32)),
                 "Fortran-order arrays"),
-    "complex": (np.ones(3, np.complex64), "unsupported dtype '<c8'"),
+    "complex256": (np.ones(3, np.clongdouble), "unsupported dtype '<c32'"),
     "unicode": (np.array(["ab"]), "unsupported dtype '<U2'"),
     "datetime": (np.array(["2024-01-01"], "datetime64[D]"),
                  "unsupported dtype '<M8[D]'"),

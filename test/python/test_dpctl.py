@@ -477,7 +477,7 @@ def test_array_interface_export_import(device):
     with pytest.raises(ValueError):
         sluice.asarray(Foreign(dict(iface, version=2)))
     with pytest.raises(ValueError):
-        sluice.asarray(Foreign(dict(iface, typestr="<c16")))
+        sluice.asarray(Foreign(dict(iface, typestr="<c32")))
     with pytest.raises(TypeError):
         sluice.asarray(Foreign(dict(iface, syclobj=5)))
     with pytest.raises(ValueError):
