@@ -95,9 +95,9 @@ std::string tempPath(const std::string &name) {
 //===----------------------------------------------------------------------===//
 
 TEST(DTypeTest, NamesRoundTrip) {
-  const char *names[] = {"i1",   "i8",   "i16",  "i32",          "i64",
-                         "ui8",  "ui16", "ui32", "ui64",         "f16",
-                         "f32",  "f64",  "complex<f32>", "complex<f64>"};
+  const char *names[] = {"i1",  "i8",   "i16",          "i32",         "i64",
+                         "ui8", "ui16", "ui32",         "ui64",        "f16",
+                         "f32", "f64",  "complex<f32>", "complex<f64>"};
   static_assert(std::size(names) == std::size(allDTypes));
   size_t i = 0;
   for (DType dtype : allDTypes) {
