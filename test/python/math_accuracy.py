@@ -184,7 +184,10 @@ FUNCTIONS.update({f.name: f for f in [
                 [(-8.0, 8.0), (0.0, 1e-37)], [27.0, -8.0]),
     _table_func("erf", _erf, 1, (4, 1), (16, 16), (2, 2),
                 [(-6.0, 6.0), (-1e-3, 1e-3)]),
-    _table_func("erfc", _erfc, 1, (4, 1), (16, 1e9), (4, 5),
+    # OpenCL: float32 erfc has no OpenCL.std instruction; the expansion
+    # loses about 7 bits in the far tail (x > 8: 112 ulp measured, a
+    # relative error near 1e-5); float64 is only float32-accurate there.
+    _table_func("erfc", _erfc, 1, (4, 1), (128, 1e9), (4, 5),
                 [(-6.0, 10.0), (0.0, 27.0)]),
     _table_func("arctan2", np.arctan2, 2, (4, 2), (6, 6), (3, 2),
                 [((-10.0, 10.0), (-10.0, 10.0))]),

@@ -182,6 +182,14 @@ std::pair<Value, Value> frexp(Emit &e, Value x) {
 
 Value hypot(Emit &e, Value x, Value y) {
   Type t = x.getType();
+  if (t.getIntOrFloatBitWidth() < 32) {
+    // Half types: in f32 and rounded once (the scaled formula in half
+    // arithmetic rounds four times, over 2 ulp).
+    Type f32 = Float32Type::get(t.getContext());
+    Value h = hypot(e, arith::ExtFOp::create(e.b, e.loc, f32, x),
+                    arith::ExtFOp::create(e.b, e.loc, f32, y));
+    return arith::TruncFOp::create(e.b, e.loc, t, h);
+  }
   Value a = e.absf(x), c = e.absf(y);
   Value aBig = e.cmpf(P::OGT, a, c);
   Value mx = e.sel(aBig, a, c), mn = e.sel(aBig, c, a);
