@@ -82,7 +82,10 @@ FUNCTIONS = {f.name: f for f in [
          ranges=[(0.0, 4.0), (0.5, 2.0), (0.0, 1e-37), (0.0, 1e-307)],
          edges=[1.0, 1.0 - 2**-24, 1.0 + 2**-23, 2.0, np.e, 1e-45, 1e-310,
                 -1.0, -1e-30]),
+    # CUDA: libdevice's float32 sqrt is within 1 ulp (0.875 measured on an
+    # H100), not correctly rounded.
     Func("sqrt", np.sqrt, 1, {"f32": 0.5, "f64": 0.5, "half": 0.5},
+         backend_bound={"cuda": {"f32": 1.0, "f64": 0.5}},
          ranges=[(0.0, 4.0), (0.0, 1e-37)],
          edges=[1.0, 4.0, 2.0, 1e-45, 1e-310, -1.0, -1e-30]),
     Func("sin", np.sin, 1, {"f32": 3.0, "f64": 1.0, "half": 1.0},
@@ -171,14 +174,16 @@ FUNCTIONS.update({f.name: f for f in [
     _table_func("exp2", np.exp2, 1, (4, 1), (4, 4), (2, 1),
                 [(-150.0, 129.0), (-1075.0, 1025.0), (-1.0, 1.0)],
                 [128.0, -149.0, 1024.0, -1074.0]),
-    _table_func("expm1", np.expm1, 1, (4, 1), (4, 4), (1, 1),
+    # CUDA bounds below: the measured H100 values rounded up where they
+    # exceed the programming guide's (docs/accuracy.md).
+    _table_func("expm1", np.expm1, 1, (4, 1), (4, 4), (2, 1),
                 [(-1.0, 1.0), (-1e-5, 1e-5), (-100.0, 89.0),
                  (-40.0, 710.0)]),
-    _table_func("log2", np.log2, 1, (4, 1), (4, 4), (1, 1),
+    _table_func("log2", np.log2, 1, (4, 1), (4, 4), (1, 2),
                 [(0.0, 4.0), (0.5, 2.0), (0.0, 1e-37)], [2.0, 8.0, 1.0]),
-    _table_func("log10", np.log10, 1, (4, 2), (4, 4), (2, 1),
+    _table_func("log10", np.log10, 1, (4, 2), (4, 4), (2, 2),
                 [(0.0, 4.0), (0.5, 2.0), (0.0, 1e-37)], [10.0, 1000.0]),
-    _table_func("log1p", np.log1p, 1, (4, 1), (4, 4), (1, 1),
+    _table_func("log1p", np.log1p, 1, (4, 1), (4, 4), (1, 2),
                 [(-1.0, 1.0), (-1e-5, 1e-5), (0.0, 1e6)], [-1.0]),
     _table_func("cbrt", np.cbrt, 1, (4, 3), (4, 4), (1, 1),
                 [(-8.0, 8.0), (0.0, 1e-37)], [27.0, -8.0]),
@@ -435,6 +440,15 @@ USM_OPS = {"exp": "exp", "log": "log", "sqrt": "sqrt", "sin": "sin",
 MLIR_TYPES = {"float32": "f32", "float64": "f64", "float16": "f16"}
 
 
+def _usm_op(name):
+    """The usm op of a function: USM_OPS, else the elementwise table's."""
+    if name in USM_OPS:
+        return USM_OPS[name]
+    from sluice import _elementwise
+    table = {**_elementwise.UNARY, **_elementwise.BINARY}
+    return table[name][1]
+
+
 def prepare(out, device, n, sluice_compile, seed=0):
     import os
     import subprocess
@@ -451,7 +465,7 @@ def prepare(out, device, n, sluice_compile, seed=0):
             types = ", ".join("!A" for _ in range(func.arity))
             with open(case + ".mlir", "w") as f:
                 f.write(f"!A = {t}\nfunc.func @main({params}) -> !A {{\n"
-                        f"  %r = usm.{USM_OPS[func.name]} {names} : "
+                        f"  %r = usm.{_usm_op(func.name)} {names} : "
                         f"({types}) -> !A\n  return %r : !A\n}}\n")
             subprocess.run([sluice_compile, case + ".mlir",
                             f"--device={device}", "-o", case + ".so"],
