@@ -59,15 +59,20 @@ clean_env=(env -i HOME="$work/run" PATH="$work/venv/bin"
   SLUICE_COMPILE="$work/venv/bin/sluice-compile" ${OCL_ICD_VENDORS:+OCL_ICD_VENDORS=$OCL_ICD_VENDORS})
 cd "$work/run"
 echo "== the package and its tools"
-"${clean_env[@]}" "$venv_py" - "$top" "$work" <<'PY'
+"${clean_env[@]}" "$venv_py" - "$top" "$work" "$site" <<'PY'
 import os, subprocess, sys
 top = os.path.realpath(sys.argv[1])
 work = os.path.realpath(sys.argv[2])
+# The test dependencies' site-packages (NumPy, pytest: the project's venv,
+# which may lie inside the tree, as in CI) is on the path on purpose; its
+# .pth files (one names the build tree) are not read from there.
+deps = os.path.realpath(sys.argv[3])
 import sluice
 where = os.path.realpath(sluice.__file__)
 assert where.startswith(os.path.realpath(sys.prefix)), where
 bad = [p for p in sys.path if p and os.path.realpath(p).startswith(top)
-       and not os.path.realpath(p).startswith(work)]
+       and not os.path.realpath(p).startswith(work)
+       and os.path.realpath(p) != deps]
 assert not bad, f"the source or build tree is on sys.path: {bad}"
 import numpy as np
 a = sluice.arange(8, dtype="float32", device="host")
