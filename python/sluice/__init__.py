@@ -138,6 +138,32 @@ def set_synchronous(on=True):
     _sluice.set_synchronous(bool(on))
 
 
+def set_lazy(on=True):
+    """Turns lazy execution of eager operations on or off (``SLUICE_LAZY=0``
+    starts with it off); turning it off submits what is pending. Returns
+    the previous setting."""
+    from ._lazy import set_enabled
+    return set_enabled(on)
+
+
+def lazy_enabled():
+    """Whether eager operations are recorded and fused (lazy execution)."""
+    from ._lazy import enabled
+    return enabled()
+
+
+def lazy_report(reset=False):
+    """What lazy execution did: operations recorded and submitted, graphs
+    submitted, programs compiled and reused, pending operations, and how
+    often each reason ended a graph (``boundaries``). ``reset`` clears the
+    counts after reading them."""
+    from . import _lazy
+    r = _lazy.report()
+    if reset:
+        _lazy.reset_report()
+    return r
+
+
 def compiler_version():
     """The compiler's version string."""
     from ._compiler import version

@@ -17,7 +17,7 @@ import operator
 
 import numpy as np
 
-from . import _compiler, _dtypes, _ir, _trace
+from . import _compiler, _dtypes, _ir, _lazy, _trace
 from . import _sluice as _ext
 from ._errors import PLACEMENT_MESSAGE, ExecutionPlacementError, TracerError
 from ._placement import coerce_kinds, execution_queue, queue_info
@@ -285,6 +285,13 @@ def _execute(opkey, ops, in_dtypes, emit, out_shapes, qid, kind,
             key_parts.append(("S", dt if dt is not None else o.dtype))
         args.append(o.obj)
     key = tuple(key_parts)
+    if _lazy._enabled and not written and opkey[0] in _lazy.RECORDABLE:
+        results = _lazy.record(key, ops, in_dtypes, emit, out_shapes, qid,
+                               kind, fast_key,
+                               _scalar_bounds(ops, in_dtypes)
+                               if fast_key is not None else ())
+        if results is not None:
+            return results
     k = _kernels.get(key)
     if k is None:
         fb = _ir.FunctionBuilder("main")
@@ -308,18 +315,24 @@ def _execute(opkey, ops, in_dtypes, emit, out_shapes, qid, kind,
         _kernels[key] = k
     results = k.program(args, out_shapes)
     if fast_key is not None:
-        bounds = []
-        for i, (o, dt) in enumerate(zip(ops, in_dtypes)):
-            if o.kind == "S" and o.weak is int and dt is not None and \
-                    dt.kind in "iu":
-                info = np.iinfo(dt)
-                # (uint64's top half is past the C++ check's int64: those
-                # values take the slow path, which is right for them too.)
-                bounds.append((i, int(info.min),
-                               builtins.min(int(info.max), 2**63 - 1)))
         op, operands = fast_key
-        _ext.fast_register(op, operands, k.program, out_shapes, bounds)
+        _ext.fast_register(op, operands, k.program, out_shapes,
+                           _scalar_bounds(ops, in_dtypes))
     return results
+
+
+def _scalar_bounds(ops, in_dtypes):
+    """The ranges the fast path must check Python int operands against."""
+    bounds = []
+    for i, (o, dt) in enumerate(zip(ops, in_dtypes)):
+        if o.kind == "S" and o.weak is int and dt is not None and \
+                dt.kind in "iu":
+            info = np.iinfo(dt)
+            # (uint64's top half is past the C++ check's int64: those
+            # values take the slow path, which is right for them too.)
+            bounds.append((i, int(info.min),
+                           builtins.min(int(info.max), 2**63 - 1)))
+    return bounds
 
 
 def _execute_traced(tr, ops, in_dtypes, emit, qid, kind):

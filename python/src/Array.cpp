@@ -2,6 +2,7 @@
 //---------------------------===//
 #include "Array.h"
 #include "Errors.h"
+#include "Lazy.h"
 
 #include <nanobind/nanobind.h>
 
@@ -348,6 +349,8 @@ bool isSmallHostCopy(const ArrayCore &dst, const ArrayCore &src) {
 } // namespace
 
 void submitCopy(const ArrayCore &dst, const ArrayCore &srcIn, bool profiled) {
+  lazyBeforeUse(*srcIn.buffer, /*write=*/false);
+  lazyBeforeUse(*dst.buffer, /*write=*/true);
   ArrayCore src = srcIn;
   if (src.buffer == dst.buffer && src.size() > 0) {
     // Overlapping views of one buffer (x[1:] = x[:-1]): copy the source
@@ -387,6 +390,7 @@ ArrayCore contiguousCopy(const ArrayCore &src, QueueState *queue,
 }
 
 void submitFill(const ArrayCore &dst, const void *value) {
+  lazyBeforeUse(*dst.buffer, /*write=*/true);
   auto task = std::make_shared<FillTask>(dst, value);
   task->queue = dst.buffer->queue;
   task->small = isSmallHostCopy(dst, dst);
@@ -397,6 +401,9 @@ void submitFill(const ArrayCore &dst, const void *value) {
 
 void waitBuffer(Buffer &buffer) {
   drainDeferred();
+  // Waiting may precede a host write through a pointer: submit recorded
+  // reads of the buffer too.
+  lazyBeforeUse(buffer, /*write=*/true);
   std::shared_ptr<Task> last = buffer.last;
   if (last)
     waitWithoutGil(*last);

@@ -61,6 +61,12 @@ struct Buffer {
   std::function<void()> release;
   /// Foreign memory its producer marked read-only.
   bool readOnly = false;
+  /// Lazy execution (Lazy.h): non-zero while the operation producing the
+  /// buffer is recorded but not yet submitted (`data` is not known then).
+  uint64_t lazyId = 0;
+  /// Recorded operations that read the buffer and are not yet submitted
+  /// (counted on the buffer that owns the memory).
+  uint32_t lazyReaders = 0;
   /// Whether host code may read and write the memory directly.
   bool hostAccessible() const;
 };

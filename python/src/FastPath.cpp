@@ -32,6 +32,9 @@ constexpr int kIntoBase = 128;
 constexpr size_t kMaxEntries = 8192;
 
 thread_local int tracing = 0;
+/// Lazy execution is on (sluice/_lazy.py): operations are recorded by
+/// Python, so only the in-place entries (which run at once) are used.
+bool lazyMode = false;
 
 /// The bytes of a key: the op, then per operand a tag and its signature.
 struct KeyBuffer {
@@ -91,8 +94,10 @@ struct Bound {
 
 struct Entry {
   std::string key;
-  nb::object program; // a Program
+  nb::object program; // a Program (unset: only recorded so far)
   nb::object shapes;  // the result shapes to pass
+  /// What sluice/_lazy.py records the operation with (unset: not yet).
+  nb::object lazy;
   std::vector<Bound> bounds;
 };
 
@@ -141,6 +146,8 @@ const Entry *lookup(int op, PyObject *const *xs, size_t n) {
 
 /// Calls the entry's program on the first `n` operands.
 nb::list callEntry(const Entry &e, PyObject *const *xs, size_t n) {
+  if (!e.program.is_valid())
+    throw nb::value_error("fast path: an entry without a program was called");
   Program *program = nb::inst_ptr<Program>(e.program);
   nb::object args = nb::steal(PyTuple_New(static_cast<Py_ssize_t>(n)));
   for (size_t i = 0; i < n; ++i) {
@@ -151,9 +158,26 @@ nb::list callEntry(const Entry &e, PyObject *const *xs, size_t n) {
 }
 
 /// The result of a call seen before, or a null object.
+nb::object &lazyRecorder = *new nb::object;
+
 nb::object tryCall(int op, PyObject *const *xs, size_t n) {
   const Entry *e = lookup(op, xs, n);
   if (!e)
+    return nb::object();
+  if (lazyMode) {
+    // Recorded, not run: Python maps the operands into the pending graph
+    // with what it resolved the first time (no type resolution again).
+    if (!e->lazy.is_valid() || !lazyRecorder.is_valid())
+      return nb::object();
+    nb::object args = nb::steal(PyTuple_New(static_cast<Py_ssize_t>(n)));
+    for (size_t i = 0; i < n; ++i) {
+      Py_INCREF(xs[i]);
+      PyTuple_SET_ITEM(args.ptr(), static_cast<Py_ssize_t>(i), xs[i]);
+    }
+    nb::object r = lazyRecorder(e->lazy, args);
+    return r.is_none() ? nb::object() : r;
+  }
+  if (!e->program.is_valid())
     return nb::object();
   nb::list results = callEntry(*e, xs, n);
   return results[0];
@@ -184,7 +208,7 @@ bool tryInto(int op, PyObject *x1, PyObject *x2, PyObject *out) {
   }
   PyObject *xs[3] = {x1, x2, out};
   const Entry *e = lookup(kIntoBase + 3 * op + position, xs, 3);
-  if (!e)
+  if (!e || !e->program.is_valid())
     return false;
   callEntry(*e, xs, position == 2 ? 3 : 2);
   return true;
@@ -192,7 +216,7 @@ bool tryInto(int op, PyObject *x1, PyObject *x2, PyObject *out) {
 
 void registerEntry(int op, nb::tuple operands, nb::object program,
                    nb::object shapes, nb::list bounds) {
-  if (op < 0 || op >= kMaxOps || !nb::isinstance<Program>(program))
+  if (op < 0 || op >= kMaxOps || program.is_none())
     throw nb::value_error("fast_register: bad operation or program");
   std::vector<PyObject *> xs;
   for (nb::handle h : operands)
@@ -202,7 +226,11 @@ void registerEntry(int op, nb::tuple operands, nb::object program,
     return; // an operand without a signature: nothing to remember
   Entry e;
   e.key.assign(key.bytes, key.size);
-  e.program = std::move(program);
+  bool recorded = !program.is_none() && !nb::isinstance<Program>(program);
+  if (recorded)
+    e.lazy = std::move(program); // a template of sluice/_lazy.py
+  else
+    e.program = std::move(program);
   e.shapes = std::move(shapes);
   for (nb::handle b : bounds) {
     nb::tuple t = nb::cast<nb::tuple>(b);
@@ -216,7 +244,13 @@ void registerEntry(int op, nb::tuple operands, nb::object program,
   auto &bucket = table()[key.hash()];
   for (Entry &old : bucket)
     if (old.key == e.key) {
-      old = std::move(e);
+      if (recorded) {
+        old.lazy = std::move(e.lazy);
+      } else {
+        nb::object lazy = std::move(old.lazy);
+        old = std::move(e);
+        old.lazy = std::move(lazy);
+      }
       return;
     }
   bucket.push_back(std::move(e));
@@ -391,6 +425,14 @@ void bindFastPath(nb::module_ &m, nb::class_<ArrayCore> &c) {
     entries = 0;
   });
   m.def("fast_size", [] { return entries; });
+  m.def(
+      "fast_set_lazy_recorder", [](nb::object fn) { lazyRecorder = std::move(fn); },
+      "The function fast-path hits call in lazy mode: fn(template, "
+      "operands) -> the result array, or None to take the slow path.");
+  m.def(
+      "fast_lazy", [](bool on) { lazyMode = on; },
+      "Whether eager operations are recorded (the fast path then only runs "
+      "in-place operations).");
   m.def(
       "set_fast_fallback",
       [](int op, nb::object fn) {

@@ -14,6 +14,7 @@
 #include "DLPack.h"
 #include "Errors.h"
 #include "FastPath.h"
+#include "Lazy.h"
 #include "Memory.h"
 #include "Program.h"
 #include "Sizes.h"
@@ -356,6 +357,7 @@ NB_MODULE(_sluice, m) {
   m.def("queue_wait", [](uintptr_t id) {
     QueueState *q = queueFromId(id);
     drainDeferred();
+    lazyFlushAll("a queue was waited for");
     SluiceStatus status;
     {
       nb::gil_scoped_release release;
@@ -471,6 +473,7 @@ NB_MODULE(_sluice, m) {
             return dlpackExport(a, versioned, copied);
           });
   bindFastPath(m, arrayCore);
+  bindLazy(m, arrayCore);
 
   m.def("empty", [](uintptr_t queue, int kind, int dtype,
                     const std::vector<int64_t> &shape) {
@@ -516,7 +519,7 @@ NB_MODULE(_sluice, m) {
           nb::arg("entry"), nb::arg("args"), nb::arg("results"),
           nb::arg("name"))
       .def("__call__", &Program::call, nb::arg("args"),
-           nb::arg("shapes") = nb::none())
+           nb::arg("shapes") = nb::none(), nb::arg("targets") = nb::none())
       .def_prop_ro("name", &Program::name)
       .def_prop_ro("num_args", &Program::numArgs)
       .def_prop_ro("num_results", &Program::numResults)

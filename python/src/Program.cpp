@@ -1,5 +1,6 @@
 //===- Program.cpp - Calling compiled entry points on arrays --------------===//
 #include "Program.h"
+#include "Lazy.h"
 #include "Errors.h"
 #include "Sizes.h"
 
@@ -399,7 +400,8 @@ Program::Program(uintptr_t entryAddress, std::vector<ValueSpec> argSpecs,
     reportTo = runOn;
 }
 
-nb::list Program::call(nb::handle argsObj, nb::handle shapesObj) {
+nb::list Program::call(nb::handle argsObj, nb::handle shapesObj,
+                       nb::handle targetsObj) {
   drainDeferred();
   PyObject *seq = argsObj.ptr();
   if (!PyTuple_Check(seq) && !PyList_Check(seq))
@@ -413,6 +415,26 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj) {
     throw Error(ErrorKind::Value,
                 programName + " has neither array arguments nor results");
   PyObject **items = PySequence_Fast_ITEMS(seq);
+  // Recorded operations first: a lazy argument gets its producer, and a
+  // written one is read by the recorded operations before this call.
+  for (size_t i = 0; i < args.size(); ++i) {
+    ArrayCore *core = nullptr;
+    if (args[i].isArray && nb::try_cast<ArrayCore *>(nb::handle(items[i]), core) && core)
+      lazyBeforeUse(*core->buffer,
+                    writesArgs || std::find(writtenArgs.begin(),
+                                            writtenArgs.end(),
+                                            i) != writtenArgs.end());
+  }
+  bool haveTargets = targetsObj.is_valid() && !targetsObj.is_none();
+  if (haveTargets && nb::len(targetsObj) != results.size())
+    throw Error(ErrorKind::Value, programName + ": one target per result");
+  for (size_t r = 0; haveTargets && r < results.size(); ++r)
+    if (!targetsObj[r].is_none() &&
+        !lazyTargetFits(targetsObj[r], results[r].queue, results[r].kind))
+      throw Error(ErrorKind::Value,
+                  programName + ": result " + std::to_string(r) +
+                      " cannot fill its lazy target (another placement, or "
+                      "submitted already)");
   auto task = std::make_shared<CallTask>();
   task->entry = entry;
   task->slots.assign(numSlots, 0);
@@ -526,7 +548,12 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj) {
     const ValueSpec &spec = results[r];
     if (!spec.isArray)
       continue;
-    auto buffer = std::make_shared<Buffer>();
+    std::shared_ptr<Buffer> buffer;
+    if (haveTargets && !targetsObj[r].is_none()) {
+      buffer = lazyTarget(targetsObj[r]); // checked above
+    } else {
+      buffer = std::make_shared<Buffer>();
+    }
     buffer->queue = spec.queue;
     buffer->kind = spec.kind;
     buffer->last = self;

@@ -43,7 +43,10 @@ public:
   /// returns the results (arrays; Python numbers for scalar results).
   /// `shapes` gives each result's shape when some of its sizes are dynamic
   /// (None, or None for a result: the call reports it, and is waited for).
-  nanobind::list call(nanobind::handle args, nanobind::handle shapes);
+  /// `targets`: None, or per result None or a LazyToken whose buffer the
+  /// result fills (lazy execution, Lazy.h).
+  nanobind::list call(nanobind::handle args, nanobind::handle shapes,
+                      nanobind::handle targets = nanobind::handle());
 
   const std::string &name() const { return programName; }
   size_t numArgs() const { return args.size(); }

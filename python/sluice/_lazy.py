@@ -1,0 +1,375 @@
+"""Lazy execution: eager operations recorded and fused without a decorator.
+
+With lazy execution on (the default; ``SLUICE_LAZY=0`` or
+``sluice.set_lazy(False)`` turns it off), an eager operation that would
+submit a one-op program is recorded instead into the pending graph of its
+queue, and returns at once an array whose memory does not exist yet. When a
+value is needed the extension (python/src/Lazy.h) calls ``flush_all``,
+which turns each pending graph into one program: the operations whose
+results are still referenced become its results, the rest stay inside it,
+and the fusion pass makes kernels of the chains. The program is compiled
+once per graph structure (operations, dtypes, which sizes are 1, how
+operands connect): a loop body compiles once, whatever the sizes.
+
+A value is needed when an array of a pending graph is read (``asnumpy``,
+printing, ``float()``, DLPack, a pointer), used by an operation that is not
+recorded (a copy, an in-place write, a kernel, a view of part of it), when
+an array the graph reads is about to be written, when a queue is waited
+for, and when a graph reaches ``SLUICE_LAZY_MAX_OPS`` operations (128).
+Results are those of eager execution: the same programs' operations, in
+the same order, on the same values; only the number of passes over memory
+changes.
+"""
+
+import collections
+import os
+import threading
+
+from . import _compiler, _dtypes, _ir
+from . import _sluice as _ext
+
+
+def _env_on(name, default):
+    v = os.environ.get(name, "").strip().lower()
+    if not v:
+        return default
+    return v not in ("0", "off", "false", "no")
+
+
+_enabled = _env_on("SLUICE_LAZY", True)
+_MAX_OPS = max(1, int(os.environ.get("SLUICE_LAZY_MAX_OPS", "128") or 128))
+_MAX_PROGRAMS = 512
+
+# The operations that may be recorded: one-op programs of pure array
+# operations whose results have known shapes.
+RECORDABLE = frozenset(
+    ["bin", "un", "ew", "where", "astype", "reduce", "cplx", "arange"])
+
+_lock = threading.RLock()
+_graphs = {}  # queue id -> _Graph
+_programs = collections.OrderedDict()  # graph key -> Program (LRU)
+_result_types = {}  # eager op key -> [ArrayT] of its results
+_stats = collections.Counter()
+_boundaries = collections.Counter()
+
+
+def enabled():
+    return _enabled
+
+
+def set_enabled(on):
+    """Turns lazy execution on or off (off submits what is pending)."""
+    global _enabled
+    on = bool(on)
+    previous = _enabled
+    if not on:
+        flush_all("lazy execution was turned off")
+    _enabled = on
+    _ext.fast_lazy(on)
+    return previous
+
+
+class _Node:
+    __slots__ = ("key", "emit", "in_dtypes", "refs", "shapes", "tokens",
+                 "types")
+
+    def __init__(self, key, emit, in_dtypes, refs, shapes, tokens, types):
+        self.types = types  # per result: (USM kind, dtype code, dtype)
+        self.key = key
+        self.emit = emit
+        self.in_dtypes = in_dtypes
+        self.refs = refs  # per operand: an int (argument) or (node, result)
+        self.shapes = shapes
+        self.tokens = tokens
+
+
+class _Graph:
+    __slots__ = ("qid", "kind", "args", "sigs", "arg_index", "nodes", "by_id",
+                 "parts")
+
+    def __init__(self, qid, kind):
+        self.qid = qid
+        self.kind = kind
+        self.args = []  # arrays and scalars passed to the program
+        self.sigs = []  # their types: ("A", dtype, shape, usm) / ("S", dt)
+        self.arg_index = {}  # id(array) -> argument index
+        self.nodes = []
+        self.by_id = {}  # lazy buffer id -> (node, result)
+        self.parts = []  # per node: (op key, operand refs): the structure
+
+
+def _result_types_of(key, ops, in_dtypes, emit, qid, kind):
+    """The IR types of an operation's results (from a scratch function,
+    once per operation signature)."""
+    types = _result_types.get(key)
+    if types is None:
+        from ._ops import _to_operand_value
+        fb = _ir.FunctionBuilder("main")
+        values = []
+        for o, dt in zip(ops, in_dtypes):
+            values.append(_arg_value(fb, _sig_of(o, dt), dt, qid, kind,
+                                     _to_operand_value))
+        types = [v.type for v in emit(fb, values)]
+        _result_types[key] = types
+    return types
+
+
+def _sig_of(o, dt):
+    from ._ops import _generic_shape
+    if o.kind == "A":
+        return ("A", o.dtype, _generic_shape(o.shape), o.usm)
+    return ("S", dt if dt is not None else o.dtype)
+
+
+def _arg_value(fb, sig, dt, qid, kind, convert):
+    if sig[0] == "A":
+        v = fb.arg(_ir.ArrayT(sig[1], sig[2], qid, sig[3]))
+    else:
+        v = fb.arg(_ir.ScalarT(sig[1], signless=False))
+    if dt is not None:
+        v = convert(fb, None, dt, qid, kind, v, None)
+    return v
+
+
+def record(key, ops, in_dtypes, emit, out_shapes, qid, kind, fast=None,
+           bounds=()):
+    """Records one operation (resolved by _ops._execute) on queue ``qid``
+    and returns its result arrays, or None when it cannot be recorded.
+    ``fast``: (op code, operands) to register with the C++ fast path, whose
+    next hits on operands of the same signatures record through
+    ``record_fast`` without resolving again."""
+    for s in out_shapes:
+        if s is None:
+            return None
+    types = _result_types_of(key, ops, in_dtypes, emit, qid, kind)
+    for t in types:
+        if not isinstance(t, _ir.ArrayT) or t.qid != qid:
+            return None
+    sigs = tuple(_sig_of(o, None if o.kind == "A" else dt)
+                 for o, dt in zip(ops, in_dtypes))
+    shapes = [tuple(s) for s in out_shapes]
+    template = (key, emit, tuple(in_dtypes), shapes,
+                tuple((t.kind, _dtypes.CODES[t.dtype], t.dtype)
+                      for t in types), qid, kind, sigs)
+    results = _record(template, [o.obj for o in ops])
+    if fast is not None:
+        op, operands = fast
+        _ext.fast_register(op, operands, template, shapes, list(bounds))
+    return results
+
+
+def record_fast(template, operands):
+    """A fast-path hit (python/src/FastPath.cpp) in lazy mode."""
+    return _record(template, operands)[0]
+
+
+def _record(template, objs):
+    key, emit, in_dtypes, shapes, types, qid, kind, sigs = template
+    with _lock:
+        g = _graphs.get(qid)
+        # A view of part of a pending result, or one of another graph, is
+        # used: submit first (its memory must exist).
+        for x, s in zip(objs, sigs):
+            if s[0] == "A":
+                lid = x._lazy_id
+                if lid and (g is None or lid < 0 or lid not in g.by_id):
+                    flush_all("a view of a pending result was used")
+                    g = None
+                    break
+        if g is None:
+            g = _graphs[qid] = _Graph(qid, kind)
+            _ext.lazy_pending(True)
+        refs = []
+        for x, s in zip(objs, sigs):
+            if s[0] == "A":
+                lid = x._lazy_id
+                if lid:
+                    j, r = g.by_id[lid]
+                    t = g.nodes[j]
+                    if (t.shapes[r] == x.shape
+                            and t.types[r][2] == x.dtype):
+                        refs.append((j, r))
+                        continue
+                    # Same memory, another shape or dtype (a reshape).
+                    flush_all("a reshaped pending result was used")
+                    return _record(template, objs)
+                i = g.arg_index.get(id(x))
+                if i is None:
+                    i = len(g.args)
+                    g.args.append(x)
+                    g.sigs.append(s)
+                    g.arg_index[id(x)] = i
+                    _ext.lazy_mark_read(x, 1)
+                refs.append(i)
+            else:
+                refs.append(len(g.args))
+                g.args.append(x)
+                g.sigs.append(s)
+        results, tokens = [], []
+        j = len(g.nodes)
+        for r, (t, shape) in enumerate(zip(types, shapes)):
+            a, tok = _ext.lazy_array(qid, t[0], t[1], shape)
+            results.append(a)
+            tokens.append(tok)
+            g.by_id[tok.id] = (j, r)
+        g.nodes.append(_Node(key, emit, in_dtypes, refs, shapes, tokens,
+                             types))
+        g.parts.append((key, tuple(refs)))
+        _stats["recorded"] += 1
+        if len(g.nodes) >= _MAX_OPS:
+            del _graphs[qid]
+            _submit(g, "the graph reached SLUICE_LAZY_MAX_OPS operations")
+            _ext.lazy_pending(bool(_graphs))
+        return results
+
+
+def flush_all(reason="a value was needed"):
+    """Submits every pending graph (the extension's hook)."""
+    with _lock:
+        if not _graphs:
+            _ext.lazy_pending(False)
+            return
+        graphs = list(_graphs.values())
+        _graphs.clear()
+        _ext.lazy_pending(False)
+        for g in graphs:
+            _submit(g, reason)
+
+
+def _submit(g, reason):
+    _boundaries[reason] += 1
+    live = [(j, r) for j, n in enumerate(g.nodes)
+            for r, tok in enumerate(n.tokens) if tok.live]
+    try:
+        if live:
+            _run(g, live)
+        else:
+            _stats["graphs without a live result"] += 1
+    except Exception as e:  # the results' readers get the failure
+        message = f"{type(e).__name__}: {e}"
+        for j, r in live:
+            g.nodes[j].tokens[r].fail(message)
+    finally:
+        for x, s in zip(g.args, g.sigs):
+            if s[0] == "A":
+                _ext.lazy_mark_read(x, -1)
+
+
+def _run(g, live):
+    nodes = g.nodes
+    need = [False] * len(nodes)
+    for j, _ in live:
+        need[j] = True
+    for j in range(len(nodes) - 1, -1, -1):
+        if need[j]:
+            for ref in nodes[j].refs:
+                if ref.__class__ is tuple:
+                    need[ref[0]] = True
+    if all(need):
+        # Every operation contributes (the usual case): the graph as
+        # recorded is the program.
+        key = (g.qid, g.kind, tuple(g.parts), tuple(live), tuple(g.sigs))
+        program = _programs.get(key)
+        if program is None:
+            used = list(range(len(g.args)))
+            program = _compile(g, nodes, need, used,
+                               {i: i for i in used}, live)
+            _remember(key, program)
+        else:
+            _stats["programs reused"] += 1
+        _stats["graphs submitted"] += 1
+        _stats["operations submitted"] += len(nodes)
+        program(g.args, [nodes[j].shapes[r] for j, r in live],
+                [nodes[j].tokens[r] for j, r in live])
+        return
+    node_map, arg_map, used_args = {}, {}, []
+    parts = []
+    for j, n in enumerate(nodes):
+        if not need[j]:
+            continue
+        node_map[j] = len(node_map)
+        refs = []
+        for ref in n.refs:
+            if ref.__class__ is tuple:
+                refs.append((node_map[ref[0]], ref[1]))
+            else:
+                a = arg_map.get(ref)
+                if a is None:
+                    a = arg_map[ref] = len(used_args)
+                    used_args.append(ref)
+                refs.append(a)
+        parts.append((n.key, tuple(refs)))
+    outs = tuple((node_map[j], r) for j, r in live)
+    key = (g.qid, g.kind, tuple(parts), outs,
+           tuple(g.sigs[i] for i in used_args))
+    program = _programs.get(key)
+    if program is None:
+        program = _compile(g, nodes, need, used_args, arg_map, live)
+        _remember(key, program)
+    else:
+        _stats["programs reused"] += 1
+    _stats["graphs submitted"] += 1
+    _stats["operations submitted"] += len(parts)
+    program([g.args[i] for i in used_args],
+            [nodes[j].shapes[r] for j, r in live],
+            [nodes[j].tokens[r] for j, r in live])
+
+
+def _remember(key, program):
+    _programs[key] = program
+    if len(_programs) > _MAX_PROGRAMS:
+        _programs.popitem(last=False)
+    _stats["programs compiled"] += 1
+
+
+def _compile(g, nodes, need, used_args, arg_map, live):
+    from ._ops import _to_operand_value
+    fb = _ir.FunctionBuilder("main")
+    argv = []
+    for i in used_args:
+        s = g.sigs[i]
+        if s[0] == "A":
+            argv.append(fb.arg(_ir.ArrayT(s[1], s[2], g.qid, s[3])))
+        else:
+            argv.append(fb.arg(_ir.ScalarT(s[1], signless=False)))
+    values = {}
+    for j, n in enumerate(nodes):
+        if not need[j]:
+            continue
+        vals = []
+        for ref, dt in zip(n.refs, n.in_dtypes):
+            if ref.__class__ is tuple:
+                v = values[ref]
+            else:
+                v = argv[arg_map[ref]]
+            if dt is not None:
+                v = _to_operand_value(fb, None, dt, g.qid, g.kind, v, None)
+            vals.append(v)
+        for r, v in enumerate(n.emit(fb, vals)):
+            values[(j, r)] = v
+    fb.ret([values[jr] for jr in live])
+    return _compiler.compile_function(fb, name="sluice.lazy")
+
+
+def report():
+    """What lazy execution did so far: operations recorded and submitted,
+    graphs, programs compiled and reused, and why graphs were submitted."""
+    with _lock:
+        pending = sum(len(g.nodes) for g in _graphs.values())
+        return {"enabled": _enabled,
+                "max_ops": _MAX_OPS,
+                "pending_operations": pending,
+                **{k: v for k, v in _stats.items()},
+                "cached_programs": len(_programs),
+                "boundaries": dict(_boundaries)}
+
+
+def reset_report():
+    with _lock:
+        _stats.clear()
+        _boundaries.clear()
+
+
+_ext.lazy_set_hook(flush_all)
+_ext.fast_set_lazy_recorder(record_fast)
+_ext.fast_lazy(_enabled)

@@ -1,0 +1,189 @@
+//===- Lazy.cpp - Recorded eager operations, submitted when needed --------===//
+#include "Lazy.h"
+#include "Errors.h"
+#include "Program.h"
+#include "Sizes.h"
+
+#include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+namespace nb = nanobind;
+
+namespace sluice::py {
+
+namespace {
+
+/// The Python function that submits every pending graph (never destroyed:
+/// Python may be finalized before static destructors run).
+nb::object *hook = new nb::object();
+/// Some graph is recorded and not submitted (set by Python).
+bool pending = false;
+/// The hook runs on this thread: its own submissions must not call it
+/// again (another thread's uses still flush, waiting for the hook's lock).
+thread_local bool flushing = false;
+uint64_t nextId = 1;
+
+/// A recorded result: the buffer it will fill. Live while an array (or a
+/// view) other than the token holds the buffer.
+struct LazyToken {
+  std::shared_ptr<Buffer> buffer;
+  uint64_t id = 0;
+};
+
+/// The producer of a lazy buffer whose graph could not run: readers get
+/// its message as they would a failed operation's.
+class FailedTask : public Task {
+public:
+  FailedTask(SluiceStatus status, std::string text)
+      : failure(status), text(std::move(text)) {}
+  SluiceStatus run(std::string &message) override {
+    message = text;
+    return failure;
+  }
+
+private:
+  SluiceStatus failure;
+  std::string text;
+};
+
+Buffer &memoryOwner(Buffer &buffer) {
+  Buffer *b = &buffer;
+  while (b->owner)
+    b = b->owner.get();
+  return *b;
+}
+
+void checkSubmitted(const Buffer &buffer) {
+  if (buffer.lazyId)
+    throw Error(ErrorKind::Runtime,
+                "internal error: a lazily recorded operation was not "
+                "submitted before its result was used");
+}
+
+} // namespace
+
+void lazyFlushAll(const char *reason) {
+  if (!pending || flushing || !hook->is_valid())
+    return;
+  flushing = true;
+  try {
+    (*hook)(reason);
+  } catch (...) {
+    flushing = false;
+    throw;
+  }
+  flushing = false;
+}
+
+void lazyBeforeUse(Buffer &buffer, bool write) {
+  if (pending && !flushing) {
+    if (buffer.lazyId)
+      lazyFlushAll("a pending result was used");
+    else if (write && memoryOwner(buffer).lazyReaders)
+      lazyFlushAll("an array pending operations read was written");
+  }
+  checkSubmitted(buffer);
+}
+
+std::shared_ptr<Buffer> lazyTarget(nb::handle token) {
+  LazyToken *t = nullptr;
+  if (!nb::try_cast<LazyToken *>(token, t) || !t)
+    throw Error(ErrorKind::Type, "a lazy target must be a LazyToken");
+  if (!t->buffer->lazyId)
+    throw Error(ErrorKind::Value, "this lazy result was submitted already");
+  t->buffer->lazyId = 0;
+  return t->buffer;
+}
+
+bool lazyTargetFits(nb::handle token, QueueState *queue, SluiceUsmKind kind) {
+  LazyToken *t = nullptr;
+  return nb::try_cast<LazyToken *>(token, t) && t && t->buffer->lazyId &&
+         t->buffer->queue == queue && t->buffer->kind == kind;
+}
+
+void bindLazy(nb::module_ &m, nb::class_<ArrayCore> &c) {
+  m.def(
+      "lazy_set_hook", [](nb::object fn) { *hook = std::move(fn); },
+      "The function that submits every pending graph.");
+  m.def(
+      "lazy_pending", [](bool on) { pending = on; },
+      "Whether some recorded graph waits to be submitted.");
+  m.def(
+      "lazy_flush", [](const std::string &reason) { lazyFlushAll(reason.c_str()); },
+      "Submits every pending graph (through the hook).");
+  m.def(
+      "lazy_mark_read",
+      [](ArrayCore &a, int delta) {
+        Buffer &owner = memoryOwner(*a.buffer);
+        if (delta < 0 && owner.lazyReaders < static_cast<uint32_t>(-delta))
+          owner.lazyReaders = 0;
+        else
+          owner.lazyReaders += delta;
+      },
+      "Counts a recorded operation that reads the array's memory (+1) or "
+      "one that was submitted (-1).");
+  nb::class_<LazyToken>(m, "LazyToken",
+                        "The buffer a recorded operation's result will "
+                        "fill.")
+      .def_prop_ro("live",
+                   [](LazyToken &t) { return t.buffer.use_count() > 1; })
+      .def_prop_ro("id", [](LazyToken &t) { return t.id; })
+      .def_prop_ro("pending",
+                   [](LazyToken &t) { return t.buffer->lazyId != 0; })
+      .def(
+          "fail",
+          [](LazyToken &t, const std::string &message) {
+            Buffer &b = *t.buffer;
+            if (!b.lazyId)
+              return;
+            auto task = std::make_shared<FailedTask>(SLUICE_ERROR_BACKEND,
+                                                     message);
+            task->execute(); // fails at once, reporting to no queue
+            b.lazyId = 0;
+            b.last = task;
+            b.writer = task;
+          },
+          "Gives the buffer a failed producer with this message.");
+  m.def(
+      "lazy_array",
+      [](uintptr_t queue, int kind, int dtype,
+         const std::vector<int64_t> &shape) {
+        if (!queue || kind < SLUICE_USM_DEVICE || kind > SLUICE_USM_HOST ||
+            dtype < 0 || dtype >= NumDTypes)
+          throw Error(ErrorKind::Value, "lazy_array: bad queue, kind or "
+                                        "dtype");
+        ArrayCore core;
+        core.dtype = static_cast<uint8_t>(dtype);
+        core.shape = shape;
+        checkArrayBytes(core.shape, core.itemsize());
+        core.strides = contiguousStrides(core.shape);
+        auto buffer = std::make_shared<Buffer>();
+        buffer->queue = reinterpret_cast<QueueState *>(queue);
+        buffer->kind = static_cast<SluiceUsmKind>(kind);
+        buffer->bytes = static_cast<size_t>(core.size()) * core.itemsize();
+        buffer->lazyId = nextId++;
+        core.buffer = buffer;
+        LazyToken token{buffer, buffer->lazyId};
+        return nb::make_tuple(wrapArray(std::move(core)),
+                              nb::cast(std::move(token)));
+      },
+      "A new array whose memory a recorded operation will produce, and its "
+      "token.");
+  c.def_prop_ro(
+      "_lazy_id",
+      [](ArrayCore &a) -> int64_t {
+        uint64_t id = a.buffer->lazyId;
+        if (!id)
+          return 0;
+        bool whole = a.offset == 0 && a.cContiguous() &&
+                     static_cast<size_t>(a.size()) * a.itemsize() ==
+                         a.buffer->bytes;
+        return whole ? static_cast<int64_t>(id) : -static_cast<int64_t>(id);
+      },
+      "0 for an array whose producer was submitted; the id of its lazy "
+      "buffer if it is that whole buffer, minus the id for a view of part "
+      "of one.");
+}
+
+} // namespace sluice::py

@@ -1,0 +1,42 @@
+//===- Lazy.h - Recorded eager operations, submitted when needed -*- C++ -*-===//
+//
+// With lazy execution on (sluice/_lazy.py), eager operations are recorded
+// into a pending graph per queue instead of being submitted; their results
+// are arrays over "lazy" buffers (Buffer::lazyId) whose memory does not
+// exist yet. Python compiles and submits a graph as one fused program when
+// a value is needed. The extension decides when that is: before anything
+// touches a lazy buffer (a task, a wait, an export), before anything writes
+// a buffer a recorded operation reads (so recorded reads see the old
+// contents), and before a queue is waited for. It then calls the flush hook
+// Python installed, which submits every pending graph.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_PYTHON_LAZY_H
+#define SLUICE_PYTHON_LAZY_H
+
+#include "Array.h"
+
+#include <nanobind/nanobind.h>
+
+namespace sluice::py {
+
+/// Submits the pending graphs if `buffer` is lazy, or if it is written and
+/// a recorded operation reads it. Call before a task uses the buffer.
+void lazyBeforeUse(Buffer &buffer, bool write);
+/// Submits every pending graph (before a queue or the process waits).
+void lazyFlushAll(const char *reason);
+
+/// Binds lazy_set_hook, lazy_pending, lazy_array, lazy_mark_read,
+/// LazyToken and ArrayCore._lazy_id.
+void bindLazy(nanobind::module_ &m, nanobind::class_<ArrayCore> &c);
+
+/// The buffer a call fills for a result that has a lazy target (a
+/// LazyToken), or null.
+std::shared_ptr<Buffer> lazyTarget(nanobind::handle token);
+/// Whether `token` is a LazyToken not yet submitted, on (queue, kind).
+bool lazyTargetFits(nanobind::handle token, QueueState *queue,
+                    SluiceUsmKind kind);
+
+} // namespace sluice::py
+
+#endif // SLUICE_PYTHON_LAZY_H
