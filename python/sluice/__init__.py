@@ -134,7 +134,9 @@ __version__ = "0.1.0"
 
 def set_synchronous(on=True):
     """Runs every operation on the calling thread before returning (for
-    debugging; also ``SLUICE_SYNC=1``)."""
+    debugging; also ``SLUICE_SYNC=1``). Lazy execution is off meanwhile."""
+    from . import _lazy
+    _lazy.synchronous(bool(on))
     _sluice.set_synchronous(bool(on))
 
 

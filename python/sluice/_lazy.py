@@ -36,7 +36,10 @@ def _env_on(name, default):
     return v not in ("0", "off", "false", "no")
 
 
-_enabled = _env_on("SLUICE_LAZY", True)
+# Synchronous mode (SLUICE_SYNC=1) runs every operation at once: no lazy
+# execution then.
+_enabled = _env_on("SLUICE_LAZY", True) and not _env_on("SLUICE_SYNC", False)
+_before_sync = None
 _MAX_OPS = max(1, int(os.environ.get("SLUICE_LAZY_MAX_OPS", "128") or 128))
 _MAX_PROGRAMS = 512
 
@@ -69,12 +72,24 @@ def set_enabled(on):
     return previous
 
 
+def synchronous(on):
+    """Synchronous mode turns lazy execution off until it ends."""
+    global _before_sync
+    if on and _before_sync is None:
+        _before_sync = set_enabled(False)
+    elif not on and _before_sync is not None:
+        set_enabled(_before_sync)
+        _before_sync = None
+
+
 class _Node:
     __slots__ = ("key", "emit", "in_dtypes", "refs", "shapes", "tokens",
-                 "types")
+                 "types", "computed")
 
     def __init__(self, key, emit, in_dtypes, refs, shapes, tokens, types):
         self.types = types  # per result: (USM kind, dtype code, dtype)
+        # How often a submitted program computed it without keeping it.
+        self.computed = 0
         self.key = key
         self.emit = emit
         self.in_dtypes = in_dtypes
@@ -223,17 +238,136 @@ def _record(template, objs):
         return results
 
 
-def flush_all(reason="a value was needed"):
-    """Submits every pending graph (the extension's hook)."""
+def flush_all(reason="a value was needed", wanted=0):
+    """Submits pending graphs (the extension's hook). ``wanted``: the lazy
+    id of the one result that is needed; then only the operations it
+    depends on run, and the other pending results stay recorded (they are
+    computed when needed, or never if they die first). Otherwise every
+    result still referenced is computed."""
     with _lock:
         if not _graphs:
             _ext.lazy_pending(False)
             return
+        if wanted:
+            for qid, g in list(_graphs.items()):
+                hit = g.by_id.get(wanted)
+                if hit is not None:
+                    del _graphs[qid]
+                    rest = _submit_part(g, hit, reason)
+                    if rest is not None:
+                        _graphs[qid] = rest
+                    _ext.lazy_pending(bool(_graphs))
+                    return
         graphs = list(_graphs.values())
         _graphs.clear()
         _ext.lazy_pending(False)
         for g in graphs:
             _submit(g, reason)
+
+
+def _cone(g, starts):
+    """Which nodes the nodes ``starts`` depend on (themselves included)."""
+    need = [False] * len(g.nodes)
+    for j in starts:
+        need[j] = True
+    for j in range(len(g.nodes) - 1, -1, -1):
+        if need[j]:
+            for ref in g.nodes[j].refs:
+                if ref.__class__ is tuple:
+                    need[ref[0]] = True
+    return need
+
+
+def _submit_part(g, wanted, reason):
+    """Runs what result ``wanted`` = (node, result) needs and returns the
+    graph of what stays pending (or None)."""
+    _boundaries[reason] += 1
+    need = _cone(g, [wanted[0]])
+    # Results: every live result of the wanted node, and live results of
+    # the cone computed once before without being kept (a value read a
+    # second time is kept rather than computed a third time).
+    live = []
+    for j, n in enumerate(g.nodes):
+        if need[j] and (j == wanted[0] or n.computed):
+            live.extend((j, r) for r, tok in enumerate(n.tokens)
+                        if tok.live)
+    if wanted not in live:
+        live.append(wanted)
+    try:
+        _run(g, live)
+        for j, n in enumerate(g.nodes):
+            if need[j]:
+                n.computed += 1
+    except Exception as e:  # the results' readers get the failure
+        message = f"{type(e).__name__}: {e}"
+        for j, r in live:
+            g.nodes[j].tokens[r].fail(message)
+    rest = _remaining(g)
+    for x, s in zip(g.args, g.sigs):
+        if s[0] == "A":
+            _ext.lazy_mark_read(x, -1)
+    return rest
+
+
+def _remaining(g):
+    """A graph of the nodes whose results are still pending and referenced,
+    with what they need; submitted results become its arguments."""
+    nodes = g.nodes
+    keep = [builtins_any(tok.live and tok.pending for tok in n.tokens)
+            for n in nodes]
+    if not builtins_any(keep):
+        return None
+    for j in range(len(nodes) - 1, -1, -1):
+        if keep[j]:
+            for ref in nodes[j].refs:
+                if ref.__class__ is tuple and \
+                        nodes[ref[0]].tokens[ref[1]].pending:
+                    keep[ref[0]] = True
+    h = _Graph(g.qid, g.kind)
+    new_index = {}
+    for j, n in enumerate(nodes):
+        if not keep[j]:
+            continue
+        refs = []
+        for ref in n.refs:
+            if ref.__class__ is tuple:
+                src = nodes[ref[0]]
+                tok = src.tokens[ref[1]]
+                if tok.pending:
+                    refs.append((new_index[ref[0]], ref[1]))
+                    continue
+                t = src.types[ref[1]]
+                x = tok.array(t[1], list(src.shapes[ref[1]]))
+                sig = ("A", t[2], _generic(src.shapes[ref[1]]), t[0])
+            else:
+                x, sig = g.args[ref], g.sigs[ref]
+            if sig[0] == "A":
+                i = h.arg_index.get(id(x))
+                if i is None:
+                    i = len(h.args)
+                    h.args.append(x)
+                    h.sigs.append(sig)
+                    h.arg_index[id(x)] = i
+                    _ext.lazy_mark_read(x, 1)
+            else:
+                i = len(h.args)
+                h.args.append(x)
+                h.sigs.append(sig)
+            refs.append(i)
+        new_index[j] = len(h.nodes)
+        n.refs = refs
+        h.nodes.append(n)
+        h.parts.append((n.key, tuple(refs)))
+        for r, tok in enumerate(n.tokens):
+            h.by_id[tok.id] = (new_index[j], r)
+    return h
+
+
+def _generic(shape):
+    return tuple(1 if d == 1 else None for d in shape)
+
+
+builtins_any = any
 
 
 def _submit(g, reason):
@@ -356,10 +490,15 @@ def report():
     graphs, programs compiled and reused, and why graphs were submitted."""
     with _lock:
         pending = sum(len(g.nodes) for g in _graphs.values())
+        counts = {k: 0 for k in (
+            "recorded", "graphs submitted", "operations submitted",
+            "programs compiled", "programs reused",
+            "graphs without a live result")}
+        counts.update(_stats)
         return {"enabled": _enabled,
                 "max_ops": _MAX_OPS,
                 "pending_operations": pending,
-                **{k: v for k, v in _stats.items()},
+                **counts,
                 "cached_programs": len(_programs),
                 "boundaries": dict(_boundaries)}
 

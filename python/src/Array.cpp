@@ -399,11 +399,9 @@ void submitFill(const ArrayCore &dst, const void *value) {
   submitTask(dst.buffer->queue->dispatcher, std::move(task));
 }
 
-void waitBuffer(Buffer &buffer) {
+void waitBuffer(Buffer &buffer, bool forWrite) {
   drainDeferred();
-  // Waiting may precede a host write through a pointer: submit recorded
-  // reads of the buffer too.
-  lazyBeforeUse(buffer, /*write=*/true);
+  lazyBeforeUse(buffer, forWrite);
   std::shared_ptr<Task> last = buffer.last;
   if (last)
     waitWithoutGil(*last);
@@ -420,7 +418,7 @@ void waitBuffer(Buffer &buffer) {
 }
 
 void copyToHost(const ArrayCore &src, void *dst) {
-  waitBuffer(*src.buffer);
+  waitBuffer(*src.buffer, /*forWrite=*/false);
   int64_t n = src.size();
   if (n == 0)
     return;

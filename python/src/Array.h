@@ -116,7 +116,9 @@ ArrayCore contiguousCopy(const ArrayCore &src, QueueState *queue,
 void submitFill(const ArrayCore &dst, const void *value);
 
 /// Waits (GIL released) for the buffer's last task; throws the failure.
-void waitBuffer(Buffer &buffer);
+/// `forWrite`: the caller may write the memory next (through a pointer),
+/// so recorded operations that read it are submitted first (Lazy.h).
+void waitBuffer(Buffer &buffer, bool forWrite = true);
 
 /// Copies the view into host memory laid out C-contiguously (waits).
 void copyToHost(const ArrayCore &src, void *dst);

@@ -63,12 +63,12 @@ void checkSubmitted(const Buffer &buffer) {
 
 } // namespace
 
-void lazyFlushAll(const char *reason) {
+void lazyFlushAll(const char *reason, uint64_t wanted) {
   if (!pending || flushing || !hook->is_valid())
     return;
   flushing = true;
   try {
-    (*hook)(reason);
+    (*hook)(reason, wanted);
   } catch (...) {
     flushing = false;
     throw;
@@ -79,8 +79,9 @@ void lazyFlushAll(const char *reason) {
 void lazyBeforeUse(Buffer &buffer, bool write) {
   if (pending && !flushing) {
     if (buffer.lazyId)
-      lazyFlushAll("a pending result was used");
-    else if (write && memoryOwner(buffer).lazyReaders)
+      lazyFlushAll("a pending result was used", buffer.lazyId);
+    // (Operations still pending may read it now that it was produced.)
+    if (write && memoryOwner(buffer).lazyReaders)
       lazyFlushAll("an array pending operations read was written");
   }
   checkSubmitted(buffer);
@@ -110,7 +111,8 @@ void bindLazy(nb::module_ &m, nb::class_<ArrayCore> &c) {
       "lazy_pending", [](bool on) { pending = on; },
       "Whether some recorded graph waits to be submitted.");
   m.def(
-      "lazy_flush", [](const std::string &reason) { lazyFlushAll(reason.c_str()); },
+      "lazy_flush",
+      [](const std::string &reason) { lazyFlushAll(reason.c_str()); },
       "Submits every pending graph (through the hook).");
   m.def(
       "lazy_mark_read",
@@ -131,6 +133,24 @@ void bindLazy(nb::module_ &m, nb::class_<ArrayCore> &c) {
       .def_prop_ro("id", [](LazyToken &t) { return t.id; })
       .def_prop_ro("pending",
                    [](LazyToken &t) { return t.buffer->lazyId != 0; })
+      .def(
+          "array",
+          [](LazyToken &t, int dtype, const std::vector<int64_t> &shape) {
+            if (t.buffer->lazyId || dtype < 0 || dtype >= NumDTypes)
+              throw Error(ErrorKind::Value, "LazyToken.array: the result "
+                                            "is not produced, or a bad "
+                                            "dtype");
+            ArrayCore core;
+            core.buffer = t.buffer;
+            core.dtype = static_cast<uint8_t>(dtype);
+            core.shape = shape;
+            core.strides = contiguousStrides(shape);
+            if (static_cast<size_t>(core.size()) * core.itemsize() !=
+                t.buffer->bytes)
+              throw Error(ErrorKind::Value, "LazyToken.array: wrong size");
+            return wrapArray(std::move(core));
+          },
+          "An array over the buffer once its operation was submitted.")
       .def(
           "fail",
           [](LazyToken &t, const std::string &message) {

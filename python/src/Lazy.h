@@ -24,7 +24,8 @@ namespace sluice::py {
 /// a recorded operation reads it. Call before a task uses the buffer.
 void lazyBeforeUse(Buffer &buffer, bool write);
 /// Submits every pending graph (before a queue or the process waits).
-void lazyFlushAll(const char *reason);
+/// `wanted`: the lazy id of the buffer that is needed (0: all of them).
+void lazyFlushAll(const char *reason, uint64_t wanted = 0);
 
 /// Binds lazy_set_hook, lazy_pending, lazy_array, lazy_mark_read,
 /// LazyToken and ArrayCore._lazy_id.

@@ -432,7 +432,8 @@ NB_MODULE(_sluice, m) {
           .def("_wait", [](ArrayCore &a) { waitBuffer(*a.buffer); })
           .def("_pending",
                [](ArrayCore &a) {
-                 return a.buffer->last && !a.buffer->last->finished();
+                 return a.buffer->lazyId != 0 ||
+                        (a.buffer->last && !a.buffer->last->finished());
                })
           .def("_data_pointer",
                [](ArrayCore &a) {
