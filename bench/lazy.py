@@ -36,8 +36,9 @@ def black_scholes(xp, make, sync, n):
     put = make(np.zeros(n, np.float32))
     rate, vol = 0.1, 0.2
 
-    def run():
-        # dpnp's Black-Scholes example, operation by operation.
+    def step():
+        # dpnp's Black-Scholes example, operation by operation, in a
+        # function as real code has it (its locals end with it).
         p_s = xp.log(price / strike)
         b = t * rate
         z = t * (vol * vol * 2.0)
@@ -50,6 +51,9 @@ def black_scholes(xp, make, sync, n):
         se = xp.exp(b) * strike
         call[:] = price * d1 - se * d2
         put[:] = call - price + se
+
+    def run():
+        step()
         sync()
     return run, lambda: (call, put)
 

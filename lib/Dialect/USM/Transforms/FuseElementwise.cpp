@@ -452,6 +452,20 @@ std::string BlockFusion::tryMerge(unsigned a, unsigned b) {
   return {};
 }
 
+/// Moves `def` (a clone made for recomputation: pure) and the clones it
+/// uses up before `user` where it comes after it. Clones of a chain are made
+/// consumer first, each at the group's first op, so a clone can come after
+/// the clone that uses it; originals never need to move (a clone's
+/// operands are its original's, which dominate every user).
+static void hoistBefore(Operation *def, Operation *user) {
+  if (def->getBlock() != user->getBlock() || def->isBeforeInBlock(user))
+    return;
+  def->moveBefore(user);
+  for (Value v : def->getOperands())
+    if (Operation *d = v.getDefiningOp())
+      hoistBefore(d, def);
+}
+
 void BlockFusion::recomputeCheapProducers() {
   for (unsigned id = 0; id < groups.size(); ++id) {
     if (groups[id].empty())
@@ -500,6 +514,10 @@ void BlockFusion::recomputeCheapProducers() {
         }
       }
     }
+    for (Operation *op : llvm::to_vector(groups[id]))
+      for (Value v : op->getOperands())
+        if (Operation *d = v.getDefiningOp())
+          hoistBefore(d, op);
     llvm::sort(groups[id], [](Operation *x, Operation *y) {
       return x->isBeforeInBlock(y);
     });
