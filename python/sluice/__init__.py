@@ -140,12 +140,17 @@ def set_synchronous(on=True):
     _sluice.set_synchronous(bool(on))
 
 
-def set_lazy(on=True):
+def set_lazy(on=True, min_elements=False):
     """Turns lazy execution of eager operations on or off (``SLUICE_LAZY=0``
     starts with it off); turning it off submits what is pending. Returns
-    the previous setting."""
-    from ._lazy import set_enabled
-    return set_enabled(on)
+    the previous setting. ``min_elements``: record only operations whose
+    result has at least that many elements, or that use a pending result
+    (None: the defaults, 65536 on the host and 4096 on other devices;
+    also ``SLUICE_LAZY_MIN_ELEMENTS``)."""
+    from . import _lazy
+    if min_elements is not False:
+        _lazy.set_min_elements(min_elements)
+    return _lazy.set_enabled(on)
 
 
 def lazy_enabled():

@@ -39,6 +39,11 @@ def _env_on(name, default):
 # Synchronous mode (SLUICE_SYNC=1) runs every operation at once: no lazy
 # execution then.
 _enabled = _env_on("SLUICE_LAZY", True) and not _env_on("SLUICE_SYNC", False)
+# Results smaller than this (elements) run eagerly unless an operand is
+# pending: on the host an eager operation on a small array costs less than
+# recording and submitting it; elsewhere a launch saved is worth more.
+_MIN_ELEMENTS = os.environ.get("SLUICE_LAZY_MIN_ELEMENTS", "")
+_min_elements = {}  # queue id -> threshold
 _before_sync = None
 _MAX_OPS = max(1, int(os.environ.get("SLUICE_LAZY_MAX_OPS", "128") or 128))
 _MAX_PROGRAMS = 512
@@ -58,6 +63,15 @@ _boundaries = collections.Counter()
 
 def enabled():
     return _enabled
+
+
+def set_min_elements(n):
+    """Records only results of at least n elements (or with a pending
+    operand); None restores the defaults (65536 on the host, 4096 on other
+    devices, or SLUICE_LAZY_MIN_ELEMENTS)."""
+    global _MIN_ELEMENTS
+    _MIN_ELEMENTS = "" if n is None else str(int(n))
+    _min_elements.clear()
 
 
 def set_enabled(on):
@@ -146,6 +160,38 @@ def _arg_value(fb, sig, dt, qid, kind, convert):
     return v
 
 
+def worth_recording(ops, out_shapes, qid):
+    """Whether an operation is recorded: its results are large enough for
+    fusion to pay, or an operand is pending already."""
+    limit = _limit(qid)
+    for s in out_shapes:
+        if s is not None:
+            n = 1
+            for d in s:
+                n *= d
+            if n >= limit:
+                return True
+    for o in ops:
+        if o.kind == "A" and o.obj._lazy_id:
+            return True
+    return False
+
+
+def _limit(qid):
+    limit = _min_elements.get(qid)
+    if limit is None:
+        if _MIN_ELEMENTS.strip():
+            limit = int(_MIN_ELEMENTS)
+        else:
+            from ._device import _queue_from_id
+            from ._placement import queue_info
+            host = queue_info(_queue_from_id(qid)).get(
+                "backend_name") == "host"
+            limit = 1 << 16 if host else 1 << 12
+        _min_elements[qid] = limit
+    return limit
+
+
 def record(key, ops, in_dtypes, emit, out_shapes, qid, kind, fast=None,
            bounds=()):
     """Records one operation (resolved by _ops._execute) on queue ``qid``
@@ -163,9 +209,15 @@ def record(key, ops, in_dtypes, emit, out_shapes, qid, kind, fast=None,
     sigs = tuple(_sig_of(o, None if o.kind == "A" else dt)
                  for o, dt in zip(ops, in_dtypes))
     shapes = [tuple(s) for s in out_shapes]
+    size = 0
+    for s in shapes:
+        n = 1
+        for d in s:
+            n *= d
+        size = max(size, n)
     template = (key, emit, tuple(in_dtypes), shapes,
                 tuple((t.kind, _dtypes.CODES[t.dtype], t.dtype)
-                      for t in types), qid, kind, sigs)
+                      for t in types), qid, kind, sigs, size)
     results = _record(template, [o.obj for o in ops])
     if fast is not None:
         op, operands = fast
@@ -174,12 +226,19 @@ def record(key, ops, in_dtypes, emit, out_shapes, qid, kind, fast=None,
 
 
 def record_fast(template, operands):
-    """A fast-path hit (python/src/FastPath.cpp) in lazy mode."""
+    """A fast-path hit (python/src/FastPath.cpp) in lazy mode; None runs
+    it eagerly instead (a small result with no pending operand)."""
+    if template[8] < _limit(template[5]):
+        for x, s in zip(operands, template[7]):
+            if s[0] == "A" and x._lazy_id:
+                break
+        else:
+            return None
     return _record(template, operands)[0]
 
 
 def _record(template, objs):
-    key, emit, in_dtypes, shapes, types, qid, kind, sigs = template
+    key, emit, in_dtypes, shapes, types, qid, kind, sigs, _ = template
     with _lock:
         g = _graphs.get(qid)
         # A view of part of a pending result, or one of another graph, is

@@ -285,7 +285,8 @@ def _execute(opkey, ops, in_dtypes, emit, out_shapes, qid, kind,
             key_parts.append(("S", dt if dt is not None else o.dtype))
         args.append(o.obj)
     key = tuple(key_parts)
-    if _lazy._enabled and not written and opkey[0] in _lazy.RECORDABLE:
+    if _lazy._enabled and not written and opkey[0] in _lazy.RECORDABLE and \
+            _lazy.worth_recording(ops, out_shapes, qid):
         results = _lazy.record(key, ops, in_dtypes, emit, out_shapes, qid,
                                kind, fast_key,
                                _scalar_bounds(ops, in_dtypes)

@@ -164,18 +164,18 @@ nb::object tryCall(int op, PyObject *const *xs, size_t n) {
   const Entry *e = lookup(op, xs, n);
   if (!e)
     return nb::object();
-  if (lazyMode) {
+  if (lazyMode && e->lazy.is_valid() && lazyRecorder.is_valid()) {
     // Recorded, not run: Python maps the operands into the pending graph
     // with what it resolved the first time (no type resolution again).
-    if (!e->lazy.is_valid() || !lazyRecorder.is_valid())
-      return nb::object();
     nb::object args = nb::steal(PyTuple_New(static_cast<Py_ssize_t>(n)));
     for (size_t i = 0; i < n; ++i) {
       Py_INCREF(xs[i]);
       PyTuple_SET_ITEM(args.ptr(), static_cast<Py_ssize_t>(i), xs[i]);
     }
     nb::object r = lazyRecorder(e->lazy, args);
-    return r.is_none() ? nb::object() : r;
+    if (!r.is_none())
+      return r;
+    // Not worth recording (a small result): run it now if we can.
   }
   if (!e->program.is_valid())
     return nb::object();

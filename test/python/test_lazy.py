@@ -18,9 +18,10 @@ import sluice
 
 @pytest.fixture(autouse=True)
 def lazy_on():
-    previous = sluice.set_lazy(True)
+    # Every size is recorded here (by default small host arrays run eagerly).
+    previous = sluice.set_lazy(True, min_elements=0)
     yield
-    sluice.set_lazy(previous)
+    sluice.set_lazy(previous, min_elements=None)
 
 
 def _report():
@@ -312,6 +313,18 @@ def test_switch(device):
     d = c + 1.0
     assert _report()["recorded"] == before
     np.testing.assert_array_equal(d.asnumpy(), np.full(4, 3.0))
+
+
+def test_small_results_run_eagerly_by_default(device):
+    sluice.set_lazy(True, min_elements=None)
+    a = sluice.asarray(np.ones(16, np.float32), device=device)
+    sluice.lazy_report(reset=True)
+    b = a * 2.0 + 1.0
+    assert _report()["recorded"] == 0
+    big = sluice.ones(1 << 16, dtype="float32", device=device)
+    c = big * 2.0 + 1.0  # large: recorded, and so is what uses it
+    assert _report()["recorded"] == 2
+    assert float(c[0]) == 3.0 and float(b[0]) == 3.0
 
 
 def test_environment_switch():
