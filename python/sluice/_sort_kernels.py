@@ -27,26 +27,56 @@ from . import kernel_api as kapi
 kernel = _k.kernel
 
 # --- keys -----------------------------------------------------------------
+#
+# The key kernels are blocked (one work-item per block) and also write, per
+# block b, stats[5b:5b+5] = (OR of its keys, AND of its keys, flags, first
+# key, last key), flags bit 0: the block's keys are not in order, bit 1: it
+# holds a -0.0. From these the host learns, reading 5 numbers per block,
+# which digits vary (the others need no pass), whether the keys are sorted
+# already (no pass at all) and whether -0.0 must be kept apart from 0.0.
 
 
 @kernel
-def k_key_float(it: kapi.Item, bits, out, sign, nan, desc):
+def k_key_float(it: kapi.NdItem, bits, n, chunk, out, sign, nan, desc,
+                stats):
     # IEEE bits -> unsigned keys in total order, NaN canonical and last;
     # -0.0 is +0.0 (they compare equal, so a stable sort keeps their order)
-    i = it.get_id(0)
-    u = bits[i]
-    if u == sign:
-        u = u ^ sign
-    if (u & (sign - 1)) > nan:
-        out[i] = (sign - 1) | sign
-    else:
-        if u >= sign:
-            u = u ^ ((sign - 1) | sign)
+    b = it.get_global_id(0)
+    lo = max(b * chunk, 0)
+    hi = min(lo + chunk, n)
+    top = (sign - 1) | sign
+    ko = sign ^ sign
+    ka = top
+    first = ko
+    prev = ko
+    flags = 0
+    for i in range(lo, hi):
+        u = bits[i]
+        if u == sign:
+            u = u ^ sign
+            flags = flags | 2
+        if (u & (sign - 1)) > nan:
+            u = top
         else:
-            u = u | sign
-        if desc:
-            u = u ^ ((sign - 1) | sign)
+            if u >= sign:
+                u = u ^ top
+            else:
+                u = u | sign
+            if desc:
+                u = u ^ top
         out[i] = u
+        ko = ko | u
+        ka = ka & u
+        if i == lo:
+            first = u
+        elif u < prev:
+            flags = flags | 1
+        prev = u
+    stats[5 * b] = ko
+    stats[5 * b + 1] = ka
+    stats[5 * b + 2] = flags
+    stats[5 * b + 3] = first
+    stats[5 * b + 4] = prev
 
 
 @kernel
@@ -66,15 +96,34 @@ def k_unkey_float(it: kapi.Item, keys, out, sign, desc):
 
 
 @kernel
-def k_key_int(it: kapi.Item, x, out, bias, top, desc):
+def k_key_int(it: kapi.NdItem, x, n, chunk, out, bias, top, desc, stats):
     # integers -> unsigned keys: x + bias (signed types), reversed for
-    # descending order.
-    i = it.get_id(0)
-    v = x[i]
-    if desc:
-        out[i] = top - (v + bias)
-    else:
-        out[i] = v + bias
+    # descending order (64-bit types come as int64, wrapping)
+    b = it.get_global_id(0)
+    lo = max(b * chunk, 0)
+    hi = min(lo + chunk, n)
+    ko = np.uint64(0)
+    ka = np.uint64(top)
+    first = ko
+    prev = ko
+    flags = 0
+    for i in range(lo, hi):
+        u = np.uint64(np.int64(x[i]) + bias)
+        if desc:
+            u = np.uint64(top) - u
+        out[i] = u
+        ko = ko | u
+        ka = ka & u
+        if i == lo:
+            first = u
+        elif u < prev:
+            flags = flags | 1
+        prev = u
+    stats[5 * b] = ko
+    stats[5 * b + 1] = ka
+    stats[5 * b + 2] = flags
+    stats[5 * b + 3] = first
+    stats[5 * b + 4] = prev
 
 
 @kernel
@@ -93,61 +142,69 @@ def k_iota(it: kapi.Item, out):
 
 
 # --- radix sort ------------------------------------------------------------
+#
+# One stable LSD pass on 8-bit digits is a count (each block's digit
+# counts), k_offsets (their exclusive scan in (digit, block) order) and a
+# scatter. A pass sorts by a digit of the key or, in segmented sorts, by a
+# digit of the row (vals // length, vals being the flat positions); the
+# keys travel alone or with vals. The variants are one generator's table
+# entries: COUNT[rows], SCATTER[(pairs, rows)].
 
 
-@kernel
-def k_count(it: kapi.NdItem, keys, n, chunk, shift, counts):
-    # counts[b * 256 + digit]: block b's count of each digit at `shift`
-    # (blocks change contents every pass, so each pass counts anew; each
-    # block's counters are its own cache lines)
-    b = it.get_global_id(0)
-    lo = b * chunk
-    hi = min(lo + chunk, n)
-    base = b * 256
-    for i in range(lo, hi):
-        d = np.int64((np.uint64(keys[i]) >> np.uint64(shift)) & 255)
-        counts[base + d] += 1
+def _count_kernel(rows):
+    @kernel
+    def k_count(it: kapi.NdItem, keys, vals, n, chunk, length, shift,
+                counts):
+        # counts[b * 256 + digit]: block b's count of each digit at
+        # `shift` (blocks change contents every pass, so each pass counts
+        # anew; each block's counters are its own cache lines, zeroed here)
+        b = it.get_global_id(0)
+        lo = max(b * chunk, 0)
+        hi = min(lo + chunk, n)
+        base = b * 256
+        for d in range(256):
+            counts[base + d] = 0
+        for i in range(lo, hi):
+            if rows:
+                d = ((vals[i] // length) >> shift) & 255
+            else:
+                d = np.int64((np.uint64(keys[i]) >> np.uint64(shift)) & 255)
+            counts[base + d] += 1
+
+    return k_count
 
 
-@kernel
-def k_count_all(it: kapi.NdItem, keys, n, chunk, npass, counts):
-    # counts[(b * npass + p) * 256 + digit]: block b's counts of every digit
-    # of every pass; summed over blocks, they tell which passes move
-    # nothing (a digit shared by every key)
-    b = it.get_global_id(0)
-    lo = b * chunk
-    hi = min(lo + chunk, n)
-    base = b * npass * 256
-    for i in range(lo, hi):
-        k = np.uint64(keys[i])
-        for p in range(npass):
-            d = np.int64((k >> np.uint64(8 * p)) & 255)
-            counts[base + p * 256 + d] += 1
+def _scatter_kernel(pairs, rows):
+    @kernel
+    def k_scatter(it: kapi.NdItem, keys, vals, n, chunk, length, shift,
+                  offs, out, outv):
+        # each block writes its elements, in order, from its offsets
+        b = it.get_global_id(0)
+        base = b * 256
+        lo = max(b * chunk, 0)
+        hi = min(lo + chunk, n)
+        for i in range(lo, hi):
+            k = keys[i]
+            if rows:
+                v = vals[i]
+                d = ((v // length) >> shift) & 255
+            else:
+                d = np.int64((np.uint64(k) >> np.uint64(shift)) & 255)
+            j = base + d
+            q = offs[j]
+            offs[j] = q + 1
+            out[q] = k
+            if rows:
+                outv[q] = v
+            elif pairs:
+                outv[q] = vals[i]
+
+    return k_scatter
 
 
-@kernel
-def k_max_digit_count(it: kapi.Item, counts, nb, npass, out):
-    # out[p] = the largest total count of one digit in pass p
-    p = it.get_id(0)
-    m = 0
-    for d in range(256):
-        s = 0
-        for b in range(nb):
-            s += counts[(b * npass + p) * 256 + d]
-        m = max(m, s)
-    out[p] = m
-
-
-@kernel
-def k_count_rows(it: kapi.NdItem, idx, n, chunk, length, shift, counts):
-    # digits of the row (idx // length) of each element, for segmented sorts
-    b = it.get_global_id(0)
-    lo = b * chunk
-    hi = min(lo + chunk, n)
-    base = b * 256
-    for i in range(lo, hi):
-        d = ((idx[i] // length) >> shift) & 255
-        counts[base + d] += 1
+COUNT = {rows: _count_kernel(rows) for rows in (False, True)}
+SCATTER = {(pairs, rows): _scatter_kernel(pairs, rows)
+           for pairs, rows in ((False, False), (True, False), (True, True))}
 
 
 @kernel
@@ -159,55 +216,6 @@ def k_offsets(it: kapi.Item, counts, nb):
             c = counts[b * 256 + d]
             counts[b * 256 + d] = s
             s += c
-
-
-@kernel
-def k_scatter(it: kapi.NdItem, keys, n, chunk, shift, offs, out):
-    b = it.get_global_id(0)
-    base = b * 256
-    lo = b * chunk
-    hi = min(lo + chunk, n)
-    for i in range(lo, hi):
-        k = keys[i]
-        d = np.int64((np.uint64(k) >> np.uint64(shift)) & 255)
-        j = base + d
-        q = offs[j]
-        offs[j] = q + 1
-        out[q] = k
-
-
-@kernel
-def k_scatter_pairs(it: kapi.NdItem, keys, vals, n, chunk, shift, offs,
-                    out, outv):
-    b = it.get_global_id(0)
-    base = b * 256
-    lo = b * chunk
-    hi = min(lo + chunk, n)
-    for i in range(lo, hi):
-        k = keys[i]
-        d = np.int64((np.uint64(k) >> np.uint64(shift)) & 255)
-        j = base + d
-        q = offs[j]
-        offs[j] = q + 1
-        out[q] = k
-        outv[q] = vals[i]
-
-
-@kernel
-def k_scatter_rows(it: kapi.NdItem, keys, vals, n, chunk, length, shift,
-                   offs, out, outv):
-    b = it.get_global_id(0)
-    base = b * 256
-    lo = b * chunk
-    hi = min(lo + chunk, n)
-    for i in range(lo, hi):
-        v = vals[i]
-        d = ((v // length) >> shift) & 255
-        j = base + d
-        q = offs[j]
-        offs[j] = q + 1
-        out[q] = keys[i]
-        outv[q] = v
 
 
 # --- gathers and searches --------------------------------------------------
@@ -291,40 +299,81 @@ def k_run_lengths(it: kapi.Item, starts, m, n, out):
         out[j] = n - starts[j]
 
 
-@kernel
-def k_arg_extreme(it: kapi.NdItem, x, length, chunk, nchunks, want_max,
-                  nan_first, outv, outi):
-    # per (row, chunk): index of the first maximum (minimum); with
-    # nan_first, the first NaN wins (NumPy's argmax); without, NaNs are
-    # skipped (nanargmax); outv[w] = 0 when the chunk has no candidate
-    w = it.get_global_id(0)
-    r = w // nchunks
-    c = w % nchunks
-    lo = r * length + c * chunk
-    hi = r * length + min((c + 1) * chunk, length)
-    best = lo
-    found = 0
-    bv = x[lo]
-    for i in range(lo, hi):
-        v = x[i]
-        if v != v:
-            if nan_first:
-                best = i
-                found = 1
-                break
-        elif found == 0:
-            best = i
-            bv = v
+_ARG_GROUP = 16  # elements one test of a group filters at once
+
+
+def _arg_extreme_kernel(want_max, nan_first, is_float):
+    """The kernel of one (row, chunk) of argmax / argmin / nanargmax /
+    nanargmin: the index of the chunk's first maximum (minimum); with
+    nan_first the first NaN wins (NumPy's argmax), without it NaNs are
+    skipped (nanargmax); outv[w] = 0 when the chunk has no candidate.
+
+    A group of _ARG_GROUP elements is first tested as a whole: an OR of
+    "not (x <= best)" over the group (branch-free, so it vectorizes; true
+    for a larger element or a NaN); only a group that passes is searched
+    element by element. The three flags are compile-time constants."""
+
+    @kernel
+    def k_arg_extreme(it: kapi.NdItem, x, length, chunk, nchunks, outv,
+                      outi):
+        w = it.get_global_id(0)
+        r = w // nchunks
+        c = w % nchunks
+        lo = max(r * length + c * chunk, 0)
+        hi = max(r * length + min((c + 1) * chunk, length), 0)
+        i = lo
+        if is_float and not nan_first:
+            while i < hi and x[i] != x[i]:
+                i += 1
+        found = 0
+        done = 0
+        best = lo
+        bv = x[lo]
+        if i < hi:
             found = 1
-        elif want_max:
-            if v > bv:
-                best = i
-                bv = v
-        elif v < bv:
             best = i
-            bv = v
-    outi[w] = best - r * length
-    outv[w] = found
+            bv = x[i]
+            i += 1
+            if is_float and nan_first and bv != bv:
+                done = 1
+        while done == 0 and i < hi:
+            g = i
+            e = min(i + _ARG_GROUP, hi)
+            if e - i == _ARG_GROUP:
+                if want_max:
+                    h = not (x[i] <= bv)
+                    for j in range(i + 1, i + _ARG_GROUP):
+                        h = h | (not (x[j] <= bv))
+                else:
+                    h = not (x[i] >= bv)
+                    for j in range(i + 1, i + _ARG_GROUP):
+                        h = h | (not (x[j] >= bv))
+                if not h:
+                    g = e
+            for j in range(g, e):
+                v = x[j]
+                if is_float and v != v:
+                    if nan_first:
+                        best = j
+                        done = 1
+                        break
+                elif want_max:
+                    if v > bv:
+                        best = j
+                        bv = v
+                elif v < bv:
+                    best = j
+                    bv = v
+            i = e
+        outi[w] = best - r * length
+        outv[w] = found
+
+    return k_arg_extreme
+
+
+ARG_EXTREME = {(m, f, fl): _arg_extreme_kernel(m, f, fl)
+               for m in (False, True) for f in (False, True)
+               for fl in (False, True)}
 
 
 @kernel
@@ -362,8 +411,8 @@ def k_block_total(it: kapi.NdItem, x, length, chunk, nchunks, prod, out):
     w = it.get_global_id(0)
     r = w // nchunks
     c = w % nchunks
-    lo = r * length + c * chunk
-    hi = r * length + min((c + 1) * chunk, length)
+    lo = max(r * length + c * chunk, 0)
+    hi = max(r * length + min((c + 1) * chunk, length), 0)
     s = out[w]
     if prod:
         for i in range(lo, hi):
@@ -396,8 +445,8 @@ def k_block_scan(it: kapi.NdItem, x, length, chunk, nchunks, prod, offs,
     w = it.get_global_id(0)
     r = w // nchunks
     c = w % nchunks
-    lo = r * length + c * chunk
-    hi = r * length + min((c + 1) * chunk, length)
+    lo = max(r * length + c * chunk, 0)
+    hi = max(r * length + min((c + 1) * chunk, length), 0)
     s = offs[w]
     if prod:
         for i in range(lo, hi):
@@ -417,7 +466,7 @@ def k_bin_counts(it: kapi.NdItem, idx, w, n, chunk, nbins, use_w, counts):
     # block b counts idx (bins in [0, nbins); others are skipped) into its
     # own row of counts: counts[b * nbins + bin]
     b = it.get_global_id(0)
-    lo = b * chunk
+    lo = max(b * chunk, 0)
     hi = min(lo + chunk, n)
     base = b * nbins
     if use_w:

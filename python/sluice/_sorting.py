@@ -111,11 +111,40 @@ def _back(r, inv):
 # --- radix sort -----------------------------------------------------------------
 
 
+class _KeyStats:
+    """What the key kernels' per-block stats say (read on the host)."""
+
+    def __init__(self, stats, nb):
+        from ._array import asnumpy
+        st = [int(v) for v in asnumpy(stats)] if nb else []
+        ko, ka = 0, (1 << 64) - 1
+        self.sorted = True
+        self.negzero = False
+        last = None
+        for b in range(nb):
+            o, a_, flags, first, lst = st[5 * b:5 * b + 5]
+            if flags & 1 or (last is not None and first < last):
+                self.sorted = False
+            self.negzero = self.negzero or bool(flags & 2)
+            ko |= o
+            ka &= a_
+            last = lst
+        self.vary = ko ^ ka if nb else 0
+
+    def moving(self, npass):
+        """The passes whose 8-bit digit is not the same in every key."""
+        return [p for p in range(npass) if (self.vary >> (8 * p)) & 255]
+
+
 def _keys(x, descending):
     """(unsigned keys of the flat contiguous x, number of 8-bit digits,
-    how to get values back: (kind, args))."""
+    how to get values back: (kind, args), _KeyStats)."""
     dt = x.dtype
     n = x.size
+    nb = _blocks(n, x)
+    chunk = -(-n // nb)
+    space = kapi.NdRange((nb,), (1,))
+    stats = _empty(5 * nb, _dtypes.uint64, x)
     if dt == _dtypes.bool_:
         x = _ops.astype(x, _dtypes.uint8)
         dt = x.dtype
@@ -127,25 +156,25 @@ def _keys(x, descending):
         sign = np.uint64(1 << 63) if big else np.uint32(1 << 31)
         nan = np.uint64(0x7FF0000000000000) if big else np.uint32(0x7F800000)
         keys = _empty(n, ut, x)
-        call_kernel(K.k_key_float, kapi.Range(n), _view(x, ut), keys, sign,
-                    nan, int(descending))
-        return keys, 8 if big else 4, ("f", x.dtype, dt, sign)
+        call_kernel(K.k_key_float, space, _view(x, ut), n, chunk, keys, sign,
+                    nan, int(descending), stats)
+        return (keys, 8 if big else 4, ("f", x.dtype, dt, sign),
+                _KeyStats(stats, nb))
     size = dt.itemsize
     if size == 8:
         xi = _view(x, _dtypes.int64)
         bias = np.int64(-(1 << 63)) if dt.kind == "i" else np.int64(0)
         top = np.int64(-1)
         keys = _empty(n, _dtypes.uint64, x)
-        call_kernel(K.k_key_int, kapi.Range(n), xi, _view(keys,
-                    _dtypes.int64), bias, top, int(descending))
     else:
+        xi = x
         bias = np.int64(1 << (8 * size - 1)) if dt.kind == "i" else \
             np.int64(0)
         top = np.int64((1 << (8 * size)) - 1)
         keys = _empty(n, _dtypes.uint32, x)
-        call_kernel(K.k_key_int, kapi.Range(n), x, keys, bias, top,
-                    int(descending))
-    return keys, size, ("i", dt, bias, top)
+    call_kernel(K.k_key_int, space, xi, n, chunk, keys, bias, top,
+                int(descending), stats)
+    return keys, size, ("i", dt, bias, top), _KeyStats(stats, nb)
 
 
 def _unkey(keys, how, descending, like):
@@ -173,9 +202,10 @@ def _unkey(keys, how, descending, like):
     return out
 
 
-def _radix(keys, vals, npass, length=None, rows=1):
-    """Stable LSD radix sort of keys (and vals along); with rows > 1, vals
-    are the flat positions and the result is ordered by row first."""
+def _radix(keys, vals, passes, length=1, rows=1):
+    """Stable LSD radix sort of keys (and vals along) over the 8-bit digits
+    `passes`; with rows > 1, vals are the flat positions and the result is
+    ordered by row first."""
     n = keys.size
     nb = _blocks(n, keys)
     chunk = -(-n // nb)
@@ -186,38 +216,24 @@ def _radix(keys, vals, npass, length=None, rows=1):
     rpass = 0
     if rows > 1:
         rpass = builtins.max(1, ((rows - 1).bit_length() + 7) // 8)
-    # one counting pass over every digit: passes whose digit is the same
-    # for every key move nothing and are skipped (the host reads npass
-    # numbers)
-    allc = _zeros(nb * npass * 256, _dtypes.int64, keys)
-    call_kernel(K.k_count_all, space, keys, n, chunk, npass, allc)
-    mx = _empty(npass, _dtypes.int64, keys)
-    call_kernel(K.k_max_digit_count, kapi.Range(npass), allc, nb, npass, mx)
-    from ._array import asnumpy
-    moving = [p for p, m in enumerate(asnumpy(mx)) if m < n]
-    todo = moving + list(range(npass, npass + rpass))
-    for i, p in enumerate(todo):
-        counts = _zeros(256 * nb, _dtypes.int64, keys)
-        if p < npass:
-            call_kernel(K.k_count, space, a, n, chunk, 8 * p, counts)
-        else:
-            call_kernel(K.k_count_rows, space, va, n, chunk, length,
-                        8 * (p - npass), counts)
+    todo = [(False, 8 * p) for p in passes] + [
+        (True, 8 * p) for p in range(rpass)]
+    counts = _empty(256 * nb, _dtypes.int64, keys)
+    for i, (by_row, shift) in enumerate(todo):
+        pairs = vals is not None
+        v_in = va if pairs else a
+        v_out = vb if pairs else b
+        call_kernel(K.COUNT[by_row], space, a, v_in, n, chunk, length, shift,
+                    counts)
         call_kernel(K.k_offsets, kapi.Range(1), counts, nb)
-        if p >= npass:
-            call_kernel(K.k_scatter_rows, space, a, va, n, chunk, length,
-                        8 * (p - npass), counts, b, vb)
-        elif vals is None:
-            call_kernel(K.k_scatter, space, a, n, chunk, 8 * p, counts, b)
-        else:
-            call_kernel(K.k_scatter_pairs, space, a, va, n, chunk, 8 * p,
-                        counts, b, vb)
-        if vals is not None:
+        call_kernel(K.SCATTER[(pairs, by_row)], space, a, v_in, n, chunk,
+                    length, shift, counts, b, v_out)
+        if pairs:
             va, vb = vb, va
         a, b = b, a
         if i == 0 and b is keys:
             b = _empty(n, keys.dtype, keys)  # never write the caller's keys
-        if i == 0 and vb is vals and vals is not None:
+        if i == 0 and pairs and vb is vals:
             vb = _empty(n, vals.dtype, vals)
     return a, va
 
@@ -245,16 +261,26 @@ def _sort_rows(x, axis, descending, want_index):
         return _back(r, inv)
     rows = n // length
     flat = _ops.reshape(xm, (n,))
-    keys, npass, how = _keys(flat, descending)
-    if want_index or rows > 1:
-        k, v = _radix(keys, _iota(n, x), npass, length, rows)
+    keys, npass, how, st = _keys(flat, descending)
+    if st.sorted:
+        # in order already (keys ascending over the whole array, so in
+        # every row): the identity
+        if not want_index:
+            return _back(_ops.copy(xm), inv)
+        v = _iota(n, x)
+    elif want_index or rows > 1 or st.negzero:
+        # positions travel with the keys; values are gathered through them
+        # when -0.0 must keep its sign and its place among the zeros
+        k, v = _radix(keys, _iota(n, x), st.moving(npass), length, rows)
     else:
-        k, v = _radix(keys, None, npass)
+        k, v = _radix(keys, None, st.moving(npass))
     if want_index:
         r = v
         if rows > 1:
             r = _empty(n, _dtypes.int64, x)
             call_kernel(K.k_local_index, kapi.Range(n), v, length, r)
+    elif st.negzero:
+        r = _gather(flat, v)
     else:
         r = _unkey(k, how, descending, x)
     return _back(_ops.reshape(r, xm.shape), inv)
@@ -371,8 +397,10 @@ def _arg_extreme(x, axis, keepdims, want_max, nan_first, name):
         found = _empty(w, _dtypes.uint8, x)
         idx = _empty(w, _dtypes.int64, x)
         flat = _ops.reshape(xm, (xm.size,))
-        call_kernel(K.k_arg_extreme, kapi.NdRange((w,), (1,)), flat, length,
-                    chunk, nch, int(want_max), int(nan_first), found, idx)
+        kern = K.ARG_EXTREME[(bool(want_max), bool(nan_first),
+                              x.dtype.kind == "f")]
+        call_kernel(kern, kapi.NdRange((w,), (1,)), flat, length, chunk, nch,
+                    found, idx)
         out = _empty(rows, _dtypes.int64, x)
         call_kernel(K.k_arg_combine, kapi.Range(rows), flat, length, nch,
                     int(want_max), int(nan_first), found, idx, out)
