@@ -36,45 +36,44 @@ kernel = _k.kernel
 # already (no pass at all) and whether -0.0 must be kept apart from 0.0.
 
 
+@_k.device_func
+def _float_key(u, sign, nan, desc):
+    # IEEE bits -> unsigned key in total order, NaN canonical and last;
+    # -0.0 is +0.0 (they compare equal, so a stable sort keeps their
+    # order). Branch-free, so the key loops vectorize.
+    top = (sign - 1) | sign
+    u = u ^ ((u == sign) * sign)
+    k = u ^ (((u >= sign) * (sign - 1)) | sign)
+    k = k ^ ((desc != 0) * top)
+    return k | (((u & (sign - 1)) > nan) * top)
+
+
 @kernel
 def k_key_float(it: kapi.NdItem, bits, n, chunk, out, sign, nan, desc,
                 stats):
-    # IEEE bits -> unsigned keys in total order, NaN canonical and last;
-    # -0.0 is +0.0 (they compare equal, so a stable sort keeps their order)
     b = it.get_global_id(0)
     lo = max(b * chunk, 0)
     hi = min(lo + chunk, n)
-    top = (sign - 1) | sign
     ko = sign ^ sign
-    ka = top
+    ka = (sign - 1) | sign
     first = ko
-    prev = ko
-    flags = 0
+    if lo < hi:
+        first = _float_key(bits[lo], sign, nan, desc)
+    prev = first
+    unsorted = False
+    negzero = False
     for i in range(lo, hi):
         u = bits[i]
-        if u == sign:
-            u = u ^ sign
-            flags = flags | 2
-        if (u & (sign - 1)) > nan:
-            u = top
-        else:
-            if u >= sign:
-                u = u ^ top
-            else:
-                u = u | sign
-            if desc:
-                u = u ^ top
-        out[i] = u
-        ko = ko | u
-        ka = ka & u
-        if i == lo:
-            first = u
-        elif u < prev:
-            flags = flags | 1
-        prev = u
+        negzero = negzero | (u == sign)
+        k = _float_key(u, sign, nan, desc)
+        out[i] = k
+        ko = ko | k
+        ka = ka & k
+        unsorted = unsorted | (k < prev)
+        prev = k
     stats[5 * b] = ko
     stats[5 * b + 1] = ka
-    stats[5 * b + 2] = flags
+    stats[5 * b + 2] = unsorted + 2 * negzero
     stats[5 * b + 3] = first
     stats[5 * b + 4] = prev
 
@@ -104,24 +103,22 @@ def k_key_int(it: kapi.NdItem, x, n, chunk, out, bias, top, desc, stats):
     hi = min(lo + chunk, n)
     ko = np.uint64(0)
     ka = np.uint64(top)
+    flip = (desc != 0) * np.uint64(top)
     first = ko
-    prev = ko
-    flags = 0
+    if lo < hi:
+        first = np.uint64(np.int64(x[lo]) + bias) ^ flip
+    prev = first
+    unsorted = False
     for i in range(lo, hi):
-        u = np.uint64(np.int64(x[i]) + bias)
-        if desc:
-            u = np.uint64(top) - u
-        out[i] = u
-        ko = ko | u
-        ka = ka & u
-        if i == lo:
-            first = u
-        elif u < prev:
-            flags = flags | 1
-        prev = u
+        k = np.uint64(np.int64(x[i]) + bias) ^ flip
+        out[i] = k
+        ko = ko | k
+        ka = ka & k
+        unsorted = unsorted | (k < prev)
+        prev = k
     stats[5 * b] = ko
     stats[5 * b + 1] = ka
-    stats[5 * b + 2] = flags
+    stats[5 * b + 2] = unsorted
     stats[5 * b + 3] = first
     stats[5 * b + 4] = prev
 
@@ -202,9 +199,55 @@ def _scatter_kernel(pairs, rows):
     return k_scatter
 
 
+def _small_radix_kernel(pairs):
+    @kernel
+    def k_radix_small(it: kapi.Item, keys, vals, tk, tv, n, length, mask,
+                      npass, rpass, counts):
+        # the whole LSD sort of a small array in one work-item: the passes
+        # of `mask`'s digits, then rpass passes on the row (vals // length)
+        for p in range(npass + rpass):
+            by_row = p >= npass
+            shift = 8 * p
+            if by_row:
+                shift = 8 * (p - npass)
+            if by_row or (mask >> p) & 1:
+                for d in range(256):
+                    counts[d] = 0
+                for i in range(n):
+                    if pairs and by_row:
+                        d = ((vals[i] // length) >> shift) & 255
+                    else:
+                        d = np.int64((np.uint64(keys[i]) >> np.uint64(
+                            shift)) & 255)
+                    counts[d] += 1
+                t = 0
+                for d in range(256):
+                    c = counts[d]
+                    counts[d] = t
+                    t += c
+                for i in range(n):
+                    if pairs and by_row:
+                        d = ((vals[i] // length) >> shift) & 255
+                    else:
+                        d = np.int64((np.uint64(keys[i]) >> np.uint64(
+                            shift)) & 255)
+                    q = counts[d]
+                    counts[d] = q + 1
+                    tk[q] = keys[i]
+                    if pairs:
+                        tv[q] = vals[i]
+                for i in range(n):
+                    keys[i] = tk[i]
+                    if pairs:
+                        vals[i] = tv[i]
+
+    return k_radix_small
+
+
 COUNT = {rows: _count_kernel(rows) for rows in (False, True)}
 SCATTER = {(pairs, rows): _scatter_kernel(pairs, rows)
            for pairs, rows in ((False, False), (True, False), (True, True))}
+SMALL = {pairs: _small_radix_kernel(pairs) for pairs in (False, True)}
 
 
 @kernel
@@ -550,6 +593,56 @@ def k_flag_new(it: kapi.Item, s, out):
             out[i] = 0
         else:
             out[i] = 1
+
+
+@_k.device_func
+def _starts_run(s, i):
+    # whether sorted s starts a new value at i (NaNs are one value)
+    a = s[i - 1]
+    c = s[i]
+    return not (a == c or (a != a and c != c))
+
+
+@kernel
+def k_run_count(it: kapi.NdItem, s, n, chunk, cnt):
+    # cnt[b]: how many values start in block b of sorted s
+    b = it.get_global_id(0)
+    lo = max(b * chunk, 0)
+    hi = min(lo + chunk, n)
+    c = 0
+    if lo == 0 and hi > 0:
+        c = 1
+        lo = 1
+    for i in range(max(lo, 1), hi):
+        c += _starts_run(s, i)
+    cnt[b] = c
+
+
+@kernel
+def k_excl_scan(it: kapi.Item, cnt, nb):
+    # exclusive scan of cnt[0:nb] in place, the total in cnt[nb]
+    t = 0
+    for b in range(nb):
+        c = cnt[b]
+        cnt[b] = t
+        t += c
+    cnt[nb] = t
+
+
+@kernel
+def k_run_values(it: kapi.NdItem, s, n, chunk, offs, out):
+    # the first element of each run of sorted s, in order
+    b = it.get_global_id(0)
+    lo = max(b * chunk, 0)
+    hi = min(lo + chunk, n)
+    q = offs[b]
+    if lo == 0 and hi > 0:
+        out[q] = s[0]
+        q += 1
+    for i in range(max(lo, 1), hi):
+        if _starts_run(s, i):
+            out[q] = s[i]
+            q += 1
 
 
 @kernel

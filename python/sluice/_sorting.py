@@ -115,8 +115,22 @@ class _KeyStats:
     """What the key kernels' per-block stats say (read on the host)."""
 
     def __init__(self, stats, nb):
+        self.nb = nb
+        self._stats = stats
+        self._read = False
+
+    def __getattr__(self, name):
+        # read on first use: small sorts never wait for it
+        if name.startswith("_") or self._read:
+            raise AttributeError(name)
+        self._parse()
+        return getattr(self, name)
+
+    def _parse(self):
         from ._array import asnumpy
-        st = [int(v) for v in asnumpy(stats)] if nb else []
+        nb = self.nb
+        self._read = True
+        st = [int(v) for v in asnumpy(self._stats)] if nb else []
         ko, ka = 0, (1 << 64) - 1
         self.sorted = True
         self.negzero = False
@@ -262,6 +276,26 @@ def _sort_rows(x, axis, descending, want_index):
     rows = n // length
     flat = _ops.reshape(xm, (n,))
     keys, npass, how, st = _keys(flat, descending)
+    if st.nb == 1:
+        # one block: the whole sort is one kernel, with positions along;
+        # every digit is sorted (no wait for the keys' stats) and values
+        # come back by a gather, which keeps -0.0 and NaN payloads
+        v = _iota(n, x)
+        rpass = 0
+        if rows > 1:
+            rpass = builtins.max(1, ((rows - 1).bit_length() + 7) // 8)
+        call_kernel(K.SMALL[True], kapi.Range(1), keys, v,
+                    _empty(n, keys.dtype, x), _empty(n, _dtypes.int64, x), n,
+                    length, (1 << npass) - 1, npass, rpass,
+                    _empty(256, _dtypes.int64, x))
+        if want_index:
+            r = v
+            if rows > 1:
+                r = _empty(n, _dtypes.int64, x)
+                call_kernel(K.k_local_index, kapi.Range(n), v, length, r)
+        else:
+            r = _gather(flat, v)
+        return _back(_ops.reshape(r, xm.shape), inv)
     if st.sorted:
         # in order already (keys ascending over the whole array, so in
         # every row): the identity
@@ -502,9 +536,9 @@ def unique(ar, return_index=False, return_inverse=False,
     value."""
     if axis is not None:
         raise NotImplementedError("unique(axis=...) is not supported yet")
-    values, first, inverse, counts = _unique_parts(ar)
     if not (return_index or return_inverse or return_counts):
-        return values
+        return _unique_sorted_values(ar)
+    values, first, inverse, counts = _unique_parts(ar)
     r = [values]
     if return_index:
         r.append(first)
@@ -516,8 +550,29 @@ def unique(ar, return_index=False, return_inverse=False,
     return tuple(r)
 
 
+def _unique_sorted_values(x):
+    """The unique values of x (flattened): a sort, then each block of the
+    sorted keys counts and writes its runs' first values (the host reads
+    one number, the size of the result)."""
+    x = _array(x, "unique")
+    s = sort(_flat(x))
+    n = s.size
+    if n == 0:
+        return s
+    nb = _blocks(n, s)
+    chunk = -(-n // nb)
+    space = kapi.NdRange((nb,), (1,))
+    cnt = _empty(nb + 1, _dtypes.int64, s)
+    call_kernel(K.k_run_count, space, s, n, chunk, cnt)
+    call_kernel(K.k_excl_scan, kapi.Range(1), cnt, nb)
+    m = int(cnt[nb])
+    out = _empty(m, s.dtype, s)
+    call_kernel(K.k_run_values, space, s, n, chunk, cnt, out)
+    return out
+
+
 def unique_values(x):
-    return _unique_parts(x)[0]
+    return _unique_sorted_values(x)
 
 
 def unique_counts(x):
