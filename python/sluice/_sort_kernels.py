@@ -140,53 +140,71 @@ def k_iota(it: kapi.Item, out):
 
 # --- radix sort ------------------------------------------------------------
 #
-# One stable LSD pass on 8-bit digits is a count (each block's digit
-# counts), k_offsets (their exclusive scan in (digit, block) order) and a
-# scatter. A pass sorts by a digit of the key or, in segmented sorts, by a
-# digit of the row (vals // length, vals being the flat positions); the
-# keys travel alone or with vals. The variants are one generator's table
-# entries: COUNT[rows], SCATTER[(pairs, rows)].
+# One stable LSD pass on `bits`-bit digits (8 or 11) is a count (each
+# block's digit counts), an exclusive scan of the counts in (digit, block)
+# order and a scatter. A pass sorts by a digit of the key or, in segmented
+# sorts, by an 8-bit digit of the row (vals // length, vals being the flat
+# positions); the keys travel alone or with vals. The variants are one
+# generator's table entries: COUNT[(rows, bits)] and
+# SCATTER[(pairs, rows, bits)].
 
 
-def _count_kernel(rows):
+def _count_kernel(rows, bits):
+    R = 1 << bits
+    M = R - 1
+
     @kernel
     def k_count(it: kapi.NdItem, keys, vals, n, chunk, length, shift,
                 counts):
-        # counts[b * 256 + digit]: block b's count of each digit at
-        # `shift` (blocks change contents every pass, so each pass counts
-        # anew; each block's counters are its own cache lines, zeroed here)
+        # counts[b * R + digit]: block b's count of each digit at `shift`
+        # (blocks change contents every pass, so each pass counts anew;
+        # each block's counters are its own cache lines, zeroed here)
         b = it.get_global_id(0)
         lo = max(b * chunk, 0)
         hi = min(lo + chunk, n)
-        base = b * 256
-        for d in range(256):
+        base = b * R
+        for d in range(R):
             counts[base + d] = 0
         for i in range(lo, hi):
             if rows:
-                d = ((vals[i] // length) >> shift) & 255
+                d = ((vals[i] // length) >> shift) & M
             else:
-                d = np.int64((np.uint64(keys[i]) >> np.uint64(shift)) & 255)
+                d = np.int64((np.uint64(keys[i]) >> np.uint64(shift)) & M)
             counts[base + d] += 1
 
     return k_count
 
 
-def _scatter_kernel(pairs, rows):
+@kernel
+def k_offsets(it: kapi.Item, counts, nb, radix):
+    # exclusive scan, in place, of the counts in (digit, block) order
+    s = 0
+    for d in range(radix):
+        for b in range(nb):
+            c = counts[b * radix + d]
+            counts[b * radix + d] = s
+            s += c
+
+
+def _scatter_kernel(pairs, rows, bits):
+    R = 1 << bits
+    M = R - 1
+
     @kernel
     def k_scatter(it: kapi.NdItem, keys, vals, n, chunk, length, shift,
                   offs, out, outv):
         # each block writes its elements, in order, from its offsets
         b = it.get_global_id(0)
-        base = b * 256
+        base = b * R
         lo = max(b * chunk, 0)
         hi = min(lo + chunk, n)
         for i in range(lo, hi):
             k = keys[i]
             if rows:
                 v = vals[i]
-                d = ((v // length) >> shift) & 255
+                d = ((v // length) >> shift) & M
             else:
-                d = np.int64((np.uint64(k) >> np.uint64(shift)) & 255)
+                d = np.int64((np.uint64(k) >> np.uint64(shift)) & M)
             j = base + d
             q = offs[j]
             offs[j] = q + 1
@@ -244,21 +262,13 @@ def _small_radix_kernel(pairs):
     return k_radix_small
 
 
-COUNT = {rows: _count_kernel(rows) for rows in (False, True)}
-SCATTER = {(pairs, rows): _scatter_kernel(pairs, rows)
-           for pairs, rows in ((False, False), (True, False), (True, True))}
+RADIX_BITS = (8, 11)
+COUNT = {(rows, bits): _count_kernel(rows, bits)
+         for rows in (False, True) for bits in RADIX_BITS}
+SCATTER = {(pairs, rows, bits): _scatter_kernel(pairs, rows, bits)
+           for pairs, rows in ((False, False), (True, False), (True, True))
+           for bits in RADIX_BITS}
 SMALL = {pairs: _small_radix_kernel(pairs) for pairs in (False, True)}
-
-
-@kernel
-def k_offsets(it: kapi.Item, counts, nb):
-    # exclusive scan, in place, of the counts in (digit, block) order
-    s = 0
-    for d in range(256):
-        for b in range(nb):
-            c = counts[b * 256 + d]
-            counts[b * 256 + d] = s
-            s += c
 
 
 # --- gathers and searches --------------------------------------------------

@@ -85,6 +85,15 @@ def _blocks(n, x, per=4096, most=64):
     return builtins.max(1, builtins.min(most, n // per))
 
 
+def _sort_blocks(n, x):
+    """Blocks of the radix sort: on the host at most 16 (a block's 2048
+    counters per pass stay few against its share of the keys)."""
+    info = queue_info(x.sycl_queue)
+    if info.get("backend_name") in (None, "host"):
+        return _blocks(n, x, most=16)
+    return _blocks(n, x)
+
+
 def _norm_axis(axis, nd):
     a = operator.index(axis)
     if not -nd <= a < nd:
@@ -145,9 +154,11 @@ class _KeyStats:
             last = lst
         self.vary = ko ^ ka if nb else 0
 
-    def moving(self, npass):
-        """The passes whose 8-bit digit is not the same in every key."""
-        return [p for p in range(npass) if (self.vary >> (8 * p)) & 255]
+    def moving(self, nbytes, bits):
+        """The shifts of the `bits`-bit digits of keys of `nbytes` bytes
+        that are not the same in every key (the others need no pass)."""
+        return [sh for sh in range(0, 8 * nbytes, bits)
+                if (self.vary >> sh) & ((1 << bits) - 1)]
 
 
 def _keys(x, descending):
@@ -155,7 +166,7 @@ def _keys(x, descending):
     how to get values back: (kind, args), _KeyStats)."""
     dt = x.dtype
     n = x.size
-    nb = _blocks(n, x)
+    nb = _sort_blocks(n, x)
     chunk = -(-n // nb)
     space = kapi.NdRange((nb,), (1,))
     stats = _empty(5 * nb, _dtypes.uint64, x)
@@ -216,12 +227,20 @@ def _unkey(keys, how, descending, like):
     return out
 
 
-def _radix(keys, vals, passes, length=1, rows=1):
-    """Stable LSD radix sort of keys (and vals along) over the 8-bit digits
-    `passes`; with rows > 1, vals are the flat positions and the result is
-    ordered by row first."""
+def _digit_bits(x):
+    """Bits per radix digit: 11 on the host (3 passes for 32-bit keys, the
+    counters of a block still in its core's cache), 8 on devices, whose
+    many blocks would make 2048 counters each too many to scan."""
+    info = queue_info(x.sycl_queue)
+    return 11 if info.get("backend_name") in (None, "host") else 8
+
+
+def _radix(keys, vals, shifts, bits, length=1, rows=1):
+    """Stable LSD radix sort of keys (and vals along) on the `bits`-bit
+    digits at `shifts`; with rows > 1, vals are the flat positions and the
+    result is ordered by row first (8-bit digits of the row)."""
     n = keys.size
-    nb = _blocks(n, keys)
+    nb = _sort_blocks(n, keys)
     chunk = -(-n // nb)
     space = kapi.NdRange((nb,), (1,))
     a, b = keys, _empty(n, keys.dtype, keys)
@@ -230,17 +249,17 @@ def _radix(keys, vals, passes, length=1, rows=1):
     rpass = 0
     if rows > 1:
         rpass = builtins.max(1, ((rows - 1).bit_length() + 7) // 8)
-    todo = [(False, 8 * p) for p in passes] + [
-        (True, 8 * p) for p in range(rpass)]
-    counts = _empty(256 * nb, _dtypes.int64, keys)
-    for i, (by_row, shift) in enumerate(todo):
+    todo = [(False, sh, bits) for sh in shifts] + [
+        (True, 8 * p, 8) for p in range(rpass)]
+    counts = _empty((1 << builtins.max(bits, 8)) * nb, _dtypes.int64, keys)
+    for i, (by_row, shift, db) in enumerate(todo):
         pairs = vals is not None
         v_in = va if pairs else a
         v_out = vb if pairs else b
-        call_kernel(K.COUNT[by_row], space, a, v_in, n, chunk, length, shift,
-                    counts)
-        call_kernel(K.k_offsets, kapi.Range(1), counts, nb)
-        call_kernel(K.SCATTER[(pairs, by_row)], space, a, v_in, n, chunk,
+        call_kernel(K.COUNT[(by_row, db)], space, a, v_in, n, chunk, length,
+                    shift, counts)
+        call_kernel(K.k_offsets, kapi.Range(1), counts, nb, 1 << db)
+        call_kernel(K.SCATTER[(pairs, by_row, db)], space, a, v_in, n, chunk,
                     length, shift, counts, b, v_out)
         if pairs:
             va, vb = vb, va
@@ -305,9 +324,12 @@ def _sort_rows(x, axis, descending, want_index):
     elif want_index or rows > 1 or st.negzero:
         # positions travel with the keys; values are gathered through them
         # when -0.0 must keep its sign and its place among the zeros
-        k, v = _radix(keys, _iota(n, x), st.moving(npass), length, rows)
+        bits = _digit_bits(x)
+        k, v = _radix(keys, _iota(n, x), st.moving(npass, bits), bits,
+                      length, rows)
     else:
-        k, v = _radix(keys, None, st.moving(npass))
+        bits = _digit_bits(x)
+        k, v = _radix(keys, None, st.moving(npass, bits), bits)
     if want_index:
         r = v
         if rows > 1:
@@ -435,12 +457,18 @@ def _arg_extreme(x, axis, keepdims, want_max, nan_first, name):
                               x.dtype.kind == "f")]
         call_kernel(kern, kapi.NdRange((w,), (1,)), flat, length, chunk, nch,
                     found, idx)
-        out = _empty(rows, _dtypes.int64, x)
-        call_kernel(K.k_arg_combine, kapi.Range(rows), flat, length, nch,
-                    int(want_max), int(nan_first), found, idx, out)
-        if not nan_first and x.dtype.kind == "f":
-            if bool(_ops.any(_ops.less(out, 0))):
-                raise ValueError("All-NaN slice encountered")
+        if nch == 1:
+            out = idx  # one chunk per row: its result is the row's
+            if not nan_first and x.dtype.kind == "f":
+                if not bool(_ops.all(found)):
+                    raise ValueError("All-NaN slice encountered")
+        else:
+            out = _empty(rows, _dtypes.int64, x)
+            call_kernel(K.k_arg_combine, kapi.Range(rows), flat, length,
+                        nch, int(want_max), int(nan_first), found, idx, out)
+            if not nan_first and x.dtype.kind == "f":
+                if bool(_ops.any(_ops.less(out, 0))):
+                    raise ValueError("All-NaN slice encountered")
         out = _ops.reshape(out, shape)
     if keepdims:
         nd = x.ndim
