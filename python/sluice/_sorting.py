@@ -279,7 +279,7 @@ def _iota(n, like):
 
 
 def _sort_rows(x, axis, descending, want_index):
-    x = _array(x, "sort")
+    x = _array(x, "argsort" if want_index else "sort")
     if axis is None:
         x = _flat(x)
         axis = 0

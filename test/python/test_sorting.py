@@ -562,3 +562,19 @@ def test_large_unique(device):
     np.testing.assert_array_equal(got, exp)  # one NaN, one zero
     _eq(sluice.unique_values(sluice.asarray(a[:0], device=device)),
         np.unique(a[:0]))
+
+
+def test_kernel_chains_inside_jit_raise_clearly(device):
+    # sort, scans and searches are chains of kernels with host decisions
+    # between them; inside @sluice.jit they say so instead of failing deep
+    x = sluice.asarray(np.arange(5.0, dtype=np.float32), device=device)
+    for name in ("sort", "argsort", "cumsum", "argmax", "unique"):
+        fn = getattr(sluice, name)
+
+        @sluice.jit
+        def f(a):
+            return fn(a)
+
+        with pytest.raises(NotImplementedError,
+                           match=f"sluice.{name} is not available inside"):
+            f(x)
