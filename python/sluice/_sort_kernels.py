@@ -352,7 +352,7 @@ def k_run_lengths(it: kapi.Item, starts, m, n, out):
         out[j] = n - starts[j]
 
 
-_ARG_GROUP = 16  # elements one test of a group filters at once
+_ARG_GROUP = 32  # elements one test of a group filters at once
 
 
 def _arg_extreme_kernel(want_max, nan_first, is_float):
@@ -393,14 +393,17 @@ def _arg_extreme_kernel(want_max, nan_first, is_float):
             g = i
             e = min(i + _ARG_GROUP, hi)
             if e - i == _ARG_GROUP:
+                # (indices known non-negative, in a variable of their
+                # own, make the loads contiguous vectors)
+                g0 = max(i, 0)
                 if want_max:
-                    h = not (x[i] <= bv)
-                    for j in range(i + 1, i + _ARG_GROUP):
-                        h = h | (not (x[j] <= bv))
+                    h = not (x[g0] <= bv)
+                    for t in range(g0 + 1, g0 + _ARG_GROUP):
+                        h = h | (not (x[t] <= bv))
                 else:
-                    h = not (x[i] >= bv)
-                    for j in range(i + 1, i + _ARG_GROUP):
-                        h = h | (not (x[j] >= bv))
+                    h = not (x[g0] >= bv)
+                    for t in range(g0 + 1, g0 + _ARG_GROUP):
+                        h = h | (not (x[t] >= bv))
                 if not h:
                     g = e
             for j in range(g, e):

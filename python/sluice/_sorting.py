@@ -446,8 +446,11 @@ def _arg_extreme(x, axis, keepdims, want_max, nan_first, name):
     if rows == 0:
         out = _empty(shape, _dtypes.int64, x)
     else:
-        nch = builtins.max(1, builtins.min(length // 4096,
-                                           -(-64 // rows)))
+        host = queue_info(x.sycl_queue).get("backend_name") in (None,
+                                                                 "host")
+        nch = builtins.max(1, builtins.min(length // 16384 if host else
+                                           length // 4096,
+                                           -(-(16 if host else 64) // rows)))
         chunk = -(-length // nch)
         w = rows * nch
         found = _empty(w, _dtypes.uint8, x)
