@@ -217,12 +217,13 @@ def _scatter_kernel(pairs, rows, bits):
     return k_scatter
 
 
-def _small_radix_kernel(pairs):
+def _small_radix_kernel(pairs, gather):
     @kernel
     def k_radix_small(it: kapi.Item, keys, vals, tk, tv, n, length, mask,
-                      npass, rpass, counts):
+                      npass, rpass, counts, src, out):
         # the whole LSD sort of a small array in one work-item: the passes
-        # of `mask`'s digits, then rpass passes on the row (vals // length)
+        # of `mask`'s digits, then rpass passes on the row (vals // length);
+        # with `gather`, out[i] = src[vals[i]] at the end
         for p in range(npass + rpass):
             by_row = p >= npass
             shift = 8 * p
@@ -258,6 +259,9 @@ def _small_radix_kernel(pairs):
                     keys[i] = tk[i]
                     if pairs:
                         vals[i] = tv[i]
+        if gather:
+            for i in range(n):
+                out[i] = src[vals[i]]
 
     return k_radix_small
 
@@ -268,7 +272,8 @@ COUNT = {(rows, bits): _count_kernel(rows, bits)
 SCATTER = {(pairs, rows, bits): _scatter_kernel(pairs, rows, bits)
            for pairs, rows in ((False, False), (True, False), (True, True))
            for bits in RADIX_BITS}
-SMALL = {pairs: _small_radix_kernel(pairs) for pairs in (False, True)}
+SMALL = {gather: _small_radix_kernel(True, gather)
+         for gather in (False, True)}
 
 
 # --- gathers and searches --------------------------------------------------

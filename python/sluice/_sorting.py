@@ -303,17 +303,15 @@ def _sort_rows(x, axis, descending, want_index):
         rpass = 0
         if rows > 1:
             rpass = builtins.max(1, ((rows - 1).bit_length() + 7) // 8)
-        call_kernel(K.SMALL[True], kapi.Range(1), keys, v,
+        out = v if want_index else _empty(n, flat.dtype, x)
+        call_kernel(K.SMALL[not want_index], kapi.Range(1), keys, v,
                     _empty(n, keys.dtype, x), _empty(n, _dtypes.int64, x), n,
                     length, (1 << npass) - 1, npass, rpass,
-                    _empty(256, _dtypes.int64, x))
-        if want_index:
-            r = v
-            if rows > 1:
-                r = _empty(n, _dtypes.int64, x)
-                call_kernel(K.k_local_index, kapi.Range(n), v, length, r)
-        else:
-            r = _gather(flat, v)
+                    _empty(256, _dtypes.int64, x), flat, out)
+        r = out
+        if want_index and rows > 1:
+            r = _empty(n, _dtypes.int64, x)
+            call_kernel(K.k_local_index, kapi.Range(n), v, length, r)
         return _back(_ops.reshape(r, xm.shape), inv)
     if st.sorted:
         # in order already (keys ascending over the whole array, so in
