@@ -146,7 +146,7 @@ def k_iota(it: kapi.Item, out):
 # sorts, by an 8-bit digit of the row (vals // length, vals being the flat
 # positions); the keys travel alone or with vals. The variants are one
 # generator's table entries: COUNT[(rows, bits)] and
-# SCATTER[(pairs, rows, bits)].
+# SCATTER[(pairs, rows, bits, final)].
 
 
 def _count_kernel(rows, bits):
@@ -186,13 +186,32 @@ def k_offsets(it: kapi.Item, counts, nb, radix):
             s += c
 
 
-def _scatter_kernel(pairs, rows, bits):
+@_k.device_func
+def _float_unkey(k, sign, desc):
+    # the inverse of _float_key (a NaN key gives a NaN), branch-free
+    top = (sign - 1) | sign
+    u = k ^ ((desc != 0) * top)
+    u = u ^ (sign | ((u < sign) * (sign - 1)))
+    return u ^ ((k == top) * (u ^ (top ^ sign)))
+
+
+@_k.device_func
+def _int_unkey(k, bias, top, desc):
+    # the inverse of k_key_int's keys (int64 arithmetic, wrapping)
+    v = np.int64(k) ^ ((desc != 0) * top)
+    return v - bias
+
+
+def _scatter_kernel(pairs, rows, bits, final=0):
+    """final (the last pass of a sort of keys alone): 1 writes floats' bits
+    back from the keys (c1 = sign bit), 2 integers (c1 = bias, c2 = top),
+    so no pass of its own turns the keys back into values."""
     R = 1 << bits
     M = R - 1
 
     @kernel
     def k_scatter(it: kapi.NdItem, keys, vals, n, chunk, length, shift,
-                  offs, out, outv):
+                  offs, out, outv, c1, c2, desc):
         # each block writes its elements, in order, from its offsets
         b = it.get_global_id(0)
         base = b * R
@@ -208,7 +227,12 @@ def _scatter_kernel(pairs, rows, bits):
             j = base + d
             q = offs[j]
             offs[j] = q + 1
-            out[q] = k
+            if final == 1:
+                out[q] = _float_unkey(k, c1, desc)
+            elif final == 2:
+                out[q] = _int_unkey(k, c1, c2, desc)
+            else:
+                out[q] = k
             if rows:
                 outv[q] = v
             elif pairs:
@@ -269,8 +293,11 @@ def _small_radix_kernel(pairs, gather):
 RADIX_BITS = (8, 11)
 COUNT = {(rows, bits): _count_kernel(rows, bits)
          for rows in (False, True) for bits in RADIX_BITS}
-SCATTER = {(pairs, rows, bits): _scatter_kernel(pairs, rows, bits)
-           for pairs, rows in ((False, False), (True, False), (True, True))
+SCATTER = {(pairs, rows, bits, final): _scatter_kernel(pairs, rows, bits,
+                                                      final)
+           for pairs, rows, final in ((False, False, 0), (True, False, 0),
+                                      (True, True, 0), (False, False, 1),
+                                      (False, False, 2))
            for bits in RADIX_BITS}
 SMALL = {gather: _small_radix_kernel(True, gather)
          for gather in (False, True)}

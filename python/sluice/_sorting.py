@@ -235,10 +235,30 @@ def _digit_bits(x):
     return 11 if info.get("backend_name") in (None, "host") else 8
 
 
-def _radix(keys, vals, shifts, bits, length=1, rows=1):
+def _fused_unkey(how, descending, like, n):
+    """(out, final kind, c1, c2) when the last pass of a sort of keys alone
+    can write the values itself (same dtype as the keys' source), else
+    None."""
+    if how[0] == "f":
+        _, fdt, dt, sign = how
+        if fdt != dt:
+            return None
+        out = _empty(n, dt, like)
+        return out, _view(out, _dtypes.uint64 if dt.itemsize == 8 else
+                          _dtypes.uint32), 1, sign, sign
+    _, dt, bias, top = how
+    if like.dtype == _dtypes.bool_:
+        return None
+    out = _empty(n, dt, like)
+    return out, out, 2, bias, top
+
+
+def _radix(keys, vals, shifts, bits, length=1, rows=1, final=None):
     """Stable LSD radix sort of keys (and vals along) on the `bits`-bit
     digits at `shifts`; with rows > 1, vals are the flat positions and the
-    result is ordered by row first (8-bit digits of the row)."""
+    result is ordered by row first (8-bit digits of the row). With `final`
+    ((out, view, kind, c1, c2), keys alone), the last pass writes the
+    values into out's view and out is returned as the keys."""
     n = keys.size
     nb = _sort_blocks(n, keys)
     chunk = -(-n // nb)
@@ -259,8 +279,14 @@ def _radix(keys, vals, shifts, bits, length=1, rows=1):
         call_kernel(K.COUNT[(by_row, db)], space, a, v_in, n, chunk, length,
                     shift, counts)
         call_kernel(K.k_offsets, kapi.Range(1), counts, nb, 1 << db)
-        call_kernel(K.SCATTER[(pairs, by_row, db)], space, a, v_in, n, chunk,
-                    length, shift, counts, b, v_out)
+        if final is not None and i == len(todo) - 1:
+            out, view, kind, c1, c2, desc = final
+            call_kernel(K.SCATTER[(False, False, db, kind)], space, a, a, n,
+                        chunk, length, shift, counts, view, view, c1, c2,
+                        desc)
+            return out, None
+        call_kernel(K.SCATTER[(pairs, by_row, db, 0)], space, a, v_in, n,
+                    chunk, length, shift, counts, b, v_out, 0, 0, 0)
         if pairs:
             va, vb = vb, va
         a, b = b, a
@@ -327,7 +353,14 @@ def _sort_rows(x, axis, descending, want_index):
                       length, rows)
     else:
         bits = _digit_bits(x)
-        k, v = _radix(keys, None, st.moving(npass, bits), bits)
+        shifts = st.moving(npass, bits)
+        fused = _fused_unkey(how, descending, x, n) if shifts else None
+        if fused is not None:
+            out, view, kind, c1, c2 = fused
+            r, _ = _radix(keys, None, shifts, bits,
+                          final=(out, view, kind, c1, c2, int(descending)))
+            return _back(_ops.reshape(r, xm.shape), inv)
+        k, v = _radix(keys, None, shifts, bits)
     if want_index:
         r = v
         if rows > 1:

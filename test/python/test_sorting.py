@@ -496,6 +496,7 @@ def test_large_sort_every_digit(device, dt):
         _eq(sluice.sort(x), np.sort(v))
         _eq(sluice.argsort(x), np.argsort(v, kind="stable"))
         got = A(sluice.argsort(x, descending=True))
+        _eq(sluice.sort(x, descending=True), v[got])
         s = v[got]
         assert (s[:-1] >= s[1:]).all()
         same = s[:-1] == s[1:]
