@@ -48,34 +48,59 @@ def _float_key(u, sign, nan, desc):
     return k | (((u & (sign - 1)) > nan) * top)
 
 
-@kernel
-def k_key_float(it: kapi.NdItem, bits, n, chunk, out, sign, nan, desc,
-                stats):
-    b = it.get_global_id(0)
-    lo = max(b * chunk, 0)
-    hi = min(lo + chunk, n)
-    ko = sign ^ sign
-    ka = (sign - 1) | sign
-    first = ko
-    if lo < hi:
-        first = _float_key(bits[lo], sign, nan, desc)
-    prev = first
-    unsorted = False
-    negzero = False
-    for i in range(lo, hi):
-        u = bits[i]
-        negzero = negzero | (u == sign)
-        k = _float_key(u, sign, nan, desc)
-        out[i] = k
-        ko = ko | k
-        ka = ka & k
-        unsorted = unsorted | (k < prev)
-        prev = k
-    stats[5 * b] = ko
-    stats[5 * b + 1] = ka
-    stats[5 * b + 2] = unsorted + 2 * negzero
-    stats[5 * b + 3] = first
-    stats[5 * b + 4] = prev
+@_k.device_func
+def _int_key(v, bias, top, desc):
+    # integers -> unsigned keys: v + bias (signed types), reversed for
+    # descending order (64-bit types come as int64, wrapping)
+    return np.uint64(np.int64(v) + bias) ^ ((desc != 0) * np.uint64(top))
+
+
+def _key_kernel(is_float):
+    """Keys of floats (c1 = sign bit, c2 = the bits of inf) or integers
+    (c1 = bias, c2 = top), with the blocks' stats."""
+
+    @kernel
+    def k_key(it: kapi.NdItem, x, n, chunk, out, c1, c2, desc, stats):
+        b = it.get_global_id(0)
+        lo = max(b * chunk, 0)
+        hi = min(lo + chunk, n)
+        if is_float:
+            ko = c1 ^ c1
+            ka = (c1 - 1) | c1
+        else:
+            ko = np.uint64(0)
+            ka = np.uint64(c2)
+        first = ko
+        if lo < hi:
+            if is_float:
+                first = _float_key(x[lo], c1, c2, desc)
+            else:
+                first = _int_key(x[lo], c1, c2, desc)
+        prev = first
+        unsorted = False
+        negzero = False
+        for i in range(lo, hi):
+            if is_float:
+                u = x[i]
+                negzero = negzero | (u == c1)
+                k = _float_key(u, c1, c2, desc)
+            else:
+                k = _int_key(x[i], c1, c2, desc)
+            out[i] = k
+            ko = ko | k
+            ka = ka & k
+            unsorted = unsorted | (k < prev)
+            prev = k
+        stats[5 * b] = ko
+        stats[5 * b + 1] = ka
+        stats[5 * b + 2] = unsorted + 2 * negzero
+        stats[5 * b + 3] = first
+        stats[5 * b + 4] = prev
+
+    return k_key
+
+
+KEY = {is_float: _key_kernel(is_float) for is_float in (False, True)}
 
 
 @kernel
@@ -92,35 +117,6 @@ def k_unkey_float(it: kapi.Item, keys, out, sign, desc):
         out[i] = u
     else:
         out[i] = u ^ sign
-
-
-@kernel
-def k_key_int(it: kapi.NdItem, x, n, chunk, out, bias, top, desc, stats):
-    # integers -> unsigned keys: x + bias (signed types), reversed for
-    # descending order (64-bit types come as int64, wrapping)
-    b = it.get_global_id(0)
-    lo = max(b * chunk, 0)
-    hi = min(lo + chunk, n)
-    ko = np.uint64(0)
-    ka = np.uint64(top)
-    flip = (desc != 0) * np.uint64(top)
-    first = ko
-    if lo < hi:
-        first = np.uint64(np.int64(x[lo]) + bias) ^ flip
-    prev = first
-    unsorted = False
-    for i in range(lo, hi):
-        k = np.uint64(np.int64(x[i]) + bias) ^ flip
-        out[i] = k
-        ko = ko | k
-        ka = ka & k
-        unsorted = unsorted | (k < prev)
-        prev = k
-    stats[5 * b] = ko
-    stats[5 * b + 1] = ka
-    stats[5 * b + 2] = unsorted
-    stats[5 * b + 3] = first
-    stats[5 * b + 4] = prev
 
 
 @kernel
@@ -149,6 +145,16 @@ def k_iota(it: kapi.Item, out):
 # SCATTER[(pairs, rows, bits, final)].
 
 
+@_k.device_func
+def _key_digit(k, shift, mask):
+    return np.int64((np.uint64(k) >> np.uint64(shift)) & mask)
+
+
+@_k.device_func
+def _row_digit(v, length, shift, mask):
+    return ((v // length) >> shift) & mask
+
+
 def _count_kernel(rows, bits):
     R = 1 << bits
     M = R - 1
@@ -167,9 +173,9 @@ def _count_kernel(rows, bits):
             counts[base + d] = 0
         for i in range(lo, hi):
             if rows:
-                d = ((vals[i] // length) >> shift) & M
+                d = _row_digit(vals[i], length, shift, M)
             else:
-                d = np.int64((np.uint64(keys[i]) >> np.uint64(shift)) & M)
+                d = _key_digit(keys[i], shift, M)
             counts[base + d] += 1
 
     return k_count
@@ -221,9 +227,9 @@ def _scatter_kernel(pairs, rows, bits, final=0):
             k = keys[i]
             if rows:
                 v = vals[i]
-                d = ((v // length) >> shift) & M
+                d = _row_digit(v, length, shift, M)
             else:
-                d = np.int64((np.uint64(k) >> np.uint64(shift)) & M)
+                d = _key_digit(k, shift, M)
             j = base + d
             q = offs[j]
             offs[j] = q + 1
@@ -241,13 +247,14 @@ def _scatter_kernel(pairs, rows, bits, final=0):
     return k_scatter
 
 
-def _small_radix_kernel(pairs, gather):
+def _small_radix_kernel(gather):
     @kernel
     def k_radix_small(it: kapi.Item, keys, vals, tk, tv, n, length, mask,
                       npass, rpass, counts, src, out):
-        # the whole LSD sort of a small array in one work-item: the passes
-        # of `mask`'s digits, then rpass passes on the row (vals // length);
-        # with `gather`, out[i] = src[vals[i]] at the end
+        # the whole LSD sort of a small array (keys and their positions
+        # vals) in one work-item: the passes of `mask`'s 8-bit digits, then
+        # rpass passes on the row (vals // length); with `gather`,
+        # out[i] = src[vals[i]] at the end
         for p in range(npass + rpass):
             by_row = p >= npass
             shift = 8 * p
@@ -256,33 +263,25 @@ def _small_radix_kernel(pairs, gather):
             if by_row or (mask >> p) & 1:
                 for d in range(256):
                     counts[d] = 0
-                for i in range(n):
-                    if pairs and by_row:
-                        d = ((vals[i] // length) >> shift) & 255
-                    else:
-                        d = np.int64((np.uint64(keys[i]) >> np.uint64(
-                            shift)) & 255)
-                    counts[d] += 1
-                t = 0
-                for d in range(256):
-                    c = counts[d]
-                    counts[d] = t
-                    t += c
-                for i in range(n):
-                    if pairs and by_row:
-                        d = ((vals[i] // length) >> shift) & 255
-                    else:
-                        d = np.int64((np.uint64(keys[i]) >> np.uint64(
-                            shift)) & 255)
-                    q = counts[d]
-                    counts[d] = q + 1
-                    tk[q] = keys[i]
-                    if pairs:
-                        tv[q] = vals[i]
+                for sweep in range(2):  # count, then scatter
+                    if sweep == 1:
+                        t = 0
+                        for d in range(256):
+                            c = counts[d]
+                            counts[d] = t
+                            t += c
+                    for i in range(n):
+                        d = _key_digit(keys[i], shift, 255)
+                        if by_row:
+                            d = _row_digit(vals[i], length, shift, 255)
+                        q = counts[d]
+                        counts[d] = q + 1
+                        if sweep == 1:
+                            tk[q] = keys[i]
+                            tv[q] = vals[i]
                 for i in range(n):
                     keys[i] = tk[i]
-                    if pairs:
-                        vals[i] = tv[i]
+                    vals[i] = tv[i]
         if gather:
             for i in range(n):
                 out[i] = src[vals[i]]
@@ -299,8 +298,7 @@ SCATTER = {(pairs, rows, bits, final): _scatter_kernel(pairs, rows, bits,
                                       (True, True, 0), (False, False, 1),
                                       (False, False, 2))
            for bits in RADIX_BITS}
-SMALL = {gather: _small_radix_kernel(True, gather)
-         for gather in (False, True)}
+SMALL = {gather: _small_radix_kernel(gather) for gather in (False, True)}
 
 
 # --- gathers and searches --------------------------------------------------

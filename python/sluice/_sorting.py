@@ -181,7 +181,7 @@ def _keys(x, descending):
         sign = np.uint64(1 << 63) if big else np.uint32(1 << 31)
         nan = np.uint64(0x7FF0000000000000) if big else np.uint32(0x7F800000)
         keys = _empty(n, ut, x)
-        call_kernel(K.k_key_float, space, _view(x, ut), n, chunk, keys, sign,
+        call_kernel(K.KEY[True], space, _view(x, ut), n, chunk, keys, sign,
                     nan, int(descending), stats)
         return (keys, 8 if big else 4, ("f", x.dtype, dt, sign),
                 _KeyStats(stats, nb))
@@ -197,7 +197,7 @@ def _keys(x, descending):
             np.int64(0)
         top = np.int64((1 << (8 * size)) - 1)
         keys = _empty(n, _dtypes.uint32, x)
-    call_kernel(K.k_key_int, space, xi, n, chunk, keys, bias, top,
+    call_kernel(K.KEY[False], space, xi, n, chunk, keys, bias, top,
                 int(descending), stats)
     return keys, size, ("i", dt, bias, top), _KeyStats(stats, nb)
 
