@@ -8,9 +8,13 @@ one work-item per block (the host runs blocks on its thread pool), and the
 blocks' partial results (digit counts, sums) are combined by a short second
 kernel, as in a GPU's block-level radix sort and scan:
 
-- LSD radix sort on unsigned keys (8-bit digits): one counting pass for
-  every digit at once, an exclusive scan of the counts per digit in
-  (digit, block) order, and a stable scatter per digit.
+- LSD radix sort on unsigned keys (11-bit digits on the host, 8-bit on
+  devices): the key kernel's per-block stats tell which digits vary; per
+  varying digit, a count per block, an exclusive scan of the counts in
+  (digit, block) order and a stable scatter (the last one writes the
+  values); an array of one block is sorted by one kernel.
+- argmax and friends: per (row, chunk), groups of elements tested at once,
+  then a combine of the chunks.
 - scans: block totals, a scan of the totals per row, a rescan of each
   block from its offset.
 - histograms: per-block private counts, then a sum over blocks.
@@ -103,29 +107,32 @@ def _key_kernel(is_float):
 KEY = {is_float: _key_kernel(is_float) for is_float in (False, True)}
 
 
+@_k.device_func
+def _float_unkey(k, sign, desc):
+    # the inverse of _float_key (a NaN key gives a NaN), branch-free
+    top = (sign - 1) | sign
+    u = k ^ ((desc != 0) * top)
+    u = u ^ (sign | ((u < sign) * (sign - 1)))
+    return u ^ ((k == top) * (u ^ (top ^ sign)))
+
+
+@_k.device_func
+def _int_unkey(k, bias, top, desc):
+    # the inverse of k_key_int's keys (int64 arithmetic, wrapping)
+    v = np.int64(k) ^ ((desc != 0) * top)
+    return v - bias
+
+
 @kernel
 def k_unkey_float(it: kapi.Item, keys, out, sign, desc):
     i = it.get_id(0)
-    u = keys[i]
-    if u != ((sign - 1) | sign):
-        if desc:
-            u = u ^ ((sign - 1) | sign)
-        if u >= sign:
-            u = u ^ sign
-        else:
-            u = u ^ ((sign - 1) | sign)
-        out[i] = u
-    else:
-        out[i] = u ^ sign
+    out[i] = _float_unkey(keys[i], sign, desc)
 
 
 @kernel
 def k_unkey_int(it: kapi.Item, keys, out, bias, top, desc):
     i = it.get_id(0)
-    v = keys[i]
-    if desc:
-        v = top - v
-    out[i] = v - bias
+    out[i] = _int_unkey(keys[i], bias, top, desc)
 
 
 @kernel
@@ -190,22 +197,6 @@ def k_offsets(it: kapi.Item, counts, nb, radix):
             c = counts[b * radix + d]
             counts[b * radix + d] = s
             s += c
-
-
-@_k.device_func
-def _float_unkey(k, sign, desc):
-    # the inverse of _float_key (a NaN key gives a NaN), branch-free
-    top = (sign - 1) | sign
-    u = k ^ ((desc != 0) * top)
-    u = u ^ (sign | ((u < sign) * (sign - 1)))
-    return u ^ ((k == top) * (u ^ (top ^ sign)))
-
-
-@_k.device_func
-def _int_unkey(k, bias, top, desc):
-    # the inverse of k_key_int's keys (int64 arithmetic, wrapping)
-    v = np.int64(k) ^ ((desc != 0) * top)
-    return v - bias
 
 
 def _scatter_kernel(pairs, rows, bits, final=0):

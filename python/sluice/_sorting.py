@@ -218,12 +218,8 @@ def _unkey(keys, how, descending, like):
                     int(descending))
         return _ops.astype(out, _dtypes.bool_)
     out = _empty(n, dt, like)
-    if dt.itemsize == 8:
-        call_kernel(K.k_unkey_int, kapi.Range(n), _view(keys, _dtypes.int64),
-                    _view(out, _dtypes.int64), bias, top, int(descending))
-    else:
-        call_kernel(K.k_unkey_int, kapi.Range(n), keys, out, bias, top,
-                    int(descending))
+    call_kernel(K.k_unkey_int, kapi.Range(n), keys, out, bias, top,
+                int(descending))
     return out
 
 
