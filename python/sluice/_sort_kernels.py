@@ -190,13 +190,23 @@ def _count_kernel(rows, bits):
 
 @kernel
 def k_offsets(it: kapi.Item, counts, nb, radix):
-    # exclusive scan, in place, of the counts in (digit, block) order
+    # exclusive scan, in place, of the counts in (digit, block) order, by
+    # sweeps along the blocks' rows: the digits' totals, their scan, then
+    # each block's offsets (radix <= 2048)
+    tot = kapi.PrivateArray(2048, np.int64, fill_zeros=True)
+    for b in range(nb):
+        for d in range(radix):
+            tot[d] += counts[b * radix + d]
     s = 0
     for d in range(radix):
-        for b in range(nb):
+        c = tot[d]
+        tot[d] = s
+        s += c
+    for b in range(nb):
+        for d in range(radix):
             c = counts[b * radix + d]
-            counts[b * radix + d] = s
-            s += c
+            counts[b * radix + d] = tot[d]
+            tot[d] += c
 
 
 def _scatter_kernel(pairs, rows, bits, final=0):
