@@ -406,6 +406,12 @@ def test_kernels_compile_to_ptx(host):
                            device=host)
         sluice.sort(f)
         sluice.argsort(f, axis=0)
+        # the blocked radix sort's kernels (key, count, offsets, scatter)
+        big = sluice.asarray(rng.standard_normal(20_000).astype(np.float32),
+                             device=host)
+        sluice.sort(big)
+        sluice.argsort(big)
+        sluice.unique(sluice.astype(big, np.int32))
         sluice.cumsum(f, axis=1)
         sluice.argmax(f, axis=1)
         sluice.unique(f)
