@@ -148,8 +148,8 @@ def k_iota(it: kapi.Item, out):
 # order and a scatter. A pass sorts by a digit of the key or, in segmented
 # sorts, by an 8-bit digit of the row (vals // length, vals being the flat
 # positions); the keys travel alone or with vals. The variants are one
-# generator's table entries: COUNT[(rows, bits)] and
-# SCATTER[(pairs, rows, bits, final)].
+# generator's table entries: COUNT[(rows, bits, ways)] and
+# SCATTER[(pairs, rows, bits, final, ways)].
 
 
 @_k.device_func
@@ -162,7 +162,7 @@ def _row_digit(v, length, shift, mask):
     return ((v // length) >> shift) & mask
 
 
-def _count_kernel(rows, bits):
+def _count_kernel(rows, bits, ways):
     R = 1 << bits
     M = R - 1
 
@@ -171,19 +171,26 @@ def _count_kernel(rows, bits):
                 counts):
         # counts[b * R + digit]: block b's count of each digit at `shift`
         # (blocks change contents every pass, so each pass counts anew;
-        # each block's counters are its own cache lines, zeroed here)
-        b = it.get_global_id(0)
-        lo = max(b * chunk, 0)
-        hi = min(lo + chunk, n)
-        base = b * R
-        for d in range(R):
+        # each block's counters are its own cache lines, zeroed here).
+        # A work-item takes `ways` neighbouring blocks, element by element
+        # in turn: their counters are independent chains of increments,
+        # which keeps a digit shared by many keys from serialising them.
+        w = it.get_global_id(0)
+        c0 = max(chunk, 0)
+        lo = w * ways * c0
+        base = w * ways * R
+        for d in range(ways * R):
             counts[base + d] = 0
-        for i in range(lo, hi):
-            if rows:
-                d = _row_digit(vals[i], length, shift, M)
-            else:
-                d = _key_digit(keys[i], shift, M)
-            counts[base + d] += 1
+        for t in range(max(min(lo + c0, n) - lo, 0)):
+            for s in range(ways):
+                i = lo + s * c0 + t
+                if s == 0 or i < n:
+                    if rows:
+                        d = _row_digit(vals[i], length, shift, M)
+                    else:
+                        d = _key_digit(keys[i], shift, M)
+                    j = base + s * R + d
+                    counts[j] = counts[j] + 1
 
     return k_count
 
@@ -209,10 +216,11 @@ def k_offsets(it: kapi.Item, counts, nb, radix):
             tot[d] += c
 
 
-def _scatter_kernel(pairs, rows, bits, final=0):
+def _scatter_kernel(pairs, rows, bits, final, ways):
     """final (the last pass of a sort of keys alone): 1 writes floats' bits
     back from the keys (c1 = sign bit), 2 integers (c1 = bias, c2 = top),
-    so no pass of its own turns the keys back into values."""
+    so no pass of its own turns the keys back into values. A work-item
+    takes `ways` blocks in turn, as k_count."""
     R = 1 << bits
     M = R - 1
 
@@ -220,30 +228,33 @@ def _scatter_kernel(pairs, rows, bits, final=0):
     def k_scatter(it: kapi.NdItem, keys, vals, n, chunk, length, shift,
                   offs, out, outv, c1, c2, desc):
         # each block writes its elements, in order, from its offsets
-        b = it.get_global_id(0)
-        base = b * R
-        lo = max(b * chunk, 0)
-        hi = min(lo + chunk, n)
-        for i in range(lo, hi):
-            k = keys[i]
-            if rows:
-                v = vals[i]
-                d = _row_digit(v, length, shift, M)
-            else:
-                d = _key_digit(k, shift, M)
-            j = base + d
-            q = offs[j]
-            offs[j] = q + 1
-            if final == 1:
-                out[q] = _float_unkey(k, c1, desc)
-            elif final == 2:
-                out[q] = _int_unkey(k, c1, c2, desc)
-            else:
-                out[q] = k
-            if rows:
-                outv[q] = v
-            elif pairs:
-                outv[q] = vals[i]
+        w = it.get_global_id(0)
+        c0 = max(chunk, 0)
+        lo = w * ways * c0
+        base = w * ways * R
+        for t in range(max(min(lo + c0, n) - lo, 0)):
+            for s in range(ways):
+                i = lo + s * c0 + t
+                if s == 0 or i < n:
+                    k = keys[i]
+                    if rows:
+                        v = vals[i]
+                        d = _row_digit(v, length, shift, M)
+                    else:
+                        d = _key_digit(k, shift, M)
+                    j = base + s * R + d
+                    q = offs[j]
+                    offs[j] = q + 1
+                    if final == 1:
+                        out[q] = _float_unkey(k, c1, desc)
+                    elif final == 2:
+                        out[q] = _int_unkey(k, c1, c2, desc)
+                    else:
+                        out[q] = k
+                    if rows:
+                        outv[q] = v
+                    elif pairs:
+                        outv[q] = vals[i]
 
     return k_scatter
 
@@ -291,14 +302,15 @@ def _small_radix_kernel(gather):
 
 
 RADIX_BITS = (8, 11)
-COUNT = {(rows, bits): _count_kernel(rows, bits)
-         for rows in (False, True) for bits in RADIX_BITS}
-SCATTER = {(pairs, rows, bits, final): _scatter_kernel(pairs, rows, bits,
-                                                      final)
-           for pairs, rows, final in ((False, False, 0), (True, False, 0),
-                                      (True, True, 0), (False, False, 1),
-                                      (False, False, 2))
-           for bits in RADIX_BITS}
+WAYS = (1, 2)
+COUNT = {(rows, bits, ways): _count_kernel(rows, bits, ways)
+         for rows in (False, True) for bits in RADIX_BITS for ways in WAYS}
+SCATTER = {(pairs, rows, bits, final, ways): _scatter_kernel(
+    pairs, rows, bits, final, ways)
+    for pairs, rows, final in ((False, False, 0), (True, False, 0),
+                               (True, True, 0), (False, False, 1),
+                               (False, False, 2))
+    for bits in RADIX_BITS for ways in WAYS}
 SMALL = {gather: _small_radix_kernel(gather) for gather in (False, True)}
 
 

@@ -249,6 +249,15 @@ def _fused_unkey(how, descending, like, n):
     return out, out, 2, bias, top
 
 
+def _ways(x):
+    """Blocks per work-item of the radix passes: on the host 2, taken in
+    turn, so that keys sharing a digit make two independent chains of
+    counter updates (a skewed digit, as floats' exponents, otherwise
+    waits on each update); on devices 1."""
+    info = queue_info(x.sycl_queue)
+    return 2 if info.get("backend_name") in (None, "host") else 1
+
+
 def _radix(keys, vals, shifts, bits, length=1, rows=1, final=None):
     """Stable LSD radix sort of keys (and vals along) on the `bits`-bit
     digits at `shifts`; with rows > 1, vals are the flat positions and the
@@ -256,9 +265,12 @@ def _radix(keys, vals, shifts, bits, length=1, rows=1, final=None):
     ((out, view, kind, c1, c2), keys alone), the last pass writes the
     values into out's view and out is returned as the keys."""
     n = keys.size
+    ways = _ways(keys)
     nb = _sort_blocks(n, keys)
     chunk = -(-n // nb)
-    space = kapi.NdRange((nb,), (1,))
+    nw = -(-nb // ways)  # work-items, `ways` blocks each
+    nb = nw * ways
+    space = kapi.NdRange((nw,), (1,))
     a, b = keys, _empty(n, keys.dtype, keys)
     va = vals
     vb = _empty(n, vals.dtype, vals) if vals is not None else None
@@ -272,17 +284,17 @@ def _radix(keys, vals, shifts, bits, length=1, rows=1, final=None):
         pairs = vals is not None
         v_in = va if pairs else a
         v_out = vb if pairs else b
-        call_kernel(K.COUNT[(by_row, db)], space, a, v_in, n, chunk, length,
-                    shift, counts)
+        call_kernel(K.COUNT[(by_row, db, ways)], space, a, v_in, n, chunk,
+                    length, shift, counts)
         call_kernel(K.k_offsets, kapi.Range(1), counts, nb, 1 << db)
         if final is not None and i == len(todo) - 1:
             out, view, kind, c1, c2, desc = final
-            call_kernel(K.SCATTER[(False, False, db, kind)], space, a, a, n,
-                        chunk, length, shift, counts, view, view, c1, c2,
-                        desc)
+            call_kernel(K.SCATTER[(False, False, db, kind, ways)], space, a,
+                        a, n, chunk, length, shift, counts, view, view, c1,
+                        c2, desc)
             return out, None
-        call_kernel(K.SCATTER[(pairs, by_row, db, 0)], space, a, v_in, n,
-                    chunk, length, shift, counts, b, v_out, 0, 0, 0)
+        call_kernel(K.SCATTER[(pairs, by_row, db, 0, ways)], space, a, v_in,
+                    n, chunk, length, shift, counts, b, v_out, 0, 0, 0)
         if pairs:
             va, vb = vb, va
         a, b = b, a
