@@ -458,7 +458,7 @@ def _signs_equal(got, expected):
                                   np.signbit(expected[ok]))
 
 
-@pytest.mark.parametrize("n", [7, 1000, 20_011])
+@pytest.mark.parametrize("n", [7, 1000, 13_001, 20_011])
 @pytest.mark.parametrize("dt", ["float32", "float64"])
 def test_sort_keeps_negative_zero_and_nans_last(device, n, dt):
     # NumPy keeps -0.0, orders -0.0 and 0.0 as equal (stable) and puts NaNs
