@@ -65,7 +65,13 @@ def _contig(x):
     return x if x._c_contiguous else _ops.copy(x)
 
 
+def _shaped(x, shape):
+    return x if x.shape == tuple(shape) else _ops.reshape(x, shape)
+
+
 def _flat(x):
+    if x.ndim == 1 and x._c_contiguous:
+        return x  # (a reshape costs a call into the eager path)
     return _ops.reshape(_contig(x), (x.size,))
 
 
@@ -327,7 +333,7 @@ def _sort_rows(x, axis, descending, want_index):
         r = _empty(xm.shape, _dtypes.int64 if want_index else x.dtype, x)
         return _back(r, inv)
     rows = n // length
-    flat = _ops.reshape(xm, (n,))
+    flat = _flat(xm)
     keys, npass, how, st = _keys(flat, descending)
     if st.nb == 1:
         # one block: the whole sort is one kernel, with positions along;
@@ -346,7 +352,7 @@ def _sort_rows(x, axis, descending, want_index):
         if want_index and rows > 1:
             r = _empty(n, _dtypes.int64, x)
             call_kernel(K.k_local_index, kapi.Range(n), v, length, r)
-        return _back(_ops.reshape(r, xm.shape), inv)
+        return _back(_shaped(r, xm.shape), inv)
     if st.sorted:
         # in order already (keys ascending over the whole array, so in
         # every row): the identity
@@ -367,7 +373,7 @@ def _sort_rows(x, axis, descending, want_index):
             out, view, kind, c1, c2 = fused
             r, _ = _radix(keys, None, shifts, bits,
                           final=(out, view, kind, c1, c2, int(descending)))
-            return _back(_ops.reshape(r, xm.shape), inv)
+            return _back(_shaped(r, xm.shape), inv)
         k, v = _radix(keys, None, shifts, bits)
     if want_index:
         r = v
@@ -378,7 +384,7 @@ def _sort_rows(x, axis, descending, want_index):
         r = _gather(flat, v)
     else:
         r = _unkey(k, how, descending, x)
-    return _back(_ops.reshape(r, xm.shape), inv)
+    return _back(_shaped(r, xm.shape), inv)
 
 
 def sort(a, axis=-1, kind=None, order=None, *, descending=False,
@@ -494,7 +500,7 @@ def _arg_extreme(x, axis, keepdims, want_max, nan_first, name):
         w = rows * nch
         found = _empty(w, _dtypes.uint8, x)
         idx = _empty(w, _dtypes.int64, x)
-        flat = _ops.reshape(xm, (xm.size,))
+        flat = _flat(xm)
         kern = K.ARG_EXTREME[(bool(want_max), bool(nan_first),
                               x.dtype.kind == "f")]
         call_kernel(kern, kapi.NdRange((w,), (1,)), flat, length, chunk, nch,
@@ -511,7 +517,7 @@ def _arg_extreme(x, axis, keepdims, want_max, nan_first, name):
             if not nan_first and x.dtype.kind == "f":
                 if bool(_ops.any(_ops.less(out, 0))):
                     raise ValueError("All-NaN slice encountered")
-        out = _ops.reshape(out, shape)
+        out = _shaped(out, shape)
     if keepdims:
         nd = x.ndim
         out = _ops.expand_dims(out, nd - 1)
