@@ -301,7 +301,7 @@ def _small_radix_kernel(gather):
     return k_radix_small
 
 
-RADIX_BITS = (8, 11)
+RADIX_BITS = (8, 9, 10, 11)
 WAYS = (1, 2)
 COUNT = {(rows, bits, ways): _count_kernel(rows, bits, ways)
          for rows in (False, True) for bits in RADIX_BITS for ways in WAYS}

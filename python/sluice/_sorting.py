@@ -160,11 +160,21 @@ class _KeyStats:
             last = lst
         self.vary = ko ^ ka if nb else 0
 
-    def moving(self, nbytes, bits):
-        """The shifts of the `bits`-bit digits of keys of `nbytes` bytes
-        that are not the same in every key (the others need no pass)."""
-        return [sh for sh in range(0, 8 * nbytes, bits)
-                if (self.vary >> sh) & ((1 << bits) - 1)]
+    def digits(self, most):
+        """The (shift, bits) of the radix passes: the bits that vary among
+        the keys, from the lowest to the highest, cut into the fewest
+        digits of at most `most` bits, all of one width (at least 8): the
+        fewer buckets a pass has, the cheaper its scatter. A digit whose
+        bits are the same in every key is left out."""
+        vary = self.vary
+        if not vary:
+            return []
+        lo = (vary & -vary).bit_length() - 1
+        span = vary.bit_length() - lo
+        npass = -(-span // most)
+        width = builtins.max(8, -(-span // npass))
+        return [(sh, width) for sh in range(lo, lo + span, width)
+                if (vary >> sh) & ((1 << width) - 1)]
 
 
 def _keys(x, descending):
@@ -264,9 +274,9 @@ def _ways(x):
     return 2 if info.get("backend_name") in (None, "host") else 1
 
 
-def _radix(keys, vals, shifts, bits, length=1, rows=1, final=None):
-    """Stable LSD radix sort of keys (and vals along) on the `bits`-bit
-    digits at `shifts`; with rows > 1, vals are the flat positions and the
+def _radix(keys, vals, digits, length=1, rows=1, final=None):
+    """Stable LSD radix sort of keys (and vals along) on the digits
+    ((shift, bits) each); with rows > 1, vals are the flat positions and the
     result is ordered by row first (8-bit digits of the row). With `final`
     ((out, view, kind, c1, c2), keys alone), the last pass writes the
     values into out's view and out is returned as the keys."""
@@ -283,9 +293,10 @@ def _radix(keys, vals, shifts, bits, length=1, rows=1, final=None):
     rpass = 0
     if rows > 1:
         rpass = builtins.max(1, ((rows - 1).bit_length() + 7) // 8)
-    todo = [(False, sh, bits) for sh in shifts] + [
+    todo = [(False, sh, db) for sh, db in digits] + [
         (True, 8 * p, 8) for p in range(rpass)]
-    counts = _empty((1 << builtins.max(bits, 8)) * nb, _dtypes.int64, keys)
+    most = builtins.max([8] + [db for _, db in digits])
+    counts = _empty((1 << most) * nb, _dtypes.int64, keys)
     for i, (by_row, shift, db) in enumerate(todo):
         pairs = vals is not None
         v_in = va if pairs else a
@@ -363,18 +374,17 @@ def _sort_rows(x, axis, descending, want_index):
         # positions travel with the keys; values are gathered through them
         # when -0.0 must keep its sign and its place among the zeros
         bits = _digit_bits(x)
-        k, v = _radix(keys, _iota(n, x), st.moving(npass, bits), bits,
-                      length, rows)
+        k, v = _radix(keys, _iota(n, x), st.digits(bits), length, rows)
     else:
         bits = _digit_bits(x)
-        shifts = st.moving(npass, bits)
-        fused = _fused_unkey(how, descending, x, n) if shifts else None
+        digits = st.digits(bits)
+        fused = _fused_unkey(how, descending, x, n) if digits else None
         if fused is not None:
             out, view, kind, c1, c2 = fused
-            r, _ = _radix(keys, None, shifts, bits,
+            r, _ = _radix(keys, None, digits,
                           final=(out, view, kind, c1, c2, int(descending)))
             return _back(_shaped(r, xm.shape), inv)
-        k, v = _radix(keys, None, shifts, bits)
+        k, v = _radix(keys, None, digits)
     if want_index:
         r = v
         if rows > 1:
