@@ -509,6 +509,22 @@ def test_large_sort_every_digit(device, dt):
         assert (got[:-1][same] < got[1:][same]).all()
 
 
+def test_digits_of_the_varying_bits(device):
+    # the passes cover the bits that vary, from the lowest: a span that
+    # starts mid-byte, two spans with constant bits between them, floats
+    # of one binade (only the mantissa varies)
+    rng = np.random.default_rng(14)
+    n = 30_001
+    v = rng.integers(0, 1 << 31, n, dtype=np.int64)
+    lo = rng.integers(0, 16, n, dtype=np.int64)
+    for a in (v << 5, (v & 0x1F) << 40 | lo, (v & 0xFF) - (1 << 40),
+              (1.0 + rng.random(n)).astype(np.float32)):
+        x = sluice.asarray(a, device=device)
+        _eq(sluice.sort(x), np.sort(a))
+        _eq(sluice.argsort(x, descending=True),
+            np.argsort(-a, kind="stable"))
+
+
 def test_sorted_constant_and_reversed_inputs(device):
     # sorted keys skip every pass; constant keys have no digit that moves
     n = 30_000
