@@ -240,9 +240,10 @@ def _unkey(keys, how, descending, like):
 
 
 def _digit_bits(x):
-    """Bits per radix digit: 11 on the host (3 passes for 32-bit keys, the
-    counters of a block still in its core's cache), 8 on devices, whose
-    many blocks would make 2048 counters each too many to scan."""
+    """The widest radix digit: 11 bits on the host (3 passes for 32-bit
+    keys, the counters of a block still in its core's cache), 8 on
+    devices, whose many blocks would make 2048 counters each too many to
+    scan."""
     info = queue_info(x.sycl_queue)
     return 11 if info.get("backend_name") in (None, "host") else 8
 
