@@ -5,7 +5,9 @@ its peers in one process, medians of --reps runs, with ratios.
     python bench/sort_scan.py --device cuda:gpu:0 --n 2**27   # GPU machine
 
 On the CPU the peer is NumPy; on a CUDA device the peers are CuPy (CUB)
-and PyTorch, when importable. Every Sluice result is checked against the
+and PyTorch, when importable. The last column is the process's CPU time
+during the Sluice call (all threads): on a loaded machine it tells whether
+the second core was there at all. Every Sluice result is checked against the
 first peer before it is timed. Cases (float32 keys unless said):
 sort, argsort (stable), cumsum, argmax, bincount (256 bins, int32 keys),
 histogram (256 equal bins), searchsorted (n/16 queries into n sorted
@@ -23,15 +25,24 @@ import numpy as np
 import sluice
 
 
-def _median_time(fn, sync, reps):
+def _median_time(fn, sync, reps, cpu=None):
+    """Median wall time of fn; with a list `cpu`, the median CPU time of
+    the process (all its threads) is appended to it: near the wall time,
+    the work ran on one core (the other busy, or the code serial); near
+    twice the wall time, on both cores of the 2-core machine."""
     fn()
     sync()
     ts = []
+    cs = []
     for _ in range(reps):
         t = time.perf_counter()
+        c = time.process_time()
         fn()
         sync()
         ts.append(time.perf_counter() - t)
+        cs.append(time.process_time() - c)
+    if cpu is not None:
+        cpu.append(statistics.median(cs))
     return statistics.median(ts)
 
 
@@ -102,7 +113,7 @@ def main():
     print(f"# n = {n}, device {a.device}, medians of {a.reps}")
     print(f"{'case':<13} {'sluice ms':>10} " + " ".join(
         f"{k + ' ms':>10}" for k in (["numpy"] if not gpu else peers)) +
-        "  ratio (peer / sluice)   sluice GB/s")
+        "  ratio (peer / sluice)   sluice GB/s   sluice cpu ms")
     for name, arrays, fnp, fsl, ftorch, fcupy, exact in _cases(n):
         if a.only and name not in a.only.split(","):
             continue
@@ -114,7 +125,8 @@ def main():
         if not ok:
             print(f"{name}: WRONG RESULT against NumPy", file=sys.stderr)
             sys.exit(1)
-        ts = _median_time(lambda: fsl(*xs), sluice.synchronize, a.reps)
+        cpu = []
+        ts = _median_time(lambda: fsl(*xs), sluice.synchronize, a.reps, cpu)
         row = [ts]
         if not gpu:
             row.append(_median_time(lambda: fnp(*arrays), lambda: None,
@@ -133,7 +145,7 @@ def main():
         gbs = _bytes(name, arrays, n) / ts / 1e9
         print(f"{name:<13} " + " ".join(f"{t * 1e3:10.2f}" for t in row) +
               "  " + " ".join(f"{t / ts:6.2f}x" for t in row[1:]) +
-              f"   {gbs:8.2f}")
+              f"   {gbs:8.2f}   {cpu[0] * 1e3:10.2f}")
     # random numbers: Philox in kernels against the peer's generator
     if not a.only or "random" in a.only:
         rs = sluice.random.RandomState(1, device=dev)

@@ -8,9 +8,13 @@ one work-item per block (the host runs blocks on its thread pool), and the
 blocks' partial results (digit counts, sums) are combined by a short second
 kernel, as in a GPU's block-level radix sort and scan:
 
-- LSD radix sort on unsigned keys (8-bit digits): one counting pass for
-  every digit at once, an exclusive scan of the counts per digit in
-  (digit, block) order, and a stable scatter per digit.
+- LSD radix sort on unsigned keys (11-bit digits on the host, 8-bit on
+  devices): the key kernel's per-block stats tell which digits vary; per
+  varying digit, a count per block, an exclusive scan of the counts in
+  (digit, block) order and a stable scatter (the last one writes the
+  values); an array of one block is sorted by one kernel.
+- argmax and friends: per (row, chunk), groups of elements tested at once,
+  then a combine of the chunks.
 - scans: block totals, a scan of the totals per row, a rescan of each
   block from its offset.
 - histograms: per-block private counts, then a sum over blocks.
@@ -27,63 +31,108 @@ from . import kernel_api as kapi
 kernel = _k.kernel
 
 # --- keys -----------------------------------------------------------------
+#
+# The key kernels are blocked (one work-item per block) and also write, per
+# block b, stats[5b:5b+5] = (OR of its keys, AND of its keys, flags, first
+# key, last key), flags bit 0: the block's keys are not in order, bit 1: it
+# holds a -0.0. From these the host learns, reading 5 numbers per block,
+# which digits vary (the others need no pass), whether the keys are sorted
+# already (no pass at all) and whether -0.0 must be kept apart from 0.0.
 
 
-@kernel
-def k_key_float(it: kapi.Item, bits, out, sign, nan, desc):
-    # IEEE bits -> unsigned keys in total order, NaN canonical and last;
-    # -0.0 is +0.0 (they compare equal, so a stable sort keeps their order)
-    i = it.get_id(0)
-    u = bits[i]
-    if u == sign:
-        u = u ^ sign
-    if (u & (sign - 1)) > nan:
-        out[i] = (sign - 1) | sign
-    else:
-        if u >= sign:
-            u = u ^ ((sign - 1) | sign)
+@_k.device_func
+def _float_key(u, sign, nan, desc):
+    # IEEE bits -> unsigned key in total order, NaN canonical and last;
+    # -0.0 is +0.0 (they compare equal, so a stable sort keeps their
+    # order). Branch-free, so the key loops vectorize.
+    top = (sign - 1) | sign
+    u = u ^ ((u == sign) * sign)
+    k = u ^ (((u >= sign) * (sign - 1)) | sign)
+    k = k ^ ((desc != 0) * top)
+    return k | (((u & (sign - 1)) > nan) * top)
+
+
+@_k.device_func
+def _int_key(v, bias, top, desc):
+    # integers -> unsigned keys: v + bias (signed types), reversed for
+    # descending order (64-bit types come as int64, wrapping)
+    return np.uint64(np.int64(v) + bias) ^ ((desc != 0) * np.uint64(top))
+
+
+def _key_kernel(is_float):
+    """Keys of floats (c1 = sign bit, c2 = the bits of inf) or integers
+    (c1 = bias, c2 = top), with the blocks' stats."""
+
+    @kernel
+    def k_key(it: kapi.NdItem, x, n, chunk, out, c1, c2, desc, stats):
+        b = it.get_global_id(0)
+        lo = max(b * chunk, 0)
+        hi = min(lo + chunk, n)
+        if is_float:
+            ko = c1 ^ c1
+            ka = (c1 - 1) | c1
         else:
-            u = u | sign
-        if desc:
-            u = u ^ ((sign - 1) | sign)
-        out[i] = u
+            ko = np.uint64(0)
+            ka = np.uint64(c2)
+        first = ko
+        if lo < hi:
+            if is_float:
+                first = _float_key(x[lo], c1, c2, desc)
+            else:
+                first = _int_key(x[lo], c1, c2, desc)
+        prev = first
+        unsorted = False
+        negzero = False
+        for i in range(lo, hi):
+            if is_float:
+                u = x[i]
+                negzero = negzero | (u == c1)
+                k = _float_key(u, c1, c2, desc)
+            else:
+                k = _int_key(x[i], c1, c2, desc)
+            out[i] = k
+            ko = ko | k
+            ka = ka & k
+            unsorted = unsorted | (k < prev)
+            prev = k
+        stats[5 * b] = ko
+        stats[5 * b + 1] = ka
+        stats[5 * b + 2] = unsorted + 2 * negzero
+        stats[5 * b + 3] = first
+        stats[5 * b + 4] = prev
+
+    return k_key
+
+
+KEY = {is_float: _key_kernel(is_float) for is_float in (False, True)}
+
+
+@_k.device_func
+def _float_unkey(k, sign, desc):
+    # the inverse of _float_key (a NaN key gives a NaN), branch-free
+    top = (sign - 1) | sign
+    u = k ^ ((desc != 0) * top)
+    u = u ^ (sign | ((u < sign) * (sign - 1)))
+    return u ^ ((k == top) * (u ^ (top ^ sign)))
+
+
+@_k.device_func
+def _int_unkey(k, bias, top, desc):
+    # the inverse of k_key_int's keys (int64 arithmetic, wrapping)
+    v = np.int64(k) ^ ((desc != 0) * top)
+    return v - bias
 
 
 @kernel
 def k_unkey_float(it: kapi.Item, keys, out, sign, desc):
     i = it.get_id(0)
-    u = keys[i]
-    if u != ((sign - 1) | sign):
-        if desc:
-            u = u ^ ((sign - 1) | sign)
-        if u >= sign:
-            u = u ^ sign
-        else:
-            u = u ^ ((sign - 1) | sign)
-        out[i] = u
-    else:
-        out[i] = u ^ sign
-
-
-@kernel
-def k_key_int(it: kapi.Item, x, out, bias, top, desc):
-    # integers -> unsigned keys: x + bias (signed types), reversed for
-    # descending order.
-    i = it.get_id(0)
-    v = x[i]
-    if desc:
-        out[i] = top - (v + bias)
-    else:
-        out[i] = v + bias
+    out[i] = _float_unkey(keys[i], sign, desc)
 
 
 @kernel
 def k_unkey_int(it: kapi.Item, keys, out, bias, top, desc):
     i = it.get_id(0)
-    v = keys[i]
-    if desc:
-        v = top - v
-    out[i] = v - bias
+    out[i] = _int_unkey(keys[i], bias, top, desc)
 
 
 @kernel
@@ -93,121 +142,176 @@ def k_iota(it: kapi.Item, out):
 
 
 # --- radix sort ------------------------------------------------------------
+#
+# One stable LSD pass on `bits`-bit digits (8 or 11) is a count (each
+# block's digit counts), an exclusive scan of the counts in (digit, block)
+# order and a scatter. A pass sorts by a digit of the key or, in segmented
+# sorts, by an 8-bit digit of the row (vals // length, vals being the flat
+# positions); the keys travel alone or with vals. The variants are one
+# generator's table entries: COUNT[(rows, bits, ways)] and
+# SCATTER[(pairs, rows, bits, final, ways)].
+
+
+@_k.device_func
+def _key_digit(k, shift, mask):
+    return np.int64((np.uint64(k) >> np.uint64(shift)) & mask)
+
+
+@_k.device_func
+def _row_digit(v, length, shift, mask):
+    return ((v // length) >> shift) & mask
+
+
+def _count_kernel(rows, bits, ways):
+    R = 1 << bits
+    M = R - 1
+
+    @kernel
+    def k_count(it: kapi.NdItem, keys, vals, n, chunk, length, shift,
+                counts):
+        # counts[b * R + digit]: block b's count of each digit at `shift`
+        # (blocks change contents every pass, so each pass counts anew;
+        # each block's counters are its own cache lines, zeroed here).
+        # A work-item takes `ways` neighbouring blocks, element by element
+        # in turn: their counters are independent chains of increments,
+        # which keeps a digit shared by many keys from serialising them.
+        w = it.get_global_id(0)
+        c0 = max(chunk, 0)
+        lo = w * ways * c0
+        base = w * ways * R
+        for d in range(ways * R):
+            counts[base + d] = 0
+        for t in range(max(min(lo + c0, n) - lo, 0)):
+            for s in range(ways):
+                i = lo + s * c0 + t
+                if s == 0 or i < n:
+                    if rows:
+                        d = _row_digit(vals[i], length, shift, M)
+                    else:
+                        d = _key_digit(keys[i], shift, M)
+                    j = base + s * R + d
+                    counts[j] = counts[j] + 1
+
+    return k_count
 
 
 @kernel
-def k_count(it: kapi.NdItem, keys, n, chunk, shift, counts):
-    # counts[b * 256 + digit]: block b's count of each digit at `shift`
-    # (blocks change contents every pass, so each pass counts anew; each
-    # block's counters are its own cache lines)
-    b = it.get_global_id(0)
-    lo = b * chunk
-    hi = min(lo + chunk, n)
-    base = b * 256
-    for i in range(lo, hi):
-        d = np.int64((np.uint64(keys[i]) >> np.uint64(shift)) & 255)
-        counts[base + d] += 1
-
-
-@kernel
-def k_count_all(it: kapi.NdItem, keys, n, chunk, npass, counts):
-    # counts[(b * npass + p) * 256 + digit]: block b's counts of every digit
-    # of every pass; summed over blocks, they tell which passes move
-    # nothing (a digit shared by every key)
-    b = it.get_global_id(0)
-    lo = b * chunk
-    hi = min(lo + chunk, n)
-    base = b * npass * 256
-    for i in range(lo, hi):
-        k = np.uint64(keys[i])
-        for p in range(npass):
-            d = np.int64((k >> np.uint64(8 * p)) & 255)
-            counts[base + p * 256 + d] += 1
-
-
-@kernel
-def k_max_digit_count(it: kapi.Item, counts, nb, npass, out):
-    # out[p] = the largest total count of one digit in pass p
-    p = it.get_id(0)
-    m = 0
-    for d in range(256):
-        s = 0
-        for b in range(nb):
-            s += counts[(b * npass + p) * 256 + d]
-        m = max(m, s)
-    out[p] = m
-
-
-@kernel
-def k_count_rows(it: kapi.NdItem, idx, n, chunk, length, shift, counts):
-    # digits of the row (idx // length) of each element, for segmented sorts
-    b = it.get_global_id(0)
-    lo = b * chunk
-    hi = min(lo + chunk, n)
-    base = b * 256
-    for i in range(lo, hi):
-        d = ((idx[i] // length) >> shift) & 255
-        counts[base + d] += 1
-
-
-@kernel
-def k_offsets(it: kapi.Item, counts, nb):
-    # exclusive scan, in place, of the counts in (digit, block) order
+def k_offsets(it: kapi.Item, counts, nb, radix):
+    # exclusive scan, in place, of the counts in (digit, block) order, by
+    # sweeps along the blocks' rows: the digits' totals, their scan, then
+    # each block's offsets (radix <= 2048)
+    tot = kapi.PrivateArray(2048, np.int64, fill_zeros=True)
+    for b in range(nb):
+        for d in range(radix):
+            tot[d] += counts[b * radix + d]
     s = 0
-    for d in range(256):
-        for b in range(nb):
-            c = counts[b * 256 + d]
-            counts[b * 256 + d] = s
-            s += c
+    for d in range(radix):
+        c = tot[d]
+        tot[d] = s
+        s += c
+    for b in range(nb):
+        for d in range(radix):
+            c = counts[b * radix + d]
+            counts[b * radix + d] = tot[d]
+            tot[d] += c
 
 
-@kernel
-def k_scatter(it: kapi.NdItem, keys, n, chunk, shift, offs, out):
-    b = it.get_global_id(0)
-    base = b * 256
-    lo = b * chunk
-    hi = min(lo + chunk, n)
-    for i in range(lo, hi):
-        k = keys[i]
-        d = np.int64((np.uint64(k) >> np.uint64(shift)) & 255)
-        j = base + d
-        q = offs[j]
-        offs[j] = q + 1
-        out[q] = k
+def _scatter_kernel(pairs, rows, bits, final, ways):
+    """final (the last pass of a sort of keys alone): 1 writes floats' bits
+    back from the keys (c1 = sign bit), 2 integers (c1 = bias, c2 = top),
+    so no pass of its own turns the keys back into values. A work-item
+    takes `ways` blocks in turn, as k_count."""
+    R = 1 << bits
+    M = R - 1
+
+    @kernel
+    def k_scatter(it: kapi.NdItem, keys, vals, n, chunk, length, shift,
+                  offs, out, outv, c1, c2, desc):
+        # each block writes its elements, in order, from its offsets
+        w = it.get_global_id(0)
+        c0 = max(chunk, 0)
+        lo = w * ways * c0
+        base = w * ways * R
+        for t in range(max(min(lo + c0, n) - lo, 0)):
+            for s in range(ways):
+                i = lo + s * c0 + t
+                if s == 0 or i < n:
+                    k = keys[i]
+                    if rows:
+                        v = vals[i]
+                        d = _row_digit(v, length, shift, M)
+                    else:
+                        d = _key_digit(k, shift, M)
+                    j = base + s * R + d
+                    q = offs[j]
+                    offs[j] = q + 1
+                    if final == 1:
+                        out[q] = _float_unkey(k, c1, desc)
+                    elif final == 2:
+                        out[q] = _int_unkey(k, c1, c2, desc)
+                    else:
+                        out[q] = k
+                    if rows:
+                        outv[q] = v
+                    elif pairs:
+                        outv[q] = vals[i]
+
+    return k_scatter
 
 
-@kernel
-def k_scatter_pairs(it: kapi.NdItem, keys, vals, n, chunk, shift, offs,
-                    out, outv):
-    b = it.get_global_id(0)
-    base = b * 256
-    lo = b * chunk
-    hi = min(lo + chunk, n)
-    for i in range(lo, hi):
-        k = keys[i]
-        d = np.int64((np.uint64(k) >> np.uint64(shift)) & 255)
-        j = base + d
-        q = offs[j]
-        offs[j] = q + 1
-        out[q] = k
-        outv[q] = vals[i]
+def _small_radix_kernel(gather):
+    @kernel
+    def k_radix_small(it: kapi.Item, keys, vals, tk, tv, n, length, mask,
+                      npass, rpass, counts, src, out):
+        # the whole LSD sort of a small array (keys and their positions
+        # vals) in one work-item: the passes of `mask`'s 8-bit digits, then
+        # rpass passes on the row (vals // length); with `gather`,
+        # out[i] = src[vals[i]] at the end
+        for p in range(npass + rpass):
+            by_row = p >= npass
+            shift = 8 * p
+            if by_row:
+                shift = 8 * (p - npass)
+            if by_row or (mask >> p) & 1:
+                for d in range(256):
+                    counts[d] = 0
+                for sweep in range(2):  # count, then scatter
+                    if sweep == 1:
+                        t = 0
+                        for d in range(256):
+                            c = counts[d]
+                            counts[d] = t
+                            t += c
+                    for i in range(n):
+                        d = _key_digit(keys[i], shift, 255)
+                        if by_row:
+                            d = _row_digit(vals[i], length, shift, 255)
+                        q = counts[d]
+                        counts[d] = q + 1
+                        if sweep == 1:
+                            tk[q] = keys[i]
+                            tv[q] = vals[i]
+                for i in range(n):
+                    keys[i] = tk[i]
+                    vals[i] = tv[i]
+        if gather:
+            for i in range(n):
+                out[i] = src[vals[i]]
+
+    return k_radix_small
 
 
-@kernel
-def k_scatter_rows(it: kapi.NdItem, keys, vals, n, chunk, length, shift,
-                   offs, out, outv):
-    b = it.get_global_id(0)
-    base = b * 256
-    lo = b * chunk
-    hi = min(lo + chunk, n)
-    for i in range(lo, hi):
-        v = vals[i]
-        d = ((v // length) >> shift) & 255
-        j = base + d
-        q = offs[j]
-        offs[j] = q + 1
-        out[q] = keys[i]
-        outv[q] = v
+RADIX_BITS = (8, 9, 10, 11)
+WAYS = (1, 2)
+COUNT = {(rows, bits, ways): _count_kernel(rows, bits, ways)
+         for rows in (False, True) for bits in RADIX_BITS for ways in WAYS}
+SCATTER = {(pairs, rows, bits, final, ways): _scatter_kernel(
+    pairs, rows, bits, final, ways)
+    for pairs, rows, final in ((False, False, 0), (True, False, 0),
+                               (True, True, 0), (False, False, 1),
+                               (False, False, 2))
+    for bits in RADIX_BITS for ways in WAYS}
+SMALL = {gather: _small_radix_kernel(gather) for gather in (False, True)}
 
 
 # --- gathers and searches --------------------------------------------------
@@ -291,40 +395,84 @@ def k_run_lengths(it: kapi.Item, starts, m, n, out):
         out[j] = n - starts[j]
 
 
-@kernel
-def k_arg_extreme(it: kapi.NdItem, x, length, chunk, nchunks, want_max,
-                  nan_first, outv, outi):
-    # per (row, chunk): index of the first maximum (minimum); with
-    # nan_first, the first NaN wins (NumPy's argmax); without, NaNs are
-    # skipped (nanargmax); outv[w] = 0 when the chunk has no candidate
-    w = it.get_global_id(0)
-    r = w // nchunks
-    c = w % nchunks
-    lo = r * length + c * chunk
-    hi = r * length + min((c + 1) * chunk, length)
-    best = lo
-    found = 0
-    bv = x[lo]
-    for i in range(lo, hi):
-        v = x[i]
-        if v != v:
-            if nan_first:
-                best = i
-                found = 1
-                break
-        elif found == 0:
-            best = i
-            bv = v
+_ARG_GROUP = 32  # elements one test of a group filters at once
+
+
+def _arg_extreme_kernel(want_max, nan_first, is_float):
+    """The kernel of one (row, chunk) of argmax / argmin / nanargmax /
+    nanargmin: the index of the chunk's first maximum (minimum); with
+    nan_first the first NaN wins (NumPy's argmax), without it NaNs are
+    skipped (nanargmax); outv[w] = 0 when the chunk has no candidate.
+
+    A group of _ARG_GROUP elements is first tested as a whole: an OR of
+    "not (x <= best)" over the group (branch-free, so it vectorizes; true
+    for a larger element or a NaN); only a group that passes is searched
+    element by element. The three flags are compile-time constants."""
+
+    @kernel
+    def k_arg_extreme(it: kapi.NdItem, x, length, chunk, nchunks, outv,
+                      outi):
+        w = it.get_global_id(0)
+        r = w // nchunks
+        c = w % nchunks
+        lo = max(r * length + c * chunk, 0)
+        hi = max(r * length + min((c + 1) * chunk, length), 0)
+        i = lo
+        if is_float and not nan_first:
+            while i < hi and x[i] != x[i]:
+                i += 1
+        found = 0
+        done = 0
+        best = lo
+        bv = x[lo]
+        if i < hi:
             found = 1
-        elif want_max:
-            if v > bv:
-                best = i
-                bv = v
-        elif v < bv:
             best = i
-            bv = v
-    outi[w] = best - r * length
-    outv[w] = found
+            bv = x[i]
+            i += 1
+            if is_float and nan_first and bv != bv:
+                done = 1
+        while done == 0 and i < hi:
+            g = i
+            e = min(i + _ARG_GROUP, hi)
+            if e - i == _ARG_GROUP:
+                # (indices known non-negative, in a variable of their
+                # own, make the loads contiguous vectors)
+                g0 = max(i, 0)
+                if want_max:
+                    h = not (x[g0] <= bv)
+                    for t in range(g0 + 1, g0 + _ARG_GROUP):
+                        h = h | (not (x[t] <= bv))
+                else:
+                    h = not (x[g0] >= bv)
+                    for t in range(g0 + 1, g0 + _ARG_GROUP):
+                        h = h | (not (x[t] >= bv))
+                if not h:
+                    g = e
+            for j in range(g, e):
+                v = x[j]
+                if is_float and v != v:
+                    if nan_first:
+                        best = j
+                        done = 1
+                        break
+                elif want_max:
+                    if v > bv:
+                        best = j
+                        bv = v
+                elif v < bv:
+                    best = j
+                    bv = v
+            i = e
+        outi[w] = best - r * length
+        outv[w] = found
+
+    return k_arg_extreme
+
+
+ARG_EXTREME = {(m, f, fl): _arg_extreme_kernel(m, f, fl)
+               for m in (False, True) for f in (False, True)
+               for fl in (False, True)}
 
 
 @kernel
@@ -362,8 +510,8 @@ def k_block_total(it: kapi.NdItem, x, length, chunk, nchunks, prod, out):
     w = it.get_global_id(0)
     r = w // nchunks
     c = w % nchunks
-    lo = r * length + c * chunk
-    hi = r * length + min((c + 1) * chunk, length)
+    lo = max(r * length + c * chunk, 0)
+    hi = max(r * length + min((c + 1) * chunk, length), 0)
     s = out[w]
     if prod:
         for i in range(lo, hi):
@@ -396,8 +544,8 @@ def k_block_scan(it: kapi.NdItem, x, length, chunk, nchunks, prod, offs,
     w = it.get_global_id(0)
     r = w // nchunks
     c = w % nchunks
-    lo = r * length + c * chunk
-    hi = r * length + min((c + 1) * chunk, length)
+    lo = max(r * length + c * chunk, 0)
+    hi = max(r * length + min((c + 1) * chunk, length), 0)
     s = offs[w]
     if prod:
         for i in range(lo, hi):
@@ -417,7 +565,7 @@ def k_bin_counts(it: kapi.NdItem, idx, w, n, chunk, nbins, use_w, counts):
     # block b counts idx (bins in [0, nbins); others are skipped) into its
     # own row of counts: counts[b * nbins + bin]
     b = it.get_global_id(0)
-    lo = b * chunk
+    lo = max(b * chunk, 0)
     hi = min(lo + chunk, n)
     base = b * nbins
     if use_w:
@@ -501,6 +649,56 @@ def k_flag_new(it: kapi.Item, s, out):
             out[i] = 0
         else:
             out[i] = 1
+
+
+@_k.device_func
+def _starts_run(s, i):
+    # whether sorted s starts a new value at i (NaNs are one value)
+    a = s[i - 1]
+    c = s[i]
+    return not (a == c or (a != a and c != c))
+
+
+@kernel
+def k_run_count(it: kapi.NdItem, s, n, chunk, cnt):
+    # cnt[b]: how many values start in block b of sorted s
+    b = it.get_global_id(0)
+    lo = max(b * chunk, 0)
+    hi = min(lo + chunk, n)
+    c = 0
+    if lo == 0 and hi > 0:
+        c = 1
+        lo = 1
+    for i in range(max(lo, 1), hi):
+        c += _starts_run(s, i)
+    cnt[b] = c
+
+
+@kernel
+def k_excl_scan(it: kapi.Item, cnt, nb):
+    # exclusive scan of cnt[0:nb] in place, the total in cnt[nb]
+    t = 0
+    for b in range(nb):
+        c = cnt[b]
+        cnt[b] = t
+        t += c
+    cnt[nb] = t
+
+
+@kernel
+def k_run_values(it: kapi.NdItem, s, n, chunk, offs, out):
+    # the first element of each run of sorted s, in order
+    b = it.get_global_id(0)
+    lo = max(b * chunk, 0)
+    hi = min(lo + chunk, n)
+    q = offs[b]
+    if lo == 0 and hi > 0:
+        out[q] = s[0]
+        q += 1
+    for i in range(max(lo, 1), hi):
+        if _starts_run(s, i):
+            out[q] = s[i]
+            q += 1
 
 
 @kernel

@@ -65,7 +65,13 @@ def _contig(x):
     return x if x._c_contiguous else _ops.copy(x)
 
 
+def _shaped(x, shape):
+    return x if x.shape == tuple(shape) else _ops.reshape(x, shape)
+
+
 def _flat(x):
+    if x.ndim == 1 and x._c_contiguous:
+        return x  # (a reshape costs a call into the eager path)
     return _ops.reshape(_contig(x), (x.size,))
 
 
@@ -83,6 +89,15 @@ def _blocks(n, x, per=4096, most=64):
         most = 1024
         per = 1024
     return builtins.max(1, builtins.min(most, n // per))
+
+
+def _sort_blocks(n, x):
+    """Blocks of the radix sort: on the host at most 16 (a block's 2048
+    counters per pass stay few against its share of the keys)."""
+    info = queue_info(x.sycl_queue)
+    if info.get("backend_name") in (None, "host"):
+        return _blocks(n, x, most=16)
+    return _blocks(n, x)
 
 
 def _norm_axis(axis, nd):
@@ -111,11 +126,66 @@ def _back(r, inv):
 # --- radix sort -----------------------------------------------------------------
 
 
+class _KeyStats:
+    """What the key kernels' per-block stats say (read on the host)."""
+
+    def __init__(self, stats, nb):
+        self.nb = nb
+        self._stats = stats
+        self._read = False
+
+    def __getattr__(self, name):
+        # read on first use: small sorts never wait for it
+        if name.startswith("_") or self._read:
+            raise AttributeError(name)
+        self._parse()
+        return getattr(self, name)
+
+    def _parse(self):
+        from ._array import asnumpy
+        nb = self.nb
+        self._read = True
+        st = [int(v) for v in asnumpy(self._stats)] if nb else []
+        ko, ka = 0, (1 << 64) - 1
+        self.sorted = True
+        self.negzero = False
+        last = None
+        for b in range(nb):
+            o, a_, flags, first, lst = st[5 * b:5 * b + 5]
+            if flags & 1 or (last is not None and first < last):
+                self.sorted = False
+            self.negzero = self.negzero or bool(flags & 2)
+            ko |= o
+            ka &= a_
+            last = lst
+        self.vary = ko ^ ka if nb else 0
+
+    def digits(self, most):
+        """The (shift, bits) of the radix passes: the bits that vary among
+        the keys, from the lowest to the highest, cut into the fewest
+        digits of at most `most` bits, all of one width (at least 8): the
+        fewer buckets a pass has, the cheaper its scatter. A digit whose
+        bits are the same in every key is left out."""
+        vary = self.vary
+        if not vary:
+            return []
+        lo = (vary & -vary).bit_length() - 1
+        span = vary.bit_length() - lo
+        npass = -(-span // most)
+        width = builtins.max(8, -(-span // npass))
+        return [(sh, width) for sh in range(lo, lo + span, width)
+                if (vary >> sh) & ((1 << width) - 1)]
+
+
 def _keys(x, descending):
     """(unsigned keys of the flat contiguous x, number of 8-bit digits,
-    how to get values back: (kind, args))."""
+    how to get values back: (kind, args), _KeyStats)."""
     dt = x.dtype
     n = x.size
+    nb = _sort_blocks(n, x)
+    chunk = -(-n // nb)
+    space = kapi.NdRange((nb,), (1,))
+    stats = _empty(5 * nb, _dtypes.uint64, x)
     if dt == _dtypes.bool_:
         x = _ops.astype(x, _dtypes.uint8)
         dt = x.dtype
@@ -127,25 +197,25 @@ def _keys(x, descending):
         sign = np.uint64(1 << 63) if big else np.uint32(1 << 31)
         nan = np.uint64(0x7FF0000000000000) if big else np.uint32(0x7F800000)
         keys = _empty(n, ut, x)
-        call_kernel(K.k_key_float, kapi.Range(n), _view(x, ut), keys, sign,
-                    nan, int(descending))
-        return keys, 8 if big else 4, ("f", x.dtype, dt, sign)
+        call_kernel(K.KEY[True], space, _view(x, ut), n, chunk, keys, sign,
+                    nan, int(descending), stats)
+        return (keys, 8 if big else 4, ("f", x.dtype, dt, sign),
+                _KeyStats(stats, nb))
     size = dt.itemsize
     if size == 8:
         xi = _view(x, _dtypes.int64)
         bias = np.int64(-(1 << 63)) if dt.kind == "i" else np.int64(0)
         top = np.int64(-1)
         keys = _empty(n, _dtypes.uint64, x)
-        call_kernel(K.k_key_int, kapi.Range(n), xi, _view(keys,
-                    _dtypes.int64), bias, top, int(descending))
     else:
+        xi = x
         bias = np.int64(1 << (8 * size - 1)) if dt.kind == "i" else \
             np.int64(0)
         top = np.int64((1 << (8 * size)) - 1)
         keys = _empty(n, _dtypes.uint32, x)
-        call_kernel(K.k_key_int, kapi.Range(n), x, keys, bias, top,
-                    int(descending))
-    return keys, size, ("i", dt, bias, top)
+    call_kernel(K.KEY[False], space, xi, n, chunk, keys, bias, top,
+                int(descending), stats)
+    return keys, size, ("i", dt, bias, top), _KeyStats(stats, nb)
 
 
 def _unkey(keys, how, descending, like):
@@ -164,60 +234,91 @@ def _unkey(keys, how, descending, like):
                     int(descending))
         return _ops.astype(out, _dtypes.bool_)
     out = _empty(n, dt, like)
-    if dt.itemsize == 8:
-        call_kernel(K.k_unkey_int, kapi.Range(n), _view(keys, _dtypes.int64),
-                    _view(out, _dtypes.int64), bias, top, int(descending))
-    else:
-        call_kernel(K.k_unkey_int, kapi.Range(n), keys, out, bias, top,
-                    int(descending))
+    call_kernel(K.k_unkey_int, kapi.Range(n), keys, out, bias, top,
+                int(descending))
     return out
 
 
-def _radix(keys, vals, npass, length=None, rows=1):
-    """Stable LSD radix sort of keys (and vals along); with rows > 1, vals
-    are the flat positions and the result is ordered by row first."""
+def _digit_bits(x):
+    """The widest radix digit: 11 bits on the host (3 passes for 32-bit
+    keys, the counters of a block still in its core's cache), 8 on
+    devices, whose many blocks would make 2048 counters each too many to
+    scan."""
+    info = queue_info(x.sycl_queue)
+    return 11 if info.get("backend_name") in (None, "host") else 8
+
+
+def _fused_unkey(how, descending, like, n):
+    """(out, final kind, c1, c2) when the last pass of a sort of keys alone
+    can write the values itself (same dtype as the keys' source), else
+    None."""
+    if how[0] == "f":
+        _, fdt, dt, sign = how
+        if fdt != dt:
+            return None
+        out = _empty(n, dt, like)
+        return out, _view(out, _dtypes.uint64 if dt.itemsize == 8 else
+                          _dtypes.uint32), 1, sign, sign
+    _, dt, bias, top = how
+    if like.dtype == _dtypes.bool_:
+        return None
+    out = _empty(n, dt, like)
+    return out, out, 2, bias, top
+
+
+def _ways(x):
+    """Blocks per work-item of the radix passes: on the host 2, taken in
+    turn, so that keys sharing a digit make two independent chains of
+    counter updates (a skewed digit, as floats' exponents, otherwise
+    waits on each update); on devices 1."""
+    info = queue_info(x.sycl_queue)
+    return 2 if info.get("backend_name") in (None, "host") else 1
+
+
+def _radix(keys, vals, digits, length=1, rows=1, final=None):
+    """Stable LSD radix sort of keys (and vals along) on the digits
+    ((shift, bits) each); with rows > 1, vals are the flat positions and the
+    result is ordered by row first (8-bit digits of the row). With `final`
+    ((out, view, kind, c1, c2), keys alone), the last pass writes the
+    values into out's view and out is returned as the keys."""
     n = keys.size
-    nb = _blocks(n, keys)
+    ways = _ways(keys)
+    nb = _sort_blocks(n, keys)
     chunk = -(-n // nb)
-    space = kapi.NdRange((nb,), (1,))
+    nw = -(-nb // ways)  # work-items, `ways` blocks each
+    nb = nw * ways
+    space = kapi.NdRange((nw,), (1,))
     a, b = keys, _empty(n, keys.dtype, keys)
     va = vals
     vb = _empty(n, vals.dtype, vals) if vals is not None else None
     rpass = 0
     if rows > 1:
         rpass = builtins.max(1, ((rows - 1).bit_length() + 7) // 8)
-    # one counting pass over every digit: passes whose digit is the same
-    # for every key move nothing and are skipped (the host reads npass
-    # numbers)
-    allc = _zeros(nb * npass * 256, _dtypes.int64, keys)
-    call_kernel(K.k_count_all, space, keys, n, chunk, npass, allc)
-    mx = _empty(npass, _dtypes.int64, keys)
-    call_kernel(K.k_max_digit_count, kapi.Range(npass), allc, nb, npass, mx)
-    from ._array import asnumpy
-    moving = [p for p, m in enumerate(asnumpy(mx)) if m < n]
-    todo = moving + list(range(npass, npass + rpass))
-    for i, p in enumerate(todo):
-        counts = _zeros(256 * nb, _dtypes.int64, keys)
-        if p < npass:
-            call_kernel(K.k_count, space, a, n, chunk, 8 * p, counts)
-        else:
-            call_kernel(K.k_count_rows, space, va, n, chunk, length,
-                        8 * (p - npass), counts)
-        call_kernel(K.k_offsets, kapi.Range(1), counts, nb)
-        if p >= npass:
-            call_kernel(K.k_scatter_rows, space, a, va, n, chunk, length,
-                        8 * (p - npass), counts, b, vb)
-        elif vals is None:
-            call_kernel(K.k_scatter, space, a, n, chunk, 8 * p, counts, b)
-        else:
-            call_kernel(K.k_scatter_pairs, space, a, va, n, chunk, 8 * p,
-                        counts, b, vb)
-        if vals is not None:
+    todo = [(False, sh, db) for sh, db in digits] + [
+        (True, 8 * p, 8) for p in range(rpass)]
+    most = builtins.max([8] + [db for _, db in digits])
+    counts = _empty((1 << most) * nb, _dtypes.int64, keys)
+    for i, (by_row, shift, db) in enumerate(todo):
+        pairs = vals is not None
+        v_in = va if pairs else a
+        v_out = vb if pairs else b
+        call_kernel(K.COUNT[(by_row, db, ways)], space, a, v_in, n, chunk,
+                    length, shift, counts)
+        call_kernel(K.k_offsets, kapi.Range(1), counts, nb, 1 << db)
+        if final is not None and i == len(todo) - 1:
+            out, view, kind, c1, c2, desc = final
+            call_kernel(K.SCATTER[(False, False, db, kind, ways)], space, a,
+                        a, n, chunk, length, shift, counts, view, view, c1,
+                        c2, desc)
+            return out, None
+        call_kernel(K.SCATTER[(pairs, by_row, db, 0, ways)], space, a, v_in,
+                    n, chunk, length, shift, counts, b, v_out, 0, 0, 0)
+        if pairs:
             va, vb = vb, va
         a, b = b, a
         if i == 0 and b is keys:
             b = _empty(n, keys.dtype, keys)  # never write the caller's keys
-        if i == 0 and vb is vals and vals is not None:
+        if i == 0 and pairs and vb is vals:
             vb = _empty(n, vals.dtype, vals)
     return a, va
 
@@ -230,7 +331,7 @@ def _iota(n, like):
 
 
 def _sort_rows(x, axis, descending, want_index):
-    x = _array(x, "sort")
+    x = _array(x, "argsort" if want_index else "sort")
     if axis is None:
         x = _flat(x)
         axis = 0
@@ -244,20 +345,57 @@ def _sort_rows(x, axis, descending, want_index):
         r = _empty(xm.shape, _dtypes.int64 if want_index else x.dtype, x)
         return _back(r, inv)
     rows = n // length
-    flat = _ops.reshape(xm, (n,))
-    keys, npass, how = _keys(flat, descending)
-    if want_index or rows > 1:
-        k, v = _radix(keys, _iota(n, x), npass, length, rows)
+    flat = _flat(xm)
+    keys, npass, how, st = _keys(flat, descending)
+    if st.nb == 1:
+        # one block: the whole sort is one kernel, with positions along;
+        # every digit is sorted (no wait for the keys' stats) and values
+        # come back by a gather, which keeps -0.0 and NaN payloads
+        v = _iota(n, x)
+        rpass = 0
+        if rows > 1:
+            rpass = builtins.max(1, ((rows - 1).bit_length() + 7) // 8)
+        out = v if want_index else _empty(n, flat.dtype, x)
+        call_kernel(K.SMALL[not want_index], kapi.Range(1), keys, v,
+                    _empty(n, keys.dtype, x), _empty(n, _dtypes.int64, x), n,
+                    length, (1 << npass) - 1, npass, rpass,
+                    _empty(256, _dtypes.int64, x), flat, out)
+        r = out
+        if want_index and rows > 1:
+            r = _empty(n, _dtypes.int64, x)
+            call_kernel(K.k_local_index, kapi.Range(n), v, length, r)
+        return _back(_shaped(r, xm.shape), inv)
+    if st.sorted:
+        # in order already (keys ascending over the whole array, so in
+        # every row): the identity
+        if not want_index:
+            return _back(_ops.copy(xm), inv)
+        v = _iota(n, x)
+    elif want_index or rows > 1 or st.negzero:
+        # positions travel with the keys; values are gathered through them
+        # when -0.0 must keep its sign and its place among the zeros
+        bits = _digit_bits(x)
+        k, v = _radix(keys, _iota(n, x), st.digits(bits), length, rows)
     else:
-        k, v = _radix(keys, None, npass)
+        bits = _digit_bits(x)
+        digits = st.digits(bits)
+        fused = _fused_unkey(how, descending, x, n) if digits else None
+        if fused is not None:
+            out, view, kind, c1, c2 = fused
+            r, _ = _radix(keys, None, digits,
+                          final=(out, view, kind, c1, c2, int(descending)))
+            return _back(_shaped(r, xm.shape), inv)
+        k, v = _radix(keys, None, digits)
     if want_index:
         r = v
         if rows > 1:
             r = _empty(n, _dtypes.int64, x)
             call_kernel(K.k_local_index, kapi.Range(n), v, length, r)
+    elif st.negzero:
+        r = _gather(flat, v)
     else:
         r = _unkey(k, how, descending, x)
-    return _back(_ops.reshape(r, xm.shape), inv)
+    return _back(_shaped(r, xm.shape), inv)
 
 
 def sort(a, axis=-1, kind=None, order=None, *, descending=False,
@@ -364,22 +502,33 @@ def _arg_extreme(x, axis, keepdims, want_max, nan_first, name):
     if rows == 0:
         out = _empty(shape, _dtypes.int64, x)
     else:
-        nch = builtins.max(1, builtins.min(length // 4096,
-                                           -(-64 // rows)))
+        host = queue_info(x.sycl_queue).get("backend_name") in (None,
+                                                                 "host")
+        nch = builtins.max(1, builtins.min(length // 16384 if host else
+                                           length // 4096,
+                                           -(-(16 if host else 64) // rows)))
         chunk = -(-length // nch)
         w = rows * nch
         found = _empty(w, _dtypes.uint8, x)
         idx = _empty(w, _dtypes.int64, x)
-        flat = _ops.reshape(xm, (xm.size,))
-        call_kernel(K.k_arg_extreme, kapi.NdRange((w,), (1,)), flat, length,
-                    chunk, nch, int(want_max), int(nan_first), found, idx)
-        out = _empty(rows, _dtypes.int64, x)
-        call_kernel(K.k_arg_combine, kapi.Range(rows), flat, length, nch,
-                    int(want_max), int(nan_first), found, idx, out)
-        if not nan_first and x.dtype.kind == "f":
-            if bool(_ops.any(_ops.less(out, 0))):
-                raise ValueError("All-NaN slice encountered")
-        out = _ops.reshape(out, shape)
+        flat = _flat(xm)
+        kern = K.ARG_EXTREME[(bool(want_max), bool(nan_first),
+                              x.dtype.kind == "f")]
+        call_kernel(kern, kapi.NdRange((w,), (1,)), flat, length, chunk, nch,
+                    found, idx)
+        if nch == 1:
+            out = idx  # one chunk per row: its result is the row's
+            if not nan_first and x.dtype.kind == "f":
+                if not bool(_ops.all(found)):
+                    raise ValueError("All-NaN slice encountered")
+        else:
+            out = _empty(rows, _dtypes.int64, x)
+            call_kernel(K.k_arg_combine, kapi.Range(rows), flat, length,
+                        nch, int(want_max), int(nan_first), found, idx, out)
+            if not nan_first and x.dtype.kind == "f":
+                if bool(_ops.any(_ops.less(out, 0))):
+                    raise ValueError("All-NaN slice encountered")
+        out = _shaped(out, shape)
     if keepdims:
         nd = x.ndim
         out = _ops.expand_dims(out, nd - 1)
@@ -474,9 +623,9 @@ def unique(ar, return_index=False, return_inverse=False,
     value."""
     if axis is not None:
         raise NotImplementedError("unique(axis=...) is not supported yet")
-    values, first, inverse, counts = _unique_parts(ar)
     if not (return_index or return_inverse or return_counts):
-        return values
+        return _unique_sorted_values(ar)
+    values, first, inverse, counts = _unique_parts(ar)
     r = [values]
     if return_index:
         r.append(first)
@@ -488,8 +637,29 @@ def unique(ar, return_index=False, return_inverse=False,
     return tuple(r)
 
 
+def _unique_sorted_values(x):
+    """The unique values of x (flattened): a sort, then each block of the
+    sorted keys counts and writes its runs' first values (the host reads
+    one number, the size of the result)."""
+    x = _array(x, "unique")
+    s = sort(_flat(x))
+    n = s.size
+    if n == 0:
+        return s
+    nb = _blocks(n, s)
+    chunk = -(-n // nb)
+    space = kapi.NdRange((nb,), (1,))
+    cnt = _empty(nb + 1, _dtypes.int64, s)
+    call_kernel(K.k_run_count, space, s, n, chunk, cnt)
+    call_kernel(K.k_excl_scan, kapi.Range(1), cnt, nb)
+    m = int(cnt[nb])
+    out = _empty(m, s.dtype, s)
+    call_kernel(K.k_run_values, space, s, n, chunk, cnt, out)
+    return out
+
+
 def unique_values(x):
-    return _unique_parts(x)[0]
+    return _unique_sorted_values(x)
 
 
 def unique_counts(x):

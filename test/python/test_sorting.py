@@ -406,6 +406,12 @@ def test_kernels_compile_to_ptx(host):
                            device=host)
         sluice.sort(f)
         sluice.argsort(f, axis=0)
+        # the blocked radix sort's kernels (key, count, offsets, scatter)
+        big = sluice.asarray(rng.standard_normal(20_000).astype(np.float32),
+                             device=host)
+        sluice.sort(big)
+        sluice.argsort(big)
+        sluice.unique(sluice.astype(big, np.int32))
         sluice.cumsum(f, axis=1)
         sluice.argmax(f, axis=1)
         sluice.unique(f)
@@ -438,3 +444,160 @@ def test_logsumexp_and_reduce_hypot(device):
     np.testing.assert_allclose(
         A(sluice.reduce_hypot(sluice.asarray(big, device=device), axis=1)),
         np.hypot.reduce(big, axis=1), rtol=1e-12)
+
+
+# --- the radix sort's paths: one block, many blocks, digits skipped,
+# --- sorted input, -0.0 kept, NaNs last ------------------------------------
+
+
+def _signs_equal(got, expected):
+    got = A(got)
+    np.testing.assert_array_equal(got, expected)
+    ok = ~np.isnan(expected)
+    np.testing.assert_array_equal(np.signbit(got[ok]),
+                                  np.signbit(expected[ok]))
+
+
+@pytest.mark.parametrize("n", [7, 1000, 13_001, 20_011])
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_sort_keeps_negative_zero_and_nans_last(device, n, dt):
+    # NumPy keeps -0.0, orders -0.0 and 0.0 as equal (stable) and puts NaNs
+    # last; small arrays take the one-kernel sort, large ones the blocked
+    if not _supported(device, np.dtype(dt)):
+        pytest.skip("float64")
+    rng = np.random.default_rng(n)
+    a = rng.choice(np.array([0.0, -0.0, np.nan, 2.5, -1.0, np.inf], dt), n)
+    x = sluice.asarray(a, device=device)
+    _signs_equal(sluice.sort(x), np.sort(a, kind="stable"))
+    _eq(sluice.argsort(x), np.argsort(a, kind="stable"))
+    # descending: unequal values reversed, ties (-0.0 and 0.0 too) stable,
+    # NaNs last
+    idx = np.argsort(-a, kind="stable")
+    _eq(sluice.argsort(x, descending=True), idx)
+    _signs_equal(sluice.sort(x, descending=True), a[idx])
+    two = np.stack([a, a[::-1]])
+    _signs_equal(sluice.sort(sluice.asarray(two, device=device), axis=1),
+                 np.sort(two, axis=1, kind="stable"))
+    # no -0.0: the values come back from the keys; NaN payloads may differ
+    b = np.where(a == 0, 1.0, a).astype(dt)
+    _signs_equal(sluice.sort(sluice.asarray(b, device=device)), np.sort(b))
+
+
+@pytest.mark.parametrize("dt", ["int8", "uint16", "int32", "uint32",
+                                "int64", "uint64", "float32", "bool"])
+def test_large_sort_every_digit(device, dt):
+    # full-range keys move every digit; narrow ones skip the constant digits
+    dt = np.dtype(dt)
+    rng = np.random.default_rng(11)
+    n = 50_021
+    if dt.kind == "b":
+        a = rng.integers(0, 2, n).astype(bool)
+    elif dt.kind == "f":
+        a = rng.standard_normal(n).astype(dt) * 1e20
+    else:
+        info = np.iinfo(dt)
+        a = rng.integers(info.min, info.max, n, dtype=dt, endpoint=True)
+    for v in (a, (a // 7 if dt.kind in "iu" else a)):
+        x = sluice.asarray(v, device=device)
+        _eq(sluice.sort(x), np.sort(v))
+        _eq(sluice.argsort(x), np.argsort(v, kind="stable"))
+        got = A(sluice.argsort(x, descending=True))
+        _eq(sluice.sort(x, descending=True), v[got])
+        s = v[got]
+        assert (s[:-1] >= s[1:]).all()
+        same = s[:-1] == s[1:]
+        assert (got[:-1][same] < got[1:][same]).all()
+
+
+def test_digits_of_the_varying_bits(device):
+    # the passes cover the bits that vary, from the lowest: a span that
+    # starts mid-byte, two spans with constant bits between them, floats
+    # of one binade (only the mantissa varies)
+    rng = np.random.default_rng(14)
+    n = 30_001
+    v = rng.integers(0, 1 << 31, n, dtype=np.int64)
+    lo = rng.integers(0, 16, n, dtype=np.int64)
+    for a in (v << 5, (v & 0x1F) << 40 | lo, (v & 0xFF) - (1 << 40),
+              (1.0 + rng.random(n)).astype(np.float32)):
+        x = sluice.asarray(a, device=device)
+        _eq(sluice.sort(x), np.sort(a))
+        _eq(sluice.argsort(x, descending=True),
+            np.argsort(-a, kind="stable"))
+
+
+def test_sorted_constant_and_reversed_inputs(device):
+    # sorted keys skip every pass; constant keys have no digit that moves
+    n = 30_000
+    for a in (np.arange(n, dtype=np.int32), np.full(n, 5.0, np.float32),
+              np.arange(n, dtype=np.float32)[::-1].copy(),
+              np.repeat(np.arange(3, dtype=np.int64), n // 3)):
+        x = sluice.asarray(a, device=device)
+        _eq(sluice.sort(x), np.sort(a))
+        _eq(sluice.argsort(x), np.argsort(a, kind="stable"))
+        m = a.reshape(3, -1)
+        xm = sluice.asarray(m, device=device)
+        _eq(sluice.sort(xm, axis=1), np.sort(m, axis=1))
+        _eq(sluice.argsort(xm, axis=1), np.argsort(m, axis=1, kind="stable"))
+        _eq(sluice.argsort(xm, axis=0), np.argsort(m, axis=0, kind="stable"))
+
+
+@pytest.mark.parametrize("dt", ["float32", "int16", "uint8", "bool"])
+def test_large_argmax_family(device, dt):
+    # chunks of the blocked search and their combination: ties across
+    # chunks keep the first index, NaN wins argmax and is skipped by
+    # nanargmax
+    dt = np.dtype(dt)
+    rng = np.random.default_rng(12)
+    n = 200_003
+    a = (rng.integers(0, 50, n) % (2 if dt.kind == "b" else 50)).astype(dt)
+    a[[1234, 150_000]] = a.max() + (0 if dt.kind == "b" else 1)
+    a[[77, 190_000]] = a.min()
+    x = sluice.asarray(a, device=device)
+    for name in ("argmax", "argmin"):
+        _eq(getattr(sluice, name)(x), np.int64(getattr(np, name)(a)))
+    m = a[:200_000].reshape(4, -1)
+    xm = sluice.asarray(m, device=device)
+    for ax in (0, 1):
+        _eq(sluice.argmax(xm, axis=ax), np.argmax(m, axis=ax))
+        _eq(sluice.argmin(xm, axis=ax), np.argmin(m, axis=ax))
+    if dt.kind == "f":
+        f = a.copy()
+        f[[5000, 120_000]] = np.nan
+        xf = sluice.asarray(f, device=device)
+        _eq(sluice.argmax(xf), np.int64(5000))
+        _eq(sluice.argmin(xf), np.int64(5000))
+        _eq(sluice.nanargmax(xf), np.int64(np.nanargmax(f)))
+        _eq(sluice.nanargmin(xf), np.int64(np.nanargmin(f)))
+        f[:150_000] = np.nan
+        _eq(sluice.nanargmax(sluice.asarray(f, device=device)),
+            np.int64(np.nanargmax(f)))
+
+
+def test_large_unique(device):
+    rng = np.random.default_rng(13)
+    a = rng.integers(-300, 300, 100_000).astype(np.int32)
+    _eq(sluice.unique(sluice.asarray(a, device=device)), np.unique(a))
+    f = rng.choice(np.array([np.nan, 1.5, -0.0, 0.0, np.inf, -3.0],
+                            np.float32), 100_000)
+    got = A(sluice.unique(sluice.asarray(f, device=device)))
+    exp = np.unique(f)
+    assert got.dtype == exp.dtype
+    np.testing.assert_array_equal(got, exp)  # one NaN, one zero
+    _eq(sluice.unique_values(sluice.asarray(a[:0], device=device)),
+        np.unique(a[:0]))
+
+
+def test_kernel_chains_inside_jit_raise_clearly(device):
+    # sort, scans and searches are chains of kernels with host decisions
+    # between them; inside @sluice.jit they say so instead of failing deep
+    x = sluice.asarray(np.arange(5.0, dtype=np.float32), device=device)
+    for name in ("sort", "argsort", "cumsum", "argmax", "unique"):
+        fn = getattr(sluice, name)
+
+        @sluice.jit
+        def f(a):
+            return fn(a)
+
+        with pytest.raises(NotImplementedError,
+                           match=f"sluice.{name} is not available inside"):
+            f(x)
