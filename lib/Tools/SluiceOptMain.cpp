@@ -1,8 +1,11 @@
 //===- SluiceOptMain.cpp - Sluice's opt-style driver ----------------------===//
 //
-// Registration plus MlirOptMain: the usm dialect, its passes, and the
-// upstream dialects and passes Sluice's pipelines use. The input is checked
-// for nesting too deep for MLIR's recursive parser before it is parsed.
+// Registration plus MlirOptMain: the usm dialect, its passes, Sluice's
+// pipelines and every upstream dialect and pass. In the wheel
+// (SLUICE_OPT_ALL_PASSES=OFF) the upstream passes are MLIR's general
+// transforms (canonicalize, cse, inline, ...) only, so the library carries
+// no pass that no pipeline of Sluice runs. The input is checked for nesting
+// too deep for MLIR's recursive parser before it is parsed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +23,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -30,7 +34,11 @@ int sluiceOptMain(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   // Kernel binaries (gpu-module-to-binary) translate through LLVM IR.
   mlir::registerAllToLLVMIRTranslations(registry);
+#if SLUICE_OPT_ALL_PASSES
   mlir::registerAllPasses();
+#else
+  mlir::registerTransformsPasses();
+#endif
   sluice::usm::registerAllUSMPasses();
   sluice::registerSluiceConversionPasses();
   sluice::registerSluicePipelines();
