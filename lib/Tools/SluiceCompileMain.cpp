@@ -82,14 +82,18 @@ struct Options {
       "stop-after", cl::desc("with --emit=mlir: the last stage to run"),
       cl::init(ProgramStage::LLVM),
       cl::values(
-          clEnumValN(ProgramStage::Placed, "placed",
+          clEnumValN(ProgramStage::Placed,
+                     programStageName(ProgramStage::Placed),
                      "placement verified, canonicalised"),
-          clEnumValN(ProgramStage::Fused, "fused", "elementwise groups fused"),
-          clEnumValN(ProgramStage::Kernels, "kernels",
+          clEnumValN(ProgramStage::Fused, programStageName(ProgramStage::Fused),
+                     "elementwise groups fused"),
+          clEnumValN(ProgramStage::Kernels,
+                     programStageName(ProgramStage::Kernels),
                      "kernels formed (gpu.launch_func, gpu.module)"),
-          clEnumValN(ProgramStage::Binaries, "binaries",
+          clEnumValN(ProgramStage::Binaries,
+                     programStageName(ProgramStage::Binaries),
                      "device kernels compiled to binaries"),
-          clEnumValN(ProgramStage::LLVM, "llvm",
+          clEnumValN(ProgramStage::LLVM, programStageName(ProgramStage::LLVM),
                      "everything in the LLVM dialect (default)")),
       cl::cat(category)};
 };
@@ -191,8 +195,7 @@ int sluiceCompileMain(int argc, char **argv) {
   ModuleOp module = *program->module;
 
   // Signatures come from the usm-level functions, before lowering.
-  bool toLLVM =
-      opts.emit != Emit::Mlir || opts.stopAfter == ProgramStage::LLVM;
+  bool toLLVM = opts.emit != Emit::Mlir || opts.stopAfter == ProgramStage::LLVM;
   std::vector<exec::EntrySignature> signatures;
   if (toLLVM) {
     FailureOr<std::vector<exec::EntrySignature>> sigs =

@@ -62,7 +62,8 @@ sluice::tools::loadProgram(llvm::StringRef file, llvm::StringRef device,
   if (!program->module)
     return nullptr;
   if (!device.empty()) {
-    llvm::Expected<std::string> bound = exec::resolveDevice(device, allowAbsent);
+    llvm::Expected<std::string> bound =
+        exec::resolveDevice(device, allowAbsent);
     if (!bound) {
       error = ("--device=" + device + ": " + toString(bound.takeError())).str();
       return nullptr;
