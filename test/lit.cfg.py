@@ -101,8 +101,6 @@ if (
 config.substitutions.append(("%ze_env", ze_env_script + " --validation"))
 if config.have_spirv_tools:
     config.available_features.add("spirv-tools")
-if config.have_cuda_headers:
-    config.available_features.add("cuda-headers")
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))
