@@ -104,14 +104,17 @@ private:
   SmallVector<Value> addLoopSizeArgs(OpBuilder &b, Location loc,
                                      KernelSpec &spec);
   LogicalResult addCapturedArgs(usm::PlacementAttr placement, KernelSpec &spec);
-  LogicalResult formElementwise(OpBuilder &b, KernelSpec &spec,
-                                usm::PlacementAttr placement,
-                                ArrayRef<Value> hostLoopSizes,
-                                const std::string &base);
-  LogicalResult formReduction(OpBuilder &b, KernelSpec &spec,
-                              usm::PlacementAttr placement,
-                              ArrayRef<Value> hostLoopSizes,
-                              const std::string &base);
+  /// What forming the kernels of one op takes.
+  struct FormContext {
+    OpBuilder &b;
+    IndexMath &m;
+    KernelSpec &spec;
+    usm::PlacementAttr placement;
+    ArrayRef<Value> hostLoopSizes;
+    const std::string &base;
+  };
+  LogicalResult formElementwise(FormContext &ctx);
+  LogicalResult formReduction(FormContext &ctx);
 
   ModuleOp module;
   const ConvertLinalgToKernelsPassOptions &opts;
@@ -214,6 +217,7 @@ LogicalResult KernelFormer::run(linalg::GenericOp op) {
               "level_zero, cuda); bind it to a device first";
 
   OpBuilder b(op);
+  IndexMath m{b, loc};
   KernelSpec spec;
   spec.target = *target;
   spec.op = op;
@@ -230,9 +234,9 @@ LogicalResult KernelFormer::run(linalg::GenericOp op) {
 
   auto func = op->getParentOfType<FunctionOpInterface>();
   std::string base = (func ? func.getName().str() : std::string("kernel"));
-  if (failed(op.getNumReductionLoops() == 0
-                 ? formElementwise(b, spec, *placement, hostLoopSizes, base)
-                 : formReduction(b, spec, *placement, hostLoopSizes, base)))
+  FormContext ctx{b, m, spec, *placement, hostLoopSizes, base};
+  if (failed(op.getNumReductionLoops() == 0 ? formElementwise(ctx)
+                                            : formReduction(ctx)))
     return failure();
   op.erase();
   return success();
@@ -365,41 +369,33 @@ LogicalResult KernelFormer::addCapturedArgs(usm::PlacementAttr placement,
   return success();
 }
 
-LogicalResult KernelFormer::formElementwise(OpBuilder &b, KernelSpec &spec,
-                                            usm::PlacementAttr placement,
-                                            ArrayRef<Value> hostLoopSizes,
-                                            const std::string &base) {
-  linalg::GenericOp op = spec.op;
-  Location loc = op.getLoc();
-  IndexMath m{b, loc};
+LogicalResult KernelFormer::formElementwise(FormContext &ctx) {
+  auto &[b, m, spec, placement, hostLoopSizes, base] = ctx;
   bool isCuda = spec.target == KernelTarget::Cuda;
-  bool isHost = spec.target == KernelTarget::Host;
   Value total = m.product(hostLoopSizes);
   // CUDA kernels that use vector accesses need a vector's worth of
   // elements per work-item.
-  int64_t perItem = isCuda && cudaVectorizable(op) ? kCudaVectorWidth : 1;
+  int64_t perItem = isCuda && cudaVectorizable(spec.op) ? kCudaVectorWidth : 1;
   Value groups =
-      isHost ? m.clamp(m.ceilDiv(total, m.c(opts.hostGrain)), 1,
-                       opts.hostMaxGroups)
-             : m.clamp(m.ceilDiv(total, m.c(opts.workgroupSize * perItem)), 1,
-                       kMaxGpuGroups);
+      spec.target == KernelTarget::Host
+          ? m.clamp(m.ceilDiv(total, m.c(opts.hostGrain)), 1,
+                    opts.hostMaxGroups)
+          : m.clamp(m.ceilDiv(total, m.c(opts.workgroupSize * perItem)), 1,
+                    kMaxGpuGroups);
   gpu::GPUFuncOp kernel =
-      createKernel(spec.target, base + "_map", spec.argTypes(), loc);
+      createKernel(spec.target, base + "_map", spec.argTypes(), m.loc);
   if (failed(isCuda ? buildCudaElementwiseKernel(kernel, spec)
                     : buildElementwiseKernel(kernel, spec)))
     return failure();
-  launch(b, loc, spec, kernel, groups, spec.workgroupSize,
+  launch(b, m.loc, spec, kernel, groups, spec.workgroupSize,
          placement.getQueue());
   return success();
 }
 
-LogicalResult KernelFormer::formReduction(OpBuilder &b, KernelSpec &spec,
-                                          usm::PlacementAttr placement,
-                                          ArrayRef<Value> hostLoopSizes,
-                                          const std::string &base) {
+LogicalResult KernelFormer::formReduction(FormContext &ctx) {
+  auto &[b, m, spec, placement, hostLoopSizes, base] = ctx;
   linalg::GenericOp op = spec.op;
-  Location loc = op.getLoc();
-  IndexMath m{b, loc};
+  Location loc = m.loc;
   bool isCuda = spec.target == KernelTarget::Cuda;
   bool isHost = spec.target == KernelTarget::Host;
   SmallVector<int64_t> staticSizes = spec.staticLoopSizes;
