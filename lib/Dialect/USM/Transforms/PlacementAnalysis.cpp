@@ -12,7 +12,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "PlacementAnalysis.h"
-#include "../IR/USMDetail.h"
 #include "sluice/Dialect/USM/IR/USMOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -24,7 +23,6 @@
 
 using namespace mlir;
 using namespace sluice::usm;
-using sluice::usm::detail::formatQueue;
 
 static bool isArray(Value v) { return isa<ArrayType>(v.getType()); }
 
