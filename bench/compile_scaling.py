@@ -10,6 +10,7 @@ seconds, not microseconds) and, per series, the ratio of the last time to
 the first against the ratio of the sizes: near-linear scaling keeps the two
 close. A run over --timeout is reported as such.
 """
+
 import argparse
 import os
 import subprocess
@@ -50,8 +51,9 @@ def many_args(n):
 def timed(cmd, timeout):
     t = time.perf_counter()
     try:
-        r = subprocess.run(cmd, capture_output=True, text=True,
-                           timeout=timeout)
+        r = subprocess.run(
+            cmd, capture_output=True, text=True, timeout=timeout
+        )
     except subprocess.TimeoutExpired:
         return None, "timed out"
     dt = time.perf_counter() - t
@@ -93,18 +95,42 @@ def main():
             sys.exit(f"no {tool}: build first or pass --bin")
     ints = lambda s: [int(x) for x in s.split(",") if x]  # noqa: E731
     with tempfile.TemporaryDirectory() as tmp:
-        series("usm-fuse-elementwise on an elementwise chain (ops)",
-               ints(a.chains), chain,
-               lambda f: [opt, f, "--usm-fuse-elementwise", "-o",
-                          os.devnull], a.timeout, tmp)
-        series("sluice-compile of a chain to a host artifact (ops)",
-               ints(a.chains), chain,
-               lambda f: [comp, f, "--device=host", "-o",
-                          os.path.join(tmp, "c.so")], a.timeout, tmp)
-        series("sluice-compile of a function of many arguments (arguments)",
-               ints(a.args), many_args,
-               lambda f: [comp, f, "--device=host", "-o",
-                          os.path.join(tmp, "a.so")], a.timeout, tmp)
+        series(
+            "usm-fuse-elementwise on an elementwise chain (ops)",
+            ints(a.chains),
+            chain,
+            lambda f: [opt, f, "--usm-fuse-elementwise", "-o", os.devnull],
+            a.timeout,
+            tmp,
+        )
+        series(
+            "sluice-compile of a chain to a host artifact (ops)",
+            ints(a.chains),
+            chain,
+            lambda f: [
+                comp,
+                f,
+                "--device=host",
+                "-o",
+                os.path.join(tmp, "c.so"),
+            ],
+            a.timeout,
+            tmp,
+        )
+        series(
+            "sluice-compile of a function of many arguments (arguments)",
+            ints(a.args),
+            many_args,
+            lambda f: [
+                comp,
+                f,
+                "--device=host",
+                "-o",
+                os.path.join(tmp, "a.so"),
+            ],
+            a.timeout,
+            tmp,
+        )
 
 
 if __name__ == "__main__":

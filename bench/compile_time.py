@@ -10,6 +10,7 @@ included), the whole pipeline plus host code JIT-compiled (what a first
 call of a jitted function costs after tracing), and an artifact written to
 disk (`sluice-compile`'s work without its process start and linker).
 """
+
 import argparse
 import os
 import statistics
@@ -22,16 +23,22 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("file", nargs="?",
-                   default=os.path.join(HERE, "gpu-compile.mlir"))
+    p.add_argument(
+        "file", nargs="?", default=os.path.join(HERE, "gpu-compile.mlir")
+    )
     p.add_argument("--reps", type=int, default=9)
     p.add_argument("-O", dest="opt", default="3")
     args = p.parse_args()
     from sluice import _sluice as ext
     from sluice import _compiler
+
     text = open(args.file).read()
-    flags = ["--device=none", "--fusion", f"-O{args.opt}",
-             "--workgroup-size=256"]
+    flags = [
+        "--device=none",
+        "--fusion",
+        f"-O{args.opt}",
+        "--workgroup-size=256",
+    ]
     entry = ""
 
     def timed(fn):
@@ -41,26 +48,51 @@ def main():
             r = fn()
             ts.append((time.perf_counter() - t) * 1e3)
             if not r["ok"]:
-                sys.exit(f"compile failed: {r['failure']}\n" +
-                         "\n".join(r["errors"]))
+                sys.exit(
+                    f"compile failed: {r['failure']}\n"
+                    + "\n".join(r["errors"])
+                )
         return statistics.median(ts)
 
     rows = []
     for name, code in _compiler.STAGES.items():
         if code == 0:
             continue
-        rows.append((f"pipeline through '{name}'",
-                     timed(lambda: ext.compile_program(
-                         text, "bench", flags, entry, [code], False, ""))))
-    rows.append(("pipeline + host code JIT (a first call)",
-                 timed(lambda: ext.compile_program(
-                     text, "bench", flags, entry, [], True, ""))))
+        rows.append(
+            (
+                f"pipeline through '{name}'",
+                timed(
+                    lambda: ext.compile_program(
+                        text, "bench", flags, entry, [code], False, ""
+                    )
+                ),
+            )
+        )
+    rows.append(
+        (
+            "pipeline + host code JIT (a first call)",
+            timed(
+                lambda: ext.compile_program(
+                    text, "bench", flags, entry, [], True, ""
+                )
+            ),
+        )
+    )
     out = os.path.join(tempfile.mkdtemp(), "bench.so")
-    rows.append(("pipeline + artifact (.so) on disk",
-                 timed(lambda: ext.compile_program(
-                     text, "bench", flags, entry, [], False, out))))
-    print(f"{os.path.basename(args.file)}, -O{args.opt}, median of "
-          f"{args.reps} (ms), load {os.getloadavg()[0]:.1f}:")
+    rows.append(
+        (
+            "pipeline + artifact (.so) on disk",
+            timed(
+                lambda: ext.compile_program(
+                    text, "bench", flags, entry, [], False, out
+                )
+            ),
+        )
+    )
+    print(
+        f"{os.path.basename(args.file)}, -O{args.opt}, median of "
+        f"{args.reps} (ms), load {os.getloadavg()[0]:.1f}:"
+    )
     for what, ms in rows:
         print(f"  {what:45s} {ms:7.1f}")
 

@@ -21,6 +21,7 @@ the reason.
 usage: bench/cpu.py [--n 2e7] [--reps 9] [--sluice-run build/bin/sluice-run]
        (bench/run-cpu.sh sets up the venv and passes --sluice-run)
 """
+
 import argparse
 import json
 import os
@@ -41,12 +42,14 @@ ENGINES = ["numpy", "numexpr", "numba", "sluice"]
 PEERS = ["numpy", "numexpr", "numba"]
 PLACEMENT = '"host:cpu:0", device'
 BENCHMARK_LINE = re.compile(
-    r"sluice-run: benchmark: median ([0-9.eE+-]+|nan|inf) s over (\d+) runs")
+    r"sluice-run: benchmark: median ([0-9.eE+-]+|nan|inf) s over (\d+) runs"
+)
 
 
 # --------------------------------------------------------------------------
 # Peers
 # --------------------------------------------------------------------------
+
 
 def load_numexpr():
     try:
@@ -92,63 +95,95 @@ def numba_kernels(numba):
             s += a[i]
         return s
 
-    return {"copy": copy, "axpy": axpy, "transcendental": transcendental,
-            "sum": total}
+    return {
+        "copy": copy,
+        "axpy": axpy,
+        "transcendental": transcendental,
+        "sum": total,
+    }
 
 
 # --------------------------------------------------------------------------
 # Cases
 # --------------------------------------------------------------------------
 
+
 @dataclass
 class Case:
     key: str
     title: str
-    inputs: List[str]          # array names, in argument order
-    arrays: int                # arrays of compulsory traffic (reads + writes)
+    inputs: List[str]  # array names, in argument order
+    arrays: int  # arrays of compulsory traffic (reads + writes)
     reduction: bool
-    numpy: Callable            # (arrays, out) -> result
-    numexpr: Optional[str]     # expression over the inputs
-    mlir_body: str             # ops from %a.. to %r, with !A and !S types
-    result_type: str           # "!A" or "!S" (or "!C" for the copy)
+    numpy: Callable  # (arrays, out) -> result
+    numexpr: Optional[str]  # expression over the inputs
+    mlir_body: str  # ops from %a.. to %r, with !A and !S types
+    result_type: str  # "!A" or "!S" (or "!C" for the copy)
 
 
 CASES = [
-    Case("copy", "copy (1R1W)", ["a"], 2, False,
-         lambda x, out: np.copyto(out, x["a"]) or out,
-         "a",
-         # The one op that copies: a migration to another USM kind of the
-         # same queue (a memcpy on the host); a same-type copy folds away.
-         "    %r = usm.to_device %a : !A -> !C\n",
-         "!C"),
-    Case("axpy", "a*b+c*d-a (4R1W)", ["a", "b", "c", "d"], 5, False,
-         lambda x, out: np.subtract(x["a"] * x["b"] + x["c"] * x["d"], x["a"],
-                                    out=out),
-         "a*b+c*d-a",
-         "    %0 = usm.mul %a, %b : (!A, !A) -> !A\n"
-         "    %1 = usm.mul %c, %d : (!A, !A) -> !A\n"
-         "    %2 = usm.add %0, %1 : (!A, !A) -> !A\n"
-         "    %r = usm.sub %2, %a : (!A, !A) -> !A\n",
-         "!A"),
-    Case("transcendental", "exp(-a*a)*sin(b)+sqrt(|a|) (2R1W)", ["a", "b"], 3,
-         False,
-         lambda x, out: np.add(np.exp(-x["a"] * x["a"]) * np.sin(x["b"]),
-                               np.sqrt(np.abs(x["a"])), out=out),
-         "exp(-a*a)*sin(b)+sqrt(abs(a))",
-         "    %0 = usm.mul %a, %a : (!A, !A) -> !A\n"
-         "    %1 = usm.negative %0 : (!A) -> !A\n"
-         "    %2 = usm.exp %1 : (!A) -> !A\n"
-         "    %3 = usm.sin %b : (!A) -> !A\n"
-         "    %4 = usm.mul %2, %3 : (!A, !A) -> !A\n"
-         "    %5 = usm.abs %a : (!A) -> !A\n"
-         "    %6 = usm.sqrt %5 : (!A) -> !A\n"
-         "    %r = usm.add %4, %6 : (!A, !A) -> !A\n",
-         "!A"),
-    Case("sum", "sum(a) (1R)", ["a"], 1, True,
-         lambda x, out: x["a"].sum(),
-         "sum(a)",
-         "    %r = usm.sum %a : !A -> !S\n",
-         "!S"),
+    Case(
+        "copy",
+        "copy (1R1W)",
+        ["a"],
+        2,
+        False,
+        lambda x, out: np.copyto(out, x["a"]) or out,
+        "a",
+        # The one op that copies: a migration to another USM kind of the
+        # same queue (a memcpy on the host); a same-type copy folds away.
+        "    %r = usm.to_device %a : !A -> !C\n",
+        "!C",
+    ),
+    Case(
+        "axpy",
+        "a*b+c*d-a (4R1W)",
+        ["a", "b", "c", "d"],
+        5,
+        False,
+        lambda x, out: np.subtract(
+            x["a"] * x["b"] + x["c"] * x["d"], x["a"], out=out
+        ),
+        "a*b+c*d-a",
+        "    %0 = usm.mul %a, %b : (!A, !A) -> !A\n"
+        "    %1 = usm.mul %c, %d : (!A, !A) -> !A\n"
+        "    %2 = usm.add %0, %1 : (!A, !A) -> !A\n"
+        "    %r = usm.sub %2, %a : (!A, !A) -> !A\n",
+        "!A",
+    ),
+    Case(
+        "transcendental",
+        "exp(-a*a)*sin(b)+sqrt(|a|) (2R1W)",
+        ["a", "b"],
+        3,
+        False,
+        lambda x, out: np.add(
+            np.exp(-x["a"] * x["a"]) * np.sin(x["b"]),
+            np.sqrt(np.abs(x["a"])),
+            out=out,
+        ),
+        "exp(-a*a)*sin(b)+sqrt(abs(a))",
+        "    %0 = usm.mul %a, %a : (!A, !A) -> !A\n"
+        "    %1 = usm.negative %0 : (!A) -> !A\n"
+        "    %2 = usm.exp %1 : (!A) -> !A\n"
+        "    %3 = usm.sin %b : (!A) -> !A\n"
+        "    %4 = usm.mul %2, %3 : (!A, !A) -> !A\n"
+        "    %5 = usm.abs %a : (!A) -> !A\n"
+        "    %6 = usm.sqrt %5 : (!A) -> !A\n"
+        "    %r = usm.add %4, %6 : (!A, !A) -> !A\n",
+        "!A",
+    ),
+    Case(
+        "sum",
+        "sum(a) (1R)",
+        ["a"],
+        1,
+        True,
+        lambda x, out: x["a"].sum(),
+        "sum(a)",
+        "    %r = usm.sum %a : !A -> !S\n",
+        "!S",
+    ),
 ]
 
 
@@ -162,7 +197,8 @@ def mlir_program(case: Case, n: int) -> str:
         f"func.func @main({args}) -> {case.result_type} {{\n"
         f"{case.mlir_body}"
         f"    return %r : {case.result_type}\n"
-        f"}}\n")
+        f"}}\n"
+    )
 
 
 def reference(case: Case, x: Dict[str, np.ndarray]) -> np.ndarray:
@@ -176,7 +212,8 @@ def reference(case: Case, x: Dict[str, np.ndarray]) -> np.ndarray:
     if case.key == "transcendental":
         b = x["b"].astype(np.float64)
         return (np.exp(-a * a) * np.sin(b) + np.sqrt(np.abs(a))).astype(
-            np.float32)
+            np.float32
+        )
     return np.array(a.sum(), dtype=np.float32)
 
 
@@ -191,9 +228,14 @@ def check_result(case: Case, x, got, expected) -> Optional[str]:
         # A float32 sum of n terms: allow n-proportional rounding of |a|.
         bound = 1e-6 * float(np.abs(x["a"]).astype(np.float64).sum()) + 1e-3
         diff = abs(float(got) - float(expected))
-        return None if diff <= bound else (
-            f"sum {float(got)!r}, expected {float(expected)!r} "
-            f"(|diff| {diff:.3g} > {bound:.3g})")
+        return (
+            None
+            if diff <= bound
+            else (
+                f"sum {float(got)!r}, expected {float(expected)!r} "
+                f"(|diff| {diff:.3g} > {bound:.3g})"
+            )
+        )
     if case.key == "copy":
         return None if np.array_equal(got, expected) else "copy differs"
     # float32 arithmetic against a float64 reference: a few ulps of terms
@@ -202,14 +244,17 @@ def check_result(case: Case, x, got, expected) -> Optional[str]:
     if close.all():
         return None
     i = int(np.argmin(close))
-    return (f"{int((~close).sum())} of {close.size} elements differ "
-            f"(rtol 1e-5, atol 1e-5); first at {i}: {float(got[i])!r} vs "
-            f"{float(expected[i])!r}")
+    return (
+        f"{int((~close).sum())} of {close.size} elements differ "
+        f"(rtol 1e-5, atol 1e-5); first at {i}: {float(got[i])!r} vs "
+        f"{float(expected[i])!r}"
+    )
 
 
 # --------------------------------------------------------------------------
 # Timing
 # --------------------------------------------------------------------------
+
 
 def median_time(f, reps, warmup):
     for _ in range(warmup):
@@ -238,11 +283,15 @@ class SluiceRunner:
     reason: Optional[str] = field(init=False, default=None)
 
     def __post_init__(self):
-        self.available = bool(self.tool) and os.path.isfile(self.tool) and \
-            os.access(self.tool, os.X_OK)
+        self.available = (
+            bool(self.tool)
+            and os.path.isfile(self.tool)
+            and os.access(self.tool, os.X_OK)
+        )
         if not self.available:
             self.reason = "sluice-run not built" + (
-                f": no {self.tool}" if self.tool else "")
+                f": no {self.tool}" if self.tool else ""
+            )
 
     def run(self, case: Case, n: int, x, expected) -> Cell:
         if not self.available:
@@ -263,21 +312,26 @@ class SluiceRunner:
             os.remove(out)
         cmd += [f"--benchmark={self.reps}", f"--output=@{out}"]
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True,
-                                  timeout=self.timeout)
+            proc = subprocess.run(
+                cmd, capture_output=True, text=True, timeout=self.timeout
+            )
         except subprocess.TimeoutExpired:
             return Cell(why=f"sluice-run timed out after {self.timeout:.0f} s")
         except OSError as e:
             return Cell(why=f"sluice-run did not start: {e}")
         text = proc.stdout + proc.stderr
         if proc.returncode != 0:
-            last = [l for l in text.strip().splitlines() if l.strip()]
-            return Cell(why=f"sluice-run failed (exit {proc.returncode}): "
-                            f"{last[-1] if last else 'no output'}")
+            last = [ln for ln in text.strip().splitlines() if ln.strip()]
+            return Cell(
+                why=f"sluice-run failed (exit {proc.returncode}): "
+                f"{last[-1] if last else 'no output'}"
+            )
         match = BENCHMARK_LINE.search(text)
         if not match:
-            return Cell(why="sluice-run printed no 'sluice-run: benchmark: "
-                            "median ... s over ... runs' line")
+            return Cell(
+                why="sluice-run printed no 'sluice-run: benchmark: "
+                "median ... s over ... runs' line"
+            )
         try:
             got = np.load(out)
         except Exception as e:
@@ -292,6 +346,7 @@ class SluiceRunner:
 # Main
 # --------------------------------------------------------------------------
 
+
 def default_sluice_run():
     build = os.environ.get("SLUICE_BUILD_DIR", os.path.join(ROOT, "build"))
     return os.path.join(build, "bin", "sluice-run")
@@ -299,29 +354,53 @@ def default_sluice_run():
 
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--n", type=float, default=2e7,
-                   help="elements per array (default 2e7)")
-    p.add_argument("--reps", type=int, default=9,
-                   help="timed runs per case and engine, at least 7 "
-                        "(default 9); the median is reported")
-    p.add_argument("--warmup", type=int, default=2,
-                   help="untimed runs first (default 2; Numba compiles in "
-                        "the first)")
-    p.add_argument("--sluice-run", default=default_sluice_run(),
-                   help="the sluice-run tool (default $SLUICE_BUILD_DIR or "
-                        "build/, bin/sluice-run)")
-    p.add_argument("--cases", default=",".join(c.key for c in CASES),
-                   help="comma-separated subset of: "
-                        + ", ".join(c.key for c in CASES))
-    p.add_argument("--engines", default=",".join(ENGINES),
-                   help="comma-separated subset of: " + ", ".join(ENGINES))
-    p.add_argument("--timeout", type=float, default=600,
-                   help="seconds allowed per sluice-run call")
-    p.add_argument("--tmpdir", default=None,
-                   help="where programs and inputs go (default: a new "
-                        "temporary directory, removed at the end)")
-    p.add_argument("--json", default=None,
-                   help="also write the results to this file")
+    p.add_argument(
+        "--n", type=float, default=2e7, help="elements per array (default 2e7)"
+    )
+    p.add_argument(
+        "--reps",
+        type=int,
+        default=9,
+        help="timed runs per case and engine, at least 7 "
+        "(default 9); the median is reported",
+    )
+    p.add_argument(
+        "--warmup",
+        type=int,
+        default=2,
+        help="untimed runs first (default 2; Numba compiles in the first)",
+    )
+    p.add_argument(
+        "--sluice-run",
+        default=default_sluice_run(),
+        help="the sluice-run tool (default $SLUICE_BUILD_DIR or "
+        "build/, bin/sluice-run)",
+    )
+    p.add_argument(
+        "--cases",
+        default=",".join(c.key for c in CASES),
+        help="comma-separated subset of: " + ", ".join(c.key for c in CASES),
+    )
+    p.add_argument(
+        "--engines",
+        default=",".join(ENGINES),
+        help="comma-separated subset of: " + ", ".join(ENGINES),
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=600,
+        help="seconds allowed per sluice-run call",
+    )
+    p.add_argument(
+        "--tmpdir",
+        default=None,
+        help="where programs and inputs go (default: a new "
+        "temporary directory, removed at the end)",
+    )
+    p.add_argument(
+        "--json", default=None, help="also write the results to this file"
+    )
     args = p.parse_args(argv)
     if args.reps < 7:
         p.error("--reps must be at least 7")
@@ -341,7 +420,9 @@ def parse_args(argv):
 
 
 def fmt_gbs(cell: Cell, nbytes: int) -> str:
-    return "n/a" if cell.seconds is None else f"{nbytes / cell.seconds / 1e9:.2f}"
+    return (
+        "n/a" if cell.seconds is None else f"{nbytes / cell.seconds / 1e9:.2f}"
+    )
 
 
 def fmt_ratio(sluice_seconds, peer_seconds) -> str:
@@ -359,17 +440,23 @@ def main(argv=None):
     x = {k: rng.standard_normal(n, dtype=np.float32) for k in "abcd"}
     out = np.empty(n, np.float32)
 
-    ne, ne_why = load_numexpr() if "numexpr" in args.engines else (
-        None, "not selected")
-    nb, nb_why = load_numba() if "numba" in args.engines else (
-        None, "not selected")
+    ne, ne_why = (
+        load_numexpr() if "numexpr" in args.engines else (None, "not selected")
+    )
+    nb, nb_why = (
+        load_numba() if "numba" in args.engines else (None, "not selected")
+    )
     kernels = numba_kernels(nb) if nb else {}
 
     own_tmp = args.tmpdir is None
     tmp = tempfile.mkdtemp(prefix="sluice-bench-") if own_tmp else args.tmpdir
     os.makedirs(tmp, exist_ok=True)
-    sluice = SluiceRunner(args.sluice_run if "sluice" in args.engines else "",
-                          args.reps, tmp, args.timeout)
+    sluice = SluiceRunner(
+        args.sluice_run if "sluice" in args.engines else "",
+        args.reps,
+        tmp,
+        args.timeout,
+    )
     if "sluice" not in args.engines:
         sluice.reason = "not selected"
 
@@ -377,13 +464,19 @@ def main(argv=None):
     if ne:
         threads.append(f"numexpr {ne.__version__} ({ne.nthreads} threads)")
     if nb:
-        threads.append(f"numba {nb.__version__} "
-                       f"({nb.get_num_threads()} threads)")
-    print(f"N={n} float32, {os.cpu_count()} cores ({platform.machine()}), "
-          f"median of {args.reps} after {args.warmup} warm-up; "
-          f"numpy {np.__version__}" + "".join(", " + t for t in threads))
-    print(f"sluice: {args.sluice_run}" if sluice.available else
-          f"sluice: n/a ({sluice.reason})")
+        threads.append(
+            f"numba {nb.__version__} ({nb.get_num_threads()} threads)"
+        )
+    print(
+        f"N={n} float32, {os.cpu_count()} cores ({platform.machine()}), "
+        f"median of {args.reps} after {args.warmup} warm-up; "
+        f"numpy {np.__version__}" + "".join(", " + t for t in threads)
+    )
+    print(
+        f"sluice: {args.sluice_run}"
+        if sluice.available
+        else f"sluice: n/a ({sluice.reason})"
+    )
 
     results = []
     notes = []
@@ -401,8 +494,7 @@ def main(argv=None):
                     wrong = check_result(case, x, got, expected)
                     if wrong:
                         return Cell(why=f"wrong result: {wrong}")
-                    return Cell(seconds=median_time(f, args.reps,
-                                                    args.warmup))
+                    return Cell(seconds=median_time(f, args.reps, args.warmup))
                 except Exception as e:
                     return Cell(why=f"{type(e).__name__}: {e}")
 
@@ -414,8 +506,9 @@ def main(argv=None):
                 if case.reduction:
                     f = lambda: ne.evaluate(case.numexpr, local_dict=x)
                 else:
-                    f = lambda: ne.evaluate(case.numexpr, local_dict=x,
-                                            out=out)
+                    f = lambda: ne.evaluate(
+                        case.numexpr, local_dict=x, out=out
+                    )
                 cells["numexpr"] = timed(f)
             else:
                 cells["numexpr"] = Cell(why=ne_why)
@@ -429,8 +522,11 @@ def main(argv=None):
                 cells["numba"] = timed(f)
             else:
                 cells["numba"] = Cell(why=nb_why)
-            cells["sluice"] = sluice.run(case, n, x, expected) \
-                if "sluice" in args.engines else Cell(why="not selected")
+            cells["sluice"] = (
+                sluice.run(case, n, x, expected)
+                if "sluice" in args.engines
+                else Cell(why="not selected")
+            )
 
             for engine, cell in cells.items():
                 if cell.why and cell.why != "not selected":
@@ -444,11 +540,17 @@ def main(argv=None):
 
     # The table: GB/s per engine, then Sluice's ratio to each peer.
     w = max(len(c.title) for c, _, _ in results) if results else 10
-    head = f"{'case':{w}s}" + "".join(f" {e:>8s}" for e in ENGINES) + \
-        "   " + "".join(f" {'vs ' + p:>11s}" for p in PEERS)
+    head = (
+        f"{'case':{w}s}"
+        + "".join(f" {e:>8s}" for e in ENGINES)
+        + "   "
+        + "".join(f" {'vs ' + p:>11s}" for p in PEERS)
+    )
     print()
-    print(f"{'':{w}s}{'effective bandwidth, GB/s':^{9 * len(ENGINES)}s}   "
-          f"{'sluice / peer (higher: sluice faster)':^{12 * len(PEERS)}s}")
+    print(
+        f"{'':{w}s}{'effective bandwidth, GB/s':^{9 * len(ENGINES)}s}   "
+        f"{'sluice / peer (higher: sluice faster)':^{12 * len(PEERS)}s}"
+    )
     print(head)
     print("-" * len(head))
     for case, nbytes, cells in results:
@@ -467,17 +569,34 @@ def main(argv=None):
 
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({
-                "n": n, "dtype": "float32", "reps": args.reps,
-                "cores": os.cpu_count(),
-                "cases": [{
-                    "case": case.key, "title": case.title, "bytes": nbytes,
-                    "engines": {e: {"seconds": c.seconds,
-                                    "gbs": None if c.seconds is None
+            json.dump(
+                {
+                    "n": n,
+                    "dtype": "float32",
+                    "reps": args.reps,
+                    "cores": os.cpu_count(),
+                    "cases": [
+                        {
+                            "case": case.key,
+                            "title": case.title,
+                            "bytes": nbytes,
+                            "engines": {
+                                e: {
+                                    "seconds": c.seconds,
+                                    "gbs": None
+                                    if c.seconds is None
                                     else nbytes / c.seconds / 1e9,
-                                    "na": c.why}
-                                for e, c in cells.items()}}
-                    for case, nbytes, cells in results]}, f, indent=1)
+                                    "na": c.why,
+                                }
+                                for e, c in cells.items()
+                            },
+                        }
+                        for case, nbytes, cells in results
+                    ],
+                },
+                f,
+                indent=1,
+            )
     return 0
 
 

@@ -58,9 +58,8 @@ def worker(args):
 
     def heat_ghost(n, cols, steps):
         lo, hi = sd.balanced(n, size)[rank]
-        u = sluice.zeros((hi - lo + 2, cols), dtype=sluice.float64,
-                         device=dev)
-        u[1:-1, cols // 4: cols // 2] = 1.0
+        u = sluice.zeros((hi - lo + 2, cols), dtype=sluice.float64, device=dev)
+        u[1:-1, cols // 4 : cols // 2] = 1.0
         up = rank - 1 if rank else MPI.PROC_NULL
         down = rank + 1 if rank < size - 1 else MPI.PROC_NULL
 
@@ -69,38 +68,53 @@ def worker(args):
             for _ in range(reps):
                 q.wait()
                 t = time.perf_counter()
-                for s_row, dest, r_row, src in ((1, up, -1, down),
-                                                (-2, down, 0, up)):
-                    with sd.staged(u[s_row]) as s, \
-                            sd.staged(u[r_row], read=False,
-                                      write=True) as r:
+                for s_row, dest, r_row, src in (
+                    (1, up, -1, down),
+                    (-2, down, 0, up),
+                ):
+                    with (
+                        sd.staged(u[s_row]) as s,
+                        sd.staged(u[r_row], read=False, write=True) as r,
+                    ):
                         comm.Sendrecv(s, dest=dest, recvbuf=r, source=src)
                 comm_s += time.perf_counter() - t
-                lap = (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2]
-                       + u[1:-1, 2:] - 4 * u[1:-1, 1:-1])
+                lap = (
+                    u[:-2, 1:-1]
+                    + u[2:, 1:-1]
+                    + u[1:-1, :-2]
+                    + u[1:-1, 2:]
+                    - 4 * u[1:-1, 1:-1]
+                )
                 u[1:-1, 1:-1] = u[1:-1, 1:-1] + ALPHA * lap
             return comm_s
+
         return timed(run, steps)
 
     def heat_darray(n, cols, steps):
         u = sd.zeros((n, cols), dtype=sluice.float64, device=dev)
-        u[:, cols // 4: cols // 2] = 1.0
+        u[:, cols // 4 : cols // 2] = 1.0
 
         def run(reps):
             sd.reset_stats(sync=q)
             for _ in range(reps):
-                lap = (u[1:-1, :-2] + u[1:-1, 2:] + u[:-2, 1:-1]
-                       + u[2:, 1:-1] - 4 * u[1:-1, 1:-1])
+                lap = (
+                    u[1:-1, :-2]
+                    + u[1:-1, 2:]
+                    + u[:-2, 1:-1]
+                    + u[2:, 1:-1]
+                    - 4 * u[1:-1, 1:-1]
+                )
                 u[1:-1, 1:-1] = u[1:-1, 1:-1] + ALPHA * lap
             s = sd.stats["seconds"]
             sd.reset_stats()
             return s
+
         return timed(run, steps)
 
     def heat_numpy(n, cols, steps):
         lo, hi = sd.balanced(n, size)[rank]
         u = numpy.zeros((hi - lo + 2, cols))
-        u[1:-1, cols // 4: cols // 2] = 1.0
+        u[1:-1, cols // 4 : cols // 2] = 1.0
         up = rank - 1 if rank else MPI.PROC_NULL
         down = rank + 1 if rank < size - 1 else MPI.PROC_NULL
 
@@ -111,10 +125,16 @@ def worker(args):
                 comm.Sendrecv(u[1], dest=up, recvbuf=u[-1], source=down)
                 comm.Sendrecv(u[-2], dest=down, recvbuf=u[0], source=up)
                 comm_s += time.perf_counter() - t
-                lap = (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2]
-                       + u[1:-1, 2:] - 4 * u[1:-1, 1:-1])
+                lap = (
+                    u[:-2, 1:-1]
+                    + u[2:, 1:-1]
+                    + u[1:-1, :-2]
+                    + u[1:-1, 2:]
+                    - 4 * u[1:-1, 1:-1]
+                )
                 u[1:-1, 1:-1] += ALPHA * lap
             return comm_s
+
         return timed(run, steps)
 
     def reduction(n, reps):
@@ -127,29 +147,61 @@ def worker(args):
             s = sd.stats["seconds"]
             sd.reset_stats()
             return s
+
         return timed(run, reps)
 
     a = args
-    heat_cases = (("heat, ghost rows (sluice + mpi4py)", heat_ghost),
-                  ("heat, DArray (sluice.distributed)", heat_darray),
-                  ("heat, NumPy + mpi4py (peer)", heat_numpy))
+    heat_cases = (
+        ("heat, ghost rows (sluice + mpi4py)", heat_ghost),
+        ("heat, DArray (sluice.distributed)", heat_darray),
+        ("heat, NumPy + mpi4py (peer)", heat_numpy),
+    )
     for label, fn in heat_cases:
         t, c = fn(a.heat_n, a.heat_n, a.steps)
-        out.append(dict(case=label, scaling="strong",
-                        size=f"{a.heat_n}x{a.heat_n}", t=t, comm=c,
-                        cells=a.heat_n * a.heat_n))
+        out.append(
+            dict(
+                case=label,
+                scaling="strong",
+                size=f"{a.heat_n}x{a.heat_n}",
+                t=t,
+                comm=c,
+                cells=a.heat_n * a.heat_n,
+            )
+        )
         rows = a.heat_rows * size
         t, c = fn(rows, a.heat_n, a.steps)
-        out.append(dict(case=label, scaling="weak",
-                        size=f"{rows}x{a.heat_n}", t=t, comm=c,
-                        cells=rows * a.heat_n))
+        out.append(
+            dict(
+                case=label,
+                scaling="weak",
+                size=f"{rows}x{a.heat_n}",
+                t=t,
+                comm=c,
+                cells=rows * a.heat_n,
+            )
+        )
     t, c = reduction(a.sum_n, a.reps)
-    out.append(dict(case="sum (sluice.distributed)", scaling="strong",
-                    size=f"{a.sum_n}", t=t, comm=c, cells=a.sum_n))
+    out.append(
+        dict(
+            case="sum (sluice.distributed)",
+            scaling="strong",
+            size=f"{a.sum_n}",
+            t=t,
+            comm=c,
+            cells=a.sum_n,
+        )
+    )
     t, c = reduction(a.sum_per_rank * size, a.reps)
-    out.append(dict(case="sum (sluice.distributed)", scaling="weak",
-                    size=f"{a.sum_per_rank * size}", t=t, comm=c,
-                    cells=a.sum_per_rank * size))
+    out.append(
+        dict(
+            case="sum (sluice.distributed)",
+            scaling="weak",
+            size=f"{a.sum_per_rank * size}",
+            t=t,
+            comm=c,
+            cells=a.sum_per_rank * size,
+        )
+    )
     if rank == 0:
         for r in out:
             r["ranks"] = size
@@ -164,39 +216,58 @@ def driver(args):
     env.setdefault("OMPI_MCA_btl_vader_single_copy_mechanism", "none")
     results = []
     for r in [int(v) for v in args.ranks.split(",")]:
-        cmd = ["mpirun", "-n", str(r), "--oversubscribe", "--bind-to",
-               "none", sys.executable, os.path.abspath(__file__),
-               "--worker"] + [a for a in sys.argv[1:] if a != "--worker"]
-        p = subprocess.run(cmd, capture_output=True, text=True, env=env,
-                           timeout=1800)
+        cmd = [
+            "mpirun",
+            "-n",
+            str(r),
+            "--oversubscribe",
+            "--bind-to",
+            "none",
+            sys.executable,
+            os.path.abspath(__file__),
+            "--worker",
+        ] + [a for a in sys.argv[1:] if a != "--worker"]
+        p = subprocess.run(
+            cmd, capture_output=True, text=True, env=env, timeout=1800
+        )
         if p.returncode != 0:
             sys.exit(f"{' '.join(cmd)} failed:\n{p.stdout}\n{p.stderr}")
-        results += [json.loads(line[7:]) for line in p.stdout.splitlines()
-                    if line.startswith("RESULT ")]
-    print(f"device {args.device}, {os.cpu_count()} CPU cores, "
-          f"{args.steps} heat steps, float64; time per step (heat) or per "
-          "sum; speedup vs 1 rank (strong), efficiency t1/tR (weak); comm: "
-          "largest share of time in MPI over the ranks")
-    print(f"{'case':38} {'scaling':7} {'size':>12} {'ranks':>5} "
-          f"{'ms':>9} {'Mcell/s':>8} {'speedup/eff':>11} {'comm':>6}")
+        results += [
+            json.loads(line[7:])
+            for line in p.stdout.splitlines()
+            if line.startswith("RESULT ")
+        ]
+    print(
+        f"device {args.device}, {os.cpu_count()} CPU cores, "
+        f"{args.steps} heat steps, float64; time per step (heat) or per "
+        "sum; speedup vs 1 rank (strong), efficiency t1/tR (weak); comm: "
+        "largest share of time in MPI over the ranks"
+    )
+    print(
+        f"{'case':38} {'scaling':7} {'size':>12} {'ranks':>5} "
+        f"{'ms':>9} {'Mcell/s':>8} {'speedup/eff':>11} {'comm':>6}"
+    )
     base = {}
     for r in results:
         key = (r["case"], r["scaling"])
         if r["ranks"] == 1:
             base[key] = r["t"]
         rel = base.get(key, float("nan")) / r["t"]
-        print(f"{r['case']:38} {r['scaling']:7} {r['size']:>12} "
-              f"{r['ranks']:>5} {r['t'] * 1e3:9.3f} "
-              f"{r['cells'] / r['t'] / 1e6:8.1f} {rel:11.2f} "
-              f"{r['comm'] * 100:5.1f}%")
+        print(
+            f"{r['case']:38} {r['scaling']:7} {r['size']:>12} "
+            f"{r['ranks']:>5} {r['t'] * 1e3:9.3f} "
+            f"{r['cells'] / r['t'] / 1e6:8.1f} {rel:11.2f} "
+            f"{r['comm'] * 100:5.1f}%"
+        )
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--device", default="host")
     p.add_argument("--ranks", default="1,2,4")
-    p.add_argument("--quick", action="store_true",
-                   help="small sizes (a smoke run)")
+    p.add_argument(
+        "--quick", action="store_true", help="small sizes (a smoke run)"
+    )
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.quick:

@@ -49,16 +49,17 @@ class Backend:
     def __init__(self, name, xp, make, sync):
         self.name = name
         self.xp = xp
-        self.make = make    # numpy array -> library array
-        self.sync = sync    # waits for pending work
+        self.make = make  # numpy array -> library array
+        self.sync = sync  # waits for pending work
 
 
 def sluice_backend(device):
     import sluice
+
     q = sluice.Device(device).sycl_queue
-    return Backend("sluice", sluice,
-                   lambda a: sluice.asarray(a, device=device),
-                   q.wait)
+    return Backend(
+        "sluice", sluice, lambda a: sluice.asarray(a, device=device), q.wait
+    )
 
 
 def numpy_backend():
@@ -68,12 +69,15 @@ def numpy_backend():
 def dpnp_backend():
     import dpnp
     import dpctl
+
     q = dpctl.SyclQueue("cpu")
-    return Backend("dpnp", dpnp, lambda a: dpnp.asarray(a, sycl_queue=q),
-                   q.wait)
+    return Backend(
+        "dpnp", dpnp, lambda a: dpnp.asarray(a, sycl_queue=q), q.wait
+    )
 
 
 # --- per-operation cases -------------------------------------------------
+
 
 def op_cases(b, n):
     rng = np.random.default_rng(0)
@@ -97,8 +101,13 @@ def op_cases(b, n):
         nonlocal d
         d += c
 
-    return {"a*b": mul, "a[1:-1]+b[:-2]": sliced, "a.sum()": total,
-            "a[1:-1] = b[:-2]": setslice, "a += b": iadd}
+    return {
+        "a*b": mul,
+        "a[1:-1]+b[:-2]": sliced,
+        "a.sum()": total,
+        "a[1:-1] = b[:-2]": setslice,
+        "a += b": iadd,
+    }
 
 
 def time_ops(b, n, loop, reps):
@@ -122,12 +131,12 @@ def time_ops(b, n, loop, reps):
                     b.sync()
                 e2e.append((time.perf_counter() - t) / (calls // 4))
         del r
-        out[name] = (median(caller) * 1e6,
-                     median(e2e) * 1e6 if e2e else None)
+        out[name] = (median(caller) * 1e6, median(e2e) * 1e6 if e2e else None)
     return out
 
 
 # --- programs ------------------------------------------------------------
+
 
 def jacobi(b, n, iters):
     u0 = np.zeros((n, n), np.float32)
@@ -137,9 +146,11 @@ def jacobi(b, n, iters):
 
     def run():
         for _ in range(iters):
-            u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] +
-                                    u[1:-1, :-2] + u[1:-1, 2:])
+            u[1:-1, 1:-1] = 0.25 * (
+                u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:]
+            )
         b.sync()
+
     return run
 
 
@@ -156,20 +167,28 @@ def black_scholes(b, n):
     def cnd(x):
         # Abramowitz-Stegun 26.2.17, as the classic benchmark writes it.
         k = 1.0 / (1.0 + 0.2316419 * xp.abs(x))
-        poly = k * (0.31938153 + k * (-0.356563782 + k * (
-            1.781477937 + k * (-1.821255978 + k * 1.330274429))))
+        poly = k * (
+            0.31938153
+            + k
+            * (
+                -0.356563782
+                + k * (1.781477937 + k * (-1.821255978 + k * 1.330274429))
+            )
+        )
         w = 1.0 - 0.3989422804014327 * xp.exp(-0.5 * x * x) * poly
         return xp.where(x < 0, 1.0 - w, w)
 
     def run():
         sqrt_t = xp.sqrt(t)
         d1 = (xp.log(price / strike) + (rate + 0.5 * vol * vol) * t) / (
-            vol * sqrt_t)
+            vol * sqrt_t
+        )
         d2 = d1 - vol * sqrt_t
         e = strike * xp.exp(-rate * t)
         call[:] = price * cnd(d1) - e * cnd(d2)
         put[:] = e * cnd(-d2) - price * cnd(-d1)
         b.sync()
+
     return run
 
 
@@ -187,8 +206,9 @@ def programs(b, reps, quick):
     out = {}
     out["jacobi 61x61 x100"] = time_run(jacobi(b, 61, 100), reps)
     if not quick:
-        out["jacobi 1024x1024 x100"] = time_run(jacobi(b, 1024, 100),
-                                                max(reps // 2, 1))
+        out["jacobi 1024x1024 x100"] = time_run(
+            jacobi(b, 1024, 100), max(reps // 2, 1)
+        )
     out["black-scholes 2^20"] = time_run(black_scholes(b, 1 << 20), reps)
     return out
 
@@ -209,8 +229,11 @@ def rss_curve(b, n, iters):
 
 
 def worker(name, device, args):
-    b = {"sluice": lambda: sluice_backend(device), "numpy": numpy_backend,
-         "dpnp": dpnp_backend}[name]()
+    b = {
+        "sluice": lambda: sluice_backend(device),
+        "numpy": numpy_backend,
+        "dpnp": dpnp_backend,
+    }[name]()
     res = {"ops": {}, "programs": programs(b, args.reps, args.quick)}
     for n in SIZES:
         res["ops"][n] = time_ops(b, n, args.loop, args.reps)
@@ -218,6 +241,7 @@ def worker(name, device, args):
 
 
 # --- peers of the programs that are not array libraries --------------------
+
 
 def numexpr_programs(reps, quick):
     try:
@@ -236,8 +260,11 @@ def numexpr_programs(reps, quick):
                 lf, rt = u[1:-1, :-2], u[1:-1, 2:]
                 u[1:-1, 1:-1] = ne.evaluate(
                     "0.25*(up+dn+lf+rt)",
-                    local_dict={"up": up, "dn": dn, "lf": lf, "rt": rt})
+                    local_dict={"up": up, "dn": dn, "lf": lf, "rt": rt},
+                )
+
         return run
+
     out["jacobi 61x61 x100"] = time_run(jac(61), reps)
     if not quick:
         out["jacobi 1024x1024 x100"] = time_run(jac(1024), max(reps // 2, 1))
@@ -248,18 +275,22 @@ def numexpr_programs(reps, quick):
     t = rng.uniform(1, 2, n).astype(np.float32)
     call = np.zeros(n, np.float32)
     put = np.zeros(n, np.float32)
-    cn = ("where({x} < 0, 1 - ({w}), {w})")
-    w = ("1 - 0.3989422804014327*exp(-0.5*{x}*{x})*{k}*(0.31938153 + "
-         "{k}*(-0.356563782 + {k}*(1.781477937 + {k}*(-1.821255978 + "
-         "{k}*1.330274429))))")
+    cn = "where({x} < 0, 1 - ({w}), {w})"
+    w = (
+        "1 - 0.3989422804014327*exp(-0.5*{x}*{x})*{k}*(0.31938153 + "
+        "{k}*(-0.356563782 + {k}*(1.781477937 + {k}*(-1.821255978 + "
+        "{k}*1.330274429))))"
+    )
 
     def cnd(x, k):
         return cn.format(x=x, w=w.format(x=x, k=k))
 
     def bs():
         env = {"price": price, "strike": strike, "t": t}
-        env["d1"] = ne.evaluate("(log(price/strike) + (0.1 + 0.5*0.2*0.2)*t)"
-                                " / (0.2*sqrt(t))", local_dict=env)
+        env["d1"] = ne.evaluate(
+            "(log(price/strike) + (0.1 + 0.5*0.2*0.2)*t) / (0.2*sqrt(t))",
+            local_dict=env,
+        )
         env["d2"] = ne.evaluate("d1 - 0.2*sqrt(t)", local_dict=env)
         env["e"] = ne.evaluate("strike*exp(-0.1*t)", local_dict=env)
         env["k1"] = ne.evaluate("1/(1 + 0.2316419*abs(d1))", local_dict=env)
@@ -268,6 +299,7 @@ def numexpr_programs(reps, quick):
         env["c2"] = ne.evaluate(cnd("d2", "k2"), local_dict=env)
         ne.evaluate("price*c1 - e*c2", local_dict=env, out=call)
         ne.evaluate("e*(1 - c2) - price*(1 - c1)", local_dict=env, out=put)
+
     out["black-scholes 2^20"] = time_run(bs, reps)
     return out
 
@@ -284,8 +316,9 @@ def numba_programs(reps, quick):
         n = u.shape[0]
         for i in numba.prange(1, n - 1):
             for j in range(1, n - 1):
-                v[i, j] = 0.25 * (u[i - 1, j] + u[i + 1, j] + u[i, j - 1] +
-                                  u[i, j + 1])
+                v[i, j] = 0.25 * (
+                    u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1]
+                )
 
     def jac(n):
         u = np.zeros((n, n), np.float32)
@@ -297,7 +330,9 @@ def numba_programs(reps, quick):
             for _ in range(100):
                 step(u, v)
                 u, v = v, u
+
         return run
+
     out["jacobi 61x61 x100"] = time_run(jac(61), reps)
     if not quick:
         out["jacobi 1024x1024 x100"] = time_run(jac(1024), max(reps // 2, 1))
@@ -307,24 +342,35 @@ def numba_programs(reps, quick):
         for i in numba.prange(price.size):
             st = np.sqrt(t[i])
             d1 = (np.log(price[i] / strike[i]) + (0.1 + 0.02) * t[i]) / (
-                0.2 * st)
+                0.2 * st
+            )
             d2 = d1 - 0.2 * st
             e = strike[i] * np.exp(-0.1 * t[i])
             c = np.empty(2)
             for j, x in enumerate((d1, d2)):
                 k = 1.0 / (1.0 + 0.2316419 * abs(x))
                 w = 1.0 - 0.3989422804014327 * np.exp(-0.5 * x * x) * k * (
-                    0.31938153 + k * (-0.356563782 + k * (
-                        1.781477937 + k * (-1.821255978 + k * 1.330274429))))
+                    0.31938153
+                    + k
+                    * (
+                        -0.356563782
+                        + k
+                        * (1.781477937 + k * (-1.821255978 + k * 1.330274429))
+                    )
+                )
                 c[j] = 1.0 - w if x < 0 else w
             call[i] = price[i] * c[0] - e * c[1]
             put[i] = e * (1.0 - c[1]) - price[i] * (1.0 - c[0])
+
     n = 1 << 20
     rng = np.random.default_rng(1)
-    arrs = [rng.uniform(10, 50, n).astype(np.float32),
-            rng.uniform(10, 50, n).astype(np.float32),
-            rng.uniform(1, 2, n).astype(np.float32),
-            np.zeros(n, np.float32), np.zeros(n, np.float32)]
+    arrs = [
+        rng.uniform(10, 50, n).astype(np.float32),
+        rng.uniform(10, 50, n).astype(np.float32),
+        rng.uniform(1, 2, n).astype(np.float32),
+        np.zeros(n, np.float32),
+        np.zeros(n, np.float32),
+    ]
     out["black-scholes 2^20"] = time_run(lambda: bs(*arrs), reps)
     return out
 
@@ -335,6 +381,7 @@ def jit_bandwidth(device, reps):
     @sluice.jit
     def f(x, y):
         return x * y
+
     n = 1 << 22
     a = sluice.ones(n, dtype="float32", device=device)
     c = sluice.ones(n, dtype="float32", device=device)
@@ -358,6 +405,7 @@ def jit_rss(device, iters):
     @sluice.jit
     def f(x, y):
         return x * y - x
+
     a = sluice.ones(1 << 20, dtype="float32", device=device)
     points = []
     for i in range(iters):
@@ -381,10 +429,16 @@ def main():
     p.add_argument("--device", default="host")
     p.add_argument("--loop", type=int, default=2000)
     p.add_argument("--reps", type=int, default=5)
-    p.add_argument("--quick", action="store_true",
-                   help="skip the 1024x1024 stencil, fewer repetitions")
-    p.add_argument("--dpnp-python", default=os.environ.get("DPNP_PYTHON"),
-                   help="a Python with dpnp for the dpnp column")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="skip the 1024x1024 stencil, fewer repetitions",
+    )
+    p.add_argument(
+        "--dpnp-python",
+        default=os.environ.get("DPNP_PYTHON"),
+        help="a Python with dpnp for the dpnp column",
+    )
     p.add_argument("--worker", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.quick:
@@ -395,25 +449,41 @@ def main():
         return
 
     import sluice
-    print(f"device {sluice.Device(args.device).filter_string}, "
-          f"{os.cpu_count()} cores, numpy {np.__version__}")
-    res = {"sluice": worker("sluice", args.device, args),
-           "numpy": worker("numpy", args.device, args)}
+
+    print(
+        f"device {sluice.Device(args.device).filter_string}, "
+        f"{os.cpu_count()} cores, numpy {np.__version__}"
+    )
+    res = {
+        "sluice": worker("sluice", args.device, args),
+        "numpy": worker("numpy", args.device, args),
+    }
     if args.dpnp_python:
-        cmd = [args.dpnp_python, __file__, "--worker", "dpnp",
-               "--reps", str(args.reps), "--loop", str(args.loop)]
+        cmd = [
+            args.dpnp_python,
+            __file__,
+            "--worker",
+            "dpnp",
+            "--reps",
+            str(args.reps),
+            "--loop",
+            str(args.loop),
+        ]
         if args.quick:
             cmd.append("--quick")
         try:
-            out = subprocess.run(cmd, capture_output=True, text=True,
-                                 timeout=1800, check=True).stdout
+            out = subprocess.run(
+                cmd, capture_output=True, text=True, timeout=1800, check=True
+            ).stdout
             res["dpnp"] = json.loads(out)
         except (subprocess.SubprocessError, ValueError) as e:
             print(f"dpnp peer failed: {e}")
     peers = [k for k in ("numpy", "dpnp") if k in res]
 
-    print("\nper operation, us (caller: loop synchronised at the end; "
-          "e2e: synchronised after each)")
+    print(
+        "\nper operation, us (caller: loop synchronised at the end; "
+        "e2e: synchronised after each)"
+    )
     head = f"{'case':18s} {'n':>8s} {'sluice':>8s} {'e2e':>7s}"
     for k in peers:
         head += f" {k:>8s} {'e2e':>7s} {'ratio':>7s}"
@@ -421,7 +491,8 @@ def main():
     for n in SIZES:
         for name, (caller, e2e) in res["sluice"]["ops"][n].items():
             line = f"{name:18s} {n:8d} {caller:8.2f} " + (
-                f"{e2e:7.2f}" if e2e else f"{'':7s}")
+                f"{e2e:7.2f}" if e2e else f"{'':7s}"
+            )
             for k in peers:
                 pc, pe = res[k]["ops"][str(n) if k == "dpnp" else n][name]
                 line += f" {pc:8.2f} " + (f"{pe:7.2f}" if pe else f"{'':7s}")
@@ -429,9 +500,11 @@ def main():
             print(line)
 
     print("\nprograms, ms (ratio: peer time / sluice time)")
-    progs = {"numpy": res["numpy"]["programs"],
-             "numexpr": numexpr_programs(args.reps, args.quick),
-             "numba": numba_programs(args.reps, args.quick)}
+    progs = {
+        "numpy": res["numpy"]["programs"],
+        "numexpr": numexpr_programs(args.reps, args.quick),
+        "numba": numba_programs(args.reps, args.quick),
+    }
     if "dpnp" in res:
         progs["dpnp"] = res["dpnp"]["programs"]
     head = f"{'case':24s} {'sluice':>9s}"
@@ -440,20 +513,28 @@ def main():
     print(head)
     for name, ours in res["sluice"]["programs"].items():
         line = f"{name:24s} {ours * 1e3:9.3f}"
-        for k, v in progs.items():
+        for v in progs.values():
             t = v.get(name)
-            line += (f" {t * 1e3:9.3f} {fmt_ratio(t, ours):>7s}" if t
-                     else f" {'-':>9s} {'-':>7s}")
+            line += (
+                f" {t * 1e3:9.3f} {fmt_ratio(t, ours):>7s}"
+                if t
+                else f" {'-':>9s} {'-':>7s}"
+            )
         print(line)
 
     gbs = jit_bandwidth(args.device, args.reps)
-    print(f"\njitted a*b, n=2^22: {gbs:.1f} GB/s "
-          "(compare: sluice-run --benchmark in bench/cpu.py)")
+    print(
+        f"\njitted a*b, n=2^22: {gbs:.1f} GB/s "
+        "(compare: sluice-run --benchmark in bench/cpu.py)"
+    )
     it = 2000 if args.quick else 10000
-    print(f"\nRSS (MB) over {it} eager ops (n=2^20, a*b then +=): "
-          f"{rss_curve(sluice_backend(args.device), 1 << 20, it)}")
-    print(f"RSS (MB) over {it} jitted calls (n=2^20): "
-          f"{jit_rss(args.device, it)}")
+    print(
+        f"\nRSS (MB) over {it} eager ops (n=2^20, a*b then +=): "
+        f"{rss_curve(sluice_backend(args.device), 1 << 20, it)}"
+    )
+    print(
+        f"RSS (MB) over {it} jitted calls (n=2^20): {jit_rss(args.device, it)}"
+    )
 
 
 if __name__ == "__main__":

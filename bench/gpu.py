@@ -28,6 +28,7 @@ reference before its time is shown.
 usage: gpu.py --bundle DIR [--n 2**27] [--reps 30] [--cases ...]
               [--engines ...] [--json FILE]
 """
+
 import argparse
 import ctypes
 import json
@@ -49,8 +50,16 @@ CASES = {
     "transcendental": ("exp(-a*a)*sin(b)+sqrt(|a|) (2R1W)", 2, 3, False),
     "sum": ("sum(a) (1R)", 1, 1, True),
 }
-ENGINES = ["sluice", "sluice (wall)", "cuda-c", "cupy", "cupy.fuse",
-           "torch", "torch.compile", "jax.jit"]
+ENGINES = [
+    "sluice",
+    "sluice (wall)",
+    "cuda-c",
+    "cupy",
+    "cupy.fuse",
+    "torch",
+    "torch.compile",
+    "jax.jit",
+]
 PEERS = ["cupy", "cupy.fuse", "torch", "torch.compile", "jax.jit"]
 
 
@@ -73,8 +82,11 @@ def check(case, x, got, ref, sample):
     if case == "sum":
         bound = 1e-6 * float(np.abs(x[0]).astype(np.float64).sum()) + 1e-3
         diff = abs(float(got) - float(ref))
-        return None if diff <= bound else (
-            f"sum {float(got)!r}, expected {float(ref)!r}")
+        return (
+            None
+            if diff <= bound
+            else (f"sum {float(got)!r}, expected {float(ref)!r}")
+        )
     if got.shape != ref.shape:
         return f"shape {got.shape}"
     if case == "copy":
@@ -83,8 +95,10 @@ def check(case, x, got, ref, sample):
     bad = ~(np.abs(g - r) <= 1e-5 + 1e-5 * np.abs(r))
     if bad.any():
         i = int(np.argmax(bad))
-        return (f"{int(bad.sum())} of {len(sample)} sampled elements differ, "
-                f"e.g. {g[i]!r} vs {r[i]!r}")
+        return (
+            f"{int(bad.sum())} of {len(sample)} sampled elements differ, "
+            f"e.g. {g[i]!r} vs {r[i]!r}"
+        )
     return None
 
 
@@ -97,12 +111,16 @@ def median(ts):
 # Sluice
 # --------------------------------------------------------------------------
 
+
 class SluiceEngine:
     def __init__(self, bundle, artifact="bench.so"):
         from sluice_artifact import Artifact, Runtime
+
         self.rt = Runtime(os.path.join(bundle, "lib", "libsluice-runtime.so"))
         self.art = Artifact(self.rt, os.path.join(bundle, "bench", artifact))
-        self.props = self.rt.device_properties(os.environ.get("SLUICE_BENCH_DEVICE", "cuda:gpu:0"))
+        self.props = self.rt.device_properties(
+            os.environ.get("SLUICE_BENCH_DEVICE", "cuda:gpu:0")
+        )
 
     def run(self, case, x, reps, warmup):
         """(device seconds, wall seconds, result) of the median run."""
@@ -155,8 +173,7 @@ class SluiceEngine:
             q = call.queue()
             # The result's allocation, read straight from the results
             # struct, and the entry and free functions without wrappers.
-            result = ctypes.c_uint64.from_buffer(call.results,
-                                                 call.fields[0])
+            result = ctypes.c_uint64.from_buffer(call.results, call.fields[0])
             fn, argv, free = call.fn, call.argv, self.rt.lib.sluiceFree
             self.rt.lib.sluiceProgramSetAsynchronous(1)
             try:
@@ -317,9 +334,9 @@ def per_call_sync(f, sync, iters):
 
 class Results:
     def __init__(self):
-        self.bw = {}        # (case, engine) -> TB/s
-        self.notes = {}     # (case, engine) -> text
-        self.percall = {}   # engine -> (us, how)
+        self.bw = {}  # (case, engine) -> TB/s
+        self.notes = {}  # (case, engine) -> text
+        self.percall = {}  # engine -> (us, how)
         self.info = {}
 
     def record(self, case, engine, seconds, nbytes, err):
@@ -327,12 +344,16 @@ class Results:
             self.notes[(case, engine)] = f"wrong result: {err}"
             print(f"  {engine:14s} {case:15s} WRONG: {err}")
         self.bw[(case, engine)] = nbytes / seconds / 1e12
-        print(f"  {engine:14s} {case:15s} {nbytes / seconds / 1e12:7.3f} TB/s"
-              f"  ({seconds * 1e6:9.1f} us)", flush=True)
+        print(
+            f"  {engine:14s} {case:15s} {nbytes / seconds / 1e12:7.3f} TB/s"
+            f"  ({seconds * 1e6:9.1f} us)",
+            flush=True,
+        )
 
 
 def run_cupy(cp, args, x, refs, sample, res):
     xs = [cp.asarray(v) for v in x]
+
     def axpy(a, b, c, d):
         return a * b + c * d - a
 
@@ -344,11 +365,15 @@ def run_cupy(cp, args, x, refs, sample, res):
     eager = {
         "copy": lambda: xs[0].copy(),
         "axpy": lambda: xs[0] * xs[1] + xs[2] * xs[3] - xs[0],
-        "transcendental": lambda: cp.exp(-xs[0] * xs[0]) * cp.sin(xs[1])
-        + cp.sqrt(cp.abs(xs[0])),
+        "transcendental": lambda: (
+            cp.exp(-xs[0] * xs[0]) * cp.sin(xs[1]) + cp.sqrt(cp.abs(xs[0]))
+        ),
         "sum": lambda: xs[0].sum(),
     }
-    fused = {"axpy": lambda: fa(*xs[:4]), "transcendental": lambda: ft(*xs[:2])}
+    fused = {
+        "axpy": lambda: fa(*xs[:4]),
+        "transcendental": lambda: ft(*xs[:2]),
+    }
     for engine, table in (("cupy", eager), ("cupy.fuse", fused)):
         for case in args.cases:
             if case not in table:
@@ -359,8 +384,13 @@ def run_cupy(cp, args, x, refs, sample, res):
                 res.notes[(case, engine)] = f"failed: {type(e).__name__}"
                 print(f"  {engine} {case} failed: {str(e)[:300]}")
                 continue
-            res.record(case, engine, t, CASES[case][2] * 4 * args.n,
-                       check(case, x, cp.asnumpy(r), refs[case], sample))
+            res.record(
+                case,
+                engine,
+                t,
+                CASES[case][2] * 4 * args.n,
+                check(case, x, cp.asnumpy(r), refs[case], sample),
+            )
     # Hand-written float4 kernels: the practical limit.
     mod = cp.RawModule(code=CUDA_C, options=("-std=c++17",))
     sms = cp.cuda.Device().attributes["MultiProcessorCount"]
@@ -369,20 +399,42 @@ def run_cupy(cp, args, x, refs, sample, res):
     out = cp.empty(args.n, dtype=cp.float32)
     acc = cp.zeros((), dtype=cp.float32)
     kern = {
-        "copy": lambda: mod.get_function("copy4")(
-            grid, block, (xs[0], out, np.int64(n4))) or out,
-        "axpy": lambda: mod.get_function("axpy4")(
-            grid, block, (*xs[:4], out, np.int64(n4))) or out,
-        "transcendental": lambda: mod.get_function("trans4")(
-            grid, block, (xs[0], xs[1], out, np.int64(n4))) or out,
-        "sum": lambda: (acc.fill(0), mod.get_function("sum4")(
-            grid, block, (xs[0], acc, np.int64(n4))))[0] or acc,
+        "copy": lambda: (
+            mod.get_function("copy4")(grid, block, (xs[0], out, np.int64(n4)))
+            or out
+        ),
+        "axpy": lambda: (
+            mod.get_function("axpy4")(
+                grid, block, (*xs[:4], out, np.int64(n4))
+            )
+            or out
+        ),
+        "transcendental": lambda: (
+            mod.get_function("trans4")(
+                grid, block, (xs[0], xs[1], out, np.int64(n4))
+            )
+            or out
+        ),
+        "sum": lambda: (
+            (
+                acc.fill(0),
+                mod.get_function("sum4")(
+                    grid, block, (xs[0], acc, np.int64(n4))
+                ),
+            )[0]
+            or acc
+        ),
     }
     if args.n % 4 == 0:
         for case in args.cases:
             t, r = cupy_events(cp, kern[case], args.reps, args.warmup)
-            res.record(case, "cuda-c", t, CASES[case][2] * 4 * args.n,
-                       check(case, x, cp.asnumpy(r), refs[case], sample))
+            res.record(
+                case,
+                "cuda-c",
+                t,
+                CASES[case][2] * 4 * args.n,
+                check(case, x, cp.asnumpy(r), refs[case], sample),
+            )
     del xs, out
     small = cp.ones(1024, dtype=cp.float32)
     sync = cp.cuda.Device().synchronize
@@ -390,7 +442,8 @@ def run_cupy(cp, args, x, refs, sample, res):
     if args.iters:
         res.percall["cupy.fuse"] = (
             per_call_async(f, sync, args.iters) * 1e6,
-            per_call_sync(f, sync, args.iters) * 1e6)
+            per_call_sync(f, sync, args.iters) * 1e6,
+        )
     cp.get_default_memory_pool().free_all_blocks()
 
 
@@ -417,11 +470,16 @@ def run_torch(torch, args, x, refs, sample, res):
     tables = [("torch", eager)]
     try:
         ca, ct, cs = (torch.compile(f) for f in (axpy, trans, total))
-        tables.append(("torch.compile", {
-            "axpy": lambda: ca(*xs[:4]),
-            "transcendental": lambda: ct(*xs[:2]),
-            "sum": lambda: cs(xs[0]),
-        }))
+        tables.append(
+            (
+                "torch.compile",
+                {
+                    "axpy": lambda: ca(*xs[:4]),
+                    "transcendental": lambda: ct(*xs[:2]),
+                    "sum": lambda: cs(xs[0]),
+                },
+            )
+        )
     except Exception as e:
         print(f"  torch.compile unavailable: {e}")
     for engine, table in tables:
@@ -434,8 +492,13 @@ def run_torch(torch, args, x, refs, sample, res):
                 res.notes[(case, engine)] = f"failed: {type(e).__name__}"
                 print(f"  {engine} {case} failed: {e}")
                 continue
-            res.record(case, engine, t, CASES[case][2] * 4 * args.n,
-                       check(case, x, r.cpu().numpy(), refs[case], sample))
+            res.record(
+                case,
+                engine,
+                t,
+                CASES[case][2] * 4 * args.n,
+                check(case, x, r.cpu().numpy(), refs[case], sample),
+            )
     del xs, out
     if not args.iters:
         torch.cuda.empty_cache()
@@ -443,23 +506,28 @@ def run_torch(torch, args, x, refs, sample, res):
     small = torch.ones(1024, device=dev)
     sync = torch.cuda.synchronize
     f = lambda: axpy(small, small, small, small)
-    res.percall["torch"] = (per_call_async(f, sync, args.iters) * 1e6,
-                            per_call_sync(f, sync, args.iters) * 1e6)
+    res.percall["torch"] = (
+        per_call_async(f, sync, args.iters) * 1e6,
+        per_call_sync(f, sync, args.iters) * 1e6,
+    )
     if len(tables) > 1:
         g = lambda: ca(small, small, small, small)
         res.percall["torch.compile"] = (
             per_call_async(g, sync, args.iters) * 1e6,
-            per_call_sync(g, sync, args.iters) * 1e6)
+            per_call_sync(g, sync, args.iters) * 1e6,
+        )
     torch.cuda.empty_cache()
 
 
 def run_jax(jax, args, x, refs, sample, res):
     import jax.numpy as jnp
+
     xs = [jax.device_put(v) for v in x]
     fns = {
         "axpy": jax.jit(lambda a, b, c, d: a * b + c * d - a),
         "transcendental": jax.jit(
-            lambda a, b: jnp.exp(-a * a) * jnp.sin(b) + jnp.sqrt(jnp.abs(a))),
+            lambda a, b: jnp.exp(-a * a) * jnp.sin(b) + jnp.sqrt(jnp.abs(a))
+        ),
         "sum": jax.jit(lambda a: a.sum()),
         "copy": jax.jit(lambda a: a + 0),
     }
@@ -468,8 +536,13 @@ def run_jax(jax, args, x, refs, sample, res):
         f = fns[case]
         k = CASES[case][1]
         t, r = host_clock(lambda: f(*xs[:k]), sync, args.reps, args.warmup)
-        res.record(case, "jax.jit", t, CASES[case][2] * 4 * args.n,
-                   check(case, x, np.asarray(r), refs[case], sample))
+        res.record(
+            case,
+            "jax.jit",
+            t,
+            CASES[case][2] * 4 * args.n,
+            check(case, x, np.asarray(r), refs[case], sample),
+        )
     if not args.iters:
         return
     small = jnp.ones(1024, dtype=jnp.float32)
@@ -480,10 +553,11 @@ def run_jax(jax, args, x, refs, sample, res):
         last[0] = f()
 
     res.percall["jax.jit"] = (
-        per_call_async(call, lambda: last[0].block_until_ready(),
-                       args.iters) * 1e6,
-        per_call_sync(call, lambda: last[0].block_until_ready(),
-                      args.iters) * 1e6)
+        per_call_async(call, lambda: last[0].block_until_ready(), args.iters)
+        * 1e6,
+        per_call_sync(call, lambda: last[0].block_until_ready(), args.iters)
+        * 1e6,
+    )
     del xs
 
 
@@ -493,26 +567,40 @@ def main():
     p.add_argument("--n", type=lambda s: int(eval(s)), default=1 << 27)
     p.add_argument("--reps", type=int, default=30)
     p.add_argument("--warmup", type=int, default=3)
-    p.add_argument("--iters", type=int, default=2000,
-                   help="calls for the per-call time at n=1024")
+    p.add_argument(
+        "--iters",
+        type=int,
+        default=2000,
+        help="calls for the per-call time at n=1024",
+    )
     p.add_argument("--cases", default=",".join(CASES))
     p.add_argument("--engines", default="sluice,cupy,torch,jax")
     p.add_argument("--json")
-    p.add_argument("--sluice-artifact", default="bench.so",
-                   help="the artifact (in BUNDLE/bench) holding the cases")
+    p.add_argument(
+        "--sluice-artifact",
+        default="bench.so",
+        help="the artifact (in BUNDLE/bench) holding the cases",
+    )
     args = p.parse_args()
     args.cases = [c for c in args.cases.split(",") if c]
     engines = [e for e in args.engines.split(",") if e]
     res = Results()
 
     rng = np.random.default_rng(0)
-    x = [rng.standard_normal(args.n, dtype=np.float32)
-         for _ in range(max(CASES[c][1] for c in args.cases))]
+    x = [
+        rng.standard_normal(args.n, dtype=np.float32)
+        for _ in range(max(CASES[c][1] for c in args.cases))
+    ]
     refs = {c: reference(c, x) for c in args.cases}
-    sample = np.unique(np.concatenate([
-        np.arange(min(args.n, 1 << 16)),
-        np.arange(max(0, args.n - (1 << 16)), args.n),
-        rng.integers(0, args.n, size=min(args.n, 1 << 22))]))
+    sample = np.unique(
+        np.concatenate(
+            [
+                np.arange(min(args.n, 1 << 16)),
+                np.arange(max(0, args.n - (1 << 16)), args.n),
+                rng.integers(0, args.n, size=min(args.n, 1 << 22)),
+            ]
+        )
+    )
 
     if "sluice" in engines:
         try:
@@ -528,20 +616,24 @@ def main():
             if "axpy" in args.cases and args.iters:
                 small = [np.ones(1024, dtype=np.float32)] * 4
                 res.percall["sluice"] = tuple(
-                    v * 1e6 for v in eng.per_call("axpy", small, args.iters))
+                    v * 1e6 for v in eng.per_call("axpy", small, args.iters)
+                )
         except Exception:
             traceback.print_exc()
     if "cupy" in engines:
         try:
             import cupy as cp
+
             res.info["gpu"] = cp.cuda.runtime.getDeviceProperties(0)[
-                "name"].decode()
+                "name"
+            ].decode()
             run_cupy(cp, args, x, refs, sample, res)
         except Exception:
             traceback.print_exc()
     if "torch" in engines:
         try:
             import torch
+
             res.info["gpu"] = torch.cuda.get_device_name()
             run_torch(torch, args, x, refs, sample, res)
         except Exception:
@@ -549,6 +641,7 @@ def main():
     if "jax" in engines:
         try:
             import jax
+
             run_jax(jax, args, x, refs, sample, res)
         except Exception:
             traceback.print_exc()
@@ -560,19 +653,27 @@ def main():
             compile_ms = json.load(f)
 
     # The table.
-    print(f"\n{res.info.get('gpu', '?')}, N = {args.n} float32, TB/s of "
-          f"compulsory traffic (median of {args.reps})")
+    print(
+        f"\n{res.info.get('gpu', '?')}, N = {args.n} float32, TB/s of "
+        f"compulsory traffic (median of {args.reps})"
+    )
     cols = [e for e in ENGINES if any((c, e) in res.bw for c in args.cases)]
-    print(f"{'case':36s}" + "".join(f"{e:>15s}" for e in cols)
-          + f"{'sluice/best peer':>18s}{'sluice/cuda-c':>15s}")
+    print(
+        f"{'case':36s}"
+        + "".join(f"{e:>15s}" for e in cols)
+        + f"{'sluice/best peer':>18s}{'sluice/cuda-c':>15s}"
+    )
     for c in args.cases:
         row = f"{CASES[c][0]:36s}"
         for e in cols:
             v = res.bw.get((c, e))
             mark = "*" if (c, e) in res.notes else " "
             row += f"{v:14.3f}{mark}" if v is not None else f"{'n/a':>15s}"
-        peers = [res.bw[(c, e)] for e in PEERS
-                 if (c, e) in res.bw and (c, e) not in res.notes]
+        peers = [
+            res.bw[(c, e)]
+            for e in PEERS
+            if (c, e) in res.bw and (c, e) not in res.notes
+        ]
         if (c, "sluice") in res.bw and peers:
             row += f"{res.bw[(c, 'sluice')] / max(peers):18.3f}"
         if (c, "sluice") in res.bw and (c, "cuda-c") in res.bw:
@@ -583,22 +684,37 @@ def main():
     print("\nper call at n=1024 (a*b+c*d-a), microseconds:")
     for e, v in res.percall.items():
         if e == "sluice":
-            print(f"  {e:14s} {v[2]:8.2f} async (back-to-back calls, "
-                  f"sluiceProgramSetAsynchronous), {v[0]:8.2f} synchronous "
-                  "(median; the call returns after its kernel finished)")
+            print(
+                f"  {e:14s} {v[2]:8.2f} async (back-to-back calls, "
+                f"sluiceProgramSetAsynchronous), {v[0]:8.2f} synchronous "
+                "(median; the call returns after its kernel finished)"
+            )
         else:
-            print(f"  {e:14s} {v[0]:8.2f} async (back-to-back calls), "
-                  f"{v[1]:8.2f} with a synchronize after each call")
+            print(
+                f"  {e:14s} {v[0]:8.2f} async (back-to-back calls), "
+                f"{v[1]:8.2f} with a synchronize after each call"
+            )
     if compile_ms:
-        print("\ncompile time of a 10-op function (build machine): "
-              + ", ".join(f"{k} {v:.1f} ms" for k, v in compile_ms.items()))
+        print(
+            "\ncompile time of a 10-op function (build machine): "
+            + ", ".join(f"{k} {v:.1f} ms" for k, v in compile_ms.items())
+        )
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"bw": {f"{c}|{e}": v for (c, e), v in res.bw.items()},
-                       "notes": {f"{c}|{e}": v
-                                 for (c, e), v in res.notes.items()},
-                       "percall_us": res.percall, "info": res.info,
-                       "compile_ms": compile_ms, "n": args.n}, f, indent=1)
+            json.dump(
+                {
+                    "bw": {f"{c}|{e}": v for (c, e), v in res.bw.items()},
+                    "notes": {
+                        f"{c}|{e}": v for (c, e), v in res.notes.items()
+                    },
+                    "percall_us": res.percall,
+                    "info": res.info,
+                    "compile_ms": compile_ms,
+                    "n": args.n,
+                },
+                f,
+                indent=1,
+            )
 
 
 if __name__ == "__main__":

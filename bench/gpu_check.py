@@ -16,6 +16,7 @@ two halves, for machines where the GPU and the compiler are apart:
 
 A case whose compilation failed counts as a failure of both halves.
 """
+
 import argparse
 import importlib.util
 import json
@@ -41,21 +42,25 @@ def load_checker(path):
 
 
 def prepare(args):
-    checker = load_checker(os.path.join(ROOT, "test", "Integration",
-                                        "check.py"))
+    checker = load_checker(
+        os.path.join(ROOT, "test", "Integration", "check.py")
+    )
     files = args.files or sorted(
         os.path.join(ROOT, "test", "Integration", f)
         for f in os.listdir(os.path.join(ROOT, "test", "Integration"))
-        if f.endswith(".mlir"))
+        if f.endswith(".mlir")
+    )
     os.makedirs(args.out, exist_ok=True)
-    shutil.copy(os.path.join(ROOT, "test", "Integration", "check.py"),
-                os.path.join(args.out, "check.py"))
+    shutil.copy(
+        os.path.join(ROOT, "test", "Integration", "check.py"),
+        os.path.join(args.out, "check.py"),
+    )
     manifest = {"device": DEVICE, "files": {}}
     failed = 0
     t0 = time.time()
     for path in files:
         base = os.path.basename(path)
-        stem = base[:-len(".mlir")]
+        stem = base[: -len(".mlir")]
         shutil.copy(path, os.path.join(args.out, base))
         outdir = os.path.join(args.out, stem)
         os.makedirs(outdir, exist_ok=True)
@@ -66,23 +71,31 @@ def prepare(args):
                 f.write("\n" * (case.first_line - 1) + case.text + "\n")
             for mode in MODES:
                 so = os.path.join(outdir, f"case{case.index}_{mode}.so")
-                cmd = [args.sluice_compile, prog, f"--device={DEVICE}",
-                       "-o", so] + (["--no-fusion"] if mode == "unfused"
-                                    else [])
+                cmd = [
+                    args.sluice_compile,
+                    prog,
+                    f"--device={DEVICE}",
+                    "-o",
+                    so,
+                ] + (["--no-fusion"] if mode == "unfused" else [])
                 r = subprocess.run(cmd, capture_output=True, text=True)
                 key = f"{case.index}/{mode}"
                 if r.returncode:
                     failed += 1
                     entry[key] = {"error": r.stderr[-2000:]}
-                    print(f"FAIL (compile): {base} {case.where()} {mode}:\n"
-                          f"{r.stderr.strip()[:1500]}")
+                    print(
+                        f"FAIL (compile): {base} {case.where()} {mode}:\n"
+                        f"{r.stderr.strip()[:1500]}"
+                    )
                 else:
                     entry[key] = {"so": os.path.relpath(so, args.out)}
             os.remove(prog)
     with open(os.path.join(args.out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
-    print(f"gpu_check prepare: {len(files)} files, {failed} compile "
-          f"failures, {time.time() - t0:.1f} s")
+    print(
+        f"gpu_check prepare: {len(files)} files, {failed} compile "
+        f"failures, {time.time() - t0:.1f} s"
+    )
     return 1 if failed else 0
 
 
@@ -105,8 +118,9 @@ def run(args):
                 env = checker.make_generators(rng)
                 env.update(binding)
                 label = ", ".join(f"{k}={v}" for k, v in binding.items())
-                where = f"{base} {case.where()}" + (f" [{label}]"
-                                                    if label else "")
+                where = f"{base} {case.where()}" + (
+                    f" [{label}]" if label else ""
+                )
                 # Where NumPy raises ValueError the run must fail with its
                 # message, or the case's ERROR one (as in check.py).
                 error = None
@@ -134,55 +148,71 @@ def run(args):
                 # arguments one element off 16-byte alignment.
                 for mode in MODES + ("misaligned",):
                     compiled = "fused" if mode == "misaligned" else mode
-                    skip_env = dict(binding, device=args.device,
-                                    mode=compiled)
-                    if any(eval(expr, {"np": np}, skip_env)
-                           for expr, _ in case.skips):
+                    skip_env = dict(binding, device=args.device, mode=compiled)
+                    if any(
+                        eval(expr, {"np": np}, skip_env)
+                        for expr, _ in case.skips
+                    ):
                         skipped += 1
                         continue
                     info = entries.get(f"{case.index}/{compiled}", {})
                     what = f"{where} {mode}"
                     if "so" not in info:
-                        print(f"FAIL: {what}: not compiled: "
-                              f"{info.get('error', '?')[:500]}")
+                        print(
+                            f"FAIL: {what}: not compiled: "
+                            f"{info.get('error', '?')[:500]}"
+                        )
                         failed += 1
                         continue
                     problems = []
                     try:
                         art = Artifact(rt, os.path.join(args.dir, info["so"]))
-                        call = art.prepare(None, inputs,
-                                           misalign=mode == "misaligned")
+                        call = art.prepare(
+                            None, inputs, misalign=mode == "misaligned"
+                        )
                         try:
                             if error is not None:
                                 try:
                                     call.run()
                                     problems.append(
                                         f"NumPy raises ValueError: {error}; "
-                                        "the program ran")
+                                        "the program ran"
+                                    )
                                 except SluiceError as e:
                                     if error not in str(e):
                                         problems.append(
-                                            f"failed without '{error}': {e}")
+                                            f"failed without '{error}': {e}"
+                                        )
                                 outs = []
                             else:
                                 outs = call.run()
                         finally:
                             call.close()
                         if error is None and len(outs) != len(expected):
-                            problems.append(f"{len(outs)} results, "
-                                            f"{len(expected)} EXPECT lines")
+                            problems.append(
+                                f"{len(outs)} results, "
+                                f"{len(expected)} EXPECT lines"
+                            )
                         for k, (got, exp) in enumerate(zip(outs, expected)):
                             expr, rtol, atol = case.expects[k]
                             d_rtol, d_atol = checker.DEFAULT_TOL.get(
-                                exp.dtype, (0.0, 0.0))
-                            rtol = rtol if rtol is not None else \
-                                case.tol.get("rtol", d_rtol)
-                            atol = atol if atol is not None else \
-                                case.tol.get("atol", d_atol)
+                                exp.dtype, (0.0, 0.0)
+                            )
+                            rtol = (
+                                rtol
+                                if rtol is not None
+                                else case.tol.get("rtol", d_rtol)
+                            )
+                            atol = (
+                                atol
+                                if atol is not None
+                                else case.tol.get("atol", d_atol)
+                            )
                             diff = checker.compare(got, exp, rtol, atol)
                             if diff:
-                                problems.append(f"result {k} ({expr}): "
-                                                + diff[0])
+                                problems.append(
+                                    f"result {k} ({expr}): " + diff[0]
+                                )
                                 problems += ["  " + d for d in diff[1:]]
                     except (SluiceError, OSError, ValueError) as e:
                         problems.append(f"{type(e).__name__}: {e}")
@@ -195,8 +225,10 @@ def run(args):
                         passed += 1
                         if args.verbose:
                             print(f"ok: {what}")
-    print(f"gpu_check on {args.device}: {passed} passed, {failed} failed, "
-          f"{skipped} skipped (SKIP-IF), {time.time() - t0:.1f} s")
+    print(
+        f"gpu_check on {args.device}: {passed} passed, {failed} failed, "
+        f"{skipped} skipped (SKIP-IF), {time.time() - t0:.1f} s"
+    )
     return 1 if failed else 0
 
 
@@ -205,16 +237,20 @@ def main():
     sub = p.add_subparsers(dest="cmd", required=True)
     pp = sub.add_parser("prepare")
     pp.add_argument("--out", required=True)
-    pp.add_argument("--sluice-compile",
-                    default=os.path.join(ROOT, "build", "bin",
-                                         "sluice-compile"))
+    pp.add_argument(
+        "--sluice-compile",
+        default=os.path.join(ROOT, "build", "bin", "sluice-compile"),
+    )
     pp.add_argument("files", nargs="*")
     pr = sub.add_parser("run")
     pr.add_argument("--dir", required=True)
     pr.add_argument("--runtime", required=True)
     pr.add_argument("--device", default=DEVICE)
-    pr.add_argument("--only", action="append",
-                    help="run only files whose name contains this")
+    pr.add_argument(
+        "--only",
+        action="append",
+        help="run only files whose name contains this",
+    )
     pr.add_argument("-v", "--verbose", action="store_true")
     args = p.parse_args()
     return prepare(args) if args.cmd == "prepare" else run(args)

@@ -37,33 +37,47 @@ def main():
     didx = sluice.asarray(idx, device=a.device)
     q = dk.sycl_queue
     cases = [
-        ("k[k > 0.5]", lambda: k[k > 0.5],
-         lambda: (dk[dk > 0.5], q.wait())),
-        ("k[idx] (random gather)", lambda: k[idx],
-         lambda: (dk[didx], q.wait())),
-        ("k[k > 0.5] = 0", lambda: k.__setitem__(k > 0.5, 0),
-         lambda: (dk.__setitem__(dk > 0.5, 0), q.wait())),
-        ("concatenate([k, k])", lambda: np.concatenate([k, k]),
-         lambda: (sluice.concatenate([dk, dk]), q.wait())),
-        ("flip(k) copy", lambda: np.flip(k).copy(),
-         lambda: (sluice.flip(dk) + 0, q.wait())),
+        ("k[k > 0.5]", lambda: k[k > 0.5], lambda: (dk[dk > 0.5], q.wait())),
+        (
+            "k[idx] (random gather)",
+            lambda: k[idx],
+            lambda: (dk[didx], q.wait()),
+        ),
+        (
+            "k[k > 0.5] = 0",
+            lambda: k.__setitem__(k > 0.5, 0),
+            lambda: (dk.__setitem__(dk > 0.5, 0), q.wait()),
+        ),
+        (
+            "concatenate([k, k])",
+            lambda: np.concatenate([k, k]),
+            lambda: (sluice.concatenate([dk, dk]), q.wait()),
+        ),
+        (
+            "flip(k) copy",
+            lambda: np.flip(k).copy(),
+            lambda: (sluice.flip(dk) + 0, q.wait()),
+        ),
     ]
     m = int(round(np.sqrt(n)))
     u = rng.random((m, m), dtype=np.float32)
     du = sluice.asarray(u, device=a.device)
 
     def np_jacobi():
-        u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2]
-                                + u[1:-1, 2:])
+        u[1:-1, 1:-1] = 0.25 * (
+            u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:]
+        )
 
     @sluice.jit
     def jacobi(u):
-        u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2]
-                                + u[1:-1, 2:])
+        u[1:-1, 1:-1] = 0.25 * (
+            u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:]
+        )
         return u
 
-    cases.append((f"jit Jacobi step {m}^2", np_jacobi,
-                  lambda: (jacobi(du), q.wait())))
+    cases.append(
+        (f"jit Jacobi step {m}^2", np_jacobi, lambda: (jacobi(du), q.wait()))
+    )
     print(f"n = {n}, device {a.device}; ms (median of {a.reps})")
     print(f"{'case':28s} {'numpy':>9s} {'sluice':>9s} {'ratio':>7s}")
     for name, fn, fs in cases:

@@ -51,6 +51,7 @@ def numba_versions():
         for i in numba.prange(a.shape[0]):
             x = a[i]
             c[i] = math.exp(-x * x) * math.sin(b[i]) + math.sqrt(abs(x))
+
     return axpy_n, transc_n
 
 
@@ -79,6 +80,7 @@ def main(n):
         def go():
             sluice.call_kernel(k, kapi.Range(n), *args)
             q.wait()
+
         return go
 
     t0 = time.perf_counter()
@@ -88,8 +90,10 @@ def main(n):
     print(f"compile axpy kernel: {(first - t_run) * 1e3:.0f} ms")
 
     peers = numba_versions()
-    cases = [("axpy", axpy_k, (a, b, c, alpha), 3),
-             ("transcendental", transc_k, (a, b, c), 3)]
+    cases = [
+        ("axpy", axpy_k, (a, b, c, alpha), 3),
+        ("transcendental", transc_k, (a, b, c), 3),
+    ]
     print(f"{'case':16} {'sluice GB/s':>12} {'numba GB/s':>12} {'ratio':>7}")
     for k, (name, kern, args, arrays) in enumerate(cases):
         t = median_time(run(kern, *args))
@@ -104,8 +108,11 @@ def main(n):
         ratio = ""
         if peers is not None:
             fn = peers[k]
-            nargs = (a_np, b_np, c_np, alpha) if name == "axpy" else \
-                (a_np, b_np, c_np)
+            nargs = (
+                (a_np, b_np, c_np, alpha)
+                if name == "axpy"
+                else (a_np, b_np, c_np)
+            )
             tn = median_time(lambda: fn(*nargs))
             nb_gbs = arrays * 4 * n / tn / 1e9
             nb = f"{nb_gbs:12.1f}"

@@ -1,8 +1,9 @@
 """Matrix products through Sluice and its peers, in one run on one device.
 
     PYTHONPATH=build/python .venv/bin/python bench/matmul.py            # host
-    PYTHONPATH=build/python .venv/bin/python bench/matmul.py --device opencl:cpu:0 --scale 0.25
-    python bench/matmul.py --device cuda:gpu:0      # + CuPy, PyTorch (GPU machine)
+    PYTHONPATH=build/python .venv/bin/python bench/matmul.py \
+        --device opencl:cpu:0 --scale 0.25
+    python bench/matmul.py --device cuda:gpu:0  # + CuPy, PyTorch (GPU machine)
 
 Prints GFLOP/s (2*M*N*K per product; the elementwise work of the fused
 cases is not counted) as the median of --reps timed runs after a warm-up,
@@ -56,11 +57,15 @@ def _cases(n, batch):
     ba = rng.standard_normal((batch, 64, 64), dtype=f32)
     bb = rng.standard_normal((batch, 64, 64), dtype=f32)
     return [
-        (f"sgemm {n}", 2.0 * n ** 3, "mm", (a, b)),
-        (f"dgemm {n}", 2.0 * n ** 3, "mm", (a.astype(np.float64),
-                                           b.astype(np.float64))),
-        (f"bmm {batch}x64^3", 2.0 * batch * 64 ** 3, "mm", (ba, bb)),
-        (f"layer {n}", 2.0 * n ** 3, "layer", (a, b, bias)),
+        (f"sgemm {n}", 2.0 * n**3, "mm", (a, b)),
+        (
+            f"dgemm {n}",
+            2.0 * n**3,
+            "mm",
+            (a.astype(np.float64), b.astype(np.float64)),
+        ),
+        (f"bmm {batch}x64^3", 2.0 * batch * 64**3, "mm", (ba, bb)),
+        (f"layer {n}", 2.0 * n**3, "layer", (a, b, bias)),
         (f"pdist {n}x{n}x64", 2.0 * n * n * 64, "pdist", (x, y)),
     ]
 
@@ -94,10 +99,14 @@ def main():
     p.add_argument("--device", default="host")
     p.add_argument("--n", type=int, default=2048)
     p.add_argument("--batch", type=int, default=256)
-    p.add_argument("--jit-n", type=int, default=256,
-                   help="size of the @sluice.jit layer (a generated "
-                        "reduction kernel, much slower than BLAS; 0 skips "
-                        "it)")
+    p.add_argument(
+        "--jit-n",
+        type=int,
+        default=256,
+        help="size of the @sluice.jit layer (a generated "
+        "reduction kernel, much slower than BLAS; 0 skips "
+        "it)",
+    )
     p.add_argument("--reps", type=int, default=5)
     p.add_argument("--cases", default="")
     args = p.parse_args()
@@ -111,11 +120,13 @@ def main():
     if on_cuda:
         try:
             import cupy
+
             peers["CuPy"] = (cupy, lambda r: cupy.cuda.Device().synchronize())
         except ImportError:
             pass
         try:
             import torch
+
             peers["torch"] = (torch, lambda r: torch.cuda.synchronize())
         except ImportError:
             pass
@@ -133,23 +144,30 @@ def main():
     jb = rng.standard_normal((jn, jn), dtype=np.float32)
     jbias = rng.standard_normal((jn,), dtype=np.float32)
     if jn:
-        cases.append((f"layer {jn} @sluice.jit", 2.0 * jn ** 3, "jit",
-                      (ja, jb, jbias)))
+        cases.append(
+            (f"layer {jn} @sluice.jit", 2.0 * jn**3, "jit", (ja, jb, jbias))
+        )
 
-    header = f"{'case':<24}{'Sluice':>10}" + "".join(
-        f"{k:>10}" for k in peers) + "".join(
-        f"{'x ' + k:>10}" for k in peers)
+    header = (
+        f"{'case':<24}{'Sluice':>10}"
+        + "".join(f"{k:>10}" for k in peers)
+        + "".join(f"{'x ' + k:>10}" for k in peers)
+    )
     print("GFLOP/s (median of", args.reps, "runs)")
     print(header)
     results = []
     for name, flops, kind, host in cases:
         ref = (npf["layer"] if kind == "jit" else npf[kind])(
-            *[h.astype(np.float64) for h in host])
+            *[h.astype(np.float64) for h in host]
+        )
         xs = [sluice.asarray(h, device=dev) for h in host]
         fn = jit_layer if kind == "jit" else slf[kind]
         got = sluice.asnumpy(fn(*xs))
-        tol = 1e-3 * max(1.0, float(np.abs(ref).max())) * (
-            host[0].shape[-1] ** 0.5)
+        tol = (
+            1e-3
+            * max(1.0, float(np.abs(ref).max()))
+            * (host[0].shape[-1] ** 0.5)
+        )
         if not np.allclose(got, ref, atol=tol, rtol=1e-3):
             raise SystemExit(f"{name}: Sluice's result differs from NumPy's")
         t = _median_time(lambda: fn(*xs), _sluice_sync, args.reps)
@@ -160,14 +178,20 @@ def main():
                 pfn, pargs = npf[pk], host
             else:
                 pfn = _sluice_fns(mod)[pk]
-                pargs = [mod.asarray(h) if pname == "CuPy" else
-                         mod.from_numpy(h).cuda() for h in host]
+                pargs = [
+                    mod.asarray(h)
+                    if pname == "CuPy"
+                    else mod.from_numpy(h).cuda()
+                    for h in host
+                ]
             tp = _median_time(lambda: pfn(*pargs), sync, args.reps)
             row[pname] = flops / tp / 1e9
         results.append(row)
-        line = f"{name:<24}{row['Sluice']:>10.1f}" + "".join(
-            f"{row[k]:>10.1f}" for k in peers) + "".join(
-            f"{row['Sluice'] / row[k]:>10.2f}" for k in peers)
+        line = (
+            f"{name:<24}{row['Sluice']:>10.1f}"
+            + "".join(f"{row[k]:>10.1f}" for k in peers)
+            + "".join(f"{row['Sluice'] / row[k]:>10.2f}" for k in peers)
+        )
         print(line, flush=True)
     return results
 

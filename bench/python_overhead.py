@@ -62,19 +62,24 @@ def held(queue, fn, calls, reps):
 
 def ten_ops(k):
     """A 10-op elementwise function; k makes each one's IR distinct."""
+
     def f(a, b):
         c = a * b + a
         c = sluice.exp(c) - b
         c = sluice.sin(c) * c
         c = sluice.sqrt(sluice.abs(c))
         return sluice.tanh(c) + float(k)
+
     f.__name__ = f"ten_ops_{k}"
     return f
 
 
 def sluice_run():
-    build = os.path.dirname(os.path.dirname(os.path.dirname(
-        os.path.abspath(sluice._sluice.__file__))))
+    build = os.path.dirname(
+        os.path.dirname(
+            os.path.dirname(os.path.abspath(sluice._sluice.__file__))
+        )
+    )
     path = os.path.join(build, "bin", "sluice-run")
     return path if os.path.exists(path) else None
 
@@ -89,8 +94,10 @@ def main():
 
     dev = sluice.Device(args.device)
     q = dev.sycl_queue
-    print(f"device {dev.filter_string} ({dev.name}); compiler "
-          f"{sluice.compiler_version()}; {os.cpu_count()} CPUs")
+    print(
+        f"device {dev.filter_string} ({dev.name}); compiler "
+        f"{sluice.compiler_version()}; {os.cpu_count()} CPUs"
+    )
     x = sluice.arange(args.n, dtype=np.float32, device=dev)
     y = sluice.ones(args.n, dtype=np.float32, device=dev)
 
@@ -103,12 +110,19 @@ def main():
     calls = args.calls
     call_us = held(q, lambda: axpy(2.0, x, y), calls, args.reps)
     eager_us = held(q, lambda: x * y, calls, args.reps)
-    key_us = median_us(lambda: axpy._cache.get(
-        (float, x._signature, y._signature)), calls, args.reps)
-    print(f"jit call, {args.n} elements, caller side:  {call_us[0]:8.2f} us"
-          f"  (CPU {call_us[1]:.2f} us)")
-    print(f"eager x * y, caller side:               {eager_us[0]:8.2f} us"
-          f"  (CPU {eager_us[1]:.2f} us)")
+    key_us = median_us(
+        lambda: axpy._cache.get((float, x._signature, y._signature)),
+        calls,
+        args.reps,
+    )
+    print(
+        f"jit call, {args.n} elements, caller side:  {call_us[0]:8.2f} us"
+        f"  (CPU {call_us[1]:.2f} us)"
+    )
+    print(
+        f"eager x * y, caller side:               {eager_us[0]:8.2f} us"
+        f"  (CPU {eager_us[1]:.2f} us)"
+    )
     print(f"cache hit, signature lookup:            {key_us:8.2f} us")
 
     # End to end, each call timed alone (a median, as sluice-run reports).
@@ -123,20 +137,35 @@ def main():
     print(f"jit call end to end (synchronous):      {sync_us:8.2f} us")
     runner = sluice_run()
     if runner:
-        with tempfile.NamedTemporaryFile("w", suffix=".mlir",
-                                         delete=False) as fh:
+        with tempfile.NamedTemporaryFile(
+            "w", suffix=".mlir", delete=False
+        ) as fh:
             fh.write(axpy.lower(2.0, x, y).as_text())
         r = subprocess.run(
-            [runner, fh.name, f"--benchmark={calls}", "--input=f64=2",
-             f"--input={args.n}xf32=1", f"--input={args.n}xf32=1",
-             "--print-max-elements=0"], capture_output=True, text=True)
+            [
+                runner,
+                fh.name,
+                f"--benchmark={calls}",
+                "--input=f64=2",
+                f"--input={args.n}xf32=1",
+                f"--input={args.n}xf32=1",
+                "--print-max-elements=0",
+            ],
+            capture_output=True,
+            text=True,
+        )
         os.unlink(fh.name)
-        med = [line for line in (r.stdout + r.stderr).splitlines()
-               if "median" in line]
+        med = [
+            line
+            for line in (r.stdout + r.stderr).splitlines()
+            if "median" in line
+        ]
         if med:
             raw_us = float(med[0].split("median")[1].split()[0]) * 1e6
-            print(f"  the program alone (sluice-run):       {raw_us:8.2f} us"
-                  f"  -> frontend adds {sync_us - raw_us:.2f} us")
+            print(
+                f"  the program alone (sluice-run):       {raw_us:8.2f} us"
+                f"  -> frontend adds {sync_us - raw_us:.2f} us"
+            )
 
     # Trace + compile of a 10-op function, with empty caches.
     with tempfile.TemporaryDirectory() as cache:
@@ -162,12 +191,16 @@ def main():
             hit_ms.append((time.perf_counter() - t) * 1e3)
             q.wait()
         del os.environ["SLUICE_CACHE_DIR"]
-    print(f"trace + compile, 10 ops (first call):   "
-          f"{statistics.median(compile_ms):8.2f} ms"
-          f"  (CPU {statistics.median(compile_cpu_ms):.2f} ms; tracing alone "
-          f"{statistics.median(trace_ms):.2f} ms)")
-    print(f"disk cache hit (trace + load):          "
-          f"{statistics.median(hit_ms) * 1e3:8.1f} us")
+    print(
+        f"trace + compile, 10 ops (first call):   "
+        f"{statistics.median(compile_ms):8.2f} ms"
+        f"  (CPU {statistics.median(compile_cpu_ms):.2f} ms; tracing alone "
+        f"{statistics.median(trace_ms):.2f} ms)"
+    )
+    print(
+        f"disk cache hit (trace + load):          "
+        f"{statistics.median(hit_ms) * 1e3:8.1f} us"
+    )
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ failure's SluiceStatus after all of the call's work finished.
 Used by bench/gpu.py and bench/gpu_check.py on the GPU machine, where
 neither MLIR nor the Sluice tools exist.
 """
+
 import ctypes
 import os
 
@@ -27,9 +28,17 @@ import numpy as np
 SLUICE_SUCCESS = 0
 USM_KINDS = {1: "device", 2: "shared", 3: "host"}
 DTYPES = {
-    "i1": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32,
-    "i64": np.int64, "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32,
-    "ui64": np.uint64, "f16": np.float16, "f32": np.float32,
+    "i1": np.bool_,
+    "i8": np.int8,
+    "i16": np.int16,
+    "i32": np.int32,
+    "i64": np.int64,
+    "ui8": np.uint8,
+    "ui16": np.uint16,
+    "ui32": np.uint32,
+    "ui64": np.uint64,
+    "f16": np.float16,
+    "f32": np.float32,
     "f64": np.float64,
 }
 
@@ -49,42 +58,86 @@ class Runtime:
         L = self.lib
         sigs = {
             "sluiceGetLastErrorMessage": (ctypes.c_char_p, []),
-            "sluiceDeviceSelect": (ctypes.c_int, [ctypes.c_char_p,
-                                                  c_void_pp]),
-            "sluiceBackendGetStatus": (ctypes.c_int, [
-                ctypes.c_int, ctypes.POINTER(ctypes.c_int),
-                ctypes.POINTER(ctypes.c_uint32),
-                ctypes.POINTER(ctypes.c_char_p)]),
-            "sluiceDeviceGetPropertyCount": (ctypes.c_int, [
-                ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint32)]),
-            "sluiceDeviceGetProperty": (ctypes.c_int, [
-                ctypes.c_void_p, ctypes.c_uint32,
-                ctypes.POINTER(ctypes.c_char_p),
-                ctypes.POINTER(ctypes.c_char_p)]),
+            "sluiceDeviceSelect": (ctypes.c_int, [ctypes.c_char_p, c_void_pp]),
+            "sluiceBackendGetStatus": (
+                ctypes.c_int,
+                [
+                    ctypes.c_int,
+                    ctypes.POINTER(ctypes.c_int),
+                    ctypes.POINTER(ctypes.c_uint32),
+                    ctypes.POINTER(ctypes.c_char_p),
+                ],
+            ),
+            "sluiceDeviceGetPropertyCount": (
+                ctypes.c_int,
+                [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint32)],
+            ),
+            "sluiceDeviceGetProperty": (
+                ctypes.c_int,
+                [
+                    ctypes.c_void_p,
+                    ctypes.c_uint32,
+                    ctypes.POINTER(ctypes.c_char_p),
+                    ctypes.POINTER(ctypes.c_char_p),
+                ],
+            ),
             "sluiceProgramBegin": (None, []),
             "sluiceProgramSetAsynchronous": (None, [ctypes.c_int]),
             "sluiceProgramEnd": (ctypes.c_int32, []),
-            "sluiceProgramQueue": (ctypes.c_void_p, [ctypes.c_char_p,
-                                                     ctypes.c_char_p]),
-            "sluiceMalloc": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_int,
-                                            ctypes.c_size_t, ctypes.c_size_t,
-                                            c_void_pp]),
+            "sluiceProgramQueue": (
+                ctypes.c_void_p,
+                [ctypes.c_char_p, ctypes.c_char_p],
+            ),
+            "sluiceMalloc": (
+                ctypes.c_int,
+                [
+                    ctypes.c_void_p,
+                    ctypes.c_int,
+                    ctypes.c_size_t,
+                    ctypes.c_size_t,
+                    c_void_pp,
+                ],
+            ),
             "sluiceFree": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p]),
-            "sluiceMemcpy": (ctypes.c_int, [
-                ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
-                ctypes.c_size_t, ctypes.c_uint32, c_void_pp, c_void_pp]),
+            "sluiceMemcpy": (
+                ctypes.c_int,
+                [
+                    ctypes.c_void_p,
+                    ctypes.c_void_p,
+                    ctypes.c_void_p,
+                    ctypes.c_size_t,
+                    ctypes.c_uint32,
+                    c_void_pp,
+                    c_void_pp,
+                ],
+            ),
             "sluiceQueueWait": (ctypes.c_int, [ctypes.c_void_p]),
-            "sluiceQueueGetLastEvent": (ctypes.c_int, [ctypes.c_void_p,
-                                                       c_void_pp]),
+            "sluiceQueueGetLastEvent": (
+                ctypes.c_int,
+                [ctypes.c_void_p, c_void_pp],
+            ),
             "sluiceEventWait": (ctypes.c_int, [ctypes.c_void_p]),
             "sluiceEventRelease": (ctypes.c_int, [ctypes.c_void_p]),
-            "sluiceEventGetProfilingInfo": (ctypes.c_int, [
-                ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64),
-                ctypes.POINTER(ctypes.c_uint64),
-                ctypes.POINTER(ctypes.c_uint64)]),
-            "sluicePointerGetInfo": (ctypes.c_int, [
-                ctypes.c_void_p, ctypes.POINTER(ctypes.c_int), c_void_pp,
-                c_void_pp, c_void_pp, ctypes.POINTER(ctypes.c_size_t)]),
+            "sluiceEventGetProfilingInfo": (
+                ctypes.c_int,
+                [
+                    ctypes.c_void_p,
+                    ctypes.POINTER(ctypes.c_uint64),
+                    ctypes.POINTER(ctypes.c_uint64),
+                    ctypes.POINTER(ctypes.c_uint64),
+                ],
+            ),
+            "sluicePointerGetInfo": (
+                ctypes.c_int,
+                [
+                    ctypes.c_void_p,
+                    ctypes.POINTER(ctypes.c_int),
+                    c_void_pp,
+                    c_void_pp,
+                    c_void_pp,
+                    ctypes.POINTER(ctypes.c_size_t),
+                ],
+            ),
         }
         for name, (res, args) in sigs.items():
             fn = getattr(L, name)
@@ -102,23 +155,31 @@ class Runtime:
 
     def backend_status(self, backend):
         built, n, note = ctypes.c_int(), ctypes.c_uint32(), ctypes.c_char_p()
-        self.check(self.lib.sluiceBackendGetStatus(
-            backend, ctypes.byref(built), ctypes.byref(n), ctypes.byref(note)),
-            "sluiceBackendGetStatus")
+        self.check(
+            self.lib.sluiceBackendGetStatus(
+                backend,
+                ctypes.byref(built),
+                ctypes.byref(n),
+                ctypes.byref(note),
+            ),
+            "sluiceBackendGetStatus",
+        )
         return bool(built.value), n.value, (note.value or b"").decode()
 
     def device_properties(self, selector):
         dev = ctypes.c_void_p()
-        self.check(self.lib.sluiceDeviceSelect(selector.encode(),
-                                               ctypes.byref(dev)),
-                   f"selecting {selector}")
+        self.check(
+            self.lib.sluiceDeviceSelect(selector.encode(), ctypes.byref(dev)),
+            f"selecting {selector}",
+        )
         count = ctypes.c_uint32()
         self.lib.sluiceDeviceGetPropertyCount(dev, ctypes.byref(count))
         props = {}
         for i in range(count.value):
             k, v = ctypes.c_char_p(), ctypes.c_char_p()
-            self.lib.sluiceDeviceGetProperty(dev, i, ctypes.byref(k),
-                                             ctypes.byref(v))
+            self.lib.sluiceDeviceGetProperty(
+                dev, i, ctypes.byref(k), ctypes.byref(v)
+            )
             props[k.value.decode()] = v.value.decode()
         return props
 
@@ -135,51 +196,71 @@ class Runtime:
 
     def malloc(self, queue, kind, nbytes):
         p = ctypes.c_void_p()
-        self.check(self.lib.sluiceMalloc(queue, kind, max(nbytes, 1), 64,
-                                         ctypes.byref(p)), "sluiceMalloc")
+        self.check(
+            self.lib.sluiceMalloc(
+                queue, kind, max(nbytes, 1), 64, ctypes.byref(p)
+            ),
+            "sluiceMalloc",
+        )
         return p.value
 
     def free(self, ptr):
         q = ctypes.c_void_p()
-        self.lib.sluicePointerGetInfo(ptr, None, None, ctypes.byref(q), None,
-                                      None)
+        self.lib.sluicePointerGetInfo(
+            ptr, None, None, ctypes.byref(q), None, None
+        )
         if q.value:
             self.check(self.lib.sluiceFree(q, ptr), "sluiceFree")
 
     def copy(self, queue, dst, src, nbytes):
         ev = ctypes.c_void_p()
-        self.check(self.lib.sluiceMemcpy(queue, dst, src, nbytes, 0, None,
-                                         ctypes.byref(ev)), "sluiceMemcpy")
+        self.check(
+            self.lib.sluiceMemcpy(
+                queue, dst, src, nbytes, 0, None, ctypes.byref(ev)
+            ),
+            "sluiceMemcpy",
+        )
         status = self.lib.sluiceEventWait(ev)
         self.lib.sluiceEventRelease(ev)
         self.check(status, "copy")
 
     def queue_of(self, ptr):
         q = ctypes.c_void_p()
-        self.lib.sluicePointerGetInfo(ptr, None, None, ctypes.byref(q), None,
-                                      None)
+        self.lib.sluicePointerGetInfo(
+            ptr, None, None, ctypes.byref(q), None, None
+        )
         return q.value
 
     def marker(self, queue):
         """An event that completes once the queue's earlier work has (a
         zero-byte copy): its end time starts a timed region."""
         ev = ctypes.c_void_p()
-        self.check(self.lib.sluiceMemcpy(queue, None, None, 0, 0, None,
-                                         ctypes.byref(ev)), "marker")
+        self.check(
+            self.lib.sluiceMemcpy(
+                queue, None, None, 0, 0, None, ctypes.byref(ev)
+            ),
+            "marker",
+        )
         return ev.value
 
     def last_event(self, queue):
         ev = ctypes.c_void_p()
-        self.check(self.lib.sluiceQueueGetLastEvent(queue, ctypes.byref(ev)),
-                   "sluiceQueueGetLastEvent")
+        self.check(
+            self.lib.sluiceQueueGetLastEvent(queue, ctypes.byref(ev)),
+            "sluiceQueueGetLastEvent",
+        )
         return ev.value
 
     def end_ns(self, event):
         """Profiling end time of a finished event (waits for it)."""
         self.check(self.lib.sluiceEventWait(event), "sluiceEventWait")
         end = ctypes.c_uint64()
-        self.check(self.lib.sluiceEventGetProfilingInfo(
-            event, None, None, ctypes.byref(end)), "profiling")
+        self.check(
+            self.lib.sluiceEventGetProfilingInfo(
+                event, None, None, ctypes.byref(end)
+            ),
+            "profiling",
+        )
         return end.value
 
     def release(self, event):
@@ -236,8 +317,8 @@ class Signature:
         open_ = line.index("(")
         arrow = line.rindex(")->(")
         self.name = line[:open_]
-        self.args = [Value(t) for t in split_list(line[open_ + 1:arrow])]
-        self.results = [Value(t) for t in split_list(line[arrow + 4:-1])]
+        self.args = [Value(t) for t in split_list(line[open_ + 1 : arrow])]
+        self.results = [Value(t) for t in split_list(line[arrow + 4 : -1])]
 
 
 class Artifact:
@@ -261,8 +342,10 @@ class Artifact:
             return "main"
         if len(self.signatures) == 1:
             return next(iter(self.signatures))
-        raise SluiceError(f"{self.path}: name the entry to run "
-                          f"({', '.join(self.signatures)})")
+        raise SluiceError(
+            f"{self.path}: name the entry to run "
+            f"({', '.join(self.signatures)})"
+        )
 
     def prepare(self, name, inputs, misalign=False):
         return Call(self, self.entry_name(name), inputs, misalign)
@@ -283,8 +366,9 @@ class Call:
         fn.argtypes = [c_void_pp]
         self.fn = fn
         if len(inputs) != len(sig.args):
-            raise SluiceError(f"@{name} takes {len(sig.args)} arguments, "
-                              f"{len(inputs)} given")
+            raise SluiceError(
+                f"@{name} takes {len(sig.args)} arguments, {len(inputs)} given"
+            )
         self.buffers = []
         self.data = []  # the array arguments' data pointers
         self.queues = []
@@ -293,16 +377,19 @@ class Call:
             x = np.asarray(x)
             if not v.is_array:
                 slot = np.zeros(1, dtype=np.uint64)
-                slot.view(np.uint8)[:v.dtype.itemsize] = np.frombuffer(
-                    np.asarray(x, dtype=v.dtype).tobytes(), dtype=np.uint8)
+                slot.view(np.uint8)[: v.dtype.itemsize] = np.frombuffer(
+                    np.asarray(x, dtype=v.dtype).tobytes(), dtype=np.uint8
+                )
                 slots.append(int(slot[0]))
                 continue
             # np.ascontiguousarray would make a 0-d array 1-d.
             x = np.array(x, dtype=v.dtype, order="C", copy=True)
             if len(x.shape) != len(v.shape) or any(
-                    d >= 0 and d != s for d, s in zip(v.shape, x.shape)):
-                raise SluiceError(f"input {i}: expected shape {v.shape}, got "
-                                  f"{x.shape}")
+                d >= 0 and d != s for d, s in zip(v.shape, x.shape)
+            ):
+                raise SluiceError(
+                    f"input {i}: expected shape {v.shape}, got {x.shape}"
+                )
             q = rt.queue(v.device, v.queue_name)
             shift = x.itemsize if misalign and x.itemsize < 16 else 0
             base = rt.malloc(q, v.kind, x.nbytes + shift)
@@ -318,7 +405,8 @@ class Call:
                 s *= d
             slots += [p, p, 0] + list(x.shape) + strides
         self.slots = (ctypes.c_uint64 * max(len(slots), 1))(
-            *[ctypes.c_uint64(s & (2**64 - 1)).value for s in slots])
+            *[ctypes.c_uint64(s & (2**64 - 1)).value for s in slots]
+        )
         size = 0
         self.fields = []
         for r in sig.results:
@@ -327,8 +415,10 @@ class Call:
             self.fields.append(size)
             size += rsize
         self.results = ctypes.create_string_buffer(size + 8)
-        argv = [ctypes.cast(ctypes.byref(self.slots, 8 * k), ctypes.c_void_p)
-                for k in range(len(slots))]
+        argv = [
+            ctypes.cast(ctypes.byref(self.slots, 8 * k), ctypes.c_void_p)
+            for k in range(len(slots))
+        ]
         if sig.results:
             argv.append(ctypes.cast(self.results, ctypes.c_void_p))
         self.argv = (ctypes.c_void_p * max(len(argv), 1))(*argv)
@@ -354,9 +444,10 @@ class Call:
             if not r.is_array:
                 out.append((None, (), r.dtype, None))
                 continue
-            words = np.frombuffer(raw, dtype=np.uint64, count=r.slots,
-                                  offset=off)
-            shape = tuple(int(d) for d in words[3:3 + len(r.shape)])
+            words = np.frombuffer(
+                raw, dtype=np.uint64, count=r.slots, offset=off
+            )
+            shape = tuple(int(d) for d in words[3 : 3 + len(r.shape)])
             data = int(words[1]) + int(words[2]) * r.dtype.itemsize
             out.append((data, shape, r.dtype, int(words[0])))
         return out
@@ -371,12 +462,15 @@ class Call:
     def read_results(self):
         outs = []
         raw = self.results.raw
-        for (data, shape, dtype, _), r, off in zip(self.result_arrays(),
-                                                   self.sig.results,
-                                                   self.fields):
+        for (data, shape, dtype, _), r, off in zip(
+            self.result_arrays(), self.sig.results, self.fields
+        ):
             if not r.is_array:
-                outs.append(np.frombuffer(raw, dtype=r.dtype, count=1,
-                                          offset=off).reshape(()).copy())
+                outs.append(
+                    np.frombuffer(raw, dtype=r.dtype, count=1, offset=off)
+                    .reshape(())
+                    .copy()
+                )
                 continue
             host = np.empty(shape, dtype=dtype)
             if host.nbytes:
@@ -392,8 +486,9 @@ class Call:
         """Calls the entry once and returns its results as NumPy arrays."""
         status = self.call()
         if status:
-            raise SluiceError(f"@{self.sig.name} failed (status {status}): "
-                              f"{self.rt.error()}")
+            raise SluiceError(
+                f"@{self.sig.name} failed (status {status}): {self.rt.error()}"
+            )
         try:
             return self.read_results()
         finally:

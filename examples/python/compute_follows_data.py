@@ -4,6 +4,7 @@ migrated with to_device().
 
     python examples/python/compute_follows_data.py [DEVICE]
 """
+
 import sys
 
 import numpy as np

@@ -3,6 +3,7 @@ host can reach the memory.
 
     python examples/python/dlpack_numpy.py [DEVICE]
 """
+
 import sys
 
 import numpy as np

@@ -4,6 +4,7 @@ on disk.
 
     python examples/python/jit_fused.py [DEVICE]
 """
+
 import sys
 import time
 
@@ -16,8 +17,9 @@ device = sys.argv[1] if len(sys.argv) > 1 else None
 
 @sluice.jit
 def blend(a, b, alpha):
-    return sluice.sqrt(sluice.abs(alpha * a - (1 - alpha) * b)) + \
-        sluice.exp(-a * a)
+    return sluice.sqrt(sluice.abs(alpha * a - (1 - alpha) * b)) + sluice.exp(
+        -a * a
+    )
 
 
 n = 1 << 16
@@ -31,13 +33,16 @@ t1 = time.perf_counter()
 r = blend(a, b, 0.75)  # same signature: runs the cached program
 r.sycl_queue.wait()
 t2 = time.perf_counter()
-print(f"first call {(t1 - t0) * 1e3:.1f} ms, second {(t2 - t1) * 1e3:.2f} ms"
-      f" (traced {blend.trace_count} time)")
+print(
+    f"first call {(t1 - t0) * 1e3:.1f} ms, second {(t2 - t1) * 1e3:.2f} ms"
+    f" (traced {blend.trace_count} time)"
+)
 
 an, bn = sluice.asnumpy(a), sluice.asnumpy(b)
 expected = np.sqrt(np.abs(0.75 * an - 0.25 * bn)) + np.exp(-an * an)
-print("max error vs NumPy:", float(np.max(np.abs(sluice.asnumpy(r) -
-                                                 expected))))
+print(
+    "max error vs NumPy:", float(np.max(np.abs(sluice.asnumpy(r) - expected)))
+)
 
 lowered = blend.lower(a, b, 0.5)
 print(lowered.as_text())

@@ -3,6 +3,7 @@ queue.wait() waits for the work submitted to it.
 
     python examples/python/queues.py [DEVICE]
 """
+
 import sys
 
 import sluice

@@ -3,6 +3,7 @@ so time them up to queue.wait() (or until the result is read).
 
     python examples/python/timing.py [DEVICE] [N]
 """
+
 import sys
 import time
 
@@ -23,6 +24,8 @@ y = sluice.exp(-x * x)
 t1 = time.perf_counter()  # submitted, maybe still running
 q.wait()
 t2 = time.perf_counter()  # finished
-print(f"submit: {(t1 - t0) * 1e6:.0f} us, run to completion: "
-      f"{(t2 - t0) * 1e3:.2f} ms for {n} elements on {x.device}")
+print(
+    f"submit: {(t1 - t0) * 1e6:.0f} us, run to completion: "
+    f"{(t2 - t0) * 1e3:.2f} ms for {n} elements on {x.device}"
+)
 print("checksum:", float(y.sum()))

@@ -22,21 +22,7 @@ namespace {
 using Scope = capi::DiagnosticScope;
 
 const char *stageName(SluiceCompileStage stage) {
-  switch (stage) {
-  case SLUICE_STAGE_INPUT:
-    return "input";
-  case SLUICE_STAGE_PLACED:
-    return "placed";
-  case SLUICE_STAGE_FUSED:
-    return "fused";
-  case SLUICE_STAGE_KERNELS:
-    return "kernels";
-  case SLUICE_STAGE_BINARIES:
-    return "binaries";
-  case SLUICE_STAGE_LLVM:
-    return "llvm";
-  }
-  return "?";
+  return programStageName(static_cast<ProgramStage>(stage));
 }
 
 /// Replaces the invocation's module with a freshly parsed one.

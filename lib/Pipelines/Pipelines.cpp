@@ -86,6 +86,24 @@ struct CompileProgramOptions : PassPipelineOptions<CompileProgramOptions> {
 };
 } // namespace
 
+const char *sluice::programStageName(ProgramStage stage) {
+  switch (stage) {
+  case ProgramStage::Input:
+    return "input";
+  case ProgramStage::Placed:
+    return "placed";
+  case ProgramStage::Fused:
+    return "fused";
+  case ProgramStage::Kernels:
+    return "kernels";
+  case ProgramStage::Binaries:
+    return "binaries";
+  case ProgramStage::LLVM:
+    return "llvm";
+  }
+  return "?";
+}
+
 void sluice::registerSluicePipelines() {
   PassPipelineRegistration<LowerToKernelsOptions>(
       "sluice-lower-to-kernels",

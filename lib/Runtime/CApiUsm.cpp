@@ -2,6 +2,7 @@
 #include "CApi.h"
 
 #include "UsmAccess.h"
+#include "sluice/Runtime/UsmKind.h"
 
 #include <cstring>
 #include <memory>
@@ -20,19 +21,6 @@ uint32_t capabilityBit(SluiceUsmKind kind) {
     return SLUICE_USM_CAP_HOST;
   default:
     return 0;
-  }
-}
-
-const char *kindName(SluiceUsmKind kind) {
-  switch (kind) {
-  case SLUICE_USM_DEVICE:
-    return "device";
-  case SLUICE_USM_SHARED:
-    return "shared";
-  case SLUICE_USM_HOST:
-    return "host";
-  default:
-    return "unknown";
   }
 }
 
@@ -117,7 +105,7 @@ SluiceStatus sluiceMalloc(SluiceQueue queue, SluiceUsmKind kind, size_t bytes,
     if (!(device.properties().usmCapabilities & capabilityBit(kind)))
       return fail(SLUICE_ERROR_UNSUPPORTED,
                   std::string("device ") + device.filterString() +
-                      " does not support " + kindName(kind) +
+                      " does not support " + usmKindName(kind) +
                       " USM allocations");
     auto allocation = std::make_shared<Allocation>();
     void *p = nullptr;

@@ -15,7 +15,7 @@ reference:
     // INPUT: s = scalar(2.5, 'f32')       order (Python with NumPy as np)
     // EXPECT: a * s + 1                   one per result, in order
     // EXPECT[rtol=1e-4]: np.exp(a)        with its own tolerances
-    // TOL: rtol=1e-5 atol=1e-6            tolerances of the case's float results
+    // TOL: rtol=1e-5 atol=1e-6        tolerances of the case's float results
     // GROUPS: 1                           usm.fused groups fusion must form
     // SKIP-IF: device == "opencl:cpu:0" and n == 0  # why (a known bug)
     // ERROR: f"cannot reshape array of size {n}"  what sluice-run must say
@@ -159,8 +159,15 @@ def make_generators(rng):
         a[mask] = specials[pick[mask]]
         return a
 
-    names = {"np": np, "rng": rng, "rand": rand, "scalar": scalar,
-             "full": full, "special": special, "edges": edges}
+    names = {
+        "np": np,
+        "rng": rng,
+        "rand": rand,
+        "scalar": scalar,
+        "full": full,
+        "special": special,
+        "edges": edges,
+    }
     for name, t in DTYPES.items():
         names[name] = t
     return names
@@ -187,21 +194,32 @@ class Case:
         directive = re.compile(r"^\s*//\s*([A-Z-]+)(\[[^\]]*\])?:\s*(.*?)\s*$")
         for offset, line in enumerate(self.text.splitlines()):
             m = directive.match(line)
-            if not m or m.group(1) not in ("FOR", "INPUT", "EXPECT", "TOL",
-                                           "GROUPS", "SKIP-IF", "ERROR"):
+            if not m or m.group(1) not in (
+                "FOR",
+                "INPUT",
+                "EXPECT",
+                "TOL",
+                "GROUPS",
+                "SKIP-IF",
+                "ERROR",
+            ):
                 continue
             kind, options, body = m.group(1), m.group(2), m.group(3)
             lineno = self.first_line + offset
             if kind == "FOR":
                 fm = re.match(r"^(.+?)\s+in\s+(.+)$", body)
                 if not fm:
-                    raise SyntaxError(f"line {lineno}: expected FOR: x in [...]")
+                    raise SyntaxError(
+                        f"line {lineno}: expected FOR: x in [...]"
+                    )
                 targets = [t.strip() for t in fm.group(1).split(",")]
                 self.fors.append((targets, fm.group(2)))
             elif kind == "INPUT":
                 im = re.match(r"^([A-Za-z_]\w*)\s*=\s*(.+)$", body)
                 if not im:
-                    raise SyntaxError(f"line {lineno}: expected INPUT: name = expr")
+                    raise SyntaxError(
+                        f"line {lineno}: expected INPUT: name = expr"
+                    )
                 self.inputs.append((im.group(1), im.group(2)))
             elif kind == "EXPECT":
                 tol = parse_tol(options[1:-1] if options else "", lineno)
@@ -284,19 +302,25 @@ def compare(got, expected, rtol, atol):
     if ok.all():
         return []
     bad = np.argwhere(~ok) if ok.ndim else np.zeros((1, 0), dtype=np.int64)
-    lines = [f"{len(bad)} of {got.size} elements differ"
-             + (f" (rtol={rtol}, atol={atol})" if got.dtype.kind == "f" else "")]
+    lines = [
+        f"{len(bad)} of {got.size} elements differ"
+        + (f" (rtol={rtol}, atol={atol})" if got.dtype.kind == "f" else "")
+    ]
     if got.dtype.kind == "f":
         with np.errstate(invalid="ignore", over="ignore"):
             err = np.abs(got.astype(np.float64) - expected.astype(np.float64))
             rel = err / np.maximum(np.abs(expected.astype(np.float64)), 1e-300)
             err, rel = np.where(ok, 0, err), np.where(ok, 0, rel)
-        lines.append(f"max abs error {np.nanmax(err):.3g}, "
-                     f"max rel error {np.nanmax(rel):.3g}")
+        lines.append(
+            f"max abs error {np.nanmax(err):.3g}, "
+            f"max rel error {np.nanmax(rel):.3g}"
+        )
     for idx in bad[:MAX_REPORTED]:
         idx = tuple(int(i) for i in idx)
-        lines.append(f"  at {list(idx)}: got {fmt(got[idx])}, "
-                     f"expected {fmt(expected[idx])}")
+        lines.append(
+            f"  at {list(idx)}: got {fmt(got[idx])}, "
+            f"expected {fmt(expected[idx])}"
+        )
     if len(bad) > MAX_REPORTED:
         lines.append(f"  ... and {len(bad) - MAX_REPORTED} more")
     return lines
@@ -310,13 +334,23 @@ def run_case(case, args, workdir):
         f.write("\n" * (case.first_line - 1) + case.text + "\n")
 
     if case.groups is not None:
-        r = subprocess.run([args.sluice_opt, "--usm-verify-placement",
-                            "--canonicalize", "--usm-fuse-elementwise", prog],
-                           capture_output=True, text=True)
+        r = subprocess.run(
+            [
+                args.sluice_opt,
+                "--usm-verify-placement",
+                "--canonicalize",
+                "--usm-fuse-elementwise",
+                prog,
+            ],
+            capture_output=True,
+            text=True,
+        )
         count = len(re.findall(r"\busm\.fused\b", r.stdout))
         if r.returncode != 0 or count != case.groups:
-            print(f"FAIL: {case.where()}: fusion formed {count} groups, "
-                  f"expected {case.groups}\n{r.stderr}")
+            print(
+                f"FAIL: {case.where()}: fusion formed {count} groups, "
+                f"expected {case.groups}\n{r.stderr}"
+            )
             failures += 1
 
     for b, binding in enumerate(case.bindings()):
@@ -332,8 +366,9 @@ def run_case(case, args, workdir):
                 what = f"INPUT {name}"
                 value = np.asarray(eval(expr, env))
                 env[name] = value
-                path = os.path.join(workdir,
-                                    f"case{case.index}_b{b}_in{k}.npy")
+                path = os.path.join(
+                    workdir, f"case{case.index}_b{b}_in{k}.npy"
+                )
                 np.save(path, value.copy(order="C"))
                 files.append(path)
             for expr, _, _ in case.expects:
@@ -348,15 +383,19 @@ def run_case(case, args, workdir):
                 what = f"ERROR {case.error}"
                 error = str(eval(case.error, dict(env)))
         except Exception as e:
-            print(f"FAIL: {case.where()}" + (f" [{label}]" if label else "")
-                  + f": {what}: {type(e).__name__}: {e}")
+            print(
+                f"FAIL: {case.where()}"
+                + (f" [{label}]" if label else "")
+                + f": {what}: {type(e).__name__}: {e}"
+            )
             failures += 1
             continue
         for device in args.device or [None]:
             for mode in args.modes:
-                outs = [os.path.join(workdir,
-                                     f"case{case.index}_b{b}_out{k}.npy")
-                        for k in range(len(case.expects))]
+                outs = [
+                    os.path.join(workdir, f"case{case.index}_b{b}_out{k}.npy")
+                    for k in range(len(case.expects))
+                ]
                 for o in outs:
                     if os.path.exists(o):
                         os.remove(o)
@@ -367,53 +406,71 @@ def run_case(case, args, workdir):
                     cmd.append(f"--device={device}")
                 if mode == "unfused":
                     cmd.append("--no-fusion")
-                what = (f"{case.where()}" + (f" [{label}]" if label else "")
-                        + f" on {device or 'its queues'}, {mode}")
+                what = (
+                    f"{case.where()}"
+                    + (f" [{label}]" if label else "")
+                    + f" on {device or 'its queues'}, {mode}"
+                )
                 skip_env = dict(binding, device=device or "", mode=mode)
-                skipped = [line for expr, line in case.skips
-                           if eval(expr, {"np": np}, skip_env)]
+                skipped = [
+                    line
+                    for expr, line in case.skips
+                    if eval(expr, {"np": np}, skip_env)
+                ]
                 if skipped:
                     if args.verbose:
-                        print(f"skipped: {what} (SKIP-IF at line "
-                              f"{skipped[0]})")
+                        print(
+                            f"skipped: {what} (SKIP-IF at line {skipped[0]})"
+                        )
                     continue
                 r = subprocess.run(cmd, capture_output=True, text=True)
                 problems = []
                 if error is not None:
                     if r.returncode != 1:
                         problems.append(f"NumPy raises ValueError: {error}")
-                        problems.append(f"but sluice-run exited with "
-                                        f"{r.returncode}, not 1")
+                        problems.append(
+                            f"but sluice-run exited with {r.returncode}, not 1"
+                        )
                         problems += r.stderr.rstrip().splitlines()[:20]
                     elif error not in r.stderr:
-                        problems.append(f"sluice-run failed without the "
-                                        f"message '{error}':")
+                        problems.append(
+                            f"sluice-run failed without the message '{error}':"
+                        )
                         problems += r.stderr.rstrip().splitlines()[:20]
                 elif r.returncode != 0:
                     problems.append(f"sluice-run exited with {r.returncode}")
                     problems += r.stderr.rstrip().splitlines()[:20]
                 elif r.stdout.strip():
-                    problems.append("the program has more results than EXPECT "
-                                    "lines; extra output:")
+                    problems.append(
+                        "the program has more results than EXPECT "
+                        "lines; extra output:"
+                    )
                     problems += r.stdout.rstrip().splitlines()[:5]
                 else:
                     for k, (o, e) in enumerate(zip(outs, expected)):
                         if not os.path.exists(o):
-                            problems.append(f"result {k}: not written (the "
-                                            "program has fewer results than "
-                                            "EXPECT lines)")
+                            problems.append(
+                                f"result {k}: not written (the "
+                                "program has fewer results than "
+                                "EXPECT lines)"
+                            )
                             continue
                         got = np.load(o)
                         expr, rtol, atol = case.expects[k]
                         d_rtol, d_atol = DEFAULT_TOL.get(e.dtype, (0.0, 0.0))
-                        rtol = rtol if rtol is not None else case.tol.get(
-                            "rtol", d_rtol)
-                        atol = atol if atol is not None else case.tol.get(
-                            "atol", d_atol)
+                        rtol = (
+                            rtol
+                            if rtol is not None
+                            else case.tol.get("rtol", d_rtol)
+                        )
+                        atol = (
+                            atol
+                            if atol is not None
+                            else case.tol.get("atol", d_atol)
+                        )
                         diff = compare(got, e, rtol, atol)
                         if diff:
-                            problems.append(f"result {k} ({expr}): "
-                                            + diff[0])
+                            problems.append(f"result {k} ({expr}): " + diff[0])
                             problems += ["  " + d for d in diff[1:]]
                 if problems:
                     failures += 1
@@ -430,17 +487,28 @@ def run_case(case, args, workdir):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("file")
-    parser.add_argument("--device", action="append",
-                        help="run on this device (sluice-run --device); "
-                        "repeatable; default: the program's own queues")
-    parser.add_argument("--modes", default="fused,unfused",
-                        help="comma-separated: fused, unfused")
+    parser.add_argument(
+        "--device",
+        action="append",
+        help="run on this device (sluice-run --device); "
+        "repeatable; default: the program's own queues",
+    )
+    parser.add_argument(
+        "--modes",
+        default="fused,unfused",
+        help="comma-separated: fused, unfused",
+    )
     parser.add_argument("--sluice-run", default=shutil.which("sluice-run"))
     parser.add_argument("--sluice-opt", default=shutil.which("sluice-opt"))
-    parser.add_argument("--keep", help="write temporary files here and keep "
-                        "them")
-    parser.add_argument("--case", type=int, action="append",
-                        help="run only this case (0-based); repeatable")
+    parser.add_argument(
+        "--keep", help="write temporary files here and keep them"
+    )
+    parser.add_argument(
+        "--case",
+        type=int,
+        action="append",
+        help="run only this case (0-based); repeatable",
+    )
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
     args.modes = [m for m in args.modes.split(",") if m]

@@ -13,8 +13,21 @@ cannot be passed to a program).
 
 import argparse
 
-DTYPES = ["i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64",
-          "f16", "bf16", "f32", "f64"]
+DTYPES = [
+    "i1",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "ui8",
+    "ui16",
+    "ui32",
+    "ui64",
+    "f16",
+    "bf16",
+    "f32",
+    "f64",
+]
 FLOATS = {"f16", "bf16", "f32", "f64"}
 
 # Elementwise ops by the element types they accept (USMOps.td rules).
@@ -70,7 +83,7 @@ class Program:
 
 
 def reduction_type(op, t):
-    if op in ("sum", "prod") and not t in FLOATS:
+    if op in ("sum", "prod") and t not in FLOATS:
         return "ui64" if t.startswith("ui") else "i64"
     return t
 
@@ -95,11 +108,19 @@ def emit(p, t, only):
         r = "i1" if op in COMPARE + LOGICAL_BINARY else t
         rt = p.arr("?x?", r)
         # Matrix (op) row vector, then the result (op) a scalar.
-        p.func(f"{op}_{t}", [("a", m2), ("b", v), ("s", s)], [("%1", rt)], [
-            f"%0 = usm.{op} %a, %b : ({m2}, {v}) -> {rt}",
-            (f"%1 = usm.{op} %a, %s : ({m2}, {s}) -> {rt}" if r == "i1"
-             else f"%1 = usm.{op} %0, %s : ({rt}, {s}) -> {rt}"),
-        ])
+        p.func(
+            f"{op}_{t}",
+            [("a", m2), ("b", v), ("s", s)],
+            [("%1", rt)],
+            [
+                f"%0 = usm.{op} %a, %b : ({m2}, {v}) -> {rt}",
+                (
+                    f"%1 = usm.{op} %a, %s : ({m2}, {s}) -> {rt}"
+                    if r == "i1"
+                    else f"%1 = usm.{op} %0, %s : ({rt}, {s}) -> {rt}"
+                ),
+            ],
+        )
     unary = list(LOGICAL_UNARY)
     if t != "i1":
         unary += ARITH_UNARY
@@ -110,11 +131,19 @@ def emit(p, t, only):
             continue
         r = "i1" if op in LOGICAL_UNARY else t
         rt = p.arr("?x?", r)
-        p.func(f"{op}_{t}", [("a", m2)], [("%0", rt)],
-               [f"%0 = usm.{op} %a : ({m2}) -> {rt}"])
+        p.func(
+            f"{op}_{t}",
+            [("a", m2)],
+            [("%0", rt)],
+            [f"%0 = usm.{op} %a : ({m2}) -> {rt}"],
+        )
     if want("where"):
-        p.func(f"where_{t}", [("c", b2), ("a", m2), ("b", v)], [("%0", m2)],
-               [f"%0 = usm.where %c, %a, %b : ({b2}, {m2}, {v}) -> {m2}"])
+        p.func(
+            f"where_{t}",
+            [("c", b2), ("a", m2), ("b", v)],
+            [("%0", m2)],
+            [f"%0 = usm.where %c, %a, %b : ({b2}, {m2}, {v}) -> {m2}"],
+        )
     if want("astype"):
         body, results = [], []
         for k, u in enumerate(DTYPES):
@@ -126,21 +155,33 @@ def emit(p, t, only):
         if not want(op):
             continue
         r = reduction_type(op, t)
-        p.func(f"{op}_{t}", [("a", m2)],
-               [("%0", p.arr("?", r)), ("%1", p.arr("", r)),
-                ("%2", p.arr("?x1", r))], [
-            f"%0 = usm.{op} %a axes [1] : {m2} -> {p.arr('?', r)}",
-            f"%1 = usm.{op} %a : {m2} -> {p.arr('', r)}",
-            f"%2 = usm.{op} %a axes [1] keepdims : {m2} -> {p.arr('?x1', r)}",
-        ])
+        p.func(
+            f"{op}_{t}",
+            [("a", m2)],
+            [
+                ("%0", p.arr("?", r)),
+                ("%1", p.arr("", r)),
+                ("%2", p.arr("?x1", r)),
+            ],
+            [
+                f"%0 = usm.{op} %a axes [1] : {m2} -> {p.arr('?', r)}",
+                f"%1 = usm.{op} %a : {m2} -> {p.arr('', r)}",
+                f"%2 = usm.{op} %a axes [1] keepdims : {m2} -> "
+                f"{p.arr('?x1', r)}",
+            ],
+        )
     if want("creation"):
         lit = scalar_literal(t)
         body = [
-            (f"%c = arith.constant {lit}" if t == "i1"
-             else f"%c = arith.constant {lit} : {s}"),
+            (
+                f"%c = arith.constant {lit}"
+                if t == "i1"
+                else f"%c = arith.constant {lit} : {s}"
+            ),
             f"%0 = usm.empty(%n) : {v}",
             f"%1 = usm.full %c (%n) : {s} -> {v}",
-            f"%2 = usm.constant {constant_value(t)} : tensor<2x{t}> -> {p.arr('2', t)}",
+            f"%2 = usm.constant {constant_value(t)} : tensor<2x{t}> -> "
+            f"{p.arr('2', t)}",
         ]
         results = [("%0", v), ("%1", v), ("%2", p.arr("2", t))]
         if t != "i1":
@@ -149,23 +190,30 @@ def emit(p, t, only):
         p.func(f"creation_{t}", [("n", "index")], results, body)
     if want("shape"):
         iv = p.arr("?", "i64")
-        p.func(f"shape_{t}", [("a", m2), ("b", v), ("n", "index"),
-                              ("i", iv)],
-               [("%0", m2), ("%1", v), ("%2", m2), ("%3", v)], [
-            f"%0 = usm.broadcast_to %b (%n, %n) : {v} -> {m2}",
-            f"%1 = usm.reshape %a (%n) : {m2} -> {v}",
-            f"%2 = usm.transpose %a [1, 0] : {m2} -> {m2}",
-            f"%3 = usm.gather %a[%i] : {m2}, {iv} -> {v}",
-        ])
+        p.func(
+            f"shape_{t}",
+            [("a", m2), ("b", v), ("n", "index"), ("i", iv)],
+            [("%0", m2), ("%1", v), ("%2", m2), ("%3", v)],
+            [
+                f"%0 = usm.broadcast_to %b (%n, %n) : {v} -> {m2}",
+                f"%1 = usm.reshape %a (%n) : {m2} -> {v}",
+                f"%2 = usm.transpose %a [1, 0] : {m2} -> {m2}",
+                f"%3 = usm.gather %a[%i] : {m2}, {iv} -> {v}",
+            ],
+        )
     if want("copies"):
         hv = p.arr("?", t, "host:cpu:0")
         mem = f"memref<?x{t}>"
-        p.func(f"copies_{t}", [("a", v), ("m", mem)],
-               [("%0", hv), ("%1", v), ("%2", mem)], [
-            f"%0 = usm.to_device %a : {v} -> {hv}",
-            f"%1 = usm.from_host %m : {mem} -> {v}",
-            f"%2 = usm.to_host %a : {v} -> {mem}",
-        ])
+        p.func(
+            f"copies_{t}",
+            [("a", v), ("m", mem)],
+            [("%0", hv), ("%1", v), ("%2", mem)],
+            [
+                f"%0 = usm.to_device %a : {v} -> {hv}",
+                f"%1 = usm.from_host %m : {mem} -> {v}",
+                f"%2 = usm.to_host %a : {v} -> {mem}",
+            ],
+        )
 
 
 def main():

@@ -12,14 +12,16 @@ import os
 
 import pytest
 
-CANDIDATES = ["host:cpu:0", "opencl:cpu:0", "level_zero:gpu:0",
-              "cuda:gpu:0"]
+CANDIDATES = ["host:cpu:0", "opencl:cpu:0", "level_zero:gpu:0", "cuda:gpu:0"]
 
 
 def pytest_addoption(parser):
-    parser.addoption("--sluice-device", action="append", default=None,
-                     help="run device tests on this filter string "
-                          "(repeatable)")
+    parser.addoption(
+        "--sluice-device",
+        action="append",
+        default=None,
+        help="run device tests on this filter string (repeatable)",
+    )
 
 
 def _requested(config):
@@ -34,6 +36,7 @@ def _requested(config):
 
 def _present():
     import sluice
+
     return {d.filter_string for d in sluice.get_devices()}
 
 
@@ -42,14 +45,16 @@ _missing = []
 
 def pytest_generate_tests(metafunc):
     if "device" in metafunc.fixturenames:
-        metafunc.parametrize("device", _requested(metafunc.config),
-                             indirect=True)
+        metafunc.parametrize(
+            "device", _requested(metafunc.config), indirect=True
+        )
 
 
 @pytest.fixture
 def device(request):
     name = request.param
     import sluice
+
     try:
         dev = sluice.Device(name)
     except sluice.DeviceNotFoundError:
@@ -65,12 +70,14 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     requested = _requested(config)
     if _missing and set(_missing) >= set(requested):
         terminalreporter.write_line(
-            "SLUICE-DEVICE-MISSING: " + ", ".join(_missing))
+            "SLUICE-DEVICE-MISSING: " + ", ".join(_missing)
+        )
 
 
 @pytest.fixture
 def host():
     import sluice
+
     return sluice.Device("host")
 
 
@@ -78,6 +85,7 @@ def host():
 def fresh_cache(tmp_path, monkeypatch):
     """An empty disk cache and no compiled programs in memory."""
     from sluice import _compiler, _ops
+
     _compiler.flush_cache_writes()  # earlier tests' artifacts go elsewhere
     monkeypatch.setenv("SLUICE_CACHE_DIR", str(tmp_path / "cache"))
     saved_entries = dict(_compiler._entries)

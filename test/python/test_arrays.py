@@ -34,8 +34,12 @@ def test_ndarray_constructor_makes_an_array_of_a_shape(device):
     assert x.shape == (0, 1, 2) and x.sycl_queue == device.sycl_queue
     y = sluice.Array((3,), dtype="int32", device=device)
     assert y.shape == (3,) and y.dtype == np.int32 and y.device == device
-    assert sluice.ndarray(4, dtype="float32", usm_type="host",
-                          device=device).usm_type == "host"
+    assert (
+        sluice.ndarray(
+            4, dtype="float32", usm_type="host", device=device
+        ).usm_type
+        == "host"
+    )
     with pytest.raises(ValueError):
         sluice.ndarray((3,), strides=(1,), device=device)
 
@@ -89,12 +93,29 @@ def test_scalar_conversions(device):
         len(sluice.asarray(1.0, device=device))
 
 
-@pytest.mark.parametrize("key", [
-    0, -1, (1, 2), (1, 2, 3), (-1, -2, -3), slice(None), slice(1, None),
-    (slice(None), 1), (Ellipsis, 2), (0, Ellipsis), (slice(None, None, 2),),
-    (slice(None), slice(None, None, -1)), (None, 1), (0, None, slice(1, 3)),
-    (slice(1, 1),), (Ellipsis, None), (), (1, slice(None), slice(3, 0, -2)),
-])
+@pytest.mark.parametrize(
+    "key",
+    [
+        0,
+        -1,
+        (1, 2),
+        (1, 2, 3),
+        (-1, -2, -3),
+        slice(None),
+        slice(1, None),
+        (slice(None), 1),
+        (Ellipsis, 2),
+        (0, Ellipsis),
+        (slice(None, None, 2),),
+        (slice(None), slice(None, None, -1)),
+        (None, 1),
+        (0, None, slice(1, 3)),
+        (slice(1, 1),),
+        (Ellipsis, None),
+        (),
+        (1, slice(None), slice(3, 0, -2)),
+    ],
+)
 def test_getitem_views_match_numpy(x, a, key):
     v = x[key]
     expected = a[key]
@@ -129,15 +150,18 @@ def test_views_share_memory_and_see_writes(x, a):
     np.testing.assert_array_equal(x.asnumpy(), a)
 
 
-@pytest.mark.parametrize("key,value", [
-    ((0, 1, 2), 5.0),
-    ((1,), 3),
-    ((slice(None), 0), np.array([9.0, 8.0, 7.0, 6.0])),
-    ((Ellipsis, 1), np.arange(3.0)),
-    ((slice(None, None, 2), slice(None), slice(None, None, -1)), 2.5),
-    ((slice(None), slice(1, 3)), np.float32(-4)),
-    ((), 0.0),
-])
+@pytest.mark.parametrize(
+    "key,value",
+    [
+        ((0, 1, 2), 5.0),
+        ((1,), 3),
+        ((slice(None), 0), np.array([9.0, 8.0, 7.0, 6.0])),
+        ((Ellipsis, 1), np.arange(3.0)),
+        ((slice(None, None, 2), slice(None), slice(None, None, -1)), 2.5),
+        ((slice(None), slice(1, 3)), np.float32(-4)),
+        ((), 0.0),
+    ],
+)
 def test_setitem_matches_numpy(x, a, key, value):
     a = a.copy()
     a[key] = value
@@ -165,9 +189,11 @@ def test_setitem_errors(x, device):
     with pytest.raises(ValueError, match="could not broadcast"):
         x[0] = sluice.ones(7, dtype=np.float32, device=device)
     other = sluice.ones(4, dtype=np.float32, sycl_queue=sluice.Queue(device))
-    with pytest.raises(sluice.ExecutionPlacementError,
-                       match="Execution placement can not be unambiguously "
-                             "inferred from input arguments"):
+    with pytest.raises(
+        sluice.ExecutionPlacementError,
+        match="Execution placement can not be unambiguously "
+        "inferred from input arguments",
+    ):
         x[0, 0] = other
     with pytest.raises(TypeError, match="cannot assign"):
         x[0] = "abc"

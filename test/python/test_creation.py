@@ -115,8 +115,11 @@ def test_float16_needs_the_aspect(device):
 
 def test_like_functions(device):
     q = sluice.Queue(device)
-    x = sluice.asarray(np.arange(6, dtype=np.int32).reshape(2, 3),
-                       sycl_queue=q, usm_type="shared")
+    x = sluice.asarray(
+        np.arange(6, dtype=np.int32).reshape(2, 3),
+        sycl_queue=q,
+        usm_type="shared",
+    )
     for fn, value in ((sluice.zeros_like, 0), (sluice.ones_like, 1)):
         y = fn(x)
         assert y.shape == x.shape and y.dtype == x.dtype
@@ -133,16 +136,19 @@ def test_like_functions(device):
         sluice.zeros_like(np.zeros(3))
 
 
-@pytest.mark.parametrize("args,kw", [
-    ((10,), {}),
-    ((2, 11, 3), {}),
-    ((5, -5, -2), {}),
-    ((0.5, 3.0, 0.25), {}),
-    ((10,), {"dtype": np.float32}),
-    ((3, 9), {"dtype": np.uint8}),
-    ((0,), {}),
-    ((5, 2), {}),
-])
+@pytest.mark.parametrize(
+    "args,kw",
+    [
+        ((10,), {}),
+        ((2, 11, 3), {}),
+        ((5, -5, -2), {}),
+        ((0.5, 3.0, 0.25), {}),
+        ((10,), {"dtype": np.float32}),
+        ((3, 9), {"dtype": np.uint8}),
+        ((0,), {}),
+        ((5, 2), {}),
+    ],
+)
 def test_arange(device, args, kw):
     x = sluice.arange(*args, device=device, **kw)
     expected = np.arange(*args, **kw)
@@ -157,14 +163,17 @@ def test_arange_zero_step():
         sluice.arange(0, 10, 0)
 
 
-@pytest.mark.parametrize("args,kw", [
-    ((0.0, 1.0), {"num": 5}),
-    ((-3, 7), {"num": 11}),
-    ((2.0, 3.0), {"num": 4, "endpoint": False}),
-    ((0, 10), {"num": 1}),
-    ((0, 10), {"num": 0}),
-    ((0, 9), {"num": 4, "dtype": np.int32}),
-])
+@pytest.mark.parametrize(
+    "args,kw",
+    [
+        ((0.0, 1.0), {"num": 5}),
+        ((-3, 7), {"num": 11}),
+        ((2.0, 3.0), {"num": 4, "endpoint": False}),
+        ((0, 10), {"num": 1}),
+        ((0, 10), {"num": 0}),
+        ((0, 9), {"num": 4, "dtype": np.int32}),
+    ],
+)
 def test_linspace(device, args, kw):
     x = sluice.linspace(*args, device=device, **kw)
     expected = np.linspace(*args, **kw)
@@ -180,11 +189,13 @@ def test_linspace_errors():
 
 
 def test_eye(device):
-    np.testing.assert_array_equal(sluice.eye(3, device=device).asnumpy(),
-                                  np.eye(3))
+    np.testing.assert_array_equal(
+        sluice.eye(3, device=device).asnumpy(), np.eye(3)
+    )
     np.testing.assert_array_equal(
         sluice.eye(3, 4, k=1, dtype=np.int32, device=device).asnumpy(),
-        np.eye(3, 4, k=1, dtype=np.int32))
+        np.eye(3, 4, k=1, dtype=np.int32),
+    )
 
 
 def test_asarray_of_array_keeps_or_moves(device, host):
@@ -227,11 +238,16 @@ def test_random_is_seeded_and_reproducible(device):
     un = u.asnumpy()
     assert (un >= -1).all() and (un < 1).all()
     np.testing.assert_array_equal(
-        un, sluice.random.RandomState(5, device=device).uniform(
-            -1, 1, 100).asnumpy())
+        un,
+        sluice.random.RandomState(5, device=device)
+        .uniform(-1, 1, 100)
+        .asnumpy(),
+    )
     i = r.randint(0, 10, size=50, usm_type="shared")
-    assert i.usm_type == "shared" and ((i.asnumpy() >= 0) &
-                                       (i.asnumpy() < 10)).all()
+    assert (
+        i.usm_type == "shared"
+        and ((i.asnumpy() >= 0) & (i.asnumpy() < 10)).all()
+    )
     assert sluice.random.rand(2, 3, device=device).shape == (2, 3)
     assert sluice.random.randn(4, device=device).shape == (4,)
     f = sluice.random.uniform(size=3, dtype=np.float32, device=device)

@@ -28,7 +28,8 @@ def test_get_devices_filters_by_backend_and_type():
     assert all(d.is_gpu for d in sluice.get_devices(device_type="gpu"))
     assert sluice.has_cpu_devices()
     assert sluice.has_gpu_devices() == bool(
-        sluice.get_devices(device_type=sluice.device_type.gpu))
+        sluice.get_devices(device_type=sluice.device_type.gpu)
+    )
     assert sluice.get_num_devices() == len(sluice.get_devices())
 
 
@@ -50,8 +51,7 @@ def test_device_from_filter_strings():
     assert str(d) == "host:cpu:0"
     assert d.get_filter_string() == "host:cpu:0"
     # Fallback lists choose the first device that exists.
-    assert sluice.Device("level_zero:gpu:7,host").filter_string == \
-        "host:cpu:0"
+    assert sluice.Device("level_zero:gpu:7,host").filter_string == "host:cpu:0"
 
 
 def test_default_device_is_first_gpu_else_host():
@@ -62,8 +62,9 @@ def test_default_device_is_first_gpu_else_host():
     assert sluice.Device() == d
 
 
-@pytest.mark.parametrize("bad", ["nonsense:gpu:0", "gpu:gpu", "host:cpu:x",
-                                 "opencl:cpu:99"])
+@pytest.mark.parametrize(
+    "bad", ["nonsense:gpu:0", "gpu:gpu", "host:cpu:x", "opencl:cpu:99"]
+)
 def test_bad_or_missing_devices_raise(bad):
     with pytest.raises(sluice.DeviceNotFoundError) as info:
         sluice.Device(bad)
@@ -139,8 +140,7 @@ def test_create_device_binds_queues(device):
     assert d != device  # another queue
     assert sluice.Device.create_device(device) is device
     assert sluice.Device.create_device(device.filter_string) == device
-    assert sluice.Device.create_device(None) == \
-        sluice.select_default_device()
+    assert sluice.Device.create_device(None) == sluice.select_default_device()
     assert q.device.sycl_queue is q
 
 

@@ -25,8 +25,9 @@ def _host_accessible(device, usm):
 def test_numpy_takes_host_accessible_memory_without_copy(device, usm):
     if not _host_accessible(device, usm):
         pytest.skip("device memory of this device is not host-accessible")
-    x = sluice.arange(6, dtype=np.float32, device=device,
-                      usm_type=usm).reshape(2, 3)
+    x = sluice.arange(
+        6, dtype=np.float32, device=device, usm_type=usm
+    ).reshape(2, 3)
     v = np.from_dlpack(x)
     np.testing.assert_array_equal(v, np.arange(6).reshape(2, 3))
     x[0, 0] = 42.0  # the same memory
@@ -127,11 +128,14 @@ def test_from_dlpack_errors():
         sluice.from_dlpack([1, 2, 3])
     # complex64 is a sluice data type now (test_complex.py); NumPy exports
     # nothing else that sluice lacks.
-    assert sluice.from_dlpack(np.zeros(3, dtype=np.complex64)).dtype == \
-        np.complex64
+    assert (
+        sluice.from_dlpack(np.zeros(3, dtype=np.complex64)).dtype
+        == np.complex64
+    )
     with pytest.raises(TypeError, match="DLPack capsule"):
-        sluice._sluice.dlpack_import(object(),
-                                     sluice.Device("host").sycl_queue._id)
+        sluice._sluice.dlpack_import(
+            object(), sluice.Device("host").sycl_queue._id
+        )
 
 
 def test_readonly_producers_stay_readonly():

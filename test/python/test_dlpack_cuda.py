@@ -49,8 +49,9 @@ def _axpb():
     if path:
         return sluice.load(path, "axpb")
     if not sluice._compiler.version():
-        pytest.skip("no compiler in this build and no "
-                    "SLUICE_TEST_CUDA_ARTIFACT")
+        pytest.skip(
+            "no compiler in this build and no SLUICE_TEST_CUDA_ARTIFACT"
+        )
     return sluice.jit(lambda x, a, b: x * a + b)
 
 
@@ -75,9 +76,13 @@ def test_torch_tensor_imports_without_a_copy(device, torch):
 
 
 def test_views_and_dtypes_of_torch_tensors(device, torch):
-    for dt, npdt in [(torch.float64, np.float64), (torch.int32, np.int32),
-                     (torch.uint8, np.uint8), (torch.bool, np.bool_),
-                     (torch.float16, np.float16)]:
+    for dt, npdt in [
+        (torch.float64, np.float64),
+        (torch.int32, np.int32),
+        (torch.uint8, np.uint8),
+        (torch.bool, np.bool_),
+        (torch.float16, np.float16),
+    ]:
         t = (torch.arange(24, device="cuda") % 5).to(dt).reshape(4, 6)
         v = t[1:, ::2]
         x = sluice.from_dlpack(v)
@@ -133,17 +138,20 @@ def test_compute_on_torch_and_cupy_arrays(device, torch, cupy):
         x = sluice.from_dlpack(src)
         y = f(x, np.float32(2.5), np.float32(1.0))
         assert y.sycl_device == device
-        np.testing.assert_allclose(sluice.asnumpy(y), host * 2.5 + 1.0,
-                                   rtol=1e-6)
+        np.testing.assert_allclose(
+            sluice.asnumpy(y), host * 2.5 + 1.0, rtol=1e-6
+        )
         # The result goes back without a copy.
         r = torch.from_dlpack(y)
         assert r.data_ptr() == y._data_pointer()
-        np.testing.assert_allclose(r.cpu().numpy(), host * 2.5 + 1.0,
-                                   rtol=1e-6)
+        np.testing.assert_allclose(
+            r.cpu().numpy(), host * 2.5 + 1.0, rtol=1e-6
+        )
 
 
 def test_tensors_stay_alive_while_sluice_uses_them(device, torch):
     import gc
+
     t = torch.full((N,), 5.0, device="cuda")
     x = sluice.from_dlpack(t)
     ptr = t.data_ptr()
@@ -160,8 +168,9 @@ def test_tensors_stay_alive_while_sluice_uses_them(device, torch):
 def test_errors(device, torch):
     if torch.cuda.device_count() > 1:
         t = torch.zeros(4, device="cuda:1")
-        with pytest.raises((sluice.DeviceNotFoundError, BufferError,
-                            RuntimeError)):
+        with pytest.raises(
+            (sluice.DeviceNotFoundError, BufferError, RuntimeError)
+        ):
             sluice.from_dlpack(t)
     # Exporting device memory to the CPU needs a copy.
     x = sluice.asarray(np.arange(4.0, dtype=np.float32), device=device)

@@ -18,36 +18,68 @@ from sluice import memory as dpmem
 from sluice import utils as dpu
 
 DPCTL_TOP_LEVEL = [
-    "SyclContext", "SyclContextCreationError", "SyclDevice",
-    "SyclDeviceCreationError", "SyclSubDeviceCreationError", "get_devices",
-    "select_accelerator_device", "select_cpu_device",
-    "select_default_device", "select_gpu_device",
-    "select_device_with_aspects", "get_num_devices", "has_cpu_devices",
-    "has_gpu_devices", "has_accelerator_devices", "SyclEvent", "SyclTimer",
-    "get_platforms", "lsplatform", "SyclPlatform", "SyclQueue",
-    "SyclKernelInvalidRangeError", "SyclKernelSubmitError",
-    "SyclQueueCreationError", "get_device_cached_queue", "device_type",
-    "backend_type", "event_status_type", "global_mem_cache_type",
-    "get_include", "memory", "tensor", "utils",
+    "SyclContext",
+    "SyclContextCreationError",
+    "SyclDevice",
+    "SyclDeviceCreationError",
+    "SyclSubDeviceCreationError",
+    "get_devices",
+    "select_accelerator_device",
+    "select_cpu_device",
+    "select_default_device",
+    "select_gpu_device",
+    "select_device_with_aspects",
+    "get_num_devices",
+    "has_cpu_devices",
+    "has_gpu_devices",
+    "has_accelerator_devices",
+    "SyclEvent",
+    "SyclTimer",
+    "get_platforms",
+    "lsplatform",
+    "SyclPlatform",
+    "SyclQueue",
+    "SyclKernelInvalidRangeError",
+    "SyclKernelSubmitError",
+    "SyclQueueCreationError",
+    "get_device_cached_queue",
+    "device_type",
+    "backend_type",
+    "event_status_type",
+    "global_mem_cache_type",
+    "get_include",
+    "memory",
+    "tensor",
+    "utils",
 ]
 
 
 def test_every_dpctl_name_is_present():
     missing = [n for n in DPCTL_TOP_LEVEL if not hasattr(sluice, n)]
     assert not missing
-    for n in ("MemoryUSMDevice", "MemoryUSMShared", "MemoryUSMHost",
-              "as_usm_memory", "USMAllocationError"):
+    for n in (
+        "MemoryUSMDevice",
+        "MemoryUSMShared",
+        "MemoryUSMHost",
+        "as_usm_memory",
+        "USMAllocationError",
+    ):
         assert hasattr(dpmem, n), n
-    for n in ("get_execution_queue", "get_coerced_usm_type",
-              "validate_usm_type", "ExecutionPlacementError",
-              "SequentialOrderManager", "onetrace_enabled",
-              "intel_device_info"):
+    for n in (
+        "get_execution_queue",
+        "get_coerced_usm_type",
+        "validate_usm_type",
+        "ExecutionPlacementError",
+        "SequentialOrderManager",
+        "onetrace_enabled",
+        "intel_device_info",
+    ):
         assert hasattr(dpu, n), n
     assert sluice.SyclDevice is sluice.Device
     assert sluice.SyclQueue is sluice.Queue
 
 
-# --- devices ------------------------------------------------------------------
+# --- devices -----------------------------------------------------------------
 
 
 def test_device_attributes(device):
@@ -67,9 +99,18 @@ def test_device_attributes(device):
     assert d.has_aspect_cpu == d.is_cpu and d.has_aspect_gpu == d.is_gpu
     assert d.has_aspect_accelerator == d.is_accelerator
     assert d.has_aspect_usm_device_allocations
-    for a in ("fp16", "fp64", "usm_shared_allocations",
-              "usm_host_allocations", "host", "custom", "atomic64",
-              "usm_system_allocations", "image", "emulated"):
+    for a in (
+        "fp16",
+        "fp64",
+        "usm_shared_allocations",
+        "usm_host_allocations",
+        "host",
+        "custom",
+        "atomic64",
+        "usm_system_allocations",
+        "image",
+        "emulated",
+    ):
         assert isinstance(getattr(d, "has_aspect_" + a), bool), a
     assert d.parent_device is None
     assert d.get_unpartitioned_parent_device() == d
@@ -141,7 +182,8 @@ def test_platforms(device):
     assert device.sycl_platform in plats
     seen = [d for p in plats for d in p.get_devices()]
     assert sorted(d.filter_string for d in seen) == sorted(
-        d.filter_string for d in sluice.get_devices())
+        d.filter_string for d in sluice.get_devices()
+    )
     p = sluice.SyclPlatform(device.filter_string)
     assert p == device.sycl_platform and hash(p) == hash(device.sycl_platform)
     assert p.name and p.version and p.vendor
@@ -180,8 +222,7 @@ def test_lsplatform_levels():
 
 def _sluice_ls():
     here = os.path.dirname(sluice.__file__)
-    cand = os.path.normpath(os.path.join(here, "..", "..", "bin",
-                                         "sluice-ls"))
+    cand = os.path.normpath(os.path.join(here, "..", "..", "bin", "sluice-ls"))
     return cand if os.path.exists(cand) else shutil.which("sluice-ls")
 
 
@@ -190,8 +231,12 @@ def test_sluice_ls_platforms_matches_lsplatform(v):
     tool = _sluice_ls()
     if tool is None:
         pytest.skip("sluice-ls not found")
-    r = subprocess.run([tool, "--platforms", f"--verbosity={v}"],
-                       capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [tool, "--platforms", f"--verbosity={v}"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout == _lsplatform(v)
 
@@ -215,15 +260,19 @@ def test_contexts(device):
         sluice.SyclContext(3.5)
     with pytest.raises(TypeError):
         sluice.SyclContext([1, 2])
-    others = [d for d in sluice.get_devices()
-              if d.sycl_platform != device.sycl_platform]
+    others = [
+        d
+        for d in sluice.get_devices()
+        if d.sycl_platform != device.sycl_platform
+    ]
     if others:
-        with pytest.raises(sluice.SyclContextCreationError,
-                           match="one platform"):
+        with pytest.raises(
+            sluice.SyclContextCreationError, match="one platform"
+        ):
             sluice.SyclContext([device, others[0]])
 
 
-# --- queues -------------------------------------------------------------------
+# --- queues ------------------------------------------------------------------
 
 
 def test_queue_forms_and_properties(device):
@@ -245,8 +294,9 @@ def test_queue_creation_errors(device):
     with pytest.raises(sluice.SyclQueueCreationError) as info:
         sluice.SyclQueue("nonsense:gpu:0")
     assert isinstance(info.value, ValueError)
-    with pytest.raises(sluice.SyclQueueCreationError,
-                       match="unsupported queue property"):
+    with pytest.raises(
+        sluice.SyclQueueCreationError, match="unsupported queue property"
+    ):
         sluice.SyclQueue(device, property="out_of_order")
     with pytest.raises(TypeError):
         sluice.SyclQueue(device, property=[3])
@@ -254,11 +304,15 @@ def test_queue_creation_errors(device):
         sluice.SyclQueue("host", device)
     with pytest.raises(TypeError):
         sluice.SyclQueue(device, device, device)
-    other = [d for d in sluice.get_devices()
-             if d.sycl_platform != device.sycl_platform]
+    other = [
+        d
+        for d in sluice.get_devices()
+        if d.sycl_platform != device.sycl_platform
+    ]
     if other:
-        with pytest.raises(sluice.SyclQueueCreationError,
-                           match="does not hold"):
+        with pytest.raises(
+            sluice.SyclQueueCreationError, match="does not hold"
+        ):
             sluice.SyclQueue(sluice.SyclContext(device), other[0])
 
 
@@ -273,8 +327,11 @@ def test_memcpy_and_events(device):
     assert isinstance(ev, sluice.SyclEvent)
     ev.wait()
     assert ev.execution_status is sluice.event_status_type.complete
-    s, b, e = (ev.profiling_info_submit, ev.profiling_info_start,
-               ev.profiling_info_end)
+    s, b, e = (
+        ev.profiling_info_submit,
+        ev.profiling_info_start,
+        ev.profiling_info_end,
+    )
     assert 0 < s <= b <= e
     assert ev.backend == device.backend
     np.testing.assert_array_equal(dst.copy_to_host(), data)
@@ -343,20 +400,23 @@ def test_sycl_timer(device):
         sluice.SyclTimer().dt
 
 
-# --- memory -------------------------------------------------------------------
+# --- memory ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("cls", ["MemoryUSMDevice", "MemoryUSMShared",
-                                 "MemoryUSMHost"])
+@pytest.mark.parametrize(
+    "cls", ["MemoryUSMDevice", "MemoryUSMShared", "MemoryUSMHost"]
+)
 def test_memory_objects(device, cls):
     q = device.sycl_queue
     M = getattr(dpmem, cls)
     m = M(64, queue=q)
-    kind = {"MemoryUSMDevice": "device", "MemoryUSMShared": "shared",
-            "MemoryUSMHost": "host"}[cls]
+    kind = {
+        "MemoryUSMDevice": "device",
+        "MemoryUSMShared": "shared",
+        "MemoryUSMHost": "host",
+    }[cls]
     assert m.get_usm_type() == kind
-    assert m.get_usm_type_enum() == {"device": 1, "shared": 2,
-                                     "host": 3}[kind]
+    assert m.get_usm_type_enum() == {"device": 1, "shared": 2, "host": 3}[kind]
     assert m.nbytes == m.size == len(m) == 64
     assert m.sycl_queue is q and m.sycl_device == device
     assert m.sycl_context == q.sycl_context
@@ -435,7 +495,7 @@ def test_usm_allocation_error(device):
         dpmem.MemoryUSMDevice(1 << 62, queue=device.sycl_queue)
 
 
-# --- __sycl_usm_array_interface__ ---------------------------------------------
+# --- __sycl_usm_array_interface__ --------------------------------------------
 
 
 class Foreign:
@@ -446,8 +506,9 @@ class Foreign:
 
 
 def test_array_interface_export_import(device):
-    x = sluice.asarray(np.arange(12, dtype=np.float32).reshape(3, 4),
-                       device=device)
+    x = sluice.asarray(
+        np.arange(12, dtype=np.float32).reshape(3, 4), device=device
+    )
     iface = x.__sycl_usm_array_interface__
     assert iface["shape"] == (3, 4) and iface["typestr"] == "<f4"
     assert iface["strides"] is None and iface["data"][1] is False
@@ -458,9 +519,10 @@ def test_array_interface_export_import(device):
     assert vi["strides"] == (4, 2)
     y = sluice.asarray(Foreign(dict(vi)))
     assert y.sycl_queue is x.sycl_queue and y.shape == (3, 2)
-    np.testing.assert_array_equal(sluice.asnumpy(y),
-                                  np.arange(12, dtype=np.float32)
-                                  .reshape(3, 4)[:, 1::2])
+    np.testing.assert_array_equal(
+        sluice.asnumpy(y),
+        np.arange(12, dtype=np.float32).reshape(3, 4)[:, 1::2],
+    )
     y[0, 0] = 100  # shares memory
     assert float(x[0, 1]) == 100
     # offsets and an interface without syclobj (a Sluice pointer)
@@ -487,9 +549,17 @@ def test_array_interface_export_import(device):
 def test_interface_of_host_memory_from_numpy():
     a = np.arange(6, dtype=np.int64)
     hq = sluice.Device("host").sycl_queue
-    f = Foreign({"data": (a.ctypes.data, False), "shape": (6,),
-                 "strides": None, "typestr": "<i8", "version": 1,
-                 "syclobj": hq, "offset": 0})
+    f = Foreign(
+        {
+            "data": (a.ctypes.data, False),
+            "shape": (6,),
+            "strides": None,
+            "typestr": "<i8",
+            "version": 1,
+            "syclobj": hq,
+            "offset": 0,
+        }
+    )
     x = sluice.asarray(f)
     assert x.sycl_queue is hq
     assert sluice.asnumpy(x).tolist() == list(range(6))
@@ -502,19 +572,33 @@ def test_interface_of_unknown_device_pointer_raises(device):
     if device.backend.name in ("host", "cuda"):
         pytest.skip("the host and CUDA take any pointer of their kind")
     with pytest.raises(sluice.SluiceError):
-        sluice.asarray(Foreign({"data": (4096, False), "shape": (4,),
-                                "typestr": "<f4", "version": 1,
-                                "syclobj": device.sycl_queue}))
+        sluice.asarray(
+            Foreign(
+                {
+                    "data": (4096, False),
+                    "shape": (4,),
+                    "typestr": "<f4",
+                    "version": 1,
+                    "syclobj": device.sycl_queue,
+                }
+            )
+        )
 
 
 def test_usm_ndarray(device):
     from sluice import tensor as dpt
-    x = dpt.usm_ndarray((2, 3), dtype="i4",
-                        buffer_ctor_kwargs={"queue": device.sycl_queue})
+
+    x = dpt.usm_ndarray(
+        (2, 3), dtype="i4", buffer_ctor_kwargs={"queue": device.sycl_queue}
+    )
     assert isinstance(x, dpt.usm_ndarray) and x.shape == (2, 3)
     assert x.usm_type == "device"
-    s = dpt.usm_ndarray(4, dtype="f4", buffer="shared",
-                        buffer_ctor_kwargs={"queue": device.sycl_queue})
+    s = dpt.usm_ndarray(
+        4,
+        dtype="f4",
+        buffer="shared",
+        buffer_ctor_kwargs={"queue": device.sycl_queue},
+    )
     assert s.usm_type == "shared"
     m = dpmem.MemoryUSMShared(24, queue=device.sycl_queue)
     m.copy_from_host(np.arange(6, dtype=np.int32).tobytes())
@@ -553,13 +637,12 @@ def test_dlpack_device_memory(device):
     # the standard's copy to the CPU
     cap = x.__dlpack__(dl_device=(1, 0), copy=True, max_version=(1, 0))
     assert type(cap).__name__ == "PyCapsule"
-    assert np.from_dlpack(x, device="cpu", copy=True).tolist() == [0, 1, 2,
-                                                                   3]
+    assert np.from_dlpack(x, device="cpu", copy=True).tolist() == [0, 1, 2, 3]
     with pytest.raises(BufferError):
         x.__dlpack__(dl_device=(2, 0))
 
 
-# --- utils --------------------------------------------------------------------
+# --- utils -------------------------------------------------------------------
 
 
 def test_utils(device):
@@ -572,8 +655,7 @@ def test_utils(device):
     with pytest.raises(TypeError):
         dpu.get_execution_queue([q1, "host"])
     assert dpu.get_coerced_usm_type(["host", "shared"]) == "shared"
-    assert dpu.get_coerced_usm_type(("host", "device", "shared")) == \
-        "device"
+    assert dpu.get_coerced_usm_type(("host", "device", "shared")) == "device"
     assert dpu.get_coerced_usm_type(["host", "bogus"]) is None
     assert dpu.get_coerced_usm_type([]) is None
     with pytest.raises(TypeError):
@@ -606,7 +688,7 @@ def test_utils(device):
     dpu.SequentialOrderManager.clear()
 
 
-# --- the dpctl module aliases -------------------------------------------------
+# --- the dpctl module aliases ------------------------------------------------
 
 
 def test_compat_aliases():
@@ -625,20 +707,30 @@ def test_compat_aliases():
         "sluice.compat.remove_aliases()\n"
         "assert 'dpctl' not in sys.modules\n"
     )
-    r = subprocess.run([sys.executable, "-c", script], capture_output=True,
-                       text=True, timeout=300)
+    r = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     assert "[0, 1, 2] 8" in r.stdout
     # an imported real dpctl is never replaced silently
     r = subprocess.run(
-        [sys.executable, "-c",
-         "import sys, types; sys.modules['dpctl'] = types.ModuleType("
-         "'dpctl'); import sluice.compat\n"
-         "try:\n    sluice.compat.install_aliases()\n"
-         "except ImportError as e:\n    print('refused', e)\n"
-         "sluice.compat.install_aliases(force=True)\n"
-         "import dpctl; print(dpctl.__name__)"],
-        capture_output=True, text=True, timeout=300)
+        [
+            sys.executable,
+            "-c",
+            "import sys, types; sys.modules['dpctl'] = types.ModuleType("
+            "'dpctl'); import sluice.compat\n"
+            "try:\n    sluice.compat.install_aliases()\n"
+            "except ImportError as e:\n    print('refused', e)\n"
+            "sluice.compat.install_aliases(force=True)\n"
+            "import dpctl; print(dpctl.__name__)",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     assert "refused" in r.stdout and "sluice" in r.stdout
 
@@ -687,10 +779,19 @@ def test_sub_devices_of_a_composite_card(device):
         "try:\n"
         "    sluice.SyclDevice('level_zero:gpu:0.2')\n"
         "except sluice.SyclDeviceCreationError:\n"
-        "    print('ok')\n")
-    env = dict(os.environ, SLUICE_ZE_TEST_DRIVER_SUBDEVICES="2",
-               ZE_FLAT_DEVICE_HIERARCHY="COMPOSITE")
-    r = subprocess.run([sys.executable, "-c", script], capture_output=True,
-                       text=True, timeout=300, env=env)
+        "    print('ok')\n"
+    )
+    env = dict(
+        os.environ,
+        SLUICE_ZE_TEST_DRIVER_SUBDEVICES="2",
+        ZE_FLAT_DEVICE_HIERARCHY="COMPOSITE",
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "ok"

@@ -16,17 +16,44 @@ import sluice
 
 HEAVY = os.environ.get("SLUICE_TEST_HEAVY") == "1"
 
-SPECIAL = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.5, 3.5, 10.0, 0.1,
-           1e-30, -1e-30, 1e30, -1e30, np.inf, -np.inf, np.nan, 100.0, 0.75,
-           -0.9, 0.999, 1.5, 7.0]
+SPECIAL = [
+    0.0,
+    -0.0,
+    1.0,
+    -1.0,
+    0.5,
+    -0.5,
+    2.0,
+    -2.5,
+    3.5,
+    10.0,
+    0.1,
+    1e-30,
+    -1e-30,
+    1e30,
+    -1e30,
+    np.inf,
+    -np.inf,
+    np.nan,
+    100.0,
+    0.75,
+    -0.9,
+    0.999,
+    1.5,
+    7.0,
+]
 
 
 def float_values(dt):
     rng = np.random.default_rng(1)
     extra = rng.uniform(-20, 20, 40)
     fi = np.finfo(dt)
-    v = np.array(SPECIAL + list(extra) + [fi.max, fi.min, fi.tiny,
-                                          fi.smallest_subnormal], dtype=dt)
+    v = np.array(
+        SPECIAL
+        + list(extra)
+        + [fi.max, fi.min, fi.tiny, fi.smallest_subnormal],
+        dtype=dt,
+    )
     return v
 
 
@@ -61,33 +88,91 @@ def same(got, want, exact, dt):
     np.testing.assert_array_equal(np.signbit(g[zero]), np.signbit(w[zero]))
     tol = {np.float32: 8e-7, np.float64: 4e-15}[want.dtype.type]
     fin = ~inf
-    np.testing.assert_allclose(g[fin], w[fin], rtol=tol,
-                               atol=float(np.finfo(want.dtype).tiny) * 4)
+    np.testing.assert_allclose(
+        g[fin], w[fin], rtol=tol, atol=float(np.finfo(want.dtype).tiny) * 4
+    )
 
 
-FLOAT_UNARY = ["tan", "arcsin", "arccos", "arctan", "sinh", "cosh",
-               "arcsinh", "arccosh", "arctanh", "exp2", "expm1", "log2",
-               "log10", "log1p", "cbrt", "reciprocal", "exp", "log", "sqrt",
-               "sin", "cos", "tanh", "deg2rad", "rad2deg", "sinc"]
-EXACT_UNARY = ["floor", "ceil", "trunc", "rint", "sign", "signbit", "isnan",
-               "isinf", "isfinite", "spacing", "fix", "negative", "absolute",
-               "nan_to_num"]
-FLOAT_BINARY = ["arctan2", "hypot", "logaddexp", "logaddexp2",
-                "float_power"]
+FLOAT_UNARY = [
+    "tan",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "sinh",
+    "cosh",
+    "arcsinh",
+    "arccosh",
+    "arctanh",
+    "exp2",
+    "expm1",
+    "log2",
+    "log10",
+    "log1p",
+    "cbrt",
+    "reciprocal",
+    "exp",
+    "log",
+    "sqrt",
+    "sin",
+    "cos",
+    "tanh",
+    "deg2rad",
+    "rad2deg",
+    "sinc",
+]
+EXACT_UNARY = [
+    "floor",
+    "ceil",
+    "trunc",
+    "rint",
+    "sign",
+    "signbit",
+    "isnan",
+    "isinf",
+    "isfinite",
+    "spacing",
+    "fix",
+    "negative",
+    "absolute",
+    "nan_to_num",
+]
+FLOAT_BINARY = ["arctan2", "hypot", "logaddexp", "logaddexp2", "float_power"]
 EXACT_BINARY = ["copysign", "nextafter", "fmod", "heaviside"]
 # Exact values, but the sign of a zero from a tie of +0 and -0 is NumPy's
 # loop's choice (its SIMD and scalar loops pick different operands).
 TIE_BINARY = ["fmax", "fmin", "maximum", "minimum"]
-INT_BINARY = ["bitwise_and", "bitwise_or", "bitwise_xor", "gcd", "lcm",
-              "fmod", "fmax", "fmin"]
-INT_UNARY = ["bitwise_not", "sign", "floor", "ceil", "trunc", "isnan",
-             "isfinite", "signbit"]
+INT_BINARY = [
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "gcd",
+    "lcm",
+    "fmod",
+    "fmax",
+    "fmin",
+]
+INT_UNARY = [
+    "bitwise_not",
+    "sign",
+    "floor",
+    "ceil",
+    "trunc",
+    "isnan",
+    "isfinite",
+    "signbit",
+]
 
 # Bounds NumPy's own float32 results do not meet against the true value
 # either; compared with a looser tolerance (docs/accuracy.md has the
 # measured ulp bounds).
-LOOSE = {"sinc", "logaddexp", "logaddexp2", "rad2deg", "deg2rad",
-         "float_power"}
+LOOSE = {
+    "sinc",
+    "logaddexp",
+    "logaddexp2",
+    "rad2deg",
+    "deg2rad",
+    "float_power",
+}
 
 
 def ref(name):
@@ -113,8 +198,9 @@ def test_float_unary(device, name, dt):
         want = ref(name)(x)
     got = run(device, name, x)
     if name in LOOSE:
-        np.testing.assert_allclose(got, want, rtol=1e-5 if dt == np.float32
-                                   else 1e-13, equal_nan=True)
+        np.testing.assert_allclose(
+            got, want, rtol=1e-5 if dt == np.float32 else 1e-13, equal_nan=True
+        )
         return
     same(got, want, name in EXACT_UNARY, dt)
 
@@ -133,8 +219,9 @@ def test_float_binary(device, name, dt):
     if name in LOOSE:
         if dt == np.float32 and not _fp64(device):
             pytest.skip("float_power computes in float32 here")
-        np.testing.assert_allclose(got, want, rtol=1e-5 if dt == np.float32
-                                   else 1e-13, equal_nan=True)
+        np.testing.assert_allclose(
+            got, want, rtol=1e-5 if dt == np.float32 else 1e-13, equal_nan=True
+        )
         return
     if name in TIE_BINARY:
         np.testing.assert_array_equal(got, want)
@@ -143,8 +230,9 @@ def test_float_binary(device, name, dt):
     same(got, want, name in EXACT_BINARY, dt)
 
 
-@pytest.mark.parametrize("dt", [np.int8, np.int32, np.uint16, np.int64,
-                                np.uint64])
+@pytest.mark.parametrize(
+    "dt", [np.int8, np.int32, np.uint16, np.int64, np.uint64]
+)
 @pytest.mark.parametrize("name", INT_BINARY + ["left_shift", "right_shift"])
 def test_int_binary(device, name, dt):
     v = int_values(dt)
@@ -152,8 +240,9 @@ def test_int_binary(device, name, dt):
     x, y = x.ravel(), y.ravel()
     if name in ("left_shift", "right_shift"):
         bits = np.iinfo(dt).bits
-        counts = np.array([0, 1, 3, bits - 1, bits, bits + 1, 2 * bits],
-                          dtype=dt)
+        counts = np.array(
+            [0, 1, 3, bits - 1, bits, bits + 1, 2 * bits], dtype=dt
+        )
         if np.iinfo(dt).min < 0:
             counts = np.concatenate([counts, np.array([-1, -5], dtype=dt)])
         x, y = np.meshgrid(v, counts)
@@ -185,15 +274,26 @@ def test_operators(device):
     b = np.array([1, 2, 3, 7, 8, 9], dtype=np.int8)
     x, y = sluice.asarray(a, device=device), sluice.asarray(b, device=device)
     for op in ("__and__", "__or__", "__xor__", "__lshift__", "__rshift__"):
-        np.testing.assert_array_equal(sluice.asnumpy(getattr(x, op)(y)),
-                                      getattr(a, op)(b))
-        np.testing.assert_array_equal(sluice.asnumpy(getattr(x, op)(3)),
-                                      getattr(a, op)(3))
+        np.testing.assert_array_equal(
+            sluice.asnumpy(getattr(x, op)(y)), getattr(a, op)(b)
+        )
+        np.testing.assert_array_equal(
+            sluice.asnumpy(getattr(x, op)(3)), getattr(a, op)(3)
+        )
     np.testing.assert_array_equal(sluice.asnumpy(~x), ~a)
     np.testing.assert_array_equal(sluice.asnumpy(3 << y), 3 << b)
-    for op in ("__iand__", "__ior__", "__ixor__", "__ilshift__",
-               "__irshift__", "__iadd__", "__isub__", "__imul__",
-               "__ifloordiv__", "__imod__"):
+    for op in (
+        "__iand__",
+        "__ior__",
+        "__ixor__",
+        "__ilshift__",
+        "__irshift__",
+        "__iadd__",
+        "__isub__",
+        "__imul__",
+        "__ifloordiv__",
+        "__imod__",
+    ):
         z = sluice.asarray(a, device=device)
         c = a.copy()
         r = getattr(z, op)(y)
@@ -232,8 +332,10 @@ def test_out_and_where(device):
 
 
 def test_compositions(device):
-    a = np.array([-2.5, -0.0, 0.0, 1.25, np.inf, -np.inf, np.nan, 7.75],
-                 dtype=np.float64 if _fp64(device) else np.float32)
+    a = np.array(
+        [-2.5, -0.0, 0.0, 1.25, np.inf, -np.inf, np.nan, 7.75],
+        dtype=np.float64 if _fp64(device) else np.float32,
+    )
     x = sluice.asarray(a, device=device)
     f, i = sluice.modf(x)
     wf, wi = np.modf(a)
@@ -242,21 +344,29 @@ def test_compositions(device):
     m, e = sluice.frexp(x)
     wm, we = np.frexp(a)
     same(sluice.asnumpy(m), wm, True, a.dtype)
-    np.testing.assert_array_equal(sluice.asnumpy(e)[np.isfinite(a)],
-                                  we[np.isfinite(a)])
+    np.testing.assert_array_equal(
+        sluice.asnumpy(e)[np.isfinite(a)], we[np.isfinite(a)]
+    )
     n = np.array([1, -3, 1000, -1000, 0, 2, 1, 5], dtype=np.int32)
-    same(sluice.asnumpy(sluice.ldexp(x, sluice.asarray(n, device=device))),
-         np.ldexp(a, n), True, a.dtype)
+    same(
+        sluice.asnumpy(sluice.ldexp(x, sluice.asarray(n, device=device))),
+        np.ldexp(a, n),
+        True,
+        a.dtype,
+    )
     for d in (0, 1, 2, -1):
-        same(sluice.asnumpy(sluice.round(x, d)), np.round(a, d), d == 0,
-             a.dtype)
+        same(
+            sluice.asnumpy(sluice.round(x, d)), np.round(a, d), d == 0, a.dtype
+        )
     b = a + 1e-9
     np.testing.assert_array_equal(
         sluice.asnumpy(sluice.isclose(x, sluice.asarray(b, device=device))),
-        np.isclose(a, b))
+        np.isclose(a, b),
+    )
     np.testing.assert_array_equal(
         sluice.asnumpy(sluice.isclose(x, x, equal_nan=True)),
-        np.isclose(a, a, equal_nan=True))
+        np.isclose(a, a, equal_nan=True),
+    )
     assert bool(sluice.allclose(x, x, equal_nan=True))
     assert not bool(sluice.array_equal(x, x))
     assert bool(sluice.array_equal(x, x, equal_nan=True))
@@ -266,18 +376,19 @@ def test_compositions(device):
 def test_scalars_and_jit(device):
     r = sluice.exp(1.0)
     assert r.shape == () and abs(float(r) - np.e) < 1e-12
-    x = sluice.asarray(np.linspace(-1, 1, 7, dtype=np.float32),
-                       device=device)
+    x = sluice.asarray(np.linspace(-1, 1, 7, dtype=np.float32), device=device)
 
     @sluice.jit
     def f(a):
-        return sluice.hypot(sluice.tan(a), sluice.expm1(a)) + \
-            sluice.copysign(sluice.cbrt(a), -1.0)
+        return sluice.hypot(sluice.tan(a), sluice.expm1(a)) + sluice.copysign(
+            sluice.cbrt(a), -1.0
+        )
 
     a = sluice.asnumpy(x)
     want = np.hypot(np.tan(a), np.expm1(a)) + np.copysign(np.cbrt(a), -1.0)
-    np.testing.assert_allclose(sluice.asnumpy(f(x)), want, rtol=2e-6,
-                               atol=1e-6)  # a sum that cancels
+    np.testing.assert_allclose(
+        sluice.asnumpy(f(x)), want, rtol=2e-6, atol=1e-6
+    )  # a sum that cancels
     report = f.lower(x).fusion_report()
     assert "1 kernel" in report or "kernels: 1" in report or report
 
@@ -289,8 +400,15 @@ def test_array_api_dtypes():
     assert info.default_dtypes()["integral"] == sluice.int64
     assert "float32" in info.dtypes()
     assert set(info.dtypes(kind="integral")) == {
-        "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-        "uint64"}
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+    }
     assert sluice.finfo(sluice.float32).eps == np.finfo(np.float32).eps
     assert sluice.iinfo(sluice.int16).min == -32768
     assert sluice.result_type(sluice.int8, sluice.uint8) == sluice.int16
@@ -307,74 +425,113 @@ def test_array_api_dtypes():
 def test_std_var_correction_and_clip(device):
     a = np.arange(12, dtype=np.float32).reshape(3, 4)
     x = sluice.asarray(a, device=device)
-    np.testing.assert_allclose(sluice.asnumpy(sluice.var(x, correction=1)),
-                               np.var(a, ddof=1), rtol=1e-6)
+    np.testing.assert_allclose(
+        sluice.asnumpy(sluice.var(x, correction=1)),
+        np.var(a, ddof=1),
+        rtol=1e-6,
+    )
     np.testing.assert_allclose(
         sluice.asnumpy(sluice.std(x, axis=0, correction=1)),
-        np.std(a, axis=0, ddof=1), rtol=1e-6)
-    np.testing.assert_array_equal(sluice.asnumpy(sluice.clip(x, min=2,
-                                                             max=5)),
-                                  np.clip(a, 2, 5))
-    np.testing.assert_array_equal(sluice.asnumpy(sluice.clip(x, max=3)),
-                                  np.clip(a, None, 3))
+        np.std(a, axis=0, ddof=1),
+        rtol=1e-6,
+    )
+    np.testing.assert_array_equal(
+        sluice.asnumpy(sluice.clip(x, min=2, max=5)), np.clip(a, 2, 5)
+    )
+    np.testing.assert_array_equal(
+        sluice.asnumpy(sluice.clip(x, max=3)), np.clip(a, None, 3)
+    )
 
 
 @settings(max_examples=200 if HEAVY else 25, deadline=None)
-@given(hnp.arrays(np.int16, st.integers(1, 16)),
-       st.integers(-3, 20))
+@given(hnp.arrays(np.int16, st.integers(1, 16)), st.integers(-3, 20))
 def test_shift_and_gcd_property(x, s):
     a = sluice.asarray(x)
     c = np.int16(s)
-    np.testing.assert_array_equal(sluice.asnumpy(sluice.left_shift(a, c)),
-                                  np.left_shift(x, c))
-    np.testing.assert_array_equal(sluice.asnumpy(sluice.right_shift(a, c)),
-                                  np.right_shift(x, c))
-    np.testing.assert_array_equal(sluice.asnumpy(sluice.gcd(a, c)),
-                                  np.gcd(x, c))
+    np.testing.assert_array_equal(
+        sluice.asnumpy(sluice.left_shift(a, c)), np.left_shift(x, c)
+    )
+    np.testing.assert_array_equal(
+        sluice.asnumpy(sluice.right_shift(a, c)), np.right_shift(x, c)
+    )
+    np.testing.assert_array_equal(
+        sluice.asnumpy(sluice.gcd(a, c)), np.gcd(x, c)
+    )
 
 
 @settings(max_examples=200 if HEAVY else 25, deadline=None)
-@given(hnp.arrays(np.float64, st.integers(1, 16),
-                  elements=st.floats(allow_nan=True, allow_infinity=True)),
-       hnp.arrays(np.float64, st.integers(1, 16),
-                  elements=st.floats(allow_nan=True, allow_infinity=True)))
+@given(
+    hnp.arrays(
+        np.float64,
+        st.integers(1, 16),
+        elements=st.floats(allow_nan=True, allow_infinity=True),
+    ),
+    hnp.arrays(
+        np.float64,
+        st.integers(1, 16),
+        elements=st.floats(allow_nan=True, allow_infinity=True),
+    ),
+)
 def test_float_exact_property(x, y):
     n = min(len(x), len(y))
     x, y = x[:n], y[:n]
     a, b = sluice.asarray(x), sluice.asarray(y)
     for name in ("copysign", "nextafter"):
-        same(sluice.asnumpy(getattr(sluice, name)(a, b)),
-             getattr(np, name)(x, y), True, np.float64)
+        same(
+            sluice.asnumpy(getattr(sluice, name)(a, b)),
+            getattr(np, name)(x, y),
+            True,
+            np.float64,
+        )
     for name in ("fmax", "fmin"):
         np.testing.assert_array_equal(
             sluice.asnumpy(getattr(sluice, name)(a, b)),
-            getattr(np, name)(x, y))
+            getattr(np, name)(x, y),
+        )
     for name in ("spacing", "signbit", "floor", "rint"):
         with np.errstate(all="ignore"):
-            same(sluice.asnumpy(getattr(sluice, name)(a)),
-                 getattr(np, name)(x), True, np.float64)
+            same(
+                sluice.asnumpy(getattr(sluice, name)(a)),
+                getattr(np, name)(x),
+                True,
+                np.float64,
+            )
 
 
 def test_docs_table_is_current():
     """docs/python.md lists every function of the table (regenerate with
     sluice._elementwise.write_docs)."""
     from sluice import _elementwise
-    path = os.path.join(os.path.dirname(__file__), "..", "..", "docs",
-                        "python.md")
+
+    path = os.path.join(
+        os.path.dirname(__file__), "..", "..", "docs", "python.md"
+    )
     with open(path) as f:
         text = f.read()
     a, b = "<!-- functions -->\n", "<!-- /functions -->"
-    assert text[text.index(a) + len(a):text.index(b)] == \
-        _elementwise.markdown()
+    assert (
+        text[text.index(a) + len(a) : text.index(b)] == _elementwise.markdown()
+    )
 
 
 def test_every_table_op_exists_in_the_dialect():
     """Each usm op the Python table names is a row of USMMathOps.td."""
     from sluice import _elementwise
-    path = os.path.join(os.path.dirname(__file__), "..", "..", "include",
-                        "sluice", "Dialect", "USM", "IR", "USMMathOps.td")
+
+    path = os.path.join(
+        os.path.dirname(__file__),
+        "..",
+        "..",
+        "include",
+        "sluice",
+        "Dialect",
+        "USM",
+        "IR",
+        "USMMathOps.td",
+    )
     with open(path) as f:
         td = f.read()
     for _, op, _ in list(_elementwise.UNARY.values()) + list(
-            _elementwise.BINARY.values()):
+        _elementwise.BINARY.values()
+    ):
         assert f'<"{op}",' in td, op

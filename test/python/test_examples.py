@@ -6,27 +6,44 @@ import sys
 
 import pytest
 
-EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "examples",
-                        "python")
+EXAMPLES = os.path.join(
+    os.path.dirname(__file__), "..", "..", "examples", "python"
+)
 
 # What each example must print (a line fragment per check).
 EXPECT = {
-    "devices.py": ["devices:", "host:cpu:0", "default device:",
-                   "no such device:"],
-    "compute_follows_data.py": ["z lives on", "ExecutionPlacementError: "
-                                "Execution placement can not be "
-                                "unambiguously inferred",
-                                "x + other = [1. 2. 3. 4. 5. 6. 7. 8.]",
-                                "TypeError: Implicit conversion"],
-    "queues.py": ["same queue: False", "c on q1: True",
-                  "TypeError: `device` and `sycl_queue` name different",
-                  "r = [0.  0.5 1.  1.5 2. ]"],
+    "devices.py": [
+        "devices:",
+        "host:cpu:0",
+        "default device:",
+        "no such device:",
+    ],
+    "compute_follows_data.py": [
+        "z lives on",
+        "ExecutionPlacementError: "
+        "Execution placement can not be "
+        "unambiguously inferred",
+        "x + other = [1. 2. 3. 4. 5. 6. 7. 8.]",
+        "TypeError: Implicit conversion",
+    ],
+    "queues.py": [
+        "same queue: False",
+        "c on q1: True",
+        "TypeError: `device` and `sycl_queue` name different",
+        "r = [0.  0.5 1.  1.5 2. ]",
+    ],
     "timing.py": ["submit:", "run to completion:", "checksum:"],
-    "dlpack_numpy.py": ["h after writing x[0]: [100.", "NumPy view of "
-                        "shared USM: [1. 1. 1. 1.]", "copied to the CPU: "
-                        "[0 1 2]"],
-    "jit_fused.py": ["(traced 1 time)", "max error vs NumPy:",
-                     "fused group #1", "9 array ops"],
+    "dlpack_numpy.py": [
+        "h after writing x[0]: [100.",
+        "NumPy view of shared USM: [1. 1. 1. 1.]",
+        "copied to the CPU: [0 1 2]",
+    ],
+    "jit_fused.py": [
+        "(traced 1 time)",
+        "max error vs NumPy:",
+        "fused group #1",
+        "9 array ops",
+    ],
 }
 
 

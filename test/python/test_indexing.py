@@ -7,8 +7,11 @@ from hypothesis import strategies as st
 
 import sluice
 
-SETTINGS = settings(max_examples=15, deadline=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 
 
 def put(a, device):
@@ -64,13 +67,16 @@ def test_getitem_device_index(device):
     check(a[m[:, :, 0]], N[(N > 20)[:, :, 0]])
 
 
-@pytest.mark.parametrize("key,msg", [
-    ([3], "index 3 is out of bounds for axis 0 with size 3"),
-    ((0, [-6]), "index -6 is out of bounds for axis 1 with size 4"),
-    (np.ones((2, 4, 5), bool), "boolean index did not match"),
-    (np.array([0.5]), "integer"),
-    (([0, 1], [0, 1, 2]), "shape mismatch"),
-])
+@pytest.mark.parametrize(
+    "key,msg",
+    [
+        ([3], "index 3 is out of bounds for axis 0 with size 3"),
+        ((0, [-6]), "index -6 is out of bounds for axis 1 with size 4"),
+        (np.ones((2, 4, 5), bool), "boolean index did not match"),
+        (np.array([0.5]), "integer"),
+        (([0, 1], [0, 1, 2]), "shape mismatch"),
+    ],
+)
 def test_getitem_errors(device, key, msg):
     a = put(N, device)
     with pytest.raises(IndexError, match=msg):
@@ -102,8 +108,9 @@ def test_setitem(device):
     a[1, [0, 2], ::-2] = -1
     e[1, [0, 2], ::-2] = -1
     check(a, e)
-    a[[2, 2, 2]] = put(np.arange(60, dtype=np.float32).reshape(3, 4, 5)
-                       [:, None], device)[:, 0]
+    a[[2, 2, 2]] = put(
+        np.arange(60, dtype=np.float32).reshape(3, 4, 5)[:, None], device
+    )[:, 0]
     e[[2, 2, 2]] = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
     check(a, e)
     a[put(np.array([0, -1]), device), 0, 0] = 9
@@ -143,8 +150,7 @@ def test_getitem_hypothesis(device, data):
     key = (slice(None),) * axis + (np.array(idx, np.int64),)
     a = put(e, device)
     check(a[key], e[key])
-    mask = data.draw(st.lists(st.booleans(), min_size=e.size,
-                              max_size=e.size))
+    mask = data.draw(st.lists(st.booleans(), min_size=e.size, max_size=e.size))
     m = np.array(mask, bool).reshape(shape)
     check(a[m], e[m])
     a[m] = -1
@@ -156,10 +162,14 @@ def test_take_put(device):
     a = put(N, device)
     check(sluice.take(a, [5, -1, 0]), np.take(N, [5, -1, 0]))
     check(sluice.take(a, [[1, 0]], axis=1), np.take(N, [[1, 0]], axis=1))
-    check(sluice.take(a, [7, -9], axis=2, mode="wrap"),
-          np.take(N, [7, -9], axis=2, mode="wrap"))
-    check(sluice.take(a, [7, -9], axis=2, mode="clip"),
-          np.take(N, [7, -9], axis=2, mode="clip"))
+    check(
+        sluice.take(a, [7, -9], axis=2, mode="wrap"),
+        np.take(N, [7, -9], axis=2, mode="wrap"),
+    )
+    check(
+        sluice.take(a, [7, -9], axis=2, mode="clip"),
+        np.take(N, [7, -9], axis=2, mode="clip"),
+    )
     check(a.take([1, 2]), N.take([1, 2]))
     e = N.copy()
     b = put(e, device)
@@ -174,10 +184,14 @@ def test_along_axis(device):
     x = np.array([[10, 30, 20], [60, 40, 50]], np.int64)
     a = put(x, device)
     i = np.argsort(x, axis=1)
-    check(sluice.take_along_axis(a, put(i, device), axis=1),
-          np.take_along_axis(x, i, axis=1))
-    check(sluice.take_along_axis(a, i[:, :1], axis=1),
-          np.take_along_axis(x, i[:, :1], axis=1))
+    check(
+        sluice.take_along_axis(a, put(i, device), axis=1),
+        np.take_along_axis(x, i, axis=1),
+    )
+    check(
+        sluice.take_along_axis(a, i[:, :1], axis=1),
+        np.take_along_axis(x, i[:, :1], axis=1),
+    )
     e = x.copy()
     sluice.put_along_axis(a, i[:, :1], 0, axis=1)
     np.put_along_axis(e, i[:, :1], 0, axis=1)
@@ -188,15 +202,16 @@ def test_masks(device):
     x = np.arange(12, dtype=np.float32).reshape(3, 4)
     e = x.copy()
     a = put(x, device)
-    sluice.putmask(a, a > 6, put(np.array([-1, -2, -3], np.float32),
-                                 device))
+    sluice.putmask(a, a > 6, put(np.array([-1, -2, -3], np.float32), device))
     np.putmask(e, e > 6, np.array([-1, -2, -3], np.float32))
     check(a, e)
     sluice.place(a, a < 3, [7, 8])
     np.place(e, e < 3, [7, 8])
     check(a, e)
-    check(sluice.compress([False, True, True], a, axis=0),
-          np.compress([False, True, True], e, axis=0))
+    check(
+        sluice.compress([False, True, True], a, axis=0),
+        np.compress([False, True, True], e, axis=0),
+    )
     check(sluice.compress([1, 0, 1], a), np.compress([1, 0, 1], e))
     check(sluice.extract(a > 4, a), np.extract(e > 4, e))
 
@@ -204,21 +219,29 @@ def test_masks(device):
 def test_choose_select(device):
     c = np.array([0, 2, 1, 2])
     ch = [np.arange(4) * k for k in (1, 10, 100)]
-    check(sluice.choose(put(c, device), [put(v, device) for v in ch]),
-          np.choose(c, ch))
-    check(sluice.choose(put(c + 2, device), [put(v, device) for v in ch],
-                        mode="wrap"), np.choose(c + 2, ch, mode="wrap"))
+    check(
+        sluice.choose(put(c, device), [put(v, device) for v in ch]),
+        np.choose(c, ch),
+    )
+    check(
+        sluice.choose(
+            put(c + 2, device), [put(v, device) for v in ch], mode="wrap"
+        ),
+        np.choose(c + 2, ch, mode="wrap"),
+    )
     with pytest.raises(ValueError, match="invalid entry"):
         sluice.choose(put(c + 1, device), [put(v, device) for v in ch])
     x = np.arange(6)
     a = put(x, device)
-    check(sluice.select([a < 2, a > 3], [a, a ** 2], 42),
-          np.select([x < 2, x > 3], [x, x ** 2], 42))
+    check(
+        sluice.select([a < 2, a > 3], [a, a**2], 42),
+        np.select([x < 2, x > 3], [x, x**2], 42),
+    )
 
 
 @pytest.mark.parametrize("shape", [(0,), (7,), (3, 4), (2, 3, 2)])
 def test_nonzero_family(device, shape):
-    x = (np.arange(int(np.prod(shape))).reshape(shape) % 3 == 1)
+    x = np.arange(int(np.prod(shape))).reshape(shape) % 3 == 1
     x = x.astype(np.float32)
     a = put(x, device)
     for r, e in zip(sluice.nonzero(a), np.nonzero(x)):
@@ -242,36 +265,49 @@ def test_nonzero_large(device):
 
 def test_index_generators(device):
     q = sluice.Device(device).sycl_queue
-    for r, e in zip(sluice.ix_(put(np.array([0, 2]), device),
-                               put(np.array([True, False, True]), device)),
-                    np.ix_([0, 2], [True, False, True])):
+    for r, e in zip(
+        sluice.ix_(
+            put(np.array([0, 2]), device),
+            put(np.array([True, False, True]), device),
+        ),
+        np.ix_([0, 2], [True, False, True]),
+    ):
         check(r, e.astype(np.int64))
     i = put(np.array([1, 7, 22]), device)
-    for r, e in zip(sluice.unravel_index(i, (3, 4, 2)),
-                    np.unravel_index([1, 7, 22], (3, 4, 2))):
+    for r, e in zip(
+        sluice.unravel_index(i, (3, 4, 2)),
+        np.unravel_index([1, 7, 22], (3, 4, 2)),
+    ):
         check(r, e.astype(np.int64))
     with pytest.raises(ValueError, match="out of bounds"):
         sluice.unravel_index(put(np.array([24]), device), (3, 4, 2))
     mi = (put(np.array([1, 2]), device), put(np.array([3, 0]), device))
-    check(sluice.ravel_multi_index(mi, (3, 4)),
-          np.ravel_multi_index(([1, 2], [3, 0]), (3, 4)).astype(np.int64))
+    check(
+        sluice.ravel_multi_index(mi, (3, 4)),
+        np.ravel_multi_index(([1, 2], [3, 0]), (3, 4)).astype(np.int64),
+    )
     check(sluice.indices((2, 3), sycl_queue=q), np.indices((2, 3)))
-    for r, e in zip(sluice.indices((2, 3), sparse=True, sycl_queue=q),
-                    np.indices((2, 3), sparse=True)):
+    for r, e in zip(
+        sluice.indices((2, 3), sparse=True, sycl_queue=q),
+        np.indices((2, 3), sparse=True),
+    ):
         check(r, e)
-    for r, e in zip(sluice.diag_indices(3, sycl_queue=q),
-                    np.diag_indices(3)):
+    for r, e in zip(sluice.diag_indices(3, sycl_queue=q), np.diag_indices(3)):
         check(r, e.astype(np.int64))
     for k in (-1, 0, 2):
-        for r, e in zip(sluice.tril_indices(4, k, 5, sycl_queue=q),
-                        np.tril_indices(4, k, 5)):
+        for r, e in zip(
+            sluice.tril_indices(4, k, 5, sycl_queue=q),
+            np.tril_indices(4, k, 5),
+        ):
             check(r, e.astype(np.int64))
-        for r, e in zip(sluice.triu_indices(4, k, sycl_queue=q),
-                        np.triu_indices(4, k)):
+        for r, e in zip(
+            sluice.triu_indices(4, k, sycl_queue=q), np.triu_indices(4, k)
+        ):
             check(r, e.astype(np.int64))
 
 
-# --- inside @sluice.jit ----------------------------------------------------------
+# --- inside @sluice.jit ------------------------------------------------------
+
 
 def test_jit_slicing(device):
     @sluice.jit
@@ -290,16 +326,19 @@ def test_jit_integer_arrays(device):
 
     x = np.arange(12, dtype=np.float32).reshape(3, 4)
     i = np.array([2, -1, 0])
-    for r, e in zip(f(put(x, device), put(i, device)),
-                    (x[i], x[:, i], x[[2, 0], 1:], x[i, [0, 1, 2]])):
+    for r, e in zip(
+        f(put(x, device), put(i, device)),
+        (x[i], x[:, i], x[[2, 0], 1:], x[i, [0, 1, 2]]),
+    ):
         check(r, e)
 
 
 def test_jit_stencil(device):
     @sluice.jit
     def step(u):
-        u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2]
-                                + u[1:-1, 2:])
+        u[1:-1, 1:-1] = 0.25 * (
+            u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:]
+        )
         return u
 
     e = np.zeros((6, 7), np.float32)
@@ -307,8 +346,9 @@ def test_jit_stencil(device):
     u = put(e, device)
     for _ in range(3):
         r = step(u)
-        e[1:-1, 1:-1] = 0.25 * (e[:-2, 1:-1] + e[2:, 1:-1] + e[1:-1, :-2]
-                                + e[1:-1, 2:])
+        e[1:-1, 1:-1] = 0.25 * (
+            e[:-2, 1:-1] + e[2:, 1:-1] + e[1:-1, :-2] + e[1:-1, 2:]
+        )
     assert r is u  # the argument, updated in place as in NumPy
     np.testing.assert_allclose(sluice.asnumpy(u), e, rtol=1e-6)
 
@@ -397,12 +437,16 @@ def _basic_key(data, shape):
     return tuple(key)
 
 
-@settings(max_examples=8, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(data=st.data())
 def test_jit_basic_keys_hypothesis(device, data):
-    shape = tuple(data.draw(st.lists(st.integers(1, 4), min_size=1,
-                                     max_size=3)))
+    shape = tuple(
+        data.draw(st.lists(st.integers(1, 4), min_size=1, max_size=3))
+    )
     key = _basic_key(data, shape)
     x = np.arange(int(np.prod(shape)), dtype=np.int32).reshape(shape)
 

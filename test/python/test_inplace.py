@@ -8,8 +8,15 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import sluice
 
-OPS = ["__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__",
-       "__imod__", "__ipow__"]
+OPS = [
+    "__iadd__",
+    "__isub__",
+    "__imul__",
+    "__itruediv__",
+    "__ifloordiv__",
+    "__imod__",
+    "__ipow__",
+]
 
 
 def _apply(x, op, y):
@@ -108,17 +115,23 @@ def test_errors_leave_data_and_other_operands_intact(device):
     assert frozen.tolist() == [1, 1, 1]
 
 
-@settings(max_examples=40, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(shape=st.lists(st.integers(0, 5), min_size=0, max_size=3),
-       bshape_drop=st.integers(0, 3), op=st.sampled_from(OPS[:4]),
-       dtype=st.sampled_from([np.float32, np.int32, np.int64, np.uint8]))
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    shape=st.lists(st.integers(0, 5), min_size=0, max_size=3),
+    bshape_drop=st.integers(0, 3),
+    op=st.sampled_from(OPS[:4]),
+    dtype=st.sampled_from([np.float32, np.int32, np.int64, np.uint8]),
+)
 def test_property(device, shape, bshape_drop, op, dtype):
     if op == "__itruediv__" and np.dtype(dtype).kind != "f":
         return
     rng = np.random.default_rng(len(shape) * 7 + bshape_drop)
     a = rng.integers(1, 50, shape).astype(dtype)
-    bshape = tuple(shape)[min(bshape_drop, len(shape)):]
+    bshape = tuple(shape)[min(bshape_drop, len(shape)) :]
     b = rng.integers(1, 50, bshape).astype(dtype)
     x = sluice.asarray(a, device=device)
     _apply(x, op, sluice.asarray(b, device=device))
@@ -129,8 +142,9 @@ def test_property(device, shape, bshape_drop, op, dtype):
 def test_uint64_scalars_past_int64(device):
     # Python ints above int64's range meet uint64 arrays (the fast path's
     # bounds are int64; those values take the slow path).
-    x = sluice.asarray(np.array([0, 1, 2**64 - 1], dtype=np.uint64),
-                       device=device)
+    x = sluice.asarray(
+        np.array([0, 1, 2**64 - 1], dtype=np.uint64), device=device
+    )
     for _ in range(2):
         assert (x != 0).asnumpy().tolist() == [False, True, True]
         assert (x == 2**64 - 1).asnumpy().tolist() == [False, False, True]

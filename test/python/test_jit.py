@@ -35,8 +35,11 @@ def test_jit_matches_numpy(device):
     r = f(sluice.asarray(a, device=device), sluice.asarray(b, device=device))
     assert isinstance(r, sluice.Array)
     assert r.dtype == np.float32 and r.sycl_device == device
-    np.testing.assert_allclose(_np(r), np.sqrt(a * a + b * b) -
-                               np.exp(-a) * np.float32(0.5), rtol=2e-5)
+    np.testing.assert_allclose(
+        _np(r),
+        np.sqrt(a * a + b * b) - np.exp(-a) * np.float32(0.5),
+        rtol=2e-5,
+    )
 
 
 def test_second_call_does_not_recompile_but_new_shape_does(device):
@@ -48,18 +51,28 @@ def test_second_call_does_not_recompile_but_new_shape_does(device):
         return x * 2 + 1
 
     x = sluice.arange(10, dtype=np.float32, device=device)
-    compiled = _compiler.stats["compiled"] + _compiler.stats["disk"] + \
-        _compiler.stats["memory"]
+    compiled = (
+        _compiler.stats["compiled"]
+        + _compiler.stats["disk"]
+        + _compiler.stats["memory"]
+    )
     np.testing.assert_array_equal(_np(f(x)), np.arange(10) * 2 + 1)
     assert f.trace_count == 1 and len(calls) == 1
-    after_first = _compiler.stats["compiled"] + _compiler.stats["disk"] + \
-        _compiler.stats["memory"]
+    after_first = (
+        _compiler.stats["compiled"]
+        + _compiler.stats["disk"]
+        + _compiler.stats["memory"]
+    )
     assert after_first == compiled + 1
     y = sluice.arange(10, 20, dtype=np.float32, device=device)
     np.testing.assert_array_equal(_np(f(y)), np.arange(10, 20) * 2 + 1)
     assert f.trace_count == 1 and len(calls) == 1  # same signature
-    assert _compiler.stats["compiled"] + _compiler.stats["disk"] + \
-        _compiler.stats["memory"] == after_first  # no compiler at all
+    assert (
+        _compiler.stats["compiled"]
+        + _compiler.stats["disk"]
+        + _compiler.stats["memory"]
+        == after_first
+    )  # no compiler at all
     z = sluice.arange(7, dtype=np.float32, device=device)
     np.testing.assert_array_equal(_np(f(z)), np.arange(7) * 2 + 1)
     assert f.trace_count == 2 and f.cache_size == 2  # new shape
@@ -112,8 +125,7 @@ def test_scalar_arithmetic_inside(device):
 
     x = sluice.ones(4, dtype=np.float32, device=device)
     np.testing.assert_allclose(_np(f(x, 3, 1)), np.full(4, 2 + 1.5 + 1))
-    np.testing.assert_allclose(_np(f(x, 2.5, 0.5)), np.full(4, 2 + 1.25 +
-                                                            0.5))
+    np.testing.assert_allclose(_np(f(x, 2.5, 0.5)), np.full(4, 2 + 1.25 + 0.5))
 
 
 def test_static_arguments(device):
@@ -188,8 +200,13 @@ def test_output_structures(device):
     @sluice.jit
     def f(x, y):
         s = x + y
-        return {"sum": s, "pair": (s, x * 2), "in": y, "const": 7,
-                "none": None}
+        return {
+            "sum": s,
+            "pair": (s, x * 2),
+            "in": y,
+            "const": 7,
+            "none": None,
+        }
 
     x = sluice.ones(3, dtype=np.int32, device=device)
     y = sluice.arange(3, dtype=np.int32, device=device)
@@ -213,8 +230,7 @@ def test_list_and_dict_arguments(device):
 
     a = sluice.ones(3, dtype=np.float32, device=device)
     b = sluice.arange(3, dtype=np.float32, device=device)
-    np.testing.assert_array_equal(_np(f([a, b], {"scale": 2.0})),
-                                  [2, 3, 4])
+    np.testing.assert_array_equal(_np(f([a, b], {"scale": 2.0})), [2, 3, 4])
 
 
 def test_numpy_arguments_go_to_the_array_queue(device):
@@ -253,8 +269,11 @@ def test_creation_and_shape_ops_inside(device):
         o = sluice.full((n,), 3, dtype=x.dtype, device=x.device)
         m = (z + r).T.reshape(2, n) + o
         b = sluice.broadcast_to(x, (2, n))
-        return m + b, sluice.where(x > 1, x, 0).max(), m.sum(axis=0,
-                                                                keepdims=True)
+        return (
+            m + b,
+            sluice.where(x > 1, x, 0).max(),
+            m.sum(axis=0, keepdims=True),
+        )
 
     a = np.arange(4, dtype=np.float32)
     x = sluice.asarray(a, device=device)
@@ -273,10 +292,12 @@ def test_unsigned_constants_and_scalars(device):
 
     a = np.array([1, 200, 4000000000], dtype=np.uint32)
     x = sluice.asarray(a, device=device)
-    np.testing.assert_array_equal(_np(f(x, np.uint32(2))),
-                                  (a + np.uint32(3)) * np.uint32(2) - a // 2)
-    np.testing.assert_array_equal(_np(f(x, 2)),
-                                  (a + np.uint32(3)) * np.uint32(2) - a // 2)
+    np.testing.assert_array_equal(
+        _np(f(x, np.uint32(2))), (a + np.uint32(3)) * np.uint32(2) - a // 2
+    )
+    np.testing.assert_array_equal(
+        _np(f(x, 2)), (a + np.uint32(3)) * np.uint32(2) - a // 2
+    )
 
 
 def test_nested_jit_inlines(device):
@@ -308,8 +329,10 @@ def test_placement_error_points_at_the_source_line(device):
     assert file == __file__ and at == line and col > 1
     msg = str(info.value)
     assert msg.startswith(f"{__file__}:{line}:")
-    assert "Execution placement can not be unambiguously inferred from " \
+    assert (
+        "Execution placement can not be unambiguously inferred from "
         "input arguments." in msg
+    )
     assert q1.name in msg and q2.name in msg
 
 
@@ -345,8 +368,9 @@ def test_lower_shows_the_ir(device):
     report = lowered.fusion_report()
     assert report.startswith("fused group #1 on queue")
     assert "usm.mul" in report and "usm.exp" in report
-    assert "func.func" in lowered.as_text("kernels") or \
-        "gpu.module" in lowered.as_text("kernels")
+    assert "func.func" in lowered.as_text(
+        "kernels"
+    ) or "gpu.module" in lowered.as_text("kernels")
     assert "llvm.func" in lowered.as_text("llvm")
     with pytest.raises(ValueError, match="unknown stage"):
         lowered.as_text("assembly")
@@ -362,9 +386,11 @@ def test_fusion_can_be_turned_off(device):
     unfused = sluice.jit(body, fusion=False).lower(x).fusion_report()
     assert "3 array ops" in fused
     assert unfused.startswith("no fused groups")
-    np.testing.assert_allclose(_np(sluice.jit(body, fusion=False)(x)),
-                               np.sin(np.ones(8, np.float32)) * 2 + 1,
-                               rtol=1e-6)
+    np.testing.assert_allclose(
+        _np(sluice.jit(body, fusion=False)(x)),
+        np.sin(np.ones(8, np.float32)) * 2 + 1,
+        rtol=1e-6,
+    )
 
 
 def test_disk_cache(device, fresh_cache):
@@ -380,8 +406,9 @@ def test_disk_cache(device, fresh_cache):
     assert _compiler.stats["compiled"] == before.get("compiled", 0) + 1
     _compiler.flush_cache_writes()  # artifacts are written in background
     assert _compiler.stats["written"] == before.get("written", 0) + 1
-    files = [os.path.join(d, n) for d, _, ns in os.walk(fresh_cache)
-             for n in ns]
+    files = [
+        os.path.join(d, n) for d, _, ns in os.walk(fresh_cache) for n in ns
+    ]
     assert len(files) == 1 and files[0].endswith(".so")
     # A new process would find it: forget what is in memory.
     _compiler._entries.clear()
@@ -393,8 +420,9 @@ def test_disk_cache(device, fresh_cache):
     # has not loaded: a loaded artifact stays mapped).
     h = sluice.jit(lambda a: a * 4.0)
     keytext = h.lower(x).as_text()
-    path = _compiler._artifact_path(_compiler._key(
-        keytext, _compiler.DEFAULT_FLAGS))
+    path = _compiler._artifact_path(
+        _compiler._key(keytext, _compiler.DEFAULT_FLAGS)
+    )
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as fh:
         fh.write(b"not an artifact")
@@ -414,8 +442,10 @@ def test_disk_cache_off(device, monkeypatch):
 
 
 def test_compiler_diagnostics_carry_locations():
-    bad = ('func.func @main(%x: !usm.array<4xf32, "host:cpu:0", device>) '
-           '-> () {\n  %y = usm.frobnicate %x\n  return\n}\n')
+    bad = (
+        'func.func @main(%x: !usm.array<4xf32, "host:cpu:0", device>) '
+        "-> () {\n  %y = usm.frobnicate %x\n  return\n}\n"
+    )
     with pytest.raises(sluice.CompileError) as info:
         _compiler.compile_text(bad, bad, name="bad.mlir")
     d = info.value.diagnostics[0]
@@ -429,7 +459,8 @@ def test_compiler_diagnostics_carry_locations():
         '  %z = usm.add %x, %y : (!usm.array<4xf32, "host:cpu:0", device>, '
         '!usm.array<4xf32, "host:cpu:0"("other"), device>) -> '
         '!usm.array<4xf32, "host:cpu:0", device> loc("user.py":12:7)\n'
-        '  return %z : !usm.array<4xf32, "host:cpu:0", device>\n}\n')
+        '  return %z : !usm.array<4xf32, "host:cpu:0", device>\n}\n'
+    )
     with pytest.raises(sluice.ExecutionPlacementError) as info:
         _compiler.compile_text(placed, placed, name="placed")
     assert info.value.location == ("user.py", 12, 7)

@@ -11,18 +11,20 @@ import pytest
 import sluice
 from sluice import kernel_api as kapi
 
-EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "examples",
-                        "python", "kernels")
+EXAMPLES = os.path.join(
+    os.path.dirname(__file__), "..", "..", "examples", "python", "kernels"
+)
 
 
 def _is_spirv(device):
     return device.filter_string.split(":")[0] in ("opencl", "level_zero")
 
 
-# --- examples -------------------------------------------------------------------
+# --- examples ----------------------------------------------------------------
 
-EXAMPLE_NAMES = sorted(f[:-3] for f in os.listdir(EXAMPLES)
-                       if f.endswith(".py"))
+EXAMPLE_NAMES = sorted(
+    f[:-3] for f in os.listdir(EXAMPLES) if f.endswith(".py")
+)
 SPIRV_UNSUPPORTED = set()
 
 
@@ -36,12 +38,19 @@ def test_example(device, name, capsys):
 
 
 def test_examples_are_tested():
-    assert {"vecadd", "black_scholes", "pairwise_distance", "histogram",
-            "reduction", "matmul_tiled", "kmeans_assign"} <= set(
-                EXAMPLE_NAMES)
+    assert {
+        "vecadd",
+        "black_scholes",
+        "pairwise_distance",
+        "histogram",
+        "reduction",
+        "matmul_tiled",
+        "kmeans_assign",
+    } <= set(EXAMPLE_NAMES)
 
 
-# --- range kernels -----------------------------------------------------------------
+# --- range kernels -----------------------------------------------------------
+
 
 @sluice.kernel
 def ids_3d(item: kapi.Item, out, lin):
@@ -63,10 +72,12 @@ def test_range_ids(device):
     lin = sluice.zeros((3, 4, 5), dtype=np.int64, device=device)
     sluice.call_kernel(ids_3d, kapi.Range(3, 4, 5), out, lin)
     i, j, k = np.indices((3, 4, 5))
-    np.testing.assert_array_equal(sluice.asnumpy(out),
-                                  i * 100 + j * 10 + k + 3000)
-    np.testing.assert_array_equal(sluice.asnumpy(lin),
-                                  np.arange(60).reshape(3, 4, 5))
+    np.testing.assert_array_equal(
+        sluice.asnumpy(out), i * 100 + j * 10 + k + 3000
+    )
+    np.testing.assert_array_equal(
+        sluice.asnumpy(lin), np.arange(60).reshape(3, 4, 5)
+    )
     o2 = sluice.ones((7, 9), dtype=np.int64, device=device)
     sluice.call_kernel(ids_2d, kapi.Range(7, 9), o2)
     assert not sluice.asnumpy(o2).any()
@@ -88,8 +99,7 @@ def test_negative_indices(device):
 
 
 @sluice.kernel
-def typing(item: kapi.Item, i32, f32, o_i32, o_f32, o_div, o_floordiv,
-           o_mod):
+def typing(item: kapi.Item, i32, f32, o_i32, o_f32, o_div, o_floordiv, o_mod):
     i = item.get_id(0)
     o_i32[i] = i32[i] * 3 + 1  # stays int32 (Python ints are weak)
     o_f32[i] = f32[i] * 2.5  # stays float32
@@ -101,11 +111,11 @@ def typing(item: kapi.Item, i32, f32, o_i32, o_f32, o_div, o_floordiv,
 def test_numpy_typing(device):
     n = 12
     i32 = sluice.asarray(np.arange(n, dtype=np.int32), device=device)
-    f32 = sluice.asarray(np.linspace(0, 1, n, dtype=np.float32),
-                         device=device)
-    outs = [sluice.zeros(n, dtype=dt, device=device)
-            for dt in (np.int32, np.float32, np.float64, np.int64,
-                       np.int64)]
+    f32 = sluice.asarray(np.linspace(0, 1, n, dtype=np.float32), device=device)
+    outs = [
+        sluice.zeros(n, dtype=dt, device=device)
+        for dt in (np.int32, np.float32, np.float64, np.int64, np.int64)
+    ]
     if not sluice.Device(device.filter_string).has_aspect_fp64:
         outs[2] = sluice.zeros(n, dtype=np.float32, device=device)
         pytest.skip("the device has no float64")
@@ -114,7 +124,8 @@ def test_numpy_typing(device):
     np.testing.assert_array_equal(sluice.asnumpy(outs[0]), x * 3 + 1)
     np.testing.assert_array_equal(
         sluice.asnumpy(outs[1]),
-        np.linspace(0, 1, n, dtype=np.float32) * np.float32(2.5))
+        np.linspace(0, 1, n, dtype=np.float32) * np.float32(2.5),
+    )
     np.testing.assert_array_equal(sluice.asnumpy(outs[2]), x / 4)
     np.testing.assert_array_equal(sluice.asnumpy(outs[3]), (x - 5) // 3)
     np.testing.assert_array_equal(sluice.asnumpy(outs[4]), (x - 5) % 3)
@@ -158,9 +169,16 @@ def test_control_flow(device):
     sluice.call_kernel(control_flow, kapi.Range(n + 5), out, n)
     got = sluice.asnumpy(out)
     for i in range(n + 5):
-        exp = [sum(range(i, 0, -2)), _collatz(i),
-               1 if i < 3 and i != 1 else -1,
-               min(i, 5) + max(i, 2, 3) + abs(2 - i)] if i < n else [0] * 4
+        exp = (
+            [
+                sum(range(i, 0, -2)),
+                _collatz(i),
+                1 if i < 3 and i != 1 else -1,
+                min(i, 5) + max(i, 2, 3) + abs(2 - i),
+            ]
+            if i < n
+            else [0] * 4
+        )
         assert list(got[i]) == exp, i
 
 
@@ -183,8 +201,11 @@ def math_funcs(item: kapi.Item, x, out):
 
 
 def test_math_and_device_functions(device):
-    dt = np.float64 if sluice.Device(device.filter_string).has_aspect_fp64 \
+    dt = (
+        np.float64
+        if sluice.Device(device.filter_string).has_aspect_fp64
         else np.float32
+    )
     x_np = np.linspace(0.01, 1.0, 37).astype(dt)
     x = sluice.asarray(x_np, device=device)
     out = sluice.zeros((37, 5), dtype=dt, device=device)
@@ -192,15 +213,25 @@ def test_math_and_device_functions(device):
 
     def p(v, a=2.0):
         return -v * a if v < 0 else v * v + a
-    ref = np.array([[math.sqrt(v) + math.exp(-v) + math.log(v + 1),
-                     math.sin(v) * math.cos(v) + math.tanh(v),
-                     math.floor(v * 3) + v ** 1.5,
-                     p(v - 0.5) + p(v, 3.0),
-                     v * 2 if v > 0.5 else max(v, 0.25)]
-                    for v in x_np.astype(np.float64)])
-    np.testing.assert_allclose(sluice.asnumpy(out), ref,
-                               rtol=1e-12 if dt == np.float64 else 2e-6,
-                               atol=1e-6)
+
+    ref = np.array(
+        [
+            [
+                math.sqrt(v) + math.exp(-v) + math.log(v + 1),
+                math.sin(v) * math.cos(v) + math.tanh(v),
+                math.floor(v * 3) + v**1.5,
+                p(v - 0.5) + p(v, 3.0),
+                v * 2 if v > 0.5 else max(v, 0.25),
+            ]
+            for v in x_np.astype(np.float64)
+        ]
+    )
+    np.testing.assert_allclose(
+        sluice.asnumpy(out),
+        ref,
+        rtol=1e-12 if dt == np.float64 else 2e-6,
+        atol=1e-6,
+    )
 
 
 def test_asynchronous_and_ordered(device):
@@ -216,8 +247,7 @@ def test_asynchronous_and_ordered(device):
     total = (c * 2).sum()
     assert float(sluice.asnumpy(total)) == 6 * n
     ev = sluice.call_kernel_async(m["vecadd"], kapi.Range(n), [], a, c, c)
-    ev2 = sluice.call_kernel_async(m["vecadd"], kapi.Range(n), [ev], a, c,
-                                   c)
+    ev2 = sluice.call_kernel_async(m["vecadd"], kapi.Range(n), [ev], a, c, c)
     ev2.wait()
     assert float(sluice.asnumpy(c)[0]) == 5
 
@@ -231,8 +261,13 @@ def test_compiled_once_per_signature(device):
         sluice.call_kernel(k, kapi.Range(n), a, a, c)
         assert float(sluice.asnumpy(c.sum())) == 2 * n
     assert k.compile_count == 1
-    a = sluice.ones(5, dtype=np.float64 if sluice.Device(
-        device.filter_string).has_aspect_fp64 else np.float16, device=device)
+    a = sluice.ones(
+        5,
+        dtype=np.float64
+        if sluice.Device(device.filter_string).has_aspect_fp64
+        else np.float16,
+        device=device,
+    )
     k.compile(kapi.Range(5), a, a, a)  # ahead of the first launch
     assert k.compile_count == 2
     sluice.call_kernel(k, kapi.Range(5), a, a, a)
@@ -242,7 +277,8 @@ def test_compiled_once_per_signature(device):
     assert k.compile_count == 3
 
 
-# --- nd-range kernels ------------------------------------------------------------
+# --- nd-range kernels --------------------------------------------------------
+
 
 @sluice.kernel
 def nd_ids(item: kapi.NdItem, out):
@@ -254,8 +290,12 @@ def nd_ids(item: kapi.NdItem, out):
     out[i, j, 2] = item.get_global_linear_id()
     out[i, j, 3] = item.get_local_linear_id()
     out[i, j, 4] = g.get_group_linear_id()
-    out[i, j, 5] = (g.get_group_range(0) * 1000 + g.get_group_range(1) * 100
-                    + item.get_local_range(0) * 10 + item.get_local_range(1))
+    out[i, j, 5] = (
+        g.get_group_range(0) * 1000
+        + g.get_group_range(1) * 100
+        + item.get_local_range(0) * 10
+        + item.get_local_range(1)
+    )
     out[i, j, 6] = 1 if g.leader() else 0
 
 
@@ -294,10 +334,16 @@ def test_barrier_local_and_private_memory(device):
     a_np = np.arange(n, dtype=np.float32)
     a = sluice.asarray(a_np, device=device)
     out = sluice.zeros(n, dtype=np.float32, device=device)
-    sluice.call_kernel(reverse_in_group, kapi.NdRange((n,), (L,)), a, out,
-                       kapi.LocalAccessor(L, np.float32))
-    np.testing.assert_array_equal(sluice.asnumpy(out),
-                                  a_np.reshape(-1, L)[:, ::-1].reshape(-1))
+    sluice.call_kernel(
+        reverse_in_group,
+        kapi.NdRange((n,), (L,)),
+        a,
+        out,
+        kapi.LocalAccessor(L, np.float32),
+    )
+    np.testing.assert_array_equal(
+        sluice.asnumpy(out), a_np.reshape(-1, L)[:, ::-1].reshape(-1)
+    )
 
 
 @sluice.kernel
@@ -320,8 +366,12 @@ def local_atomics(item: kapi.NdItem, out, counter):
 def test_atomics_on_local_memory(device):
     G, L = 4, 32
     out = sluice.zeros((G, 2), dtype=np.int32, device=device)
-    sluice.call_kernel(local_atomics, kapi.NdRange((G * L,), (L,)), out,
-                       kapi.LocalAccessor(2, np.int32))
+    sluice.call_kernel(
+        local_atomics,
+        kapi.NdRange((G * L,), (L,)),
+        out,
+        kapi.LocalAccessor(2, np.int32),
+    )
     got = sluice.asnumpy(out)
     assert (got[:, 0] == L * (L + 1) // 2).all()
     assert (got[:, 1] == L - 1).all()
@@ -360,12 +410,20 @@ def global_atomics_i32(item: kapi.Item, ints, flags):
 
 def test_global_atomics_int32(device):
     n = 1000
-    ints = sluice.asarray(np.array([0, 0, 0, 0, 0, 0, 255], np.int32),
-                          device=device)
+    ints = sluice.asarray(
+        np.array([0, 0, 0, 0, 0, 0, 255], np.int32), device=device
+    )
     flags = sluice.zeros(2, dtype=np.int32, device=device)
     sluice.call_kernel(global_atomics_i32, kapi.Range(n), ints, flags)
-    assert list(sluice.asnumpy(ints)) == [n, -2 * n, -(n - 1), 255, 0,
-                                          n - 1, 0]
+    assert list(sluice.asnumpy(ints)) == [
+        n,
+        -2 * n,
+        -(n - 1),
+        255,
+        0,
+        n - 1,
+        0,
+    ]
     f = sluice.asnumpy(flags)
     assert f[0] == f[1] and 1 <= f[0] <= n  # exactly one work-item won
 
@@ -385,7 +443,8 @@ def test_global_atomics(device):
     assert f[0] == f[1] and 1 <= f[0] <= n  # exactly one work-item won
 
 
-# --- errors ---------------------------------------------------------------------------
+# --- errors ------------------------------------------------------------------
+
 
 @sluice.kernel
 def two_args(item: kapi.Item, a, b):
@@ -409,8 +468,9 @@ def test_errors(device):
         sluice.call_kernel(two_args, kapi.Range(8), a)
     with pytest.raises(ValueError, match="not a multiple"):
         kapi.NdRange((10,), (4,))
-    with pytest.raises(sluice.KernelError,
-                       match=r"test_kernel\.py:\d+: ListComp"):
+    with pytest.raises(
+        sluice.KernelError, match=r"test_kernel\.py:\d+: ListComp"
+    ):
         sluice.call_kernel(unsupported, kapi.Range(8), a)
     with pytest.raises(sluice.KernelError, match="slices"):
         sluice.call_kernel(slicing, kapi.Range(8), a)
@@ -427,8 +487,9 @@ def test_placement_error(device, host):
         pytest.skip("needs a second queue")
     a = sluice.zeros(8, dtype=np.float32, device=device)
     b = sluice.zeros(8, dtype=np.float32, device=host)
-    with pytest.raises(sluice.ExecutionPlacementError,
-                       match="Execution placement can not be"):
+    with pytest.raises(
+        sluice.ExecutionPlacementError, match="Execution placement can not be"
+    ):
         sluice.call_kernel(two_args, kapi.Range(8), a, b)
 
 
@@ -503,8 +564,7 @@ def test_float32_atomics(device):
     n = 4096
     x_np = np.arange(n, dtype=np.float32) % 64  # sums exact in float32
     x = sluice.asarray(x_np, device=device)
-    out = sluice.asarray(np.array([0, -1, 100, 0], np.float32),
-                         device=device)
+    out = sluice.asarray(np.array([0, -1, 100, 0], np.float32), device=device)
     sluice.call_kernel(float_atomics, kapi.Range(n), x, out)
     assert list(sluice.asnumpy(out)) == [x_np.sum(), 63, 0, -n]
 

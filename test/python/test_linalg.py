@@ -19,8 +19,7 @@ def _data(shape, dtype):
     if dt.kind == "b":
         return RNG.integers(0, 2, shape).astype(bool)
     if dt.kind in "iu":
-        return RNG.integers(0 if dt.kind == "u" else -5, 6,
-                            shape).astype(dt)
+        return RNG.integers(0 if dt.kind == "u" else -5, 6, shape).astype(dt)
     return RNG.uniform(-1, 1, shape).astype(dt)
 
 
@@ -29,8 +28,11 @@ def _float_dtypes(device):
 
 
 def _tol(dtype):
-    return dict(rtol=1e-4, atol=1e-4) if np.dtype(dtype) in (
-        np.float32, np.float16) else dict(rtol=1e-10, atol=1e-10)
+    return (
+        dict(rtol=1e-4, atol=1e-4)
+        if np.dtype(dtype) in (np.float32, np.float16)
+        else dict(rtol=1e-10, atol=1e-10)
+    )
 
 
 def _check(r, expected, dtype=None):
@@ -48,17 +50,17 @@ def _on_host(device):
     return device.backend.name == "host"
 
 
-# --- products -------------------------------------------------------------------
+# --- products ----------------------------------------------------------------
 
 MATMUL_SHAPES = [
-    ((3, 4), (4, 5)),              # matrix
-    ((4,), (4, 5)),                # vector @ matrix
-    ((3, 4), (4,)),                # matrix @ vector
-    ((4,), (4,)),                  # inner product
-    ((2, 3, 4), (4, 5)),           # batched, broadcast b
-    ((2, 1, 3, 4), (5, 4, 2)),     # batch dimensions broadcast
-    ((0, 4), (4, 5)),              # empty rows
-    ((3, 0), (0, 5)),              # empty contraction: zeros
+    ((3, 4), (4, 5)),  # matrix
+    ((4,), (4, 5)),  # vector @ matrix
+    ((3, 4), (4,)),  # matrix @ vector
+    ((4,), (4,)),  # inner product
+    ((2, 3, 4), (4, 5)),  # batched, broadcast b
+    ((2, 1, 3, 4), (5, 4, 2)),  # batch dimensions broadcast
+    ((0, 4), (4, 5)),  # empty rows
+    ((3, 0), (0, 5)),  # empty contraction: zeros
 ]
 
 
@@ -73,12 +75,19 @@ def test_matmul_shapes(device, sa, sb):
 def test_matmul_dtypes(device):
     for dt in _float_dtypes(device) + ["int32", "int64", "uint8", "bool"]:
         a, b = _data((3, 7), dt), _data((7, 2), dt)
-        _check(sluice.matmul(sluice.asarray(a, device=device),
-                             sluice.asarray(b, device=device)), a @ b)
+        _check(
+            sluice.matmul(
+                sluice.asarray(a, device=device),
+                sluice.asarray(b, device=device),
+            ),
+            a @ b,
+        )
     a = _data((3, 7), "int32")
     b = _data((7, 2), "float32")
-    _check(sluice.asarray(a, device=device) @ sluice.asarray(
-        b, device=device), a @ b)
+    _check(
+        sluice.asarray(a, device=device) @ sluice.asarray(b, device=device),
+        a @ b,
+    )
 
 
 def test_matmul_noncontiguous(device):
@@ -101,11 +110,14 @@ def test_matmul_errors_and_out(device):
     a = sluice.asnumpy(x)
     _check(out, a @ a.T)
     with pytest.raises(ValueError, match="shape"):
-        sluice.matmul(x, x.T, out=sluice.empty((2, 3), dtype="float32",
-                                               device=device))
+        sluice.matmul(
+            x, x.T, out=sluice.empty((2, 3), dtype="float32", device=device)
+        )
     other = "host" if not _on_host(device) else "opencl:cpu:0"
-    if other in {d.filter_string.split(":")[0] for d in
-                 sluice.get_devices()} or other == "host":
+    if (
+        other in {d.filter_string.split(":")[0] for d in sluice.get_devices()}
+        or other == "host"
+    ):
         y = sluice.asarray(a.T.copy(), device=other)
         with pytest.raises(sluice.ExecutionPlacementError):
             x @ y
@@ -137,8 +149,10 @@ def test_products(device):
     _check(sluice.vdot(x, x), np.vdot(a, a))
     _check(sluice.inner(x, w), np.inner(a, v))
     _check(sluice.outer(w, y), np.outer(v, b))
-    _check(sluice.tensordot(x, x, axes=([1, 2], [1, 2])),
-           np.tensordot(a, a, axes=([1, 2], [1, 2])))
+    _check(
+        sluice.tensordot(x, x, axes=([1, 2], [1, 2])),
+        np.tensordot(a, a, axes=([1, 2], [1, 2])),
+    )
     _check(sluice.tensordot(y, z, axes=1), np.tensordot(b, c, axes=1))
     _check(sluice.kron(y, z), np.kron(b, c))
     _check(sluice.vecdot(x, w), np.sum(a * v, axis=-1))
@@ -148,8 +162,10 @@ def test_products(device):
     for n in (0, 1, 2, 5):
         _check(sluice.matrix_power(s, n), np.linalg.matrix_power(sq, n))
     _check(sla.multi_dot([w, y, z]), np.linalg.multi_dot([v, b, c]))
-    _check(sla.multi_dot([y, z, sluice.asarray(a[0], device=device)]),
-           np.linalg.multi_dot([b, c, a[0]]))
+    _check(
+        sla.multi_dot([y, z, sluice.asarray(a[0], device=device)]),
+        np.linalg.multi_dot([b, c, a[0]]),
+    )
 
 
 EINSUMS = [
@@ -176,12 +192,17 @@ def test_einsum(device, spec, shapes):
 
 def test_einsum_order():
     # The chain is contracted where the intermediates are small.
-    path, _ = sluice.einsum_path("ij,jk,kl->il", np.zeros((100, 2)),
-                                 np.zeros((2, 100)), np.zeros((100, 3)))
+    path, _ = sluice.einsum_path(
+        "ij,jk,kl->il",
+        np.zeros((100, 2)),
+        np.zeros((2, 100)),
+        np.zeros((100, 3)),
+    )
     assert path == ["einsum_path", (1, 2), (0, 1)]
 
 
-# --- fusion inside @sluice.jit ------------------------------------------------------
+# --- fusion inside @sluice.jit -----------------------------------------------
+
 
 def test_jit_fused_epilogue_and_prologue(device):
     a = _data((8, 6), "float32")
@@ -216,8 +237,9 @@ def test_jit_pairwise_distances(device):
         d2 = s1[:, None] + s2 - 2 * x1 @ x2.T
         return sluice.sqrt(sluice.maximum(d2, 0))
 
-    ref = np.sqrt(np.maximum(
-        (p * p).sum(1)[:, None] + (q * q).sum(1) - 2 * p @ q.T, 0))
+    ref = np.sqrt(
+        np.maximum((p * p).sum(1)[:, None] + (q * q).sum(1) - 2 * p @ q.T, 0)
+    )
     _check(dist(x1, x2), ref)
 
 
@@ -228,9 +250,13 @@ def test_jit_products(device):
 
     @sluice.jit
     def f(x, y):
-        return (sluice.einsum("ij,jk->ik", x, y), sluice.tensordot(x, y, 1),
-                sla.trace(y), sla.vector_norm(x, axis=1),
-                sluice.matrix_power(y, 3))
+        return (
+            sluice.einsum("ij,jk->ik", x, y),
+            sluice.tensordot(x, y, 1),
+            sla.trace(y),
+            sla.vector_norm(x, axis=1),
+            sluice.matrix_power(y, 3),
+        )
 
     r = f(x, y)
     _check(r[0], a @ b)
@@ -240,7 +266,8 @@ def test_jit_products(device):
     _check(r[4], np.linalg.matrix_power(b, 3))
 
 
-# --- sluice.linalg on every device -------------------------------------------------
+# --- sluice.linalg on every device -------------------------------------------
+
 
 def test_norms_trace_diagonal_cross(device):
     for dt in _float_dtypes(device):
@@ -248,27 +275,38 @@ def test_norms_trace_diagonal_cross(device):
         x = sluice.asarray(a, device=device)
         _check(sla.norm(x), np.linalg.norm(a))
         _check(sla.norm(x, axis=-1), np.linalg.norm(a, axis=-1))
-        _check(sla.norm(x, ord=1, axis=(1, 2)),
-               np.linalg.norm(a, ord=1, axis=(1, 2)))
+        _check(
+            sla.norm(x, ord=1, axis=(1, 2)),
+            np.linalg.norm(a, ord=1, axis=(1, 2)),
+        )
         for o in (1, 2, np.inf, -np.inf, 0, 3):
-            _check(sla.vector_norm(x, axis=1, ord=o),
-                   np.linalg.vector_norm(a, axis=1, ord=o))
-        _check(sla.vector_norm(x, keepdims=True),
-               np.linalg.vector_norm(a, keepdims=True))
+            _check(
+                sla.vector_norm(x, axis=1, ord=o),
+                np.linalg.vector_norm(a, axis=1, ord=o),
+            )
+        _check(
+            sla.vector_norm(x, keepdims=True),
+            np.linalg.vector_norm(a, keepdims=True),
+        )
         for o in ("fro", 1, -1, np.inf, -np.inf):
             _check(sla.matrix_norm(x, ord=o), np.linalg.matrix_norm(a, ord=o))
         _check(sla.trace(x), np.linalg.trace(a))
         _check(sla.trace(x, offset=1), np.linalg.trace(a, offset=1))
         _check(sla.diagonal(x, offset=-1), np.linalg.diagonal(a, offset=-1))
         b = _data((4, 3), dt)
-        _check(sla.cross(sluice.asarray(a[:, :, :3], device=device),
-                         sluice.asarray(b[:3], device=device)),
-               np.cross(a[:, :, :3], b[:3]))
+        _check(
+            sla.cross(
+                sluice.asarray(a[:, :, :3], device=device),
+                sluice.asarray(b[:3], device=device),
+            ),
+            np.cross(a[:, :, :3], b[:3]),
+        )
     ai = _data((3, 3), "int32")
     _check(sla.trace(sluice.asarray(ai, device=device)), np.trace(ai))
 
 
-# --- LAPACK: the host device -----------------------------------------------------------
+# --- LAPACK: the host device -------------------------------------------------
+
 
 def _spd(n, dt, batch=()):
     m = _data(batch + (n, n), dt)
@@ -295,8 +333,10 @@ def test_lapack(device):
         _check(sla.inv(x), np.linalg.inv(a))
         _check(sla.solve(x, y), np.linalg.solve(a, b))
         _check(sla.cholesky(x), np.linalg.cholesky(a))
-        _check(sla.cholesky(x, upper=True),
-               np.swapaxes(np.linalg.cholesky(a), -1, -2))
+        _check(
+            sla.cholesky(x, upper=True),
+            np.swapaxes(np.linalg.cholesky(a), -1, -2),
+        )
         _check(sla.eigvalsh(x), np.linalg.eigvalsh(a))
         w, v = sla.eigh(x)
         _check(w, np.linalg.eigh(a).eigenvalues)
@@ -312,18 +352,27 @@ def test_lapack(device):
         _check(sla.matrix_norm(x, ord=2), np.linalg.matrix_norm(a, ord=2))
         m = _data((5, 3), dt)
         rhs = _data((5,), dt)
-        sol = sla.lstsq(sluice.asarray(m, device=device),
-                        sluice.asarray(rhs, device=device))
+        sol = sla.lstsq(
+            sluice.asarray(m, device=device),
+            sluice.asarray(rhs, device=device),
+        )
         _check(sol[0], np.linalg.lstsq(m, rhs)[0])
-        _check(sluice.matrix_power(sluice.asarray(a[0], device=device), -2),
-               np.linalg.matrix_power(a[0], -2))
+        _check(
+            sluice.matrix_power(sluice.asarray(a[0], device=device), -2),
+            np.linalg.matrix_power(a[0], -2),
+        )
     t = np.eye(6).reshape(6, 2, 3) * 2.0
-    _check(sla.tensorinv(sluice.asarray(t, device=device), ind=1),
-           np.linalg.tensorinv(t, ind=1))
+    _check(
+        sla.tensorinv(sluice.asarray(t, device=device), ind=1),
+        np.linalg.tensorinv(t, ind=1),
+    )
     tb = _data((6,), "float64")
-    _check(sla.tensorsolve(sluice.asarray(t, device=device),
-                           sluice.asarray(tb, device=device)),
-           np.linalg.tensorsolve(t, tb))
+    _check(
+        sla.tensorsolve(
+            sluice.asarray(t, device=device), sluice.asarray(tb, device=device)
+        ),
+        np.linalg.tensorsolve(t, tb),
+    )
 
 
 def test_lapack_errors(device):
@@ -350,6 +399,7 @@ def test_lapack_errors(device):
 
 def test_precision_switch(monkeypatch):
     from sluice import _products
+
     monkeypatch.setattr(_products, "_precision", None)
     monkeypatch.setenv("SLUICE_MATMUL_PRECISION", "tf32")
     assert sluice.get_matmul_precision() == "tf32"

@@ -23,14 +23,16 @@ import sluice
 
 HAS_COMPILER = sluice.compiler_version() != ""
 needs_compiler = pytest.mark.skipif(
-    not HAS_COMPILER, reason="this build of sluice has no compiler")
+    not HAS_COMPILER, reason="this build of sluice has no compiler"
+)
 
 
 def _sluice_compile():
     tool = os.environ.get("SLUICE_COMPILE")
     if not tool:
-        build = os.path.dirname(os.path.dirname(os.path.dirname(
-            os.path.abspath(sluice.__file__))))
+        build = os.path.dirname(
+            os.path.dirname(os.path.dirname(os.path.abspath(sluice.__file__)))
+        )
         tool = os.path.join(build, "bin", "sluice-compile")
     return tool if os.access(tool, os.X_OK) else None
 
@@ -38,7 +40,8 @@ def _sluice_compile():
 SLUICE_COMPILE = _sluice_compile()
 needs_cli = pytest.mark.skipif(
     SLUICE_COMPILE is None,
-    reason="no sluice-compile tool (set SLUICE_COMPILE)")
+    reason="no sluice-compile tool (set SLUICE_COMPILE)",
+)
 
 
 def _np(x):
@@ -49,8 +52,11 @@ def _compile_cli(tmp_path, text, name="prog.so"):
     src = tmp_path / (name + ".mlir")
     src.write_text(text)
     out = tmp_path / name
-    r = subprocess.run([SLUICE_COMPILE, str(src), "-o", str(out)],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [SLUICE_COMPILE, str(src), "-o", str(out)],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stderr
     return out
 
@@ -66,9 +72,11 @@ def _dtypes_for(device):
 
 # --- Lowered.save + sluice.load ---------------------------------------------
 
+
 @needs_compiler
-@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.uint8, np.int64,
-                                   np.float64, np.float16])
+@pytest.mark.parametrize(
+    "dtype", [np.float32, np.int32, np.uint8, np.int64, np.float64, np.float16]
+)
 def test_round_trip_matches_numpy(device, tmp_path, dtype):
     if dtype not in _dtypes_for(device):
         pytest.skip(f"{device.filter_string} has no {np.dtype(dtype)}")
@@ -127,8 +135,7 @@ def test_scalars_numpy_arguments_and_one_result(device, tmp_path):
     np.testing.assert_array_equal(_np(r), 3 * np.arange(6) + 2)
     # A non-contiguous view is accepted like jit accepts it.
     z = sluice.arange(12, dtype=np.float32, device=device)[::2]
-    np.testing.assert_array_equal(_np(prog(1, z, y)),
-                                  np.arange(0, 12, 2) + 1)
+    np.testing.assert_array_equal(_np(prog(1, z, y)), np.arange(0, 12, 2) + 1)
 
 
 @needs_compiler
@@ -155,9 +162,13 @@ def test_what_cannot_be_saved(device, tmp_path):
     outside = sluice.ones(4, dtype=np.float32, device=device)
     with pytest.raises(ValueError, match="from outside"):
         sluice.jit(lambda v: v + outside).lower(x).save(tmp_path / "c.so")
-    for fn in (lambda v: (v + 1, v), lambda v: {"a": v + 1},
-               lambda v: 3, lambda v: (lambda w: (w, w))(v + 1),
-               lambda v: ((v + 1, v * 2),)):
+    for fn in (
+        lambda v: (v + 1, v),
+        lambda v: {"a": v + 1},
+        lambda v: 3,
+        lambda v: (lambda w: (w, w))(v + 1),
+        lambda v: ((v + 1, v * 2),),
+    ):
         with pytest.raises(ValueError, match="must return an array"):
             sluice.jit(fn).lower(x).save(tmp_path / "r.so")
     assert not list(tmp_path.iterdir())
@@ -169,11 +180,13 @@ def test_what_cannot_be_saved(device, tmp_path):
     with pytest.raises(TypeError, match="filter string"):
         sluice.jit(lambda v: v).lower(x).save(tmp_path / "d.so", device=0)
     with pytest.raises(sluice.DeviceNotFoundError):
-        sluice.jit(lambda v: v + 1).lower(x).save(tmp_path / "d.so",
-                                                  device="nonsense:::")
+        sluice.jit(lambda v: v + 1).lower(x).save(
+            tmp_path / "d.so", device="nonsense:::"
+        )
     with pytest.raises(FileNotFoundError):
         sluice.jit(lambda v: v + 1).lower(x).save(
-            tmp_path / "no" / "such" / "dir.so")
+            tmp_path / "no" / "such" / "dir.so"
+        )
 
 
 @needs_compiler
@@ -181,14 +194,17 @@ def test_save_for_a_device_this_machine_lacks(device, tmp_path):
     # Compiling for a device needs no such device; running does.
     x = sluice.ones(4, dtype=np.float32, device=device)
     sluice.jit(lambda v: v * 2).lower(x).save(
-        tmp_path / "acc.so", device="opencl:accelerator:7")
-    with pytest.raises(sluice.DeviceNotFoundError,
-                       match="opencl:accelerator:7"):
+        tmp_path / "acc.so", device="opencl:accelerator:7"
+    )
+    with pytest.raises(
+        sluice.DeviceNotFoundError, match="opencl:accelerator:7"
+    ):
         sluice.load(tmp_path / "acc.so")
     # Retargeting onto the test's own device runs there.
     host = sluice.ones(4, dtype=np.float32, device="host")
     sluice.jit(lambda v: v * 2).lower(host).save(
-        tmp_path / "re.so", device=device.filter_string)
+        tmp_path / "re.so", device=device.filter_string
+    )
     prog = sluice.load(tmp_path / "re.so")
     assert prog.args[0].queue.sycl_device == device
     np.testing.assert_array_equal(_np(prog(x)), [2, 2, 2, 2])
@@ -241,8 +257,9 @@ def test_argument_errors(device, tmp_path):
     with pytest.raises(TypeError, match="argument 2 is of type list"):
         prog(1, x, [1, 2, 3])
     other = x.to_device(sluice.Queue(device))
-    with pytest.raises(sluice.ExecutionPlacementError,
-                       match="argument 2 is on Queue.*name="):
+    with pytest.raises(
+        sluice.ExecutionPlacementError, match="argument 2 is on Queue.*name="
+    ):
         prog(1, x, other)
     with pytest.raises(sluice.ExecutionPlacementError, match="shared"):
         prog(1, sluice.asarray(x, usm_type="shared"), x)
@@ -253,6 +270,7 @@ def test_argument_errors(device, tmp_path):
 
 
 # --- artifacts of the sluice-compile CLI -------------------------------------
+
 
 def _two_entries(dev):
     return f"""
@@ -274,13 +292,15 @@ func.func @stats(%x: !X) -> (!S, !S, !X) {{
 
 @needs_cli
 def test_cli_artifact_with_several_entries(device, tmp_path):
-    path = _compile_cli(tmp_path, _two_entries(device.filter_string),
-                        "two.so")
-    with pytest.raises(sluice.ArtifactError,
-                       match=r"several entry points \(@axpy, @stats\)"):
+    path = _compile_cli(tmp_path, _two_entries(device.filter_string), "two.so")
+    with pytest.raises(
+        sluice.ArtifactError, match=r"several entry points \(@axpy, @stats\)"
+    ):
         sluice.load(path)
-    with pytest.raises(sluice.ArtifactError,
-                       match=r"no entry point @main \(it has @axpy, @stats\)"):
+    with pytest.raises(
+        sluice.ArtifactError,
+        match=r"no entry point @main \(it has @axpy, @stats\)",
+    ):
         sluice.load(path, name="main")
     with pytest.raises(TypeError, match="must be a string"):
         sluice.load(path, name=1)
@@ -298,8 +318,9 @@ def test_cli_artifact_with_several_entries(device, tmp_path):
             s, m, neg = stats(x)
             # Positive terms: the reassociated f32 sum stays within
             # about log2(n) * eps of NumPy's.
-            np.testing.assert_allclose(_np(s), a.sum(dtype=np.float64),
-                                       rtol=1e-5)
+            np.testing.assert_allclose(
+                _np(s), a.sum(dtype=np.float64), rtol=1e-5
+            )
             assert float(_np(m)) == a.max()
             np.testing.assert_array_equal(_np(neg), -a)
     with pytest.raises(TypeError, match=r"shape \(2, 2\)"):
@@ -308,8 +329,7 @@ def test_cli_artifact_with_several_entries(device, tmp_path):
 
 @needs_cli
 def test_cli_artifact_failing_at_run_time(device, tmp_path):
-    path = _compile_cli(tmp_path, _two_entries(device.filter_string),
-                        "two.so")
+    path = _compile_cli(tmp_path, _two_entries(device.filter_string), "two.so")
     stats = sluice.load(path, "stats")
     # The max of nothing fails in the program; the call that waits for its
     # dynamic-shape result raises at once.
@@ -363,12 +383,14 @@ func.func @main(%a: f32, %b: f32) -> f32 {
 }
 """
     path = _compile_cli(tmp_path, text)
-    with pytest.raises(sluice.ArtifactError, match="takes and returns no "
-                                                   "arrays"):
+    with pytest.raises(
+        sluice.ArtifactError, match="takes and returns no arrays"
+    ):
         sluice.load(path)
 
 
 # --- files that are not artifacts --------------------------------------------
+
 
 def test_files_that_are_not_artifacts(tmp_path):
     with pytest.raises(FileNotFoundError):
@@ -377,25 +399,28 @@ def test_files_that_are_not_artifacts(tmp_path):
         sluice.load(tmp_path)
     text = tmp_path / "prog.mlir"
     text.write_text("func.func @main() { return }\n")
-    with pytest.raises(sluice.ArtifactError,
-                       match="is not a Sluice artifact.*not an ELF"):
+    with pytest.raises(
+        sluice.ArtifactError, match="is not a Sluice artifact.*not an ELF"
+    ):
         sluice.load(text)
     # A shared object that is not an artifact: the extension module.
     ext = sluice._sluice.__file__
-    with pytest.raises(sluice.ArtifactError,
-                       match="not a Sluice artifact, or a truncated one"):
+    with pytest.raises(
+        sluice.ArtifactError, match="not a Sluice artifact, or a truncated one"
+    ):
         sluice.load(ext)
     # An ELF file without the seal of an artifact.
     broken = tmp_path / "broken.so"
     broken.write_bytes(b"\x7fELF" + b"\0" * 60)
-    with pytest.raises(sluice.ArtifactError,
-                       match="does not end with the seal"):
+    with pytest.raises(
+        sluice.ArtifactError, match="does not end with the seal"
+    ):
         sluice.load(broken)
     assert issubclass(sluice.ArtifactError, sluice.SluiceError)
     assert issubclass(sluice.ArtifactError, ValueError)
 
 
-_DAMAGED_CHILD = '''
+_DAMAGED_CHILD = """
 import sys, sluice
 try:
     sluice.load(sys.argv[1])
@@ -403,7 +428,7 @@ except sluice.ArtifactError as e:
     print("ArtifactError:", e)
     sys.exit(3)
 print("loaded")
-'''
+"""
 
 
 @needs_compiler
@@ -418,17 +443,23 @@ def test_damaged_artifacts_raise(device, tmp_path):
     data = path.read_bytes()
     n = len(data)
     damaged = {
-        "t10": (data[:n // 10], "truncated one"),
-        "t50": (data[:n // 2], "truncated one"),
-        "o8": (data[:n // 3] + b"\xff" * 8 + data[n // 3 + 8:],
-               "damaged Sluice artifact"),
+        "t10": (data[: n // 10], "truncated one"),
+        "t50": (data[: n // 2], "truncated one"),
+        "o8": (
+            data[: n // 3] + b"\xff" * 8 + data[n // 3 + 8 :],
+            "damaged Sluice artifact",
+        ),
         "elf": (data[:40] + b"\0" * 8 + data[48:], "damaged Sluice artifact"),
     }
     for name, (content, message) in damaged.items():
         bad = tmp_path / f"{name}.so"
         bad.write_bytes(content)
-        r = subprocess.run([sys.executable, "-c", _DAMAGED_CHILD, str(bad)],
-                           capture_output=True, text=True, timeout=120)
+        r = subprocess.run(
+            [sys.executable, "-c", _DAMAGED_CHILD, str(bad)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert r.returncode == 3, (name, r.returncode, r.stdout, r.stderr)
         assert message in r.stdout and str(bad) in r.stdout, r.stdout
         with pytest.raises(sluice.ArtifactError, match=message):
@@ -438,13 +469,17 @@ def test_damaged_artifacts_raise(device, tmp_path):
 
 # --- compile here, run there -------------------------------------------------
 
+
 def _device_dir(root, device):
-    return os.path.join(root, re.sub(r"[^A-Za-z0-9]", "_",
-                                     device.filter_string))
+    return os.path.join(
+        root, re.sub(r"[^A-Za-z0-9]", "_", device.filter_string)
+    )
 
 
-@pytest.mark.skipif(not os.environ.get("SLUICE_TEST_EXPORT_DIR"),
-                    reason="set SLUICE_TEST_EXPORT_DIR to export artifacts")
+@pytest.mark.skipif(
+    not os.environ.get("SLUICE_TEST_EXPORT_DIR"),
+    reason="set SLUICE_TEST_EXPORT_DIR to export artifacts",
+)
 @needs_compiler
 @needs_cli
 def test_deploy_export(device, tmp_path):
@@ -468,9 +503,10 @@ def test_deploy_export(device, tmp_path):
     os.replace(cli, os.path.join(out, "two.so"))
 
 
-@pytest.mark.skipif(not os.environ.get("SLUICE_TEST_IMPORT_DIR"),
-                    reason="set SLUICE_TEST_IMPORT_DIR to run exported "
-                           "artifacts")
+@pytest.mark.skipif(
+    not os.environ.get("SLUICE_TEST_IMPORT_DIR"),
+    reason="set SLUICE_TEST_IMPORT_DIR to run exported artifacts",
+)
 def test_deploy_import(device):
     src = _device_dir(os.environ["SLUICE_TEST_IMPORT_DIR"], device)
     if not os.path.isdir(src):

@@ -7,8 +7,11 @@ from hypothesis import strategies as st
 
 import sluice
 
-SETTINGS = settings(max_examples=12, deadline=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 
 
 def put(a, device):
@@ -34,14 +37,20 @@ Y = np.arange(6, dtype=np.int32).reshape(2, 3)
 
 def test_joining(device):
     a, b = put(X, device), put(X[:, :2] * 2, device)
-    check(sluice.concatenate([a, b], axis=1), np.concatenate([X, X[:, :2] * 2],
-                                                             axis=1))
-    check(sluice.concatenate([a, a], axis=None),
-          np.concatenate([X, X], axis=None))
+    check(
+        sluice.concatenate([a, b], axis=1),
+        np.concatenate([X, X[:, :2] * 2], axis=1),
+    )
+    check(
+        sluice.concatenate([a, a], axis=None),
+        np.concatenate([X, X], axis=None),
+    )
     check(sluice.concat([a, a], axis=-1), np.concatenate([X, X], axis=-1))
     y = put(Y, device)
-    check(sluice.concatenate([y, put(Y.astype(np.float32), device)]),
-          np.concatenate([Y, Y.astype(np.float32)]))
+    check(
+        sluice.concatenate([y, put(Y.astype(np.float32), device)]),
+        np.concatenate([Y, Y.astype(np.float32)]),
+    )
     check(sluice.stack([y, y], axis=2), np.stack([Y, Y], axis=2))
     check(sluice.hstack([y, y]), np.hstack([Y, Y]))
     check(sluice.vstack([y[0], y[1]]), np.vstack([Y[0], Y[1]]))
@@ -74,8 +83,13 @@ def test_rearranging(device):
     check(sluice.flip(a, (0, 2)), np.flip(X, (0, 2)))
     check(sluice.fliplr(a), np.fliplr(X))
     check(sluice.flipud(a), np.flipud(X))
-    for shift, axis in [(1, None), (-5, None), (2, 1), ((1, -1), (0, 2)),
-                        ((1, 2), 2)]:
+    for shift, axis in [
+        (1, None),
+        (-5, None),
+        (2, 1),
+        ((1, -1), (0, 2)),
+        ((1, 2), 2),
+    ]:
         check(sluice.roll(a, shift, axis), np.roll(X, shift, axis))
     for k in range(-1, 4):
         check(sluice.rot90(a, k), np.rot90(X, k))
@@ -84,8 +98,10 @@ def test_rearranging(device):
     check(sluice.moveaxis(a, (0, 1), (2, 0)), np.moveaxis(X, (0, 1), (2, 0)))
     check(sluice.rollaxis(a, 2), np.rollaxis(X, 2))
     check(sluice.rollaxis(a, 0, 2), np.rollaxis(X, 0, 2))
-    check(sluice.atleast_1d(put(np.float32(3), device)),
-          np.atleast_1d(np.float32(3)))
+    check(
+        sluice.atleast_1d(put(np.float32(3), device)),
+        np.atleast_1d(np.float32(3)),
+    )
     check(sluice.atleast_2d(put(X[0, 0], device)), np.atleast_2d(X[0, 0]))
     check(sluice.atleast_3d(put(X[0], device)), np.atleast_3d(X[0]))
     check(sluice.atleast_3d(put(X[0, 0], device)), np.atleast_3d(X[0, 0]))
@@ -107,36 +123,42 @@ def test_tile_repeat_resize(device):
         sluice.repeat(y, -1)
 
 
-@pytest.mark.parametrize("mode", ["constant", "edge", "reflect", "symmetric",
-                                  "wrap"])
+@pytest.mark.parametrize(
+    "mode", ["constant", "edge", "reflect", "symmetric", "wrap"]
+)
 def test_pad(device, mode):
     y = put(Y, device)
     for pw in (1, (1, 2), ((0, 1), (2, 0))):
         check(sluice.pad(y, pw, mode=mode), np.pad(Y, pw, mode=mode))
     if mode == "constant":
-        check(sluice.pad(y, ((1, 2), (2, 1)), constant_values=((5, 6), (7, 8))),
-              np.pad(Y, ((1, 2), (2, 1)), constant_values=((5, 6), (7, 8))))
+        check(
+            sluice.pad(y, ((1, 2), (2, 1)), constant_values=((5, 6), (7, 8))),
+            np.pad(Y, ((1, 2), (2, 1)), constant_values=((5, 6), (7, 8))),
+        )
 
 
 def test_trim_meshgrid_grids(device):
     z = np.array([0, 0, 1, 2, 0, 3, 0], np.int32)
     check(sluice.trim_zeros(put(z, device)), np.trim_zeros(z))
     check(sluice.trim_zeros(put(z, device), "b"), np.trim_zeros(z, "b"))
-    check(sluice.trim_zeros(put(np.zeros(3, np.int32), device)),
-          np.trim_zeros(np.zeros(3, np.int32)))
+    check(
+        sluice.trim_zeros(put(np.zeros(3, np.int32), device)),
+        np.trim_zeros(np.zeros(3, np.int32)),
+    )
     u = np.arange(3, dtype=np.float32)
     v = np.arange(2, dtype=np.float32) * 10
     for kw in ({}, {"indexing": "ij"}, {"sparse": True}):
-        check(sluice.meshgrid(put(u, device), put(v, device), **kw),
-              np.meshgrid(u, v, **kw))
+        check(
+            sluice.meshgrid(put(u, device), put(v, device), **kw),
+            np.meshgrid(u, v, **kw),
+        )
 
 
 def test_mgrid_ogrid():
     check(sluice.mgrid[0:3, 1:5:2], np.mgrid[0:3, 1:5:2])
     check(sluice.mgrid[0:4], np.mgrid[0:4])
     r = sluice.mgrid[0:1:5j]
-    np.testing.assert_allclose(sluice.asnumpy(r), np.mgrid[0:1:5j],
-                               rtol=1e-6)
+    np.testing.assert_allclose(sluice.asnumpy(r), np.mgrid[0:1:5j], rtol=1e-6)
     for r, e in zip(sluice.ogrid[0:3, 0:2], np.ogrid[0:3, 0:2]):
         check(r, e)
 
@@ -185,8 +207,10 @@ def test_concat_flip_roll_hypothesis(device, data):
     x = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)
     a = put(x, device)
     axis = data.draw(st.integers(-nd, nd - 1))
-    check(sluice.concatenate([a, a[::-1]], axis=axis),
-          np.concatenate([x, x[::-1]], axis=axis))
+    check(
+        sluice.concatenate([a, a[::-1]], axis=axis),
+        np.concatenate([x, x[::-1]], axis=axis),
+    )
     check(sluice.flip(a, axis), np.flip(x, axis))
     shift = data.draw(st.integers(-6, 6))
     check(sluice.roll(a, shift, axis), np.roll(x, shift, axis))
@@ -195,17 +219,33 @@ def test_concat_flip_roll_hypothesis(device, data):
 def test_jit_manipulation(device):
     @sluice.jit
     def f(x):
-        return (sluice.concatenate([x, x[::-1]], axis=1), sluice.flip(x),
-                sluice.roll(x, 2, axis=1), sluice.tril(x, -1),
-                sluice.pad(x, 1), sluice.pad(x, (1, 2), mode="edge"),
-                sluice.diagonal(x), sluice.stack([x, x]), sluice.tile(x, 2),
-                sluice.repeat(x, 2, axis=0), sluice.split(x, 2, axis=1)[1])
+        return (
+            sluice.concatenate([x, x[::-1]], axis=1),
+            sluice.flip(x),
+            sluice.roll(x, 2, axis=1),
+            sluice.tril(x, -1),
+            sluice.pad(x, 1),
+            sluice.pad(x, (1, 2), mode="edge"),
+            sluice.diagonal(x),
+            sluice.stack([x, x]),
+            sluice.tile(x, 2),
+            sluice.repeat(x, 2, axis=0),
+            sluice.split(x, 2, axis=1)[1],
+        )
 
     x = np.arange(12, dtype=np.float32).reshape(3, 4)
-    expected = (np.concatenate([x, x[::-1]], axis=1), np.flip(x),
-                np.roll(x, 2, axis=1), np.tril(x, -1), np.pad(x, 1),
-                np.pad(x, (1, 2), mode="edge"), np.diagonal(x),
-                np.stack([x, x]), np.tile(x, 2), np.repeat(x, 2, axis=0),
-                np.split(x, 2, axis=1)[1])
+    expected = (
+        np.concatenate([x, x[::-1]], axis=1),
+        np.flip(x),
+        np.roll(x, 2, axis=1),
+        np.tril(x, -1),
+        np.pad(x, 1),
+        np.pad(x, (1, 2), mode="edge"),
+        np.diagonal(x),
+        np.stack([x, x]),
+        np.tile(x, 2),
+        np.repeat(x, 2, axis=0),
+        np.split(x, 2, axis=1)[1],
+    )
     for r, e in zip(f(put(x, device)), expected):
         check(r, e)

@@ -32,11 +32,15 @@ def test_within_bound(device, name, dtype):
     run = ma.sluice_runner(device.filter_string)
     err, worst, ncls, first = ma.evaluate(run, func, dtype, N)
     bound = ma.bound(func, dtype, device.filter_string)
-    assert ncls == 0, (f"{name}({dtype}) differs from NumPy in IEEE class "
-                       f"at {ncls} inputs, first: input {first[0]} gave "
-                       f"{first[1]}, NumPy {first[2]}")
-    assert err <= bound, (f"{name}({dtype}) is {err:.3f} ulp from the "
-                          f"reference at {worst} (bound {bound})")
+    assert ncls == 0, (
+        f"{name}({dtype}) differs from NumPy in IEEE class "
+        f"at {ncls} inputs, first: input {first[0]} gave "
+        f"{first[1]}, NumPy {first[2]}"
+    )
+    assert err <= bound, (
+        f"{name}({dtype}) is {err:.3f} ulp from the "
+        f"reference at {worst} (bound {bound})"
+    )
 
 
 def test_ulp_measure_catches_errors():
@@ -52,12 +56,19 @@ def test_ulp_measure_catches_errors():
     got_nan = got.copy()
     got_nan[1] = np.nan
     assert np.isinf(ma.ulp_errors(got_nan, ref, "float32")[1])
-    assert len(ma.class_mismatches(np.array([0.0], np.float32),
-                                   np.array([-0.0], np.float32))) == 1
+    assert (
+        len(
+            ma.class_mismatches(
+                np.array([0.0], np.float32), np.array([-0.0], np.float32)
+            )
+        )
+        == 1
+    )
     # float64 against the longdouble reference
     xd = np.array([0.5, 1.0, 3.0])
     refd = np.sin(xd.astype(np.longdouble))
-    errd = ma.ulp_errors(np.nextafter(refd.astype(np.float64), np.inf), refd,
-                         "float64")
+    errd = ma.ulp_errors(
+        np.nextafter(refd.astype(np.float64), np.inf), refd, "float64"
+    )
     if ma.LD_WIDER:
         assert np.all((errd > 0.5) & (errd < 1.5)), errd

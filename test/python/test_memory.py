@@ -200,8 +200,11 @@ def test_soak_views_and_slices_rss_flat(device):
 
 @pytest.mark.parametrize("op", ["iadd", "isub", "imul"])
 def test_inplace_updates_from_threads_are_exact(device, op):
-    acc = sluice.zeros(4, dtype="float64" if device.has_aspect_fp64
-                       else "float32", device=device)
+    acc = sluice.zeros(
+        4,
+        dtype="float64" if device.has_aspect_fp64 else "float32",
+        device=device,
+    )
     if op == "imul":
         acc[...] = 1.0
     per_thread = 500
@@ -215,6 +218,7 @@ def test_inplace_updates_from_threads_are_exact(device, op):
                 acc -= 1.0
             else:
                 acc *= 1.0009765625  # exact in binary: 1 + 2^-10
+
     threads = [threading.Thread(target=work) for _ in range(4)]
     for t in threads:
         t.start()

@@ -19,21 +19,37 @@ TIMEOUT = 300  # seconds per mpirun; a hang is a failure, not a stuck run
 
 # Every check of mpi_checks.py (each must print "CHECK <name> ok").
 CHECK_NAMES = [
-    "send_recv_as_is", "allreduce_as_is", "device_memory_needs_staging",
-    "staged_send_recv", "send_waits_for_the_producer", "pickled_send",
-    "layouts", "elementwise_and_creation", "reductions",
-    "slicing_and_stencil", "redistribution", "placement_errors",
-    "jit_checks_layouts_before_tracing", "matmul"]
+    "send_recv_as_is",
+    "allreduce_as_is",
+    "device_memory_needs_staging",
+    "staged_send_recv",
+    "send_waits_for_the_producer",
+    "pickled_send",
+    "layouts",
+    "elementwise_and_creation",
+    "reductions",
+    "slicing_and_stencil",
+    "redistribution",
+    "placement_errors",
+    "jit_checks_layouts_before_tracing",
+    "matmul",
+]
+
 
 def _mpi_missing():
     if shutil.which("mpirun") is None:
-        return ("MPI is not installed: no mpirun on PATH (Debian: apt-get "
-                "install openmpi-bin libopenmpi-dev; scripts/setup.sh does)")
-    r = subprocess.run([sys.executable, "-c", "import mpi4py"],
-                       capture_output=True, text=True)
+        return (
+            "MPI is not installed: no mpirun on PATH (Debian: apt-get "
+            "install openmpi-bin libopenmpi-dev; scripts/setup.sh does)"
+        )
+    r = subprocess.run(
+        [sys.executable, "-c", "import mpi4py"], capture_output=True, text=True
+    )
     if r.returncode != 0:
-        return (f"mpi4py is not installed for {sys.executable} (pip install "
-                "-r scripts/requirements.txt)")
+        return (
+            f"mpi4py is not installed for {sys.executable} (pip install "
+            "-r scripts/requirements.txt)"
+        )
     return None
 
 
@@ -58,12 +74,16 @@ def mpirun():
             argv.append("--oversubscribe")
         argv += [sys.executable, script, *args]
         try:
-            r = subprocess.run(argv, capture_output=True, text=True,
-                               env=env, timeout=TIMEOUT)
+            r = subprocess.run(
+                argv, capture_output=True, text=True, env=env, timeout=TIMEOUT
+            )
         except subprocess.TimeoutExpired as e:
-            pytest.fail(f"{' '.join(argv)} did not finish in {TIMEOUT} s:\n"
-                        f"{e.stdout}\n{e.stderr}")
+            pytest.fail(
+                f"{' '.join(argv)} did not finish in {TIMEOUT} s:\n"
+                f"{e.stdout}\n{e.stderr}"
+            )
         return r
+
     return run
 
 
@@ -76,16 +96,27 @@ def test_checks(mpirun, device, ranks):
         assert f"CHECK {name} ok" in r.stdout, out
 
 
-@pytest.mark.parametrize("script,ranks,args,expect", [
-    ("distributed_sum.py", 2, ["100000"], ["correct: True"]),
-    ("heat2d.py", 4, ["48", "20"], ["max error vs NumPy: 0"]),
-    ("heat2d_distributed.py", 2, ["48", "20"],
-     ["max error vs NumPy: 0", "ExecutionPlacementError: Execution "
-      "placement can not be unambiguously inferred"]),
-])
+@pytest.mark.parametrize(
+    "script,ranks,args,expect",
+    [
+        ("distributed_sum.py", 2, ["100000"], ["correct: True"]),
+        ("heat2d.py", 4, ["48", "20"], ["max error vs NumPy: 0"]),
+        (
+            "heat2d_distributed.py",
+            2,
+            ["48", "20"],
+            [
+                "max error vs NumPy: 0",
+                "ExecutionPlacementError: Execution "
+                "placement can not be unambiguously inferred",
+            ],
+        ),
+    ],
+)
 def test_example(mpirun, device, script, ranks, args, expect):
-    r = mpirun(ranks, os.path.join(EXAMPLES, script), device.filter_string,
-               *args)
+    r = mpirun(
+        ranks, os.path.join(EXAMPLES, script), device.filter_string, *args
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     for fragment in expect:
         assert fragment in r.stdout, r.stdout
@@ -96,5 +127,8 @@ def test_example(mpirun, device, script, ranks, args, expect):
 
 def test_every_example_is_run():
     found = sorted(f for f in os.listdir(EXAMPLES) if f.endswith(".py"))
-    assert found == ["distributed_sum.py", "heat2d.py",
-                     "heat2d_distributed.py"]
+    assert found == [
+        "distributed_sum.py",
+        "heat2d.py",
+        "heat2d_distributed.py",
+    ]

@@ -25,8 +25,20 @@ def _data(dtype, shape, positive=False):
 
 def _dtypes_for(device, kinds="biuf"):
     out = []
-    for dt in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
-               "uint32", "uint64", "float16", "float32", "float64"):
+    for dt in (
+        "bool",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float16",
+        "float32",
+        "float64",
+    ):
         d = np.dtype(dt)
         if d.kind not in kinds:
             continue
@@ -76,8 +88,11 @@ def test_binary_same_dtype(device, name, op, ref):
         if dt.kind == "b" and name in ("subtract",):
             continue
         a = _data(dt, (3, 4))
-        b = _data(dt, (3, 4), positive=name in ("floor_divide", "remainder",
-                                                 "divide"))
+        b = _data(
+            dt,
+            (3, 4),
+            positive=name in ("floor_divide", "remainder", "divide"),
+        )
         expected = ref(a, b)
         xa = sluice.asarray(a, device=device)
         xb = sluice.asarray(b, device=device)
@@ -90,8 +105,11 @@ def test_power(device):
     for dt in _dtypes_for(device, "iuf"):
         a = _data(dt, (5,), positive=True)
         b = np.array([0, 1, 2, 3, 2], dtype=dt)
-        _close(sluice.asarray(a, device=device) **
-               sluice.asarray(b, device=device), a ** b)
+        _close(
+            sluice.asarray(a, device=device)
+            ** sluice.asarray(b, device=device),
+            a**b,
+        )
 
 
 def test_bool_arithmetic_follows_numpy(device):
@@ -112,9 +130,22 @@ def test_bool_arithmetic_follows_numpy(device):
     _close(sluice.arange(3, device=device) & 1, np.arange(3) & 1)
 
 
-@pytest.mark.parametrize("name", ["negative", "absolute", "exp", "log",
-                                  "sqrt", "sin", "cos", "tanh",
-                                  "logical_not", "square", "positive"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "negative",
+        "absolute",
+        "exp",
+        "log",
+        "sqrt",
+        "sin",
+        "cos",
+        "tanh",
+        "logical_not",
+        "square",
+        "positive",
+    ],
+)
 def test_unary(device, name):
     ref = getattr(np, name)
     for dt in _dtypes_for(device):
@@ -124,8 +155,9 @@ def test_unary(device, name):
         expected = ref(a)
         if expected.dtype == np.float16 and not device.has_aspect_fp16:
             expected = ref(a.astype(np.float32))  # float32 instead
-        _close(getattr(sluice, name)(sluice.asarray(a, device=device)),
-               expected)
+        _close(
+            getattr(sluice, name)(sluice.asarray(a, device=device)), expected
+        )
 
 
 def test_operators_unary(device):
@@ -137,26 +169,39 @@ def test_operators_unary(device):
 
 
 def test_promotion_between_dtypes(device):
-    pairs = [("int8", "uint8"), ("int32", "float32"), ("uint32", "int64"),
-             ("bool", "int16"), ("uint64", "int64"), ("int64", "float32")]
+    pairs = [
+        ("int8", "uint8"),
+        ("int32", "float32"),
+        ("uint32", "int64"),
+        ("bool", "int16"),
+        ("uint64", "int64"),
+        ("int64", "float32"),
+    ]
     for d1, d2 in pairs:
         a = _data(d1, (4,))
         b = _data(d2, (4,))
         expected = a + b
         if expected.dtype == np.float64 and not device.has_aspect_fp64:
             continue
-        _close(sluice.asarray(a, device=device) +
-               sluice.asarray(b, device=device), expected)
+        _close(
+            sluice.asarray(a, device=device)
+            + sluice.asarray(b, device=device),
+            expected,
+        )
 
 
-@pytest.mark.parametrize("dtype", ["int8", "uint8", "int32", "float32",
-                                   "bool"])
+@pytest.mark.parametrize(
+    "dtype", ["int8", "uint8", "int32", "float32", "bool"]
+)
 def test_python_scalars_are_weak(device, dtype):
     a = _data(dtype, (5,))
     x = sluice.asarray(a, device=device)
     for s in (2, True, 1.5):
-        if isinstance(s, float) and np.dtype(dtype).kind != "f" and \
-                not device.has_aspect_fp64:
+        if (
+            isinstance(s, float)
+            and np.dtype(dtype).kind != "f"
+            and not device.has_aspect_fp64
+        ):
             continue
         _close(x * s, a * s)
         _close(s + x, s + a)
@@ -195,15 +240,25 @@ def test_unsupported_operands(device):
     assert (x + 1j).dtype.kind == "c"  # complex numbers: test_complex.py
     with pytest.raises(TypeError, match="unsupported operand"):
         x + [1, 2, 3]
-    with pytest.raises(sluice.ExecutionPlacementError,
-                       match="must be a sluice.Array"):
+    with pytest.raises(
+        sluice.ExecutionPlacementError, match="must be a sluice.Array"
+    ):
         sluice.add(np.ones(3), 1)
 
 
-@pytest.mark.parametrize("s1,s2", [
-    ((3, 4), (4,)), ((3, 1), (1, 4)), ((2, 1, 3), (4, 1)), ((1,), (5,)),
-    ((), (2, 2)), ((0, 3), (1, 3)), ((2, 3), (2, 3)), ((1, 1), (1, 1)),
-])
+@pytest.mark.parametrize(
+    "s1,s2",
+    [
+        ((3, 4), (4,)),
+        ((3, 1), (1, 4)),
+        ((2, 1, 3), (4, 1)),
+        ((1,), (5,)),
+        ((), (2, 2)),
+        ((0, 3), (1, 3)),
+        ((2, 3), (2, 3)),
+        ((1, 1), (1, 1)),
+    ],
+)
 def test_broadcasting(device, s1, s2):
     a = _data("float32", s1)
     b = _data("float32", s2)
@@ -226,8 +281,10 @@ def test_placement_error_names_both_queues(device):
     with pytest.raises(sluice.ExecutionPlacementError) as info:
         x + y
     msg = str(info.value)
-    assert msg.startswith("Execution placement can not be unambiguously "
-                          "inferred from input arguments.")
+    assert msg.startswith(
+        "Execution placement can not be unambiguously "
+        "inferred from input arguments."
+    )
     assert q1.name in msg and q2.name in msg and "to_device" in msg
     assert isinstance(info.value, ValueError)
     with pytest.raises(sluice.ExecutionPlacementError):
@@ -256,17 +313,24 @@ def test_where(device):
     _close(sluice.where(xc, xb, 2.5), np.where(c, b, np.float32(2.5)))
 
 
-@pytest.mark.parametrize("src", ["bool", "int8", "uint16", "int64",
-                                 "float32", "float64"])
+@pytest.mark.parametrize(
+    "src", ["bool", "int8", "uint16", "int64", "float32", "float64"]
+)
 def test_astype(device, src):
-    a = _data(src, (6,)) if src != "float32" else np.array(
-        [-2.7, -0.5, 0.0, 0.5, 3.9, 100.2], dtype=np.float32)
+    a = (
+        _data(src, (6,))
+        if src != "float32"
+        else np.array([-2.7, -0.5, 0.0, 0.5, 3.9, 100.2], dtype=np.float32)
+    )
     if np.dtype(src) == np.float64 and not device.has_aspect_fp64:
         return
     x = sluice.asarray(a, device=device)
     for dt in _dtypes_for(device):
-        if dt.kind in "iu" and a.dtype.kind == "f" and (
-                dt.kind == "u" or dt.itemsize < 4):
+        if (
+            dt.kind in "iu"
+            and a.dtype.kind == "f"
+            and (dt.kind == "u" or dt.itemsize < 4)
+        ):
             continue  # out-of-range float to int conversions are undefined
         _close(x.astype(dt), a.astype(dt))
     assert x.astype(x.dtype, copy=False) is x
@@ -277,25 +341,37 @@ def test_astype(device, src):
             x.astype(np.bool_, casting="safe")
 
 
-REDUCTIONS = [("sum", np.sum), ("prod", np.prod), ("max", np.max),
-              ("min", np.min)]
+REDUCTIONS = [
+    ("sum", np.sum),
+    ("prod", np.prod),
+    ("max", np.max),
+    ("min", np.min),
+]
 
 
-@pytest.mark.parametrize("name,ref", REDUCTIONS,
-                         ids=[r[0] for r in REDUCTIONS])
+@pytest.mark.parametrize(
+    "name,ref", REDUCTIONS, ids=[r[0] for r in REDUCTIONS]
+)
 @pytest.mark.parametrize("axis", [None, 0, 1, -1, (0, 2), (0, 1, 2)])
 @pytest.mark.parametrize("keepdims", [False, True])
 def test_reductions(device, name, ref, axis, keepdims):
     for dt in ("int8", "uint16", "int64", "float32", "bool"):
         if dt == "bool" and name in ("prod",):
             continue
-        a = _data(dt, (2, 3, 4)) if name != "prod" else \
-            RNG.integers(1, 3, (2, 3, 4)).astype(dt)
+        a = (
+            _data(dt, (2, 3, 4))
+            if name != "prod"
+            else RNG.integers(1, 3, (2, 3, 4)).astype(dt)
+        )
         x = sluice.asarray(a, device=device)
-        _close(getattr(sluice, name)(x, axis=axis, keepdims=keepdims),
-               ref(a, axis=axis, keepdims=keepdims))
-        _close(getattr(x, name)(axis=axis, keepdims=keepdims),
-               ref(a, axis=axis, keepdims=keepdims))
+        _close(
+            getattr(sluice, name)(x, axis=axis, keepdims=keepdims),
+            ref(a, axis=axis, keepdims=keepdims),
+        )
+        _close(
+            getattr(x, name)(axis=axis, keepdims=keepdims),
+            ref(a, axis=axis, keepdims=keepdims),
+        )
 
 
 def test_mean_var_std_all_any(device):
@@ -329,14 +405,18 @@ def test_reduction_errors(device):
     with pytest.raises(ValueError, match="wrong shape"):
         x.sum(out=x)  # out= is supported (test_elementwise.py), not this one
     # Empty sums are the identity.
-    _close(sluice.ones((0, 2), device=device).sum(axis=0),
-           np.ones((0, 2)).sum(axis=0).astype(x.dtype))
+    _close(
+        sluice.ones((0, 2), device=device).sum(axis=0),
+        np.ones((0, 2)).sum(axis=0).astype(x.dtype),
+    )
 
 
 def test_sum_dtype_argument(device):
     a = _data("int8", (10,))
-    _close(sluice.asarray(a, device=device).sum(dtype=np.int16),
-           a.sum(dtype=np.int16))
+    _close(
+        sluice.asarray(a, device=device).sum(dtype=np.int16),
+        a.sum(dtype=np.int16),
+    )
 
 
 def test_reshape(device):
@@ -361,10 +441,17 @@ def test_reshape(device):
     _close(sluice.squeeze(r.reshape(1, 24, 1)), a)
 
 
-@pytest.mark.parametrize("shape,axes", [
-    ((2, 3), None), ((2, 3, 4), (1, 0, 2)), ((2, 3, 4), (2, 0, 1)),
-    ((1, 5), None), ((4,), None), ((2, 3, 4), (-1, 0, 1)),
-])
+@pytest.mark.parametrize(
+    "shape,axes",
+    [
+        ((2, 3), None),
+        ((2, 3, 4), (1, 0, 2)),
+        ((2, 3, 4), (2, 0, 1)),
+        ((1, 5), None),
+        ((4,), None),
+        ((2, 3, 4), (-1, 0, 1)),
+    ],
+)
 def test_transpose(device, shape, axes):
     a = _data("float32", shape)
     x = sluice.asarray(a, device=device)
@@ -385,14 +472,22 @@ def test_transpose_errors_and_variants(device):
     _close(y.swapaxes(0, 2).astype(np.float64), np.swapaxes(a, 0, 2))
 
 
-@pytest.mark.parametrize("src,dst", [
-    ((3,), (2, 3)), ((1, 3), (4, 3)), ((2, 1), (2, 5)), ((), (3,)),
-    ((3, 1), (2, 3, 4)),
-])
+@pytest.mark.parametrize(
+    "src,dst",
+    [
+        ((3,), (2, 3)),
+        ((1, 3), (4, 3)),
+        ((2, 1), (2, 5)),
+        ((), (3,)),
+        ((3, 1), (2, 3, 4)),
+    ],
+)
 def test_broadcast_to(device, src, dst):
     a = _data("int16", src)
-    _close(sluice.broadcast_to(sluice.asarray(a, device=device), dst),
-           np.broadcast_to(a, dst))
+    _close(
+        sluice.broadcast_to(sluice.asarray(a, device=device), dst),
+        np.broadcast_to(a, dst),
+    )
 
 
 def test_broadcast_to_errors(device):
@@ -413,15 +508,21 @@ def test_operations_on_strided_views(device):
 
 def test_dynamic_shapes_reuse_kernels(device):
     from sluice import _ops
+
     for n in (5, 17, 1000):
         a = _data("float32", (n,))
         b = _data("float32", (n,))
-        _close(sluice.asarray(a, device=device) -
-               sluice.asarray(b, device=device), a - b)
+        _close(
+            sluice.asarray(a, device=device)
+            - sluice.asarray(b, device=device),
+            a - b,
+        )
     before = _ops.kernel_cache_size()
     a = _data("float32", (33,))
-    _close(sluice.asarray(a, device=device) - sluice.asarray(
-        a, device=device), a - a)
+    _close(
+        sluice.asarray(a, device=device) - sluice.asarray(a, device=device),
+        a - a,
+    )
     assert _ops.kernel_cache_size() == before  # same kernel, other size
 
 

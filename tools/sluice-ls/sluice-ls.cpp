@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "sluice-c/Runtime.h"
+#include "sluice/Runtime/UsmKind.h"
 
 #include <cinttypes>
 #include <cstdio>
@@ -35,10 +36,11 @@ std::string memory(uint64_t bytes) {
 
 std::string usmKinds(uint32_t caps) {
   std::string s;
-  const char *names[] = {"device", "shared", "host"};
+  // Capability bit i is kind i + 1 (sluice-c/Runtime.h).
   for (int i = 0; i < 3; ++i)
     if (caps & (1u << i))
-      s += (s.empty() ? "" : ", ") + std::string(names[i]);
+      s += (s.empty() ? "" : ", ") +
+           std::string(sluice::rt::usmKindName(SluiceUsmKind(i + 1)));
   return s.empty() ? "none" : s;
 }
 

@@ -1,78 +1,9 @@
 //===- sluice-opt.cpp - Sluice's opt-style driver -------------------------===//
 //
-// Registration plus MlirOptMain: the usm dialect, its passes, and the
-// upstream dialects and passes Sluice's pipelines use. The input is checked
-// for nesting too deep for MLIR's recursive parser before it is parsed.
+// The tool is sluiceOptMain (lib/Tools/SluiceOptMain.cpp).
 //
 //===----------------------------------------------------------------------===//
 
-#include "sluice/Conversion/Passes.h"
-#include "sluice/Dialect/USM/IR/USMDialect.h"
-#include "sluice/Dialect/USM/Transforms/Passes.h"
-#include "sluice/Pipelines/Pipelines.h"
-#include "sluice/Support/SourceNesting.h"
+#include "sluice/Tools/ToolMains.h"
 
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
-#include "mlir/Support/FileUtilities.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
-#include "mlir/Tools/mlir-opt/MlirOptMain.h"
-#include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
-
-int main(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
-  mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  // Kernel binaries (gpu-module-to-binary) translate through LLVM IR.
-  mlir::registerAllToLLVMIRTranslations(registry);
-  mlir::registerAllPasses();
-  sluice::usm::registerAllUSMPasses();
-  sluice::registerSluiceConversionPasses();
-  sluice::registerSluicePipelines();
-  registry.insert<sluice::usm::USMDialect>();
-
-  auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
-      argc, argv, "Sluice optimizer driver\n", registry);
-  mlir::MlirOptMainConfig config =
-      mlir::MlirOptMainConfig::createFromCLOptions();
-  if (config.shouldShowDialects() || config.shouldListPasses())
-    return mlir::asMainReturnCode(
-        mlir::MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
-
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> file =
-      mlir::openInputFile(inputFilename, &error);
-  if (!file) {
-    llvm::errs() << error << "\n";
-    return EXIT_FAILURE;
-  }
-  if (std::optional<size_t> at = sluice::findTooDeepNesting(
-          std::string_view(file->getBufferStart(), file->getBufferSize()))) {
-    llvm::SourceMgr sourceMgr;
-    const char *where = file->getBufferStart() + *at;
-    sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-    sourceMgr.PrintMessage(
-        llvm::SMLoc::getFromPointer(where), llvm::SourceMgr::DK_Error,
-        "brackets and regions nest deeper than " +
-            llvm::Twine(sluice::kMaxSourceNesting) +
-            " levels here; the parser does not take programs nested this "
-            "deep");
-    return EXIT_FAILURE;
-  }
-  std::unique_ptr<llvm::ToolOutputFile> output =
-      mlir::openOutputFile(outputFilename, &error);
-  if (!output) {
-    llvm::errs() << error << "\n";
-    return EXIT_FAILURE;
-  }
-  if (mlir::failed(
-          mlir::MlirOptMain(output->os(), std::move(file), registry, config)))
-    return EXIT_FAILURE;
-  output->keep();
-  return EXIT_SUCCESS;
-}
+int main(int argc, char **argv) { return sluiceOptMain(argc, argv); }

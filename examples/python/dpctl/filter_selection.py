@@ -1,7 +1,8 @@
 """Filter selector strings, as dpctl's filter-selection example uses them.
 
-    python examples/python/dpctl/filter_selection.py [filter-string]
+python examples/python/dpctl/filter_selection.py [filter-string]
 """
+
 import sys
 
 import sluice.compat
@@ -19,15 +20,19 @@ for f in (target, "cpu", "host", "host:cpu:0", "gpu,cpu", "0"):
 
 # A queue made from a filter string is on that device.
 q = dpctl.SyclQueue(target)
-print("queue device:", q.sycl_device.filter_string,
-      "| same device:", q.sycl_device == dpctl.SyclDevice(target))
+print(
+    "queue device:",
+    q.sycl_device.filter_string,
+    "| same device:",
+    q.sycl_device == dpctl.SyclDevice(target),
+)
 
 # Malformed or unmatched strings raise SyclDeviceCreationError (a
 # ValueError); queues raise SyclQueueCreationError.
 for bad in ("nonsense:gpu:0", "host:cpu:7"):
     try:
         dpctl.SyclDevice(bad)
-    except dpctl.SyclDeviceCreationError as e:
+    except dpctl.SyclDeviceCreationError:
         print(f"SyclDevice({bad!r}): SyclDeviceCreationError")
     try:
         dpctl.SyclQueue(bad)

@@ -3,6 +3,7 @@ and SyclTimer (dpctl's queue and profiling examples).
 
     python examples/python/dpctl/queue_profiling.py [filter-string]
 """
+
 import sys
 
 import numpy as np
@@ -19,8 +20,9 @@ target = sys.argv[1] if len(sys.argv) > 1 else None
 q = dpctl.SyclQueue(target, property=["in_order", "enable_profiling"])
 print("device:", q.sycl_device.filter_string)
 print("in order:", q.is_in_order, "| profiling:", q.has_enable_profiling)
-print("context holds the device:",
-      q.sycl_device in q.sycl_context.get_devices())
+print(
+    "context holds the device:", q.sycl_device in q.sycl_context.get_devices()
+)
 
 n = 1 << 20
 src = dpmem.MemoryUSMShared(n, queue=q)
@@ -30,8 +32,7 @@ src.copy_from_host(np.arange(n, dtype=np.uint8))
 ev = q.memcpy_async(dst, src, n)
 ev.wait()
 print("status:", ev.execution_status.name)
-t = (ev.profiling_info_submit, ev.profiling_info_start,
-     ev.profiling_info_end)
+t = (ev.profiling_info_submit, ev.profiling_info_start, ev.profiling_info_end)
 print("timestamps ordered:", t[0] <= t[1] <= t[2])
 print(f"copy of {n} bytes took {(t[2] - t[1]) * 1e-3:.1f} us on the device")
 

@@ -7,6 +7,7 @@ ZE_FLAT_DEVICE_HIERARCHY=COMPOSITE (the test driver does with
 SLUICE_ZE_TEST_DRIVER_SUBDEVICES=2); devices that cannot be partitioned
 raise SyclSubDeviceCreationError.
 """
+
 import sys
 
 import sluice.compat
@@ -25,8 +26,10 @@ for partition in ("next_partitionable", "numa", 1, [1, 1]):
     except dpctl.SyclSubDeviceCreationError:
         print(f"partition={partition!r}: cannot be partitioned")
         continue
-    print(f"partition={partition!r}: {len(subs)} sub-devices:",
-          ", ".join(s.filter_string for s in subs))
+    print(
+        f"partition={partition!r}: {len(subs)} sub-devices:",
+        ", ".join(s.filter_string for s in subs),
+    )
     for s in subs:
         assert s.parent_device == dev
         x = dpt.arange(4, dtype="f4", device=s)

@@ -4,6 +4,7 @@ through __sycl_usm_array_interface__.
 
     python examples/python/dpctl/usm_memory.py [filter-string]
 """
+
 import sys
 
 import numpy as np
@@ -22,8 +23,12 @@ print("device:", q.sycl_device.filter_string)
 # Shared memory: the host reads and writes it through the buffer protocol.
 ms = dpmem.MemoryUSMShared(32, queue=q)
 ms.copy_from_host(b"sluice USM shared memory demo...")
-print("shared:", bytes(memoryview(ms)[:17]).decode(), "| usm type",
-      ms.get_usm_type())
+print(
+    "shared:",
+    bytes(memoryview(ms)[:17]).decode(),
+    "| usm type",
+    ms.get_usm_type(),
+)
 view = np.frombuffer(ms, dtype=np.uint8)
 print("numpy view size:", view.size)
 
@@ -47,8 +52,12 @@ print("as_usm_memory:", type(mem).__name__, mem.nbytes, "bytes")
 y = dpt.usm_ndarray((2, 4), dtype="i4", buffer=mem)
 print("usm_ndarray over it:", dpt.asnumpy(y).tolist())
 iface = x.__sycl_usm_array_interface__
-print("interface:", iface["shape"], iface["typestr"],
-      iface["syclobj"] is x.sycl_queue)
+print(
+    "interface:",
+    iface["shape"],
+    iface["typestr"],
+    iface["syclobj"] is x.sycl_queue,
+)
 z = dpt.asarray(ms)  # any object with the interface
 print("asarray of shared memory:", z.dtype, z.shape)
 

@@ -29,8 +29,9 @@ def black_scholes(item: kapi.Item, price, strike, t, call, put):
     s = strike[i]
     tt = t[i]
     sig_sqrt_t = VOLATILITY * math.sqrt(tt)
-    d1 = (math.log(p / s) + (RISK_FREE + 0.5 * VOLATILITY * VOLATILITY) * tt) \
-        / sig_sqrt_t
+    d1 = (
+        math.log(p / s) + (RISK_FREE + 0.5 * VOLATILITY * VOLATILITY) * tt
+    ) / sig_sqrt_t
     d2 = d1 - sig_sqrt_t
     discounted = s * math.exp(-RISK_FREE * tt)
     c = p * cnd(d1) - discounted * cnd(d2)
@@ -40,10 +41,12 @@ def black_scholes(item: kapi.Item, price, strike, t, call, put):
 
 def reference(price, strike, t):
     from math import erf
+
     cnd = np.vectorize(lambda d: 0.5 + 0.5 * erf(d / math.sqrt(2.0)))
     sig_sqrt_t = VOLATILITY * np.sqrt(t)
-    d1 = (np.log(price / strike) +
-          (RISK_FREE + 0.5 * VOLATILITY ** 2) * t) / sig_sqrt_t
+    d1 = (
+        np.log(price / strike) + (RISK_FREE + 0.5 * VOLATILITY**2) * t
+    ) / sig_sqrt_t
     d2 = d1 - sig_sqrt_t
     discounted = strike * np.exp(-RISK_FREE * t)
     call = price * cnd(d1) - discounted * cnd(d2)
@@ -61,12 +64,19 @@ def main(device):
     call = sluice.empty_like(args[0])
     put = sluice.empty_like(args[0])
     sluice.call_kernel(black_scholes, kapi.Range(n), *args, call, put)
-    rc, rp = reference(price.astype(np.float64), strike.astype(np.float64),
-                       t.astype(np.float64))
-    err = max(np.max(np.abs(sluice.asnumpy(call) - rc)),
-              np.max(np.abs(sluice.asnumpy(put) - rp)))
-    print(f"black-scholes ({np.dtype(dt).name}) on "
-          f"{call.device.filter_string}: max error {err:.3g}")
+    rc, rp = reference(
+        price.astype(np.float64),
+        strike.astype(np.float64),
+        t.astype(np.float64),
+    )
+    err = max(
+        np.max(np.abs(sluice.asnumpy(call) - rc)),
+        np.max(np.abs(sluice.asnumpy(put) - rp)),
+    )
+    print(
+        f"black-scholes ({np.dtype(dt).name}) on "
+        f"{call.device.filter_string}: max error {err:.3g}"
+    )
     assert err < (1e-9 if dt == np.float64 else 1e-3)
     print("OK")
 

@@ -18,10 +18,13 @@ def histogram(item: kapi.Item, data, bins, counts):
     b = int(data[i] * bins)
     if b >= bins:
         b = bins - 1
-    ref = kapi.AtomicRef(counts, index=b,
-                         memory_order=kapi.MemoryOrder.RELAXED,
-                         memory_scope=kapi.MemoryScope.DEVICE,
-                         address_space=kapi.AddressSpace.GLOBAL)
+    ref = kapi.AtomicRef(
+        counts,
+        index=b,
+        memory_order=kapi.MemoryOrder.RELAXED,
+        memory_scope=kapi.MemoryScope.DEVICE,
+        address_space=kapi.AddressSpace.GLOBAL,
+    )
     ref.fetch_add(1)
 
 
@@ -34,9 +37,11 @@ def main(device):
     idx = np.minimum((data_np * nbins).astype(np.int64), nbins - 1)
     ref = np.bincount(idx, minlength=nbins)
     got = sluice.asnumpy(counts)
-    print(f"histogram of {n} values in {nbins} bins on "
-          f"{counts.device.filter_string}: total {got.sum()}, "
-          f"{np.sum(got != ref)} bins differ")
+    print(
+        f"histogram of {n} values in {nbins} bins on "
+        f"{counts.device.filter_string}: total {got.sum()}, "
+        f"{np.sum(got != ref)} bins differ"
+    )
     assert np.array_equal(got, ref)
     print("OK")
 

@@ -44,9 +44,11 @@ def main(device):
     got = sluice.asnumpy(labels)
     # Ties within rounding may pick either centroid: compare distances.
     worse = d[np.arange(n), got] - d[np.arange(n), ref]
-    print(f"k-means assignment of {n} points to {k} centroids on "
-          f"{labels.device.filter_string}: {np.sum(got != ref)} labels "
-          f"differ, largest distance excess {worse.max():.3g}")
+    print(
+        f"k-means assignment of {n} points to {k} centroids on "
+        f"{labels.device.filter_string}: {np.sum(got != ref)} labels "
+        f"differ, largest distance excess {worse.max():.3g}"
+    )
     assert worse.max() < 1e-5
     print("OK")
 

@@ -42,12 +42,20 @@ def main(device):
     a = sluice.asarray(a_np, device=device)
     b = sluice.asarray(b_np, device=device)
     c = sluice.empty((m, p), dtype=np.float32, device=device)
-    sluice.call_kernel(matmul, kapi.NdRange((m, p), (TILE, TILE)), a, b, c,
-                       kapi.LocalAccessor((TILE, TILE), np.float32),
-                       kapi.LocalAccessor((TILE, TILE), np.float32))
+    sluice.call_kernel(
+        matmul,
+        kapi.NdRange((m, p), (TILE, TILE)),
+        a,
+        b,
+        c,
+        kapi.LocalAccessor((TILE, TILE), np.float32),
+        kapi.LocalAccessor((TILE, TILE), np.float32),
+    )
     err = np.max(np.abs(sluice.asnumpy(c) - a_np @ b_np))
-    print(f"tiled matmul {m}x{n} @ {n}x{p} on {c.device.filter_string}: "
-          f"max error {err:.3g}")
+    print(
+        f"tiled matmul {m}x{n} @ {n}x{p} on {c.device.filter_string}: "
+        f"max error {err:.3g}"
+    )
     assert err < 1e-3
     print("OK")
 

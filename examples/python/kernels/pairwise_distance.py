@@ -1,6 +1,6 @@
 """Pairwise Euclidean distances between points with a 2-D range kernel.
 
-    python pairwise_distance.py [DEVICE]
+python pairwise_distance.py [DEVICE]
 """
 
 import math
@@ -32,8 +32,10 @@ def main(device):
     sluice.call_kernel(pairwise_distance, kapi.Range(n, n), x, d)
     ref = np.sqrt(((x_np[:, None, :] - x_np[None, :, :]) ** 2).sum(-1))
     err = np.max(np.abs(sluice.asnumpy(d) - ref))
-    print(f"pairwise distance of {n} points on {d.device.filter_string}: "
-          f"max error {err:.3g}")
+    print(
+        f"pairwise distance of {n} points on {d.device.filter_string}: "
+        f"max error {err:.3g}"
+    )
     assert err < 1e-5
     print("OK")
 

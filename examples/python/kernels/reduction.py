@@ -38,13 +38,20 @@ def main(device):
     a_np = np.random.default_rng(5).integers(0, 100, n).astype(np.int64)
     a = sluice.asarray(a_np, device=device)
     partial = sluice.zeros(groups, dtype=np.int64, device=device)
-    sluice.call_kernel(group_sum, kapi.NdRange((n,), (GROUP,)), a, partial,
-                       kapi.LocalAccessor((GROUP,), np.int64))
+    sluice.call_kernel(
+        group_sum,
+        kapi.NdRange((n,), (GROUP,)),
+        a,
+        partial,
+        kapi.LocalAccessor((GROUP,), np.int64),
+    )
     got = sluice.asnumpy(partial)
     ref = a_np.reshape(groups, GROUP).sum(axis=1)
-    print(f"sum of {n} integers in workgroups of {GROUP} on "
-          f"{partial.device.filter_string}: {got.sum()} (NumPy "
-          f"{a_np.sum()})")
+    print(
+        f"sum of {n} integers in workgroups of {GROUP} on "
+        f"{partial.device.filter_string}: {got.sum()} (NumPy "
+        f"{a_np.sum()})"
+    )
     assert np.array_equal(got, ref)
     print("OK")
 

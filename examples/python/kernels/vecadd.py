@@ -1,6 +1,6 @@
 """Vector addition with a range kernel: one work-item per element.
 
-    python vecadd.py [DEVICE]      (DEVICE: a filter string, e.g. opencl:cpu:0)
+python vecadd.py [DEVICE]      (DEVICE: a filter string, e.g. opencl:cpu:0)
 """
 
 import sys

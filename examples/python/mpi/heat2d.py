@@ -6,6 +6,7 @@ read the device's memory), and updates its rows with slicing.
 
     mpirun -n 4 python examples/python/mpi/heat2d.py [DEVICE] [N] [STEPS]
 """
+
 import sys
 
 import numpy
@@ -26,32 +27,41 @@ down = rank + 1 if rank < size - 1 else MPI.PROC_NULL
 
 def initial(n):
     u = numpy.zeros((n, n))
-    u[n // 4: n // 2, n // 4: 3 * n // 4] = 100.0  # a hot patch
+    u[n // 4 : n // 2, n // 4 : 3 * n // 4] = 100.0  # a hot patch
     return u
 
 
 lo, hi = sd.balanced(n, size)[rank]
 u = np.zeros((hi - lo + 2, n), dtype=np.float64, device=device)
-u[1:-1] = initial(n)[lo:hi]            # rows lo..hi, ghosts at 0 and -1
+u[1:-1] = initial(n)[lo:hi]  # rows lo..hi, ghosts at 0 and -1
 
 
 def exchange(u):
     # My first row goes up while the row above comes into ghost row 0;
     # my last row goes down while the row below comes into the last ghost.
-    for send_row, dest, recv_row, source in ((1, up, -1, down),
-                                             (-2, down, 0, up)):
-        with sd.staged(u[send_row]) as s, \
-                sd.staged(u[recv_row], read=False, write=True) as r:
+    for send_row, dest, recv_row, source in (
+        (1, up, -1, down),
+        (-2, down, 0, up),
+    ):
+        with (
+            sd.staged(u[send_row]) as s,
+            sd.staged(u[recv_row], read=False, write=True) as r,
+        ):
             comm.Sendrecv(s, dest=dest, recvbuf=r, source=source)
 
 
 for _ in range(steps):
     exchange(u)
-    lap = (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:]
-           - 4 * u[1:-1, 1:-1])
+    lap = (
+        u[:-2, 1:-1]
+        + u[2:, 1:-1]
+        + u[1:-1, :-2]
+        + u[1:-1, 2:]
+        - 4 * u[1:-1, 1:-1]
+    )
     u[1:-1, 1:-1] = u[1:-1, 1:-1] + alpha * lap
     if rank == 0:
-        u[1] = 0.0                     # the grid's edge rows stay cold
+        u[1] = 0.0  # the grid's edge rows stay cold
     if rank == size - 1:
         u[-2] = 0.0
 
@@ -61,9 +71,16 @@ if rank == 0:
     got = numpy.concatenate(blocks)
     ref = initial(n)
     for _ in range(steps):
-        lap = (ref[:-2, 1:-1] + ref[2:, 1:-1] + ref[1:-1, :-2]
-               + ref[1:-1, 2:] - 4 * ref[1:-1, 1:-1])
+        lap = (
+            ref[:-2, 1:-1]
+            + ref[2:, 1:-1]
+            + ref[1:-1, :-2]
+            + ref[1:-1, 2:]
+            - 4 * ref[1:-1, 1:-1]
+        )
         ref[1:-1, 1:-1] += alpha * lap
-    print(f"{size} ranks on {u.device.filter_string}: {n}x{n} grid, "
-          f"{steps} steps, heat {got.sum():.6g}")
+    print(
+        f"{size} ranks on {u.device.filter_string}: {n}x{n} grid, "
+        f"{steps} steps, heat {got.sum():.6g}"
+    )
     print(f"max error vs NumPy: {numpy.abs(got - ref).max():.3g}")

@@ -42,6 +42,11 @@ enum class ProgramStage {
   LLVM,
 };
 
+/// The name of `stage` ("input", "placed", "fused", "kernels", "binaries",
+/// "llvm"): sluice-compile's --stop-after and the C API's messages (whose
+/// SluiceCompileStage numbers the stages in the same order).
+const char *programStageName(ProgramStage stage);
+
 struct ProgramPipelineOptions {
   bool fuse = true;
   KernelPipelineOptions kernels;

@@ -209,6 +209,20 @@ public:
     return success();
   }
 
+  /// Fills `loop`'s body, over flat element indices: evaluates the payload
+  /// at its induction variable and stores the outputs.
+  LogicalResult storeElementsOf(scf::ForOp loop) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    Point p;
+    p.flat = loop.getInductionVar();
+    IRMapping mapping;
+    FailureOr<SmallVector<Value>> values = payload(p, Value(), mapping);
+    if (failed(values))
+      return failure();
+    return storeOutputs(p, *values);
+  }
+
   /// [lo, hi) of this host workgroup's share of `total`, in chunks that are
   /// multiples of `align`.
   std::pair<Value, Value> hostRange(Value total, int64_t align) {

@@ -285,16 +285,8 @@ LogicalResult sluice::kernels::buildCudaElementwiseKernel(gpu::GPUFuncOp func,
   // The rest, element by element.
   Value tailStart = bb.add(bb.mul(vectors, bb.c(V)), gid);
   auto tail = scf::ForOp::create(b, loc, tailStart, total, stride);
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPoint(tail.getBody()->getTerminator());
-    BodyBuilder::Point p;
-    p.flat = tail.getInductionVar();
-    IRMapping mapping;
-    FailureOr<SmallVector<Value>> values = bb.payload(p, Value(), mapping);
-    if (failed(values) || failed(bb.storeOutputs(p, *values)))
-      return failure();
-  }
+  if (failed(bb.storeElementsOf(tail)))
+    return failure();
   bb.finish();
   return success();
 }

@@ -120,16 +120,8 @@ LogicalResult sluice::kernels::buildElementwiseKernel(gpu::GPUFuncOp func,
   Value total =
       bb.product(llvm::to_vector(llvm::seq<unsigned>(0, bb.loopSizes.size())));
   scf::ForOp loop = bb.distributedLoop(total, /*hostAlign=*/64);
-  {
-    OpBuilder::InsertionGuard guard(bb.b);
-    bb.b.setInsertionPoint(loop.getBody()->getTerminator());
-    BodyBuilder::Point p;
-    p.flat = loop.getInductionVar();
-    IRMapping mapping;
-    FailureOr<SmallVector<Value>> values = bb.payload(p, Value(), mapping);
-    if (failed(values) || failed(bb.storeOutputs(p, *values)))
-      return failure();
-  }
+  if (failed(bb.storeElementsOf(loop)))
+    return failure();
   bb.finish();
   return success();
 }

@@ -97,6 +97,25 @@ private:
                               ArrayRef<Type> argTypes, Location loc,
                               TypeRange workgroupMemory = {});
 
+  // The phases of run: the op's one placement, the kernel arguments, and
+  // the kernels and launches of a map or a reduction.
+  FailureOr<usm::PlacementAttr> placementOfOp(linalg::GenericOp op);
+  void addBufferArgs(OpBuilder &b, Location loc, KernelSpec &spec);
+  SmallVector<Value> addLoopSizeArgs(OpBuilder &b, Location loc,
+                                     KernelSpec &spec);
+  LogicalResult addCapturedArgs(usm::PlacementAttr placement, KernelSpec &spec);
+  /// What forming the kernels of one op takes.
+  struct FormContext {
+    OpBuilder &b;
+    IndexMath &m;
+    KernelSpec &spec;
+    usm::PlacementAttr placement;
+    ArrayRef<Value> hostLoopSizes;
+    const std::string &base;
+  };
+  LogicalResult formElementwise(FormContext &ctx);
+  LogicalResult formReduction(FormContext &ctx);
+
   ModuleOp module;
   const ConvertLinalgToKernelsPassOptions &opts;
   SymbolTable symbols;
@@ -186,6 +205,45 @@ void KernelFormer::launch(OpBuilder &b, Location loc, KernelSpec &spec,
 
 LogicalResult KernelFormer::run(linalg::GenericOp op) {
   Location loc = op.getLoc();
+  FailureOr<usm::PlacementAttr> placement = placementOfOp(op);
+  if (failed(placement))
+    return failure();
+  std::optional<KernelTarget> target =
+      kernelTargetForDevice(placement->getQueue().getDevice());
+  if (!target)
+    return op.emitOpError("queue ")
+           << placement->getQueue()
+           << " names no backend Sluice compiles for (host, opencl, "
+              "level_zero, cuda); bind it to a device first";
+
+  OpBuilder b(op);
+  IndexMath m{b, loc};
+  KernelSpec spec;
+  spec.target = *target;
+  spec.op = op;
+  spec.workgroupSize = *target == KernelTarget::Host ? 1 : opts.workgroupSize;
+  spec.hostGrain = opts.hostGrain;
+  spec.initIsIdentity = op->hasAttr(kInitIsIdentityAttrName);
+
+  // Kernel arguments: the flat buffers, then the dynamic loop sizes, then
+  // the scalar inputs, then the scalars the body uses from above.
+  addBufferArgs(b, loc, spec);
+  SmallVector<Value> hostLoopSizes = addLoopSizeArgs(b, loc, spec);
+  if (failed(addCapturedArgs(*placement, spec)))
+    return failure();
+
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  std::string base = (func ? func.getName().str() : std::string("kernel"));
+  FormContext ctx{b, m, spec, *placement, hostLoopSizes, base};
+  if (failed(op.getNumReductionLoops() == 0 ? formElementwise(ctx)
+                                            : formReduction(ctx)))
+    return failure();
+  op.erase();
+  return success();
+}
+
+FailureOr<usm::PlacementAttr>
+KernelFormer::placementOfOp(linalg::GenericOp op) {
   // One placement for the whole op; the usm verifiers made sure of it.
   usm::PlacementAttr placement;
   for (Value operand : op->getOperands()) {
@@ -208,28 +266,14 @@ LogicalResult KernelFormer::run(linalg::GenericOp op) {
   }
   if (!placement)
     return op.emitOpError("has no buffer operand to place it");
-  std::optional<KernelTarget> target =
-      kernelTargetForDevice(placement.getQueue().getDevice());
-  if (!target)
-    return op.emitOpError("queue ")
-           << placement.getQueue()
-           << " names no backend Sluice compiles for (host, opencl, "
-              "level_zero, cuda); bind it to a device first";
+  return placement;
+}
 
-  OpBuilder b(op);
-  IndexMath m{b, loc};
-  KernelSpec spec;
-  spec.target = *target;
-  spec.op = op;
-  spec.workgroupSize = *target == KernelTarget::Host ? 1 : opts.workgroupSize;
-  spec.hostGrain = opts.hostGrain;
-  spec.initIsIdentity = op->hasAttr(kInitIsIdentityAttrName);
-  bool isCuda = *target == KernelTarget::Cuda;
-
-  // Kernel arguments: the flat buffers, then the dynamic loop sizes, then
-  // the scalar inputs. A buffer that is both read and written (a result
-  // stored into an operand) is one argument, so the kernel's loads and
-  // stores visibly use one pointer and vectorise without alias checks.
+/// A buffer that is both read and written (a result stored into an
+/// operand) is one argument, so the kernel's loads and stores visibly use
+/// one pointer and vectorise without alias checks.
+void KernelFormer::addBufferArgs(OpBuilder &b, Location loc, KernelSpec &spec) {
+  linalg::GenericOp op = spec.op;
   llvm::DenseMap<Value, size_t> flatArg;
   for (OpOperand &operand : op->getOpOperands()) {
     Value v = operand.get();
@@ -266,6 +310,13 @@ LogicalResult KernelFormer::run(linalg::GenericOp op) {
     }
     spec.strided[number] = std::move(access);
   }
+}
+
+/// The dynamic loop sizes and the scalar inputs; returns every loop's size
+/// on the host.
+SmallVector<Value> KernelFormer::addLoopSizeArgs(OpBuilder &b, Location loc,
+                                                 KernelSpec &spec) {
+  linalg::GenericOp op = spec.op;
   SmallVector<int64_t> staticSizes = op.getStaticLoopRanges();
   SmallVector<Range, 4> ranges =
       cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc);
@@ -289,6 +340,12 @@ LogicalResult KernelFormer::run(linalg::GenericOp op) {
     }
   }
 
+  return hostLoopSizes;
+}
+
+LogicalResult KernelFormer::addCapturedArgs(usm::PlacementAttr placement,
+                                            KernelSpec &spec) {
+  linalg::GenericOp op = spec.op;
   // Scalars the body uses from above become arguments too (constants are
   // cloned into the kernel instead).
   llvm::SetVector<Value> captured;
@@ -309,33 +366,39 @@ LogicalResult KernelFormer::run(linalg::GenericOp op) {
     spec.capturedArg[v] = spec.hostArgs.size();
     spec.hostArgs.push_back(v);
   }
+  return success();
+}
 
-  auto func = op->getParentOfType<FunctionOpInterface>();
-  std::string base = (func ? func.getName().str() : std::string("kernel"));
-  bool isHost = *target == KernelTarget::Host;
+LogicalResult KernelFormer::formElementwise(FormContext &ctx) {
+  auto &[b, m, spec, placement, hostLoopSizes, base] = ctx;
+  bool isCuda = spec.target == KernelTarget::Cuda;
+  Value total = m.product(hostLoopSizes);
+  // CUDA kernels that use vector accesses need a vector's worth of
+  // elements per work-item.
+  int64_t perItem = isCuda && cudaVectorizable(spec.op) ? kCudaVectorWidth : 1;
+  Value groups =
+      spec.target == KernelTarget::Host
+          ? m.clamp(m.ceilDiv(total, m.c(opts.hostGrain)), 1,
+                    opts.hostMaxGroups)
+          : m.clamp(m.ceilDiv(total, m.c(opts.workgroupSize * perItem)), 1,
+                    kMaxGpuGroups);
+  gpu::GPUFuncOp kernel =
+      createKernel(spec.target, base + "_map", spec.argTypes(), m.loc);
+  if (failed(isCuda ? buildCudaElementwiseKernel(kernel, spec)
+                    : buildElementwiseKernel(kernel, spec)))
+    return failure();
+  launch(b, m.loc, spec, kernel, groups, spec.workgroupSize,
+         placement.getQueue());
+  return success();
+}
 
-  if (op.getNumReductionLoops() == 0) {
-    Value total = m.product(hostLoopSizes);
-    // CUDA kernels that use vector accesses need a vector's worth of
-    // elements per work-item.
-    int64_t perItem = isCuda && cudaVectorizable(op) ? kCudaVectorWidth : 1;
-    Value groups =
-        isHost ? m.clamp(m.ceilDiv(total, m.c(opts.hostGrain)), 1,
-                         opts.hostMaxGroups)
-               : m.clamp(m.ceilDiv(total, m.c(opts.workgroupSize * perItem)), 1,
-                         kMaxGpuGroups);
-    gpu::GPUFuncOp kernel =
-        createKernel(*target, base + "_map", spec.argTypes(), loc);
-    if (failed(isCuda ? buildCudaElementwiseKernel(kernel, spec)
-                      : buildElementwiseKernel(kernel, spec)))
-      return failure();
-    launch(b, loc, spec, kernel, groups, spec.workgroupSize,
-           placement.getQueue());
-    op.erase();
-    return success();
-  }
-
-  // Reductions.
+LogicalResult KernelFormer::formReduction(FormContext &ctx) {
+  auto &[b, m, spec, placement, hostLoopSizes, base] = ctx;
+  linalg::GenericOp op = spec.op;
+  Location loc = m.loc;
+  bool isCuda = spec.target == KernelTarget::Cuda;
+  bool isHost = spec.target == KernelTarget::Host;
+  SmallVector<int64_t> staticSizes = spec.staticLoopSizes;
   FailureOr<Combiner> combiner = matchCombiner(op);
   if (failed(combiner))
     return failure();
@@ -412,8 +475,8 @@ LogicalResult KernelFormer::run(linalg::GenericOp op) {
         gpu::AddressSpaceAttr::get(b.getContext(),
                                    gpu::AddressSpace::Workgroup)));
   TypeRange scratch = serialItems ? TypeRange() : TypeRange(cudaScratch);
-  gpu::GPUFuncOp partialKernel =
-      createKernel(*target, base + "_reduce", spec.argTypes(), loc, scratch);
+  gpu::GPUFuncOp partialKernel = createKernel(spec.target, base + "_reduce",
+                                              spec.argTypes(), loc, scratch);
   if (failed(isCuda && !serialItems
                  ? buildCudaReductionKernel(partialKernel, spec)
                  : buildReductionKernel(partialKernel, spec)))
@@ -428,7 +491,7 @@ LogicalResult KernelFormer::run(linalg::GenericOp op) {
     Value groups2 = m.clamp(m.ceilDiv(numOutputs, m.c(outputsPerGroup)), 1,
                             isHost ? opts.hostMaxGroups : kMaxGpuGroups);
     gpu::GPUFuncOp combineKernel =
-        createKernel(*target, base + "_combine", spec.argTypes(), loc,
+        createKernel(spec.target, base + "_combine", spec.argTypes(), loc,
                      isCuda ? TypeRange(cudaScratch) : TypeRange());
     if (failed(isCuda ? buildCudaCombineKernel(combineKernel, spec)
                       : buildCombineKernel(combineKernel, spec)))
@@ -437,7 +500,6 @@ LogicalResult KernelFormer::run(linalg::GenericOp op) {
            placement.getQueue());
     memref::DeallocOp::create(b, loc, partials);
   }
-  op.erase();
   return success();
 }
 

@@ -90,14 +90,7 @@ Value sluice::usm::emitComplexCast(OpBuilder &b, Location loc, Value v,
 
 Value sluice::usm::emitComplexScalarOp(OpBuilder &b, Location loc,
                                        Operation *op, ValueRange args) {
-  Type element;
-  for (Type t : op->getOperandTypes())
-    if (auto a = dyn_cast<ArrayType>(t)) {
-      element = a.getElementType();
-      break;
-    }
-  if (!element)
-    element = op->getOperand(0).getType();
+  Type element = dataElementType(op);
   bool isComplex = isa<ComplexType>(element);
 
   // The ops that also take real numbers.

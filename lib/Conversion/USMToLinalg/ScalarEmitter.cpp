@@ -230,6 +230,13 @@ static Value emitCompare(OpBuilder &b, Location loc, Value x, Value y,
   return arith::CmpIOp::create(b, loc, u ? up : sp, x, y);
 }
 
+Type sluice::usm::dataElementType(Operation *op) {
+  for (Type t : op->getOperandTypes())
+    if (auto a = dyn_cast<ArrayType>(t))
+      return a.getElementType();
+  return op->getOperand(0).getType();
+}
+
 Value sluice::usm::emitScalarOp(OpBuilder &b, Location loc, Operation *op,
                                 ValueRange args) {
   if (auto cast = dyn_cast<AstypeOp>(op))
@@ -241,15 +248,7 @@ Value sluice::usm::emitScalarOp(OpBuilder &b, Location loc, Operation *op,
   if (isComplexScalarOp(op))
     return emitComplexScalarOp(b, loc, op, args);
 
-  // The data element type: of the first array operand, else the first scalar.
-  Type element;
-  for (Type t : op->getOperandTypes())
-    if (auto a = dyn_cast<ArrayType>(t)) {
-      element = a.getElementType();
-      break;
-    }
-  if (!element)
-    element = op->getOperand(0).getType();
+  Type element = dataElementType(op);
   bool isFloat = isa<FloatType>(element);
   bool isUnsigned = element.isUnsignedInteger() || element.isInteger(1);
   using P = arith::CmpFPredicate;

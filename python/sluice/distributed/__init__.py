@@ -22,14 +22,45 @@ Every rank runs the same program (SPMD): start it with
 
 import sluice as _sluice
 
-from ._darray import (DArray, all, any, arange, asarray, asnumpy,  # noqa: F401
-                      check_placement, default_device, elementwise, empty,
-                      empty_like, from_local, full, full_like, map_blocks,
-                      matmul, max, mean, min, ones, ones_like, prod, reduce,
-                      reset_stats, stats, sum, zeros, zeros_like)
+from ._darray import (
+    DArray,
+    all,
+    any,
+    arange,
+    asarray,
+    asnumpy,  # noqa: F401
+    check_placement,
+    default_device,
+    elementwise,
+    empty,
+    empty_like,
+    from_local,
+    full,
+    full_like,
+    map_blocks,
+    matmul,
+    max,
+    mean,
+    min,
+    ones,
+    ones_like,
+    prod,
+    reduce,
+    reset_stats,
+    stats,
+    sum,
+    zeros,
+    zeros_like,
+)
 from ._layout import Layout, balanced, same_comm  # noqa: F401
-from ._mpi import (buffer, device_aware, mpi, passable,  # noqa: F401
-                   staged, world)
+from ._mpi import (
+    buffer,
+    device_aware,
+    mpi,
+    passable,  # noqa: F401
+    staged,
+    world,
+)
 
 # Elementwise functions of sluice, lifted to distributed arrays (block by
 # block, after the distribution check); with no DArray among the
@@ -52,10 +83,13 @@ def _lift(name):
 
     def lifted(*args, **kwargs):
         return map_blocks(fn, *args, **kwargs)
+
     lifted.__name__ = name
     lifted.__qualname__ = name
-    lifted.__doc__ = (f"sluice.{name} of distributed arrays, block by block "
-                      f"(see map_blocks).")
+    lifted.__doc__ = (
+        f"sluice.{name} of distributed arrays, block by block "
+        f"(see map_blocks)."
+    )
     return lifted
 
 

@@ -51,9 +51,11 @@ class DArray:
 
     def __init__(self, local, layout):
         if tuple(local.shape) != layout.local_shape():
-            raise ValueError(f"block of shape {tuple(local.shape)} does not "
-                             f"match the layout's {layout.local_shape()} "
-                             f"on rank {layout.rank}")
+            raise ValueError(
+                f"block of shape {tuple(local.shape)} does not "
+                f"match the layout's {layout.local_shape()} "
+                f"on rank {layout.rank}"
+            )
         self.local = local
         self.layout = layout
 
@@ -64,8 +66,9 @@ class DArray:
     bounds = property(lambda self: self.layout.bounds)
     dtype = property(lambda self: self.local.dtype)
     ndim = property(lambda self: len(self.layout.shape))
-    size = property(lambda self: int(np.prod(self.layout.shape,
-                                              dtype=np.int64)))
+    size = property(
+        lambda self: int(np.prod(self.layout.shape, dtype=np.int64))
+    )
     device = property(lambda self: self.local.device)
     sycl_queue = property(lambda self: self.local.sycl_queue)
     usm_type = property(lambda self: self.local.usm_type)
@@ -74,14 +77,18 @@ class DArray:
         return self.shape[0]
 
     def __reduce__(self):
-        raise TypeError("a DArray is one block per rank and cannot be "
-                        "pickled: send x.local (a sluice.Array) or "
-                        "x.asnumpy()")
+        raise TypeError(
+            "a DArray is one block per rank and cannot be "
+            "pickled: send x.local (a sluice.Array) or "
+            "x.asnumpy()"
+        )
 
     def __repr__(self):
-        return (f"DArray(shape={self.shape}, dtype={self.dtype}, "
-                f"{self.layout.describe()}, rank {self.layout.rank} on "
-                f"{self.device.filter_string})")
+        return (
+            f"DArray(shape={self.shape}, dtype={self.dtype}, "
+            f"{self.layout.describe()}, rank {self.layout.rank} on "
+            f"{self.device.filter_string})"
+        )
 
     # --- to and from the host ---------------------------------------------
     def asnumpy(self):
@@ -92,15 +99,19 @@ class DArray:
         return np.concatenate(blocks, axis=self.split)
 
     def __array__(self, dtype=None, copy=None):
-        raise TypeError("Implicit conversion of a DArray to a NumPy array is "
-                        "not allowed (its blocks live on the ranks' devices): "
-                        "use x.asnumpy() (an all-gather)")
+        raise TypeError(
+            "Implicit conversion of a DArray to a NumPy array is "
+            "not allowed (its blocks live on the ranks' devices): "
+            "use x.asnumpy() (an all-gather)"
+        )
 
     def _scalar(self):
         if self.size != 1:
-            raise ValueError("only arrays of one element can be converted "
-                             f"to Python scalars (this one has shape "
-                             f"{self.shape})")
+            raise ValueError(
+                "only arrays of one element can be converted "
+                f"to Python scalars (this one has shape "
+                f"{self.shape})"
+            )
         return self.asnumpy().reshape(()).item()
 
     def __float__(self):
@@ -144,7 +155,7 @@ class DArray:
     def copy(self):
         return DArray(sluice.copy(self.local), self.layout)
 
-    # --- indexing -------------------------------------------------------------
+    # --- indexing ------------------------------------------------------------
     def _normalize(self, key):
         if not isinstance(key, tuple):
             key = (key,)
@@ -156,23 +167,26 @@ class DArray:
         if n_ell:
             i = key.index(Ellipsis)
             fill = self.ndim - (len(key) - 1)
-            key = key[:i] + (slice(None),) * fill + key[i + 1:]
+            key = key[:i] + (slice(None),) * fill + key[i + 1 :]
         if len(key) > self.ndim:
-            raise IndexError(f"too many indices for array: array is "
-                             f"{self.ndim}-dimensional, but {len(key)} were "
-                             "indexed")
+            raise IndexError(
+                f"too many indices for array: array is "
+                f"{self.ndim}-dimensional, but {len(key)} were "
+                "indexed"
+            )
         key = key + (slice(None),) * (self.ndim - len(key))
         for k in key:
             if not isinstance(k, (slice, int, np.integer)):
-                raise TypeError("distributed arrays take integers, slices "
-                                f"and ... as indices, not {type(k).__name__}")
+                raise TypeError(
+                    "distributed arrays take integers, slices "
+                    f"and ... as indices, not {type(k).__name__}"
+                )
         return key
 
     def __getitem__(self, key):
         key = self._normalize(key)
         s = self.split
-        if s is None or isinstance(key[s], slice) and \
-                key[s] == slice(None):
+        if s is None or isinstance(key[s], slice) and key[s] == slice(None):
             local = self.local[key]
             return DArray(local, _layout_after(self.layout, key, None))
         k = key[s]
@@ -180,15 +194,17 @@ class DArray:
         if not isinstance(k, slice):  # one index along the split axis
             i = operator.index(k)
             if not -n <= i < n:
-                raise IndexError(f"index {i} is out of bounds for axis {s} "
-                                 f"with size {n}")
+                raise IndexError(
+                    f"index {i} is out of bounds for axis {s} with size {n}"
+                )
             i %= n
             return self._take(s, i, key)
         start, stop, step = k.indices(n)
         if step != 1:
             raise NotImplementedError(
                 "slices with a step along the split axis; redistribute to "
-                "split along another axis first")
+                "split along another axis first"
+            )
         stop = builtins.max(stop, start)
         bounds = []
         local_key = list(key)
@@ -205,13 +221,17 @@ class DArray:
     def _take(self, s, i, key):
         """``x[..., i, ...]`` along the split axis: the owner broadcasts the
         row; the result is replicated."""
-        owner = next(r for r, (lo, hi) in enumerate(self.bounds)
-                     if lo <= i < hi)
+        owner = next(
+            r for r, (lo, hi) in enumerate(self.bounds) if lo <= i < hi
+        )
         rest = list(key)
         me = self.layout.rank
         rest[s] = slice(None)
-        shape = [len(range(*k.indices(d))) for k, d in
-                 zip(rest, self.shape) if isinstance(k, slice)]
+        shape = [
+            len(range(*k.indices(d)))
+            for k, d in zip(rest, self.shape)
+            if isinstance(k, slice)
+        ]
         del shape[builtins.sum(1 for k in key[:s] if isinstance(k, slice))]
         if me == owner:
             lk = list(key)
@@ -219,21 +239,30 @@ class DArray:
             row = sluice.copy(self.local[tuple(lk)])
             buf = to_host_buffer(row)
         else:
-            buf = sluice.empty(tuple(shape), dtype=self.dtype,
-                               usm_type="host", sycl_queue=self.sycl_queue)
+            buf = sluice.empty(
+                tuple(shape),
+                dtype=self.dtype,
+                usm_type="host",
+                sycl_queue=self.sycl_queue,
+            )
         with _timed():
             self.comm.Bcast(buf, root=owner)
-        out = sluice.empty(tuple(shape), dtype=self.dtype,
-                           usm_type=self.usm_type,
-                           sycl_queue=self.sycl_queue)
+        out = sluice.empty(
+            tuple(shape),
+            dtype=self.dtype,
+            usm_type=self.usm_type,
+            sycl_queue=self.sycl_queue,
+        )
         out[...] = buf
         return DArray(out, Layout(self.comm, shape, None))
 
     def __setitem__(self, key, value):
         if self.split is not None and not isinstance(
-                self._normalize(key)[self.split], slice):
-            raise NotImplementedError("assignment to one index along the "
-                                      "split axis")
+            self._normalize(key)[self.split], slice
+        ):
+            raise NotImplementedError(
+                "assignment to one index along the split axis"
+            )
         target = self[key]
         target.local[...] = _aligned(value, target.layout, "assignment")
 
@@ -273,6 +302,7 @@ class DArray:
 
     def __array_namespace__(self, api_version=None):
         import sluice.distributed
+
         return sluice.distributed
 
     def __matmul__(self, other):
@@ -288,16 +318,28 @@ def _binop(fn, reflected=False):
     return lambda self, o: map_blocks(fn, self, o)
 
 
-for _name, _fn in [("add", "add"), ("sub", "subtract"), ("mul", "multiply"),
-                   ("truediv", "divide"), ("floordiv", "floor_divide"),
-                   ("mod", "remainder"), ("pow", "power"),
-                   ("and", "bitwise_and"), ("or", "bitwise_or"),
-                   ("xor", "bitwise_xor")]:
+for _name, _fn in [
+    ("add", "add"),
+    ("sub", "subtract"),
+    ("mul", "multiply"),
+    ("truediv", "divide"),
+    ("floordiv", "floor_divide"),
+    ("mod", "remainder"),
+    ("pow", "power"),
+    ("and", "bitwise_and"),
+    ("or", "bitwise_or"),
+    ("xor", "bitwise_xor"),
+]:
     setattr(DArray, f"__{_name}__", _binop(getattr(sluice, _fn)))
     setattr(DArray, f"__r{_name}__", _binop(getattr(sluice, _fn), True))
-for _name, _fn in [("eq", "equal"), ("ne", "not_equal"), ("lt", "less"),
-                   ("le", "less_equal"), ("gt", "greater"),
-                   ("ge", "greater_equal")]:
+for _name, _fn in [
+    ("eq", "equal"),
+    ("ne", "not_equal"),
+    ("lt", "less"),
+    ("le", "less_equal"),
+    ("gt", "greater"),
+    ("ge", "greater_equal"),
+]:
     setattr(DArray, f"__{_name}__", _binop(getattr(sluice, _fn)))
 DArray.__hash__ = None
 
@@ -314,9 +356,12 @@ def _layout_after(layout, key, bounds):
             else:
                 shape.append(len(range(*k.indices(n))))
             axis += 1
-    return Layout._trusted(layout.comm, shape, split,
-                           tuple(bounds) if bounds is not None else
-                           layout.bounds)
+    return Layout._trusted(
+        layout.comm,
+        shape,
+        split,
+        tuple(bounds) if bounds is not None else layout.bounds,
+    )
 
 
 # --- compute follows data over ranks ---------------------------------------
@@ -330,13 +375,14 @@ def _result_layout(args):
     bounds."""
     ds = _darrays(args)
     check_comms(ds)
-    shapes = [a.shape if isinstance(a, DArray) else np.shape(a)
-              for a in args]
+    shapes = [a.shape if isinstance(a, DArray) else np.shape(a) for a in args]
     try:
         shape = tuple(np.broadcast_shapes(*shapes))
     except ValueError:
-        raise ValueError("operands could not be broadcast together with "
-                         "shapes " + " ".join(str(tuple(s)) for s in shapes))
+        raise ValueError(
+            "operands could not be broadcast together with "
+            "shapes " + " ".join(str(tuple(s)) for s in shapes)
+        ) from None
     lead = next((a for a in ds if a.split is not None), None)
     if lead is None:
         return Layout(ds[0].comm, shape, None)
@@ -346,12 +392,15 @@ def _result_layout(args):
             continue
         baxis = b.split + len(shape) - b.ndim
         if baxis != axis:
-            raise incompatible(lead.layout, b.layout,
-                               f"split along axes {axis} and {baxis} of the "
-                               "result")
+            raise incompatible(
+                lead.layout,
+                b.layout,
+                f"split along axes {axis} and {baxis} of the result",
+            )
     if lead.shape[lead.split] != shape[axis]:
-        raise incompatible(lead.layout, lead.layout,
-                           "a split axis of length 1 is broadcast")
+        raise incompatible(
+            lead.layout, lead.layout, "a split axis of length 1 is broadcast"
+        )
     return Layout._trusted(lead.comm, shape, axis, lead.bounds)
 
 
@@ -366,9 +415,11 @@ def _aligned(x, layout, what="operation"):
             return _cut(x.local, x.ndim, layout)
         axis = x.split + len(layout.shape) - x.ndim
         if axis != layout.split:
-            raise incompatible(x.layout, layout,
-                               f"split along axes {axis} and {layout.split} "
-                               "of the result")
+            raise incompatible(
+                x.layout,
+                layout,
+                f"split along axes {axis} and {layout.split} of the result",
+            )
         if x.bounds == layout.bounds:
             return x.local
         target = x.layout.with_bounds(layout.bounds)
@@ -417,10 +468,12 @@ def map_blocks(fn, *args, **kwargs):
     if not isinstance(local, sluice.Array):
         local = sluice.asarray(local, sycl_queue=_queue_of(args))
     if tuple(local.shape) != layout.local_shape():
-        raise ValueError(f"{getattr(fn, '__name__', fn)!s} is not "
-                         "elementwise: its block has shape "
-                         f"{tuple(local.shape)}, not "
-                         f"{layout.local_shape()}")
+        raise ValueError(
+            f"{getattr(fn, '__name__', fn)!s} is not "
+            "elementwise: its block has shape "
+            f"{tuple(local.shape)}, not "
+            f"{layout.local_shape()}"
+        )
     return DArray(local, layout)
 
 
@@ -439,8 +492,10 @@ def elementwise(fn):
         def step(u, v, a):
             return u + a * v
     """
+
     def lifted(*args, **kwargs):
         return map_blocks(fn, *args, **kwargs)
+
     lifted.__name__ = getattr(fn, "__name__", "elementwise")
     lifted.__doc__ = fn.__doc__
     lifted.__wrapped__ = fn
@@ -462,22 +517,36 @@ def reduce(name, x, axis=None, keepdims=False, dtype=None):
     if axis is None:
         axes = tuple(range(nd))
     else:
-        axes = tuple(sorted({operator.index(a) % nd if -nd <= a < nd else
-                             _axis_error(a, nd) for a in
-                             (axis if isinstance(axis, tuple) else (axis,))}))
+        axes = tuple(
+            sorted(
+                {
+                    operator.index(a) % nd
+                    if -nd <= a < nd
+                    else _axis_error(a, nd)
+                    for a in (axis if isinstance(axis, tuple) else (axis,))
+                }
+            )
+        )
     local = x.local
     across = x.split is not None and x.split in axes
     if across and name in _IDENTITY_FREE and x.shape[x.split] == 0:
-        raise ValueError(f"zero-size array to reduction operation {name} "
-                         "which has no identity")
+        raise ValueError(
+            f"zero-size array to reduction operation {name} "
+            "which has no identity"
+        )
     if across and name in _IDENTITY_FREE and local.shape[x.split] == 0:
         # An empty block contributes the neutral element of max/min.
-        part_shape = tuple(1 if d in axes else n
-                           for d, n in enumerate(local.shape))
+        part_shape = tuple(
+            1 if d in axes else n for d, n in enumerate(local.shape)
+        )
         neutral = _neutral(name, local.dtype)
-        part = sluice.full(part_shape, neutral, dtype=local.dtype,
-                           usm_type=local.usm_type,
-                           sycl_queue=local.sycl_queue)
+        part = sluice.full(
+            part_shape,
+            neutral,
+            dtype=local.dtype,
+            usm_type=local.usm_type,
+            sycl_queue=local.sycl_queue,
+        )
         part = fn(part, axis=axes, keepdims=True, **kw)
     else:
         part = fn(local, axis=axes, keepdims=True, **kw)
@@ -485,14 +554,17 @@ def reduce(name, x, axis=None, keepdims=False, dtype=None):
         with _timed():
             part = allreduce_array(x.comm, part, name)
     if not keepdims:
-        part = sluice.reshape(part, tuple(n for d, n in
-                                          enumerate(part.shape)
-                                          if d not in axes))
+        part = sluice.reshape(
+            part, tuple(n for d, n in enumerate(part.shape) if d not in axes)
+        )
     if x.split is None or across:
         shape = part.shape if across or x.split is None else None
         return DArray(part, Layout(x.comm, shape, None))
-    split = x.split if keepdims else \
-        x.split - builtins.sum(1 for a in axes if a < x.split)
+    split = (
+        x.split
+        if keepdims
+        else x.split - builtins.sum(1 for a in axes if a < x.split)
+    )
     shape = list(part.shape)
     shape[split] = x.shape[x.split]
     return DArray(part, Layout(x.comm, shape, split, x.bounds))
@@ -538,18 +610,28 @@ def any(x, axis=None, keepdims=False):  # noqa: A001
 
 def mean(x, axis=None, keepdims=False):
     nd = x.ndim
-    axes = tuple(range(nd)) if axis is None else \
-        tuple(a % nd for a in (axis if isinstance(axis, tuple) else (axis,)))
+    axes = (
+        tuple(range(nd))
+        if axis is None
+        else tuple(
+            a % nd for a in (axis if isinstance(axis, tuple) else (axis,))
+        )
+    )
     count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
-    src = x if x.dtype.kind in "fc" else x.astype(sluice.float64 if
-                                                  _f64(x) else
-                                                  sluice.float32)
+    src = (
+        x
+        if x.dtype.kind in "fc"
+        else x.astype(sluice.float64 if _f64(x) else sluice.float32)
+    )
     return reduce("sum", src, axes, keepdims) / count
 
 
 def _f64(x):
-    return x.device.has_aspect_fp64 if hasattr(x.device,
-                                               "has_aspect_fp64") else True
+    return (
+        x.device.has_aspect_fp64
+        if hasattr(x.device, "has_aspect_fp64")
+        else True
+    )
 
 
 # --- matmul ----------------------------------------------------------------
@@ -561,15 +643,17 @@ def matmul(a, b):
     if not hasattr(sluice, "matmul"):
         raise NotImplementedError(
             "sluice.distributed.matmul needs sluice.matmul, which this "
-            "version of sluice does not have yet")
+            "version of sluice does not have yet"
+        )
     if not isinstance(a, DArray) or not isinstance(b, DArray):
         raise TypeError("matmul of distributed arrays needs two DArrays")
     check_comms([a, b], "matmul")
     if a.ndim != 2 or b.ndim != 2:
         raise NotImplementedError("distributed matmul of 2-D arrays only")
     if a.shape[1] != b.shape[0]:
-        raise ValueError(f"matmul: shapes {a.shape} and {b.shape} do not "
-                         "match")
+        raise ValueError(
+            f"matmul: shapes {a.shape} and {b.shape} do not match"
+        )
     if a.split == 1:  # contraction axis split: partial products
         if b.split != 0 or b.bounds != a.bounds:
             b = b.redistribute(split=0, bounds=a.bounds)
@@ -594,8 +678,11 @@ def default_device(comm=None):
     GPU ``local_rank % n_gpus`` (ranks of one node share them round
     robin), else sluice's default device."""
     comm = _comm(comm)
-    gpus = sluice.get_devices(device_type="gpu") \
-        if sluice.has_gpu_devices() else []
+    gpus = (
+        sluice.get_devices(device_type="gpu")
+        if sluice.has_gpu_devices()
+        else []
+    )
     if not gpus:
         return sluice.select_default_device()
     MPI = mpi()
@@ -633,8 +720,16 @@ def _default_split(shape, split):
     return split
 
 
-def empty(shape, dtype=None, *, comm=None, split="auto", device=None,
-          usm_type="device", sycl_queue=None):
+def empty(
+    shape,
+    dtype=None,
+    *,
+    comm=None,
+    split="auto",
+    device=None,
+    usm_type="device",
+    sycl_queue=None,
+):
     """An uninitialised distributed array: ``shape`` (global) split in
     balanced blocks along ``split`` (default 0; None: replicated) over
     ``comm`` (default ``MPI.COMM_WORLD``), each block on its rank's
@@ -644,16 +739,21 @@ def empty(shape, dtype=None, *, comm=None, split="auto", device=None,
     shape = _shape(shape)
     layout = Layout(comm, shape, _default_split(shape, split))
     q = _queue(device, sycl_queue, comm)
-    local = sluice.empty(layout.local_shape(), dtype=dtype,
-                         usm_type=usm_type, sycl_queue=q)
+    local = sluice.empty(
+        layout.local_shape(), dtype=dtype, usm_type=usm_type, sycl_queue=q
+    )
     return DArray(local, layout)
 
 
 def full(shape, fill_value, dtype=None, **kw):
     """``shape`` filled with ``fill_value`` (arguments as for ``empty``;
     the dtype follows the value, as in NumPy)."""
-    return _filled(shape, fill_value, dtype if dtype is not None else
-                   _fill_dtype(fill_value), kw)
+    return _filled(
+        shape,
+        fill_value,
+        dtype if dtype is not None else _fill_dtype(fill_value),
+        kw,
+    )
 
 
 def _filled(shape, value, dtype, kw):
@@ -688,8 +788,12 @@ def ones_like(x, dtype=None):
 
 
 def empty_like(x, dtype=None):
-    local = sluice.empty(x.local.shape, dtype=dtype or x.dtype,
-                         usm_type=x.usm_type, sycl_queue=x.sycl_queue)
+    local = sluice.empty(
+        x.local.shape,
+        dtype=dtype or x.dtype,
+        usm_type=x.usm_type,
+        sycl_queue=x.sycl_queue,
+    )
     return DArray(local, x.layout)
 
 
@@ -703,8 +807,17 @@ def _like(x, v, dtype):
     return y
 
 
-def arange(start, stop=None, step=1, *, dtype=None, comm=None, device=None,
-           usm_type="device", sycl_queue=None):
+def arange(
+    start,
+    stop=None,
+    step=1,
+    *,
+    dtype=None,
+    comm=None,
+    device=None,
+    usm_type="device",
+    sycl_queue=None,
+):
     """``start, start + step, ...`` below ``stop``, split in blocks; each
     rank makes its own block."""
     if stop is None:
@@ -714,10 +827,23 @@ def arange(start, stop=None, step=1, *, dtype=None, comm=None, device=None,
     layout = Layout(comm, (n,), 0)
     lo, hi = layout.local_bounds()
     q = _queue(device, sycl_queue, comm)
-    local = sluice.arange(start + lo * step, start + hi * step, step,
-                          dtype=dtype, usm_type=usm_type, sycl_queue=q) \
-        if hi > lo else sluice.empty((0,), dtype=dtype or _arange_dtype(
-            start, stop, step), usm_type=usm_type, sycl_queue=q)
+    local = (
+        sluice.arange(
+            start + lo * step,
+            start + hi * step,
+            step,
+            dtype=dtype,
+            usm_type=usm_type,
+            sycl_queue=q,
+        )
+        if hi > lo
+        else sluice.empty(
+            (0,),
+            dtype=dtype or _arange_dtype(start, stop, step),
+            usm_type=usm_type,
+            sycl_queue=q,
+        )
+    )
     if local.shape[0] != hi - lo:  # rounding of float steps
         local = local[: hi - lo]
     return DArray(local, layout)
@@ -727,8 +853,16 @@ def _arange_dtype(*vs):
     return np.result_type(*[np.asarray(v) for v in vs])
 
 
-def asarray(a, dtype=None, *, comm=None, split="auto", device=None,
-            usm_type="device", sycl_queue=None):
+def asarray(
+    a,
+    dtype=None,
+    *,
+    comm=None,
+    split="auto",
+    device=None,
+    usm_type="device",
+    sycl_queue=None,
+):
     """A distributed array of ``a``, which every rank holds whole (NumPy
     data, a sequence, or a sluice.Array): each rank keeps its block of it.
     A DArray is returned as it is."""
@@ -737,8 +871,11 @@ def asarray(a, dtype=None, *, comm=None, split="auto", device=None,
     comm = _comm(comm)
     if isinstance(a, sluice.Array):
         host = a
-        q = a.sycl_queue if device is None and sycl_queue is None else \
-            _queue(device, sycl_queue, comm)
+        q = (
+            a.sycl_queue
+            if device is None and sycl_queue is None
+            else _queue(device, sycl_queue, comm)
+        )
     else:
         host = np.asarray(a, dtype=dtype)
         q = _queue(device, sycl_queue, comm)
@@ -750,8 +887,12 @@ def asarray(a, dtype=None, *, comm=None, split="auto", device=None,
         if dtype is not None:
             local = local.astype(dtype)
     else:
-        local = sluice.asarray(np.ascontiguousarray(block), dtype=dtype,
-                               usm_type=usm_type, sycl_queue=q)
+        local = sluice.asarray(
+            np.ascontiguousarray(block),
+            dtype=dtype,
+            usm_type=usm_type,
+            sycl_queue=q,
+        )
     return DArray(local, layout)
 
 
@@ -762,10 +903,11 @@ def from_local(local, *, comm=None, split=0):
     comm = _comm(comm)
     split %= builtins.max(local.ndim, 1)
     shapes = comm.allgather(tuple(local.shape))
-    rest = {tuple(s[:split] + s[split + 1:]) for s in shapes}
+    rest = {tuple(s[:split] + s[split + 1 :]) for s in shapes}
     if len(rest) != 1:
-        raise ValueError(f"blocks of shapes {shapes} cannot be stacked "
-                         f"along axis {split}")
+        raise ValueError(
+            f"blocks of shapes {shapes} cannot be stacked along axis {split}"
+        )
     bounds, lo = [], 0
     for s in shapes:
         bounds.append((lo, lo + s[split]))
@@ -791,6 +933,19 @@ def check_placement(*args, what="operation"):
         _result_layout(args)
 
 
-__all__ = ["DArray", "Layout", "map_blocks", "elementwise", "reduce",
-           "matmul", "empty", "full", "zeros", "ones", "arange", "asarray",
-           "from_local", "asnumpy"]
+__all__ = [
+    "DArray",
+    "Layout",
+    "map_blocks",
+    "elementwise",
+    "reduce",
+    "matmul",
+    "empty",
+    "full",
+    "zeros",
+    "ones",
+    "arange",
+    "asarray",
+    "from_local",
+    "asnumpy",
+]

@@ -28,8 +28,9 @@ def _intersect(a, b):
 
 
 def _key(box, origin):
-    return tuple(slice(lo - o[0], hi - o[0]) for (lo, hi), o in
-                 zip(box, origin))
+    return tuple(
+        slice(lo - o[0], hi - o[0]) for (lo, hi), o in zip(box, origin)
+    )
 
 
 def move(local, old, new, stats=None):
@@ -40,8 +41,12 @@ def move(local, old, new, stats=None):
     me, size = comm.Get_rank(), comm.Get_size()
     mine_old = _region(old, me)
     mine_new = _region(new, me)
-    out = sluice.empty(new.local_shape(me), dtype=local.dtype,
-                       usm_type=local.usm_type, sycl_queue=local.sycl_queue)
+    out = sluice.empty(
+        new.local_shape(me),
+        dtype=local.dtype,
+        usm_type=local.usm_type,
+        sycl_queue=local.sycl_queue,
+    )
     reqs, keep, copies = [], [], []
     tag = 0x5C
     # Receives first, then sends, so no rank waits on a send.
@@ -53,8 +58,11 @@ def move(local, old, new, stats=None):
         if src == me:
             dst[...] = local[_key(box, mine_old)]
             continue
-        buf = dst if (dst._c_contiguous and passable(dst)) else \
-            recv_buffer(dst.shape, dst.dtype, dst.sycl_queue, "host")
+        buf = (
+            dst
+            if (dst._c_contiguous and passable(dst))
+            else recv_buffer(dst.shape, dst.dtype, dst.sycl_queue, "host")
+        )
         reqs.append(comm.Irecv(buf, source=src, tag=tag))
         keep.append(buf)
         if buf is not dst:
@@ -72,6 +80,7 @@ def move(local, old, new, stats=None):
             stats["bytes"] = stats.get("bytes", 0) + buf.nbytes
     if reqs:
         from ._mpi import mpi
+
         mpi().Request.Waitall(reqs)
     for dst, buf in copies:
         dst[...] = buf

@@ -32,19 +32,26 @@ class Layout:
         self.shape = tuple(int(d) for d in shape)
         if split is not None:
             if not -len(self.shape) <= split < len(self.shape):
-                raise ValueError(f"split axis {split} is out of bounds for "
-                                 f"an array of {len(self.shape)} dimensions")
+                raise ValueError(
+                    f"split axis {split} is out of bounds for "
+                    f"an array of {len(self.shape)} dimensions"
+                )
             split %= len(self.shape)
             n = self.shape[split]
             if bounds is None:
                 bounds = balanced(n, comm.Get_size())
             bounds = tuple((int(lo), int(hi)) for lo, hi in bounds)
-            if len(bounds) != comm.Get_size() or bounds[0][0] != 0 or \
-                    bounds[-1][1] != n or any(
-                        a[1] != b[0] for a, b in zip(bounds, bounds[1:])) or \
-                    any(hi < lo for lo, hi in bounds):
-                raise ValueError(f"bounds {bounds} do not cut an axis of "
-                                 f"{n} in {comm.Get_size()} blocks")
+            if (
+                len(bounds) != comm.Get_size()
+                or bounds[0][0] != 0
+                or bounds[-1][1] != n
+                or any(a[1] != b[0] for a, b in zip(bounds, bounds[1:]))
+                or any(hi < lo for lo, hi in bounds)
+            ):
+                raise ValueError(
+                    f"bounds {bounds} do not cut an axis of "
+                    f"{n} in {comm.Get_size()} blocks"
+                )
         else:
             bounds = None
         self.split = split
@@ -75,20 +82,27 @@ class Layout:
         return tuple(s)
 
     def with_bounds(self, bounds):
-        return Layout._trusted(self.comm, self.shape, self.split,
-                               tuple(bounds))
+        return Layout._trusted(
+            self.comm, self.shape, self.split, tuple(bounds)
+        )
 
     def describe(self):
         if self.split is None:
             return f"replicated over {_comm_name(self.comm)}"
         blocks = ", ".join(f"{lo}:{hi}" for lo, hi in self.bounds)
-        return (f"split along axis {self.split} over "
-                f"{_comm_name(self.comm)} in blocks [{blocks}]")
+        return (
+            f"split along axis {self.split} over "
+            f"{_comm_name(self.comm)} in blocks [{blocks}]"
+        )
 
     def __eq__(self, other):
-        return (isinstance(other, Layout) and same_comm(self.comm, other.comm)
-                and self.shape == other.shape and self.split == other.split
-                and self.bounds == other.bounds)
+        return (
+            isinstance(other, Layout)
+            and same_comm(self.comm, other.comm)
+            and self.shape == other.shape
+            and self.split == other.split
+            and self.bounds == other.bounds
+        )
 
     def __hash__(self):
         return hash((self.shape, self.split, self.bounds))
@@ -121,11 +135,13 @@ def check_comms(arrays, what="operation"):
                 f"{_comm_name(first.comm)} and {_comm_name(other.comm)} "
                 "(communicators are equal only when MPI says they are "
                 "identical); gather one with asnumpy() and distribute it "
-                "over the other's communicator.")
+                "over the other's communicator."
+            )
 
 
 def incompatible(a, b, why):
     return ExecutionPlacementError(
         f"{PLACEMENT_MESSAGE} The arrays are distributed in incompatible "
         f"layouts: one is {a.describe()} and the other {b.describe()} "
-        f"({why}); redistribute one with x.redistribute(split=...).")
+        f"({why}); redistribute one with x.redistribute(split=...)."
+    )

@@ -32,7 +32,8 @@ def mpi():
                 "sluice.distributed needs mpi4py and an MPI library "
                 "(Debian: apt-get install openmpi-bin libopenmpi-dev; then "
                 "pip install mpi4py, as scripts/setup.sh does): "
-                f"{e}") from None
+                f"{e}"
+            ) from None
         _MPI = MPI
     return _MPI
 
@@ -91,13 +92,17 @@ def buffer(x):
         return x
     if passable(x):
         return x
-    why = ("is not C-contiguous" if not x._c_contiguous else
-           f"is device memory of {x.device.filter_string}, which this MPI "
-           "library cannot read")
+    why = (
+        "is not C-contiguous"
+        if not x._c_contiguous
+        else f"is device memory of {x.device.filter_string}, which this MPI "
+        "library cannot read"
+    )
     raise BufferError(
         f"the array {why}: stage it through host memory with "
         "sluice.distributed.staged(x) (a copy), or use usm_type='shared' or "
-        "'host'")
+        "'host'"
+    )
 
 
 @contextlib.contextmanager
@@ -114,13 +119,15 @@ def staged(x, *, read=True, write=False):
             comm.Recv(buf, source=0)
     """
     if not isinstance(x, sluice.Array):
-        raise TypeError(f"staged() needs a sluice.Array, not "
-                        f"{type(x).__name__}")
+        raise TypeError(
+            f"staged() needs a sluice.Array, not {type(x).__name__}"
+        )
     if passable(x):
         yield x
         return
-    h = sluice.empty(x.shape, dtype=x.dtype, usm_type="host",
-                     sycl_queue=x.sycl_queue)
+    h = sluice.empty(
+        x.shape, dtype=x.dtype, usm_type="host", sycl_queue=x.sycl_queue
+    )
     if read:
         h[...] = x
     yield h
@@ -136,8 +143,9 @@ def to_host_buffer(x):
         x = sluice.copy(x)
     if passable(x):
         return x
-    h = sluice.empty(x.shape, dtype=x.dtype, usm_type="host",
-                     sycl_queue=x.sycl_queue)
+    h = sluice.empty(
+        x.shape, dtype=x.dtype, usm_type="host", sycl_queue=x.sycl_queue
+    )
     h[...] = x
     return h
 
@@ -149,14 +157,19 @@ def recv_buffer(shape, dtype, queue, usm_type):
     a = sluice.empty(shape, dtype=dtype, usm_type=usm_type, sycl_queue=queue)
     if passable(a):
         return a
-    return sluice.empty(shape, dtype=dtype, usm_type="host",
-                        sycl_queue=queue)
+    return sluice.empty(shape, dtype=dtype, usm_type="host", sycl_queue=queue)
 
 
 def mpi_op(name):
     MPI = mpi()
-    return {"sum": MPI.SUM, "prod": MPI.PROD, "max": MPI.MAX,
-            "min": MPI.MIN, "all": MPI.LAND, "any": MPI.LOR}[name]
+    return {
+        "sum": MPI.SUM,
+        "prod": MPI.PROD,
+        "max": MPI.MAX,
+        "min": MPI.MIN,
+        "all": MPI.LAND,
+        "any": MPI.LOR,
+    }[name]
 
 
 def allreduce_array(comm, x, op):
@@ -170,8 +183,12 @@ def allreduce_array(comm, x, op):
     else:
         comm.Allreduce(send, recv, op=mpi_op(op))
     if recv.usm_type != x.usm_type:
-        out = sluice.empty(x.shape, dtype=x.dtype, usm_type=x.usm_type,
-                           sycl_queue=x.sycl_queue)
+        out = sluice.empty(
+            x.shape,
+            dtype=x.dtype,
+            usm_type=x.usm_type,
+            sycl_queue=x.sycl_queue,
+        )
         out[...] = recv
         return out
     return recv

@@ -38,12 +38,17 @@ def run():
             ok = True
         except Exception:
             ok = False
-            print(f"FAIL {fn.__name__} on rank {rank}:\n"
-                  f"{traceback.format_exc()}", flush=True)
+            print(
+                f"FAIL {fn.__name__} on rank {rank}:\n"
+                f"{traceback.format_exc()}",
+                flush=True,
+            )
         every = comm.allreduce(ok, op=MPI.LAND)
         if rank == 0:
-            print(f"CHECK {fn.__name__} {'ok' if every else 'failed'}",
-                  flush=True)
+            print(
+                f"CHECK {fn.__name__} {'ok' if every else 'failed'}",
+                flush=True,
+            )
         if not every:
             failed.append(fn.__name__)
 
@@ -53,7 +58,9 @@ def raises(exc, fn, *args, match=None):
         fn(*args)
     except exc as e:
         if match is not None and match not in str(e):
-            raise AssertionError(f"message {str(e)!r} lacks {match!r}")
+            raise AssertionError(
+                f"message {str(e)!r} lacks {match!r}"
+            ) from None
         return e
     raise AssertionError(f"{fn} did not raise {exc.__name__}")
 
@@ -67,24 +74,27 @@ def host_reachable(usm):
 @check
 def send_recv_as_is():
     for usm in ("device", "shared", "host"):
-        x = sluice.arange(10, dtype=sluice.float32, device=DEVICE,
-                          usm_type=usm) * (rank + 1)
+        x = sluice.arange(
+            10, dtype=sluice.float32, device=DEVICE, usm_type=usm
+        ) * (rank + 1)
         if not sd.passable(x):
             continue
-        y = sluice.zeros(10, dtype=sluice.float32, device=DEVICE,
-                         usm_type=usm)
-        comm.Sendrecv(x, dest=(rank + 1) % size, recvbuf=y,
-                      source=(rank - 1) % size)
+        y = sluice.zeros(10, dtype=sluice.float32, device=DEVICE, usm_type=usm)
+        comm.Sendrecv(
+            x, dest=(rank + 1) % size, recvbuf=y, source=(rank - 1) % size
+        )
         src = (rank - 1) % size
-        np.testing.assert_array_equal(sluice.asnumpy(y),
-                                      np.arange(10) * (src + 1))
+        np.testing.assert_array_equal(
+            sluice.asnumpy(y), np.arange(10) * (src + 1)
+        )
         assert y.sycl_queue == x.sycl_queue
 
 
 @check
 def allreduce_as_is():
-    x = sluice.full(5, rank + 1, dtype=sluice.int64, device=DEVICE,
-                    usm_type="shared")
+    x = sluice.full(
+        5, rank + 1, dtype=sluice.int64, device=DEVICE, usm_type="shared"
+    )
     y = sluice.empty_like(x)
     comm.Allreduce(x, y, op=MPI.SUM)
     assert sluice.asnumpy(y).tolist() == [size * (size + 1) // 2] * 5
@@ -94,14 +104,18 @@ def allreduce_as_is():
 def device_memory_needs_staging():
     x = sluice.ones(4, device=DEVICE)
     if sd.passable(x):  # the host device: device USM is host memory
-        assert x.device.filter_string.startswith("host") or \
-            sd.device_aware()
+        assert x.device.filter_string.startswith("host") or sd.device_aware()
         return
     e = raises(BufferError, sd.buffer, x)
     assert "staged" in str(e)
     # mpi4py itself refuses it, and the message names the way out.
-    raises(BufferError, comm.Allreduce, x, sluice.empty_like(x),
-           match="sluice.distributed.staged")
+    raises(
+        BufferError,
+        comm.Allreduce,
+        x,
+        sluice.empty_like(x),
+        match="sluice.distributed.staged",
+    )
 
 
 @check
@@ -111,10 +125,12 @@ def staged_send_recv():
     with sd.staged(x) as s, sd.staged(y, read=False, write=True) as r:
         assert sd.passable(s) and sd.passable(r)
         assert (s is x) == sd.passable(x)
-        comm.Sendrecv(s, dest=(rank + 1) % size, recvbuf=r,
-                      source=(rank - 1) % size)
-    np.testing.assert_array_equal(sluice.asnumpy(y),
-                                  np.arange(6) + (rank - 1) % size)
+        comm.Sendrecv(
+            s, dest=(rank + 1) % size, recvbuf=r, source=(rank - 1) % size
+        )
+    np.testing.assert_array_equal(
+        sluice.asnumpy(y), np.arange(6) + (rank - 1) % size
+    )
 
 
 @check
@@ -124,8 +140,7 @@ def send_waits_for_the_producer():
     n = 1000
     if rank == 0:
         usm = "shared" if host_reachable("shared") else "device"
-        a = sluice.arange(n, dtype=sluice.float32, device=DEVICE,
-                          usm_type=usm)
+        a = sluice.arange(n, dtype=sluice.float32, device=DEVICE, usm_type=usm)
         a.sycl_queue.wait()
         gate = sluice._sluice.debug_block_queue(a.sycl_queue._id)
         x = a * 2 + 1
@@ -149,13 +164,14 @@ def pickled_send():
     assert isinstance(y, sluice.Array)
     assert y.device.filter_string == x.device.filter_string
     assert y.usm_type == "shared"
-    np.testing.assert_array_equal(sluice.asnumpy(y),
-                                  np.arange(4.0) + (rank - 1) % size)
+    np.testing.assert_array_equal(
+        sluice.asnumpy(y), np.arange(4.0) + (rank - 1) % size
+    )
     d = sd.zeros(8, device=DEVICE)
     raises(TypeError, pickle.dumps, d)
 
 
-# --- layer 2: distributed arrays ----------------------------------------------
+# --- layer 2: distributed arrays ---------------------------------------------
 def agree(x, ref, **kw):
     np.testing.assert_allclose(sd.asnumpy(x), ref, **kw)
 
@@ -177,16 +193,18 @@ def elementwise_and_creation():
     x = sd.arange(23, dtype=sluice.float32, device=DEVICE)
     agree(x, ref)
     h = sd.asarray(ref, device=DEVICE)
-    agree(sd.sqrt(x * h + 1) - 2 / (x + 1), np.sqrt(ref * ref + 1) -
-          2 / (ref + 1), rtol=1e-6)
+    agree(
+        sd.sqrt(x * h + 1) - 2 / (x + 1),
+        np.sqrt(ref * ref + 1) - 2 / (ref + 1),
+        rtol=1e-6,
+    )
     agree(sd.where(x > 5, x, -x), np.where(ref > 5, ref, -ref))
     agree(3 - x, 3 - ref)
     # Broadcasting with replicated arrays and host data.
     m = sd.asarray(np.arange(12.0).reshape(4, 3), device=DEVICE)
     row = np.array([1.0, 2.0, 3.0])
     agree(m * row, np.arange(12.0).reshape(4, 3) * row)
-    col = sd.asarray(np.arange(4.0).reshape(4, 1), split=None,
-                     device=DEVICE)
+    col = sd.asarray(np.arange(4.0).reshape(4, 1), split=None, device=DEVICE)
     agree(m + col, np.arange(12.0).reshape(4, 3) + np.arange(4.0)[:, None])
     # More ranks than rows: empty blocks.
     t = sd.asarray(np.array([1.0, 2.0]), device=DEVICE)
@@ -209,8 +227,7 @@ def reductions():
     assert bool((x > 0).all()) and not bool((x > 5).any())
     assert bool((x > 4).any())
     # Empty blocks (2 rows over more ranks): max/min still right.
-    t = sd.asarray(np.array([[-3, 5], [2, -7]], dtype=np.int32),
-                   device=DEVICE)
+    t = sd.asarray(np.array([[-3, 5], [2, -7]], dtype=np.int32), device=DEVICE)
     assert int(t.max()) == 5 and int(t.min()) == -7
     assert int(t.sum()) == -3
     e = sd.zeros((0,), device=DEVICE)
@@ -225,10 +242,20 @@ def slicing_and_stencil():
     agree(u[-3:, ::2], ref[-3:, ::2])
     agree(u[4], ref[4])
     agree(u[:, 3], ref[:, 3])
-    lap = (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:]
-           - 4 * u[1:-1, 1:-1])
-    rl = (ref[:-2, 1:-1] + ref[2:, 1:-1] + ref[1:-1, :-2] + ref[1:-1, 2:]
-          - 4 * ref[1:-1, 1:-1])
+    lap = (
+        u[:-2, 1:-1]
+        + u[2:, 1:-1]
+        + u[1:-1, :-2]
+        + u[1:-1, 2:]
+        - 4 * u[1:-1, 1:-1]
+    )
+    rl = (
+        ref[:-2, 1:-1]
+        + ref[2:, 1:-1]
+        + ref[1:-1, :-2]
+        + ref[1:-1, 2:]
+        - 4 * ref[1:-1, 1:-1]
+    )
     agree(lap, rl)
     u[1:-1, 1:-1] = u[1:-1, 1:-1] + 0.1 * lap
     ref[1:-1, 1:-1] = ref[1:-1, 1:-1] + 0.1 * rl
@@ -236,10 +263,11 @@ def slicing_and_stencil():
     u[3:5] = 1.5
     ref[3:5] = 1.5
     agree(u, ref)
-    u[2:6, 1] = np.arange(4.0)             # host data: each rank its rows
+    u[2:6, 1] = np.arange(4.0)  # host data: each rank its rows
     ref[2:6, 1] = np.arange(4.0)
-    u[:, 0] = sd.asarray(np.arange(10.0)[::-1].copy(), split=None,
-                         device=DEVICE)       # a replicated array
+    u[:, 0] = sd.asarray(
+        np.arange(10.0)[::-1].copy(), split=None, device=DEVICE
+    )  # a replicated array
     ref[:, 0] = np.arange(10.0)[::-1]
     agree(u, ref)
     raises(NotImplementedError, u.__setitem__, (4, 1), 0.0)
@@ -268,8 +296,11 @@ def redistribution():
     loc = sluice.full((rank + 1, 2), rank, dtype=sluice.int32, device=DEVICE)
     f = sd.from_local(loc, split=0)
     assert f.shape == (size * (size + 1) // 2, 2)
-    agree(f, np.repeat(np.arange(size), np.arange(1, size + 1))[:, None]
-          * np.ones((1, 2)))
+    agree(
+        f,
+        np.repeat(np.arange(size), np.arange(1, size + 1))[:, None]
+        * np.ones((1, 2)),
+    )
 
 
 @check
@@ -279,14 +310,16 @@ def placement_errors():
     try:
         y = sd.ones(12, device=DEVICE, comm=other)
         e = raises(sluice.ExecutionPlacementError, lambda: x + y)
-        assert str(e).startswith("Execution placement can not be "
-                                 "unambiguously inferred")
+        assert str(e).startswith(
+            "Execution placement can not be unambiguously inferred"
+        )
         assert "different communicators" in str(e)
     finally:
         other.Free()
     m = sd.ones((4, 6), device=DEVICE)
-    e = raises(sluice.ExecutionPlacementError,
-               lambda: m + m.redistribute(split=1))
+    e = raises(
+        sluice.ExecutionPlacementError, lambda: m + m.redistribute(split=1)
+    )
     assert "incompatible layouts" in str(e) and "redistribute" in str(e)
     # Blocks on different queues of one rank: sluice's own rule.
     q = sluice.Queue(sluice.Device(DEVICE))
@@ -309,8 +342,9 @@ def jit_checks_layouts_before_tracing():
     agree(axpy(2.0, x, x), 3 * ref, rtol=1e-12)
     n = len(traced)
     m = sd.ones((4, 6), device=DEVICE)
-    raises(sluice.ExecutionPlacementError, axpy, 1.0, m,
-           m.redistribute(split=1))
+    raises(
+        sluice.ExecutionPlacementError, axpy, 1.0, m, m.redistribute(split=1)
+    )
     assert len(traced) == n  # found before anything was traced
 
     @sluice.jit  # sluice's own jit takes distributed arrays too
@@ -323,8 +357,12 @@ def jit_checks_layouts_before_tracing():
     raises(sluice.ExecutionPlacementError, blend, m, m.redistribute(split=1))
     other = comm.Dup()
     try:
-        raises(sluice.ExecutionPlacementError, blend, x,
-               sd.asarray(ref, device=DEVICE, comm=other))
+        raises(
+            sluice.ExecutionPlacementError,
+            blend,
+            x,
+            sd.asarray(ref, device=DEVICE, comm=other),
+        )
     finally:
         other.Free()
     assert len(traced) == n

@@ -20,6 +20,10 @@ public:
 /// The signless type that holds elements of usm element type `type`.
 mlir::Type getStorageElementType(mlir::Type type);
 
+/// The data element type of elementwise usm op `op`: that of its first array
+/// operand, else its first operand's type (a scalar).
+mlir::Type dataElementType(mlir::Operation *op);
+
 /// Emits the scalar computation of elementwise usm op `op` on `args` (one
 /// signless scalar per operand, in operand order). Element types and
 /// signedness come from `op`'s usm types. Returns null for ops that are not

@@ -25,10 +25,9 @@ llvm::LogicalResult parsePlacement(mlir::AsmParser &parser, QueueAttr &queue,
 /// Parses a USM kind keyword (device, shared, host) with a diagnostic.
 llvm::FailureOr<USMKind> parseKind(mlir::AsmParser &parser);
 
-/// A shape the way NumPy prints it: (4,3), (5,), ().
-std::string formatShape(llvm::ArrayRef<int64_t> shape);
-/// A queue for messages: "opencl:cpu:0" or "opencl:cpu:0" (queue "q1").
-std::string formatQueue(QueueAttr queue);
+// (formatShape and formatQueue are public: USMTypes.h.)
+using sluice::usm::formatQueue;
+using sluice::usm::formatShape;
 
 /// Checks that all array operands share one queue (compute-follows-data) and
 /// returns it with the coerced USM kind. Fails with a diagnostic at `loc`.

@@ -14,7 +14,7 @@
 using namespace mlir;
 using namespace sluice::usm;
 
-std::string sluice::usm::detail::formatShape(ArrayRef<int64_t> shape) {
+std::string sluice::usm::formatShape(ArrayRef<int64_t> shape) {
   std::string s = "(";
   for (auto [i, d] : llvm::enumerate(shape)) {
     if (i)
@@ -26,7 +26,7 @@ std::string sluice::usm::detail::formatShape(ArrayRef<int64_t> shape) {
   return s + ")";
 }
 
-std::string sluice::usm::detail::formatQueue(QueueAttr queue) {
+std::string sluice::usm::formatQueue(QueueAttr queue) {
   if (queue.isUnplaced())
     return "unplaced";
   std::string s = "\"" + queue.getDevice().str() + "\"";

@@ -106,32 +106,6 @@ bool isCheap(Operation *op) {
   return arrays <= 1;
 }
 
-std::string formatShape(ArrayRef<int64_t> shape) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << "(";
-  llvm::interleave(
-      shape, os,
-      [&](int64_t d) {
-        if (ShapedType::isDynamic(d))
-          os << "?";
-        else
-          os << d;
-      },
-      ",");
-  if (shape.size() == 1)
-    os << ",";
-  os << ")";
-  return s;
-}
-
-std::string formatQueue(QueueAttr queue) {
-  std::string s = "\"" + queue.getDevice().str() + "\"";
-  if (!queue.isCanonical())
-    s += " (queue \"" + queue.getName().str() + "\")";
-  return s;
-}
-
 /// A key that is equal for two array values only when their shapes are
 /// provably equal at run time: the written shape when static; otherwise the
 /// value an elementwise chain starts from, followed through ops whose array

@@ -12,7 +12,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "PlacementAnalysis.h"
-#include "../IR/USMDetail.h"
 #include "sluice/Dialect/USM/IR/USMOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -24,7 +23,6 @@
 
 using namespace mlir;
 using namespace sluice::usm;
-using sluice::usm::detail::formatQueue;
 
 static bool isArray(Value v) { return isa<ArrayType>(v.getType()); }
 
@@ -184,6 +182,16 @@ public:
 private:
   /// Solves one function; rewrites its unplaced types when inferring.
   void solve(func::FuncOp f, bool useDefaults);
+  // The phases of solve: constraints from each kind of op, then the
+  // placements and the signature.
+  void addMigration(ToDeviceOp toDevice, Groups &groups);
+  void addCall(func::CallOp call, Groups &groups);
+  void addCombiningOp(Operation *op, Groups &groups);
+  void addFlowEdges(func::FuncOp f, Groups &groups);
+  void addReturns(func::FuncOp f, MutableArrayRef<func::ReturnOp> returns,
+                  Groups &groups);
+  void placeValues(Groups &groups, bool useDefaults);
+  void updateSignature(func::FuncOp f, MutableArrayRef<func::ReturnOp> returns);
   void syncCallResults(func::FuncOp f);
   void specialiseCalls(func::FuncOp f);
   void reportUnresolved(func::FuncOp f);
@@ -261,117 +269,132 @@ void Solver::solve(func::FuncOp f, bool useDefaults) {
   f->walk([&](Operation *op) {
     if (op == f.getOperation())
       return;
-    if (auto toDevice = dyn_cast<ToDeviceOp>(op)) {
-      Value src = toDevice.getSource();
-      if (!cast<ArrayType>(src.getType()).isPlaced()) {
-        Group &g = groups.of(src);
-        Pin target = pinOf(toDevice.getResult());
-        if (g.weak &&
-            (g.weak->queue != target.queue || g.weak->kind != target.kind))
-          g.weakAmbiguous = true;
-        else
-          g.weak = target;
-      }
-      return;
-    }
+    if (auto toDevice = dyn_cast<ToDeviceOp>(op))
+      return addMigration(toDevice, groups);
     if (auto ret = dyn_cast<func::ReturnOp>(op)) {
       returns.push_back(ret);
       return;
     }
-    if (auto call = dyn_cast<func::CallOp>(op)) {
-      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
-      if (!callee)
-        return;
-      FunctionType ct = callee.getFunctionType();
-      auto pinArg = [&](Value v, Type declared, Location loc,
-                        const std::string &what, unsigned key,
-                        const std::string &label) {
-        auto t = dyn_cast<ArrayType>(declared);
-        if (!t || !t.isPlaced() || !isArray(v))
-          return;
-        Pin p{t.getQueue(), t.getKind(), loc, what};
-        Group &g = groups.of(v);
-        if (g.pin && g.pin->queue != p.queue) {
-          conflict(op, key,
-                   label + " " + verb(v) + " queue " +
-                       formatQueue(g.pin->queue) + " but " + what +
-                       " is on queue " + formatQueue(p.queue) +
-                       "; migrate it with usm.to_device",
-                   *g.pin, p);
-          return;
-        }
-        if (!g.pin)
-          g.pin = p;
-        if (!cast<ArrayType>(v.getType()).isPlaced())
-          g.demand = g.demand ? maxKind(*g.demand, p.kind) : p.kind;
-      };
-      for (auto [i, v] : llvm::enumerate(call.getOperands())) {
-        if (i >= ct.getNumInputs())
-          break;
-        Location loc = callee.isExternal() ? callee.getLoc()
-                                           : callee.getArgument(i).getLoc();
-        pinArg(v, ct.getInput(i), loc,
-               "parameter #" + std::to_string(i) + " of @" +
-                   callee.getSymName().str(),
-               i, "operand #" + std::to_string(i));
-      }
-      for (auto [i, v] : llvm::enumerate(call.getResults())) {
-        if (i >= ct.getNumResults())
-          break;
-        pinArg(v, ct.getResult(i), callee.getLoc(),
-               "result #" + std::to_string(i) + " of @" +
-                   callee.getSymName().str(),
-               1000 + i, "result #" + std::to_string(i));
-      }
-      return;
-    }
+    if (auto call = dyn_cast<func::CallOp>(op))
+      return addCall(call, groups);
     if (isa<RegionBranchOpInterface, BranchOpInterface,
             RegionBranchTerminatorOpInterface>(op))
       return; // flow edges, below
+    addCombiningOp(op, groups);
+  });
+  addFlowEdges(f, groups);
+  addReturns(f, returns, groups);
+  placeValues(groups, useDefaults);
+  updateSignature(f, returns);
+}
 
-    // Every other op: its array operands and results share one queue.
-    SmallVector<std::pair<Value, std::string>> items;
-    for (auto [i, v] : llvm::enumerate(op->getOperands()))
-      if (isArray(v))
-        items.push_back({v, "operand #" + std::to_string(i)});
-    bool unplacedOperand = llvm::any_of(items, [](auto &item) {
-      return !cast<ArrayType>(item.first.getType()).isPlaced();
-    });
-    std::optional<USMKind> resultKind;
-    for (auto [i, v] : llvm::enumerate(op->getResults())) {
-      if (!isArray(v))
-        continue;
-      items.push_back({v, "result #" + std::to_string(i)});
-      auto t = cast<ArrayType>(v.getType());
-      if (t.isPlaced() && !resultKind)
-        resultKind = t.getKind();
-    }
-    if (items.size() < 2) {
-      if (items.size() == 1 && unplacedOperand && resultKind)
-        groups.of(items[0].first).demand = resultKind;
+/// A migration's unplaced source weakly prefers the migration's target.
+void Solver::addMigration(ToDeviceOp toDevice, Groups &groups) {
+  Value src = toDevice.getSource();
+  if (!cast<ArrayType>(src.getType()).isPlaced()) {
+    Group &g = groups.of(src);
+    Pin target = pinOf(toDevice.getResult());
+    if (g.weak &&
+        (g.weak->queue != target.queue || g.weak->kind != target.kind))
+      g.weakAmbiguous = true;
+    else
+      g.weak = target;
+  }
+}
+
+/// A call: placed parameters and results of the callee pin its operands and
+/// results.
+void Solver::addCall(func::CallOp call, Groups &groups) {
+  Operation *op = call;
+  auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+  if (!callee)
+    return;
+  FunctionType ct = callee.getFunctionType();
+  auto pinArg = [&](Value v, Type declared, Location loc,
+                    const std::string &what, unsigned key,
+                    const std::string &label) {
+    auto t = dyn_cast<ArrayType>(declared);
+    if (!t || !t.isPlaced() || !isArray(v))
+      return;
+    Pin p{t.getQueue(), t.getKind(), loc, what};
+    Group &g = groups.of(v);
+    if (g.pin && g.pin->queue != p.queue) {
+      conflict(op, key,
+               label + " " + verb(v) + " queue " + formatQueue(g.pin->queue) +
+                   " but " + what + " is on queue " + formatQueue(p.queue) +
+                   "; migrate it with usm.to_device",
+               *g.pin, p);
       return;
     }
-    for (unsigned j = 1; j < items.size(); ++j) {
-      auto &[first, firstLabel] = items[0];
-      auto &[v, label] = items[j];
-      if (reported.contains({op, 0}))
-        break;
-      groups.unite(first, v, [&](const Pin &a, const Pin &b) {
-        conflict(op, j,
-                 "execution placement can not be unambiguously inferred "
-                 "from input arguments: " +
-                     firstLabel + " " + verb(first) + " queue " +
-                     formatQueue(a.queue) + " but " + label + " " + verb(v) +
-                     " queue " + formatQueue(b.queue) + kFix,
-                 a, b);
-      });
-    }
-    if (unplacedOperand && resultKind) {
-      Group &g = groups.of(items[0].first);
-      g.demand = g.demand ? maxKind(*g.demand, *resultKind) : *resultKind;
-    }
-  });
+    if (!g.pin)
+      g.pin = p;
+    if (!cast<ArrayType>(v.getType()).isPlaced())
+      g.demand = g.demand ? maxKind(*g.demand, p.kind) : p.kind;
+  };
+  for (auto [i, v] : llvm::enumerate(call.getOperands())) {
+    if (i >= ct.getNumInputs())
+      break;
+    Location loc =
+        callee.isExternal() ? callee.getLoc() : callee.getArgument(i).getLoc();
+    pinArg(v, ct.getInput(i), loc,
+           "parameter #" + std::to_string(i) + " of @" +
+               callee.getSymName().str(),
+           i, "operand #" + std::to_string(i));
+  }
+  for (auto [i, v] : llvm::enumerate(call.getResults())) {
+    if (i >= ct.getNumResults())
+      break;
+    pinArg(v, ct.getResult(i), callee.getLoc(),
+           "result #" + std::to_string(i) + " of @" + callee.getSymName().str(),
+           1000 + i, "result #" + std::to_string(i));
+  }
+}
 
+void Solver::addCombiningOp(Operation *op, Groups &groups) {
+  // Every other op: its array operands and results share one queue.
+  SmallVector<std::pair<Value, std::string>> items;
+  for (auto [i, v] : llvm::enumerate(op->getOperands()))
+    if (isArray(v))
+      items.push_back({v, "operand #" + std::to_string(i)});
+  bool unplacedOperand = llvm::any_of(items, [](auto &item) {
+    return !cast<ArrayType>(item.first.getType()).isPlaced();
+  });
+  std::optional<USMKind> resultKind;
+  for (auto [i, v] : llvm::enumerate(op->getResults())) {
+    if (!isArray(v))
+      continue;
+    items.push_back({v, "result #" + std::to_string(i)});
+    auto t = cast<ArrayType>(v.getType());
+    if (t.isPlaced() && !resultKind)
+      resultKind = t.getKind();
+  }
+  if (items.size() < 2) {
+    if (items.size() == 1 && unplacedOperand && resultKind)
+      groups.of(items[0].first).demand = resultKind;
+    return;
+  }
+  for (unsigned j = 1; j < items.size(); ++j) {
+    auto &[first, firstLabel] = items[0];
+    auto &[v, label] = items[j];
+    if (reported.contains({op, 0}))
+      break;
+    groups.unite(first, v, [&](const Pin &a, const Pin &b) {
+      conflict(op, j,
+               "execution placement can not be unambiguously inferred "
+               "from input arguments: " +
+                   firstLabel + " " + verb(first) + " queue " +
+                   formatQueue(a.queue) + " but " + label + " " + verb(v) +
+                   " queue " + formatQueue(b.queue) + kFix,
+               a, b);
+    });
+  }
+  if (unplacedOperand && resultKind) {
+    Group &g = groups.of(items[0].first);
+    g.demand = g.demand ? maxKind(*g.demand, *resultKind) : *resultKind;
+  }
+}
+
+void Solver::addFlowEdges(func::FuncOp f, Groups &groups) {
   // Flow edges: block arguments (entries and back edges) first, so that a
   // loop's conflict is reported as one, then region results.
   SmallVector<std::tuple<Value, Value, Operation *>> edges;
@@ -424,9 +447,12 @@ void Solver::solve(func::FuncOp f, bool useDefaults) {
                    a, b);
         });
   }
+}
 
-  // Returns: every return gives the function's results; placed results pin.
+void Solver::addReturns(func::FuncOp f, MutableArrayRef<func::ReturnOp> returns,
+                        Groups &groups) {
   FunctionType ft = f.getFunctionType();
+  // Returns: every return gives the function's results; placed results pin.
   for (auto [k, ret] : llvm::enumerate(returns)) {
     for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
       if (!isArray(v) || i >= ft.getNumResults())
@@ -462,8 +488,10 @@ void Solver::solve(func::FuncOp f, bool useDefaults) {
       }
     }
   }
+}
 
-  // Give unplaced values their group's placement.
+/// Gives unplaced values their group's placement.
+void Solver::placeValues(Groups &groups, bool useDefaults) {
   for (Value v : groups.allValues()) {
     auto t = cast<ArrayType>(v.getType());
     if (t.isPlaced())
@@ -474,8 +502,12 @@ void Solver::solve(func::FuncOp f, bool useDefaults) {
     v.setType(t.withPlacement(p->queue, p->kind));
     changed = true;
   }
+}
 
-  // The signature follows the entry block and the returns.
+/// The signature follows the entry block and the returns.
+void Solver::updateSignature(func::FuncOp f,
+                             MutableArrayRef<func::ReturnOp> returns) {
+  FunctionType ft = f.getFunctionType();
   SmallVector<Type> inputs(f.getArgumentTypes());
   SmallVector<Type> results(ft.getResults());
   for (auto [i, a] : llvm::enumerate(f.getArguments()))

@@ -5,7 +5,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../IR/USMDetail.h"
 #include "PlacementAnalysis.h"
 #include "sluice/Dialect/USM/IR/USMOps.h"
 #include "sluice/Dialect/USM/Transforms/Passes.h"
@@ -23,7 +22,6 @@ namespace sluice::usm {
 
 using namespace mlir;
 using namespace sluice::usm;
-using sluice::usm::detail::formatQueue;
 
 /// The migration `v` is a copy of when nothing was computed on the way:
 /// through shape ops, block arguments and region results. Null when some path

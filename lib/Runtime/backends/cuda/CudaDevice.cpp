@@ -6,6 +6,7 @@
 
 #include "sluice/Runtime/ErrorState.h"
 #include "sluice/Runtime/SignalEvent.h"
+#include "sluice/Runtime/UsmKind.h"
 
 #include <cstdio>
 
@@ -148,10 +149,9 @@ SluiceStatus CudaDevice::describeForeign(void *ptr, size_t bytes,
                 "device's primary context, which Sluice uses on " +
                     filterString());
   if (kind != SLUICE_USM_UNKNOWN && kind != actual) {
-    static const char *names[] = {"unknown", "device", "shared", "host"};
     return fail(SLUICE_ERROR_INVALID_VALUE,
-                std::string("the memory is CUDA ") + names[actual] +
-                    " memory, not " + names[kind < 4 ? kind : 0]);
+                std::string("the memory is CUDA ") + usmKindName(actual) +
+                    " memory, not " + usmKindName(kind));
   }
   kind = actual;
   CUdeviceptr first = 0;

@@ -2,6 +2,7 @@
 #include "CudaMemoryPool.h"
 
 #include "sluice/Runtime/ErrorState.h"
+#include "sluice/Runtime/UsmKind.h"
 
 namespace sluice::rt::cuda {
 
@@ -12,16 +13,6 @@ size_t naturalAlignment(SluiceUsmKind kind) {
   return kind == SLUICE_USM_HOST ? 4096 : 256;
 }
 
-const char *kindName(SluiceUsmKind kind) {
-  switch (kind) {
-  case SLUICE_USM_DEVICE:
-    return "device";
-  case SLUICE_USM_SHARED:
-    return "shared";
-  default:
-    return "host";
-  }
-}
 } // namespace
 
 size_t CudaMemoryPool::roundSize(size_t bytes) {
@@ -91,7 +82,7 @@ SluiceStatus CudaMemoryPool::allocate(SluiceUsmKind kind, size_t bytes,
   }
   if (r != CUDA_SUCCESS)
     return cuFail(r, std::string("allocating ") + std::to_string(bytes) +
-                         " bytes of " + kindName(kind) + " memory");
+                         " bytes of " + usmKindName(kind) + " memory");
   void *ptr = raw;
   if (overAligned) {
     uintptr_t p = reinterpret_cast<uintptr_t>(raw);

@@ -6,6 +6,7 @@
 #include "ZeQueue.h"
 
 #include "sluice/Runtime/ErrorState.h"
+#include "sluice/Runtime/UsmKind.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -18,19 +19,6 @@ SluiceStatus ZeDevice::createQueue(Ref<Queue> &out) {
 }
 
 namespace {
-
-const char *kindName(SluiceUsmKind kind) {
-  switch (kind) {
-  case SLUICE_USM_DEVICE:
-    return "device";
-  case SLUICE_USM_SHARED:
-    return "shared";
-  case SLUICE_USM_HOST:
-    return "host";
-  default:
-    return "unknown";
-  }
-}
 
 SluiceUsmKind kindOf(ze_memory_type_t type) {
   switch (type) {
@@ -106,7 +94,8 @@ SluiceStatus ZeDevice::allocate(SluiceUsmKind kind, size_t bytes,
     out = nullptr;
     return fail(SLUICE_ERROR_BACKEND,
                 std::string("Level Zero: the driver reports a new ") +
-                    kindName(kind) + " allocation as " + kindName(reported) +
+                    usmKindName(kind) + " allocation as " +
+                    usmKindName(reported) +
                     " memory (zeMemGetAllocProperties)");
   }
   return SLUICE_SUCCESS;

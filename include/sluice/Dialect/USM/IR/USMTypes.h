@@ -18,6 +18,13 @@
 
 namespace sluice::usm {
 
+/// A shape the way NumPy prints it, for messages: (4,3), (5,), (), ? for a
+/// dynamic extent.
+std::string formatShape(llvm::ArrayRef<int64_t> shape);
+/// A queue for messages: "opencl:cpu:0", "opencl:cpu:0" (queue "q1"), or
+/// unplaced.
+std::string formatQueue(QueueAttr queue);
+
 /// True for the element types an array may hold: i1, i8-i64, ui8-ui64, f16,
 /// bf16, f32, f64.
 bool isValidElementType(mlir::Type type);
