@@ -27,6 +27,7 @@ import numpy as np
 
 # --- the programs, written once for any array module ------------------------
 
+
 def black_scholes(xp, make, sync, n):
     rng = np.random.default_rng(1)
     price = make(rng.uniform(10, 50, n).astype(np.float32))
@@ -55,6 +56,7 @@ def black_scholes(xp, make, sync, n):
     def run():
         step()
         sync()
+
     return run, lambda: (call, put)
 
 
@@ -65,9 +67,11 @@ def jacobi(xp, make, sync, n, iters=100):
 
     def run():
         for _ in range(iters):
-            u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] +
-                                    u[1:-1, :-2] + u[1:-1, 2:])
+            u[1:-1, 1:-1] = 0.25 * (
+                u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:]
+            )
         sync()
+
     return run, lambda: (u,)
 
 
@@ -82,6 +86,7 @@ def pairwise(xp, make, sync, n):
         d = x - y
         out[0] = xp.sqrt((d * d).sum(axis=-1))
         sync()
+
     return run, lambda: (out[0],)
 
 
@@ -95,19 +100,24 @@ def softmax(xp, make, sync, rows, cols):
         e = xp.exp(x - m)
         out[0] = e / e.sum(axis=1, keepdims=True)
         sync()
+
     return run, lambda: (out[0],)
 
 
 def cases(quick):
-    c = [("black-scholes 2^20", black_scholes, (1 << 20,)),
-         ("black-scholes 2^12", black_scholes, (1 << 12,)),
-         ("jacobi 61x61 x100", jacobi, (61,)),
-         ("pairwise 256x3", pairwise, (256,)),
-         ("softmax 64x64", softmax, (64, 64))]
+    c = [
+        ("black-scholes 2^20", black_scholes, (1 << 20,)),
+        ("black-scholes 2^12", black_scholes, (1 << 12,)),
+        ("jacobi 61x61 x100", jacobi, (61,)),
+        ("pairwise 256x3", pairwise, (256,)),
+        ("softmax 64x64", softmax, (64, 64)),
+    ]
     if not quick:
-        c += [("jacobi 1024x1024 x100", jacobi, (1024,)),
-              ("pairwise 2048x3", pairwise, (2048,)),
-              ("softmax 4096x256", softmax, (4096, 256))]
+        c += [
+            ("jacobi 1024x1024 x100", jacobi, (1024,)),
+            ("pairwise 2048x3", pairwise, (2048,)),
+            ("softmax 4096x256", softmax, (4096, 256)),
+        ]
     return c
 
 
@@ -125,16 +135,25 @@ def module_for(name, device):
     """(xp, make, sync, to_numpy) for one column."""
     if name.startswith("sluice"):
         import sluice
+
         dev = sluice.Device(device)
-        q = dev.sycl_queue if hasattr(dev, "sycl_queue") else None
-        return (sluice, lambda a: sluice.asarray(a, device=dev),
-                sluice.synchronize, sluice.asnumpy)
+        return (
+            sluice,
+            lambda a: sluice.asarray(a, device=dev),
+            sluice.synchronize,
+            sluice.asnumpy,
+        )
     if name == "dpnp":
         import dpctl
         import dpnp
+
         q = dpctl.SyclQueue()
-        return (dpnp, lambda a: dpnp.asarray(a, sycl_queue=q), q.wait,
-                dpnp.asnumpy)
+        return (
+            dpnp,
+            lambda a: dpnp.asarray(a, sycl_queue=q),
+            q.wait,
+            dpnp.asnumpy,
+        )
     return np, np.array, lambda: None, np.asarray
 
 
@@ -142,12 +161,14 @@ def column(name, device, reps, quick):
     xp, make, sync, to_np = module_for(name, device)
     if name.startswith("sluice"):
         import sluice
+
         sluice.set_lazy(name == "sluice")
     out = {}
     for label, prog, args in cases(quick):
         run, results = prog(xp, make, sync, *args)
-        out[label] = time_run(run, reps if "1024" not in label
-                              else max(reps // 2, 1))
+        out[label] = time_run(
+            run, reps if "1024" not in label else max(reps // 2, 1)
+        )
     return out
 
 
@@ -155,6 +176,7 @@ def check_same(device, quick):
     """Lazy and eager Sluice give NumPy's results (largest relative
     difference per program)."""
     import sluice
+
     diffs = {}
     for label, prog, args in cases(quick):
         ref_run, ref = prog(np, np.array, lambda: None, *args)
@@ -162,15 +184,24 @@ def check_same(device, quick):
         for lazy in (True, False):
             sluice.set_lazy(lazy)
             dev = sluice.Device(device)
-            run, res = prog(sluice, lambda a: sluice.asarray(a, device=dev),
-                            sluice.synchronize, *args)
+            run, res = prog(
+                sluice,
+                lambda a: sluice.asarray(a, device=dev),
+                sluice.synchronize,
+                *args,
+            )
             run()
             d = 0.0
             for a, b in zip(res(), ref()):
                 a = sluice.asnumpy(a).astype(np.float64)
                 b = np.asarray(b, np.float64)
-                d = max(d, float(np.max(np.abs(a - b)) /
-                                 max(float(np.max(np.abs(b))), 1e-30)))
+                d = max(
+                    d,
+                    float(
+                        np.max(np.abs(a - b))
+                        / max(float(np.max(np.abs(b))), 1e-30)
+                    ),
+                )
             diffs[(label, lazy)] = d
     sluice.set_lazy(True)
     return diffs
@@ -178,14 +209,17 @@ def check_same(device, quick):
 
 # --- peers that are not array modules ---------------------------------------
 
+
 def numexpr_column(reps):
     try:
         import numexpr as ne
     except ImportError:
         return {}
     out = {}
-    for n, label in ((1 << 20, "black-scholes 2^20"),
-                     (1 << 12, "black-scholes 2^12")):
+    for n, label in (
+        (1 << 20, "black-scholes 2^20"),
+        (1 << 12, "black-scholes 2^12"),
+    ):
         rng = np.random.default_rng(1)
         price = rng.uniform(10, 50, n).astype(np.float32)
         strike = rng.uniform(10, 50, n).astype(np.float32)
@@ -201,9 +235,16 @@ def numexpr_column(reps):
                 "0.25 * t * 0.08) / sqrt(t * 0.08) * 0.7071067811865476)) - "
                 "exp(t * 0.1) * strike * (0.5 + 0.5 * tanh((log(price / "
                 "strike) - t * 0.1 - 0.25 * t * 0.08) / sqrt(t * 0.08) * "
-                "0.7071067811865476))", local_dict=names, out=call)
-            ne.evaluate("call - price + exp(t * 0.1) * strike",
-                        local_dict=names, out=put)
+                "0.7071067811865476))",
+                local_dict=names,
+                out=call,
+            )
+            ne.evaluate(
+                "call - price + exp(t * 0.1) * strike",
+                local_dict=names,
+                out=put,
+            )
+
         out[label] = time_run(run, reps)
     return out
 
@@ -226,20 +267,27 @@ def numba_column(reps, quick):
             w1 = (p_s - b + c) * y
             w2 = (p_s - b - c) * y
             d1 = np.float32(0.5) + np.float32(0.5) * np.tanh(
-                w1 * np.float32(0.7071067811865476))
+                w1 * np.float32(0.7071067811865476)
+            )
             d2 = np.float32(0.5) + np.float32(0.5) * np.tanh(
-                w2 * np.float32(0.7071067811865476))
+                w2 * np.float32(0.7071067811865476)
+            )
             se = np.exp(b) * strike[i]
             call[i] = price[i] * d1 - se * d2
             put[i] = call[i] - price[i] + se
 
-    for n, label in ((1 << 20, "black-scholes 2^20"),
-                     (1 << 12, "black-scholes 2^12")):
+    for n, label in (
+        (1 << 20, "black-scholes 2^20"),
+        (1 << 12, "black-scholes 2^12"),
+    ):
         rng = np.random.default_rng(1)
-        a = [rng.uniform(10, 50, n).astype(np.float32),
-             rng.uniform(10, 50, n).astype(np.float32),
-             rng.uniform(1, 2, n).astype(np.float32),
-             np.zeros(n, np.float32), np.zeros(n, np.float32)]
+        a = [
+            rng.uniform(10, 50, n).astype(np.float32),
+            rng.uniform(10, 50, n).astype(np.float32),
+            rng.uniform(1, 2, n).astype(np.float32),
+            np.zeros(n, np.float32),
+            np.zeros(n, np.float32),
+        ]
         out[label] = time_run(lambda: bs(*a), reps)
 
     @numba.njit(parallel=True)
@@ -247,8 +295,9 @@ def numba_column(reps, quick):
         n = u.shape[0]
         for i in numba.prange(1, n - 1):
             for j in range(1, n - 1):
-                v[i, j] = np.float32(0.25) * (u[i - 1, j] + u[i + 1, j] +
-                                              u[i, j - 1] + u[i, j + 1])
+                v[i, j] = np.float32(0.25) * (
+                    u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1]
+                )
 
     for n in (61,) + (() if quick else (1024,)):
         u = np.zeros((n, n), np.float32)
@@ -259,6 +308,7 @@ def numba_column(reps, quick):
             for _ in range(50):
                 step(u, v)
                 step(v, u)
+
         out[f"jacobi {n}x{n} x100"] = time_run(run, reps)
     return out
 
@@ -273,37 +323,55 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--device", default="host")
     p.add_argument("--reps", type=int, default=5)
-    p.add_argument("--quick", action="store_true",
-                   help="only the small sizes (and one 2^20 case)")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="only the small sizes (and one 2^20 case)",
+    )
     p.add_argument("--dpnp-python", default=os.environ.get("DPNP_PYTHON"))
     p.add_argument("--worker", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.worker:
-        json.dump(column(args.worker, args.device, args.reps, args.quick),
-                  sys.stdout)
+        json.dump(
+            column(args.worker, args.device, args.reps, args.quick), sys.stdout
+        )
         return
 
     import sluice
-    print(f"device {sluice.Device(args.device).filter_string}, "
-          f"{os.cpu_count()} cores, numpy {np.__version__}")
+
+    print(
+        f"device {sluice.Device(args.device).filter_string}, "
+        f"{os.cpu_count()} cores, numpy {np.__version__}"
+    )
     cols = {}
     cols["sluice"] = column("sluice", args.device, args.reps, args.quick)
     sluice.lazy_report(reset=True)
     cols["sluice"] = column("sluice", args.device, args.reps, args.quick)
     report = sluice.lazy_report()
-    cols["eager"] = column("sluice-eager", args.device, args.reps,
-                           args.quick)
+    cols["eager"] = column("sluice-eager", args.device, args.reps, args.quick)
     sluice.set_lazy(True)
     cols["numpy"] = column("numpy", args.device, args.reps, args.quick)
     cols["numexpr"] = numexpr_column(args.reps)
     cols["numba"] = numba_column(args.reps, args.quick)
     if args.dpnp_python:
-        cmd = [args.dpnp_python, __file__, "--worker", "dpnp",
-               "--reps", str(args.reps)] + (["--quick"] if args.quick else [])
+        cmd = [
+            args.dpnp_python,
+            __file__,
+            "--worker",
+            "dpnp",
+            "--reps",
+            str(args.reps),
+        ] + (["--quick"] if args.quick else [])
         try:
-            cols["dpnp"] = json.loads(subprocess.run(
-                cmd, capture_output=True, text=True, timeout=1800,
-                check=True).stdout)
+            cols["dpnp"] = json.loads(
+                subprocess.run(
+                    cmd,
+                    capture_output=True,
+                    text=True,
+                    timeout=1800,
+                    check=True,
+                ).stdout
+            )
         except (subprocess.SubprocessError, ValueError) as e:
             print(f"dpnp peer failed: {e}")
 
@@ -317,21 +385,28 @@ def main():
         line = f"{label:24s} {ours * 1e3:9.3f}"
         for k in peers:
             t = cols[k].get(label)
-            line += (f" {t * 1e3:9.3f} {fmt_ratio(t, ours):>7s}" if t
-                     else f" {'-':>9s} {'-':>7s}")
+            line += (
+                f" {t * 1e3:9.3f} {fmt_ratio(t, ours):>7s}"
+                if t
+                else f" {'-':>9s} {'-':>7s}"
+            )
         print(line)
-    print("\nlazy execution in the timed runs: "
-          f"{report.get('recorded', 0)} operations recorded, "
-          f"{report.get('graphs submitted', 0)} graphs submitted "
-          f"({report.get('operations submitted', 0)} operations in them), "
-          f"{report.get('programs compiled', 0)} programs compiled, "
-          f"{report.get('programs reused', 0)} reused")
+    print(
+        "\nlazy execution in the timed runs: "
+        f"{report.get('recorded', 0)} operations recorded, "
+        f"{report.get('graphs submitted', 0)} graphs submitted "
+        f"({report.get('operations submitted', 0)} operations in them), "
+        f"{report.get('programs compiled', 0)} programs compiled, "
+        f"{report.get('programs reused', 0)} reused"
+    )
     print(f"graph boundaries: {report.get('boundaries')}")
     diffs = check_same(args.device, args.quick)
     worst = max(diffs, key=diffs.get)
-    print("largest difference from NumPy, relative to the largest value "
-          f"(lazy and eager): {diffs[worst]:.2e} ({worst[0]}, "
-          f"{'lazy' if worst[1] else 'eager'})")
+    print(
+        "largest difference from NumPy, relative to the largest value "
+        f"(lazy and eager): {diffs[worst]:.2e} ({worst[0]}, "
+        f"{'lazy' if worst[1] else 'eager'})"
+    )
 
 
 if __name__ == "__main__":

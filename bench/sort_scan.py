@@ -54,36 +54,94 @@ def _cases(n):
     q = np.sort(rng.random(n // 16, dtype=np.float32))
     # name, input arrays, numpy fn, sluice fn, torch fn, cupy fn, exact?
     return [
-        ("sort", (f,), np.sort, sluice.sort,
-         lambda t: t.sort().values, lambda c, a: c.sort(a), True),
-        ("argsort", (f,), lambda a: np.argsort(a, kind="stable"),
-         sluice.argsort, lambda t: t.sort(stable=True).indices,
-         lambda c, a: c.argsort(a), True),
-        ("cumsum", (f,), np.cumsum, sluice.cumsum,
-         lambda t: t.cumsum(0), lambda c, a: c.cumsum(a), False),
-        ("argmax", (f,), np.argmax, sluice.argmax, lambda t: t.argmax(),
-         lambda c, a: c.argmax(a), True),
-        ("bincount", (k,), np.bincount, sluice.bincount,
-         lambda t: t.bincount(), lambda c, a: c.bincount(a), True),
-        ("histogram", (f,), lambda a: np.histogram(a, 256, (0, 1))[0],
-         lambda a: sluice.histogram(a, 256, (0, 1))[0],
-         lambda t: t.histc(256, 0, 1),
-         lambda c, a: c.histogram(a, 256, (0, 1))[0], True),
-        ("searchsorted", (np.sort(f), q), np.searchsorted,
-         sluice.searchsorted,
-         lambda a, b: __import__("torch").searchsorted(a, b),
-         lambda c, a, b: c.searchsorted(a, b), True),
-        ("unique", (u,), np.unique, sluice.unique,
-         lambda t: t.unique(), lambda c, a: c.unique(a), True),
+        (
+            "sort",
+            (f,),
+            np.sort,
+            sluice.sort,
+            lambda t: t.sort().values,
+            lambda c, a: c.sort(a),
+            True,
+        ),
+        (
+            "argsort",
+            (f,),
+            lambda a: np.argsort(a, kind="stable"),
+            sluice.argsort,
+            lambda t: t.sort(stable=True).indices,
+            lambda c, a: c.argsort(a),
+            True,
+        ),
+        (
+            "cumsum",
+            (f,),
+            np.cumsum,
+            sluice.cumsum,
+            lambda t: t.cumsum(0),
+            lambda c, a: c.cumsum(a),
+            False,
+        ),
+        (
+            "argmax",
+            (f,),
+            np.argmax,
+            sluice.argmax,
+            lambda t: t.argmax(),
+            lambda c, a: c.argmax(a),
+            True,
+        ),
+        (
+            "bincount",
+            (k,),
+            np.bincount,
+            sluice.bincount,
+            lambda t: t.bincount(),
+            lambda c, a: c.bincount(a),
+            True,
+        ),
+        (
+            "histogram",
+            (f,),
+            lambda a: np.histogram(a, 256, (0, 1))[0],
+            lambda a: sluice.histogram(a, 256, (0, 1))[0],
+            lambda t: t.histc(256, 0, 1),
+            lambda c, a: c.histogram(a, 256, (0, 1))[0],
+            True,
+        ),
+        (
+            "searchsorted",
+            (np.sort(f), q),
+            np.searchsorted,
+            sluice.searchsorted,
+            lambda a, b: __import__("torch").searchsorted(a, b),
+            lambda c, a, b: c.searchsorted(a, b),
+            True,
+        ),
+        (
+            "unique",
+            (u,),
+            np.unique,
+            sluice.unique,
+            lambda t: t.unique(),
+            lambda c, a: c.unique(a),
+            True,
+        ),
     ]
 
 
 def _bytes(name, arrays, n):
     # compulsory traffic: inputs read once, the output written once
     inb = sum(a.nbytes for a in arrays)
-    out = {"sort": 4 * n, "argsort": 8 * n, "cumsum": 4 * n, "argmax": 8,
-           "bincount": 256 * 8, "histogram": 256 * 8,
-           "searchsorted": 8 * (n // 16), "unique": 4 * 1000}[name]
+    out = {
+        "sort": 4 * n,
+        "argsort": 8 * n,
+        "cumsum": 4 * n,
+        "argmax": 8,
+        "bincount": 256 * 8,
+        "histogram": 256 * 8,
+        "searchsorted": 8 * (n // 16),
+        "unique": 4 * 1000,
+    }[name]
     return inb + out
 
 
@@ -102,26 +160,35 @@ def main():
     if gpu:
         try:
             import torch
+
             peers["torch"] = torch
         except ImportError:
             pass
         try:
             import cupy
+
             peers["cupy"] = cupy
         except ImportError:
             pass
     print(f"# n = {n}, device {a.device}, medians of {a.reps}")
-    print(f"{'case':<13} {'sluice ms':>10} " + " ".join(
-        f"{k + ' ms':>10}" for k in (["numpy"] if not gpu else peers)) +
-        "  ratio (peer / sluice)   sluice GB/s   sluice cpu ms")
+    print(
+        f"{'case':<13} {'sluice ms':>10} "
+        + " ".join(
+            f"{k + ' ms':>10}" for k in (["numpy"] if not gpu else peers)
+        )
+        + "  ratio (peer / sluice)   sluice GB/s   sluice cpu ms"
+    )
     for name, arrays, fnp, fsl, ftorch, fcupy, exact in _cases(n):
         if a.only and name not in a.only.split(","):
             continue
         xs = [sluice.asarray(x, device=dev) for x in arrays]
         ref = fnp(*arrays)
         got = sluice.asnumpy(fsl(*xs))
-        ok = (np.array_equal(got, ref) if exact else
-              np.allclose(got, ref, rtol=1e-3, atol=1e-2 * np.sqrt(n)))
+        ok = (
+            np.array_equal(got, ref)
+            if exact
+            else np.allclose(got, ref, rtol=1e-3, atol=1e-2 * np.sqrt(n))
+        )
         if not ok:
             print(f"{name}: WRONG RESULT against NumPy", file=sys.stderr)
             sys.exit(1)
@@ -129,37 +196,56 @@ def main():
         ts = _median_time(lambda: fsl(*xs), sluice.synchronize, a.reps, cpu)
         row = [ts]
         if not gpu:
-            row.append(_median_time(lambda: fnp(*arrays), lambda: None,
-                                    a.reps))
+            row.append(
+                _median_time(lambda: fnp(*arrays), lambda: None, a.reps)
+            )
         else:
             for k, m in peers.items():
                 if k == "torch":
                     ts_ = [m.from_numpy(x).cuda() for x in arrays]
-                    row.append(_median_time(lambda: ftorch(*ts_),
-                                            m.cuda.synchronize, a.reps))
+                    row.append(
+                        _median_time(
+                            lambda: ftorch(*ts_), m.cuda.synchronize, a.reps
+                        )
+                    )
                 else:
                     cs = [m.asarray(x) for x in arrays]
-                    row.append(_median_time(
-                        lambda: fcupy(m, *cs),
-                        m.cuda.Device().synchronize, a.reps))
+                    row.append(
+                        _median_time(
+                            lambda: fcupy(m, *cs),
+                            m.cuda.Device().synchronize,
+                            a.reps,
+                        )
+                    )
         gbs = _bytes(name, arrays, n) / ts / 1e9
-        print(f"{name:<13} " + " ".join(f"{t * 1e3:10.2f}" for t in row) +
-              "  " + " ".join(f"{t / ts:6.2f}x" for t in row[1:]) +
-              f"   {gbs:8.2f}   {cpu[0] * 1e3:10.2f}")
+        print(
+            f"{name:<13} "
+            + " ".join(f"{t * 1e3:10.2f}" for t in row)
+            + "  "
+            + " ".join(f"{t / ts:6.2f}x" for t in row[1:])
+            + f"   {gbs:8.2f}   {cpu[0] * 1e3:10.2f}"
+        )
     # random numbers: Philox in kernels against the peer's generator
     if not a.only or "random" in a.only:
         rs = sluice.random.RandomState(1, device=dev)
-        ts = _median_time(lambda: rs.uniform(size=n, dtype=np.float32),
-                          sluice.synchronize, a.reps)
+        ts = _median_time(
+            lambda: rs.uniform(size=n, dtype=np.float32),
+            sluice.synchronize,
+            a.reps,
+        )
         if not gpu:
             g = np.random.default_rng(1)
-            tp = _median_time(lambda: g.random(n, dtype=np.float32),
-                              lambda: None, a.reps)
-            print(f"{'uniform':<13} {ts * 1e3:10.2f} {tp * 1e3:10.2f}  "
-                  f"{tp / ts:6.2f}x   {4 * n / ts / 1e9:8.2f}")
+            tp = _median_time(
+                lambda: g.random(n, dtype=np.float32), lambda: None, a.reps
+            )
+            print(
+                f"{'uniform':<13} {ts * 1e3:10.2f} {tp * 1e3:10.2f}  "
+                f"{tp / ts:6.2f}x   {4 * n / ts / 1e9:8.2f}"
+            )
         else:
-            print(f"{'uniform':<13} {ts * 1e3:10.2f}   "
-                  f"{4 * n / ts / 1e9:8.2f}")
+            print(
+                f"{'uniform':<13} {ts * 1e3:10.2f}   {4 * n / ts / 1e9:8.2f}"
+            )
 
 
 if __name__ == "__main__":

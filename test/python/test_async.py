@@ -26,8 +26,9 @@ def test_operations_return_before_they_run(device):
         z = y.sum()
         assert y._pending() and z._pending()
         assert y.shape == (100,) and z.shape == ()  # known at once
-    np.testing.assert_allclose(float(z), (np.exp(np.arange(100) * 0.01) +
-                                          1).sum(), rtol=1e-5)
+    np.testing.assert_allclose(
+        float(z), (np.exp(np.arange(100) * 0.01) + 1).sum(), rtol=1e-5
+    )
     # (With lazy execution y itself runs when it is needed.)
     y.sycl_queue.wait()
     assert not y._pending()

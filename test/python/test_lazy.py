@@ -58,8 +58,9 @@ def test_loop_body_compiles_once(device):
     assert r["graphs submitted"] == 20
     assert r.get("programs compiled", 0) <= 1
     assert r["programs reused"] >= 19
-    np.testing.assert_allclose(x.asnumpy(), np.full(100, 2 - 2 ** -20),
-                               rtol=1e-6)
+    np.testing.assert_allclose(
+        x.asnumpy(), np.full(100, 2 - 2**-20), rtol=1e-6
+    )
 
 
 def test_same_results_as_eager_for_every_size(device):
@@ -69,8 +70,11 @@ def test_same_results_as_eager_for_every_size(device):
         x = sluice.asarray(a, device=device)
         got = sluice.exp(x * 0.5) - x / (1.0 + x * x)
         np.testing.assert_allclose(
-            got.asnumpy(), np.exp(a * 0.5) - a / (1 + a * a), rtol=2e-6,
-            atol=1e-7)
+            got.asnumpy(),
+            np.exp(a * 0.5) - a / (1 + a * a),
+            rtol=2e-6,
+            atol=1e-7,
+        )
 
 
 def test_dead_results_are_not_computed(device):
@@ -93,7 +97,8 @@ def test_write_after_pending_read_keeps_old_value(device):
     a[0] = -1.0
     np.testing.assert_array_equal(c.asnumpy(), np.arange(6) * 2.0)
     np.testing.assert_array_equal(
-        a.asnumpy(), np.r_[-1.0, np.arange(1, 6) + 100.0])
+        a.asnumpy(), np.r_[-1.0, np.arange(1, 6) + 100.0]
+    )
 
 
 def test_in_place_into_a_pending_result_others_read(device):
@@ -140,10 +145,12 @@ def test_views_of_pending_results(device):
     r = c.reshape(3, 4) - 1.0  # another shape over the same memory
     t = c.reshape(3, 4).T
     np.testing.assert_array_equal(w.asnumpy(), np.arange(2, 7) * 2.0 + 1)
-    np.testing.assert_array_equal(r.asnumpy(),
-                                  (np.arange(12) * 2.0 - 1).reshape(3, 4))
-    np.testing.assert_array_equal(t.asnumpy(),
-                                  (np.arange(12) * 2.0).reshape(3, 4).T)
+    np.testing.assert_array_equal(
+        r.asnumpy(), (np.arange(12) * 2.0 - 1).reshape(3, 4)
+    )
+    np.testing.assert_array_equal(
+        t.asnumpy(), (np.arange(12) * 2.0).reshape(3, 4).T
+    )
     np.testing.assert_array_equal(v.asnumpy(), np.arange(2, 7) * 2.0)
 
 
@@ -162,10 +169,12 @@ def test_slices_and_stencil_like_eager(device):
     ref = u0.copy()
     u = sluice.asarray(u0, device=device)
     for _ in range(5):
-        u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] +
-                                u[1:-1, 2:])
-        ref[1:-1, 1:-1] = 0.25 * (ref[:-2, 1:-1] + ref[2:, 1:-1] +
-                                  ref[1:-1, :-2] + ref[1:-1, 2:])
+        u[1:-1, 1:-1] = 0.25 * (
+            u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:]
+        )
+        ref[1:-1, 1:-1] = 0.25 * (
+            ref[:-2, 1:-1] + ref[2:, 1:-1] + ref[1:-1, :-2] + ref[1:-1, 2:]
+        )
     np.testing.assert_allclose(u.asnumpy(), ref, rtol=1e-6)
 
 
@@ -189,8 +198,9 @@ def test_pending_arguments_of_jit_and_kernels(device):
 
     a = sluice.asarray(np.arange(8, dtype=np.float32), device=device)
     p = a * 2.0
-    np.testing.assert_array_equal(f(p, a).asnumpy(),
-                                  np.arange(8) * 2.0 * np.arange(8) + 1)
+    np.testing.assert_array_equal(
+        f(p, a).asnumpy(), np.arange(8) * 2.0 * np.arange(8) + 1
+    )
 
 
 def test_dlpack_and_pointers_of_pending_results(device):
@@ -198,8 +208,9 @@ def test_dlpack_and_pointers_of_pending_results(device):
     p = a + 1.0
     assert p._data_pointer() != 0
     if p._host_accessible:
-        np.testing.assert_array_equal(np.from_dlpack(a + 2.0),
-                                      np.arange(4) + 2.0)
+        np.testing.assert_array_equal(
+            np.from_dlpack(a + 2.0), np.arange(4) + 2.0
+        )
 
 
 def test_runtime_failure_surfaces_at_the_read(device):
@@ -271,11 +282,10 @@ def test_threads(device):
 
     def work(k):
         try:
-            for i in range(50):
+            for _ in range(50):
                 r = (a + float(k)) * 2.0 - a
                 got = r.asnumpy()
-                np.testing.assert_array_equal(got,
-                                              np.arange(100) + 2.0 * k)
+                np.testing.assert_array_equal(got, np.arange(100) + 2.0 * k)
         except Exception as e:  # reported below
             errors.append(e)
 
@@ -328,11 +338,18 @@ def test_small_results_run_eagerly_by_default(device):
 
 
 def test_environment_switch():
-    code = ("import sluice; a = sluice.ones(4, dtype='float32'); b = a * 2; "
-            "print(sluice.lazy_enabled(), sluice.lazy_report()['recorded'])")
+    code = (
+        "import sluice; a = sluice.ones(4, dtype='float32'); b = a * 2; "
+        "print(sluice.lazy_enabled(), sluice.lazy_report()['recorded'])"
+    )
     env = dict(os.environ, SLUICE_LAZY="0")
-    out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
-                         capture_output=True, text=True).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
     assert out == ["False", "0"]
 
 
@@ -348,10 +365,18 @@ _TRANSCENDENTAL = ["exp", "sin", "tanh", "log1p", "cos"]
 
 _step = st.one_of(
     st.tuples(st.just("u"), st.sampled_from(_UNARY), st.integers(0, 7)),
-    st.tuples(st.just("b"), st.sampled_from(_BINARY), st.integers(0, 7),
-              st.integers(0, 7)),
-    st.tuples(st.just("s"), st.sampled_from(_BINARY), st.integers(0, 7),
-              st.floats(-3, 3, allow_nan=False, width=32)),
+    st.tuples(
+        st.just("b"),
+        st.sampled_from(_BINARY),
+        st.integers(0, 7),
+        st.integers(0, 7),
+    ),
+    st.tuples(
+        st.just("s"),
+        st.sampled_from(_BINARY),
+        st.integers(0, 7),
+        st.floats(-3, 3, allow_nan=False, width=32),
+    ),
     st.tuples(st.just("view"), st.integers(0, 7)),
     st.tuples(st.just("iadd"), st.integers(0, 7), st.integers(0, 7)),
     st.tuples(st.just("set"), st.integers(0, 7), st.integers(0, 7)),
@@ -364,23 +389,29 @@ _step = st.one_of(
 def _run_program(steps, device, lazy, unary=None):
     sluice.set_lazy(lazy)
     rng = np.random.default_rng(7)
-    vals = [sluice.asarray(rng.uniform(-2, 2, 12).astype(np.float32),
-                           device=device) for _ in range(3)]
+    vals = [
+        sluice.asarray(
+            rng.uniform(-2, 2, 12).astype(np.float32), device=device
+        )
+        for _ in range(3)
+    ]
     log = []
     with np.errstate(all="ignore"):
         for step in steps:
             kind = step[0]
-            pick = (lambda i: vals[i % len(vals)])
+            pick = lambda i: vals[i % len(vals)]
             try:
                 if kind == "u":
                     name = unary[step[2]] if unary else step[1]
                     vals.append(getattr(sluice, name)(pick(step[2])))
                 elif kind == "b":
-                    vals.append(getattr(sluice, step[1])(pick(step[2]),
-                                                         pick(step[3])))
+                    vals.append(
+                        getattr(sluice, step[1])(pick(step[2]), pick(step[3]))
+                    )
                 elif kind == "s":
-                    vals.append(getattr(sluice, step[1])(pick(step[2]),
-                                                         float(step[3])))
+                    vals.append(
+                        getattr(sluice, step[1])(pick(step[2]), float(step[3]))
+                    )
                 elif kind == "view":
                     x = pick(step[1])
                     vals.append(x[1:] if x.ndim and x.shape[0] > 1 else x)
@@ -395,15 +426,21 @@ def _run_program(steps, device, lazy, unary=None):
                 elif kind == "read":
                     log.append(pick(step[1]).asnumpy().tobytes())
                 elif kind == "bad":
-                    vals.append(pick(step[1]) + sluice.ones(
-                        5, dtype="float32", device=device))
+                    vals.append(
+                        pick(step[1])
+                        + sluice.ones(5, dtype="float32", device=device)
+                    )
             except (ValueError, TypeError) as e:
                 log.append(type(e).__name__)
     return log + [v.asnumpy().tobytes() for v in vals]
 
 
-@settings(max_examples=60, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(steps=st.lists(_step, min_size=1, max_size=14))
 def test_random_programs_match_eager(device, steps):
     lazy = _run_program(steps, device, True)
@@ -411,8 +448,12 @@ def test_random_programs_match_eager(device, steps):
     assert lazy == eager
 
 
-@settings(max_examples=25, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=25,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(steps=st.lists(_step, min_size=1, max_size=10))
 def test_random_programs_with_transcendentals(device, steps):
     unary = _TRANSCENDENTAL + _TRANSCENDENTAL[:3]

@@ -12,13 +12,32 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from hypothesis.extra import numpy as hnp  # noqa: E402
 
-SETTINGS = settings(max_examples=15, deadline=None, database=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                           HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=15,
+    deadline=None,
+    database=None,
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+    ],
+)
 
-DTYPES = [np.dtype(t) for t in ("int8", "int16", "int32", "int64", "uint8",
-                                "uint16", "uint32", "uint64", "float32",
-                                "float64", "bool")]
+DTYPES = [
+    np.dtype(t)
+    for t in (
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float32",
+        "float64",
+        "bool",
+    )
+]
 A = sluice.asnumpy
 
 
@@ -29,20 +48,23 @@ def _supported(device, dt):
 def _values(dt):
     if dt.kind == "f":
         # few distinct values: ties test stability; NaN and infinities
-        return st.sampled_from([0.0, -0.0, 1.5, -2.0, 3.25, np.inf, -np.inf,
-                                np.nan, 1e30, -1e-30])
+        return st.sampled_from(
+            [0.0, -0.0, 1.5, -2.0, 3.25, np.inf, -np.inf, np.nan, 1e30, -1e-30]
+        )
     if dt.kind == "b":
         return st.booleans()
     info = np.iinfo(dt)
-    return st.sampled_from(sorted({int(info.min), int(info.max), 0, 1, 7,
-                                   max(int(info.min), -3)}))
+    return st.sampled_from(
+        sorted({int(info.min), int(info.max), 0, 1, 7, max(int(info.min), -3)})
+    )
 
 
 @st.composite
 def _array_axis(draw, min_dims=1):
     dt = draw(st.sampled_from(DTYPES))
-    shape = draw(hnp.array_shapes(min_dims=min_dims, max_dims=3, min_side=0,
-                                  max_side=7))
+    shape = draw(
+        hnp.array_shapes(min_dims=min_dims, max_dims=3, min_side=0, max_side=7)
+    )
     a = draw(hnp.arrays(dt, shape, elements=_values(dt)))
     axis = draw(st.integers(-len(shape), len(shape) - 1) | st.none())
     return a, axis
@@ -63,8 +85,7 @@ def test_sort_argsort_match_numpy(device, data):
         return
     x = sluice.asarray(a, device=device)
     _eq(sluice.sort(x, axis=axis), np.sort(a, axis=axis))
-    _eq(sluice.argsort(x, axis=axis),
-        np.argsort(a, axis=axis, kind="stable"))
+    _eq(sluice.argsort(x, axis=axis), np.argsort(a, axis=axis, kind="stable"))
 
 
 @SETTINGS
@@ -84,8 +105,11 @@ def test_descending_is_stable_with_nans_last(device, data):
     idx = idx.reshape(flat.shape)
     for row, ix in zip(np.atleast_2d(flat), np.atleast_2d(idx)):
         vals = row[ix]
-        nan = np.isnan(vals) if vals.dtype.kind == "f" else np.zeros(
-            len(vals), bool)
+        nan = (
+            np.isnan(vals)
+            if vals.dtype.kind == "f"
+            else np.zeros(len(vals), bool)
+        )
         # NaNs last, the rest non-increasing, ties in their first order
         assert not (nan[:-1] & ~nan[1:]).any()
         v = vals[~nan]
@@ -95,7 +119,8 @@ def test_descending_is_stable_with_nans_last(device, data):
     s = A(sluice.sort(x, axis=axis, descending=True))
     ax = -1 if axis is None else axis
     np.testing.assert_array_equal(
-        s, np.take_along_axis(a.reshape(-1) if axis is None else a, got, ax))
+        s, np.take_along_axis(a.reshape(-1) if axis is None else a, got, ax)
+    )
 
 
 @SETTINGS
@@ -106,7 +131,8 @@ def test_scans_match_numpy(device, data):
         return
     if a.dtype.kind == "f":
         a = np.where(np.isfinite(a) & (np.abs(a) < 100), a, 1.0).astype(
-            a.dtype)
+            a.dtype
+        )
     x = sluice.asarray(a, device=device)
     for name in ("cumsum", "cumprod"):
         exp = getattr(np, name)(a, axis=axis)
@@ -128,15 +154,19 @@ def test_argmax_argmin_count_nonzero(device, data):
         return
     x = sluice.asarray(a, device=device)
     ax = 0 if axis is None and a.ndim == 1 else axis
-    if (a.size == 0 if ax is None else a.shape[ax] == 0):
+    if a.size == 0 if ax is None else a.shape[ax] == 0:
         with pytest.raises(ValueError):
             sluice.argmax(x, axis=ax)
     else:
         _eq(sluice.argmax(x, axis=ax), np.argmax(a, axis=ax))
-        _eq(sluice.argmin(x, axis=ax, keepdims=True),
-            np.argmin(a, axis=ax, keepdims=True))
-    _eq(sluice.count_nonzero(x, axis=axis),
-        np.asarray(np.count_nonzero(a, axis=axis), dtype=np.int64))
+        _eq(
+            sluice.argmin(x, axis=ax, keepdims=True),
+            np.argmin(a, axis=ax, keepdims=True),
+        )
+    _eq(
+        sluice.count_nonzero(x, axis=axis),
+        np.asarray(np.count_nonzero(a, axis=axis), dtype=np.int64),
+    )
 
 
 @SETTINGS
@@ -146,10 +176,12 @@ def test_unique_family(device, data):
     if not _supported(device, a.dtype):
         return
     x = sluice.asarray(a, device=device)
-    v, i, inv, c = np.unique(a, return_index=True, return_inverse=True,
-                             return_counts=True)
-    got = sluice.unique(x, return_index=True, return_inverse=True,
-                        return_counts=True)
+    v, i, inv, c = np.unique(
+        a, return_index=True, return_inverse=True, return_counts=True
+    )
+    got = sluice.unique(
+        x, return_index=True, return_inverse=True, return_counts=True
+    )
     np.testing.assert_array_equal(A(got[0]), v)
     _eq(got[1], i.astype(np.int64))
     np.testing.assert_array_equal(A(got[2]).reshape(-1), inv.reshape(-1))
@@ -169,9 +201,14 @@ def test_nan_order_and_searchsorted(device):
     s = np.sort(a)
     v = np.array([np.nan, 1.0, -np.inf, 5.0, np.inf])
     for side in ("left", "right"):
-        _eq(sluice.searchsorted(sluice.asarray(s, device=device),
-                                sluice.asarray(v, device=device), side=side),
-            np.searchsorted(s, v, side=side))
+        _eq(
+            sluice.searchsorted(
+                sluice.asarray(s, device=device),
+                sluice.asarray(v, device=device),
+                side=side,
+            ),
+            np.searchsorted(s, v, side=side),
+        )
     _eq(sluice.nanargmax(x), np.int64(np.nanargmax(a)))
     _eq(sluice.argmax(x), np.int64(np.argmax(a)))
     with pytest.raises(ValueError, match="All-NaN"):
@@ -189,8 +226,14 @@ def test_large_sort_and_scan(device):
     xk = sluice.asarray(k, device=device)
     _eq(sluice.argsort(xk, axis=1), np.argsort(k, axis=1, kind="stable"))
     _eq(sluice.cumsum(xk, axis=1), np.cumsum(k, axis=1))
-    np.testing.assert_allclose(A(sluice.cumsum(sluice.asarray(
-        np.ones(300_001, np.float32), device=device)))[-1], 300_001)
+    np.testing.assert_allclose(
+        A(
+            sluice.cumsum(
+                sluice.asarray(np.ones(300_001, np.float32), device=device)
+            )
+        )[-1],
+        300_001,
+    )
 
 
 def test_partition_and_sets(device):
@@ -199,8 +242,11 @@ def test_partition_and_sets(device):
     b = rng.integers(20, 60, 150)
     x, y = (sluice.asarray(v, device=device) for v in (a, b))
     p = A(sluice.partition(x, 17))
-    assert p[17] == np.sort(a)[17] and (p[:17] <= p[17]).all() and \
-        (p[18:] >= p[17]).all()
+    assert (
+        p[17] == np.sort(a)[17]
+        and (p[:17] <= p[17]).all()
+        and (p[18:] >= p[17]).all()
+    )
     ap = A(sluice.argpartition(x, 5))
     assert a[ap][5] == np.sort(a)[5]
     _eq(sluice.isin(x, y), np.isin(a, b))
@@ -217,21 +263,29 @@ def test_scans_and_differences(device):
     f = rng.standard_normal((4, 9)).astype(np.float32)
     f[1, 2] = np.nan
     x = sluice.asarray(f, device=device)
-    np.testing.assert_allclose(A(sluice.nancumsum(x, axis=1)),
-                               np.nancumsum(f, axis=1), rtol=1e-5)
-    np.testing.assert_allclose(A(sluice.nancumprod(x, axis=0)),
-                               np.nancumprod(f, axis=0), rtol=1e-5)
+    np.testing.assert_allclose(
+        A(sluice.nancumsum(x, axis=1)), np.nancumsum(f, axis=1), rtol=1e-5
+    )
+    np.testing.assert_allclose(
+        A(sluice.nancumprod(x, axis=0)), np.nancumprod(f, axis=0), rtol=1e-5
+    )
     i = rng.integers(-4, 4, (3, 5))
     xi = sluice.asarray(i, device=device)
-    _eq(sluice.cumulative_sum(xi, axis=1, include_initial=True),
-        np.cumulative_sum(i, axis=1, include_initial=True))
+    _eq(
+        sluice.cumulative_sum(xi, axis=1, include_initial=True),
+        np.cumulative_sum(i, axis=1, include_initial=True),
+    )
     _eq(sluice.cumulative_prod(xi, axis=0), np.cumulative_prod(i, axis=0))
     _eq(sluice.diff(xi, n=2, axis=1), np.diff(i, n=2, axis=1))
-    _eq(sluice.diff(xi, axis=0, prepend=0, append=9),
-        np.diff(i, axis=0, prepend=0, append=9))
+    _eq(
+        sluice.diff(xi, axis=0, prepend=0, append=9),
+        np.diff(i, axis=0, prepend=0, append=9),
+    )
     _eq(sluice.diff(sluice.asarray(i > 0, device=device)), np.diff(i > 0))
-    _eq(sluice.ediff1d(xi, to_begin=[-7], to_end=7),
-        np.ediff1d(i, to_begin=[-7], to_end=7))
+    _eq(
+        sluice.ediff1d(xi, to_begin=[-7], to_end=7),
+        np.ediff1d(i, to_begin=[-7], to_end=7),
+    )
     with pytest.raises(ValueError):
         sluice.cumulative_sum(xi)
 
@@ -247,33 +301,52 @@ def test_statistics(device):
         np.testing.assert_allclose(A(got), exp, rtol=tol, atol=tol)
 
     close(sluice.median(y, axis=1), np.median(g, axis=1))
-    close(sluice.nanmedian(y, axis=1, keepdims=True),
-          np.nanmedian(g, axis=1, keepdims=True))
-    close(sluice.percentile(x, [5, 50, 99], axis=0),
-          np.percentile(f, [5, 50, 99], axis=0))
+    close(
+        sluice.nanmedian(y, axis=1, keepdims=True),
+        np.nanmedian(g, axis=1, keepdims=True),
+    )
+    close(
+        sluice.percentile(x, [5, 50, 99], axis=0),
+        np.percentile(f, [5, 50, 99], axis=0),
+    )
     close(sluice.quantile(x, 0.25), np.quantile(f, 0.25))
     close(sluice.nanpercentile(y, 75), np.nanpercentile(g, 75))
-    close(sluice.nanquantile(y, [0.1, 0.9], axis=1),
-          np.nanquantile(g, [0.1, 0.9], axis=1))
+    close(
+        sluice.nanquantile(y, [0.1, 0.9], axis=1),
+        np.nanquantile(g, [0.1, 0.9], axis=1),
+    )
     close(sluice.nansum(y, axis=0), np.nansum(g, axis=0))
     close(sluice.nanprod(y, axis=1), np.nanprod(g, axis=1), 1e-4)
     close(sluice.nanmax(y, axis=1), np.nanmax(g, axis=1))
     close(sluice.nanmin(y), np.nanmin(g))
     close(sluice.nanmean(y, axis=1), np.nanmean(g, axis=1))
-    close(sluice.nanvar(y, axis=1, ddof=1), np.nanvar(g, axis=1, ddof=1),
-          1e-4)
+    close(sluice.nanvar(y, axis=1, ddof=1), np.nanvar(g, axis=1, ddof=1), 1e-4)
     close(sluice.nanstd(y), np.nanstd(g), 1e-4)
     close(sluice.ptp(x, axis=1), np.ptp(f, axis=1))
     w = np.arange(1, 38, dtype=np.float32)
-    close(sluice.average(x, axis=1, weights=sluice.asarray(
-        w, device=device)), np.average(f, axis=1, weights=w), 1e-4)
+    close(
+        sluice.average(x, axis=1, weights=sluice.asarray(w, device=device)),
+        np.average(f, axis=1, weights=w),
+        1e-4,
+    )
     close(sluice.average(x), np.average(f))
     close(sluice.cov(x), np.cov(f), 1e-4)
-    close(sluice.cov(x, rowvar=False, bias=True),
-          np.cov(f, rowvar=False, bias=True), 1e-4)
+    close(
+        sluice.cov(x, rowvar=False, bias=True),
+        np.cov(f, rowvar=False, bias=True),
+        1e-4,
+    )
     close(sluice.corrcoef(x), np.corrcoef(f), 1e-4)
-    assert np.isnan(A(sluice.nanmax(sluice.asarray(
-        np.full((2, 3), np.nan, np.float32), device=device), axis=1))).all()
+    assert np.isnan(
+        A(
+            sluice.nanmax(
+                sluice.asarray(
+                    np.full((2, 3), np.nan, np.float32), device=device
+                ),
+                axis=1,
+            )
+        )
+    ).all()
 
 
 def test_histograms_and_digitize(device):
@@ -289,8 +362,9 @@ def test_histograms_and_digitize(device):
     h, _ = sluice.histogram(x, bins=sluice.asarray(edges, device=device))
     _eq(h, np.histogram(f, bins=edges)[0])
     hd, _ = sluice.histogram(x, bins=5, density=True)
-    np.testing.assert_allclose(A(hd), np.histogram(f, 5, density=True)[0],
-                               rtol=1e-5)
+    np.testing.assert_allclose(
+        A(hd), np.histogram(f, 5, density=True)[0], rtol=1e-5
+    )
     y = sluice.asarray(f[::-1].copy(), device=device)
     h2 = sluice.histogram2d(x, y, bins=4)
     _eq(h2[0], np.histogram2d(f, f[::-1], bins=4)[0].astype(np.int64))
@@ -300,17 +374,24 @@ def test_histograms_and_digitize(device):
     if device.has_aspect_fp64:
         wt = rng.random(1000)
         np.testing.assert_allclose(
-            A(sluice.bincount(xi, weights=sluice.asarray(wt, device=device),
-                              minlength=40)),
-            np.bincount(i, weights=wt, minlength=40))
+            A(
+                sluice.bincount(
+                    xi, weights=sluice.asarray(wt, device=device), minlength=40
+                )
+            ),
+            np.bincount(i, weights=wt, minlength=40),
+        )
     with pytest.raises(ValueError):
         sluice.bincount(sluice.asarray(np.array([1, -1]), device=device))
     for bins in ([-1.0, 0.0, 0.5], [0.5, 0.0, -1.0]):
         b = np.array(bins, dtype=np.float32)
         for right in (False, True):
-            _eq(sluice.digitize(x, sluice.asarray(b, device=device),
-                                right=right),
-                np.digitize(f, b, right=right))
+            _eq(
+                sluice.digitize(
+                    x, sluice.asarray(b, device=device), right=right
+                ),
+                np.digitize(f, b, right=right),
+            )
 
 
 def test_empty_arrays(device):
@@ -361,6 +442,7 @@ def test_random_is_reproducible_and_on_the_device(device):
 def test_philox_known_answer(host):
     from sluice import _sort_kernels as K
     from sluice import kernel_api as kapi
+
     o = sluice.empty(1, dtype=np.float64, device=host)
     sluice.call_kernel(K.k_uniform, kapi.Range(1), o, 0, 0, 0, 0.0, 1.0, 0)
     # Random123's Philox4x32-10 of counter 0, key 0: 6627e8d5 e169c58d ...
@@ -392,6 +474,7 @@ def test_kernels_compile_to_ptx(host):
     from unittest import mock
 
     from sluice import _compiler, _kernel
+
     seen = {}
     orig = _kernel.KernelFunction._signature
 
@@ -402,13 +485,15 @@ def test_kernels_compile_to_ptx(host):
 
     with mock.patch.object(_kernel.KernelFunction, "_signature", record):
         rng = np.random.default_rng(0)
-        f = sluice.asarray(rng.standard_normal((3, 50)).astype(np.float32),
-                           device=host)
+        f = sluice.asarray(
+            rng.standard_normal((3, 50)).astype(np.float32), device=host
+        )
         sluice.sort(f)
         sluice.argsort(f, axis=0)
         # the blocked radix sort's kernels (key, count, offsets, scatter)
-        big = sluice.asarray(rng.standard_normal(20_000).astype(np.float32),
-                             device=host)
+        big = sluice.asarray(
+            rng.standard_normal(20_000).astype(np.float32), device=host
+        )
         sluice.sort(big)
         sluice.argsort(big)
         sluice.unique(sluice.astype(big, np.int32))
@@ -419,9 +504,12 @@ def test_kernels_compile_to_ptx(host):
         sluice.median(f, axis=0)
         sluice.random.RandomState(1, device=host).normal(size=4)
     assert len(seen) >= 15
-    with mock.patch.object(_kernel.KernelFunction, "_target",
-                           lambda self, q: "cuda"), \
-            mock.patch.object(_kernel, "_place", lambda q: '"cuda:gpu:0"'):
+    with (
+        mock.patch.object(
+            _kernel.KernelFunction, "_target", lambda self, q: "cuda"
+        ),
+        mock.patch.object(_kernel, "_place", lambda q: '"cuda:gpu:0"'),
+    ):
         for (name, _), (k, (_, nd, ndim, sigs, qid, _)) in seen.items():
             text = k._build_text(nd, ndim, sigs, qid)
             out = _compiler.lower_text(text, "binaries", (), name)
@@ -438,12 +526,13 @@ def test_logsumexp_and_reduce_hypot(device):
     m = h.max(1, keepdims=True)
     m0 = np.where(np.isfinite(m), m, 0)
     ref = np.log(np.exp(h - m0).sum(1)) + m0[:, 0]
-    np.testing.assert_allclose(A(sluice.logsumexp(x, axis=1)), ref,
-                               rtol=1e-12)
+    np.testing.assert_allclose(A(sluice.logsumexp(x, axis=1)), ref, rtol=1e-12)
     big = h * 1e305
     np.testing.assert_allclose(
         A(sluice.reduce_hypot(sluice.asarray(big, device=device), axis=1)),
-        np.hypot.reduce(big, axis=1), rtol=1e-12)
+        np.hypot.reduce(big, axis=1),
+        rtol=1e-12,
+    )
 
 
 # --- the radix sort's paths: one block, many blocks, digits skipped,
@@ -454,8 +543,9 @@ def _signs_equal(got, expected):
     got = A(got)
     np.testing.assert_array_equal(got, expected)
     ok = ~np.isnan(expected)
-    np.testing.assert_array_equal(np.signbit(got[ok]),
-                                  np.signbit(expected[ok]))
+    np.testing.assert_array_equal(
+        np.signbit(got[ok]), np.signbit(expected[ok])
+    )
 
 
 @pytest.mark.parametrize("n", [7, 1000, 13_001, 20_011])
@@ -476,15 +566,28 @@ def test_sort_keeps_negative_zero_and_nans_last(device, n, dt):
     _eq(sluice.argsort(x, descending=True), idx)
     _signs_equal(sluice.sort(x, descending=True), a[idx])
     two = np.stack([a, a[::-1]])
-    _signs_equal(sluice.sort(sluice.asarray(two, device=device), axis=1),
-                 np.sort(two, axis=1, kind="stable"))
+    _signs_equal(
+        sluice.sort(sluice.asarray(two, device=device), axis=1),
+        np.sort(two, axis=1, kind="stable"),
+    )
     # no -0.0: the values come back from the keys; NaN payloads may differ
     b = np.where(a == 0, 1.0, a).astype(dt)
     _signs_equal(sluice.sort(sluice.asarray(b, device=device)), np.sort(b))
 
 
-@pytest.mark.parametrize("dt", ["int8", "uint16", "int32", "uint32",
-                                "int64", "uint64", "float32", "bool"])
+@pytest.mark.parametrize(
+    "dt",
+    [
+        "int8",
+        "uint16",
+        "int32",
+        "uint32",
+        "int64",
+        "uint64",
+        "float32",
+        "bool",
+    ],
+)
 def test_large_sort_every_digit(device, dt):
     # full-range keys move every digit; narrow ones skip the constant digits
     dt = np.dtype(dt)
@@ -517,20 +620,26 @@ def test_digits_of_the_varying_bits(device):
     n = 30_001
     v = rng.integers(0, 1 << 31, n, dtype=np.int64)
     lo = rng.integers(0, 16, n, dtype=np.int64)
-    for a in (v << 5, (v & 0x1F) << 40 | lo, (v & 0xFF) - (1 << 40),
-              (1.0 + rng.random(n)).astype(np.float32)):
+    for a in (
+        v << 5,
+        (v & 0x1F) << 40 | lo,
+        (v & 0xFF) - (1 << 40),
+        (1.0 + rng.random(n)).astype(np.float32),
+    ):
         x = sluice.asarray(a, device=device)
         _eq(sluice.sort(x), np.sort(a))
-        _eq(sluice.argsort(x, descending=True),
-            np.argsort(-a, kind="stable"))
+        _eq(sluice.argsort(x, descending=True), np.argsort(-a, kind="stable"))
 
 
 def test_sorted_constant_and_reversed_inputs(device):
     # sorted keys skip every pass; constant keys have no digit that moves
     n = 30_000
-    for a in (np.arange(n, dtype=np.int32), np.full(n, 5.0, np.float32),
-              np.arange(n, dtype=np.float32)[::-1].copy(),
-              np.repeat(np.arange(3, dtype=np.int64), n // 3)):
+    for a in (
+        np.arange(n, dtype=np.int32),
+        np.full(n, 5.0, np.float32),
+        np.arange(n, dtype=np.float32)[::-1].copy(),
+        np.repeat(np.arange(3, dtype=np.int64), n // 3),
+    ):
         x = sluice.asarray(a, device=device)
         _eq(sluice.sort(x), np.sort(a))
         _eq(sluice.argsort(x), np.argsort(a, kind="stable"))
@@ -569,22 +678,27 @@ def test_large_argmax_family(device, dt):
         _eq(sluice.nanargmax(xf), np.int64(np.nanargmax(f)))
         _eq(sluice.nanargmin(xf), np.int64(np.nanargmin(f)))
         f[:150_000] = np.nan
-        _eq(sluice.nanargmax(sluice.asarray(f, device=device)),
-            np.int64(np.nanargmax(f)))
+        _eq(
+            sluice.nanargmax(sluice.asarray(f, device=device)),
+            np.int64(np.nanargmax(f)),
+        )
 
 
 def test_large_unique(device):
     rng = np.random.default_rng(13)
     a = rng.integers(-300, 300, 100_000).astype(np.int32)
     _eq(sluice.unique(sluice.asarray(a, device=device)), np.unique(a))
-    f = rng.choice(np.array([np.nan, 1.5, -0.0, 0.0, np.inf, -3.0],
-                            np.float32), 100_000)
+    f = rng.choice(
+        np.array([np.nan, 1.5, -0.0, 0.0, np.inf, -3.0], np.float32), 100_000
+    )
     got = A(sluice.unique(sluice.asarray(f, device=device)))
     exp = np.unique(f)
     assert got.dtype == exp.dtype
     np.testing.assert_array_equal(got, exp)  # one NaN, one zero
-    _eq(sluice.unique_values(sluice.asarray(a[:0], device=device)),
-        np.unique(a[:0]))
+    _eq(
+        sluice.unique_values(sluice.asarray(a[:0], device=device)),
+        np.unique(a[:0]),
+    )
 
 
 def test_kernel_chains_inside_jit_raise_clearly(device):
@@ -596,8 +710,9 @@ def test_kernel_chains_inside_jit_raise_clearly(device):
 
         @sluice.jit
         def f(a):
-            return fn(a)
+            return fn(a)  # noqa: B023 (called within this iteration)
 
-        with pytest.raises(NotImplementedError,
-                           match=f"sluice.{name} is not available inside"):
+        with pytest.raises(
+            NotImplementedError, match=f"sluice.{name} is not available inside"
+        ):
             f(x)
