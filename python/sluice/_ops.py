@@ -942,6 +942,10 @@ def sum(x, axis=None, dtype=None, out=None, keepdims=False):
 
 
 def prod(x, axis=None, dtype=None, out=None, keepdims=False):
+    if out is None and _operand(x).is_usm and np.result_type(
+            x.dtype, dtype or x.dtype).kind == "c":  # a tree (_complex.py)
+        return _complex.prod(astype(x, dtype or x.dtype, copy=False), axis,
+                             keepdims)
     return _reduce("prod", x, axis, keepdims, dtype, out)
 
 
@@ -987,6 +991,8 @@ def var(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     n = int(np.prod([o.shape[a] for a in axes], dtype=np.int64))
     rdt = _dtypes.to_dtype(dtype) if dtype is not None else _float_for(x)
     xf = astype(x, rdt, copy=False)
+    if rdt.kind == "c":  # real, as NumPy: mean(|x - mean(x)|**2)
+        return _complex.var(xf, axis, ddof, keepdims)
     m = mean(xf, axis=axis, keepdims=True)
     d = subtract(xf, m)
     s = sum(multiply(d, d), axis=axis, keepdims=keepdims, out=out)

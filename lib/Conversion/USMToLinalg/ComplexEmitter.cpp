@@ -19,6 +19,8 @@
 
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace sluice::usm;
 
@@ -62,6 +64,141 @@ static Value truthOf(OpBuilder &b, Location loc, Value v) {
   // Logical ops' operands may differ in type: each is its own (the
   // signedness of an integer does not change its truth).
   return emitScalarCast(b, loc, v, v.getType(), b.getI1Type());
+}
+
+/// The complex number (re, im) of two parts.
+static Value makeComplex(OpBuilder &b, Location loc, Value re, Value im) {
+  return complex::CreateOp::create(b, loc, ComplexType::get(re.getType()), re,
+                                   im);
+}
+
+/// `i * z` (exact: the parts swap, one is negated).
+static Value timesI(OpBuilder &b, Location loc, Value z) {
+  Value re = complex::ReOp::create(b, loc, z);
+  Value im = complex::ImOp::create(b, loc, z);
+  return makeComplex(b, loc, arith::NegFOp::create(b, loc, im), re);
+}
+
+/// `-i * z` (exact).
+static Value timesMinusI(OpBuilder &b, Location loc, Value z) {
+  Value re = complex::ReOp::create(b, loc, z);
+  Value im = complex::ImOp::create(b, loc, z);
+  return makeComplex(b, loc, im, arith::NegFOp::create(b, loc, re));
+}
+
+/// Both parts of z times the real number c (no 0 * inf of a complex
+/// product's cross terms).
+static Value scaleParts(OpBuilder &b, Location loc, Value z, double c) {
+  Value re = complex::ReOp::create(b, loc, z);
+  Value im = complex::ImOp::create(b, loc, z);
+  Value k = floatConstant(b, loc, re.getType(), c);
+  return makeComplex(b, loc, arith::MulFOp::create(b, loc, re, k),
+                     arith::MulFOp::create(b, loc, im, k));
+}
+
+/// A real float function applied to both parts.
+template <typename OpT>
+static Value onParts(OpBuilder &b, Location loc, Value z) {
+  Value re = complex::ReOp::create(b, loc, z);
+  Value im = complex::ImOp::create(b, loc, z);
+  return makeComplex(b, loc, OpT::create(b, loc, re), OpT::create(b, loc, im));
+}
+
+/// max(|re z|, |im z|) > a threshold past which z*z overflows, so that
+/// log(2z) stands for the inverse hyperbolic functions' log(z + sqrt(...)).
+static Value isHuge(OpBuilder &b, Location loc, Value z) {
+  Value re = complex::ReOp::create(b, loc, z);
+  Value im = complex::ImOp::create(b, loc, z);
+  Type t = re.getType();
+  double limit = t.isF32() ? 1e18 : 1e150;
+  Value m = arith::MaximumFOp::create(b, loc, math::AbsFOp::create(b, loc, re),
+                                      math::AbsFOp::create(b, loc, im));
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, m,
+                               floatConstant(b, loc, t, limit));
+}
+
+/// log(2z) = log(z) + ln 2 (the large-argument form of asinh and acosh).
+static Value logTwice(OpBuilder &b, Location loc, Value z) {
+  Value l = complex::LogOp::create(b, loc, z);
+  Value re = complex::ReOp::create(b, loc, l);
+  Value im = complex::ImOp::create(b, loc, l);
+  Value ln2 = floatConstant(b, loc, re.getType(), M_LN2);
+  return makeComplex(b, loc, arith::AddFOp::create(b, loc, re, ln2), im);
+}
+
+static Value complexOne(OpBuilder &b, Location loc, Type t) {
+  Type part = cast<ComplexType>(t).getElementType();
+  return makeComplex(b, loc, floatConstant(b, loc, part, 1.0),
+                     floatConstant(b, loc, part, 0.0));
+}
+
+/// asinh(z) = log(z + sqrt(z*z + 1)), computed for the z of the right
+/// half-plane (asinh is odd: no cancellation of z against the root), and
+/// as log(2z) where z*z would overflow.
+static Value complexAsinh(OpBuilder &b, Location loc, Value z) {
+  Value re = complex::ReOp::create(b, loc, z);
+  Type part = re.getType();
+  Value neg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, re,
+                                    floatConstant(b, loc, part, 0.0));
+  Value w = arith::SelectOp::create(b, loc, neg,
+                                    complex::NegOp::create(b, loc, z), z);
+  Value one = complexOne(b, loc, z.getType());
+  Value root = complex::SqrtOp::create(
+      b, loc,
+      complex::AddOp::create(b, loc, complex::MulOp::create(b, loc, w, w),
+                             one));
+  Value small =
+      complex::LogOp::create(b, loc, complex::AddOp::create(b, loc, w, root));
+  Value r = arith::SelectOp::create(b, loc, isHuge(b, loc, w),
+                                    logTwice(b, loc, w), small);
+  return arith::SelectOp::create(b, loc, neg, complex::NegOp::create(b, loc, r),
+                                 r);
+}
+
+/// acosh(z) = log(z + sqrt(z + 1) * sqrt(z - 1)) (NumPy's branch cuts), as
+/// log(2z) where the product would overflow.
+static Value complexAcosh(OpBuilder &b, Location loc, Value z) {
+  Value one = complexOne(b, loc, z.getType());
+  Value root = complex::MulOp::create(
+      b, loc,
+      complex::SqrtOp::create(b, loc, complex::AddOp::create(b, loc, z, one)),
+      complex::SqrtOp::create(b, loc, complex::SubOp::create(b, loc, z, one)));
+  Value small =
+      complex::LogOp::create(b, loc, complex::AddOp::create(b, loc, z, root));
+  return arith::SelectOp::create(b, loc, isHuge(b, loc, z), logTwice(b, loc, z),
+                                 small);
+}
+
+/// atanh(z) = (log1p(z) - log1p(-z)) / 2.
+static Value complexAtanh(OpBuilder &b, Location loc, Value z) {
+  Value d = complex::SubOp::create(
+      b, loc, complex::Log1pOp::create(b, loc, z),
+      complex::Log1pOp::create(b, loc, complex::NegOp::create(b, loc, z)));
+  return scaleParts(b, loc, d, 0.5);
+}
+
+enum class PartTest { IsNan, IsInf, IsFinite };
+
+/// isnan/isinf of a complex number: of either part; isfinite: of both.
+static Value partsTest(OpBuilder &b, Location loc, Value z, PartTest test) {
+  using P = arith::CmpFPredicate;
+  Value parts[] = {complex::ReOp::create(b, loc, z),
+                   complex::ImOp::create(b, loc, z)};
+  Value r[2];
+  for (int i = 0; i < 2; ++i) {
+    Value x = parts[i];
+    Value inf = floatConstant(b, loc, x.getType(), INFINITY);
+    Value ax = math::AbsFOp::create(b, loc, x);
+    if (test == PartTest::IsNan)
+      r[i] = arith::CmpFOp::create(b, loc, P::UNO, x, x);
+    else if (test == PartTest::IsInf)
+      r[i] = arith::CmpFOp::create(b, loc, P::OEQ, ax, inf);
+    else
+      r[i] = arith::CmpFOp::create(b, loc, P::OLT, ax, inf);
+  }
+  if (test == PartTest::IsFinite)
+    return arith::AndIOp::create(b, loc, r[0], r[1]);
+  return arith::OrIOp::create(b, loc, r[0], r[1]);
 }
 
 Value sluice::usm::emitComplexCast(OpBuilder &b, Location loc, Value v,
@@ -156,6 +293,85 @@ Value sluice::usm::emitComplexScalarOp(OpBuilder &b, Location loc,
       })
       .Case<TanhOp>([&](auto) -> Value {
         return complex::TanhOp::create(b, loc, args[0]);
+      })
+      .Case<TanOp>([&](auto) -> Value {
+        return complex::TanOp::create(b, loc, args[0]);
+      })
+      .Case<Expm1Op>([&](auto) -> Value {
+        return complex::Expm1Op::create(b, loc, args[0]);
+      })
+      .Case<Log1pOp>([&](auto) -> Value {
+        return complex::Log1pOp::create(b, loc, args[0]);
+      })
+      .Case<RsqrtOp>([&](auto) -> Value {
+        return complex::RsqrtOp::create(b, loc, args[0]);
+      })
+      // NumPy 2 and the Array API: z / |z|, 0 for 0.
+      .Case<SignOp>([&](auto) -> Value {
+        return complex::SignOp::create(b, loc, args[0]);
+      })
+      .Case<ReciprocalOp>([&](auto) -> Value {
+        return complex::DivOp::create(
+            b, loc, complexOne(b, loc, args[0].getType()), args[0]);
+      })
+      .Case<Exp2Op>([&](auto) -> Value {
+        return complex::ExpOp::create(b, loc,
+                                      scaleParts(b, loc, args[0], M_LN2));
+      })
+      .Case<Log2Op>([&](auto) -> Value {
+        return scaleParts(b, loc, complex::LogOp::create(b, loc, args[0]),
+                          1.0 / M_LN2);
+      })
+      .Case<Log10Op>([&](auto) -> Value {
+        return scaleParts(b, loc, complex::LogOp::create(b, loc, args[0]),
+                          1.0 / M_LN10);
+      })
+      // sinh(z) = -i sin(iz), cosh(z) = cos(iz): exact rotations of the
+      // arguments and results.
+      .Case<SinhOp>([&](auto) -> Value {
+        return timesMinusI(
+            b, loc, complex::SinOp::create(b, loc, timesI(b, loc, args[0])));
+      })
+      .Case<CoshOp>([&](auto) -> Value {
+        return complex::CosOp::create(b, loc, timesI(b, loc, args[0]));
+      })
+      .Case<AsinhOp>(
+          [&](auto) -> Value { return complexAsinh(b, loc, args[0]); })
+      .Case<AcoshOp>(
+          [&](auto) -> Value { return complexAcosh(b, loc, args[0]); })
+      .Case<AtanhOp>(
+          [&](auto) -> Value { return complexAtanh(b, loc, args[0]); })
+      // asin(z) = -i asinh(iz), atan(z) = -i atanh(iz),
+      // acos(z) = pi/2 - asin(z).
+      .Case<AsinOp>([&](auto) -> Value {
+        return timesMinusI(b, loc,
+                           complexAsinh(b, loc, timesI(b, loc, args[0])));
+      })
+      .Case<AtanOp>([&](auto) -> Value {
+        return timesMinusI(b, loc,
+                           complexAtanh(b, loc, timesI(b, loc, args[0])));
+      })
+      .Case<AcosOp>([&](auto) -> Value {
+        Value a =
+            timesMinusI(b, loc, complexAsinh(b, loc, timesI(b, loc, args[0])));
+        Value re = complex::ReOp::create(b, loc, a);
+        Value im = complex::ImOp::create(b, loc, a);
+        Value half = floatConstant(b, loc, re.getType(), M_PI_2);
+        return makeComplex(b, loc, arith::SubFOp::create(b, loc, half, re),
+                           arith::NegFOp::create(b, loc, im));
+      })
+      // NumPy rounds both parts.
+      .Case<RintOp>([&](auto) -> Value {
+        return onParts<math::RoundEvenOp>(b, loc, args[0]);
+      })
+      .Case<IsnanOp>([&](auto) -> Value {
+        return partsTest(b, loc, args[0], PartTest::IsNan);
+      })
+      .Case<IsinfOp>([&](auto) -> Value {
+        return partsTest(b, loc, args[0], PartTest::IsInf);
+      })
+      .Case<IsfiniteOp>([&](auto) -> Value {
+        return partsTest(b, loc, args[0], PartTest::IsFinite);
       })
       .Case<ConjOp>([&](auto) -> Value {
         return complex::ConjOp::create(b, loc, args[0]);
