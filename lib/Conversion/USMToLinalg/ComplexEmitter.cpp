@@ -132,49 +132,154 @@ static Value complexOne(OpBuilder &b, Location loc, Type t) {
                      floatConstant(b, loc, part, 0.0));
 }
 
-/// asinh(z) = log(z + sqrt(z*z + 1)), computed for the z of the right
-/// half-plane (asinh is odd: no cancellation of z against the root), and
-/// as log(2z) where z*z would overflow.
-static Value complexAsinh(OpBuilder &b, Location loc, Value z) {
+/// a * m, with a zero `a` giving a zero (of the product's sign) where m is
+/// infinite: the limit a complex sine or cosine takes for a real argument
+/// whose hyperbolic factor overflows.
+static Value mulZero(OpBuilder &b, Location loc, Value a, Value m) {
+  Type t = a.getType();
+  Value zero = floatConstant(b, loc, t, 0.0);
+  Value isZero =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, a, zero);
+  Value unit =
+      math::CopySignOp::create(b, loc, floatConstant(b, loc, t, 1.0), m);
+  return arith::SelectOp::create(b, loc, isZero,
+                                 arith::MulFOp::create(b, loc, a, unit),
+                                 arith::MulFOp::create(b, loc, a, m));
+}
+
+/// sin(x + iy) = (sin x cosh y, cos x sinh y) and cos(x + iy) =
+/// (cos x cosh y, -sin x sinh y), with 0 * inf = 0 (mulZero).
+static Value complexSinCos(OpBuilder &b, Location loc, Value z, bool isSin) {
+  Value x = complex::ReOp::create(b, loc, z);
+  Value y = complex::ImOp::create(b, loc, z);
+  Value sx = math::SinOp::create(b, loc, x),
+        cx = math::CosOp::create(b, loc, x);
+  Value ch = math::CoshOp::create(b, loc, y),
+        sh = math::SinhOp::create(b, loc, y);
+  if (isSin)
+    return makeComplex(b, loc, mulZero(b, loc, sx, ch),
+                       mulZero(b, loc, cx, sh));
+  return makeComplex(b, loc, mulZero(b, loc, cx, ch),
+                     arith::NegFOp::create(b, loc, mulZero(b, loc, sx, sh)));
+}
+
+/// The principal square root, with the sign of a zero imaginary part
+/// choosing the side of the cut on the negative real axis (C99's csqrt):
+/// t = sqrt((|a| + |z|) / 2), then (t, b / 2t) for a >= 0 and
+/// (|b| / 2t, copysign(t, b)) for a < 0.
+static Value complexSqrt(OpBuilder &b, Location loc, Value z) {
+  using P = arith::CmpFPredicate;
   Value re = complex::ReOp::create(b, loc, z);
-  Type part = re.getType();
-  Value neg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, re,
-                                    floatConstant(b, loc, part, 0.0));
-  Value w = arith::SelectOp::create(b, loc, neg,
-                                    complex::NegOp::create(b, loc, z), z);
-  Value one = complexOne(b, loc, z.getType());
-  Value root = complex::SqrtOp::create(
+  Value im = complex::ImOp::create(b, loc, z);
+  Type t = re.getType();
+  Value zero = floatConstant(b, loc, t, 0.0);
+  Value r = complex::AbsOp::create(b, loc, z);
+  Value half = floatConstant(b, loc, t, 0.5);
+  Value root = math::SqrtOp::create(
       b, loc,
-      complex::AddOp::create(b, loc, complex::MulOp::create(b, loc, w, w),
-                             one));
+      arith::MulFOp::create(
+          b, loc,
+          arith::AddFOp::create(b, loc, math::AbsFOp::create(b, loc, re), r),
+          half));
+  Value twice = arith::AddFOp::create(b, loc, root, root);
+  Value other = arith::DivFOp::create(b, loc, im, twice);
+  Value nonNeg = arith::CmpFOp::create(b, loc, P::OGE, re, zero);
+  Value outRe = arith::SelectOp::create(b, loc, nonNeg, root,
+                                        math::AbsFOp::create(b, loc, other));
+  Value outIm = arith::SelectOp::create(
+      b, loc, nonNeg, other, math::CopySignOp::create(b, loc, root, im));
+  // sqrt(+-0 + bi) for b = +-0: (0, b).
+  Value isZero = arith::CmpFOp::create(b, loc, P::OEQ, r, zero);
+  outRe = arith::SelectOp::create(b, loc, isZero, zero, outRe);
+  outIm = arith::SelectOp::create(b, loc, isZero, im, outIm);
+  return makeComplex(b, loc, outRe, outIm);
+}
+
+/// log1p(z) = (log1p(2x + x*x + y*y) / 2, atan2(y, 1 + x)): exact near 0
+/// and -inf at -1; log(1 + z) where the squares would overflow.
+static Value complexLog1p(OpBuilder &b, Location loc, Value z) {
+  Value x = complex::ReOp::create(b, loc, z);
+  Value y = complex::ImOp::create(b, loc, z);
+  Type t = x.getType();
+  Value one = floatConstant(b, loc, t, 1.0);
+  Value xp1 = arith::AddFOp::create(b, loc, x, one);
+  Value q = arith::AddFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, x, floatConstant(b, loc, t, 2.0)),
+      arith::AddFOp::create(b, loc, arith::MulFOp::create(b, loc, x, x),
+                            arith::MulFOp::create(b, loc, y, y)));
+  Value re = arith::MulFOp::create(b, loc, math::Log1pOp::create(b, loc, q),
+                                   floatConstant(b, loc, t, 0.5));
+  Value im = math::Atan2Op::create(b, loc, y, xp1);
+  Value big = complex::LogOp::create(b, loc, makeComplex(b, loc, xp1, y));
+  Value huge = isHuge(b, loc, z);
+  return makeComplex(b, loc,
+                     arith::SelectOp::create(
+                         b, loc, huge, complex::ReOp::create(b, loc, big), re),
+                     im);
+}
+
+/// z with both parts' signs cleared (the first quadrant), and the function
+/// that gives a result the signs of z's parts back.
+static Value firstQuadrant(OpBuilder &b, Location loc, Value z) {
+  return makeComplex(
+      b, loc, math::AbsFOp::create(b, loc, complex::ReOp::create(b, loc, z)),
+      math::AbsFOp::create(b, loc, complex::ImOp::create(b, loc, z)));
+}
+
+static Value withSignsOf(OpBuilder &b, Location loc, Value r, Value z,
+                         bool realSign) {
+  Value re = complex::ReOp::create(b, loc, r);
+  if (realSign)
+    re = math::CopySignOp::create(b, loc, re, complex::ReOp::create(b, loc, z));
+  Value im = math::CopySignOp::create(b, loc, complex::ImOp::create(b, loc, r),
+                                      complex::ImOp::create(b, loc, z));
+  return makeComplex(b, loc, re, im);
+}
+
+/// asinh(z) = log(z + sqrt(z*z + 1)), computed in the first quadrant
+/// (asinh is odd and commutes with conj: no cancellation of z against the
+/// root, and signed zeros pick the sides of the cuts), and as log(2z) where
+/// z*z would overflow.
+static Value complexAsinh(OpBuilder &b, Location loc, Value z) {
+  Value w = firstQuadrant(b, loc, z);
+  Value one = complexOne(b, loc, z.getType());
+  Value root =
+      complexSqrt(b, loc,
+                  complex::AddOp::create(
+                      b, loc, complex::MulOp::create(b, loc, w, w), one));
   Value small =
       complex::LogOp::create(b, loc, complex::AddOp::create(b, loc, w, root));
   Value r = arith::SelectOp::create(b, loc, isHuge(b, loc, w),
                                     logTwice(b, loc, w), small);
-  return arith::SelectOp::create(b, loc, neg, complex::NegOp::create(b, loc, r),
-                                 r);
+  return withSignsOf(b, loc, r, z, /*realSign=*/true);
 }
 
-/// acosh(z) = log(z + sqrt(z + 1) * sqrt(z - 1)) (NumPy's branch cuts), as
-/// log(2z) where the product would overflow.
+/// acosh(z) = log(z + sqrt(z + 1) * sqrt(z - 1)) (NumPy's branch cuts),
+/// computed in the upper half-plane (acosh commutes with conj), as log(2z)
+/// where the product would overflow.
 static Value complexAcosh(OpBuilder &b, Location loc, Value z) {
+  Value w = makeComplex(
+      b, loc, complex::ReOp::create(b, loc, z),
+      math::AbsFOp::create(b, loc, complex::ImOp::create(b, loc, z)));
   Value one = complexOne(b, loc, z.getType());
   Value root = complex::MulOp::create(
-      b, loc,
-      complex::SqrtOp::create(b, loc, complex::AddOp::create(b, loc, z, one)),
-      complex::SqrtOp::create(b, loc, complex::SubOp::create(b, loc, z, one)));
+      b, loc, complexSqrt(b, loc, complex::AddOp::create(b, loc, w, one)),
+      complexSqrt(b, loc, complex::SubOp::create(b, loc, w, one)));
   Value small =
-      complex::LogOp::create(b, loc, complex::AddOp::create(b, loc, z, root));
-  return arith::SelectOp::create(b, loc, isHuge(b, loc, z), logTwice(b, loc, z),
-                                 small);
+      complex::LogOp::create(b, loc, complex::AddOp::create(b, loc, w, root));
+  Value r = arith::SelectOp::create(b, loc, isHuge(b, loc, w),
+                                    logTwice(b, loc, w), small);
+  return withSignsOf(b, loc, r, z, /*realSign=*/false);
 }
 
-/// atanh(z) = (log1p(z) - log1p(-z)) / 2.
+/// atanh(z) = (log1p(z) - log1p(-z)) / 2, computed in the first quadrant
+/// (atanh is odd and commutes with conj).
 static Value complexAtanh(OpBuilder &b, Location loc, Value z) {
+  Value w = firstQuadrant(b, loc, z);
   Value d = complex::SubOp::create(
-      b, loc, complex::Log1pOp::create(b, loc, z),
-      complex::Log1pOp::create(b, loc, complex::NegOp::create(b, loc, z)));
-  return scaleParts(b, loc, d, 0.5);
+      b, loc, complexLog1p(b, loc, w),
+      complexLog1p(b, loc, complex::NegOp::create(b, loc, w)));
+  return withSignsOf(b, loc, scaleParts(b, loc, d, 0.5), z, true);
 }
 
 enum class PartTest { IsNan, IsInf, IsFinite };
@@ -285,12 +390,10 @@ Value sluice::usm::emitComplexScalarOp(OpBuilder &b, Location loc,
       .Case<SqrtOp>([&](auto) -> Value {
         return complex::SqrtOp::create(b, loc, args[0]);
       })
-      .Case<SinOp>([&](auto) -> Value {
-        return complex::SinOp::create(b, loc, args[0]);
-      })
-      .Case<CosOp>([&](auto) -> Value {
-        return complex::CosOp::create(b, loc, args[0]);
-      })
+      .Case<SinOp>(
+          [&](auto) -> Value { return complexSinCos(b, loc, args[0], true); })
+      .Case<CosOp>(
+          [&](auto) -> Value { return complexSinCos(b, loc, args[0], false); })
       .Case<TanhOp>([&](auto) -> Value {
         return complex::TanhOp::create(b, loc, args[0]);
       })
@@ -300,9 +403,8 @@ Value sluice::usm::emitComplexScalarOp(OpBuilder &b, Location loc,
       .Case<Expm1Op>([&](auto) -> Value {
         return complex::Expm1Op::create(b, loc, args[0]);
       })
-      .Case<Log1pOp>([&](auto) -> Value {
-        return complex::Log1pOp::create(b, loc, args[0]);
-      })
+      .Case<Log1pOp>(
+          [&](auto) -> Value { return complexLog1p(b, loc, args[0]); })
       .Case<RsqrtOp>([&](auto) -> Value {
         return complex::RsqrtOp::create(b, loc, args[0]);
       })
@@ -330,10 +432,10 @@ Value sluice::usm::emitComplexScalarOp(OpBuilder &b, Location loc,
       // arguments and results.
       .Case<SinhOp>([&](auto) -> Value {
         return timesMinusI(
-            b, loc, complex::SinOp::create(b, loc, timesI(b, loc, args[0])));
+            b, loc, complexSinCos(b, loc, timesI(b, loc, args[0]), true));
       })
       .Case<CoshOp>([&](auto) -> Value {
-        return complex::CosOp::create(b, loc, timesI(b, loc, args[0]));
+        return complexSinCos(b, loc, timesI(b, loc, args[0]), false);
       })
       .Case<AsinhOp>(
           [&](auto) -> Value { return complexAsinh(b, loc, args[0]); })
