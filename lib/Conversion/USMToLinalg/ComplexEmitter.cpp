@@ -104,6 +104,39 @@ static Value onParts(OpBuilder &b, Location loc, Value z) {
   return makeComplex(b, loc, OpT::create(b, loc, re), OpT::create(b, loc, im));
 }
 
+using FP = arith::CmpFPredicate;
+
+static Value isInfV(OpBuilder &b, Location loc, Value x) {
+  return arith::CmpFOp::create(b, loc, FP::OEQ, math::AbsFOp::create(b, loc, x),
+                               floatConstant(b, loc, x.getType(), INFINITY));
+}
+
+static Value isNanV(OpBuilder &b, Location loc, Value x) {
+  return arith::CmpFOp::create(b, loc, FP::UNO, x, x);
+}
+
+static Value isFiniteV(OpBuilder &b, Location loc, Value x) {
+  return arith::CmpFOp::create(b, loc, FP::OLT, math::AbsFOp::create(b, loc, x),
+                               floatConstant(b, loc, x.getType(), INFINITY));
+}
+
+static Value select(OpBuilder &b, Location loc, Value c, Value t, Value f) {
+  return arith::SelectOp::create(b, loc, c, t, f);
+}
+
+/// log(z) with C99's infinities: a part infinite gives +inf as the real
+/// part, whatever the other part is (NaN included).
+static Value complexLog(OpBuilder &b, Location loc, Value z) {
+  Value l = complex::LogOp::create(b, loc, z);
+  Value x = complex::ReOp::create(b, loc, z);
+  Value y = complex::ImOp::create(b, loc, z);
+  Value inf =
+      arith::OrIOp::create(b, loc, isInfV(b, loc, x), isInfV(b, loc, y));
+  Value re = select(b, loc, inf, floatConstant(b, loc, x.getType(), INFINITY),
+                    complex::ReOp::create(b, loc, l));
+  return makeComplex(b, loc, re, complex::ImOp::create(b, loc, l));
+}
+
 /// max(|re z|, |im z|) > a threshold past which z*z overflows, so that
 /// log(2z) stands for the inverse hyperbolic functions' log(z + sqrt(...)).
 static Value isHuge(OpBuilder &b, Location loc, Value z) {
@@ -111,15 +144,16 @@ static Value isHuge(OpBuilder &b, Location loc, Value z) {
   Value im = complex::ImOp::create(b, loc, z);
   Type t = re.getType();
   double limit = t.isF32() ? 1e18 : 1e150;
-  Value m = arith::MaximumFOp::create(b, loc, math::AbsFOp::create(b, loc, re),
-                                      math::AbsFOp::create(b, loc, im));
+  // maxnum: a NaN part leaves the other's size.
+  Value m = arith::MaxNumFOp::create(b, loc, math::AbsFOp::create(b, loc, re),
+                                     math::AbsFOp::create(b, loc, im));
   return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, m,
                                floatConstant(b, loc, t, limit));
 }
 
 /// log(2z) = log(z) + ln 2 (the large-argument form of asinh and acosh).
 static Value logTwice(OpBuilder &b, Location loc, Value z) {
-  Value l = complex::LogOp::create(b, loc, z);
+  Value l = complexLog(b, loc, z);
   Value re = complex::ReOp::create(b, loc, l);
   Value im = complex::ImOp::create(b, loc, l);
   Value ln2 = floatConstant(b, loc, re.getType(), M_LN2);
@@ -132,19 +166,20 @@ static Value complexOne(OpBuilder &b, Location loc, Type t) {
                      floatConstant(b, loc, part, 0.0));
 }
 
-/// a * m, with a zero `a` giving a zero (of the product's sign) where m is
-/// infinite: the limit a complex sine or cosine takes for a real argument
-/// whose hyperbolic factor overflows.
+/// a * m, where a zero factor gives a zero (of the product's sign) even if
+/// the other is infinite or NaN: the limits the complex functions take on
+/// the real axis when a hyperbolic or exponential factor overflows.
 static Value mulZero(OpBuilder &b, Location loc, Value a, Value m) {
   Type t = a.getType();
   Value zero = floatConstant(b, loc, t, 0.0);
-  Value isZero =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, a, zero);
-  Value unit =
-      math::CopySignOp::create(b, loc, floatConstant(b, loc, t, 1.0), m);
-  return arith::SelectOp::create(b, loc, isZero,
-                                 arith::MulFOp::create(b, loc, a, unit),
-                                 arith::MulFOp::create(b, loc, a, m));
+  Value one = floatConstant(b, loc, t, 1.0);
+  Value isZero = arith::OrIOp::create(
+      b, loc, arith::CmpFOp::create(b, loc, FP::OEQ, a, zero),
+      arith::CmpFOp::create(b, loc, FP::OEQ, m, zero));
+  Value signed0 =
+      arith::MulFOp::create(b, loc, math::CopySignOp::create(b, loc, zero, a),
+                            math::CopySignOp::create(b, loc, one, m));
+  return select(b, loc, isZero, signed0, arith::MulFOp::create(b, loc, a, m));
 }
 
 /// sin(x + iy) = (sin x cosh y, cos x sinh y) and cos(x + iy) =
@@ -152,15 +187,136 @@ static Value mulZero(OpBuilder &b, Location loc, Value a, Value m) {
 static Value complexSinCos(OpBuilder &b, Location loc, Value z, bool isSin) {
   Value x = complex::ReOp::create(b, loc, z);
   Value y = complex::ImOp::create(b, loc, z);
+  Type t = x.getType();
   Value sx = math::SinOp::create(b, loc, x),
         cx = math::CosOp::create(b, loc, x);
   Value ch = math::CoshOp::create(b, loc, y),
         sh = math::SinhOp::create(b, loc, y);
-  if (isSin)
-    return makeComplex(b, loc, mulZero(b, loc, sx, ch),
-                       mulZero(b, loc, cx, sh));
-  return makeComplex(b, loc, mulZero(b, loc, cx, ch),
-                     arith::NegFOp::create(b, loc, mulZero(b, loc, sx, sh)));
+  Value re, im;
+  if (isSin) {
+    re = mulZero(b, loc, sx, ch);
+    im = mulZero(b, loc, cx, sh);
+  } else {
+    re = mulZero(b, loc, cx, ch);
+    im = arith::NegFOp::create(b, loc, mulZero(b, loc, sx, sh));
+  }
+  // x not finite and y infinite: sin gives NaN + iy, cos inf + iNaN (C99).
+  Value edge = arith::AndIOp::create(
+      b, loc, isInfV(b, loc, y),
+      arith::XOrIOp::create(b, loc, isFiniteV(b, loc, x),
+                            arith::ConstantOp::create(b, loc, b.getI1Type(),
+                                                      b.getBoolAttr(true))));
+  Value nan = floatConstant(b, loc, t, NAN);
+  Value inf = floatConstant(b, loc, t, INFINITY);
+  re = select(b, loc, edge, isSin ? nan : inf, re);
+  im = select(b, loc, edge, isSin ? y : nan, im);
+  return makeComplex(b, loc, re, im);
+}
+
+/// exp(x + iy) = e^x (cos y + i sin y), with a zero factor's product zero
+/// (exp(-inf + iy) = 0 for every y) and exp(+inf + i(inf or NaN)) =
+/// inf + iNaN (C99).
+static Value complexExp(OpBuilder &b, Location loc, Value z) {
+  Value x = complex::ReOp::create(b, loc, z);
+  Value y = complex::ImOp::create(b, loc, z);
+  Type t = x.getType();
+  Value ex = math::ExpOp::create(b, loc, x);
+  Value re = mulZero(b, loc, ex, math::CosOp::create(b, loc, y));
+  Value im = mulZero(b, loc, ex, math::SinOp::create(b, loc, y));
+  Value edge = arith::AndIOp::create(
+      b, loc,
+      arith::CmpFOp::create(b, loc, FP::OEQ, x,
+                            floatConstant(b, loc, t, INFINITY)),
+      arith::XOrIOp::create(b, loc, isFiniteV(b, loc, y),
+                            arith::ConstantOp::create(b, loc, b.getI1Type(),
+                                                      b.getBoolAttr(true))));
+  re = select(b, loc, edge, floatConstant(b, loc, t, INFINITY), re);
+  im = select(b, loc, edge, floatConstant(b, loc, t, NAN), im);
+  return makeComplex(b, loc, re, im);
+}
+
+/// expm1(x + iy) = (expm1(x) cos y - 2 sin^2(y/2), e^x sin y): accurate
+/// near 0; -1 + 0i where e^x is 0, inf + iNaN as exp.
+static Value complexExpm1(OpBuilder &b, Location loc, Value z) {
+  Value x = complex::ReOp::create(b, loc, z);
+  Value y = complex::ImOp::create(b, loc, z);
+  Type t = x.getType();
+  Value e = complexExp(b, loc, z);
+  Value s = math::SinOp::create(
+      b, loc, arith::MulFOp::create(b, loc, y, floatConstant(b, loc, t, 0.5)));
+  Value re = arith::SubFOp::create(
+      b, loc,
+      mulZero(b, loc, math::ExpM1Op::create(b, loc, x),
+              math::CosOp::create(b, loc, y)),
+      arith::MulFOp::create(b, loc, floatConstant(b, loc, t, 2.0),
+                            arith::MulFOp::create(b, loc, s, s)));
+  Value ex = math::ExpOp::create(b, loc, x);
+  Value under =
+      arith::CmpFOp::create(b, loc, FP::OEQ, ex, floatConstant(b, loc, t, 0.0));
+  re = select(b, loc, under, floatConstant(b, loc, t, -1.0), re);
+  Value posInf = arith::CmpFOp::create(b, loc, FP::OEQ, x,
+                                       floatConstant(b, loc, t, INFINITY));
+  re = select(b, loc, posInf, complex::ReOp::create(b, loc, e), re);
+  return makeComplex(b, loc, re, complex::ImOp::create(b, loc, e));
+}
+
+/// tanh(x + iy) by Kahan's formula: with t = tan y, s = sinh x,
+/// r = sqrt(1 + s^2): (r s (1 + t^2) + i t) / (1 + (1 + t^2) s^2); for
+/// large |x|: (sign x, +-0); for x = 0: i tan y exactly.
+static Value complexTanh(OpBuilder &b, Location loc, Value z) {
+  Value x = complex::ReOp::create(b, loc, z);
+  Value y = complex::ImOp::create(b, loc, z);
+  Type t = x.getType();
+  Value one = floatConstant(b, loc, t, 1.0);
+  Value zero = floatConstant(b, loc, t, 0.0);
+  Value tn = math::TanOp::create(b, loc, y);
+  Value beta =
+      arith::AddFOp::create(b, loc, one, arith::MulFOp::create(b, loc, tn, tn));
+  Value s = math::SinhOp::create(b, loc, x);
+  Value rho = math::SqrtOp::create(
+      b, loc,
+      arith::AddFOp::create(b, loc, one, arith::MulFOp::create(b, loc, s, s)));
+  Value den = arith::AddFOp::create(
+      b, loc, one,
+      arith::MulFOp::create(b, loc, beta, arith::MulFOp::create(b, loc, s, s)));
+  Value re = arith::DivFOp::create(
+      b, loc,
+      arith::MulFOp::create(b, loc, beta,
+                            arith::MulFOp::create(b, loc, rho, s)),
+      den);
+  Value im = arith::DivFOp::create(b, loc, tn, den);
+  // |x| large: tanh is +-1 and the imaginary part 4 sin y cos y e^(-2|x|),
+  // a zero of sin(2y)'s sign.
+  double big = t.isF32() ? 9.0 : 22.0;
+  Value large =
+      arith::CmpFOp::create(b, loc, FP::OGT, math::AbsFOp::create(b, loc, x),
+                            floatConstant(b, loc, t, big));
+  Value sin2y = arith::MulFOp::create(b, loc, math::SinOp::create(b, loc, y),
+                                      math::CosOp::create(b, loc, y));
+  Value tail = arith::MulFOp::create(
+      b, loc,
+      arith::MulFOp::create(b, loc, floatConstant(b, loc, t, 4.0), sin2y),
+      math::ExpOp::create(
+          b, loc,
+          arith::MulFOp::create(b, loc, floatConstant(b, loc, t, -2.0),
+                                math::AbsFOp::create(b, loc, x))));
+  // y not finite: sin2y is NaN; C99 gives +-0 for an infinite x.
+  tail = select(b, loc, isFiniteV(b, loc, y), tail,
+                math::CopySignOp::create(b, loc, zero, y));
+  // (A finite x with an infinite or NaN y stays NaN + iNaN.)
+  large = arith::AndIOp::create(
+      b, loc, large,
+      arith::OrIOp::create(b, loc, isInfV(b, loc, x), isFiniteV(b, loc, y)));
+  re = select(b, loc, large, math::CopySignOp::create(b, loc, one, x), re);
+  im = select(b, loc, large, tail, im);
+  Value isZero = arith::CmpFOp::create(b, loc, FP::OEQ, x, zero);
+  re = select(b, loc, isZero, x, re);
+  im = select(b, loc, isZero, tn, im);
+  // y = 0: the real tanh (NaN + 0i stays so).
+  Value real = arith::CmpFOp::create(b, loc, FP::OEQ, y, zero);
+  re = select(b, loc, real, math::TanhOp::create(b, loc, x), re);
+  im = select(b, loc, real, y, im);
+  return makeComplex(b, loc, re, im);
 }
 
 /// The principal square root, with the sign of a zero imaginary part
@@ -173,7 +329,10 @@ static Value complexSqrt(OpBuilder &b, Location loc, Value z) {
   Value im = complex::ImOp::create(b, loc, z);
   Type t = re.getType();
   Value zero = floatConstant(b, loc, t, 0.0);
-  Value r = complex::AbsOp::create(b, loc, z);
+  Value inf = floatConstant(b, loc, t, INFINITY);
+  Value anyInf =
+      arith::OrIOp::create(b, loc, isInfV(b, loc, re), isInfV(b, loc, im));
+  Value r = select(b, loc, anyInf, inf, complex::AbsOp::create(b, loc, z));
   Value half = floatConstant(b, loc, t, 0.5);
   Value root = math::SqrtOp::create(
       b, loc,
@@ -192,6 +351,10 @@ static Value complexSqrt(OpBuilder &b, Location loc, Value z) {
   Value isZero = arith::CmpFOp::create(b, loc, P::OEQ, r, zero);
   outRe = arith::SelectOp::create(b, loc, isZero, zero, outRe);
   outIm = arith::SelectOp::create(b, loc, isZero, im, outIm);
+  // sqrt(x +- i inf) = inf +- i inf, NaN x included.
+  Value imInf = isInfV(b, loc, im);
+  outRe = select(b, loc, imInf, inf, outRe);
+  outIm = select(b, loc, imInf, im, outIm);
   return makeComplex(b, loc, outRe, outIm);
 }
 
@@ -210,7 +373,7 @@ static Value complexLog1p(OpBuilder &b, Location loc, Value z) {
   Value re = arith::MulFOp::create(b, loc, math::Log1pOp::create(b, loc, q),
                                    floatConstant(b, loc, t, 0.5));
   Value im = math::Atan2Op::create(b, loc, y, xp1);
-  Value big = complex::LogOp::create(b, loc, makeComplex(b, loc, xp1, y));
+  Value big = complexLog(b, loc, makeComplex(b, loc, xp1, y));
   Value huge = isHuge(b, loc, z);
   return makeComplex(b, loc,
                      arith::SelectOp::create(
@@ -247,10 +410,16 @@ static Value complexAsinh(OpBuilder &b, Location loc, Value z) {
       complexSqrt(b, loc,
                   complex::AddOp::create(
                       b, loc, complex::MulOp::create(b, loc, w, w), one));
-  Value small =
-      complex::LogOp::create(b, loc, complex::AddOp::create(b, loc, w, root));
+  Value small = complexLog(b, loc, complex::AddOp::create(b, loc, w, root));
   Value r = arith::SelectOp::create(b, loc, isHuge(b, loc, w),
                                     logTwice(b, loc, w), small);
+  // On the real axis: the real asinh (NaN + 0i stays so, as in C99).
+  Value x = complex::ReOp::create(b, loc, w);
+  Value y = complex::ImOp::create(b, loc, w);
+  Value real = arith::CmpFOp::create(b, loc, FP::OEQ, y,
+                                     floatConstant(b, loc, y.getType(), 0.0));
+  r = select(b, loc, real,
+             makeComplex(b, loc, math::AsinhOp::create(b, loc, x), y), r);
   return withSignsOf(b, loc, r, z, /*realSign=*/true);
 }
 
@@ -265,10 +434,21 @@ static Value complexAcosh(OpBuilder &b, Location loc, Value z) {
   Value root = complex::MulOp::create(
       b, loc, complexSqrt(b, loc, complex::AddOp::create(b, loc, w, one)),
       complexSqrt(b, loc, complex::SubOp::create(b, loc, w, one)));
-  Value small =
-      complex::LogOp::create(b, loc, complex::AddOp::create(b, loc, w, root));
+  Value small = complexLog(b, loc, complex::AddOp::create(b, loc, w, root));
   Value r = arith::SelectOp::create(b, loc, isHuge(b, loc, w),
                                     logTwice(b, loc, w), small);
+  // acosh(+-0 + iNaN) = NaN + i pi/2 (C99).
+  Value x = complex::ReOp::create(b, loc, w);
+  Value y = complex::ImOp::create(b, loc, w);
+  Type t = x.getType();
+  Value edge = arith::AndIOp::create(
+      b, loc,
+      arith::CmpFOp::create(b, loc, FP::OEQ, x, floatConstant(b, loc, t, 0.0)),
+      isNanV(b, loc, y));
+  r = select(b, loc, edge,
+             makeComplex(b, loc, floatConstant(b, loc, t, NAN),
+                         floatConstant(b, loc, t, M_PI_2)),
+             r);
   return withSignsOf(b, loc, r, z, /*realSign=*/false);
 }
 
@@ -279,7 +459,24 @@ static Value complexAtanh(OpBuilder &b, Location loc, Value z) {
   Value d = complex::SubOp::create(
       b, loc, complexLog1p(b, loc, w),
       complexLog1p(b, loc, complex::NegOp::create(b, loc, w)));
-  return withSignsOf(b, loc, scaleParts(b, loc, d, 0.5), z, true);
+  Value r = scaleParts(b, loc, d, 0.5);
+  Value x = complex::ReOp::create(b, loc, w);
+  Value y = complex::ImOp::create(b, loc, w);
+  Type t = x.getType();
+  // An infinite part: +0 + i pi/2 (NaN if y is NaN); x = 0: i atan(y).
+  Value inf =
+      arith::OrIOp::create(b, loc, isInfV(b, loc, x), isInfV(b, loc, y));
+  Value zero = floatConstant(b, loc, t, 0.0);
+  r = select(b, loc, inf,
+             makeComplex(b, loc, zero,
+                         select(b, loc, isNanV(b, loc, y),
+                                floatConstant(b, loc, t, NAN),
+                                floatConstant(b, loc, t, M_PI_2))),
+             r);
+  Value onAxis = arith::CmpFOp::create(b, loc, FP::OEQ, x, zero);
+  r = select(b, loc, onAxis,
+             makeComplex(b, loc, x, math::AtanOp::create(b, loc, y)), r);
+  return withSignsOf(b, loc, r, z, true);
 }
 
 enum class PartTest { IsNan, IsInf, IsFinite };
@@ -381,28 +578,21 @@ Value sluice::usm::emitComplexScalarOp(OpBuilder &b, Location loc,
       .Case<AbsOp>([&](auto) -> Value {
         return complex::AbsOp::create(b, loc, args[0]);
       })
-      .Case<ExpOp>([&](auto) -> Value {
-        return complex::ExpOp::create(b, loc, args[0]);
-      })
-      .Case<LogOp>([&](auto) -> Value {
-        return complex::LogOp::create(b, loc, args[0]);
-      })
-      .Case<SqrtOp>([&](auto) -> Value {
-        return complex::SqrtOp::create(b, loc, args[0]);
-      })
+      .Case<ExpOp>([&](auto) -> Value { return complexExp(b, loc, args[0]); })
+      .Case<LogOp>([&](auto) -> Value { return complexLog(b, loc, args[0]); })
+      .Case<SqrtOp>([&](auto) -> Value { return complexSqrt(b, loc, args[0]); })
       .Case<SinOp>(
           [&](auto) -> Value { return complexSinCos(b, loc, args[0], true); })
       .Case<CosOp>(
           [&](auto) -> Value { return complexSinCos(b, loc, args[0], false); })
-      .Case<TanhOp>([&](auto) -> Value {
-        return complex::TanhOp::create(b, loc, args[0]);
-      })
+      .Case<TanhOp>([&](auto) -> Value { return complexTanh(b, loc, args[0]); })
+      // tan(z) = -i tanh(iz).
       .Case<TanOp>([&](auto) -> Value {
-        return complex::TanOp::create(b, loc, args[0]);
+        return timesMinusI(b, loc,
+                           complexTanh(b, loc, timesI(b, loc, args[0])));
       })
-      .Case<Expm1Op>([&](auto) -> Value {
-        return complex::Expm1Op::create(b, loc, args[0]);
-      })
+      .Case<Expm1Op>(
+          [&](auto) -> Value { return complexExpm1(b, loc, args[0]); })
       .Case<Log1pOp>(
           [&](auto) -> Value { return complexLog1p(b, loc, args[0]); })
       .Case<RsqrtOp>([&](auto) -> Value {
@@ -410,23 +600,27 @@ Value sluice::usm::emitComplexScalarOp(OpBuilder &b, Location loc,
       })
       // NumPy 2 and the Array API: z / |z|, 0 for 0.
       .Case<SignOp>([&](auto) -> Value {
-        return complex::SignOp::create(b, loc, args[0]);
+        Value sg = complex::SignOp::create(b, loc, args[0]);
+        Value re = complex::ReOp::create(b, loc, args[0]);
+        Value im = complex::ImOp::create(b, loc, args[0]);
+        Value zero = floatConstant(b, loc, re.getType(), 0.0);
+        Value isZero = arith::AndIOp::create(
+            b, loc, arith::CmpFOp::create(b, loc, FP::OEQ, re, zero),
+            arith::CmpFOp::create(b, loc, FP::OEQ, im, zero));
+        return select(b, loc, isZero, makeComplex(b, loc, zero, zero), sg);
       })
       .Case<ReciprocalOp>([&](auto) -> Value {
         return complex::DivOp::create(
             b, loc, complexOne(b, loc, args[0].getType()), args[0]);
       })
       .Case<Exp2Op>([&](auto) -> Value {
-        return complex::ExpOp::create(b, loc,
-                                      scaleParts(b, loc, args[0], M_LN2));
+        return complexExp(b, loc, scaleParts(b, loc, args[0], M_LN2));
       })
       .Case<Log2Op>([&](auto) -> Value {
-        return scaleParts(b, loc, complex::LogOp::create(b, loc, args[0]),
-                          1.0 / M_LN2);
+        return scaleParts(b, loc, complexLog(b, loc, args[0]), 1.0 / M_LN2);
       })
       .Case<Log10Op>([&](auto) -> Value {
-        return scaleParts(b, loc, complex::LogOp::create(b, loc, args[0]),
-                          1.0 / M_LN10);
+        return scaleParts(b, loc, complexLog(b, loc, args[0]), 1.0 / M_LN10);
       })
       // sinh(z) = -i sin(iz), cosh(z) = cos(iz): exact rotations of the
       // arguments and results.
