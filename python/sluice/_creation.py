@@ -369,6 +369,10 @@ def eye(N, M=None, k=0, *, dtype=None, device=None, usm_type="device",
     dt = _dtypes.to_dtype(dtype) if dtype is not None else _default_dtype(q)
     r = arange(N, dtype=_dtypes.int64, sycl_queue=q, usm_type=usm_type)
     c = arange(M, dtype=_dtypes.int64, sycl_queue=q, usm_type=usm_type)
+    # A diagonal past every column is empty (any k, beyond int64 too).
+    k = int(k)
+    if not -N < k < M:
+        k = M
     m = _ops.equal(_ops.reshape(r, (N, 1)), _ops.subtract(c, k))
     return _ops.astype(m, dt, copy=False)
 

@@ -176,9 +176,13 @@ static Value mulZero(OpBuilder &b, Location loc, Value a, Value m) {
   Value isZero = arith::OrIOp::create(
       b, loc, arith::CmpFOp::create(b, loc, FP::OEQ, a, zero),
       arith::CmpFOp::create(b, loc, FP::OEQ, m, zero));
-  Value signed0 =
-      arith::MulFOp::create(b, loc, math::CopySignOp::create(b, loc, zero, a),
-                            math::CopySignOp::create(b, loc, one, m));
+  // (A NaN factor's sign is no sign: its zero product is +-0 by the other.)
+  Value unitA = select(b, loc, isNanV(b, loc, a), one,
+                       math::CopySignOp::create(b, loc, one, a));
+  Value unitM = select(b, loc, isNanV(b, loc, m), one,
+                       math::CopySignOp::create(b, loc, one, m));
+  Value signed0 = arith::MulFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, zero, unitA), unitM);
   return select(b, loc, isZero, signed0, arith::MulFOp::create(b, loc, a, m));
 }
 
@@ -253,6 +257,13 @@ static Value complexExpm1(OpBuilder &b, Location loc, Value z) {
   Value ex = math::ExpOp::create(b, loc, x);
   Value under =
       arith::CmpFOp::create(b, loc, FP::OEQ, ex, floatConstant(b, loc, t, 0.0));
+  // (-inf + iy, or an e^x that underflows with a finite y: -1 + 0i.)
+  under = arith::AndIOp::create(
+      b, loc, under,
+      arith::OrIOp::create(
+          b, loc, isFiniteV(b, loc, y),
+          arith::CmpFOp::create(b, loc, FP::OEQ, x,
+                                floatConstant(b, loc, t, -INFINITY))));
   re = select(b, loc, under, floatConstant(b, loc, t, -1.0), re);
   Value posInf = arith::CmpFOp::create(b, loc, FP::OEQ, x,
                                        floatConstant(b, loc, t, INFINITY));
