@@ -232,6 +232,11 @@ def _to_operand_value(fb, o, dt, qid, kind, value, loc):
         return _ir.astype(fb, value, t.with_(dtype=dt), loc)
     if not t.signless:  # an eager kernel's scalar argument, already dt
         return value
+    if dt.kind == "c":  # a real scalar with complex arrays: a 0-d array
+        part = _dtypes.float32 if dt.itemsize == 8 else _dtypes.float64
+        v = _ir.full(fb, _ir.cast_scalar(fb, value, part, loc),
+                     _ir.ArrayT(part, (), qid, kind), loc=loc)
+        return _ir.astype(fb, v, _ir.ArrayT(dt, (), qid, kind), loc)
     v = _ir.cast_scalar(fb, value, dt, loc)
     if dt.kind == "u":
         return _ir.full(fb, v, _ir.ArrayT(dt, (), qid, kind), loc=loc)

@@ -202,9 +202,14 @@ static Value complexSinCos(OpBuilder &b, Location loc, Value z, bool isSin) {
     im = mulZero(b, loc, cx, sh);
   } else {
     re = mulZero(b, loc, cx, ch);
-    im = arith::NegFOp::create(b, loc, mulZero(b, loc, sx, sh));
+    // A zero from a NaN factor keeps the other factor's sign (NumPy).
+    Value p = mulZero(b, loc, sx, sh);
+    Value fromNan =
+        arith::OrIOp::create(b, loc, isNanV(b, loc, sx), isNanV(b, loc, sh));
+    im = select(b, loc, fromNan, p, arith::NegFOp::create(b, loc, p));
   }
-  // x not finite and y infinite: sin gives NaN + iy, cos inf + iNaN (C99).
+  // x not finite and y infinite: sin gives NaN + i inf, cos inf + iNaN
+  // (C99; the signs it leaves open as NumPy's).
   Value edge = arith::AndIOp::create(
       b, loc, isInfV(b, loc, y),
       arith::XOrIOp::create(b, loc, isFiniteV(b, loc, x),
@@ -213,7 +218,7 @@ static Value complexSinCos(OpBuilder &b, Location loc, Value z, bool isSin) {
   Value nan = floatConstant(b, loc, t, NAN);
   Value inf = floatConstant(b, loc, t, INFINITY);
   re = select(b, loc, edge, isSin ? nan : inf, re);
-  im = select(b, loc, edge, isSin ? y : nan, im);
+  im = select(b, loc, edge, isSin ? inf : nan, im);
   return makeComplex(b, loc, re, im);
 }
 
@@ -236,7 +241,44 @@ static Value complexExp(OpBuilder &b, Location loc, Value z) {
                                                       b.getBoolAttr(true))));
   re = select(b, loc, edge, floatConstant(b, loc, t, INFINITY), re);
   im = select(b, loc, edge, floatConstant(b, loc, t, NAN), im);
+  // e^x = 0 with y infinite or NaN: the zero imaginary part has y's sign.
+  Value zeroEdge = arith::AndIOp::create(
+      b, loc,
+      arith::CmpFOp::create(b, loc, FP::OEQ, ex, floatConstant(b, loc, t, 0.0)),
+      arith::XOrIOp::create(b, loc, isFiniteV(b, loc, y),
+                            arith::ConstantOp::create(b, loc, b.getI1Type(),
+                                                      b.getBoolAttr(true))));
+  im = select(
+      b, loc, zeroEdge,
+      math::CopySignOp::create(b, loc, floatConstant(b, loc, t, 0.0), y), im);
   return makeComplex(b, loc, re, im);
+}
+
+/// 1 / z by Smith's method (no overflow of |z|^2; 1 / +-i is exact).
+static Value complexReciprocal(OpBuilder &b, Location loc, Value z) {
+  Value x = complex::ReOp::create(b, loc, z);
+  Value y = complex::ImOp::create(b, loc, z);
+  Type t = x.getType();
+  Value one = floatConstant(b, loc, t, 1.0);
+  Value wide =
+      arith::CmpFOp::create(b, loc, FP::OGE, math::AbsFOp::create(b, loc, x),
+                            math::AbsFOp::create(b, loc, y));
+  // |x| >= |y|: r = y/x, d = x + y r, 1/z = (1/d, -r/d).
+  Value r1 = arith::DivFOp::create(b, loc, y, x);
+  Value d1 =
+      arith::AddFOp::create(b, loc, x, arith::MulFOp::create(b, loc, y, r1));
+  Value re1 = arith::DivFOp::create(b, loc, one, d1);
+  Value im1 =
+      arith::NegFOp::create(b, loc, arith::DivFOp::create(b, loc, r1, d1));
+  // else: r = x/y, d = x r + y, 1/z = (r/d, -1/d).
+  Value r2 = arith::DivFOp::create(b, loc, x, y);
+  Value d2 =
+      arith::AddFOp::create(b, loc, arith::MulFOp::create(b, loc, x, r2), y);
+  Value re2 = arith::DivFOp::create(b, loc, r2, d2);
+  Value im2 =
+      arith::NegFOp::create(b, loc, arith::DivFOp::create(b, loc, one, d2));
+  return makeComplex(b, loc, select(b, loc, wide, re1, re2),
+                     select(b, loc, wide, im1, im2));
 }
 
 /// expm1(x + iy) = (expm1(x) cos y - 2 sin^2(y/2), e^x sin y): accurate
@@ -431,6 +473,15 @@ static Value complexAsinh(OpBuilder &b, Location loc, Value z) {
                                      floatConstant(b, loc, y.getType(), 0.0));
   r = select(b, loc, real,
              makeComplex(b, loc, math::AsinhOp::create(b, loc, x), y), r);
+  // On the imaginary axis inside the cuts: i asin(y), exactly imaginary.
+  Value inside = arith::AndIOp::create(
+      b, loc,
+      arith::CmpFOp::create(b, loc, FP::OEQ, x,
+                            floatConstant(b, loc, x.getType(), 0.0)),
+      arith::CmpFOp::create(b, loc, FP::OLE, y,
+                            floatConstant(b, loc, y.getType(), 1.0)));
+  r = select(b, loc, inside,
+             makeComplex(b, loc, x, math::AsinOp::create(b, loc, y)), r);
   return withSignsOf(b, loc, r, z, /*realSign=*/true);
 }
 
@@ -618,12 +669,21 @@ Value sluice::usm::emitComplexScalarOp(OpBuilder &b, Location loc,
         Value isZero = arith::AndIOp::create(
             b, loc, arith::CmpFOp::create(b, loc, FP::OEQ, re, zero),
             arith::CmpFOp::create(b, loc, FP::OEQ, im, zero));
-        return select(b, loc, isZero, makeComplex(b, loc, zero, zero), sg);
+        sg = select(b, loc, isZero, makeComplex(b, loc, zero, zero), sg);
+        // One part infinite: the unit along it (NumPy).
+        Value one = floatConstant(b, loc, re.getType(), 1.0);
+        Value infRe = isInfV(b, loc, re), infIm = isInfV(b, loc, im);
+        Value onlyOne = arith::XOrIOp::create(b, loc, infRe, infIm);
+        Value unit = makeComplex(
+            b, loc,
+            select(b, loc, infRe, math::CopySignOp::create(b, loc, one, re),
+                   zero),
+            select(b, loc, infIm, math::CopySignOp::create(b, loc, one, im),
+                   zero));
+        return select(b, loc, onlyOne, unit, sg);
       })
-      .Case<ReciprocalOp>([&](auto) -> Value {
-        return complex::DivOp::create(
-            b, loc, complexOne(b, loc, args[0].getType()), args[0]);
-      })
+      .Case<ReciprocalOp>(
+          [&](auto) -> Value { return complexReciprocal(b, loc, args[0]); })
       .Case<Exp2Op>([&](auto) -> Value {
         return complexExp(b, loc, scaleParts(b, loc, args[0], M_LN2));
       })
