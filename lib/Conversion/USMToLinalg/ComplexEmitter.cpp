@@ -241,10 +241,20 @@ static Value complexExp(OpBuilder &b, Location loc, Value z) {
                                                       b.getBoolAttr(true))));
   re = select(b, loc, edge, floatConstant(b, loc, t, INFINITY), re);
   im = select(b, loc, edge, floatConstant(b, loc, t, NAN), im);
-  // e^x = 0 with y infinite or NaN: the zero imaginary part has y's sign.
+  // x finite, y infinite or NaN: NaN + iNaN, even where e^x underflows.
+  Value nanEdge = arith::AndIOp::create(
+      b, loc, isFiniteV(b, loc, x),
+      arith::XOrIOp::create(b, loc, isFiniteV(b, loc, y),
+                            arith::ConstantOp::create(b, loc, b.getI1Type(),
+                                                      b.getBoolAttr(true))));
+  re = select(b, loc, nanEdge, floatConstant(b, loc, t, NAN), re);
+  im = select(b, loc, nanEdge, floatConstant(b, loc, t, NAN), im);
+  // x = -inf, y infinite or NaN: 0 + 0i, the zero imaginary part of y's
+  // sign (NumPy).
   Value zeroEdge = arith::AndIOp::create(
       b, loc,
-      arith::CmpFOp::create(b, loc, FP::OEQ, ex, floatConstant(b, loc, t, 0.0)),
+      arith::CmpFOp::create(b, loc, FP::OEQ, x,
+                            floatConstant(b, loc, t, -INFINITY)),
       arith::XOrIOp::create(b, loc, isFiniteV(b, loc, y),
                             arith::ConstantOp::create(b, loc, b.getI1Type(),
                                                       b.getBoolAttr(true))));
