@@ -190,3 +190,91 @@ def complex_scalar_operand(o, dt):
     o.dtype = dt
     o.weak = None
     o.shape = ()
+
+
+# --- reductions of complex arrays ------------------------------------------------
+
+def _reduced(o, axis):
+    """(axes, kept axes, number of reduced elements) of a reduction."""
+    axes = _ops._normalize_axes(axis, len(o.shape))
+    kept = [i for i in range(len(o.shape)) if i not in axes]
+    n = 1
+    for a in axes:
+        n *= o.shape[a]
+    return axes, kept, n
+
+
+def prod(x, axis=None, keepdims=False):
+    """The product of complex elements: a tree of elementwise complex
+    products (the reduced axes moved last and padded with ones to a power
+    of two, then halved), since a complex product does not split into
+    reductions of the parts as a sum does."""
+    o = _ops._operand(x)
+    axes, kept, n = _reduced(o, axis)
+    if not axes:
+        return _ops.copy(x)
+    rest = tuple(o.shape[i] for i in kept)
+    y = _ops.transpose(x, tuple(kept) + axes) if kept + list(axes) != \
+        list(range(len(o.shape))) else x
+    y = _ops.reshape(y, rest + (n,))
+    shape = tuple(1 if i in axes else d for i, d in enumerate(o.shape)
+                  if keepdims or i not in axes)
+    if n == 0:
+        from ._creation import ones
+        from ._device import _queue_from_id
+        return ones(shape, dtype=o.dtype, sycl_queue=_queue_from_id(o.qid),
+                    usm_type={1: "device", 2: "shared", 3: "host"}[o.usm])
+    m = 1
+    while m < n:
+        m *= 2
+    if m != n:
+        from ._manipulation import concatenate
+        one = _ops.where(True, complex(1.0), y[..., :1])
+        y = concatenate([y, _ops.broadcast_to(one, rest + (m - n,))],
+                        axis=-1)
+    while m > 1:
+        m //= 2
+        y = _ops.multiply(y[..., :m], y[..., m:])
+    return _ops.reshape(y, shape)
+
+
+def var(x, axis=None, ddof=0, keepdims=False, where=None):
+    """NumPy's variance of complex numbers, ``mean(|x - mean(x)|**2)``:
+    a real array of the parts' dtype (``where``, a mask or None, selects
+    the elements counted)."""
+    o = _ops._operand(x)
+    axes, kept, n = _reduced(o, axis)
+    part = _part_dtype(o.dtype)
+    if where is None:
+        m = _ops.mean(x, axis=axis, keepdims=True)
+    else:
+        m = masked_mean(x, where, axis, True, o.dtype)
+    d = _ops.subtract(x, m)
+    re, im = real(d), imag(d)
+    sq = _ops.add(_ops.multiply(re, re), _ops.multiply(im, im))
+    if where is None:
+        s = _ops.sum(sq, axis=axis, keepdims=keepdims)
+        return _ops.divide(s, float(max(n - ddof, 0)) or float("nan"))
+    s = _ops.sum(_ops.where(where, sq, 0), axis=axis, keepdims=keepdims)
+    cnt = _count(x, where, axis, keepdims, part)
+    return _ops.divide(s, _ops.maximum(_ops.subtract(cnt, float(ddof)), 0.0))
+
+
+def _count(x, where, axis, keepdims, dt):
+    """How many elements of ``x`` the mask ``where`` selects, per result
+    element, as ``dt``."""
+    ones = _ops.where(where, 1.0, 0.0)
+    ones = _ops.broadcast_to(ones, tuple(x.shape))
+    return _ops.astype(_ops.sum(ones, axis=axis, keepdims=keepdims), dt,
+                       copy=False)
+
+
+def masked_mean(x, where, axis, keepdims, dt):
+    """The mean of the elements of ``x`` that ``where`` selects, in ``dt``
+    (float16 accumulates in float32, as mean does)."""
+    acc = _dtypes.float32 if dt == _dtypes.float16 else dt
+    xs = _ops.astype(x, acc, copy=False)
+    s = _ops.sum(_ops.where(where, xs, 0), axis=axis, keepdims=keepdims)
+    part = _part_dtype(acc) if acc.kind == "c" else acc
+    r = _ops.divide(s, _count(x, where, axis, keepdims, part))
+    return _ops.astype(r, dt, copy=False)

@@ -202,6 +202,22 @@ def full_like(x, /, fill_value, *, dtype=None, order="K", device=None,
     return full(shape, fill_value, dtype=dt, sycl_queue=q, usm_type=u)
 
 
+def _gather_arrays(seq, found):
+    """``seq`` (nested lists and tuples) with each sluice.Array in it
+    replaced by its values (a copy to the host, as an explicit asarray
+    asks), the arrays appended to ``found``."""
+    out = []
+    for v in seq:
+        if isinstance(v, Array):
+            found.append(v)
+            from ._array import asnumpy
+            v = asnumpy(v)
+        elif isinstance(v, (list, tuple)):
+            v = _gather_arrays(v, found)
+        out.append(v)
+    return out
+
+
 def asarray(a, dtype=None, *, device=None, usm_type=None, sycl_queue=None,
             copy=None, order="C"):
     """An array of ``a``: a sluice.Array (moved or converted only when
@@ -244,6 +260,14 @@ def asarray(a, dtype=None, *, device=None, usm_type=None, sycl_queue=None,
                        usm_type=usm_type, sycl_queue=sycl_queue, copy=copy)
     if copy is False:
         raise ValueError("asarray(copy=False) of host data would need a copy")
+    if isinstance(a, (list, tuple)):
+        # Sequences holding sluice arrays (dpctl's asarray takes them): their
+        # values, on their device unless one is asked for.
+        found = []
+        a = _gather_arrays(a, found)
+        if found and device is None and sycl_queue is None:
+            sycl_queue = found[0].sycl_queue
+            usm_type = usm_type or found[0].usm_type
     q = resolve_queue(device, sycl_queue)
     kind = usm_kind(usm_type)
     if dtype is not None:
@@ -369,6 +393,10 @@ def eye(N, M=None, k=0, *, dtype=None, device=None, usm_type="device",
     dt = _dtypes.to_dtype(dtype) if dtype is not None else _default_dtype(q)
     r = arange(N, dtype=_dtypes.int64, sycl_queue=q, usm_type=usm_type)
     c = arange(M, dtype=_dtypes.int64, sycl_queue=q, usm_type=usm_type)
+    # A diagonal past every column is empty (any k, beyond int64 too).
+    k = int(k)
+    if not -N < k < M:
+        k = M
     m = _ops.equal(_ops.reshape(r, (N, 1)), _ops.subtract(c, k))
     return _ops.astype(m, dt, copy=False)
 

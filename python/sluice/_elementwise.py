@@ -492,8 +492,9 @@ def _reduction(name):
                         "identity, so to use a where mask one has to specify "
                         "'initial'")
                 x = _ops.where(where, x, initial)
-            else:
-                raise NotImplementedError(f"{name}(where=) is not supported")
+            else:  # mean, var, std: of the selected elements, as NumPy
+                return _masked_statistic(name, x, axis, keepdims, where, out,
+                                         kw)
         r = fn(x, axis=axis, keepdims=keepdims, **kw)
         if initial is not None:
             op = {"sum": _ops.add, "prod": _ops.multiply,
@@ -514,6 +515,33 @@ def _reduction(name):
         ", correction (the Array API's ddof)." if name in ("var", "std")
         else ".")
     return f
+
+
+def _masked_statistic(name, x, axis, keepdims, where, out, kw):
+    """mean/var/std(where=): the selected elements' sums over their counts
+    (NaN where none is selected, as NumPy)."""
+    from . import _complex
+    if not _is_array(where):
+        from ._creation import asarray
+        where = asarray(where, dtype=_dtypes.bool_, device=x.device)
+    dt = kw.get("dtype")
+    dt = _dtypes.to_dtype(dt) if dt is not None else _ops._float_for(x)
+    x = _ops.astype(x, dt, copy=False)
+    if name == "mean":
+        r = _complex.masked_mean(x, where, axis, keepdims, dt)
+    elif dt.kind == "c":
+        r = _complex.var(x, axis, kw["ddof"], keepdims, where)
+    else:
+        m = _complex.masked_mean(x, where, axis, True, dt)
+        d = _ops.subtract(x, m)
+        s = _ops.sum(_ops.where(where, _ops.multiply(d, d), 0), axis=axis,
+                     keepdims=keepdims)
+        cnt = _complex._count(x, where, axis, keepdims, dt)
+        r = _ops.divide(s, _ops.maximum(_ops.subtract(cnt, float(kw["ddof"])),
+                                        0.0))
+    if name == "std":
+        r = _ops.sqrt(r)
+    return r if out is None else _store(name, r, out, True)
 
 
 for _name in _orig:

@@ -33,7 +33,9 @@ class finfo_object:
 
     def __init__(self, dt):
         self._np = np.finfo(dt)
-        self.dtype = np.dtype(dt)
+        # A complex dtype's limits are its parts': finfo(complex64).dtype
+        # is float32, as in NumPy and the Array API.
+        self.dtype = np.dtype(self._np.dtype)
         self.bits = int(self._np.bits)
         self.eps = float(self._np.eps)
         self.max = float(self._np.max)

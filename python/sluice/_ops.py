@@ -232,6 +232,11 @@ def _to_operand_value(fb, o, dt, qid, kind, value, loc):
         return _ir.astype(fb, value, t.with_(dtype=dt), loc)
     if not t.signless:  # an eager kernel's scalar argument, already dt
         return value
+    if dt.kind == "c":  # a real scalar with complex arrays: a 0-d array
+        part = _dtypes.float32 if dt.itemsize == 8 else _dtypes.float64
+        v = _ir.full(fb, _ir.cast_scalar(fb, value, part, loc),
+                     _ir.ArrayT(part, (), qid, kind), loc=loc)
+        return _ir.astype(fb, v, _ir.ArrayT(dt, (), qid, kind), loc)
     v = _ir.cast_scalar(fb, value, dt, loc)
     if dt.kind == "u":
         return _ir.full(fb, v, _ir.ArrayT(dt, (), qid, kind), loc=loc)
@@ -956,6 +961,10 @@ def sum(x, axis=None, dtype=None, out=None, keepdims=False):
 
 
 def prod(x, axis=None, dtype=None, out=None, keepdims=False):
+    if out is None and _operand(x).is_usm and np.result_type(
+            x.dtype, dtype or x.dtype).kind == "c":  # a tree (_complex.py)
+        return _complex.prod(astype(x, dtype or x.dtype, copy=False), axis,
+                             keepdims)
     return _reduce("prod", x, axis, keepdims, dtype, out)
 
 
@@ -1001,6 +1010,8 @@ def var(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     n = int(np.prod([o.shape[a] for a in axes], dtype=np.int64))
     rdt = _dtypes.to_dtype(dtype) if dtype is not None else _float_for(x)
     xf = astype(x, rdt, copy=False)
+    if rdt.kind == "c":  # real, as NumPy: mean(|x - mean(x)|**2)
+        return _complex.var(xf, axis, ddof, keepdims)
     m = mean(xf, axis=axis, keepdims=True)
     d = subtract(xf, m)
     s = sum(multiply(d, d), axis=axis, keepdims=keepdims, out=out)

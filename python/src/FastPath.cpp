@@ -457,8 +457,9 @@ void bindFastPath(nb::module_ &m, nb::class_<ArrayCore> &c) {
       },
       "The Python functions indexing calls for keys the C++ path does not "
       "take.");
-  c.def("__getitem__", &getItem);
-  c.def("__setitem__", &setItem);
+  // `x[None]`: the key may be None (nanobind refuses None by default).
+  c.def("__getitem__", &getItem, nb::arg("key").none());
+  c.def("__setitem__", &setItem, nb::arg("key").none(), nb::arg("value"));
 
   struct OperatorSpec {
     const char *name, *reflected;

@@ -252,3 +252,17 @@ def test_random_is_seeded_and_reproducible(device):
     assert sluice.random.randn(4, device=device).shape == (4,)
     f = sluice.random.uniform(size=3, dtype=np.float32, device=device)
     assert f.dtype == np.float32
+
+
+def test_asarray_of_arrays_in_sequences(device):
+    """dpctl's asarray takes (nested) sequences of arrays: their values, on
+    their device, NumPy's dtype of the nested values."""
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    x = sluice.asarray(a, device=device)
+    y = sluice.asarray([[x[i, j] for i in range(2)] for j in range(3)])
+    assert y.dtype == np.float32 and y.device == x.device
+    np.testing.assert_array_equal(sluice.asnumpy(y), a.T)
+    z = sluice.asarray([x[0, 1], 2.5, (x[1, 2],)[0]])
+    np.testing.assert_array_equal(
+        sluice.asnumpy(z), np.asarray([a[0, 1], 2.5, a[1, 2]])
+    )

@@ -535,3 +535,81 @@ def test_every_table_op_exists_in_the_dialect():
         _elementwise.BINARY.values()
     ):
         assert f'<"{op}",' in td, op
+
+
+@pytest.mark.parametrize(
+    "dt",
+    [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint32, np.uint64],
+)
+def test_integer_edges(device, dt):
+    """NumPy's integer semantics at the edges: division and remainder by
+    zero give 0, MIN // -1 wraps to MIN, shifts by the width or more give
+    0 (or -1 for negative numbers shifted right), negative shift counts as
+    NumPy, gcd/lcm of MIN, and negative integer powers raise."""
+    ii = np.iinfo(dt)
+    signed = ii.min < 0
+    x = np.array(
+        [0, 1, 7, ii.max, ii.min, ii.max - 1, 3]
+        + ([-1, -7, ii.min + 1] if signed else [2, 5, 200 % ii.max]),
+        dtype=dt,
+    )
+    zero = np.zeros_like(x)
+    a, z = (
+        sluice.asarray(x, device=device),
+        sluice.asarray(zero, device=device),
+    )
+    with np.errstate(all="ignore"):
+        for name in ("floor_divide", "remainder", "fmod"):
+            got = sluice.asnumpy(getattr(sluice, name)(a, z))
+            np.testing.assert_array_equal(got, getattr(np, name)(x, zero))
+            assert got.dtype == dt
+        np.testing.assert_array_equal(sluice.asnumpy(a // z), x // zero)
+        np.testing.assert_array_equal(sluice.asnumpy(a % z), x % zero)
+        if signed:
+            m1 = np.full_like(x, -1)
+            d = sluice.asarray(m1, device=device)
+            for name in ("floor_divide", "remainder"):
+                np.testing.assert_array_equal(
+                    sluice.asnumpy(getattr(sluice, name)(a, d)),
+                    getattr(np, name)(x, m1),
+                )
+    bits = ii.bits
+    counts = [0, 1, bits - 1, bits, bits + 1, 2 * bits, min(ii.max, 255)] + (
+        [-1, -bits, ii.min] if signed else []
+    )
+    xs, cs = np.meshgrid(x, np.array(counts, dtype=dt))
+    xs, cs = xs.ravel(), cs.ravel()
+    xa, ca = (
+        sluice.asarray(xs, device=device),
+        sluice.asarray(cs, device=device),
+    )
+    np.testing.assert_array_equal(sluice.asnumpy(xa << ca), xs << cs)
+    np.testing.assert_array_equal(sluice.asnumpy(xa >> ca), xs >> cs)
+    np.testing.assert_array_equal(
+        sluice.asnumpy(sluice.gcd(xa, ca)), np.gcd(xs, cs)
+    )
+    np.testing.assert_array_equal(
+        sluice.asnumpy(sluice.lcm(xa, ca)), np.lcm(xs, cs)
+    )
+    if signed:
+        mn = sluice.asarray(np.array([ii.min, ii.min, 6], dt), device=device)
+        o = np.array([ii.min, 0, 4], dt)
+        np.testing.assert_array_equal(
+            sluice.asnumpy(sluice.gcd(mn, sluice.asarray(o, device=device))),
+            np.gcd(np.array([ii.min, ii.min, 6], dt), o),
+        )
+        e = sluice.asarray(np.array([2, -1, 3], dt), device=device)
+        for f in (
+            lambda: a[:3] ** e,
+            lambda: sluice.power(a[:3], e),
+            lambda: a**-1,
+            lambda: sluice.power(a, -2),
+        ):
+            with pytest.raises(ValueError, match="negative integer powers"):
+                f()
+        # Non-negative powers wrap as NumPy's.
+        p = np.array([0, 1, 2, 3, 63], dt)
+        np.testing.assert_array_equal(
+            sluice.asnumpy(a[:5] ** sluice.asarray(p, device=device)),
+            x[:5] ** p,
+        )

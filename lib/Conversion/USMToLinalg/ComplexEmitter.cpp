@@ -6,7 +6,9 @@
 // MLIR's complex dialect; convert-complex-to-standard and
 // sluice-expand-complex take it to float arithmetic for every backend.
 // Sums of complex arrays become sums of their parts, so that every backend's
-// float reductions serve them.
+// float reductions serve them. The elementary functions (exp, log, the
+// trigonometric and hyperbolic functions and their inverses, ...) are in
+// ComplexFunctions.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -132,24 +134,6 @@ Value sluice::usm::emitComplexScalarOp(OpBuilder &b, Location loc,
       .Case<AbsOp>([&](auto) -> Value {
         return complex::AbsOp::create(b, loc, args[0]);
       })
-      .Case<ExpOp>([&](auto) -> Value {
-        return complex::ExpOp::create(b, loc, args[0]);
-      })
-      .Case<LogOp>([&](auto) -> Value {
-        return complex::LogOp::create(b, loc, args[0]);
-      })
-      .Case<SqrtOp>([&](auto) -> Value {
-        return complex::SqrtOp::create(b, loc, args[0]);
-      })
-      .Case<SinOp>([&](auto) -> Value {
-        return complex::SinOp::create(b, loc, args[0]);
-      })
-      .Case<CosOp>([&](auto) -> Value {
-        return complex::CosOp::create(b, loc, args[0]);
-      })
-      .Case<TanhOp>([&](auto) -> Value {
-        return complex::TanhOp::create(b, loc, args[0]);
-      })
       .Case<ConjOp>([&](auto) -> Value {
         return complex::ConjOp::create(b, loc, args[0]);
       })
@@ -180,7 +164,10 @@ Value sluice::usm::emitComplexScalarOp(OpBuilder &b, Location loc,
                                             b.getBoolAttr(true));
         return arith::XOrIOp::create(b, loc, truthOf(b, loc, args[0]), t);
       })
-      .Default([](Operation *) -> Value { return nullptr; });
+      // The elementary functions (ComplexFunctions.cpp).
+      .Default([&](Operation *) -> Value {
+        return emitComplexFunction(b, loc, op, args);
+      });
 }
 
 Value sluice::usm::emitComplexSplat(OpBuilder &b, Location loc,

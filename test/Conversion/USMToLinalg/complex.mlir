@@ -8,7 +8,11 @@
 // CHECK-LABEL: func.func @arith
 // CHECK-SAME: memref<8xcomplex<f32>, #usm.placement<"opencl:cpu:0", device>>
 // CHECK: complex.mul
-// CHECK: complex.exp
+// exp(x + iy) = e^x (cos y + i sin y), with C99's infinities and NaNs.
+// CHECK: math.exp
+// CHECK: math.cos
+// CHECK: math.sin
+// CHECK: complex.create
 // CHECK: complex.abs
 // CHECK: complex.re
 // CHECK: complex.im
@@ -77,4 +81,43 @@ func.func @constants() -> (!C, !C) {
   %0 = usm.constant dense<(1.0, -2.0)> : tensor<2xcomplex<f32>> -> !C
   %1 = usm.constant dense<[(1.0, 2.0), (3.0, 4.0)]> : tensor<2xcomplex<f32>> -> !C
   return %0, %1 : !C, !C
+}
+
+// -----
+
+// The Array API's functions on complex numbers: rotations of sin/cos and
+// of the inverse hyperbolic functions, inspections of the parts (i1
+// results), Smith's reciprocal, the parts rounded.
+!C = !usm.array<8xcomplex<f64>, "host:cpu:0", device>
+!B = !usm.array<8xi1, "host:cpu:0", device>
+// CHECK-LABEL: func.func @functions
+// CHECK: linalg.generic
+// sinh(z) = -i sin(iz)
+// CHECK: arith.negf
+// CHECK: math.sin
+// CHECK: math.cosh
+// CHECK: math.sinh
+// CHECK: linalg.generic
+// asin(z) = -i asinh(iz): a log, a root of the first quadrant
+// CHECK: math.absf
+// CHECK: complex.log
+// CHECK: math.asinh
+// CHECK: math.copysign
+// CHECK: linalg.generic
+// CHECK: arith.cmpf uno
+// CHECK: arith.cmpf uno
+// CHECK: arith.ori
+// CHECK: linalg.generic
+// CHECK-NOT: complex.div
+// CHECK: arith.divf
+// CHECK: linalg.generic
+// CHECK: math.roundeven
+// CHECK: math.roundeven
+func.func @functions(%a: !C) -> (!C, !C, !B, !C, !C) {
+  %0 = usm.sinh %a : (!C) -> !C
+  %1 = usm.asin %a : (!C) -> !C
+  %2 = usm.isnan %a : (!C) -> !B
+  %3 = usm.reciprocal %a : (!C) -> !C
+  %4 = usm.rint %a : (!C) -> !C
+  return %0, %1, %2, %3, %4 : !C, !C, !B, !C, !C
 }

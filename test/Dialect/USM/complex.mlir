@@ -37,6 +37,37 @@ func.func @math(%a: !C) -> (!C, !C, !C, !C, !C, !C, !C) {
   return %0, %1, %2, %3, %4, %5, %6 : !C, !C, !C, !C, !C, !C, !C
 }
 
+// Every function of the Array API that takes complex numbers keeps them;
+// the inspections give i1.
+// CHECK-LABEL: func.func @more_math
+// CHECK-COUNT-19: -> !usm.array<4xcomplex<f32>, "opencl:cpu:0", device>
+// CHECK-COUNT-3: -> !usm.array<4xi1, "opencl:cpu:0", device>
+func.func @more_math(%a: !C) {
+  %0 = usm.tan %a : (!C) -> !C
+  %1 = usm.sinh %a : (!C) -> !C
+  %2 = usm.cosh %a : (!C) -> !C
+  %3 = usm.asin %a : (!C) -> !C
+  %4 = usm.acos %a : (!C) -> !C
+  %5 = usm.atan %a : (!C) -> !C
+  %6 = usm.asinh %a : (!C) -> !C
+  %7 = usm.acosh %a : (!C) -> !C
+  %8 = usm.atanh %a : (!C) -> !C
+  %9 = usm.exp2 %a : (!C) -> !C
+  %10 = usm.expm1 %a : (!C) -> !C
+  %11 = usm.log2 %a : (!C) -> !C
+  %12 = usm.log10 %a : (!C) -> !C
+  %13 = usm.log1p %a : (!C) -> !C
+  %14 = usm.rsqrt %a : (!C) -> !C
+  %15 = usm.reciprocal %a : (!C) -> !C
+  %16 = usm.sign %a : (!C) -> !C
+  %17 = usm.rint %a : (!C) -> !C
+  %18 = usm.sqrt %a : (!C) -> !C
+  %19 = usm.isnan %a : (!C) -> !usm.array<4xi1, "opencl:cpu:0", device>
+  %20 = usm.isinf %a : (!C) -> !usm.array<4xi1, "opencl:cpu:0", device>
+  %21 = usm.isfinite %a : (!C) -> !usm.array<4xi1, "opencl:cpu:0", device>
+  return
+}
+
 // CHECK-LABEL: func.func @parts
 // CHECK: usm.real %{{.*}} -> !usm.array<2x3xf64, "host:cpu:0", host>
 // CHECK: usm.imag %{{.*}} -> !usm.array<2x3xf64, "host:cpu:0", host>

@@ -40,10 +40,15 @@ mlir::Value emitScalarCast(mlir::OpBuilder &b, mlir::Location loc,
 /// about complex numbers, its scalar function in the complex dialect, the
 /// conversions to and from complex element types, the value of a complex
 /// splat, and the rewrites before lowering: sums of complex arrays into sums
-/// of their parts (products fail with a diagnostic), complex constants that
-/// are not splats into usm.complex of two real constants.
+/// of their parts (products fail with a diagnostic; Python's prod builds a
+/// tree of elementwise products, python/sluice/_complex.py), complex
+/// constants that are not splats into usm.complex of two real constants.
 bool isComplexScalarOp(mlir::Operation *op);
 mlir::Value emitComplexScalarOp(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Operation *op, mlir::ValueRange args);
+/// The elementary functions of complex numbers (ComplexFunctions.cpp):
+/// null for an op that is not one.
+mlir::Value emitComplexFunction(mlir::OpBuilder &b, mlir::Location loc,
                                 mlir::Operation *op, mlir::ValueRange args);
 mlir::Value emitComplexCast(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Value value, mlir::Type from, mlir::Type to);

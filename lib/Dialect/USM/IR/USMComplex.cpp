@@ -26,12 +26,17 @@ unsigned sluice::usm::getElementBitWidth(Type type) {
 /// Elementwise ops with a complex lowering (ComplexEmitter.cpp).
 static bool acceptsComplex(StringRef opName) {
   static const char *const names[] = {
-      "usm.add",        "usm.sub",         "usm.mul",   "usm.div",
-      "usm.pow",        "usm.negative",    "usm.abs",   "usm.exp",
-      "usm.log",        "usm.sqrt",        "usm.sin",   "usm.cos",
-      "usm.tanh",       "usm.eq",          "usm.ne",    "usm.logical_and",
-      "usm.logical_or", "usm.logical_not", "usm.where", "usm.conj",
-      "usm.real",       "usm.imag",        "usm.angle"};
+      "usm.add",        "usm.sub",         "usm.mul",        "usm.div",
+      "usm.pow",        "usm.negative",    "usm.abs",        "usm.exp",
+      "usm.log",        "usm.sqrt",        "usm.sin",        "usm.cos",
+      "usm.tanh",       "usm.eq",          "usm.ne",         "usm.logical_and",
+      "usm.logical_or", "usm.logical_not", "usm.where",      "usm.conj",
+      "usm.real",       "usm.imag",        "usm.angle",      "usm.tan",
+      "usm.sinh",       "usm.cosh",        "usm.asin",       "usm.acos",
+      "usm.atan",       "usm.asinh",       "usm.acosh",      "usm.atanh",
+      "usm.exp2",       "usm.expm1",       "usm.log2",       "usm.log10",
+      "usm.log1p",      "usm.rsqrt",       "usm.reciprocal", "usm.sign",
+      "usm.rint",       "usm.isnan",       "usm.isinf",      "usm.isfinite"};
   return llvm::is_contained(names, opName);
 }
 
