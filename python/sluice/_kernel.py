@@ -26,6 +26,8 @@ from ._kernel_codegen import (Emitter, FunctionSource, KernelError, Walker,
 from ._kernel_values import (BOOL, ArrayRef, Const, Index, ItemObj, PyObj,
                              Scalar, mlir_type)
 from ._placement import USM_NAMES, execution_queue
+# Imported here, not at a kernel's first call (which it would slow down).
+from . import _kernel_calls  # noqa: F401,E402
 
 __all__ = ["KernelError", "KernelFunction", "DeviceFunction", "kernel",
            "device_func", "call_kernel", "call_kernel_async"]
@@ -88,6 +90,9 @@ def _scalar_sig(v):
 
 class KernelFunction:
     """A kernel (see ``sluice.kernel``): launch it with ``call_kernel``."""
+
+    # A kernel's program has nothing to fuse.
+    _flags = ("--no-fusion",)
 
     def __init__(self, fn, inline=False):
         functools.update_wrapper(self, fn)
@@ -384,8 +389,11 @@ class KernelFunction:
         mod = _MODULES[target]
         qattr = f"#usm.queue<{_place(qid)}>"
         lines = ["module attributes {gpu.container_module} {"]
+        # The host side only launches: compiled without optimisation
+        # (HostKernels.cpp), which saves LLVM a third of its time.
         lines.append("  func.func @main(" + ", ".join(
-            f"{n}: {t}" for n, t in host_args) + ") {")
+            f"{n}: {t}" for n, t in host_args) +
+            ") attributes {sluice.optimize_none} {")
         lines += ["    " + o for o in host_ops]
         lines.append(
             f"    gpu.launch_func @{mod}::@{fname} blocks in ({blocks}, {one}, "
@@ -462,7 +470,7 @@ class KernelFunction:
     def _compile(self, nd, ndim, sigs, qid, key):
         text = self._build_text(nd, ndim, sigs, qid)
         name = self.__name__
-        flags = ()
+        flags = self._flags
         try:
             entry = _compiler.compile_text(text, text, flags, name)
         except Exception as e:
@@ -539,7 +547,8 @@ class LoweredKernel:
         compiler), "kernels", "binaries" or "llvm"."""
         if stage == "input":
             return self._text
-        return _compiler.lower_text(self._text, stage, (), self._name)
+        return _compiler.lower_text(self._text, stage,
+                                    KernelFunction._flags, self._name)
 
 
 class DeviceFunction:

@@ -568,21 +568,67 @@ def contains_barrier(node, env):
     return False
 
 
+def _quick_source(fn):
+    """The function's source as ``inspect`` finds it, without its tokenizer
+    (whose first use costs milliseconds): the lines from the code's first
+    line (its first decorator) to the next one after the ``def`` indented
+    no deeper than it. None where
+    that does not parse to one function (``inspect`` decides then)."""
+    import linecache
+    try:
+        code = fn.__code__
+        file = code.co_filename
+        first = code.co_firstlineno
+    except AttributeError:
+        return None
+    lines = linecache.getlines(file)
+    if not lines or first > len(lines):
+        return None
+    head = lines[first - 1]
+    indent = len(head) - len(head.lstrip())
+    end = first - 1  # past the decorators, to the def
+    while end < len(lines) and not lines[end].lstrip().startswith(
+            ("def ", "async def ")):
+        end += 1
+    end += 1
+    while end < len(lines):
+        text = lines[end]
+        stripped = text.strip()
+        if stripped and not stripped.startswith("#") and \
+                len(text) - len(text.lstrip()) <= indent:
+            break
+        end += 1
+    block = lines[first - 1:end]
+    try:
+        tree = ast.parse(textwrap.dedent("".join(block)))
+    except SyntaxError:
+        return None
+    if len(tree.body) != 1 or not isinstance(
+            tree.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)) or \
+            tree.body[0].name != fn.__name__:
+        return None
+    return tree, block, first, file
+
+
 class FunctionSource:
     """The parsed source of a kernel or device function."""
 
     def __init__(self, fn):
         self.fn = fn
         self.name = fn.__name__
-        try:
-            src = inspect.getsource(fn)
-            self.lines, self.first = inspect.getsourcelines(fn)
-        except (OSError, TypeError) as e:
-            raise KernelError(f"the source of {fn.__qualname__} is not "
-                              f"available ({e}); kernels must be defined "
-                              "in a file") from None
-        self.file = inspect.getsourcefile(fn) or "<unknown>"
-        tree = ast.parse(textwrap.dedent(src))
+        tree = _quick_source(fn)
+        if tree is None:
+            try:
+                src = inspect.getsource(fn)
+                self.lines, self.first = inspect.getsourcelines(fn)
+            except (OSError, TypeError) as e:
+                raise KernelError(f"the source of {fn.__qualname__} is not "
+                                  f"available ({e}); kernels must be "
+                                  "defined in a file") from None
+            self.file = inspect.getsourcefile(fn) or "<unknown>"
+            tree = ast.parse(textwrap.dedent(src))
+        else:
+            tree, self.lines, self.first, self.file = tree
         fdef = tree.body[0]
         if not isinstance(fdef, (ast.FunctionDef,)):
             raise KernelError(f"{self.name} is not a def function",
