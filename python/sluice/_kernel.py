@@ -17,7 +17,9 @@ import functools
 
 import numpy as np
 
-from . import _compiler, _dtypes
+# _kernel_calls: imported here, not at a kernel's first call (which it would
+# slow down).
+from . import _compiler, _dtypes, _kernel_calls  # noqa: F401
 from . import kernel_api as kapi
 from ._array import Array
 from ._device import _info, _queue_from_id
@@ -26,8 +28,6 @@ from ._kernel_codegen import (Emitter, FunctionSource, KernelError, Walker,
 from ._kernel_values import (BOOL, ArrayRef, Const, Index, ItemObj, PyObj,
                              Scalar, mlir_type)
 from ._placement import USM_NAMES, execution_queue
-# Imported here, not at a kernel's first call (which it would slow down).
-from . import _kernel_calls  # noqa: F401,E402
 
 __all__ = ["KernelError", "KernelFunction", "DeviceFunction", "kernel",
            "device_func", "call_kernel", "call_kernel_async"]
