@@ -371,8 +371,6 @@ def test_global_atomics_int32(device):
 
 
 def test_global_atomics(device):
-    if _is_spirv(device):
-        pytest.skip("64-bit and float global atomics are host-only for now")
     n = 1000
     ints = sluice.zeros(5, dtype=np.int64, device=device)
     floats = sluice.zeros(1, dtype=np.float64, device=device)
@@ -383,6 +381,37 @@ def test_global_atomics(device):
     assert sluice.asnumpy(floats)[0] == n * 0.5
     f = sluice.asnumpy(flags)
     assert f[0] == f[1] and 1 <= f[0] <= n  # exactly one work-item won
+
+
+@sluice.kernel
+def atomics_64(item: kapi.Item, u, f, x):
+    i = item.get_id(0)
+    kapi.AtomicRef(u, 0).fetch_add(np.uint64(1) << np.uint64(40))
+    kapi.AtomicRef(u, 1).fetch_max(i * 3)
+    kapi.AtomicRef(u, 2).fetch_and(~(np.uint64(1) << np.uint64(i % 64)))
+    kapi.AtomicRef(u, 3).exchange(7)
+    kapi.AtomicRef(f, 0).fetch_sub(0.25)
+    kapi.AtomicRef(f, 1).fetch_min(-0.5 * i)
+    kapi.AtomicRef(f, 2).fetch_max(100.0 + i)
+    kapi.AtomicRef(f, 3).exchange(2.5)
+    x[i] = kapi.AtomicRef(u, 4).load()
+    if i == 0:
+        kapi.AtomicRef(u, 5).store(2 ** 62)
+
+
+def test_atomics_64(device):
+    """uint64 and float64 atomics (Int64Atomics on SPIR-V)."""
+    n = 1000
+    u = sluice.asarray(np.array([0, 0, 2 ** 64 - 1, 0, 123, 0], np.uint64),
+                       device=device)
+    f = sluice.zeros(4, dtype=np.float64, device=device)
+    x = sluice.zeros(n, dtype=np.uint64, device=device)
+    sluice.call_kernel(atomics_64, kapi.Range(n), u, f, x)
+    got = sluice.asnumpy(u)
+    assert list(got) == [n << 40, 3 * (n - 1), 0, 7, 123, 2 ** 62]
+    assert list(sluice.asnumpy(f)) == [-0.25 * n, -0.5 * (n - 1),
+                                       100.0 + (n - 1), 2.5]
+    assert (sluice.asnumpy(x) == 123).all()
 
 
 # --- errors ---------------------------------------------------------------------------
