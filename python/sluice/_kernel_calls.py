@@ -434,7 +434,8 @@ def private_array(w, node):
     else:
         name, mt = em.alloca_text(dt, size)
     arr = ArrayRef(name, mt, dt, list(shape), "private",
-                   per_item=size if per_item else None)
+                   per_item=size if per_item else None,
+                   label="a PrivateArray")
     fill = w.expr(a["fill_zeros"]) if "fill_zeros" in a else Const(False)
     if not isinstance(fill, Const):
         raise w.error(node, "fill_zeros must be a constant")
