@@ -702,6 +702,20 @@ def device_func(fn=None, *, inline=True):
     return wrap(fn) if fn is not None else wrap
 
 
+def _not_traced(what):
+    """Kernels cannot be launched while @sluice.jit traces a function."""
+    from . import _trace
+    from ._errors import TracerError
+    if _trace.current() is not None:
+        raise TracerError(
+            f"{what} inside @sluice.jit is not supported: a kernel writes "
+            "its arrays in place, which a traced array program (values, not "
+            "buffers) cannot express yet, and a launch made while tracing "
+            "would run once, not at every call. Launch the kernel outside "
+            "the jitted function: it runs in order with the function's work "
+            "on the queue (docs/kernels.md)")
+
+
 def call_kernel(kernel, index_space, *args):
     """Launches ``kernel`` over ``index_space`` (a ``kernel_api.Range`` or
     ``NdRange``) on the queue of its array arguments. Like every Sluice
@@ -710,6 +724,7 @@ def call_kernel(kernel, index_space, *args):
     if not isinstance(kernel, KernelFunction):
         raise TypeError("call_kernel takes a @sluice.kernel function, not "
                         f"{type(kernel).__name__}")
+    _not_traced("call_kernel")
     kernel._launch(index_space, args)
 
 
@@ -731,6 +746,7 @@ def call_kernel_async(kernel, index_space, dependent_events, *args):
     if not isinstance(kernel, KernelFunction):
         raise TypeError("call_kernel_async takes a @sluice.kernel function, "
                         f"not {type(kernel).__name__}")
+    _not_traced("call_kernel_async")
     qids = {a._queue_id for a in args if isinstance(a, Array)}
     for ev in dependent_events or ():
         if not isinstance(ev, KernelEvent):

@@ -502,6 +502,34 @@ def test_bounds_check_local(device):
                            kapi.LocalAccessor(4, np.float32))
 
 
+def test_call_kernel_inside_jit(device):
+    """Not supported yet: a clear TracerError, nothing launched."""
+    a = sluice.asarray(np.arange(10, dtype=np.float32), device=device)
+    b = sluice.zeros(10, dtype=np.float32, device=device)
+
+    @sluice.jit
+    def f(x, y):
+        sluice.call_kernel(reverse, kapi.Range(10), x, y)
+        return y + 1
+
+    with pytest.raises(sluice.TracerError,
+                       match="call_kernel inside @sluice.jit is not "
+                       "supported"):
+        f(a, b)
+
+    @sluice.jit
+    def g(x):
+        sluice.call_kernel_async(reverse, kapi.Range(10), [], a, b)
+        return x * 2
+
+    with pytest.raises(sluice.TracerError,
+                       match="call_kernel_async inside @sluice.jit"):
+        g(a)
+    assert (sluice.asnumpy(b) == 0).all()
+    sluice.call_kernel(reverse, kapi.Range(10), a, b)  # outside: fine
+    assert sluice.asnumpy(b)[0] == 18
+
+
 # --- errors ---------------------------------------------------------------------------
 
 @sluice.kernel
