@@ -22,6 +22,7 @@ its source differs, so nothing is found in a cache):
 
 "wall" is elapsed time, "cpu" the calling thread's CPU time (the compiler
 runs on it; on a machine shared with other work it is the steadier figure).
+PoCL's kernel cache is off (POCL_KERNEL_CACHE=0) unless set otherwise.
 "first kernel" (wall) runs each measurement in a fresh process (--cold of them):
 the first kernel a process compiles also pays for first uses (code of the
 compiler libraries paged in, LLVM's and MLIR's one-time set-up).
@@ -106,7 +107,7 @@ def stages(case, device, directory, k):
     _, nd, ndim, sigs, qid, _ = kern._signature(rng, tuple(args))
     text = kern._build_text(nd, ndim, sigs, qid)
     w1, c1 = W(), C()
-    flags = list(_compiler.DEFAULT_FLAGS) + list(kern._flags)
+    flags = list(_compiler.DEFAULT_FLAGS) + list(getattr(kern, "_flags", ()))
     r = ext.compile_program(text, "bench", flags, "main", [4], False, "")
     w2, c2 = W(), C()
     assert r["ok"], r.get("failure")
@@ -157,6 +158,8 @@ def main():
     p.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = p.parse_args()
     os.environ["SLUICE_CACHE_DIR"] = "off"
+    # PoCL's own kernel cache would hand later runs the same kernels built.
+    os.environ.setdefault("POCL_KERNEL_CACHE", "0")
     directory = tempfile.mkdtemp(prefix="sluice-kbench-")
     if args.child:
         case, k = args.child.split(":")
