@@ -18,7 +18,7 @@ bool sluice::validateSPIRV(llvm::ArrayRef<uint32_t> words, std::string &log,
                            bool extensions) {
 #ifdef SLUICE_HAVE_SPIRV_TOOLS
   spvtools::SpirvTools tools(extensions ? SPV_ENV_UNIVERSAL_1_0
-                                     : SPV_ENV_OPENCL_2_0);
+                                        : SPV_ENV_OPENCL_2_0);
   tools.SetMessageConsumer([&log](spv_message_level_t, const char *,
                                   const spv_position_t &position,
                                   const char *message) {
