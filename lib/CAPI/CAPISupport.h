@@ -20,7 +20,9 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "mlir/Pass/PassManager.h"
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -40,6 +42,9 @@ struct SluiceCompilerSession_ {
   SluiceCompilerSession_();
   std::recursive_mutex mutex;
   mlir::MLIRContext context;
+  /// Pass managers of the program pipeline by options and stages, built once
+  /// (see runPipeline in Invocation.cpp); destroyed before the context.
+  std::map<std::string, std::unique_ptr<mlir::PassManager>> pipelines;
   SluiceDiagnosticCallback callback = nullptr;
   void *userData = nullptr;
   SluiceSessionOptions options;

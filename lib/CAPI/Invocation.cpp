@@ -130,6 +130,31 @@ void snapshotBinaries(SluiceCompilerInvocation_ *inv) {
 }
 
 /// Runs the pipeline up to `stage`, one stage at a time.
+/// Runs the program pipeline with a pass manager that the session keeps for
+/// these options and stages. Building one initialises its passes (each
+/// canonicalizer gathers and freezes the patterns of every loaded dialect),
+/// which cost more than running the passes on a small program such as a
+/// Python kernel's. Compiles of one session are serialised by its lock.
+LogicalResult runPipeline(SluiceCompilerSession_ *session, ModuleOp module,
+                          const ProgramPipelineOptions &o) {
+  std::string key = std::to_string(o.fuse) + "," + o.cudaChip + "," +
+                    std::to_string(o.cudaOptLevel) + "," +
+                    std::to_string(o.kernels.workgroupSize) + "," +
+                    std::to_string(o.spirvNativeF16) + "," +
+                    std::to_string(static_cast<int>(o.startAfter)) + "," +
+                    std::to_string(static_cast<int>(o.stopAfter));
+  std::unique_ptr<PassManager> &pm = session->pipelines[key];
+  if (!pm) {
+    auto fresh = std::make_unique<PassManager>(module.getContext());
+    if (failed(buildCompileProgramPipeline(*fresh, o))) {
+      session->pipelines.erase(key);
+      return failure();
+    }
+    pm = std::move(fresh);
+  }
+  return pm->run(module);
+}
+
 SluiceStatus runTo(SluiceCompilerInvocation_ *inv, SluiceCompileStage target,
                    Scope &scope) {
   if (!inv->module)
@@ -173,7 +198,7 @@ SluiceStatus runTo(SluiceCompilerInvocation_ *inv, SluiceCompileStage target,
     options.kernels.workgroupSize = opts.workgroupSize;
     options.startAfter = static_cast<ProgramStage>(s - 1);
     options.stopAfter = static_cast<ProgramStage>(s);
-    if (failed(exec::compileProgram(module, options))) {
+    if (failed(runPipeline(inv->session, module, options))) {
       inv->broken = true;
       inv->stage = static_cast<SluiceCompileStage>(s);
       return compileFailed(inv, scope,

@@ -14,10 +14,13 @@ everything else submitted there. See docs/kernels.md.
 
 import ast
 import functools
+import os
 
 import numpy as np
 
-from . import _compiler, _dtypes
+# _kernel_calls: imported here, not at a kernel's first call (which it would
+# slow down).
+from . import _compiler, _dtypes, _kernel_calls  # noqa: F401
 from . import kernel_api as kapi
 from ._array import Array
 from ._device import _info, _queue_from_id
@@ -53,6 +56,8 @@ class _Ctx:
         self.local_total = Index("%lt")
         self.per_item_vars = False
         self.uniform_vars = set()
+        # Bounds checking: the error buffer (an ArrayRef), else None.
+        self.bounds = None
 
 
 def _place(qid):
@@ -74,6 +79,22 @@ class _ArraySig:
         return ("A", self.dtype, self.ndim, self.qid, self.kind)
 
 
+class _BoundsSig(_ArraySig):
+    """The bounds-check error buffer: int64 slots on the kernel's queue."""
+
+    def __init__(self, qid, kind):
+        self.dtype, self.ndim = np.dtype(np.int64), 1
+        self.qid, self.kind = qid, kind
+
+
+_BOUNDS_NAME = "<bounds>"
+
+
+def _bounds_env():
+    v = os.environ.get("SLUICE_KERNEL_BOUNDS_CHECK", "")
+    return v.strip().lower() not in ("", "0", "off", "false", "no")
+
+
 def _scalar_sig(v):
     if isinstance(v, (bool, np.bool_)):
         return BOOL, (bool if isinstance(v, bool) else None)
@@ -89,12 +110,23 @@ def _scalar_sig(v):
 class KernelFunction:
     """A kernel (see ``sluice.kernel``): launch it with ``call_kernel``."""
 
-    def __init__(self, fn, inline=False):
+    # A kernel's program has nothing to fuse.
+    _flags = ("--no-fusion",)
+
+    def __init__(self, fn, inline=False, bounds_check=None):
         functools.update_wrapper(self, fn)
         self._fn = fn
         self._src = None
         self._cache = {}
+        self._bounds_check = bounds_check
         self.compile_count = 0
+
+    def _bounds(self):
+        """Whether launches check array indices: the decorator's
+        ``bounds_check``, else SLUICE_KERNEL_BOUNDS_CHECK."""
+        if self._bounds_check is not None:
+            return bool(self._bounds_check)
+        return _bounds_env()
 
     @property
     def source(self):
@@ -172,6 +204,10 @@ class KernelFunction:
             raise TypeError(f"{self.__name__} needs at least one array "
                             "argument: the kernel runs on its queue")
         qid = execution_queue(qids)
+        if self._bounds():
+            kind = next(s.kind for s in sigs if isinstance(s, _ArraySig))
+            sigs.append(_BoundsSig(qid, kind))
+            key.append(("bounds", kind))
         return rng, nd, ndim, sigs, qid, tuple(key)
 
     # --- compiling ----------------------------------------------------------
@@ -184,6 +220,11 @@ class KernelFunction:
         return target
 
     def _build_text(self, nd, ndim, sigs, qid):
+        return self._build(nd, ndim, sigs, qid)[0]
+
+    def _build(self, nd, ndim, sigs, qid):
+        """The program's text and, under bounds checking, the checked
+        accesses (see Walker.bounds_check)."""
         src = self.source
         target = self._target(qid)
         ctx = _Ctx(target, nd, ndim)
@@ -211,7 +252,10 @@ class KernelFunction:
                 host_ops.insert(0, f"%hc{v} = arith.constant {v} : index")
             return cidx[v]
 
-        for k, (name, s) in enumerate(zip(src.params[1:], sigs)):
+        names = list(src.params[1:])
+        if sigs and isinstance(sigs[-1], _BoundsSig):
+            names.append(_BOUNDS_NAME)
+        for k, (name, s) in enumerate(zip(names, sigs)):
             if isinstance(s, _ArraySig):
                 place = _place(s.qid)
                 usm = (f"!usm.array<{'?x' * s.ndim}{_dtypes.mlir(s.dtype)}, "
@@ -246,7 +290,7 @@ class KernelFunction:
                     host_ops.append(f"%f{k} = builtin.unrealized_conversion_"
                                     f"cast %m{k} : {mt} to {flat}")
                 params[name] = ArrayRef(f"%p{k}", flat, s.dtype, dims,
-                                        "global")
+                                        "global", label=name)
                 if target == "spirv":
                     host_ops.append(
                         f"%x{k} = memref.extract_aligned_pointer_as_index "
@@ -261,6 +305,8 @@ class KernelFunction:
                     kernel_args.append((f"%p{k}addr", "i64"))
                     launch_args.append((f"%y{k}", "i64"))
                     params[name].addr = f"%p{k}addr"
+                if name == _BOUNDS_NAME:
+                    ctx.bounds = params.pop(name)
             elif s[0] == "L":
                 shape, dt = s[1], s[2]
                 size = int(np.prod(shape))
@@ -272,7 +318,7 @@ class KernelFunction:
                           "#gpu.address_space<workgroup>>")
                     local_allocs.append(f"%w{k} = memref.alloc() : {mt}")
                 params[name] = ArrayRef(f"%w{k}", mt, dt, list(shape),
-                                        "local")
+                                        "local", label=name)
             else:
                 dt, weak = s[1], s[2]
                 host_args.append((f"%a{k}", mlir_type(dt) if dt.kind != "u"
@@ -384,8 +430,11 @@ class KernelFunction:
         mod = _MODULES[target]
         qattr = f"#usm.queue<{_place(qid)}>"
         lines = ["module attributes {gpu.container_module} {"]
+        # The host side only launches: compiled without optimisation
+        # (HostKernels.cpp), which saves LLVM a third of its time.
         lines.append("  func.func @main(" + ", ".join(
-            f"{n}: {t}" for n, t in host_args) + ") {")
+            f"{n}: {t}" for n, t in host_args) +
+            ") attributes {sluice.optimize_none} {")
         lines += ["    " + o for o in host_ops]
         lines.append(
             f"    gpu.launch_func @{mod}::@{fname} blocks in ({blocks}, {one}, "
@@ -404,7 +453,7 @@ class KernelFunction:
         lines.append("    }")
         lines.append("  }")
         lines.append("}")
-        return "\n".join(lines) + "\n"
+        return "\n".join(lines) + "\n", em.bounds_sites
 
     def _emit_body(self, em, w, ctx):
         """The body's lines around the walk of the kernel's statements."""
@@ -460,9 +509,9 @@ class KernelFunction:
         return em.lines
 
     def _compile(self, nd, ndim, sigs, qid, key):
-        text = self._build_text(nd, ndim, sigs, qid)
+        text, sites = self._build(nd, ndim, sigs, qid)
         name = self.__name__
-        flags = ()
+        flags = self._flags
         try:
             entry = _compiler.compile_text(text, text, flags, name)
         except Exception as e:
@@ -485,7 +534,7 @@ class KernelFunction:
         self.compile_count += 1
         program = _ext.Program(entry, specs, [], name)
         program.writes_arguments = True  # failures reach the next reader
-        return program, text
+        return program, text, sites
 
     def lower(self, rng, *args):
         """The kernel's program for these arguments (nothing runs):
@@ -507,7 +556,7 @@ class KernelFunction:
         if entry is None:
             entry = self._compile(nd, ndim, sigs, qid, key)
             self._cache[key] = entry
-        program = entry[0]
+        program, _, sites = entry
         if nd:
             sizes = list(rng.global_range) + list(rng.local_range)
             ltotal = int(np.prod(rng.local_range))
@@ -524,7 +573,41 @@ class KernelFunction:
         values = [a for a in args if not isinstance(a, kapi.LocalAccessor)]
         values = [bool(v) if isinstance(v, np.bool_) else (
             v.item() if isinstance(v, np.generic) else v) for v in values]
-        program(values + sizes, None)
+        if not isinstance(sigs[-1], _BoundsSig):
+            program(values + sizes, None)
+            return
+        # Bounds checking: two int64 slots per checked index (a flag and
+        # the index), read back after the launch (which waits for it).
+        from ._creation import zeros
+        first = next(a for a in args if isinstance(a, Array))
+        err = zeros(max(1, 2 * len(sites)), dtype=np.int64,
+                    sycl_queue=first.sycl_queue,
+                    usm_type=USM_NAMES[sigs[-1].kind])
+        program(values + [err] + sizes, None)
+        slots = err.asnumpy()
+        for k, (loc, label, axis, size) in enumerate(sites):
+            if slots[2 * k]:
+                raise self._bounds_error(args, loc, label, axis, size,
+                                         int(slots[2 * k + 1]))
+
+    def _bounds_error(self, args, loc, label, axis, size, index):
+        named = dict(zip(self.source.params[1:], args))
+        a = named.get(label)
+        if isinstance(a, Array):
+            shape = tuple(a.shape)
+            what = f"argument {label} of shape {shape}"
+        elif isinstance(a, kapi.LocalAccessor):
+            shape = tuple(a.shape)
+            what = f"LocalAccessor {label} of shape {shape}"
+        else:
+            shape = None
+            what = label or "an array"
+        if size is None and shape is not None:
+            size = shape[axis]
+        file, line = loc if loc else ("<unknown>", 0)
+        return IndexError(
+            f"{file}:{line}: kernel {self.__name__}: index {index} is out of "
+            f"bounds for axis {axis} with size {size} ({what})")
 
 
 class LoweredKernel:
@@ -539,7 +622,8 @@ class LoweredKernel:
         compiler), "kernels", "binaries" or "llvm"."""
         if stage == "input":
             return self._text
-        return _compiler.lower_text(self._text, stage, (), self._name)
+        return _compiler.lower_text(self._text, stage,
+                                    KernelFunction._flags, self._name)
 
 
 class DeviceFunction:
@@ -598,12 +682,16 @@ class DeviceFunction:
         return w.em.load_var(ret)
 
 
-def kernel(fn=None, *, inline=False):
+def kernel(fn=None, *, inline=False, bounds_check=None):
     """Makes ``fn(item, *args)`` a kernel, launched with
     ``sluice.call_kernel(fn, range, *args)`` (see docs/kernels.md). Use as
-    ``@sluice.kernel`` or ``@sluice.kernel(inline=...)``."""
+    ``@sluice.kernel`` or ``@sluice.kernel(inline=..., bounds_check=...)``.
+    ``bounds_check=True`` makes an out-of-bounds array index raise
+    IndexError (naming the kernel's line, the index and the shape) after the
+    launch, which then waits for the kernel; None (the default) follows the
+    environment variable SLUICE_KERNEL_BOUNDS_CHECK."""
     def wrap(f):
-        return KernelFunction(f, inline)
+        return KernelFunction(f, inline, bounds_check)
     return wrap(fn) if fn is not None else wrap
 
 
@@ -614,6 +702,20 @@ def device_func(fn=None, *, inline=True):
     return wrap(fn) if fn is not None else wrap
 
 
+def _not_traced(what):
+    """Kernels cannot be launched while @sluice.jit traces a function."""
+    from . import _trace
+    from ._errors import TracerError
+    if _trace.current() is not None:
+        raise TracerError(
+            f"{what} inside @sluice.jit is not supported: a kernel writes "
+            "its arrays in place, which a traced array program (values, not "
+            "buffers) cannot express yet, and a launch made while tracing "
+            "would run once, not at every call. Launch the kernel outside "
+            "the jitted function: it runs in order with the function's work "
+            "on the queue (docs/kernels.md)")
+
+
 def call_kernel(kernel, index_space, *args):
     """Launches ``kernel`` over ``index_space`` (a ``kernel_api.Range`` or
     ``NdRange``) on the queue of its array arguments. Like every Sluice
@@ -622,6 +724,7 @@ def call_kernel(kernel, index_space, *args):
     if not isinstance(kernel, KernelFunction):
         raise TypeError("call_kernel takes a @sluice.kernel function, not "
                         f"{type(kernel).__name__}")
+    _not_traced("call_kernel")
     kernel._launch(index_space, args)
 
 
@@ -643,6 +746,7 @@ def call_kernel_async(kernel, index_space, dependent_events, *args):
     if not isinstance(kernel, KernelFunction):
         raise TypeError("call_kernel_async takes a @sluice.kernel function, "
                         f"not {type(kernel).__name__}")
+    _not_traced("call_kernel_async")
     qids = {a._queue_id for a in args if isinstance(a, Array)}
     for ev in dependent_events or ():
         if not isinstance(ev, KernelEvent):

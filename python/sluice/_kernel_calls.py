@@ -434,7 +434,8 @@ def private_array(w, node):
     else:
         name, mt = em.alloca_text(dt, size)
     arr = ArrayRef(name, mt, dt, list(shape), "private",
-                   per_item=size if per_item else None)
+                   per_item=size if per_item else None,
+                   label="a PrivateArray")
     fill = w.expr(a["fill_zeros"]) if "fill_zeros" in a else Const(False)
     if not isinstance(fill, Const):
         raise w.error(node, "fill_zeros must be a constant")
@@ -493,18 +494,19 @@ def atomic_method(w, node, ref, attr):
     kind = 0 if dt.kind == "f" else (1 if dt.kind == "i" else 2)
     if em.ctx.target == "spirv" and attr != "load" and (
             arr.space != "local" or dt.kind == "f"):
-        if arr.space == "global" and dt.kind in "iu" and dt.itemsize == 4:
+        if arr.space == "global" and dt.kind in "iu":
             return spirv_global_atomic(w, node, ref, attr)
-        if arr.space == "global" and dt == np.dtype(np.float32) and attr in (
+        if arr.space == "global" and dt.kind == "f" and attr in (
                 "fetch_add", "fetch_sub", "fetch_min", "fetch_max",
                 "exchange", "store"):
             return spirv_global_float_atomic(w, node, ref, attr)
         # MLIR 22 converts memref.atomic_rmw to SPIR-V only for integers
         # in workgroup memory; global memory takes SPIR-V atomics on
-        # pointers (32-bit integers: the target has no Int64Atomics).
-        raise w.error(node, "atomic operations on OpenCL and Level Zero "
-                      "queues are supported on 32-bit integer arrays and "
-                      "integer LocalAccessor memory only for now")
+        # pointers.
+        raise w.error(node, f"{attr} on {dt} is not supported on OpenCL "
+                      "and Level Zero queues yet (integer and float arrays "
+                      "in global memory and integer LocalAccessor memory "
+                      "are)")
     if attr == "load":
         return em.op(f"memref.load {arr.buf}[{ref.index.name}] : "
                      f"{arr.mtype}", dt)
@@ -648,14 +650,18 @@ def spirv_global_atomic(w, node, ref, attr):
 
 
 def spirv_global_float_atomic(w, node, ref, attr):
-    """float32 atomics on a global array of a SPIR-V kernel: a
+    """Float atomics on a global array of a SPIR-V kernel: a
     compare-and-swap loop on the element's bits."""
     em = w.em
     arr = ref.array
-    ptr_t = "!spirv.ptr<i32, CrossWorkgroup>"
+    fdt = arr.dtype
+    ft = mlir_type(fdt)
+    idt = np.dtype(f"i{fdt.itemsize}")
+    it = mlir_type(idt)
+    ptr_t = f"!spirv.ptr<{it}, CrossWorkgroup>"
     sem = "<SequentiallyConsistent|CrossWorkgroupMemory>"
     a = _bind(w, node, ["val", "order"], ["val"])
-    v = em.cast(em.materialize(w.scalar(a["val"])), np.dtype(np.float32))
+    v = em.cast(em.materialize(w.scalar(a["val"])), fdt)
     base = em.fresh()
     m1 = em.const(-1, I64)
     addr = em.op(f"arith.xori {arr.addr}, {m1.name} : i64", I64)
@@ -665,33 +671,33 @@ def spirv_global_float_atomic(w, node, ref, attr):
     em.emit(f"{ep} = spirv.InBoundsPtrAccessChain {base}[{i.name}] : "
             f"{ptr_t}, i64 -> {ptr_t}")
     if attr in ("exchange", "store"):
-        bits = em.op(f"arith.bitcast {v.name} : f32 to i32",
-                     np.dtype(np.int32))
+        bits = em.op(f"arith.bitcast {v.name} : {ft} to {it}",
+                     idt)
         old = em.op(f"spirv.AtomicExchange <Device> {sem} {ep}, "
-                    f"{bits.name} : {ptr_t}", np.dtype(np.int32))
+                    f"{bits.name} : {ptr_t}", idt)
         if attr == "store":
             return PyObj(None)
-        return em.op(f"arith.bitcast {old.name} : i32 to f32",
-                     np.dtype(np.float32))
+        return em.op(f"arith.bitcast {old.name} : {it} to {ft}",
+                     fdt)
     combine = {"fetch_add": "arith.addf", "fetch_sub": "arith.subf",
                "fetch_min": "arith.minimumf",
                "fetch_max": "arith.maximumf"}[attr]
-    zero = em.const(0, np.dtype(np.int32))
+    zero = em.const(0, idt)
     res, expect, got = em.fresh(), em.fresh(), em.fresh()
-    em.emit(f"{res} = scf.while ({expect} = {zero.name}) : (i32) -> i32 {{")
+    em.emit(f"{res} = scf.while ({expect} = {zero.name}) : ({it}) -> {it} {{")
     em.depth += 1
-    of = em.op(f"arith.bitcast {expect} : i32 to f32", np.dtype(np.float32))
-    nf = em.op(f"{combine} {of.name}, {v.name} : f32", np.dtype(np.float32))
-    nb = em.op(f"arith.bitcast {nf.name} : f32 to i32", np.dtype(np.int32))
+    of = em.op(f"arith.bitcast {expect} : {it} to {ft}", fdt)
+    nf = em.op(f"{combine} {of.name}, {v.name} : {ft}", fdt)
+    nb = em.op(f"arith.bitcast {nf.name} : {ft} to {it}", idt)
     g = em.op(f"spirv.AtomicCompareExchange <Device> {sem} {sem} {ep}, "
-              f"{nb.name}, {expect} : {ptr_t}", np.dtype(np.int32))
-    retry = em.op(f"arith.cmpi ne, {g.name}, {expect} : i32", BOOL)
-    em.emit(f"scf.condition({retry.name}) {g.name} : i32")
+              f"{nb.name}, {expect} : {ptr_t}", idt)
+    retry = em.op(f"arith.cmpi ne, {g.name}, {expect} : {it}", BOOL)
+    em.emit(f"scf.condition({retry.name}) {g.name} : {it}")
     em.depth -= 1
     em.emit("} do {")
-    em.emit(f"^bb0({got}: i32):")
+    em.emit(f"^bb0({got}: {it}):")
     em.depth += 1
-    em.emit(f"scf.yield {got} : i32")
+    em.emit(f"scf.yield {got} : {it}")
     em.depth -= 1
     em.emit("}")
-    return em.op(f"arith.bitcast {res} : i32 to f32", np.dtype(np.float32))
+    return em.op(f"arith.bitcast {res} : {it} to {ft}", fdt)

@@ -106,6 +106,9 @@ class Emitter:
         self.loc = None
         self.cur_l = None  # host nd-range: the current work-item (Index)
         self.consts = {}
+        # Bounds checking: (location, array label, axis, static size) per
+        # checked index, in the order of the error buffer's slots.
+        self.bounds_sites = []
 
     # --- text -----------------------------------------------------------------
     def fresh(self):
@@ -568,21 +571,67 @@ def contains_barrier(node, env):
     return False
 
 
+def _quick_source(fn):
+    """The function's source as ``inspect`` finds it, without its tokenizer
+    (whose first use costs milliseconds): the lines from the code's first
+    line (its first decorator) to the next one after the ``def`` indented
+    no deeper than it. None where
+    that does not parse to one function (``inspect`` decides then)."""
+    import linecache
+    try:
+        code = fn.__code__
+        file = code.co_filename
+        first = code.co_firstlineno
+    except AttributeError:
+        return None
+    lines = linecache.getlines(file)
+    if not lines or first > len(lines):
+        return None
+    head = lines[first - 1]
+    indent = len(head) - len(head.lstrip())
+    end = first - 1  # past the decorators, to the def
+    while end < len(lines) and not lines[end].lstrip().startswith(
+            ("def ", "async def ")):
+        end += 1
+    end += 1
+    while end < len(lines):
+        text = lines[end]
+        stripped = text.strip()
+        if stripped and not stripped.startswith("#") and \
+                len(text) - len(text.lstrip()) <= indent:
+            break
+        end += 1
+    block = lines[first - 1:end]
+    try:
+        tree = ast.parse(textwrap.dedent("".join(block)))
+    except SyntaxError:
+        return None
+    if len(tree.body) != 1 or not isinstance(
+            tree.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)) or \
+            tree.body[0].name != fn.__name__:
+        return None
+    return tree, block, first, file
+
+
 class FunctionSource:
     """The parsed source of a kernel or device function."""
 
     def __init__(self, fn):
         self.fn = fn
         self.name = fn.__name__
-        try:
-            src = inspect.getsource(fn)
-            self.lines, self.first = inspect.getsourcelines(fn)
-        except (OSError, TypeError) as e:
-            raise KernelError(f"the source of {fn.__qualname__} is not "
-                              f"available ({e}); kernels must be defined "
-                              "in a file") from None
-        self.file = inspect.getsourcefile(fn) or "<unknown>"
-        tree = ast.parse(textwrap.dedent(src))
+        tree = _quick_source(fn)
+        if tree is None:
+            try:
+                src = inspect.getsource(fn)
+                self.lines, self.first = inspect.getsourcelines(fn)
+            except (OSError, TypeError) as e:
+                raise KernelError(f"the source of {fn.__qualname__} is not "
+                                  f"available ({e}); kernels must be "
+                                  "defined in a file") from None
+            self.file = inspect.getsourcefile(fn) or "<unknown>"
+            tree = ast.parse(textwrap.dedent(src))
+        else:
+            tree, self.lines, self.first, self.file = tree
         fdef = tree.body[0]
         if not isinstance(fdef, (ast.FunctionDef,)):
             raise KernelError(f"{self.name} is not a def function",
@@ -1101,20 +1150,22 @@ class Walker:
             raise self.error(node, f"an array of {arr.ndim} dimension(s) "
                              f"takes {arr.ndim} indices, not {len(idx)}")
         flat = None
+        ok = None
         for d, i in enumerate(idx):
             dim = arr.dims[d]
             dim = em.ic(dim) if isinstance(dim, int) else dim
             if isinstance(i, Const) and isinstance(i.value, (int, np.integer)) \
                     and not isinstance(i.value, bool):
                 iv = int(i.value)
+                given = em.ic(iv)
                 if iv >= 0:
-                    ii = em.ic(iv)
+                    ii = given
                 else:
                     ii = em.iadd(dim, em.ic(iv))
             else:
                 if not (isinstance(i, Scalar) and _is_int_dt(i.dt)):
                     raise self.error(node, "array indices must be integers")
-                ii = em.to_index(i)
+                ii = given = em.to_index(i)
                 if not i.nonneg and i.dt.kind != "u":
                     z = em.ic(0)
                     neg = em.op(f"arith.cmpi slt, {ii.name}, {z.name} : "
@@ -1122,23 +1173,79 @@ class Walker:
                     w = em.iadd(ii, dim)
                     ii = em.iop(f"arith.select {neg.name}, {w.name}, "
                                 f"{ii.name} : index")
+            if em.ctx.bounds is not None:
+                ii, ok = self.bounds_check(node, arr, d, dim, given, ii, ok)
             flat = ii if flat is None else em.iadd(em.imul(flat, dim), ii)
         if arr.per_item is not None:
             base = em.imul(em.cur_l, em.ic(arr.per_item))
             flat = em.iadd(base, flat)
+        flat.ok = ok
         return flat
 
+    def bounds_check(self, node, arr, axis, dim, given, ii, ok):
+        """Under bounds checking (SLUICE_KERNEL_BOUNDS_CHECK): whether index
+        ``ii`` (``given`` before NumPy's wrap-around) is within ``dim``. An
+        index that is not is recorded in the error buffer, in the slots of
+        this access and axis (the launch raises IndexError from them), and
+        replaced by 0. Returns the index and the running in-bounds flag."""
+        em = self.em
+        err = em.ctx.bounds
+        site = len(em.bounds_sites)
+        em.bounds_sites.append((self.src.location(node), arr.label, axis,
+                                arr.dims[axis] if isinstance(
+                                    arr.dims[axis], int) else None))
+        good = em.op(f"arith.cmpi ult, {ii.name}, {dim.name} : index", BOOL)
+        bad = em.op(f"arith.cmpi uge, {ii.name}, {dim.name} : index", BOOL)
+        em.emit(f"scf.if {bad.name} {{")
+        em.depth += 1
+        one = em.const(1, I64)
+        v = em.op(f"arith.index_cast {given.name} : index to i64", I64)
+        s0, s1 = em.ic(2 * site), em.ic(2 * site + 1)
+        em.emit(f"memref.store {one.name}, {err.buf}[{s0.name}] : "
+                f"{err.mtype}")
+        em.emit(f"memref.store {v.name}, {err.buf}[{s1.name}] : "
+                f"{err.mtype}")
+        em.depth -= 1
+        em.emit("}")
+        z = em.ic(0)
+        ii = em.iop(f"arith.select {good.name}, {ii.name}, {z.name} : index")
+        if ok is not None:
+            good = em.op(f"arith.andi {ok.name}, {good.name} : i1", BOOL)
+        return ii, good
+
     def load(self, arr, idx):
-        return self.em.op(f"memref.load {arr.buf}[{idx.name}] : {arr.mtype}",
-                          arr.dtype)
+        em = self.em
+        if idx.ok is None:
+            return em.op(f"memref.load {arr.buf}[{idx.name}] : {arr.mtype}",
+                         arr.dtype)
+        # Bounds-checked: out of bounds reads nothing (and gives 0).
+        t = mlir_type(arr.dtype)
+        res = em.fresh()
+        em.emit(f"{res} = scf.if {idx.ok.name} -> ({t}) {{")
+        em.depth += 1
+        v = em.op(f"memref.load {arr.buf}[{idx.name}] : {arr.mtype}",
+                  arr.dtype)
+        em.emit(f"scf.yield {v.name} : {t}")
+        em.depth -= 1
+        em.emit("} else {")
+        em.depth += 1
+        z = em.const(False if arr.dtype.kind == "b" else 0, arr.dtype)
+        em.emit(f"scf.yield {z.name} : {t}")
+        em.depth -= 1
+        em.emit("}")
+        return Scalar(res, arr.dtype)
 
     def store(self, arr, idx, v):
         if not isinstance(v, (Scalar, Const)):
             raise self.error_here(f"cannot store {_describe(v)} in an "
                                   "array element")
         v = self.em.cast(self.em.materialize(v), arr.dtype)
+        if idx.ok is not None:
+            self.em.emit(f"scf.if {idx.ok.name} {{")
         self.em.emit(f"memref.store {v.name}, {arr.buf}[{idx.name}] : "
                      f"{arr.mtype}")
+        if idx.ok is not None:
+            self.em.emit("}")
 
     def error_here(self, msg):
         return self.em.error(msg)

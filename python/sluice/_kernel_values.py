@@ -47,10 +47,13 @@ class Const:
 class Index:
     """An SSA value of MLIR's ``index`` type (internal only)."""
 
-    __slots__ = ("name",)
+    __slots__ = ("name", "ok")
 
     def __init__(self, name):
         self.name = name
+        # A flat array index under bounds checking: the i1 value that says
+        # it is in bounds (loads and stores are skipped where it is not).
+        self.ok = None
 
 
 class ArrayRef:
@@ -59,9 +62,11 @@ class ArrayRef:
     shapes) and where it lives ("global", "local", "private")."""
 
     __slots__ = ("buf", "mtype", "dtype", "dims", "space", "per_item",
-                 "addr")
+                 "addr", "label")
 
-    def __init__(self, buf, mtype, dtype, dims, space, per_item=None):
+    def __init__(self, buf, mtype, dtype, dims, space, per_item=None,
+                 label=None):
+        self.label = label  # how bounds-check errors name it
         self.buf = buf
         self.mtype = mtype
         self.dtype = dtype

@@ -296,8 +296,13 @@ LogicalResult sluice::host::createEntryPoints(ModuleOp module,
     // pipeline and scheduler handle in quadratic time and cannot improve:
     // its entry point (with the function inlined) is compiled without
     // optimisation. Kernels are separate functions and stay optimised.
+    // So is a function marked `sluice.optimize_none` (the host side of a
+    // Python kernel: a few runtime calls, where -O3 only costs compile
+    // time).
     constexpr size_t kOptimizeNoneParams = 256;
-    if (onlyEntry && f.getFunctionType().getNumParams() > kOptimizeNoneParams) {
+    if (onlyEntry &&
+        (f.getFunctionType().getNumParams() > kOptimizeNoneParams ||
+         f->hasAttr("sluice.optimize_none"))) {
       entryFn.setOptimizeNone(true);
       entryFn.setNoInline(true);
     }

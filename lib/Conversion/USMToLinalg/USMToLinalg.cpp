@@ -658,24 +658,35 @@ struct ConvertUSMToLinalgPass
     });
   }
 
+  /// The patterns, frozen once per pass manager: freezing matches the
+  /// interface patterns (function and branch type conversions) against
+  /// every registered operation, which costs more than converting a small
+  /// program. The converter is shared with clones of the pass, since the
+  /// frozen patterns refer to it.
+  LogicalResult initialize(MLIRContext *ctx) override {
+    converter = std::make_shared<USMTypeConverter>();
+    RewritePatternSet patterns(ctx);
+    populateUSMToLinalgConversionPatterns(*converter, patterns);
+    populateFusedGroupLoweringPatterns(*converter, patterns);
+    populateIndexingLoweringPatterns(*converter, patterns);
+    populateStoreLoweringPatterns(*converter, patterns);
+    patterns.add<SignednessCastLowering>(*converter, ctx);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   *converter);
+    populateCallOpTypeConversionPattern(patterns, *converter);
+    populateReturnOpTypeConversionPattern(patterns, *converter);
+    populateBranchOpInterfaceTypeConversionPattern(patterns, *converter);
+    scf::populateSCFStructuralTypeConversions(*converter, patterns);
+    frozenPatterns = FrozenRewritePatternSet(std::move(patterns));
+    return success();
+  }
+
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     if (failed(decomposeComplexOps(getOperation())))
       return signalPassFailure();
     inlineFusedGroups();
-    USMTypeConverter converter;
-    RewritePatternSet patterns(ctx);
-    populateUSMToLinalgConversionPatterns(converter, patterns);
-    populateFusedGroupLoweringPatterns(converter, patterns);
-    populateIndexingLoweringPatterns(converter, patterns);
-    populateStoreLoweringPatterns(converter, patterns);
-    patterns.add<SignednessCastLowering>(converter, ctx);
-    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
-                                                                   converter);
-    populateCallOpTypeConversionPattern(patterns, converter);
-    populateReturnOpTypeConversionPattern(patterns, converter);
-    populateBranchOpInterfaceTypeConversionPattern(patterns, converter);
-
+    const USMTypeConverter &types = *converter;
     ConversionTarget target(*ctx);
     target.addIllegalDialect<USMDialect>();
     // Run-time checks stay until convert-host-to-runtime.
@@ -686,16 +697,17 @@ struct ConvertUSMToLinalgPass
                            affine::AffineDialect,
                            bufferization::BufferizationDialect>();
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
-      return converter.isSignatureLegal(op.getFunctionType()) &&
-             converter.isLegal(&op.getBody());
+      return types.isSignatureLegal(op.getFunctionType()) &&
+             types.isLegal(&op.getBody());
     });
     target.markUnknownOpDynamicallyLegal(
-        [&](Operation *op) { return converter.isLegal(op); });
-    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
-                                                         target);
-    if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns))))
+        [&](Operation *op) { return types.isLegal(op); });
+    scf::populateSCFStructuralTypeConversionTarget(types, target);
+    if (failed(applyPartialConversion(getOperation(), target, frozenPatterns)))
       signalPassFailure();
   }
+
+  std::shared_ptr<USMTypeConverter> converter;
+  FrozenRewritePatternSet frozenPatterns;
 };
 } // namespace

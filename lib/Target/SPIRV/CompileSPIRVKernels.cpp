@@ -33,8 +33,8 @@ namespace {
 /// What the kernels may use; spirv-update-vce declares what they do use.
 spirv::TargetEnvAttr openclTargetEnv(MLIRContext *ctx, bool float16) {
   using C = spirv::Capability;
-  SmallVector<C> caps = {C::Kernel, C::Addresses, C::Int8,  C::Int16,
-                         C::Int64,  C::Float64,   C::Groups};
+  SmallVector<C> caps = {C::Kernel, C::Addresses, C::Int8,   C::Int16,
+                         C::Int64,  C::Float64,   C::Groups, C::Int64Atomics};
   if (float16)
     caps.push_back(C::Float16);
   auto triple = spirv::VerCapExtAttr::get(spirv::Version::V_1_0, caps, {}, ctx);
@@ -126,6 +126,29 @@ struct CompileSPIRVKernelsPass
       return signalPassFailure();
     }
 
+    // 64-bit atomics (AtomicRef on int64/uint64/float64 arrays) need the
+    // Int64Atomics capability, which spirv-update-vce does not infer from
+    // the operand types, and cl_khr_int64_base_atomics, which the runtime
+    // checks on loading.
+    bool int64Atomics = false;
+    spirvModule.walk([&](Operation *op) {
+      if (!op->getName().getStringRef().starts_with("spirv.Atomic"))
+        return;
+      auto is64 = [](Type t) { return t.isInteger(64); };
+      if (llvm::any_of(op->getResultTypes(), is64) ||
+          llvm::any_of(op->getOperandTypes(), is64))
+        int64Atomics = true;
+    });
+    auto vce = spirvModule.getVceTriple();
+    if (int64Atomics && vce) {
+      SmallVector<spirv::Capability> caps(vce->getCapabilities());
+      if (!llvm::is_contained(caps, spirv::Capability::Int64Atomics))
+        caps.push_back(spirv::Capability::Int64Atomics);
+      SmallVector<spirv::Extension> exts(vce->getExtensions());
+      spirvModule.setVceTripleAttr(
+          spirv::VerCapExtAttr::get(vce->getVersion(), caps, exts, ctx));
+    }
+
     // 3. Serialise and validate.
     SmallVector<uint32_t> words;
     if (failed(spirv::serialize(spirvModule, words))) {
@@ -133,7 +156,7 @@ struct CompileSPIRVKernelsPass
       return signalPassFailure();
     }
     std::string log;
-    if (!validateSPIRV(words, log, float16)) {
+    if (!validateSPIRV(words, log, float16 || int64Atomics)) {
       emitError(loc) << "the SPIR-V kernels fail validation:\n" << log;
       return signalPassFailure();
     }

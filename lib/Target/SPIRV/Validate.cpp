@@ -15,10 +15,10 @@ bool sluice::canValidateSPIRV() {
 }
 
 bool sluice::validateSPIRV(llvm::ArrayRef<uint32_t> words, std::string &log,
-                           bool float16) {
+                           bool extensions) {
 #ifdef SLUICE_HAVE_SPIRV_TOOLS
-  spvtools::SpirvTools tools(float16 ? SPV_ENV_UNIVERSAL_1_0
-                                     : SPV_ENV_OPENCL_2_0);
+  spvtools::SpirvTools tools(extensions ? SPV_ENV_UNIVERSAL_1_0
+                                        : SPV_ENV_OPENCL_2_0);
   tools.SetMessageConsumer([&log](spv_message_level_t, const char *,
                                   const spv_position_t &position,
                                   const char *message) {
@@ -27,7 +27,7 @@ bool sluice::validateSPIRV(llvm::ArrayRef<uint32_t> words, std::string &log,
   return tools.Validate(words.data(), words.size());
 #else
   (void)words;
-  (void)float16;
+  (void)extensions;
   log = "this build has no SPIRV-Tools";
   return true;
 #endif

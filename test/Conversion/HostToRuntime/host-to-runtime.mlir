@@ -158,3 +158,25 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A function marked sluice.optimize_none (the launch code of a Python
+// kernel) is inlined into its entry point, which LLVM leaves unoptimised;
+// an unmarked one's entry point is optimised.
+module {
+  // CHECK-LABEL: llvm.func internal @glue
+  // CHECK-SAME: always_inline
+  func.func @glue(%n: i64) attributes {sluice.optimize_none} {
+    return
+  }
+  // CHECK-LABEL: llvm.func @_sluice_entry_glue
+  // CHECK-SAME: attributes {no_inline, optimize_none}
+  // CHECK-LABEL: llvm.func internal @plain
+  func.func @plain(%n: i64) {
+    return
+  }
+  // CHECK-LABEL: llvm.func @_sluice_entry_plain
+  // CHECK-NOT: optimize_none
+  // CHECK: llvm.call @sluiceProgramBegin
+}

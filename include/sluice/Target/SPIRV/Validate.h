@@ -14,12 +14,13 @@ namespace sluice {
 bool canValidateSPIRV();
 
 /// Validates a SPIR-V binary for the OpenCL 2.0 environment, or, with
-/// `float16`, for SPIRV-Tools' universal environment (its OpenCL environment
-/// rejects the Float16 capability, which OpenCL grants by an extension,
-/// cl_khr_fp16, that the validator does not model). On failure `log` holds
-/// the validator's messages.
+/// `extensions`, for SPIRV-Tools' universal environment: its OpenCL
+/// environment rejects the Float16 and Int64Atomics capabilities, which
+/// OpenCL grants by extensions (cl_khr_fp16, cl_khr_int64_base_atomics)
+/// that the validator does not model (the runtime checks that the device
+/// has them). On failure `log` holds the validator's messages.
 bool validateSPIRV(llvm::ArrayRef<uint32_t> words, std::string &log,
-                   bool float16 = false);
+                   bool extensions = false);
 
 } // namespace sluice
 
