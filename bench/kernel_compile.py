@@ -24,8 +24,8 @@ its source differs, so nothing is found in a cache):
 runs on it; on a machine shared with other work it is the steadier figure).
 PoCL's kernel cache is off (POCL_KERNEL_CACHE=0) unless set otherwise.
 "first kernel" (wall) runs each measurement in a fresh process (--cold of
-them): the first kernel a process compiles also pays for first uses (code of the
-compiler libraries paged in, LLVM's and MLIR's one-time set-up).
+them): the first kernel a process compiles also pays for first uses (code
+of the compiler libraries paged in, LLVM's and MLIR's one-time set-up).
 """
 
 import argparse
