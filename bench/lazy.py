@@ -322,7 +322,7 @@ def fmt_ratio(peer, ours):
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--device", default="host")
-    p.add_argument("--reps", type=int, default=5)
+    p.add_argument("--reps", type=int, default=7)
     p.add_argument(
         "--quick",
         action="store_true",
