@@ -104,6 +104,9 @@ def softmax(xp, make, sync, rows, cols):
     return run, lambda: (out[0],)
 
 
+_ONLY = None  # --only: a substring of the programs to run
+
+
 def cases(quick):
     c = [
         ("black-scholes 2^20", black_scholes, (1 << 20,)),
