@@ -121,6 +121,8 @@ def cases(quick):
             ("pairwise 2048x3", pairwise, (2048,)),
             ("softmax 4096x256", softmax, (4096, 256)),
         ]
+    if _ONLY:
+        c = [x for x in c if _ONLY in x[0]]
     return c
 
 
@@ -332,8 +334,11 @@ def main():
         help="only the small sizes (and one 2^20 case)",
     )
     p.add_argument("--dpnp-python", default=os.environ.get("DPNP_PYTHON"))
+    p.add_argument("--only", help="run the programs whose name has this")
     p.add_argument("--worker", help=argparse.SUPPRESS)
     args = p.parse_args()
+    global _ONLY
+    _ONLY = args.only
     if args.worker:
         json.dump(
             column(args.worker, args.device, args.reps, args.quick), sys.stdout
