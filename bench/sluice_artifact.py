@@ -22,6 +22,7 @@ neither MLIR nor the Sluice tools exist.
 
 import ctypes
 import os
+import re
 
 import numpy as np
 
@@ -40,6 +41,8 @@ DTYPES = {
     "f16": np.float16,
     "f32": np.float32,
     "f64": np.float64,
+    "complex<f32>": np.complex64,
+    "complex<f64>": np.complex128,
 }
 
 c_void_pp = ctypes.POINTER(ctypes.c_void_p)
@@ -274,9 +277,12 @@ class Value:
     def __init__(self, text):
         self.is_array = "@" in text
         type_part, _, place = text.partition("@")
-        parts = type_part.split("x")
-        self.shape = [(-1 if d == "?" else int(d)) for d in parts[:-1]]
-        self.dtype = np.dtype(DTYPES[parts[-1]])
+        # sizes ("4x?x") then the element type (which may hold an "x":
+        # complex<f32>)
+        dims = re.match(r"((?:(?:\d+|\?)x)*)(.*)$", type_part)
+        sizes = [d for d in dims.group(1).split("x") if d]
+        self.shape = [(-1 if d == "?" else int(d)) for d in sizes]
+        self.dtype = np.dtype(DTYPES[dims.group(2)])
         self.device = self.queue_name = ""
         self.kind = 1
         if self.is_array:

@@ -816,7 +816,9 @@ def run_artifacts(directory, runtime_lib):
         case = so[:-3]
         args = [np.load(f) for f in sorted(glob.glob(case + "_in*.npy"))]
         try:
-            call = sluice_artifact.Artifact(rt, so).prepare("main", args)
+            # "main", or the only entry of an artifact saved from a
+            # jitted function (named after it)
+            call = sluice_artifact.Artifact(rt, so).prepare(None, args)
             out = call.run()[0]
             call.close()
             np.save(case + "_out.npy", out)
