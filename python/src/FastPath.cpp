@@ -426,7 +426,8 @@ void bindFastPath(nb::module_ &m, nb::class_<ArrayCore> &c) {
   });
   m.def("fast_size", [] { return entries; });
   m.def(
-      "fast_set_lazy_recorder", [](nb::object fn) { lazyRecorder = std::move(fn); },
+      "fast_set_lazy_recorder",
+      [](nb::object fn) { lazyRecorder = std::move(fn); },
       "The function fast-path hits call in lazy mode: fn(template, "
       "operands) -> the result array, or None to take the slow path.");
   m.def(

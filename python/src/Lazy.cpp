@@ -157,8 +157,8 @@ void bindLazy(nb::module_ &m, nb::class_<ArrayCore> &c) {
             Buffer &b = *t.buffer;
             if (!b.lazyId)
               return;
-            auto task = std::make_shared<FailedTask>(SLUICE_ERROR_BACKEND,
-                                                     message);
+            auto task =
+                std::make_shared<FailedTask>(SLUICE_ERROR_BACKEND, message);
             task->execute(); // fails at once, reporting to no queue
             b.lazyId = 0;
             b.last = task;
@@ -196,9 +196,9 @@ void bindLazy(nb::module_ &m, nb::class_<ArrayCore> &c) {
         uint64_t id = a.buffer->lazyId;
         if (!id)
           return 0;
-        bool whole = a.offset == 0 && a.cContiguous() &&
-                     static_cast<size_t>(a.size()) * a.itemsize() ==
-                         a.buffer->bytes;
+        bool whole =
+            a.offset == 0 && a.cContiguous() &&
+            static_cast<size_t>(a.size()) * a.itemsize() == a.buffer->bytes;
         return whole ? static_cast<int64_t>(id) : -static_cast<int64_t>(id);
       },
       "0 for an array whose producer was submitted; the id of its lazy "

@@ -1,4 +1,5 @@
-//===- Lazy.h - Recorded eager operations, submitted when needed -*- C++ -*-===//
+//===- Lazy.h - Recorded eager operations, submitted when needed -*- C++
+//-*-===//
 //
 // With lazy execution on (sluice/_lazy.py), eager operations are recorded
 // into a pending graph per queue instead of being submitted; their results

@@ -1,7 +1,7 @@
 //===- Program.cpp - Calling compiled entry points on arrays --------------===//
 #include "Program.h"
-#include "Lazy.h"
 #include "Errors.h"
+#include "Lazy.h"
 #include "Sizes.h"
 
 #include "sluice-c/Runtime.h"
@@ -419,11 +419,12 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj,
   // written one is read by the recorded operations before this call.
   for (size_t i = 0; i < args.size(); ++i) {
     ArrayCore *core = nullptr;
-    if (args[i].isArray && nb::try_cast<ArrayCore *>(nb::handle(items[i]), core) && core)
+    if (args[i].isArray &&
+        nb::try_cast<ArrayCore *>(nb::handle(items[i]), core) && core)
       lazyBeforeUse(*core->buffer,
-                    writesArgs || std::find(writtenArgs.begin(),
-                                            writtenArgs.end(),
-                                            i) != writtenArgs.end());
+                    writesArgs ||
+                        std::find(writtenArgs.begin(), writtenArgs.end(), i) !=
+                            writtenArgs.end());
   }
   bool haveTargets = targetsObj.is_valid() && !targetsObj.is_none();
   if (haveTargets && nb::len(targetsObj) != results.size())

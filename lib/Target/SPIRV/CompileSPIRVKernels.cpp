@@ -139,10 +139,17 @@ struct CompileSPIRVKernelsPass
           llvm::any_of(op->getOperandTypes(), is64))
         int64Atomics = true;
     });
+    // The target environment offers Int64Atomics (so that 64-bit atomics
+    // convert), and spirv-update-vce may then declare it for any module
+    // that uses 64-bit integers: declare it exactly when an atomic needs it,
+    // so devices without cl_khr_int64_base_atomics load the others.
     auto vce = spirvModule.getVceTriple();
-    if (int64Atomics && vce) {
-      SmallVector<spirv::Capability> caps(vce->getCapabilities());
-      if (!llvm::is_contained(caps, spirv::Capability::Int64Atomics))
+    if (vce) {
+      SmallVector<spirv::Capability> caps;
+      for (spirv::Capability c : vce->getCapabilities())
+        if (c != spirv::Capability::Int64Atomics)
+          caps.push_back(c);
+      if (int64Atomics)
         caps.push_back(spirv::Capability::Int64Atomics);
       SmallVector<spirv::Extension> exts(vce->getExtensions());
       spirvModule.setVceTripleAttr(

@@ -14,8 +14,8 @@
 !H = !usm.array<?xf16, "opencl:cpu:0", device>
 !S = !usm.array<f16, "opencl:cpu:0", device>
 
-// EMU: gpu.binary @sluice_spirv_kernels [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Kernel, Addresses, Int8, Int16, Int64, Float64, Groups], []>
-// NATIVE: gpu.binary @sluice_spirv_kernels [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Kernel, Addresses, Int8, Int16, Int64, Float64, Groups, Float16], []>
+// EMU: gpu.binary @sluice_spirv_kernels [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Kernel, Addresses, Int8, Int16, Int64, Float64, Groups, Int64Atomics], []>
+// NATIVE: gpu.binary @sluice_spirv_kernels [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Kernel, Addresses, Int8, Int16, Int64, Float64, Groups, Int64Atomics, Float16], []>
 
 // EMU-SPV-NOT: OpCapability Float16
 // EMU-SPV: OpCapability Int16
