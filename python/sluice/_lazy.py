@@ -29,6 +29,11 @@ from . import _compiler, _dtypes, _ir
 from . import _sluice as _ext
 
 
+def _generic_shape(shape):
+    from ._ops import _generic_shape as generic  # (_ops imports this module)
+    return generic(shape)
+
+
 def _env_on(name, default):
     v = os.environ.get(name, "").strip().lower()
     if not v:
@@ -144,7 +149,6 @@ def _result_types_of(key, ops, in_dtypes, emit, qid, kind):
 
 
 def _sig_of(o, dt):
-    from ._ops import _generic_shape
     if o.kind == "A":
         return ("A", o.dtype, _generic_shape(o.shape), o.usm)
     return ("S", dt if dt is not None else o.dtype)
@@ -163,18 +167,24 @@ def _arg_value(fb, sig, dt, qid, kind, convert):
 def worth_recording(ops, out_shapes, qid):
     """Whether an operation is recorded: its results are large enough for
     fusion to pay, or an operand is pending already."""
-    limit = _limit(qid)
-    for s in out_shapes:
-        if s is not None:
-            n = 1
-            for d in s:
-                n *= d
-            if n >= limit:
-                return True
+    if _elements(out_shapes) >= _limit(qid):
+        return True
     for o in ops:
         if o.kind == "A" and o.obj._lazy_id:
             return True
     return False
+
+
+def _elements(shapes):
+    """The largest number of elements among shapes (None ones skipped)."""
+    most = 0
+    for s in shapes:
+        if s is not None:
+            n = 1
+            for d in s:
+                n *= d
+            most = max(most, n)
+    return most
 
 
 def _limit(qid):
@@ -209,12 +219,7 @@ def record(key, ops, in_dtypes, emit, out_shapes, qid, kind, fast=None,
     sigs = tuple(_sig_of(o, None if o.kind == "A" else dt)
                  for o, dt in zip(ops, in_dtypes))
     shapes = [tuple(s) for s in out_shapes]
-    size = 0
-    for s in shapes:
-        n = 1
-        for d in s:
-            n *= d
-        size = max(size, n)
+    size = _elements(shapes)
     template = (key, emit, tuple(in_dtypes), shapes,
                 tuple((t.kind, _dtypes.CODES[t.dtype], t.dtype)
                       for t in types), qid, kind, sigs, size)
@@ -372,9 +377,9 @@ def _remaining(g):
     """A graph of the nodes whose results are still pending and referenced,
     with what they need; submitted results become its arguments."""
     nodes = g.nodes
-    keep = [builtins_any(tok.live and tok.pending for tok in n.tokens)
+    keep = [any(tok.live and tok.pending for tok in n.tokens)
             for n in nodes]
-    if not builtins_any(keep):
+    if not any(keep):
         return None
     for j in range(len(nodes) - 1, -1, -1):
         if keep[j]:
@@ -397,7 +402,7 @@ def _remaining(g):
                     continue
                 t = src.types[ref[1]]
                 x = tok.array(t[1], list(src.shapes[ref[1]]))
-                sig = ("A", t[2], _generic(src.shapes[ref[1]]), t[0])
+                sig = ("A", t[2], _generic_shape(src.shapes[ref[1]]), t[0])
             else:
                 x, sig = g.args[ref], g.sigs[ref]
             if sig[0] == "A":
@@ -422,11 +427,6 @@ def _remaining(g):
     return h
 
 
-def _generic(shape):
-    return tuple(1 if d == 1 else None for d in shape)
-
-
-builtins_any = any
 
 
 def _submit(g, reason):
@@ -449,57 +449,45 @@ def _submit(g, reason):
 
 
 def _run(g, live):
+    """Submits the operations results ``live`` = [(node, result)] need, as
+    one program (compiled once per structure)."""
     nodes = g.nodes
-    need = [False] * len(nodes)
-    for j, _ in live:
-        need[j] = True
-    for j in range(len(nodes) - 1, -1, -1):
-        if need[j]:
-            for ref in nodes[j].refs:
-                if ref.__class__ is tuple:
-                    need[ref[0]] = True
+    need = _cone(g, [j for j, _ in live])
     if all(need):
         # Every operation contributes (the usual case): the graph as
         # recorded is the program.
-        key = (g.qid, g.kind, tuple(g.parts), tuple(live), tuple(g.sigs))
-        program = _programs.get(key)
-        if program is None:
-            used = list(range(len(g.args)))
-            program = _compile(g, nodes, need, used,
-                               {i: i for i in used}, live)
-            _remember(key, program)
-        else:
-            _stats["programs reused"] += 1
-        _stats["graphs submitted"] += 1
-        _stats["operations submitted"] += len(nodes)
-        program(g.args, [nodes[j].shapes[r] for j, r in live],
-                [nodes[j].tokens[r] for j, r in live])
-        return
-    node_map, arg_map, used_args = {}, {}, []
-    parts = []
-    for j, n in enumerate(nodes):
-        if not need[j]:
-            continue
-        node_map[j] = len(node_map)
-        refs = []
-        for ref in n.refs:
-            if ref.__class__ is tuple:
-                refs.append((node_map[ref[0]], ref[1]))
-            else:
-                a = arg_map.get(ref)
-                if a is None:
-                    a = arg_map[ref] = len(used_args)
-                    used_args.append(ref)
-                refs.append(a)
-        parts.append((n.key, tuple(refs)))
-    outs = tuple((node_map[j], r) for j, r in live)
-    key = (g.qid, g.kind, tuple(parts), outs,
+        used_args = range(len(g.args))
+        arg_map = {i: i for i in used_args}
+        parts, outs = g.parts, live
+    else:
+        node_map, arg_map, used_args, parts = {}, {}, [], []
+        for j, n in enumerate(nodes):
+            if not need[j]:
+                continue
+            node_map[j] = len(node_map)
+            refs = []
+            for ref in n.refs:
+                if ref.__class__ is tuple:
+                    refs.append((node_map[ref[0]], ref[1]))
+                else:
+                    a = arg_map.get(ref)
+                    if a is None:
+                        a = arg_map[ref] = len(used_args)
+                        used_args.append(ref)
+                    refs.append(a)
+            parts.append((n.key, tuple(refs)))
+        outs = [(node_map[j], r) for j, r in live]
+    key = (g.qid, g.kind, tuple(parts), tuple(outs),
            tuple(g.sigs[i] for i in used_args))
     program = _programs.get(key)
     if program is None:
         program = _compile(g, nodes, need, used_args, arg_map, live)
-        _remember(key, program)
+        _programs[key] = program
+        if len(_programs) > _MAX_PROGRAMS:
+            _programs.popitem(last=False)
+        _stats["programs compiled"] += 1
     else:
+        _programs.move_to_end(key)
         _stats["programs reused"] += 1
     _stats["graphs submitted"] += 1
     _stats["operations submitted"] += len(parts)
@@ -508,23 +496,12 @@ def _run(g, live):
             [nodes[j].tokens[r] for j, r in live])
 
 
-def _remember(key, program):
-    _programs[key] = program
-    if len(_programs) > _MAX_PROGRAMS:
-        _programs.popitem(last=False)
-    _stats["programs compiled"] += 1
-
-
 def _compile(g, nodes, need, used_args, arg_map, live):
     from ._ops import _to_operand_value
     fb = _ir.FunctionBuilder("main")
-    argv = []
-    for i in used_args:
-        s = g.sigs[i]
-        if s[0] == "A":
-            argv.append(fb.arg(_ir.ArrayT(s[1], s[2], g.qid, s[3])))
-        else:
-            argv.append(fb.arg(_ir.ScalarT(s[1], signless=False)))
+    # (each node converts its operands itself: no conversion here)
+    argv = [_arg_value(fb, g.sigs[i], None, g.qid, g.kind, None)
+            for i in used_args]
     values = {}
     for j, n in enumerate(nodes):
         if not need[j]:

@@ -421,10 +421,7 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj,
     ArrayCore *core = nullptr;
     if (args[i].isArray &&
         nb::try_cast<ArrayCore *>(nb::handle(items[i]), core) && core)
-      lazyBeforeUse(*core->buffer,
-                    writesArgs ||
-                        std::find(writtenArgs.begin(), writtenArgs.end(), i) !=
-                            writtenArgs.end());
+      lazyBeforeUse(*core->buffer, writes(i));
   }
   bool haveTargets = targetsObj.is_valid() && !targetsObj.is_none();
   if (haveTargets && nb::len(targetsObj) != results.size())
@@ -483,9 +480,7 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj,
     int64_t size = in->size();
     int64_t byteOffset =
         size ? in->offset * static_cast<int64_t>(in->itemsize()) : 0;
-    bool written =
-        writesArgs || std::find(writtenArgs.begin(), writtenArgs.end(),
-                                static_cast<size_t>(i)) != writtenArgs.end();
+    bool written = writes(i);
     if (written && in != core)
       throw Error(ErrorKind::Value,
                   programName + ": argument " + std::to_string(i) +

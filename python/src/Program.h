@@ -17,6 +17,7 @@
 
 #include <nanobind/nanobind.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -59,6 +60,11 @@ public:
   /// The argument indices the program writes (`usm.store` destinations):
   /// like writesArgs, for these arguments only.
   std::vector<size_t> writtenArgs;
+  /// Whether a call writes argument i (writesArgs or writtenArgs).
+  bool writes(size_t i) const {
+    return writesArgs || std::find(writtenArgs.begin(), writtenArgs.end(), i) !=
+                             writtenArgs.end();
+  }
 
 private:
   /// Whether a call's task (a CallTask) may run inline (Task::small).

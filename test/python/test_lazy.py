@@ -20,6 +20,7 @@ import sluice
 def lazy_on():
     # Every size is recorded here (by default small host arrays run eagerly).
     previous = sluice.set_lazy(True, min_elements=0)
+    sluice.synchronize()  # nothing pending from an earlier test
     yield
     sluice.set_lazy(previous, min_elements=None)
 
