@@ -324,13 +324,14 @@ FUNCTIONS.update(
                 (3, 2),
                 [(-1.0, 1.0), (-90.0, 90.0), (-711.0, 711.0)],
             ),
+            # CUDA float64: 1.12 ulp measured on an H100 (the guide says 1).
             _table_func(
                 "cosh",
                 np.cosh,
                 1,
                 (4, 2),
                 (4, 4),
-                (2, 1),
+                (2, 2),
                 [(-1.0, 1.0), (-90.0, 90.0), (-711.0, 711.0)],
             ),
             _table_func(
@@ -374,13 +375,14 @@ FUNCTIONS.update(
             ),
             # CUDA bounds below: the measured H100 values rounded up where they
             # exceed the programming guide's (docs/accuracy.md).
+            # CUDA float64: 1.03 ulp measured on an H100 at x = 37.3.
             _table_func(
                 "expm1",
                 np.expm1,
                 1,
                 (4, 1),
                 (4, 4),
-                (2, 1),
+                (2, 2),
                 [(-1.0, 1.0), (-1e-5, 1e-5), (-100.0, 89.0), (-40.0, 710.0)],
             ),
             _table_func(
