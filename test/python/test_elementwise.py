@@ -613,3 +613,25 @@ def test_integer_edges(device, dt):
             sluice.asnumpy(a[:5] ** sluice.asarray(p, device=device)),
             x[:5] ** p,
         )
+
+
+@pytest.mark.parametrize(
+    "dt", ["float32", "float64", "int8", "int64", "uint8", "complex64"]
+)
+def test_square_by_power_keeps_numpy_types(device, dt):
+    """``x ** 2`` is computed as ``x * x`` (as NumPy does); its dtype and
+    values are power's, for int and float exponents, NaN and inf too."""
+    if dt == "float64" and not device.has_aspect_fp64:
+        pytest.skip("no float64 on this device")
+    a = np.arange(-3, 5).astype(dt)
+    if a.dtype.kind == "f":
+        a = np.concatenate([a, np.array([np.nan, np.inf, -np.inf, -0.0], dt)])
+    x = sluice.asarray(a, device=device)
+    for e in (2, 2.0, 3):
+        got = sluice.asnumpy(x**e)
+        want = a**e
+        assert got.dtype == want.dtype, (e, got.dtype, want.dtype)
+        if e == 3 and a.dtype.kind == "c":  # complex pow: within rounding
+            np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+        else:
+            np.testing.assert_array_equal(got, want)
