@@ -120,7 +120,29 @@ Value sluice::usm::emitComplexScalarOp(OpBuilder &b, Location loc,
         return complex::SubOp::create(b, loc, args[0], args[1]);
       })
       .Case<MulOp>([&](auto) -> Value {
-        return complex::MulOp::create(b, loc, args[0], args[1]);
+        Value p = complex::MulOp::create(b, loc, args[0], args[1]);
+        bool same = args[0] == args[1] ||
+                    (op->getNumOperands() == 2 &&
+                     op->getOperand(0) == op->getOperand(1));
+        if (!same)
+          return p;
+        // z * z of finite parts: ((x - y)(x + y), 2xy), which neither
+        // overflows early nor cancels (NumPy's square); C99's product
+        // elsewhere.
+        Value x = complex::ReOp::create(b, loc, args[0]);
+        Value y = complex::ImOp::create(b, loc, args[0]);
+        Value re = arith::MulFOp::create(b, loc,
+                                         arith::SubFOp::create(b, loc, x, y),
+                                         arith::AddFOp::create(b, loc, x, y));
+        Value xy = arith::MulFOp::create(b, loc, x, y);
+        Value im = arith::AddFOp::create(b, loc, xy, xy);
+        Value sum = arith::AddFOp::create(b, loc, math::AbsFOp::create(b, loc, x),
+                                          math::AbsFOp::create(b, loc, y));
+        Value finite = arith::CmpFOp::create(
+            b, loc, arith::CmpFPredicate::OLT, sum,
+            floatConstant(b, loc, x.getType(), INFINITY));
+        Value sq = complex::CreateOp::create(b, loc, args[0].getType(), re, im);
+        return arith::SelectOp::create(b, loc, finite, sq, p);
       })
       .Case<DivOp>([&](auto) -> Value {
         return complex::DivOp::create(b, loc, args[0], args[1]);
