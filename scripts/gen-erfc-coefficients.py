@@ -11,7 +11,8 @@ continued fraction above), so the only errors left are the truncation
 (below 1e-18 relative for float64, 1e-10 for float32) and the rounding of
 the coefficients.
 
-    python scripts/gen-erfc-coefficients.py > lib/Target/SPIRV/ErfcCoefficients.inc
+    python scripts/gen-erfc-coefficients.py \
+        > lib/Target/SPIRV/ErfcCoefficients.inc
 """
 
 from decimal import Decimal as D
@@ -66,7 +67,9 @@ def chebyshev(lo, hi, n, f):
     lo, hi = D(lo), D(hi)
     th = [PI * (k + D("0.5")) / m for k in range(m)]
     fs = [f((lo + hi) / 2 + (hi - lo) / 2 * cos(t)) for t in th]
-    cs = [sum(fk * cos(j * t) for fk, t in zip(fs, th)) * 2 / m for j in range(m)]
+    cs = [
+        sum(fk * cos(j * t) for fk, t in zip(fs, th)) * 2 / m for j in range(m)
+    ]
     cs[0] /= 2
     return cs
 
@@ -97,9 +100,10 @@ def main():
             cs = chebyshev(lo, hi, n, g if var == "x" else h)
             cs += [D(0)] * (width - len(cs))
             coef = ", ".join(f"{float(c)!r}" for c in cs)
+            inv = "true" if var == "t" else "false"
             print(
-                f"    {{{'true' if var == 't' else 'false'}, {float(D(lo))!r}, "
-                f"{float(D(hi))!r}, {{{coef}}}}},"
+                f"    {{{inv}, {float(D(lo))!r}, {float(D(hi))!r}, "
+                f"{{{coef}}}}},"
             )
         print("};")
 

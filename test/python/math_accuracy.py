@@ -865,7 +865,9 @@ def _ref_log1p(z):
     x, y = z.real, z.imag
     q = 2 * x + x * x + y * y
     near = np.abs(q) < 0.5
-    re = np.where(near, np.log1p(np.where(near, q, 0)) / 2, np.log(np.abs(1 + z)))
+    re = np.where(
+        near, np.log1p(np.where(near, q, 0)) / 2, np.log(np.abs(1 + z))
+    )
     return _cplx(re, np.arctan2(y, 1 + x))
 
 
@@ -954,7 +956,9 @@ def cinputs(func, dtype, n, seed=0):
     res.append(rng.uniform(-4, 4, q))
     ims.append(rng.uniform(-4, 4, q))
     # near the unit circle
-    r = 1 + rng.choice([-1, 1], q) * 10.0 ** rng.uniform(-(fin.precision + 1), -1, q)
+    r = 1 + rng.choice([-1, 1], q) * 10.0 ** rng.uniform(
+        -(fin.precision + 1), -1, q
+    )
     phi = rng.uniform(-np.pi, np.pi, q)
     res.append(r * np.cos(phi))
     ims.append(r * np.sin(phi))
@@ -985,7 +989,9 @@ def cinputs(func, dtype, n, seed=0):
         # 2**24, 2**52: where y becomes an integer); see docs/accuracy.md
         lim = 2.0 ** (fin.nmant + 1)
         far = np.abs(im) > lim
-        im[far] = np.copysign(10.0 ** rng.uniform(0, np.log10(lim), int(far.sum())), im[far])
+        im[far] = np.copysign(
+            10.0 ** rng.uniform(0, np.log10(lim), int(far.sum())), im[far]
+        )
     with np.errstate(over="ignore"):
         re = re.astype(part)
         im = im.astype(part)
@@ -1016,7 +1022,9 @@ def cerrors(got, ref, dtype):
         ovi = np.abs(ref.imag) >= vmax + half
         bad = ~np.isfinite(ref)  # not measured here (special inputs)
         for ov, gp, rp in ((ovr, g.real, ref.real), (ovi, g.imag, ref.imag)):
-            bad |= ov & ~((np.abs(gp) == np.inf) & (np.sign(gp) == np.sign(rp)))
+            bad |= ov & ~(
+                (np.abs(gp) == np.inf) & (np.sign(gp) == np.sign(rp))
+            )
             bad |= ~ov & ~np.isfinite(gp)
         both = ~ovr & ~ovi
         mag = np.maximum(np.abs(ref), tiny)
@@ -1024,10 +1032,14 @@ def cerrors(got, ref, dtype):
         one_r = ovi & ~ovr
         one_i = ovr & ~ovi
         err[one_r] = (
-            np.abs(g.real - ref.real) / np.maximum(np.abs(ref.real), tiny) / eps
+            np.abs(g.real - ref.real)
+            / np.maximum(np.abs(ref.real), tiny)
+            / eps
         )[one_r]
         err[one_i] = (
-            np.abs(g.imag - ref.imag) / np.maximum(np.abs(ref.imag), tiny) / eps
+            np.abs(g.imag - ref.imag)
+            / np.maximum(np.abs(ref.imag), tiny)
+            / eps
         )[one_i]
         err[bad] = np.inf
         err[~np.isfinite(ref)] = 0
@@ -1049,7 +1061,9 @@ def ctable(devices, n, seed=0, out=sys.stdout):
     for device in devices:
         run = sluice_runner(device)
         for dtype in CDTYPES:
-            if dtype == "complex128" and "float64" not in supported_dtypes(device):
+            if dtype == "complex128" and "float64" not in supported_dtypes(
+                device
+            ):
                 continue
             for func in CFUNCTIONS.values():
                 err, worst = cevaluate(run, func, dtype, n, seed)
@@ -1270,14 +1284,26 @@ def main():
             write_markdown(a.write, rows, a.n)
         if crows:
             write_markdown(
-                a.write, crows, a.cn, tag="ctable", names=CFUNCTIONS,
-                dtypes=CDTYPES, unit="max error (eps)", ntag="cn",
+                a.write,
+                crows,
+                a.cn,
+                tag="ctable",
+                names=CFUNCTIONS,
+                dtypes=CDTYPES,
+                unit="max error (eps)",
+                ntag="cn",
             )
 
 
 def write_markdown(
-    path, rows, n, tag="table", names=None, dtypes=None,
-    unit="max ulp measured", ntag="n",
+    path,
+    rows,
+    n,
+    tag="table",
+    names=None,
+    dtypes=None,
+    unit="max ulp measured",
+    ntag="n",
 ):
     import re
 
