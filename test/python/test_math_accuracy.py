@@ -61,6 +61,15 @@ def test_complex_within_bound(device, name, dtype):
     )
 
 
+@pytest.mark.parametrize("dtype", ma.CDTYPES)
+def test_complex_power_within_conditioned_bound(device, dtype):
+    """z ** w within 4 (1 + |w log z|) epsilons (docs/accuracy.md)."""
+    if dtype == "complex128" and not device.has_aspect_fp64:
+        pytest.skip(f"{device.filter_string} has no float64")
+    err, worst = ma.cpower(device.filter_string, dtype, N)
+    assert err <= 4, f"z ** w at {worst}: {err:.3f} (bound 4)"
+
+
 def test_complex_measure_catches_errors():
     """The complex measure: a result one epsilon off in a part measures
     about 1, an infinity for a finite value and a wrong overflow are
