@@ -99,8 +99,10 @@ Value sluice::usm::emitComplexCast(OpBuilder &b, Location loc, Value v,
 /// gives -inf + inf j for the square of 3e20 + 4e21j in complex64).
 static Value complexProduct(OpBuilder &b, Location loc, Value l, Value r) {
   Value p = complex::MulOp::create(b, loc, l, r);
-  Value x = complex::ReOp::create(b, loc, l), y = complex::ImOp::create(b, loc, l);
-  Value u = complex::ReOp::create(b, loc, r), v = complex::ImOp::create(b, loc, r);
+  Value x = complex::ReOp::create(b, loc, l),
+        y = complex::ImOp::create(b, loc, l);
+  Value u = complex::ReOp::create(b, loc, r),
+        v = complex::ImOp::create(b, loc, r);
   Type t = x.getType();
   using P = arith::CmpFPredicate;
   int k = t.isF32() ? 64 : 512;
@@ -111,12 +113,10 @@ static Value complexProduct(OpBuilder &b, Location loc, Value l, Value r) {
   };
   Value xs = mul(x, down), ys = mul(y, down), us = mul(u, down),
         vs = mul(v, down);
-  Value re = mul(mul(arith::SubFOp::create(b, loc, mul(xs, us), mul(ys, vs)),
-                     up),
-                 up);
-  Value im = mul(mul(arith::AddFOp::create(b, loc, mul(xs, vs), mul(ys, us)),
-                     up),
-                 up);
+  Value re =
+      mul(mul(arith::SubFOp::create(b, loc, mul(xs, us), mul(ys, vs)), up), up);
+  Value im =
+      mul(mul(arith::AddFOp::create(b, loc, mul(xs, vs), mul(ys, us)), up), up);
   Value inf = floatConstant(b, loc, t, INFINITY);
   Value sum = arith::AddFOp::create(
       b, loc,
@@ -127,7 +127,8 @@ static Value complexProduct(OpBuilder &b, Location loc, Value l, Value r) {
   // (The sum of the parts' sizes overflows only if a part is near the
   // largest number; NaN parts make it NaN.)
   Value finite = arith::CmpFOp::create(b, loc, P::OLT, sum, inf);
-  Value pr = complex::ReOp::create(b, loc, p), pi = complex::ImOp::create(b, loc, p);
+  Value pr = complex::ReOp::create(b, loc, p),
+        pi = complex::ImOp::create(b, loc, p);
   Value fixRe = arith::AndIOp::create(
       b, loc, finite, arith::CmpFOp::create(b, loc, P::UNO, pr, pr));
   Value fixIm = arith::AndIOp::create(

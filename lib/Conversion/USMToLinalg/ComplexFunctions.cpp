@@ -110,9 +110,7 @@ struct Real {
   Value log(Value x) { return math::LogOp::create(b, loc, x); }
   Value log1p(Value x) { return math::Log1pOp::create(b, loc, x); }
   Value atan(Value x) { return math::AtanOp::create(b, loc, x); }
-  Value atan2(Value y, Value x) {
-    return math::Atan2Op::create(b, loc, y, x);
-  }
+  Value atan2(Value y, Value x) { return math::Atan2Op::create(b, loc, y, x); }
   Value copysign(Value x, Value s) {
     return math::CopySignOp::create(b, loc, x, s);
   }
@@ -514,20 +512,19 @@ static std::pair<Value, Value> inverseSineCore(Real &r, Value X, Value Y,
   Value rx = r.add(R, xp1);
   Value below = r.cmp(FP::OLT, X, one);
   // H = log1p(Am1 + sqrt(Am1 (A + 1))) with Am1 = A - 1, for A <= 1.5.
-  Value am1 = r.mul(
-      half, r.add(r.div(y2, rx), r.sel(below, r.div(y2, r.add(S, omx)),
-                                       r.add(S, xm1))));
+  Value am1 =
+      r.mul(half, r.add(r.div(y2, rx),
+                        r.sel(below, r.div(y2, r.add(S, omx)), r.add(S, xm1))));
   Value hNear = r.log1p(r.add(am1, r.sqrt(r.mul(am1, r.add(A, one)))));
   Value hFar = r.log(r.add(A, r.sqrt(r.fma(A, A, r.c(-1.0)))));
   Value H = r.sel(r.cmp(FP::OLE, A, r.c(1.5)), hNear, hFar);
   // The real part near B = 1: atan2 of X and f = sqrt(A^2 - X^2) (asin) or
   // the reverse (acos), f computed from R and S.
   Value apx = r.add(A, X);
-  Value fLe = r.sqrt(r.mul(r.mul(half, apx), r.add(r.div(y2, rx),
-                                                    r.add(S, omx))));
+  Value fLe =
+      r.sqrt(r.mul(r.mul(half, apx), r.add(r.div(y2, rx), r.add(S, omx))));
   Value fGt = r.mul(
-      Y, r.sqrt(r.mul(half, r.add(r.div(apx, rx),
-                                  r.div(apx, r.add(S, xm1))))));
+      Y, r.sqrt(r.mul(half, r.add(r.div(apx, rx), r.div(apx, r.add(S, xm1))))));
   Value f = r.sel(r.cmp(FP::OLE, X, one), fLe, fGt);
   Value reNear = cosine ? r.atan2(f, X) : r.atan2(X, f);
   Value reFar = cosine ? Value(math::AcosOp::create(r.b, r.loc, B))
@@ -559,8 +556,8 @@ static Value complexAsinh(OpBuilder &b, Location loc, Value z) {
   Value anyInf = r.either(r.isInf(x), r.isInf(y));
   // NaN (no infinity): NaN + iNaN, NaN + i0 on the real axis.
   re = r.sel(anyNan, r.c(NAN), re);
-  im = r.sel(anyNan,
-             r.sel(r.cmp(FP::OEQ, y, r.c(0.0)), r.c(0.0), r.c(NAN)), im);
+  im =
+      r.sel(anyNan, r.sel(r.cmp(FP::OEQ, y, r.c(0.0)), r.c(0.0), r.c(NAN)), im);
   // An infinite part: inf + i arg (NaN beside a NaN).
   re = r.sel(anyInf, r.c(INFINITY), re);
   im = r.sel(anyInf, r.sel(anyNan, r.c(NAN), r.atan2(ay, ax)), im);
@@ -579,8 +576,8 @@ static Value complexAcosOrAcosh(OpBuilder &b, Location loc, Value z,
   auto [a, h] = inverseSineCore(r, ax, ay, /*cosine=*/true);
   Value anyNan = r.either(r.isNan(x), r.isNan(y));
   Value anyInf = r.either(r.isInf(x), r.isInf(y));
-  a = r.sel(anyNan,
-            r.sel(r.cmp(FP::OEQ, x, r.c(0.0)), r.c(M_PI_2), r.c(NAN)), a);
+  a = r.sel(anyNan, r.sel(r.cmp(FP::OEQ, x, r.c(0.0)), r.c(M_PI_2), r.c(NAN)),
+            a);
   h = r.sel(anyNan, r.c(NAN), h);
   a = r.sel(anyInf, r.sel(anyNan, r.c(NAN), r.atan2(ay, ax)), a);
   h = r.sel(anyInf, r.c(INFINITY), h);
@@ -606,14 +603,13 @@ static Value complexAtanh(OpBuilder &b, Location loc, Value z) {
   Value reNear = r.mul(r.c(0.5), r.sub(r.log(r.hypot(r.add(one, X), Y)),
                                        r.log(r.hypot(r.abs(omx), Y))));
   Value re = r.sel(r.lt(d, 0.25), reNear, reFar);
-  Value im = r.mul(
-      r.c(0.5), r.atan2(r.add(Y, Y), r.sub(r.mul(omx, r.add(one, X)),
-                                           r.mul(Y, Y))));
+  Value im =
+      r.mul(r.c(0.5), r.atan2(r.add(Y, Y),
+                              r.sub(r.mul(omx, r.add(one, X)), r.mul(Y, Y))));
   Value m = r.max(X, Y);
   Value huge = r.gt(m, r.f32() ? 1e18 : 1e150);
   Value xs = r.div(X, m), ys = r.div(Y, m);
-  Value reHuge =
-      r.div(r.div(xs, r.add(r.mul(xs, xs), r.mul(ys, ys))), m);
+  Value reHuge = r.div(r.div(xs, r.add(r.mul(xs, xs), r.mul(ys, ys))), m);
   re = r.sel(huge, reHuge, re);
   im = r.sel(huge, r.c(M_PI_2), im);
   Value anyNan = r.either(r.isNan(x), r.isNan(y));

@@ -62,8 +62,7 @@ struct ErfcInterval {
 /// interval holding a (its constants chosen by selects, one Clenshaw sum):
 /// within a few ulp in float64 down to the smallest subnormal.
 template <size_t N>
-Value erfcTail(Builder &e, Value a, const ErfcInterval (&table)[N],
-               int terms) {
+Value erfcTail(Builder &e, Value a, const ErfcInterval (&table)[N], int terms) {
   bool f32 = e.t.isF32();
   Value t = e.div(e.c(1), a);
   auto edge = [](const ErfcInterval &iv) {
@@ -108,8 +107,7 @@ Value erfcTail(Builder &e, Value a, const ErfcInterval (&table)[N],
   for (int k = 6; k >= 1; --k)
     q = e.add(e.mul(q, d), e.c((k % 2 ? -1.0 : 1.0) / std::tgamma(k + 1)));
   q = e.mul(q, d);
-  Value r = e.mul(e.add(g, e.mul(g, q)),
-                  e.exp(e.sub(e.c(0), e.mul(ah, ah))));
+  Value r = e.mul(e.add(g, e.mul(g, q)), e.exp(e.sub(e.c(0), e.mul(ah, ah))));
   // Past the underflow (and at infinity, where d is NaN): 0.
   return e.sel(e.cmp(P::OGT, a, e.c(f32 ? 11.0 : 28.0)), e.c(0), r);
 }
