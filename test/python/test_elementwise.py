@@ -388,7 +388,7 @@ left_shift right_shift bitwise_left_shift bitwise_right_shift bitwise_count
 greater greater_equal less less_equal not_equal equal logical_and
 logical_or logical_xor logical_not maximum minimum fmax fmin isfinite isinf
 isnan isneginf isposinf signbit copysign nextafter spacing modf ldexp frexp
-floor ceil trunc fix round around sinc erf erfc isclose allclose isreal
+floor ceil trunc fix round around i0 sinc erf erfc isclose allclose isreal
 iscomplex isrealobj iscomplexobj nan_to_num real imag angle clip
 array_equal array_equiv
 """.split()
@@ -423,6 +423,12 @@ def test_counts_infinities_divmod(device):
     q, r = sluice.divmod(x, 2.0)
     same(sluice.asnumpy(q), wq, True, a.dtype)
     same(sluice.asnumpy(r), wr, True, a.dtype)
+    b = np.concatenate([np.linspace(-30, 30, 601), [700.0, -1e-30]])
+    b = b.astype(np.float64 if _fp64(device) else np.float32)
+    got = sluice.asnumpy(sluice.i0(sluice.asarray(b, device=device)))
+    want = np.i0(b.astype(np.longdouble))
+    tol = 8 * np.finfo(b.dtype).eps
+    np.testing.assert_allclose(got, want.astype(b.dtype), rtol=tol)
     i = sluice.asarray(np.array([7, -7], np.int32), device=device)
     q, r = sluice.divmod(i, 2)
     np.testing.assert_array_equal(sluice.asnumpy(q), [3, -4])
