@@ -8,8 +8,12 @@ namespace sluice::rt {
 
 void Allocation::noteUse(const Ref<Event> &event) {
   std::lock_guard<std::mutex> lock(usesMutex);
-  // Drop finished tasks so the list stays short.
+  // Drop finished tasks, and those the new one follows on its in-order
+  // queue, so the list stays short (no driver call for those).
   EventList still;
+  for (Ref<Event> &old : uses)
+    if (old && event && event->supersedes(*old))
+      old = nullptr;
   appendPending(uses, still);
   still.push_back(event);
   uses.swap(still);
