@@ -19,6 +19,18 @@ void Allocation::noteUse(const Ref<Event> &event) {
   uses.swap(still);
 }
 
+void Allocation::addReuseFence(const Queue &on, EventList &deps) {
+  std::lock_guard<std::mutex> lock(usesMutex);
+  if (!reuseFence)
+    return;
+  if (reuseFence->isFinished()) {
+    reuseFence = nullptr;
+    return;
+  }
+  if (&on != queue.get())
+    deps.push_back(reuseFence);
+}
+
 EventList Allocation::pendingUses() {
   std::lock_guard<std::mutex> lock(usesMutex);
   EventList result;

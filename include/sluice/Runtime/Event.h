@@ -37,6 +37,11 @@ public:
     (void)older;
     return false;
   }
+  /// Whether this task was submitted to `queue` (in order: its later tasks
+  /// run after it).
+  bool onQueue(const class Queue &queue) const { return submittedOn == &queue; }
+  /// Set by the queue that submitted the task.
+  const class Queue *submittedOn = nullptr;
 
   bool isFinished() {
     SluiceEventStatus s = status();

@@ -44,7 +44,11 @@ CudaQueue::CudaQueue(CudaDevice &device, CUstream stream)
 
 CudaQueue::~CudaQueue() {
   ScopedContext current(cudaDevice.cudaContext().handle());
-  cu().cuStreamSynchronize(stream);
+  uint64_t upTo = progress->submitted.load(std::memory_order_acquire);
+  if (cu().cuStreamSynchronize(stream) == CUDA_SUCCESS)
+    progress->finishedUpTo(upTo);
+  // Before the stream goes: the blocks kept for it are free now.
+  device().reusableBlocks().forget(this);
   cu().cuStreamDestroy(stream);
 }
 
