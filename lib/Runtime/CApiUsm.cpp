@@ -94,8 +94,6 @@ bool keepForQueue(Queue &q, Allocation &a, const EventList &pendingUses) {
   entry.kind = a.kind;
   entry.ptr = a.base;
   entry.fence = q.lastEvent();
-  if (entry.fence && entry.fence->isFinished())
-    entry.fence = nullptr;
   a.device->reusableBlocks().offer(std::move(entry), evicted);
   if (evicted.ptr) {
     Device *device = a.device;

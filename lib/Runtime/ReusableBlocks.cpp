@@ -62,7 +62,9 @@ bool ReusableBlocks::take(const Queue *queue, SluiceUsmKind kind, size_t bytes,
     if (!ordered && e.fence && !e.fence->isFinished())
       continue;
     ptr = e.ptr;
-    fence = ordered && e.fence && !e.fence->isFinished() ? e.fence : nullptr;
+    // For the same queue the fence is kept unasked (no driver call): other
+    // queues check it when they use the memory.
+    fence = ordered ? e.fence : nullptr;
     entries.erase(std::next(it).base());
     return true;
   }

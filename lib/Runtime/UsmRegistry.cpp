@@ -21,14 +21,14 @@ void Allocation::noteUse(const Ref<Event> &event) {
 
 void Allocation::addReuseFence(const Queue &on, EventList &deps) {
   std::lock_guard<std::mutex> lock(usesMutex);
-  if (!reuseFence)
+  // The allocation's own queue runs its tasks after the fence anyway.
+  if (!reuseFence || &on == queue.get())
     return;
   if (reuseFence->isFinished()) {
     reuseFence = nullptr;
     return;
   }
-  if (&on != queue.get())
-    deps.push_back(reuseFence);
+  deps.push_back(reuseFence);
 }
 
 EventList Allocation::pendingUses() {
