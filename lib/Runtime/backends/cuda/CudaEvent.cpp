@@ -190,9 +190,11 @@ SluiceStatus CudaEvent::waitableEvent(CUevent &out) {
 }
 
 void CudaEvent::pin() {
-  if (currentMark() || isFinished())
+  // Exact only while this is the stream's newest task (a task that has
+  // finished by now, an empty barrier on an idle stream say, is marked
+  // with the time it is handed out).
+  if (currentMark())
     return;
-  // Exact only while this is the stream's newest task.
   if (progress->submitted.load(std::memory_order_acquire) != seq)
     return;
   std::shared_ptr<TaskMark> mark;
