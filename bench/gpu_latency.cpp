@@ -114,6 +114,56 @@ int main(int argc, char **argv) {
   double driverAsync =
       std::chrono::duration<double, std::micro>(t1 - t0).count() / 20000;
 
+  // Replaying a recorded launch sequence (a CUDA graph) against launching
+  // it: 1 and 4 empty kernels, back to back. Whether graphs would pay for
+  // a compiled program's launches.
+  using CUgraph = void *;
+  using CUgraphExec = void *;
+  auto cuStreamBeginCapture = reinterpret_cast<CUresult (*)(CUstream, int)>(
+      dlsym(cuda, "cuStreamBeginCapture_v2"));
+  auto cuStreamEndCapture = reinterpret_cast<CUresult (*)(CUstream, CUgraph *)>(
+      dlsym(cuda, "cuStreamEndCapture"));
+  auto cuGraphInstantiate = reinterpret_cast<CUresult (*)(
+      CUgraphExec *, CUgraph, unsigned long long)>(
+      dlsym(cuda, "cuGraphInstantiateWithFlags"));
+  auto cuGraphLaunch = reinterpret_cast<CUresult (*)(CUgraphExec, CUstream)>(
+      dlsym(cuda, "cuGraphLaunch"));
+  double graph1 = -1, graph4 = -1, launch4 = -1;
+  if (cuStreamBeginCapture && cuStreamEndCapture && cuGraphInstantiate &&
+      cuGraphLaunch) {
+    for (int kernels : {1, 4}) {
+      CUgraph g = nullptr;
+      CUgraphExec exec = nullptr;
+      if (cuStreamBeginCapture(stream, /*relaxed*/ 2))
+        break;
+      for (int i = 0; i < kernels; ++i)
+        cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, stream, nullptr, nullptr);
+      if (cuStreamEndCapture(stream, &g) || cuGraphInstantiate(&exec, g, 0))
+        break;
+      const int reps = 20000 / kernels;
+      for (int i = 0; i < 100; ++i)
+        cuGraphLaunch(exec, stream);
+      cuStreamSynchronize(stream);
+      t0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < reps; ++i)
+        cuGraphLaunch(exec, stream);
+      t1 = std::chrono::steady_clock::now();
+      cuStreamSynchronize(stream);
+      (kernels == 1 ? graph1 : graph4) =
+          std::chrono::duration<double, std::micro>(t1 - t0).count() / reps;
+      if (kernels == 4) {
+        t0 = std::chrono::steady_clock::now();
+        for (int i = 0; i < reps; ++i)
+          for (int j = 0; j < 4; ++j)
+            cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, stream, nullptr, nullptr);
+        t1 = std::chrono::steady_clock::now();
+        cuStreamSynchronize(stream);
+        launch4 =
+            std::chrono::duration<double, std::micro>(t1 - t0).count() / reps;
+      }
+    }
+  }
+
   // The runtime's C API.
   SluiceModule m;
   CHECK_SLUICE(
@@ -238,6 +288,13 @@ int main(int argc, char **argv) {
               driver);
   std::printf("  driver   cuLaunchKernel, back to back           %7.2f\n",
               driverAsync);
+  if (graph1 >= 0)
+    std::printf("  driver   cuGraphLaunch of 1 kernel, back to back %7.2f\n",
+                graph1);
+  if (graph4 >= 0)
+    std::printf("  driver   4 kernels: cuGraphLaunch %7.2f, 4 cuLaunchKernel "
+                "%7.2f (back to back)\n",
+                graph4, launch4);
   std::printf("  runtime  sluiceLaunch + sluiceQueueWait         %7.2f\n",
               runtime);
   std::printf("  runtime  sluiceLaunch, back to back             %7.2f\n",

@@ -61,6 +61,13 @@ if [ "$mode" = bundle ]; then
   mkdir -p "$out/lib" "$out/bin" "$out/bench"
   cp "$rtbuild/lib/libsluice-runtime.so" "$out/lib/"
   cp "$rtbuild/bin/sluice-runtime-tests" "$rtbuild/bin/sluice-ls" "$out/bin/"
+  # SLUICE_BEFORE_RUNTIME: another build of the runtime library (an earlier
+  # commit's), timed by gpu_latency in the same run for a before/after.
+  rm -rf "$out/lib-before"
+  if [ -n "${SLUICE_BEFORE_RUNTIME:-}" ]; then
+    mkdir -p "$out/lib-before"
+    cp "$SLUICE_BEFORE_RUNTIME" "$out/lib-before/libsluice-runtime.so"
+  fi
   cp "$here/gpu.py" "$here/sluice_artifact.py" "$here/gpu_check.py" \
     "$here/run-gpu.sh" "$out/bench/"
 
@@ -143,6 +150,11 @@ if [ "$mode" = device ]; then
   timeout 120 "$bundle/bin/gpu_latency" "$bundle/bench/bench.so" || true
   SLUICE_CUDA_TIMESTAMPS=exact timeout 120 "$bundle/bin/gpu_latency" \
     "$bundle/bench/bench.so" | sed 's/^/[exact start times] /' || true
+  if [ -f "$bundle/lib-before/libsluice-runtime.so" ]; then
+    LD_LIBRARY_PATH="$bundle/lib-before:$LD_LIBRARY_PATH" timeout 120 \
+      "$bundle/bin/gpu_latency" "$bundle/bench/bench.so" |
+      sed 's/^/[before: SLUICE_BEFORE_RUNTIME] /' || true
+  fi
   echo "== integration cases on cuda:gpu:0"
   timeout 300 "$py" "$bundle/bench/gpu_check.py" run --dir "$bundle/check" \
     --runtime "$bundle/lib/libsluice-runtime.so" || echo "GPU CHECK FAILED"

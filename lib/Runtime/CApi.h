@@ -61,8 +61,13 @@ inline SluiceStatus nullArgument(const char *function, const char *name) {
 /// Converts a C dependency list (entries must not be NULL).
 SluiceStatus toEventList(uint32_t num, const SluiceEvent *events,
                          EventList &out);
-/// Hands an event to the caller if they asked for one.
+/// Hands an event to the caller if they asked for one (pinned: see
+/// Event::pin, unless keepEventsInternal).
 void returnEvent(Ref<Event> event, SluiceEvent *out);
+/// Set while the runtime's own layers (compiled programs' launches) call
+/// the C API for events they keep to themselves, for ordering only: those
+/// are not pinned, so a backend may mark their completion lazily.
+extern thread_local bool keepEventsInternal;
 
 } // namespace sluice::rt
 

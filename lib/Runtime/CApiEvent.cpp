@@ -20,9 +20,14 @@ SluiceStatus toEventList(uint32_t num, const SluiceEvent *events,
   return SLUICE_SUCCESS;
 }
 
+thread_local bool keepEventsInternal = false;
+
 void returnEvent(Ref<Event> event, SluiceEvent *out) {
-  if (out)
-    *out = wrap(event.leak());
+  if (!out)
+    return;
+  if (event && !keepEventsInternal)
+    event->pin();
+  *out = wrap(event.leak());
 }
 
 } // namespace sluice::rt

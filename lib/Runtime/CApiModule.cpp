@@ -29,7 +29,8 @@ const char *formatName(SluiceModuleFormat format) {
 /// the queue and recorded so that deferred frees wait for the launch.
 SluiceStatus collectArgs(Queue &queue, uint32_t num,
                          const SluiceKernelArg *args, KernelArgs &out,
-                         std::vector<std::shared_ptr<Allocation>> &used) {
+                         std::vector<std::shared_ptr<Allocation>> &used,
+                         EventList &deps) {
   if (num && !args)
     return fail(SLUICE_ERROR_INVALID_VALUE,
                 "sluiceLaunch: argument list is NULL but has " +
@@ -55,6 +56,7 @@ SluiceStatus collectArgs(Queue &queue, uint32_t num,
                   ", which kernels on device " + queue.device().filterString() +
                   " cannot access; migrate it first");
         usmPointer = &a->device->context() == &queue.device().context();
+        a->addReuseFence(queue, deps);
         used.push_back(std::move(a));
       }
     }
@@ -174,7 +176,8 @@ SluiceStatus sluiceLaunch(SluiceQueue queue, SluiceKernel kernel,
       return s;
     KernelArgs kernelArgs;
     std::vector<std::shared_ptr<Allocation>> used;
-    if (SluiceStatus s = collectArgs(q, num_args, args, kernelArgs, used))
+    if (SluiceStatus s =
+            collectArgs(q, num_args, args, kernelArgs, used, depList))
       return s;
     Ref<Event> out;
     if (SluiceStatus s =

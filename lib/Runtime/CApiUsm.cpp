@@ -80,6 +80,33 @@ SluiceStatus stagedCopy(Queue &queue, void *dst, const void *src, size_t bytes,
   return SLUICE_SUCCESS;
 }
 
+/// Stream-ordered reuse: memory whose unfinished users all ran on its own
+/// in-order queue `q` is kept for q's next allocations (ReusableBlocks),
+/// fenced by q's newest task. False when it does not qualify.
+bool keepForQueue(Queue &q, Allocation &a, const EventList &pendingUses) {
+  for (const Ref<Event> &use : pendingUses)
+    if (!use->onQueue(q))
+      return false;
+  ReusableBlocks::Entry entry, evicted;
+  if (!a.device->memoryPool().blockOf(a.base, entry.blockSize, entry.alignment))
+    return false;
+  entry.queue = &q;
+  entry.kind = a.kind;
+  entry.ptr = a.base;
+  entry.fence = q.lastEvent();
+  a.device->reusableBlocks().offer(std::move(entry), evicted);
+  if (evicted.ptr) {
+    Device *device = a.device;
+    void *ptr = evicted.ptr;
+    EventList waits;
+    if (evicted.fence)
+      waits.push_back(evicted.fence);
+    Platform::get().deferred().schedule(
+        std::move(waits), [device, ptr] { device->memoryPool().release(ptr); });
+  }
+  return true;
+}
+
 } // namespace
 
 extern "C" {
@@ -109,12 +136,26 @@ SluiceStatus sluiceMalloc(SluiceQueue queue, SluiceUsmKind kind, size_t bytes,
                       " USM allocations");
     auto allocation = std::make_shared<Allocation>();
     void *p = nullptr;
-    // Memory freed while tasks still used it goes back once they finished;
-    // hand what is free by now to the pool before allocating afresh.
-    Platform::get().deferred().reapFinished();
-    if (SluiceStatus status =
-            device.memoryPool().allocate(kind, bytes, alignment, p))
-      return status;
+    // A block this queue freed while its tasks still used it comes first:
+    // the queue runs this allocation's tasks after those.
+    if (!ReusableBlocks::enabledFor(device, kind) ||
+        !device.reusableBlocks().take(q, kind, bytes, alignment, p,
+                                      allocation->reuseFence)) {
+      // Memory freed while tasks still used it goes back once they
+      // finished; hand what is free by now to the pool before allocating
+      // afresh.
+      Platform::get().deferred().reapFinished();
+      SluiceStatus status =
+          device.memoryPool().allocate(kind, bytes, alignment, p);
+      if (status == SLUICE_ERROR_OUT_OF_DEVICE_MEMORY ||
+          status == SLUICE_ERROR_OUT_OF_HOST_MEMORY) {
+        // The kept blocks too, once their tasks finished.
+        device.reusableBlocks().release(/*wait=*/true);
+        status = device.memoryPool().allocate(kind, bytes, alignment, p);
+      }
+      if (status)
+        return status;
+    }
     allocation->base = p;
     allocation->size = bytes;
     allocation->kind = kind;
@@ -154,6 +195,9 @@ SluiceStatus sluiceFree(SluiceQueue queue, void *ptr) {
       return fail(SLUICE_ERROR_INVALID_POINTER,
                   "sluiceFree: pointer was freed concurrently");
     EventList waits = a->pendingUses();
+    if (q == a->queue.get() && ReusableBlocks::enabledFor(*a->device, a->kind))
+      if (keepForQueue(*q, *a, waits))
+        return SLUICE_SUCCESS;
     for (Queue *owner : {q, a->queue.get()})
       if (Ref<Event> last = owner->lastEvent())
         waits.push_back(last);
@@ -262,6 +306,9 @@ SluiceStatus sluiceMemcpy(SluiceQueue queue, void *dst, const void *src,
       return s;
     if (SluiceStatus s = checkRange(dstA, dst, bytes, "destination"))
       return s;
+    for (auto *a : {srcA.get(), dstA.get()})
+      if (a)
+        a->addReuseFence(q, depList);
     bool srcOk = copyReaches(q, srcA.get()), dstOk = copyReaches(q, dstA.get());
     if (srcOk && dstOk) {
       if (SluiceStatus s = q.copy(dst, src, bytes, depList, out))
@@ -314,6 +361,8 @@ SluiceStatus sluiceFill(SluiceQueue queue, void *dst, const void *pattern,
                   "fill destination is not memory the queue on " +
                       q.device().filterString() +
                       " can write (fill on the allocation's own queue)");
+    if (a)
+      a->addReuseFence(q, depList);
     if (SluiceStatus s =
             q.fill(dst, pattern, pattern_size, bytes, depList, out))
       return s;
@@ -338,6 +387,7 @@ SluiceStatus sluiceDeviceGetMemoryPoolInfo(SluiceDevice device,
   return guarded([&] {
     // Memory whose tasks have finished is back in the pool by now.
     Platform::get().deferred().reapFinished();
+    unwrap(device)->reusableBlocks().release(/*wait=*/false);
     *info = unwrap(device)->memoryPool().info();
     return SLUICE_SUCCESS;
   });
@@ -365,6 +415,7 @@ SluiceStatus sluiceDeviceTrimMemoryPool(SluiceDevice device) {
   SLUICE_CHECK_ARG(device);
   return guarded([&] {
     Platform::get().deferred().reapFinished();
+    unwrap(device)->reusableBlocks().release(/*wait=*/false);
     unwrap(device)->memoryPool().trim();
     return SLUICE_SUCCESS;
   });

@@ -216,6 +216,16 @@ void MemoryPool::release(void *ptr) {
   device.deallocate(b.kind, ptr);
 }
 
+bool MemoryPool::blockOf(void *ptr, size_t &size, size_t &alignment) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = live.find(ptr);
+  if (it == live.end())
+    return false;
+  size = it->second.size;
+  alignment = it->second.alignment;
+  return true;
+}
+
 void MemoryPool::trim() {
   std::vector<std::pair<void *, Block>> blocks;
   {

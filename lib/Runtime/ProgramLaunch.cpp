@@ -153,9 +153,11 @@ SluiceStatus launch(Invocation &inv, Queue *queue, SluiceKernel kernel,
   QueueSlot &slot = inv.slot(inv.slotIndex(queue));
   SluiceEvent dep = slot.after ? wrap(slot.after.get()) : nullptr;
   SluiceEvent event = nullptr;
-  if (SluiceStatus status =
-          sluiceLaunch(wrap(queue), kernel, grid, local, numArgs, args,
-                       dep ? 1 : 0, &dep, &event))
+  keepEventsInternal = true;
+  SluiceStatus status = sluiceLaunch(wrap(queue), kernel, grid, local, numArgs,
+                                     args, dep ? 1 : 0, &dep, &event);
+  keepEventsInternal = false;
+  if (status)
     return status;
   slot.after = nullptr;
   slot.last = Ref<Event>::adopt(unwrap(event));

@@ -3,6 +3,8 @@
 
 namespace sluice::rt {
 
+Queue::~Queue() { dev.reusableBlocks().forget(this); }
+
 void Queue::noteSubmitted(const Ref<Event> &event) {
   std::lock_guard<std::mutex> lock(lastMutex);
   last = event;
@@ -21,6 +23,7 @@ SluiceStatus Queue::copy(void *dst, const void *src, size_t bytes,
                          const EventList &deps, Ref<Event> &out) {
   if (SluiceStatus status = submitCopy(dst, src, bytes, deps, out))
     return status;
+  out->submittedOn = this;
   noteSubmitted(out);
   return SLUICE_SUCCESS;
 }
@@ -30,6 +33,7 @@ SluiceStatus Queue::fill(void *dst, const void *pattern, size_t patternSize,
   if (SluiceStatus status =
           submitFill(dst, pattern, patternSize, bytes, deps, out))
     return status;
+  out->submittedOn = this;
   noteSubmitted(out);
   return SLUICE_SUCCESS;
 }
@@ -40,6 +44,7 @@ SluiceStatus Queue::launch(Kernel &kernel, const uint64_t grid[3],
   if (SluiceStatus status =
           submitLaunch(kernel, grid, local, std::move(args), deps, out))
     return status;
+  out->submittedOn = this;
   noteSubmitted(out);
   return SLUICE_SUCCESS;
 }
@@ -47,6 +52,7 @@ SluiceStatus Queue::launch(Kernel &kernel, const uint64_t grid[3],
 SluiceStatus Queue::barrier(const EventList &deps, Ref<Event> &out) {
   if (SluiceStatus status = submitBarrier(deps, out))
     return status;
+  out->submittedOn = this;
   noteSubmitted(out);
   return SLUICE_SUCCESS;
 }

@@ -8,11 +8,27 @@ namespace sluice::rt {
 
 void Allocation::noteUse(const Ref<Event> &event) {
   std::lock_guard<std::mutex> lock(usesMutex);
-  // Drop finished tasks so the list stays short.
+  // Drop finished tasks, and those the new one follows on its in-order
+  // queue, so the list stays short (no driver call for those).
   EventList still;
+  for (Ref<Event> &old : uses)
+    if (old && event && event->supersedes(*old))
+      old = nullptr;
   appendPending(uses, still);
   still.push_back(event);
   uses.swap(still);
+}
+
+void Allocation::addReuseFence(const Queue &on, EventList &deps) {
+  std::lock_guard<std::mutex> lock(usesMutex);
+  // The allocation's own queue runs its tasks after the fence anyway.
+  if (!reuseFence || &on == queue.get())
+    return;
+  if (reuseFence->isFinished()) {
+    reuseFence = nullptr;
+    return;
+  }
+  deps.push_back(reuseFence);
 }
 
 EventList Allocation::pendingUses() {

@@ -5,6 +5,7 @@
 #include "sluice-c/Runtime.h"
 #include "sluice/Runtime/MemoryPool.h"
 #include "sluice/Runtime/RefCounted.h"
+#include "sluice/Runtime/ReusableBlocks.h"
 
 #include <cstdint>
 #include <string>
@@ -65,6 +66,9 @@ public:
   virtual SluiceStatus createQueue(Ref<Queue> &out) = 0;
   /// The caching allocator sluiceMalloc and sluiceFree go through.
   MemoryPool &memoryPool() { return pool; }
+  /// Blocks freed while their queue's tasks may still use them, for that
+  /// queue's next allocations (stream-ordered reuse).
+  ReusableBlocks &reusableBlocks() { return reusable; }
   /// Allocates USM memory from the backend (the pool calls it on a miss);
   /// `alignment` is 0 or a power of two.
   virtual SluiceStatus allocate(SluiceUsmKind kind, size_t bytes,
@@ -102,6 +106,7 @@ private:
   std::vector<Device *> subs;
   Device *parentDevice = nullptr;
   MemoryPool pool{*this};
+  ReusableBlocks reusable{*this};
 };
 
 } // namespace sluice::rt

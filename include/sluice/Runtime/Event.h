@@ -26,6 +26,22 @@ public:
   /// Calls `fn(ok)` once the task has finished, possibly at once, possibly
   /// from another thread. `fn` must be quick and must not block.
   virtual void whenComplete(std::function<void(bool ok)> fn) = 0;
+  /// The caller keeps this event (the C API handed it out): a backend that
+  /// marks completions lazily marks this task now if that is still exact
+  /// (no later task was submitted), so its status and timestamps are its
+  /// own. The default does nothing (every task is marked).
+  virtual void pin() {}
+  /// Whether this task finishes only after `older` has (a later task of
+  /// the same in-order queue): lists of pending uses then keep this one.
+  virtual bool supersedes(const Event &older) const {
+    (void)older;
+    return false;
+  }
+  /// Whether this task was submitted to `queue` (in order: its later tasks
+  /// run after it).
+  bool onQueue(const class Queue &queue) const { return submittedOn == &queue; }
+  /// Set by the queue that submitted the task.
+  const class Queue *submittedOn = nullptr;
 
   bool isFinished() {
     SluiceEventStatus s = status();

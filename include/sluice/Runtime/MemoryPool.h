@@ -56,6 +56,9 @@ public:
   void release(void *ptr);
   /// Gives every held block back to the backend.
   void trim();
+  /// The usable size and alignment of a block of allocate() (false if
+  /// `ptr` is none).
+  bool blockOf(void *ptr, size_t &size, size_t &alignment);
 
   SluiceMemoryPoolInfo info();
   void setLimit(uint64_t bytes);

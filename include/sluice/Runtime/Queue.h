@@ -20,6 +20,8 @@ class Kernel;
 class Queue : public RefCounted {
 public:
   explicit Queue(Device &device) : dev(device) {}
+  /// Gives the device's blocks kept for this queue back (ReusableBlocks).
+  ~Queue() override;
 
   Device &device() const { return dev; }
   bool isCanonical() const { return canonical; }

@@ -28,8 +28,16 @@ struct Allocation {
   std::mutex usesMutex;
   EventList uses;
 
+  /// For memory handed out again before the tasks that used it last
+  /// finished (ReusableBlocks): the newest of them, on `queue`'s in-order
+  /// queue; tasks of other queues follow it.
+  Ref<Event> reuseFence;
+
   void noteUse(const Ref<Event> &event);
   EventList pendingUses();
+  /// Adds the reuse fence to `deps` of a task on `on` (another queue than
+  /// the allocation's) while it is unfinished.
+  void addReuseFence(const Queue &on, EventList &deps);
 };
 
 /// Maps addresses (interior ones too) to their allocation. Thread-safe.

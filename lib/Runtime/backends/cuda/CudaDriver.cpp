@@ -65,6 +65,7 @@ Driver::Driver() {
   need(f.cuStreamCreate, {"cuStreamCreate"});
   need(f.cuStreamDestroy, {"cuStreamDestroy_v2"});
   need(f.cuStreamSynchronize, {"cuStreamSynchronize"});
+  need(f.cuStreamQuery, {"cuStreamQuery"});
   need(f.cuStreamWaitEvent, {"cuStreamWaitEvent"});
   need(f.cuEventCreate, {"cuEventCreate"});
   need(f.cuEventDestroy, {"cuEventDestroy_v2"});

@@ -9,13 +9,20 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
+#include <vector>
 
 namespace sluice::rt::cuda {
 
 namespace {
-bool exactStartsWanted() {
+/// $SLUICE_CUDA_TIMESTAMPS: unset (tasks marked where needed), "on" (every
+/// task's end marked), "exact" (its start too).
+int timestampsWanted() {
   const char *env = std::getenv("SLUICE_CUDA_TIMESTAMPS");
-  return env && std::strcmp(env, "exact") == 0;
+  if (!env || !*env || std::strcmp(env, "0") == 0 ||
+      std::strcmp(env, "off") == 0)
+    return 0;
+  return std::strcmp(env, "exact") == 0 ? 2 : 1;
 }
 } // namespace
 
@@ -30,12 +37,18 @@ SluiceStatus CudaQueue::create(CudaDevice &device, Ref<Queue> &out) {
 
 CudaQueue::CudaQueue(CudaDevice &device, CUstream stream)
     : Queue(device), cudaDevice(device), stream(stream),
-      exactStarts(exactStartsWanted()),
-      progress(std::make_shared<StreamProgress>()) {}
+      exactStarts(timestampsWanted() == 2),
+      markEveryTask(timestampsWanted() != 0),
+      progress(std::make_shared<StreamProgress>(device.cudaContext(), stream)) {
+}
 
 CudaQueue::~CudaQueue() {
   ScopedContext current(cudaDevice.cudaContext().handle());
-  cu().cuStreamSynchronize(stream);
+  uint64_t upTo = progress->submitted.load(std::memory_order_acquire);
+  if (cu().cuStreamSynchronize(stream) == CUDA_SUCCESS)
+    progress->finishedUpTo(upTo);
+  // Before the stream goes: the blocks kept for it are free now.
+  device().reusableBlocks().forget(this);
   cu().cuStreamDestroy(stream);
 }
 
@@ -63,7 +76,10 @@ SluiceStatus CudaQueue::waitFor(const EventList &deps) {
         continue;
       if (s == SLUICE_EVENT_ERROR)
         return dep->wait();
-      if (CUresult r = cu().cuStreamWaitEvent(stream, own->endEvent(), 0))
+      CUevent after = nullptr;
+      if (SluiceStatus st = own->waitableEvent(after))
+        return st;
+      if (CUresult r = cu().cuStreamWaitEvent(stream, after, 0))
         return cuFail(r, "cuStreamWaitEvent");
       continue;
     }
@@ -76,25 +92,26 @@ SluiceStatus CudaQueue::waitFor(const EventList &deps) {
   return SLUICE_SUCCESS;
 }
 
+template <typename Work>
 SluiceStatus CudaQueue::submit(const char *what, const EventList &deps,
-                               const std::function<CUresult()> &work,
-                               Ref<Event> &out) {
+                               Work &&work, Ref<Event> &out) {
   CudaContext &ctx = cudaDevice.cudaContext();
   ScopedContext current(ctx.handle());
   std::lock_guard<std::mutex> lock(submitMutex);
-  if (SluiceStatus s = waitFor(deps))
-    return s;
+  if (!deps.empty())
+    if (SluiceStatus s = waitFor(deps))
+      return s;
   Ref<CudaEvent> event;
   uint64_t seq = progress->submitted.load(std::memory_order_relaxed) + 1;
-  if (SluiceStatus s = CudaEvent::begin(ctx, stream, exactStarts, lastMark,
+  if (SluiceStatus s = CudaEvent::begin(ctx, exactStarts, progress->newest(),
                                         progress, seq, event))
     return s;
-  if (work)
+  if constexpr (!std::is_same_v<std::decay_t<Work>, std::nullptr_t>)
     if (CUresult r = work())
       return cuFail(r, what);
-  if (SluiceStatus s = event->recordEnd())
-    return s;
-  lastMark = event->mark();
+  if (markEveryTask)
+    if (SluiceStatus s = event->markNow())
+      return s;
   progress->submitted.store(seq, std::memory_order_release);
   out = std::move(event);
   return SLUICE_SUCCESS;
@@ -197,14 +214,22 @@ SluiceStatus CudaQueue::submitLaunch(Kernel &kernel, const uint64_t grid[3],
                         " bytes, the launch passes " +
                         std::to_string(args.valueSize(i)));
   }
-  std::vector<void *> params = args.pointers();
+  // The parameter addresses on the stack for the usual argument counts.
+  void *inlineParams[KernelArgs::kInlineArgs];
+  std::vector<void *> heapParams;
+  void **params = inlineParams;
+  if (args.size() > KernelArgs::kInlineArgs) {
+    heapParams.resize(args.size());
+    params = heapParams.data();
+  }
+  args.pointers(params);
   return submit(
       "cuLaunchKernel", deps,
       [&] {
         return cu().cuLaunchKernel(
             k.handle(), unsigned(grid[0]), unsigned(grid[1]), unsigned(grid[2]),
             unsigned(local[0]), unsigned(local[1]), unsigned(local[2]), 0,
-            stream, params.data(), nullptr);
+            stream, params, nullptr);
       },
       out);
 }

@@ -6,7 +6,6 @@
 
 #include "sluice/Runtime/Queue.h"
 
-#include <functional>
 #include <memory>
 #include <mutex>
 
@@ -17,12 +16,13 @@ class CudaEvent;
 struct TaskMark;
 struct StreamProgress;
 
-/// A non-blocking stream of the device's primary context. Every task ends
-/// with a CUevent; with $SLUICE_CUDA_TIMESTAMPS=exact it also starts with
-/// one (exact start times, one more driver call per task). Dependencies on
-/// CUDA events become cuStreamWaitEvent; an unfinished event of another
-/// backend is waited for on the submitting thread (it was submitted
-/// earlier, so it finishes).
+/// A non-blocking stream of the device's primary context. A task gets a
+/// CUevent after it only where something needs one (see StreamProgress);
+/// with $SLUICE_CUDA_TIMESTAMPS=on every task does, and with =exact every
+/// task also starts with one (exact start times, one more driver call per
+/// task). Dependencies on CUDA events of other streams become
+/// cuStreamWaitEvent; an unfinished event of another backend is waited for
+/// on the submitting thread (it was submitted earlier, so it finishes).
 class CudaQueue final : public Queue {
 public:
   static SluiceStatus create(CudaDevice &device, Ref<Queue> &out);
@@ -45,19 +45,18 @@ protected:
 
 private:
   CudaQueue(CudaDevice &device, CUstream stream);
-  /// Orders the stream after `deps`, runs `work` between the task's events
-  /// and returns the end event. `work` returns the driver's result.
-  SluiceStatus submit(const char *what, const EventList &deps,
-                      const std::function<CUresult()> &work, Ref<Event> &out);
+  /// Orders the stream after `deps`, runs `work` (which returns the
+  /// driver's result; null: no work) and returns the task's event.
+  template <typename Work>
+  SluiceStatus submit(const char *what, const EventList &deps, Work &&work,
+                      Ref<Event> &out);
   SluiceStatus waitFor(const EventList &deps);
   CUresult fillGeneric(char *dst, const void *pattern, size_t patternSize,
                        size_t bytes);
 
   CudaDevice &cudaDevice;
   CUstream stream;
-  bool exactStarts;
-  /// The end of the newest task (the next task's start, approximately).
-  std::shared_ptr<TaskMark> lastMark;
+  bool exactStarts, markEveryTask;
   std::shared_ptr<StreamProgress> progress;
   /// Keeps each task's events next to its work when threads share the queue.
   std::mutex submitMutex;
