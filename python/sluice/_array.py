@@ -338,7 +338,7 @@ ndarray = Array
 _ext.set_array_type(Array)
 
 _INPLACE_LOCK = threading.RLock()
-_FAST_OPS = None  # sluice._ops._FAST_OPS, set when _ops is imported
+_FAST_OPS = None  # sluice._dispatch._FAST_OPS, set when _ops is imported
 _ext.set_index_fallbacks(Array._getitem_slow, Array._setitem_slow)
 
 

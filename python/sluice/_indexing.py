@@ -230,9 +230,9 @@ def _flat_positions(x, offset, shape, strides):
 
 def gather(x, positions):
     """``x.flat[positions]`` (usm.gather; positions int64, in range)."""
-    from . import _ir, _ops
-    o, p = _ops._operand(x), _ops._operand(positions)
-    qid, kind = _ops._placement([o, p])
+    from . import _dispatch
+    o, p = _dispatch._operand(x), _dispatch._operand(positions)
+    qid, kind = _dispatch._placement([o, p])
 
     def emit(fb, vals):
         src, idx = vals
@@ -241,8 +241,9 @@ def gather(x, positions):
                       f"{src.type.text()}, {idx.type.text()} -> "
                       f"{rt.text()}", rt)]
 
-    return _ops._single(_ops._execute(("gather",), [o, p], [None, None],
-                                      emit, [tuple(p.shape)], qid, o.usm))
+    return _dispatch._single(_dispatch._execute(
+        ("gather",), [o, p], [None, None], emit, [tuple(p.shape)], qid,
+        o.usm))
 
 
 def _traced_advanced_getitem(x, key):
