@@ -188,5 +188,7 @@ def _finish():
 _atexit.register(_finish)
 
 from . import tensor  # noqa: E402  (after every name it re-exports)
+# The layer above the operations: the arrays' operators and methods.
+from . import _methods  # noqa: E402,F401
 
 __all__ = sorted(n for n in dir() if not n.startswith("_"))

@@ -879,10 +879,6 @@ for _i, _fn in enumerate((add, subtract, multiply, divide)):
     _ext.set_fast_fallback(_i, _fn)
 
 
-# The in-place operators of sluice.Array look their fast-path codes up here.
-from . import _array as _array_module  # noqa: E402
-
-_array_module._FAST_OPS = _FAST_OPS
 # The elementwise functions of the table (USMMathOps.td), and out=/where= on
 # every elementwise function and reduction: _elementwise.py.
 from ._elementwise import *  # noqa: E402,F401,F403
