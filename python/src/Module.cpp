@@ -230,6 +230,12 @@ void bindSettings(nb::module_ &m) {
       },
       "Registers the Python classes of sluice's exceptions.");
   m.def("set_array_type", [](nb::handle t) { setArrayType(t); });
+  // NumPy's names of the element types, by code (sluice-c/DType.h).
+  nb::list dtypeNames;
+#define SLUICE_DTYPE_NAME(c, cpp, numpy, bytes) dtypeNames.append(#numpy);
+  SLUICE_DTYPE_LIST(SLUICE_DTYPE_NAME)
+#undef SLUICE_DTYPE_NAME
+  m.attr("dtype_names") = nb::tuple(dtypeNames);
   m.def("set_synchronous", &setSynchronousMode);
   m.def("is_synchronous", &synchronousMode);
 }
