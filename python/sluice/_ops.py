@@ -674,12 +674,10 @@ def _logical_reduce(x, axis, keepdims, out, is_all):
     axes = _normalize_axes(axis, len(o.shape))
     b = astype(x, _dtypes.bool_, copy=False)
     if builtins.any(o.shape[a] == 0 for a in axes):
-        shape = tuple((1 if i in axes else d) for i, d in enumerate(o.shape)
-                      if keepdims or i not in axes)
-        from ._creation import full
-        return full(shape, is_all, dtype=_dtypes.bool_,
-                    sycl_queue=_queue_from_id(o.qid),
-                    usm_type={1: "device", 2: "shared", 3: "host"}[o.usm])
+        # Nothing to reduce: all is true and any false everywhere (no true
+        # element is counted).
+        count = sum(b, axis=axis, keepdims=keepdims)
+        return (equal if is_all else not_equal)(count, 0)
     return (min if is_all else max)(b, axis=axis, keepdims=keepdims, out=out)
 
 
