@@ -43,6 +43,7 @@
 #ifndef SLUICE_C_COMPILER_H
 #define SLUICE_C_COMPILER_H
 
+#include "sluice-c/DType.h"
 #include "sluice-c/Runtime.h"
 
 #include <stddef.h>
@@ -280,23 +281,7 @@ SLUICE_COMPILER_EXPORT SluiceStatus sluiceExecutableLookup(
 typedef struct SluiceValue_ *SluiceValue;
 typedef struct SluiceType_ *SluiceType;
 
-/* Element types (NumPy's names). */
-typedef enum SluiceDType {
-  SLUICE_DTYPE_BOOL = 0,
-  SLUICE_DTYPE_INT8 = 1,
-  SLUICE_DTYPE_INT16 = 2,
-  SLUICE_DTYPE_INT32 = 3,
-  SLUICE_DTYPE_INT64 = 4,
-  SLUICE_DTYPE_UINT8 = 5,
-  SLUICE_DTYPE_UINT16 = 6,
-  SLUICE_DTYPE_UINT32 = 7,
-  SLUICE_DTYPE_UINT64 = 8,
-  SLUICE_DTYPE_FLOAT16 = 9,
-  SLUICE_DTYPE_FLOAT32 = 10,
-  SLUICE_DTYPE_FLOAT64 = 11,
-  SLUICE_DTYPE_COMPLEX64 = 12,  /* complex<f32> */
-  SLUICE_DTYPE_COMPLEX128 = 13, /* complex<f64> */
-} SluiceDType;
+/* Element types: SluiceDType, sluice-c/DType.h. */
 
 /* A builder on the invocation's module (an empty module is made when the
  * invocation has none; a module past SLUICE_STAGE_INPUT cannot be built

@@ -2,25 +2,32 @@
 
 #include "sluice/Pipelines/Pipelines.h"
 #include "sluice/Conversion/Passes.h"
+#include "sluice/Dialect/USM/Transforms/Passes.h"
 
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "llvm/Support/raw_ostream.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
-// Passes are named by their flags so that a pipeline reads the same here, in
-// tests and in `--mlir-print-ir-after-all` output.
+// The pipelines are built from the passes' typed options (their
+// TableGen'd create functions); `--mlir-print-ir-after-all` and the pass
+// statistics name each pass by its flag.
 
 LogicalResult
 sluice::buildLowerToKernelsPipeline(OpPassManager &pm,
                                     const KernelPipelineOptions &options) {
-  std::string text =
-      "convert-usm-to-linalg,canonicalize,convert-linalg-to-kernels{"
-      "workgroup-size=" +
-      std::to_string(options.workgroupSize) +
-      "},canonicalize,cse,sluice-insert-deallocs,"
-      "sluice-expand-complex";
-  return parsePassPipeline(text, pm, llvm::errs());
+  pm.addPass(createConvertUSMToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  ConvertLinalgToKernelsPassOptions kernels;
+  kernels.workgroupSize = options.workgroupSize;
+  pm.addPass(createConvertLinalgToKernelsPass(kernels));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createInsertDeallocsPass());
+  pm.addPass(createExpandComplexPass());
+  return success();
 }
 
 LogicalResult
@@ -30,29 +37,30 @@ sluice::buildCompileProgramPipeline(OpPassManager &pm,
   auto wanted = [&](ProgramStage stage) {
     return stage > options.startAfter && stage <= options.stopAfter;
   };
-  auto add = [&](StringRef text) {
-    return parsePassPipeline(text, pm, llvm::errs());
-  };
-  if (wanted(ProgramStage::Placed) &&
-      failed(add("usm-verify-placement,usm-expand-contractions,canonicalize")))
-    return failure();
-  if (wanted(ProgramStage::Fused) && options.fuse &&
-      failed(add("usm-fuse-elementwise")))
-    return failure();
+  if (wanted(ProgramStage::Placed)) {
+    pm.addPass(usm::createUSMVerifyPlacementPass());
+    pm.addPass(usm::createUSMExpandContractionsPass());
+    pm.addPass(createCanonicalizerPass());
+  }
+  if (wanted(ProgramStage::Fused) && options.fuse)
+    pm.addPass(usm::createUSMFuseElementwisePass());
   if (wanted(ProgramStage::Kernels) &&
       failed(buildLowerToKernelsPipeline(pm, options.kernels)))
     return failure();
-  std::string binaries =
-      std::string("sluice-compile-spirv-kernels{native-f16=") +
-      (options.spirvNativeF16 ? "true" : "false") +
-      "},sluice-compile-cuda-kernels{chip=" + options.cudaChip +
-      " opt-level=" + std::to_string(options.cudaOptLevel) + "}";
-  if (wanted(ProgramStage::Binaries) && failed(add(binaries)))
-    return failure();
-  if (wanted(ProgramStage::LLVM) &&
-      failed(add("convert-host-to-runtime,canonicalize,"
-                 "reconcile-unrealized-casts")))
-    return failure();
+  if (wanted(ProgramStage::Binaries)) {
+    CompileSPIRVKernelsPassOptions spirv;
+    spirv.nativeF16 = options.spirvNativeF16;
+    pm.addPass(createCompileSPIRVKernelsPass(spirv));
+    CompileCUDAKernelsPassOptions cuda;
+    cuda.chip = options.cudaChip;
+    cuda.optLevel = options.cudaOptLevel;
+    pm.addPass(createCompileCUDAKernelsPass(cuda));
+  }
+  if (wanted(ProgramStage::LLVM)) {
+    pm.addPass(createConvertHostToRuntimePass());
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createReconcileUnrealizedCastsPass());
+  }
   return success();
 }
 

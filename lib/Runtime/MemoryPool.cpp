@@ -1,5 +1,6 @@
 //===- MemoryPool.cpp - The caching allocator of a device -----------------===//
 #include "sluice/Runtime/MemoryPool.h"
+#include "sluice/Runtime/ByteSize.h"
 #include "sluice/Runtime/Device.h"
 #include "sluice/Runtime/ErrorState.h"
 
@@ -10,42 +11,6 @@
 #include <string>
 
 namespace sluice::rt {
-
-bool parseByteSize(const char *text, uint64_t &bytes) {
-  if (!text || !*text)
-    return false;
-  const char *p = text;
-  while (std::isspace(static_cast<unsigned char>(*p)))
-    ++p;
-  if (!std::isdigit(static_cast<unsigned char>(*p)))
-    return false;
-  char *end = nullptr;
-  errno = 0;
-  unsigned long long v = std::strtoull(p, &end, 10);
-  if (errno)
-    return false;
-  std::string unit;
-  for (; *end; ++end)
-    if (!std::isspace(static_cast<unsigned char>(*end)))
-      unit += static_cast<char>(std::toupper(static_cast<unsigned char>(*end)));
-  int shift = 0;
-  if (unit.empty() || unit == "B")
-    shift = 0;
-  else if (unit == "K" || unit == "KB" || unit == "KIB")
-    shift = 10;
-  else if (unit == "M" || unit == "MB" || unit == "MIB")
-    shift = 20;
-  else if (unit == "G" || unit == "GB" || unit == "GIB")
-    shift = 30;
-  else if (unit == "T" || unit == "TB" || unit == "TIB")
-    shift = 40;
-  else
-    return false;
-  if (shift && v > (~0ull >> shift))
-    return false;
-  bytes = static_cast<uint64_t>(v) << shift;
-  return true;
-}
 
 namespace {
 

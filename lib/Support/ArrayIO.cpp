@@ -58,25 +58,11 @@ std::optional<DType> parseDTypeName(std::string_view name) {
 
 size_t dtypeSize(DType dtype) {
   switch (dtype) {
-  case DType::Bool:
-  case DType::I8:
-  case DType::U8:
-    return 1;
-  case DType::I16:
-  case DType::U16:
-  case DType::F16:
-    return 2;
-  case DType::I32:
-  case DType::U32:
-  case DType::F32:
-    return 4;
-  case DType::I64:
-  case DType::U64:
-  case DType::F64:
-  case DType::C64:
-    return 8;
-  case DType::C128:
-    return 16;
+#define SLUICE_DTYPE_SIZE(c, cpp, numpy, bytes)                                \
+  case DType::cpp:                                                             \
+    return bytes;
+    SLUICE_DTYPE_LIST(SLUICE_DTYPE_SIZE)
+#undef SLUICE_DTYPE_SIZE
   }
   return 1;
 }

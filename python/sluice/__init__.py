@@ -188,6 +188,8 @@ def _finish():
 _atexit.register(_finish)
 
 from . import tensor  # noqa: E402  (after every name it re-exports)
+# The layer above the operations: the arrays' operators and methods.
+from . import _methods  # noqa: E402,F401
 from . import _strided_copy  # noqa: E402
 
 _strided_copy.install()

@@ -1,20 +1,16 @@
 """sluice.Array: an n-dimensional array in USM memory bound to a queue."""
 
-import threading
-
 import numpy as np
 
 from . import _dtypes
 from . import _sluice as _ext
 from ._device import Device, _coerce_device, _queue_from_id
-from ._errors import PLACEMENT_MESSAGE, ExecutionPlacementError, TracerError
-from ._advanced_indexing import is_advanced
-from ._indexing import view_of
-from ._methods import ArrayMethods
+from ._errors import TracerError
 from ._placement import USM_NAMES, queue_info
+from ._trace import ScalarTracer, Tracer
 
 
-class Array(_ext.ArrayCore, ArrayMethods):
+class Array(_ext.ArrayCore):
     """An array in USM memory (device, shared or host) on one queue, like
     ``dpnp.ndarray``.
 
@@ -25,30 +21,14 @@ class Array(_ext.ArrayCore, ArrayMethods):
     ``ndarray(shape, dtype=..., sycl_queue=...)``.
     ``x[...]`` with integers, slices, ``...`` and None gives views that
     share memory.
+
+    This module holds the array's data, attributes, host conversion and
+    DLPack; its constructor, operators, methods, in-place operators and
+    indexing beyond views are functions of the operations, which
+    sluice._methods puts on the class.
     """
 
     __slots__ = ()
-
-    def __new__(cls, shape, dtype=None, buffer=None, offset=0, strides=None,
-                order="C", device=None, usm_type="device", sycl_queue=None):
-        """``ndarray(shape, dtype=None, buffer=None, offset=0, strides=None,
-        order="C", device=None, usm_type="device", sycl_queue=None)``, as
-        ``dpnp.ndarray``: a new uninitialised array of that shape on the
-        device or queue given, or, with ``buffer`` (a sluice.memory object
-        or anything with ``__sycl_usm_array_interface__``), an array over
-        that memory with ``offset`` and ``strides`` in elements."""
-        if buffer is None:
-            if strides is not None or offset:
-                raise ValueError("strides and offset need a buffer")
-            from ._creation import empty
-            return empty(shape, dtype=dtype, order=order, device=device,
-                         usm_type=usm_type, sycl_queue=sycl_queue)
-        if device is not None or sycl_queue is not None:
-            raise ValueError("an array over a buffer lives where the "
-                             "buffer is: give no device or sycl_queue")
-        from .tensor import usm_ndarray
-        return usm_ndarray(shape, dtype=dtype, strides=strides,
-                           buffer=buffer, offset=offset, order=order)
 
     def __init__(self, *args, **kwargs):
         pass  # __new__ made the array
@@ -148,151 +128,8 @@ class Array(_ext.ArrayCore, ArrayMethods):
             return format(self._item(), spec)
         return str(self) if not spec else format(str(self), spec)
 
-    # --- indexing -------------------------------------------------------------
-    # ArrayCore's __getitem__/__setitem__ (C++) take basic keys (and array
-    # values of the same dtype and queue); they call these for the rest.
-    def _getitem_slow(self, key):
-        if is_advanced(key):
-            from ._advanced_indexing import getitem
-            return getitem(self, key)
-        offset, shape, strides = view_of(self.shape, self._strides,
-                                         self._offset, key)
-        return self._view(offset, shape, strides)
-
-    def _setitem_slow(self, key, value):
-        from ._trace import ScalarTracer, Tracer
-        if self._readonly:
-            raise ValueError("assignment destination is read-only")
-        if is_advanced(key):
-            from ._advanced_indexing import setitem
-            return setitem(self, key, value)
-        offset, shape, strides = view_of(self.shape, self._strides,
-                                         self._offset, key)
-        dst = self._view(offset, shape, strides)
-        shape = tuple(shape)
-        if isinstance(value, (Tracer, ScalarTracer)):
-            raise TracerError("a traced value cannot be stored into a "
-                              "concrete array inside @sluice.jit")
-        if isinstance(value, Array):
-            if value._queue_id != self._queue_id:
-                raise ExecutionPlacementError(
-                    f"{PLACEMENT_MESSAGE} The target is on "
-                    f"{self.sycl_queue!r} and the value on "
-                    f"{value.sycl_queue!r}; migrate the value with "
-                    "to_device().")
-            src = value
-            if src.dtype != self.dtype:
-                src = src.astype(self.dtype)
-            dst._copy_from(_broadcast_view(src, shape))
-            return
-        if isinstance(value, (bool, int, float, np.generic)):
-            v = np.asarray(value).astype(self.dtype) if isinstance(
-                value, np.generic) else np.asarray(value, dtype=self.dtype)
-            dst._fill(v.tobytes())
-            return
-        try:
-            host = np.asarray(value, dtype=self.dtype)
-        except (TypeError, ValueError) as e:
-            raise TypeError(f"cannot assign {type(value).__name__} to a "
-                            f"sluice.Array: {e}") from None
-        src = _from_host(host, self._queue_id, self._usm_kind)
-        dst._copy_from(_broadcast_view(src, shape))
-
     def fill(self, value):
         self[...] = value
-
-    # --- in-place operators: compute, then copy into this array ---------------
-    def _inplace(self, op, other, name):
-        # The read and the write are submitted back to back under one lock,
-        # so they are adjacent in queue order: an update from another thread
-        # reads either before both or after both, and none is lost.
-        with _INPLACE_LOCK:
-            code = _FAST_OPS.get(name)
-            if code is not None and _ext.fast_into(code, self, other, self):
-                return self
-            return self._inplace_locked(op, other, name)
-
-    def _inplace_locked(self, op, other, name):
-        if self._readonly:
-            raise ValueError("output array is read-only")
-        from . import _ops
-        from ._trace import ScalarTracer, Tracer
-        if name in _ops._BINARY and \
-                not isinstance(other, (Tracer, ScalarTracer)) and \
-                _ops.writable_in_place(
-                    self, [other] if isinstance(other, Array) else []):
-            # One pass: the op writes this array's memory.
-            return _ops.binary_into(name, self, other, self)
-        r = op(self, other)
-        if r.dtype == self.dtype and r.shape == self.shape:
-            self._copy_from(r)  # the common case, without indexing
-            return self
-        if r.dtype != self.dtype:
-            if not np.can_cast(r.dtype, self.dtype, "same_kind"):
-                raise TypeError(
-                    f"Cannot cast ufunc '{name}' output from {r.dtype!r} to "
-                    f"{self.dtype!r} with casting rule 'same_kind'")
-            r = r.astype(self.dtype)
-        if tuple(r.shape) != tuple(self.shape):
-            raise ValueError(
-                f"non-broadcastable output operand with shape {self.shape} "
-                f"doesn't match the broadcast shape {r.shape}")
-        self[...] = r
-        return self
-
-    def __iadd__(self, o):
-        from . import _ops
-        return self._inplace(_ops.add, o, "add")
-
-    def __isub__(self, o):
-        from . import _ops
-        return self._inplace(_ops.subtract, o, "subtract")
-
-    def __imul__(self, o):
-        from . import _ops
-        return self._inplace(_ops.multiply, o, "multiply")
-
-    def __itruediv__(self, o):
-        from . import _ops
-        return self._inplace(_ops.divide, o, "divide")
-
-    def __ifloordiv__(self, o):
-        from . import _ops
-        return self._inplace(_ops.floor_divide, o, "floor_divide")
-
-    def __imod__(self, o):
-        from . import _ops
-        return self._inplace(_ops.remainder, o, "remainder")
-
-    def __ipow__(self, o):
-        from . import _ops
-        return self._inplace(_ops.power, o, "power")
-
-    def __reduce__(self):
-        # Pickling (mpi4py's lowercase comm.send, multiprocessing) copies
-        # the data to the host; unpickling copies it to the device of the
-        # same filter string, in the same USM kind.
-        return (_unpickle, (asnumpy(self), self.device.filter_string,
-                            self.usm_type))
-    def __iand__(self, o):
-        from . import _ops
-        return self._inplace(_ops.bitwise_and, o, "bitwise_and")
-
-    def __ior__(self, o):
-        from . import _ops
-        return self._inplace(_ops.bitwise_or, o, "bitwise_or")
-
-    def __ixor__(self, o):
-        from . import _ops
-        return self._inplace(_ops.bitwise_xor, o, "bitwise_xor")
-
-    def __ilshift__(self, o):
-        from . import _ops
-        return self._inplace(_ops.left_shift, o, "left_shift")
-
-    def __irshift__(self, o):
-        from . import _ops
-        return self._inplace(_ops.right_shift, o, "right_shift")
 
     # --- DLPack ------------------------------------------------------------------
     def __dlpack_device__(self):
@@ -337,14 +174,6 @@ class Array(_ext.ArrayCore, ArrayMethods):
 ndarray = Array
 _ext.set_array_type(Array)
 
-_INPLACE_LOCK = threading.RLock()
-_FAST_OPS = None  # sluice._ops._FAST_OPS, set when _ops is imported
-_ext.set_index_fallbacks(Array._getitem_slow, Array._setitem_slow)
-
-
-def _unpickle(data, device, usm_type):
-    from ._creation import asarray
-    return asarray(data, device=device, usm_type=usm_type)
 
 
 def _broadcast_view(src, shape):
@@ -379,7 +208,6 @@ def _from_host(host, qid, kind):
 def asnumpy(x, order="C"):
     """The array's data as a new NumPy array (waits for pending work).
     NumPy arrays and other objects go through ``numpy.asarray``."""
-    from ._trace import ScalarTracer, Tracer
     if isinstance(x, Array):
         out = np.empty(x.shape, dtype=x.dtype)
         x._to_host(out.reshape(-1).view(np.uint8))

@@ -13,31 +13,31 @@ import math
 
 import numpy as np
 
-from . import _dtypes, _ir
+from . import _dispatch, _dtypes, _ir
 from . import _ops
 
 
 def _array_operand(name, x):
-    o = _ops._operand(x)
+    o = _dispatch._operand(x)
     if not o.is_usm:
         from ._creation import asarray
         x = asarray(x)
-        o = _ops._operand(x)
+        o = _dispatch._operand(x)
     return x, o
 
 
 def _part_op(usm_op, x, in_dt, out_dt):
     """``usm.<usm_op>`` of ``x`` (converted to ``in_dt``) with ``out_dt``
     elements."""
-    o = _ops._operand(x)
+    o = _dispatch._operand(x)
     qid, kind = o.qid, o.usm
 
     def emit(fb, vals):
         rt = _ir.ArrayT(out_dt, vals[0].type.shape, qid, kind)
         return [_ir.elementwise(fb, usm_op, vals, rt)]
 
-    return _ops._single(_ops._execute(("cplx", usm_op, out_dt), [o], [in_dt],
-                                      emit, [o.shape], qid, kind))
+    return _dispatch._single(_dispatch._execute(
+        ("cplx", usm_op, out_dt), [o], [in_dt], emit, [o.shape], qid, kind))
 
 
 def _part_dtype(dt):
@@ -97,22 +97,23 @@ def angle(z, deg=False):
 def _from_parts(re, im):
     """The complex array ``re + im * 1j`` of two float arrays of one dtype
     (no arithmetic: infinities and NaNs stay in their parts)."""
-    ore, oim = _ops._operand(re), _ops._operand(im)
+    ore, oim = _dispatch._operand(re), _dispatch._operand(im)
     dt = np.result_type(ore.dtype, oim.dtype)
     if dt.kind != "f" or dt.itemsize < 4:
         dt = _dtypes.float32 if dt.itemsize <= 4 else _dtypes.float64
-    qid, kind = _ops._placement([ore, oim])
-    shape = _ops._broadcast([ore.shape, oim.shape])
+    qid, kind = _dispatch._placement([ore, oim])
+    shape = _dispatch._broadcast([ore.shape, oim.shape])
     cdt = _dtypes.complex64 if dt == _dtypes.float32 else _dtypes.complex128
 
     def emit(fb, vals):
-        rt = _ir.ArrayT(cdt, _ops._broadcast_types(
+        rt = _ir.ArrayT(cdt, _dispatch._broadcast_types(
             [v.type.shape for v in vals if isinstance(v.type, _ir.ArrayT)]),
             qid, kind)
         return [_ir.elementwise(fb, "complex", vals, rt)]
 
-    return _ops._single(_ops._execute(("cplx", "complex", cdt), [ore, oim],
-                                      [dt, dt], emit, [shape], qid, kind))
+    return _dispatch._single(_dispatch._execute(
+        ("cplx", "complex", cdt), [ore, oim], [dt, dt], emit, [shape], qid,
+        kind))
 
 
 def proj(z):
@@ -181,17 +182,6 @@ def reject_ordering(name, dt):
                     "absolute values instead")
 
 
-def complex_scalar_operand(o, dt):
-    """A complex scalar operand as a 0-d NumPy array of ``dt`` (the
-    programs' scalar arguments are at most 8 bytes: complex scalars travel
-    as arrays)."""
-    o.obj = np.asarray(o.obj, dtype=dt)
-    o.kind = "N"
-    o.dtype = dt
-    o.weak = None
-    o.shape = ()
-
-
 # --- reductions of complex arrays ------------------------------------------------
 
 def _reduced(o, axis):
@@ -209,7 +199,7 @@ def prod(x, axis=None, keepdims=False):
     products (the reduced axes moved last and padded with ones to a power
     of two, then halved), since a complex product does not split into
     reductions of the parts as a sum does."""
-    o = _ops._operand(x)
+    o = _dispatch._operand(x)
     axes, kept, n = _reduced(o, axis)
     if not axes:
         return _ops.copy(x)
@@ -242,7 +232,7 @@ def var(x, axis=None, ddof=0, keepdims=False, where=None):
     """NumPy's variance of complex numbers, ``mean(|x - mean(x)|**2)``:
     a real array of the parts' dtype (``where``, a mask or None, selects
     the elements counted)."""
-    o = _ops._operand(x)
+    o = _dispatch._operand(x)
     axes, kept, n = _reduced(o, axis)
     part = _part_dtype(o.dtype)
     if where is None:

@@ -11,7 +11,7 @@ import operator
 
 import numpy as np
 
-from . import _dtypes, _ir, _ops, _trace
+from . import _dispatch, _dtypes, _ir, _ops, _trace
 from . import _sluice as _ext
 from ._array import Array, _from_host, from_dlpack
 from ._placement import queue_info, resolve_queue, usm_kind
@@ -345,17 +345,17 @@ def _arange(n, first, delta, dt, q, kind):
         t = _ir.arith_constant(fb, delta.astype(sdt).item(), sdt, loc)
         rt = _ir.ArrayT(dt, (n,), q._id, kind)
         return _trace.Tracer(_ir.arange(fb, s, t, rt, loc=loc), tr)
-    ops = [_ops._Operand(first.item(), "S", dt),
-           _ops._Operand(delta.item(), "S", dt),
-           _ops._Operand(int(n), "S", _dtypes.int64)]
+    ops = [_dispatch._Operand(first.item(), "S", dt),
+           _dispatch._Operand(delta.item(), "S", dt),
+           _dispatch._Operand(int(n), "S", _dtypes.int64)]
 
     def emit(fb, vals):
         size = _ir.index_from(fb, vals[2])
         rt = _ir.ArrayT(dt, (None,), q._id, kind)
         return [_ir.arange(fb, vals[0], vals[1], rt, size=size)]
 
-    return _ops._execute(("arange", dt), ops, [dt, dt, _dtypes.int64],
-                         emit, [(n,)], q._id, kind)[0]
+    return _dispatch._execute(("arange", dt), ops, [dt, dt, _dtypes.int64],
+                              emit, [(n,)], q._id, kind)[0]
 
 
 def linspace(start, stop, /, num=50, *, dtype=None, device=None,

@@ -2,26 +2,11 @@
 
 import numpy as np
 
-# Index = the extension's dtype code (SluiceDType of sluice-c/Compiler.h).
-DTYPES = tuple(
-    np.dtype(t)
-    for t in (
-        np.bool_,
-        np.int8,
-        np.int16,
-        np.int32,
-        np.int64,
-        np.uint8,
-        np.uint16,
-        np.uint32,
-        np.uint64,
-        np.float16,
-        np.float32,
-        np.float64,
-        np.complex64,
-        np.complex128,
-    )
-)
+from . import _sluice as _ext
+
+# Index = the extension's dtype code: SluiceDType, whose one list
+# (sluice-c/DType.h) gives the extension these names.
+DTYPES = tuple(np.dtype(name) for name in _ext.dtype_names)
 CODES = {dt: i for i, dt in enumerate(DTYPES)}
 MLIR_NAMES = ("i1", "i8", "i16", "i32", "i64",
               "ui8", "ui16", "ui32", "ui64", "f16", "f32", "f64",

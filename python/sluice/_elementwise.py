@@ -18,7 +18,8 @@ import math
 
 import numpy as np
 
-from . import _dtypes, _ir, _ops, _trace
+from . import _dispatch, _dtypes, _ir, _ops, _trace
+from ._array import Array
 from ._errors import TracerError
 
 # name: (ufunc for type resolution, usm op, doc)
@@ -115,7 +116,7 @@ ALIASES = {
 # --- running a row ----------------------------------------------------------
 
 def _is_array(x):
-    return isinstance(x, (_ops._array_type(), _trace.Tracer))
+    return isinstance(x, (Array, _trace.Tracer))
 
 
 def _scalars_to_arrays(args):
@@ -132,27 +133,27 @@ def _scalars_to_arrays(args):
 
 def _apply(usm_op, ufunc, args, second_as_first=False):
     args = _scalars_to_arrays(args)
-    ops = [_ops._operand(a) for a in args]
-    tr = _ops._trace_for(ops) or _trace.current()
+    ops = [_dispatch._operand(a) for a in args]
+    tr = _dispatch._trace_for(ops) or _trace.current()
     loc = _trace.user_location() if tr is not None else None
-    qid, kind = _ops._placement(ops, loc)
-    r = _ops._resolve(ufunc, ops, qid)
+    qid, kind = _dispatch._placement(ops, loc)
+    r = _dispatch._resolve(ufunc, ops, qid)
     ins = list(r[:len(ops)])
     if second_as_first:  # ldexp: the exponent as a value of x1's type
         ins[1] = ins[0]
     res = _dtypes.bool_ if usm_op in _PREDICATES else ins[0]
     if res.kind == "b" and usm_op in ("floor", "ceil", "trunc", "rint"):
         return _ops.astype(args[0], r[len(ops)], copy=True)
-    shape = _ops._broadcast([o.shape for o in ops])
+    shape = _dispatch._broadcast([o.shape for o in ops])
 
     def emit(fb, vals):
-        rt = _ir.ArrayT(res, _ops._broadcast_types(
+        rt = _ir.ArrayT(res, _dispatch._broadcast_types(
             [v.type.shape for v in vals if isinstance(v.type, _ir.ArrayT)]),
             qid, kind)
         return [_ir.elementwise(fb, usm_op, vals, rt)]
 
-    out = _ops._execute(("ew", usm_op, res), ops, ins, emit, [shape], qid,
-                        kind)[0]
+    out = _dispatch._execute(("ew", usm_op, res), ops, ins, emit, [shape],
+                             qid, kind)[0]
     want = r[len(ops)]
     if want != res and want.kind != "b":
         out = _ops.astype(out, want, copy=False)
@@ -177,7 +178,7 @@ def _store(name, r, out, where):
         raise TracerError(
             f"{name}(..., out=) writes into an array, which @sluice.jit "
             "cannot do: use the result")
-    if not isinstance(out, _ops._array_type()):
+    if not isinstance(out, Array):
         raise TypeError(f"{name}: out must be a sluice.Array, not "
                         f"{type(out).__name__}")
     if r.dtype != out.dtype and not np.can_cast(r.dtype, out.dtype,
@@ -185,7 +186,7 @@ def _store(name, r, out, where):
         raise TypeError(
             f"Cannot cast ufunc '{name}' output from {r.dtype!r} to "
             f"{out.dtype!r} with casting rule 'same_kind'")
-    if _ops._broadcast_shapes([tuple(r.shape), tuple(out.shape)]) != \
+    if _dispatch._broadcast_shapes([tuple(r.shape), tuple(out.shape)]) != \
             tuple(out.shape):
         raise ValueError(
             f"non-broadcastable output operand with shape {out.shape} "
@@ -262,9 +263,9 @@ for _name, _doc in WRAPPED_BINARY.items():
 # --- compositions ---------------------------------------------------------------
 
 def _float_dtype(ufunc, *xs):
-    ops = [_ops._operand(x) for x in xs]
-    qid, _ = _ops._placement(ops)
-    return _ops._resolve(ufunc, ops, qid)[-1]
+    ops = [_dispatch._operand(x) for x in xs]
+    qid, _ = _dispatch._placement(ops)
+    return _dispatch._resolve(ufunc, ops, qid)[-1]
 
 
 def _as(x, dt):
@@ -431,7 +432,7 @@ def round(x, /, decimals=0, out=None):
     """Round to ``decimals`` decimals, ties to even (NumPy's ``round``)."""
     x = _scalars_to_arrays((x,))[0]
     if x.dtype.kind in "biu" and decimals >= 0:
-        r = _ops.copy(x) if isinstance(x, _ops._array_type()) else x
+        r = _ops.copy(x) if isinstance(x, Array) else x
     elif decimals == 0:
         r = _table["rint"](x)
     elif decimals > 0:
@@ -448,8 +449,8 @@ def round(x, /, decimals=0, out=None):
 def modf(x, out1=None, out2=None, /, *, out=(None, None), where=True):
     """Fractional and integral parts, both with x's sign."""
     x = _scalars_to_arrays((x,))[0]
-    o = _ops._operand(x)
-    x = _as(x, _ops._resolve(np.modf, [o], o.qid)[1])
+    o = _dispatch._operand(x)
+    x = _as(x, _dispatch._resolve(np.modf, [o], o.qid)[1])
     i = _table["trunc"](x)
     f = _ops.where(_table["isinf"](x), _table["copysign"](0.0, x),
                    _table["copysign"](_ops.subtract(x, i), x))
@@ -465,8 +466,8 @@ def modf(x, out1=None, out2=None, /, *, out=(None, None), where=True):
 def frexp(x, out1=None, out2=None, /, *, out=(None, None), where=True):
     """Mantissa in [0.5, 1) and integer exponent: x = m * 2**e."""
     x = _scalars_to_arrays((x,))[0]
-    o = _ops._operand(x)
-    dt = _ops._resolve(np.frexp, [o], o.qid)[1]
+    o = _dispatch._operand(x)
+    dt = _dispatch._resolve(np.frexp, [o], o.qid)[1]
     x = _as(x, dt)
     m = _apply("frexp_mantissa", np.negative, (x,))
     e = _ops.astype(_apply("frexp_exponent", np.negative, (x,)),
@@ -483,12 +484,12 @@ def frexp(x, out1=None, out2=None, /, *, out=(None, None), where=True):
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Whether a and b agree within atol + rtol * |b| (NumPy's isclose)."""
     a, b = _scalars_to_arrays((a, b))
-    oa, ob = _ops._operand(a), _ops._operand(b)
-    qid, _ = _ops._placement([oa, ob])
-    dt = _ops._resolve(np.add, [oa, ob], qid)[-1]
+    oa, ob = _dispatch._operand(a), _dispatch._operand(b)
+    qid, _ = _dispatch._placement([oa, ob])
+    dt = _dispatch._resolve(np.add, [oa, ob], qid)[-1]
     if dt.kind != "f":
-        dt = _ops._resolve(np.sin, [_ops._Operand(None, "A", dt, qid=qid)],
-                           qid)[-1]
+        dt = _dispatch._resolve(
+            np.sin, [_dispatch._Operand(None, "A", dt, qid=qid)], qid)[-1]
     a, b = _as(a, dt), _as(b, dt)
     isfinite, isnan = _table["isfinite"], _table["isnan"]
     close = _ops.less_equal(
@@ -525,8 +526,7 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     values given)."""
     x = _scalars_to_arrays((x,))[0]
     if x.dtype.kind != "f":
-        return _ops.copy(x) if copy and isinstance(
-            x, _ops._array_type()) else x
+        return _ops.copy(x) if copy and isinstance(x, Array) else x
     fi = np.finfo(x.dtype)
     hi = float(fi.max) if posinf is None else float(posinf)
     lo = float(fi.min) if neginf is None else float(neginf)
@@ -534,7 +534,7 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     r = _ops.where(_ops.equal(x, math.inf), hi, r)
     r = _ops.where(_ops.equal(x, -math.inf), lo, r)
     r = _as(r, x.dtype)
-    if not copy and isinstance(x, _ops._array_type()):
+    if not copy and isinstance(x, Array):
         x[...] = r
         return x
     return r
@@ -661,7 +661,7 @@ def clip(x, /, min=None, max=None, out=None, *, a_min=None, a_max=None,
     if hi is not None:
         r = _ops.minimum(r, hi)
     if r is x:
-        r = _ops.copy(x) if isinstance(x, _ops._array_type()) else x
+        r = _ops.copy(x) if isinstance(x, Array) else x
     if _is_array(x) and r.dtype != x.dtype and x.dtype.kind != "b" and \
             not builtins.any(_is_array(v) for v in (lo, hi)):
         r = _ops.astype(r, x.dtype, copy=False)

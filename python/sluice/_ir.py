@@ -311,3 +311,31 @@ def float_bits(value, dt):
     """The bit pattern of a float as an integer (for tests and caches)."""
     fmt = {2: "e", 4: "f", 8: "d"}[dt.itemsize]
     return int.from_bytes(struct.pack("<" + fmt, value), "little")
+
+
+def generic_shape(shape):
+    """The compiled form of a shape for eager kernels: 1s stay static (they
+    decide broadcasting), every other size is dynamic."""
+    return tuple(1 if d == 1 else None for d in shape)
+
+
+def convert_operand(fb, value, dt, qid, kind, loc=None):
+    """``value`` (an operand of an operation) converted to ``dt``: arrays
+    through usm.astype, scalars through arith (unsigned scalars become 0-d
+    arrays, as usm ops take only uiN-typed scalars for unsigned arrays)."""
+    t = value.type
+    if isinstance(t, ArrayT):
+        if t.dtype == dt:
+            return value
+        return astype(fb, value, t.with_(dtype=dt), loc)
+    if not t.signless:  # an eager kernel's scalar argument, already dt
+        return value
+    if dt.kind == "c":  # a real scalar with complex arrays: a 0-d array
+        part = _dtypes.float32 if dt.itemsize == 8 else _dtypes.float64
+        v = full(fb, cast_scalar(fb, value, part, loc),
+                 ArrayT(part, (), qid, kind), loc=loc)
+        return astype(fb, v, ArrayT(dt, (), qid, kind), loc)
+    v = cast_scalar(fb, value, dt, loc)
+    if dt.kind == "u":
+        return full(fb, v, ArrayT(dt, (), qid, kind), loc=loc)
+    return v

@@ -25,7 +25,7 @@ import numpy as np
 
 from . import _artifact, _compiler, _dtypes, _ir, _trace
 from . import _sluice as _ext
-from . import _indexing
+from . import _traced_indexing
 from ._array import Array, _from_host
 from ._device import _coerce_device
 from ._errors import TracerError
@@ -355,8 +355,7 @@ class JitFunction:
         if _distributed(args, kwargs):
             # sluice.distributed arrays: their distributions are checked
             # here, before tracing; each rank runs this on its blocks.
-            from .distributed import map_blocks
-            return map_blocks(self, *args, **kwargs)
+            return run_distributed(self, *args, **kwargs)
         s, targs, tkwargs = self._signature(args, kwargs)
         key = tuple(s.key)
         entry = self._cache.get(key)
@@ -442,8 +441,8 @@ class JitFunction:
                 raise TracerError(
                     f"{self.__name__} returns a traced scalar; return an "
                     "array (sluice.asarray) or a value computed outside")
-            if isinstance(o, _indexing.MaskedSelection):
-                raise _indexing._masked_error()
+            if isinstance(o, _traced_indexing.MaskedSelection):
+                raise _traced_indexing._masked_error()
             if type(o) in (tuple, list):
                 return ("seq", type(o), [flatten(x) for x in o])
             if type(o) is dict:
@@ -488,6 +487,11 @@ def jit(fn=None, *, static_argnums=(), static_argnames=(), fusion=True):
     def wrap(f):
         return JitFunction(f, static_argnums, static_argnames, fusion)
     return wrap(fn) if fn is not None else wrap
+
+
+# sluice.distributed.map_blocks, set by sluice.distributed when it is
+# imported (a layer above this one; its arrays exist only then).
+run_distributed = None
 
 
 def _distributed(args, kwargs):

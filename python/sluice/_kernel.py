@@ -107,6 +107,27 @@ def _scalar_sig(v):
     return None, None
 
 
+class _LaunchSides:
+    """The two sides of a kernel's launch while it is built: the host
+    function's arguments and ops, the launch's values and the kernel's
+    arguments (in the same order)."""
+
+    def __init__(self):
+        self.kernel_args = []  # (name, type) of the gpu.func
+        self.workgroup = []  # CUDA: workgroup attributions of the gpu.func
+        self.launch_args = []  # (value, type) in the host function
+        self.host_args = []  # (name, usm type) of @main
+        self.ops = []  # the host function's ops
+        self._consts = {}
+
+    def const(self, v):
+        """The host function's index constant ``v``."""
+        if v not in self._consts:
+            self._consts[v] = f"%hc{v}"
+            self.ops.insert(0, f"%hc{v} = arith.constant {v} : index")
+        return self._consts[v]
+
+
 class KernelFunction:
     """A kernel (see ``sluice.kernel``): launch it with ``call_kernel``."""
 
@@ -224,9 +245,23 @@ class KernelFunction:
 
     def _build(self, nd, ndim, sigs, qid):
         """The program's text and, under bounds checking, the checked
-        accesses (see Walker.bounds_check)."""
-        src = self.source
+        accesses (see Walker.bounds_check): the kernel's context, its
+        arguments on both sides of the launch, the index space, the body
+        and the module around them."""
         target = self._target(qid)
+        ctx = self._context(target, nd, ndim)
+        h = _LaunchSides()
+        params, prologue = self._bind_arguments(h, ctx, target, nd, sigs)
+        blocks, threads = self._index_space(h, target, nd, ndim)
+        body, em = self._settled_body(ctx, params)
+        text = self._module_text(h, qid, target, blocks, threads,
+                                 prologue, body, em)
+        return text, em.bounds_sites
+
+    def _context(self, target, nd, ndim):
+        """The kernel's compilation context (on the host, nd-range kernels
+        with barriers keep per-item variables)."""
+        src = self.source
         ctx = _Ctx(target, nd, ndim)
         if target == "host" and nd:
             split = any(contains_barrier(s, src.env) for s in src.tree.body)
@@ -237,22 +272,17 @@ class KernelFunction:
                             node, src.env) and isinstance(node.target,
                                                           ast.Name):
                         ctx.uniform_vars.add(node.target.id)
-        kernel_args = []  # (name, type) of the gpu.func
-        launch_args = []  # (value, type) in the host function
-        host_args = []  # (name, usm type) of @main
-        host_ops = []
+        return ctx
+
+    def _bind_arguments(self, h, ctx, target, nd, sigs):
+        """The arguments: the host function's, the launch's and the
+        kernel's (arrays as flat memrefs with their sizes; local arrays
+        allocated; scalars). Returns the values the kernel's parameters
+        name and the kernel's prologue."""
+        src = self.source
         params = {src.params[0]: ItemObj(nd)}
         prologue_params = []
         local_allocs = []
-        workgroup = []  # CUDA: workgroup attributions of the gpu.func
-        cidx = {}
-
-        def hconst(v):
-            if v not in cidx:
-                cidx[v] = f"%hc{v}"
-                host_ops.insert(0, f"%hc{v} = arith.constant {v} : index")
-            return cidx[v]
-
         names = list(src.params[1:])
         if sigs and isinstance(sigs[-1], _BoundsSig):
             names.append(_BOUNDS_NAME)
@@ -265,46 +295,46 @@ class KernelFunction:
                 et = mlir_type(s.dtype)
                 mt = f"memref<{'?x' * s.ndim}{et}, {space}>"
                 flat = f"memref<?x{et}, {space}>"
-                host_args.append((f"%a{k}", usm))
-                host_ops.append(f"%m{k} = builtin.unrealized_conversion_cast "
-                                f"%a{k} : {usm} to {mt}")
-                kernel_args.append((f"%p{k}", flat))
-                launch_args.append((f"%f{k}", flat))
+                h.host_args.append((f"%a{k}", usm))
+                h.ops.append(f"%m{k} = builtin.unrealized_conversion_cast "
+                             f"%a{k} : {usm} to {mt}")
+                h.kernel_args.append((f"%p{k}", flat))
+                h.launch_args.append((f"%f{k}", flat))
                 dims = []
                 for d in range(s.ndim):
-                    host_ops.append(f"%m{k}d{d} = memref.dim %m{k}, "
-                                    f"{hconst(d)} : {mt}")
-                    kernel_args.append((f"%p{k}d{d}", "index"))
-                    launch_args.append((f"%m{k}d{d}", "index"))
+                    h.ops.append(f"%m{k}d{d} = memref.dim %m{k}, "
+                                 f"{h.const(d)} : {mt}")
+                    h.kernel_args.append((f"%p{k}d{d}", "index"))
+                    h.launch_args.append((f"%m{k}d{d}", "index"))
                     dims.append(Index(f"%p{k}d{d}"))
                 if s.ndim > 1:
                     total = f"%m{k}d0"
                     for d in range(1, s.ndim):
-                        host_ops.append(f"%m{k}t{d} = arith.muli {total}, "
-                                        f"%m{k}d{d} : index")
+                        h.ops.append(f"%m{k}t{d} = arith.muli {total}, "
+                                     f"%m{k}d{d} : index")
                         total = f"%m{k}t{d}"
-                    host_ops.append(
+                    h.ops.append(
                         f"%f{k} = memref.reinterpret_cast %m{k} to offset: "
                         f"[0], sizes: [{total}], strides: [1] : {mt} to "
                         f"{flat}")
                 else:
-                    host_ops.append(f"%f{k} = builtin.unrealized_conversion_"
-                                    f"cast %m{k} : {mt} to {flat}")
+                    h.ops.append(f"%f{k} = builtin.unrealized_conversion_"
+                                 f"cast %m{k} : {mt} to {flat}")
                 params[name] = ArrayRef(f"%p{k}", flat, s.dtype, dims,
                                         "global", label=name)
                 if target == "spirv":
-                    host_ops.append(
+                    h.ops.append(
                         f"%x{k} = memref.extract_aligned_pointer_as_index "
                         f"%f{k} : {flat} -> index")
                     # Inverted: the runtime would pass a value that is a
                     # USM address as a pointer argument.
-                    host_ops.append(f"%z{k} = arith.index_cast %x{k} : index "
-                                    "to i64")
-                    host_ops.append(f"%hm1_{k} = arith.constant -1 : i64")
-                    host_ops.append(f"%y{k} = arith.xori %z{k}, %hm1_{k} : "
-                                    "i64")
-                    kernel_args.append((f"%p{k}addr", "i64"))
-                    launch_args.append((f"%y{k}", "i64"))
+                    h.ops.append(f"%z{k} = arith.index_cast %x{k} : index "
+                                 "to i64")
+                    h.ops.append(f"%hm1_{k} = arith.constant -1 : i64")
+                    h.ops.append(f"%y{k} = arith.xori %z{k}, %hm1_{k} : "
+                                 "i64")
+                    h.kernel_args.append((f"%p{k}addr", "i64"))
+                    h.launch_args.append((f"%y{k}", "i64"))
                     params[name].addr = f"%p{k}addr"
                 if name == _BOUNDS_NAME:
                     ctx.bounds = params.pop(name)
@@ -321,88 +351,97 @@ class KernelFunction:
                         # A workgroup attribution of the gpu.func: NVVM has
                         # no lowering of a workgroup memref.alloc (it became
                         # a device-heap malloc read as shared memory).
-                        workgroup.append(f"%w{k} : {mt}")
+                        h.workgroup.append(f"%w{k} : {mt}")
                     else:
                         local_allocs.append(f"%w{k} = memref.alloc() : {mt}")
                 params[name] = ArrayRef(f"%w{k}", mt, dt, list(shape),
                                         "local", label=name)
             else:
                 dt, weak = s[1], s[2]
-                host_args.append((f"%a{k}", mlir_type(dt) if dt.kind != "u"
+                h.host_args.append((f"%a{k}", mlir_type(dt) if dt.kind != "u"
                                   else _dtypes.mlir(dt)))
                 if dt == BOOL:
-                    host_ops.append(f"%s{k} = arith.extui %a{k} : i1 to i8")
-                    kernel_args.append((f"%p{k}", "i8"))
-                    launch_args.append((f"%s{k}", "i8"))
+                    h.ops.append(f"%s{k} = arith.extui %a{k} : i1 to i8")
+                    h.kernel_args.append((f"%p{k}", "i8"))
+                    h.launch_args.append((f"%s{k}", "i8"))
                     prologue_params.append(
                         f"%q{k} = arith.trunci %p{k} : i8 to i1")
                     params[name] = Scalar(f"%q{k}", dt, weak=weak)
                 else:
                     host = f"%a{k}"
                     if dt.kind == "u":
-                        host_ops.append(
+                        h.ops.append(
                             f"%u{k} = builtin.unrealized_conversion_cast "
                             f"%a{k} : {_dtypes.mlir(dt)} to {mlir_type(dt)}")
                         host = f"%u{k}"
-                    kernel_args.append((f"%p{k}", mlir_type(dt)))
-                    launch_args.append((host, mlir_type(dt)))
+                    h.kernel_args.append((f"%p{k}", mlir_type(dt)))
+                    h.launch_args.append((host, mlir_type(dt)))
                     params[name] = Scalar(f"%p{k}", dt, weak=weak)
+        return params, prologue_params + local_allocs
+
+    def _index_space(self, h, target, nd, ndim):
+        """The launch's grid: run-time sizes (i64 arguments of @main), the
+        kernel's index arguments; returns (blocks, threads)."""
         # The index space: run-time sizes (i64 arguments of @main).
         nrange = ndim * (2 if nd else 1)
         for r in range(nrange):
-            host_args.append((f"%r{r}", "i64"))
-            host_ops.append(f"%ri{r} = arith.index_cast %r{r} : i64 to index")
+            h.host_args.append((f"%r{r}", "i64"))
+            h.ops.append(f"%ri{r} = arith.index_cast %r{r} : i64 to index")
         glob = [f"%ri{d}" for d in range(ndim)]
         local = [f"%ri{ndim + d}" for d in range(ndim)] if nd else \
-            [hconst(1)] * ndim
+            [h.const(1)] * ndim
         for d in range(ndim):
-            host_ops.append(f"%hn{d} = arith.divui {glob[d]}, {local[d]} : "
-                            "index")
-        host_ops.append("%hgt = arith.constant 1 : index")
-        host_ops.append("%hlt = arith.constant 1 : index")
-        host_ops.append("%hng = arith.constant 1 : index")
+            h.ops.append(f"%hn{d} = arith.divui {glob[d]}, {local[d]} : "
+                         "index")
+        h.ops.append("%hgt = arith.constant 1 : index")
+        h.ops.append("%hlt = arith.constant 1 : index")
+        h.ops.append("%hng = arith.constant 1 : index")
         tot_g, tot_l, tot_n = "%hgt", "%hlt", "%hng"
         for d in range(ndim):
-            host_ops.append(f"%hgt{d} = arith.muli {tot_g}, {glob[d]} : index")
-            host_ops.append(f"%hlt{d} = arith.muli {tot_l}, {local[d]} : "
-                            "index")
-            host_ops.append(f"%hng{d} = arith.muli {tot_n}, %hn{d} : index")
+            h.ops.append(f"%hgt{d} = arith.muli {tot_g}, {glob[d]} : index")
+            h.ops.append(f"%hlt{d} = arith.muli {tot_l}, {local[d]} : "
+                         "index")
+            h.ops.append(f"%hng{d} = arith.muli {tot_n}, %hn{d} : index")
             tot_g, tot_l, tot_n = f"%hgt{d}", f"%hlt{d}", f"%hng{d}"
         for d in range(ndim):
-            kernel_args.append((f"%g{d}", "index"))
-            launch_args.append((glob[d], "index"))
-            kernel_args.append((f"%l{d}", "index"))
-            launch_args.append((local[d], "index"))
-            kernel_args.append((f"%n{d}", "index"))
-            launch_args.append((f"%hn{d}", "index"))
-        kernel_args.append(("%lt", "index"))
-        launch_args.append((tot_l, "index"))
-        kernel_args.append(("%gt", "index"))
-        launch_args.append((tot_g, "index"))
-        one = hconst(1)
+            h.kernel_args.append((f"%g{d}", "index"))
+            h.launch_args.append((glob[d], "index"))
+            h.kernel_args.append((f"%l{d}", "index"))
+            h.launch_args.append((local[d], "index"))
+            h.kernel_args.append((f"%n{d}", "index"))
+            h.launch_args.append((f"%hn{d}", "index"))
+        h.kernel_args.append(("%lt", "index"))
+        h.launch_args.append((tot_l, "index"))
+        h.kernel_args.append(("%gt", "index"))
+        h.launch_args.append((tot_g, "index"))
+        one = h.const(1)
         if nd:
             blocks, threads = tot_n, (one if target == "host" else tot_l)
         elif target == "host":
             # Workgroups of at least _HOST_GRAIN items, at most
             # _HOST_MAX_GROUPS of them; `chunk` items each.
-            host_ops += [
-                f"%hgr = arith.ceildivui {tot_g}, {hconst(_HOST_GRAIN)} : "
+            h.ops += [
+                      f"%hgr = arith.ceildivui {tot_g}, {h.const(_HOST_GRAIN)} : "
                 "index",
-                f"%hgm = arith.minui %hgr, {hconst(_HOST_MAX_GROUPS)} : "
+                f"%hgm = arith.minui %hgr, {h.const(_HOST_MAX_GROUPS)} : "
                 "index",
                 f"%hgb = arith.maxui %hgm, {one} : index",
                 f"%hch = arith.ceildivui {tot_g}, %hgb : index"]
-            kernel_args.append(("%chunk", "index"))
-            launch_args.append(("%hch", "index"))
+            h.kernel_args.append(("%chunk", "index"))
+            h.launch_args.append(("%hch", "index"))
             blocks, threads = "%hgb", one
         else:
-            host_ops += [
-                f"%hgr = arith.ceildivui {tot_g}, {hconst(_GPU_GROUP)} : "
+            h.ops += [
+                      f"%hgr = arith.ceildivui {tot_g}, {h.const(_GPU_GROUP)} : "
                 "index",
                 f"%hgb = arith.maxui %hgr, {one} : index"]
-            blocks, threads = "%hgb", hconst(_GPU_GROUP)
+            blocks, threads = "%hgb", h.const(_GPU_GROUP)
+        return blocks, threads
 
-        # The kernel body, until the variables' types settle.
+    def _settled_body(self, ctx, params):
+        """The kernel body, emitted until the variables' types settle;
+        returns its lines and the Emitter."""
+        src = self.source
         var_types, var_nonneg = {}, {}
         for _ in range(8):
             em = Emitter(ctx, dict(var_types), dict(var_nonneg))
@@ -431,7 +470,12 @@ class KernelFunction:
         else:
             raise KernelError("the types of the kernel's variables do not "
                               "settle", em.loc)
+        return body, em
 
+    def _module_text(self, h, qid, target, blocks, threads, prologue, body,
+                     em):
+        """The module: @main launching the gpu.func."""
+        one = h.const(1)
         fname = "".join(c if c.isalnum() or c == "_" else "_"
                         for c in self.__name__) or "kernel"
         mod = _MODULES[target]
@@ -440,30 +484,30 @@ class KernelFunction:
         # The host side only launches: compiled without optimisation
         # (HostKernels.cpp), which saves LLVM a third of its time.
         lines.append("  func.func @main(" + ", ".join(
-            f"{n}: {t}" for n, t in host_args) +
+            f"{n}: {t}" for n, t in h.host_args) +
             ") attributes {sluice.optimize_none} {")
-        lines += ["    " + o for o in host_ops]
+        lines += ["    " + o for o in h.ops]
         lines.append(
             f"    gpu.launch_func @{mod}::@{fname} blocks in ({blocks}, {one}, "
             f"{one}) threads in ({threads}, {one}, {one}) args(" +
-            ", ".join(f"{v} : {t}" for v, t in launch_args) +
+            ", ".join(f"{v} : {t}" for v, t in h.launch_args) +
             f") {{sluice.queue = {qattr}}}")
         lines.append("    return")
         lines.append("  }")
         lines.append(f"  gpu.module @{mod} {{")
-        attributions = (f" workgroup({', '.join(workgroup)})"
-                        if workgroup else "")
+        attributions = (f" workgroup({', '.join(h.workgroup)})"
+                        if h.workgroup else "")
         lines.append(f"    gpu.func @{fname}(" + ", ".join(
-            f"{n}: {t}" for n, t in kernel_args) + ")" + attributions +
+            f"{n}: {t}" for n, t in h.kernel_args) + ")" + attributions +
             " kernel {")
-        for p in prologue_params + local_allocs + em.prologue:
+        for p in prologue + em.prologue:
             lines.append("      " + p)
         lines += ["    " + b for b in body]
         lines.append("      gpu.return")
         lines.append("    }")
         lines.append("  }")
         lines.append("}")
-        return "\n".join(lines) + "\n", em.bounds_sites
+        return "\n".join(lines) + "\n"
 
     def _emit_body(self, em, w, ctx):
         """The body's lines around the walk of the kernel's statements."""

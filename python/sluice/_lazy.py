@@ -29,11 +29,6 @@ from . import _compiler, _dtypes, _ir
 from . import _sluice as _ext
 
 
-def _generic_shape(shape):
-    from ._ops import _generic_shape as generic  # (_ops imports this module)
-    return generic(shape)
-
-
 def _env_on(name, default):
     v = os.environ.get(name, "").strip().lower()
     if not v:
@@ -137,12 +132,10 @@ def _result_types_of(key, ops, in_dtypes, emit, qid, kind):
     once per operation signature)."""
     types = _result_types.get(key)
     if types is None:
-        from ._ops import _to_operand_value
         fb = _ir.FunctionBuilder("main")
         values = []
         for o, dt in zip(ops, in_dtypes):
-            values.append(_arg_value(fb, _sig_of(o, dt), dt, qid, kind,
-                                     _to_operand_value))
+            values.append(_arg_value(fb, _sig_of(o, dt), dt, qid, kind))
         types = [v.type for v in emit(fb, values)]
         _result_types[key] = types
     return types
@@ -150,17 +143,17 @@ def _result_types_of(key, ops, in_dtypes, emit, qid, kind):
 
 def _sig_of(o, dt):
     if o.kind == "A":
-        return ("A", o.dtype, _generic_shape(o.shape), o.usm)
+        return ("A", o.dtype, _ir.generic_shape(o.shape), o.usm)
     return ("S", dt if dt is not None else o.dtype)
 
 
-def _arg_value(fb, sig, dt, qid, kind, convert):
+def _arg_value(fb, sig, dt, qid, kind):
     if sig[0] == "A":
         v = fb.arg(_ir.ArrayT(sig[1], sig[2], qid, sig[3]))
     else:
         v = fb.arg(_ir.ScalarT(sig[1], signless=False))
     if dt is not None:
-        v = convert(fb, None, dt, qid, kind, v, None)
+        v = _ir.convert_operand(fb, v, dt, qid, kind)
     return v
 
 
@@ -204,7 +197,7 @@ def _limit(qid):
 
 def record(key, ops, in_dtypes, emit, out_shapes, qid, kind, fast=None,
            bounds=()):
-    """Records one operation (resolved by _ops._execute) on queue ``qid``
+    """Records one operation (resolved by _dispatch._execute) on queue ``qid``
     and returns its result arrays, or None when it cannot be recorded.
     ``fast``: (op code, operands) to register with the C++ fast path, whose
     next hits on operands of the same signatures record through
@@ -402,7 +395,7 @@ def _remaining(g):
                     continue
                 t = src.types[ref[1]]
                 x = tok.array(t[1], list(src.shapes[ref[1]]))
-                sig = ("A", t[2], _generic_shape(src.shapes[ref[1]]), t[0])
+                sig = ("A", t[2], _ir.generic_shape(src.shapes[ref[1]]), t[0])
             else:
                 x, sig = g.args[ref], g.sigs[ref]
             if sig[0] == "A":
@@ -497,10 +490,9 @@ def _run(g, live):
 
 
 def _compile(g, nodes, need, used_args, arg_map, live):
-    from ._ops import _to_operand_value
     fb = _ir.FunctionBuilder("main")
     # (each node converts its operands itself: no conversion here)
-    argv = [_arg_value(fb, g.sigs[i], None, g.qid, g.kind, None)
+    argv = [_arg_value(fb, g.sigs[i], None, g.qid, g.kind)
             for i in used_args]
     values = {}
     for j, n in enumerate(nodes):
@@ -513,7 +505,7 @@ def _compile(g, nodes, need, used_args, arg_map, live):
             else:
                 v = argv[arg_map[ref]]
             if dt is not None:
-                v = _to_operand_value(fb, None, dt, g.qid, g.kind, v, None)
+                v = _ir.convert_operand(fb, v, dt, g.qid, g.kind)
             vals.append(v)
         for r, v in enumerate(n.emit(fb, vals)):
             values[(j, r)] = v

@@ -83,7 +83,7 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None,
         raise ValueError("need at least one array to concatenate")
     like = _first_usm(arrays)
     arrays = [_usm(a, like) for a in arrays]
-    from ._ops import _operand, _placement
+    from ._dispatch import _operand, _placement
     _placement([_operand(a) for a in arrays])
     if axis is None:
         arrays = [ravel(a) for a in arrays]

@@ -1,15 +1,12 @@
 """Array operations: NumPy semantics on usm IR, eager or traced.
 
-Each operation normalises its operands (sluice arrays, traced arrays,
-Python and NumPy scalars, NumPy arrays), finds the queue they share
-(compute follows data: two queues are an ExecutionPlacementError) and the
-coerced USM kind, resolves dtypes as NumPy does (through the ufunc's own
-type resolution, Python scalars weak), and then either
-
-- records the op in the active trace (inside ``@sluice.jit``), or
-- runs it now: a one-op program with dynamic sizes (static 1s, so that
-  broadcasting is decided at compile time) is compiled once per op, dtypes,
-  ranks and placement, cached, and submitted asynchronously to the queue.
+The arithmetic, comparison and logical operations with fast paths, where,
+astype, reductions (sum, prod, max, min, mean, var, std, all, any), shape
+operations (reshape, transpose, squeeze, expand_dims, broadcast_to, ...)
+and placement (to_device, copy). Each one checks its arguments, resolves
+its dtypes and shape, and runs through sluice._dispatch (eagerly, lazily or
+in the active trace); the elementwise functions of the table, with out= and
+where= on every one, are sluice._elementwise's.
 """
 
 import builtins
@@ -17,376 +14,20 @@ import operator
 
 import numpy as np
 
-from . import _compiler, _dtypes, _ir, _lazy, _trace
+from . import _dtypes, _ir, _trace
 from . import _sluice as _ext
-from ._errors import PLACEMENT_MESSAGE, ExecutionPlacementError, TracerError
-from ._placement import coerce_kinds, execution_queue, queue_info
+from ._array import Array
+from ._dispatch import (_FAST_OPS, _INTO_BASE, _Operand, _broadcast,
+                        _broadcast_shapes, _broadcast_types, _execute,
+                        _operand, _placement, _resolve, _single, _trace_for)
+from ._errors import TracerError
+from ._placement import queue_info
 from ._device import _coerce_device, _queue_from_id
 
 try:  # NumPy >= 2
     from numpy.exceptions import AxisError
 except ImportError:  # pragma: no cover
     AxisError = np.AxisError
-
-
-def _array_type():
-    from ._array import Array
-    return Array
-
-
-# --- operands ---------------------------------------------------------------
-
-class _Operand:
-    """One operand of an operation.
-
-    kind: "A" a sluice.Array, "T" a Tracer, "S" a scalar with a known value
-    (Python or NumPy), "D" a traced scalar, "N" a NumPy array.
-    """
-
-    __slots__ = ("obj", "kind", "dtype", "weak", "shape", "qid", "usm")
-
-    def __init__(self, obj, kind, dtype, weak=None, shape=(), qid=None,
-                 usm=None):
-        self.obj = obj
-        self.kind = kind
-        self.dtype = dtype
-        self.weak = weak
-        self.shape = shape
-        self.qid = qid
-        self.usm = usm
-
-    @property
-    def is_usm(self):
-        return self.kind in "AT"
-
-    def resolve_key(self):
-        """What NumPy's type resolution sees: a dtype, or the Python type of
-        a weak scalar."""
-        if self.weak is not None and self.weak is not bool:
-            return self.weak
-        return self.dtype
-
-
-def _operand(x):
-    Array = _array_type()
-    if isinstance(x, Array):
-        return _Operand(x, "A", x.dtype, shape=x.shape, qid=x._queue_id,
-                        usm=x._usm_kind)
-    if isinstance(x, _trace.Tracer):
-        t = x._v.type
-        return _Operand(x, "T", t.dtype, shape=t.shape, qid=t.qid,
-                        usm=t.kind)
-    t = type(x)
-    if t is bool or t is int or t is float:
-        dt = (_dtypes.bool_ if t is bool else
-              _dtypes.int64 if t is int else _dtypes.float64)
-        return _Operand(x, "S", dt, weak=t)
-    if isinstance(x, _trace.ScalarTracer):
-        return _Operand(x, "D", x.dtype, weak=x.weak)
-    if t is complex:  # weak, as Python floats are
-        return _Operand(x, "S", _dtypes.complex128, weak=complex)
-    if isinstance(x, np.generic):
-        return _Operand(x.item(), "S", _dtypes.to_dtype(x.dtype))
-    if isinstance(x, np.ndarray):
-        return _Operand(x, "N", _dtypes.to_dtype(x.dtype), shape=x.shape)
-    if isinstance(x, bool):  # subclasses (IntEnum, ...)
-        return _operand(bool(x))
-    if isinstance(x, int):
-        return _operand(int(x))
-    if isinstance(x, float):
-        return _operand(float(x))
-    if isinstance(x, complex):
-        return _operand(complex(x))
-    raise TypeError(
-        f"unsupported operand type {t.__name__}: expected sluice.Array, a "
-        "Python or NumPy scalar, or a NumPy array")
-
-
-def _placement(ops, where=None):
-    """(queue id, USM kind) of the USM operands."""
-    qids = [o.qid for o in ops if o.is_usm]
-    if not qids:
-        raise ExecutionPlacementError(
-            f"{PLACEMENT_MESSAGE} One of the arguments must be a "
-            "sluice.Array (NumPy data and scalars follow the array they "
-            "meet).")
-    qid = execution_queue(qids, where)
-    return qid, coerce_kinds([o.usm for o in ops if o.is_usm])
-
-
-def _trace_for(ops):
-    tr = None
-    for o in ops:
-        if o.kind in "TD":
-            t = o.obj._trace
-            if tr is None:
-                tr = t
-            elif t is not tr:
-                raise TracerError("values of two different traces met")
-    if tr is not None and tr is not _trace.current():
-        raise TracerError("a traced value escaped its @sluice.jit function")
-    return tr
-
-
-_resolve_cache = {}
-
-
-def _resolve(ufunc, ops, qid):
-    """NumPy's loop dtypes for ``ufunc`` on the operands, with float16 and
-    float64 results fitted to the device."""
-    key = (ufunc, tuple(o.resolve_key() for o in ops), qid)
-    r = _resolve_cache.get(key)
-    if r is None:
-        r = ufunc.resolve_dtypes(tuple(o.resolve_key() for o in ops)
-                                 + (None,) * ufunc.nout)
-        r = tuple(_dtypes.to_dtype(d) for d in r)
-        info = queue_info(_queue_from_id(qid))
-        strong = {o.dtype for o in ops if o.weak is None}
-        r = tuple(d if d in strong else _dtypes.fit_device(d, info)
-                  for d in r)
-        _resolve_cache[key] = r
-    for o, d in zip(ops, r):
-        if o.kind == "S" and o.weak is int and d.kind in "iu":
-            _dtypes.check_int_range(o.obj, d)
-    return r
-
-
-def _generic_shape(shape):
-    """The compiled form of a shape for eager kernels: 1s stay static (they
-    decide broadcasting), every other size is dynamic."""
-    return tuple(1 if d == 1 else None for d in shape)
-
-
-def _broadcast_types(shapes):
-    """NumPy broadcasting of shapes whose sizes may be None (dynamic)."""
-    nd = builtins.max((len(s) for s in shapes), default=0)
-    out = []
-    for i in range(nd):
-        dims = [s[i - nd + len(s)] for s in shapes if i - nd + len(s) >= 0]
-        static = [d for d in dims if d is not None and d != 1]
-        if static:
-            out.append(static[0])
-        elif builtins.any(d is None for d in dims):
-            out.append(None)
-        else:
-            out.append(1)
-    return tuple(out)
-
-
-def _broadcast_shapes(shapes):
-    """NumPy broadcasting of static shapes, in Python integers (no size
-    limit: NumPy's own refuses shapes it could not allocate); None when they
-    do not broadcast."""
-    nd = builtins.max((len(s) for s in shapes), default=0)
-    out = []
-    for i in range(nd):
-        size = 1
-        for s in shapes:
-            j = i - nd + len(s)
-            if j < 0 or s[j] == 1:
-                continue
-            if size != 1 and s[j] != size:
-                return None
-            size = s[j]
-        out.append(size)
-    return tuple(out)
-
-
-def _broadcast(shapes):
-    shape = _broadcast_shapes([tuple(s) for s in shapes])
-    if shape is None:
-        raise ValueError(
-            "operands could not be broadcast together with shapes "
-            + " ".join(str(tuple(s)) for s in shapes))
-    return shape
-
-
-# --- running an operation -----------------------------------------------------
-
-class _Kernel:
-    """A compiled one-op program and how to call it."""
-
-    __slots__ = ("program", "array_args")
-
-    def __init__(self, program, array_args):
-        self.program = program
-        self.array_args = array_args
-
-
-_kernels = {}
-
-
-def kernel_cache_size():
-    """How many eager kernels this process has compiled or loaded."""
-    return len(_kernels)
-
-
-def _to_operand_value(fb, o, dt, qid, kind, value, loc):
-    """The IR value of operand ``o`` converted to ``dt``: arrays through
-    usm.astype, scalars through arith (unsigned scalars become 0-d arrays,
-    as usm ops take only uiN-typed scalars for unsigned arrays)."""
-    t = value.type
-    if isinstance(t, _ir.ArrayT):
-        if t.dtype == dt:
-            return value
-        return _ir.astype(fb, value, t.with_(dtype=dt), loc)
-    if not t.signless:  # an eager kernel's scalar argument, already dt
-        return value
-    if dt.kind == "c":  # a real scalar with complex arrays: a 0-d array
-        part = _dtypes.float32 if dt.itemsize == 8 else _dtypes.float64
-        v = _ir.full(fb, _ir.cast_scalar(fb, value, part, loc),
-                     _ir.ArrayT(part, (), qid, kind), loc=loc)
-        return _ir.astype(fb, v, _ir.ArrayT(dt, (), qid, kind), loc)
-    v = _ir.cast_scalar(fb, value, dt, loc)
-    if dt.kind == "u":
-        return _ir.full(fb, v, _ir.ArrayT(dt, (), qid, kind), loc=loc)
-    return v
-
-
-# Eager operations with a fast path (FastPath.cpp): once an operation has
-# run on operands of some signatures, the next call with operands of the
-# same signatures goes straight to its program. The first four are also
-# ArrayCore's C++ operators (+ - * /).
-_FAST_OPS = {name: i for i, name in enumerate(
-    ["add", "subtract", "multiply", "divide"] +
-    ["floor_divide", "remainder", "power", "maximum", "minimum", "equal",
-     "not_equal", "less", "less_equal", "greater", "greater_equal",
-     "logical_and", "logical_or", "logical_xor", "negative", "absolute",
-     "exp", "log", "sqrt", "sin", "cos", "tanh", "logical_not",
-     "sum/all", "prod/all", "max/all", "min/all"])}
-
-
-def _execute(opkey, ops, in_dtypes, emit, out_shapes, qid, kind,
-             fast_key=None, written=()):
-    """Runs ``emit(fb, values) -> [Value]`` on the operands.
-
-    ``in_dtypes[i]`` is the dtype operand i takes part in the op with
-    (None: as it is). In a trace the outputs are Tracers; otherwise the op is
-    compiled (once per key) and submitted, and ``out_shapes`` gives the
-    result shapes. ``written``: the operands the program stores into
-    (``usm.store`` destinations; C-contiguous arrays).
-    """
-    tr = _trace_for(ops)
-    if tr is None and _trace.current() is not None:
-        tr = _trace.current()
-    if tr is not None:
-        return _execute_traced(tr, ops, in_dtypes, emit, qid, kind)
-    key_parts = [opkey, qid, kind]
-    args = []
-    for o, dt in zip(ops, in_dtypes):
-        if o.kind == "S" and (dt or o.dtype).kind == "c":
-            _complex.complex_scalar_operand(o, dt or o.dtype)
-            fast_key = None
-    for o, dt in zip(ops, in_dtypes):
-        if o.kind == "N":
-            o.obj = _from_numpy(o.obj, qid, kind)
-            o.kind = "A"
-            o.shape = o.obj.shape
-            o.usm = kind
-            o.qid = qid
-        if o.kind == "A":
-            key_parts.append((o.dtype, dt, _generic_shape(o.shape), o.usm))
-        else:
-            key_parts.append(("S", dt if dt is not None else o.dtype))
-        args.append(o.obj)
-    key = tuple(key_parts)
-    if _lazy._enabled and not written and opkey[0] in _lazy.RECORDABLE and \
-            _lazy.worth_recording(ops, out_shapes, qid):
-        results = _lazy.record(key, ops, in_dtypes, emit, out_shapes, qid,
-                               kind, fast_key,
-                               _scalar_bounds(ops, in_dtypes)
-                               if fast_key is not None else ())
-        if results is not None:
-            return results
-    k = _kernels.get(key)
-    if k is None:
-        fb = _ir.FunctionBuilder("main")
-        values = []
-        for o, dt in zip(ops, in_dtypes):
-            if o.kind == "A":
-                v = fb.arg(_ir.ArrayT(o.dtype, _generic_shape(o.shape),
-                                      qid, o.usm))
-            else:
-                v = fb.arg(_ir.ScalarT(dt if dt is not None else o.dtype,
-                                       signless=False))
-            values.append(_to_operand_value(fb, o, dt or o.dtype, qid, kind,
-                                            v, None)
-                          if dt is not None else v)
-        outs = emit(fb, values)
-        fb.ret(outs)
-        program = _compiler.compile_function(fb, name=f"sluice.{opkey[0]}")
-        if written:
-            program.written_arguments = list(written)
-        k = _Kernel(program, None)
-        _kernels[key] = k
-    results = k.program(args, out_shapes)
-    if fast_key is not None:
-        op, operands = fast_key
-        _ext.fast_register(op, operands, k.program, out_shapes,
-                           _scalar_bounds(ops, in_dtypes))
-    return results
-
-
-def _scalar_bounds(ops, in_dtypes):
-    """The ranges the fast path must check Python int operands against."""
-    bounds = []
-    for i, (o, dt) in enumerate(zip(ops, in_dtypes)):
-        if o.kind == "S" and o.weak is int and dt is not None and \
-                dt.kind in "iu":
-            info = np.iinfo(dt)
-            # (uint64's top half is past the C++ check's int64: those
-            # values take the slow path, which is right for them too.)
-            bounds.append((i, int(info.min),
-                           builtins.min(int(info.max), 2**63 - 1)))
-    return bounds
-
-
-def _execute_traced(tr, ops, in_dtypes, emit, qid, kind):
-    fb = tr.fb
-    loc = _trace.user_location()
-    values = []
-    for o, dt in zip(ops, in_dtypes):
-        if o.kind == "T":
-            v = o.obj._v
-        elif o.kind == "D":
-            v = o.obj._v
-        elif o.kind == "A":
-            v = tr.capture(o.obj)
-        elif o.kind == "N":
-            v = _ir.array_constant(fb, np.asarray(o.obj, order="C"), qid,
-                                   kind, loc)
-        else:  # "S": a constant
-            target = dt if dt is not None else o.dtype
-            if target.kind in "uc":
-                v = _ir.array_constant(fb, np.array(o.obj, dtype=target),
-                                       qid, kind, loc)
-            else:
-                v = _ir.arith_constant(fb, o.obj, target, loc)
-        if dt is not None:
-            v = _to_operand_value(fb, o, dt, qid, kind, v, loc)
-        values.append(v)
-    outs = _with_loc(emit, fb, values, loc)
-    return [_trace.Tracer(v, tr) for v in outs]
-
-
-def _with_loc(emit, fb, values, loc):
-    """Calls emit with every op it writes at ``loc``."""
-    start = len(fb.ops)
-    outs = emit(fb, values)
-    for i in range(start, len(fb.ops)):
-        text, l = fb.ops[i]
-        if l is None:
-            fb.ops[i] = (text, loc)
-    return outs
-
-
-def _from_numpy(a, qid, kind):
-    from ._array import _from_host
-    return _from_host(np.asarray(a), qid, kind)
-
-
-def _single(results):
-    return results[0]
 
 
 # --- elementwise ----------------------------------------------------------------
@@ -568,11 +209,6 @@ def elementwise_into(name, ufunc, usm_op, xs, out, fast_code=None):
     return out
 
 
-# FastPath.cpp's kIntoBase: "into" programs register under
-# _INTO_BASE + 3 * op + the position of the destination (0, 1, else 2).
-_INTO_BASE = 128
-
-
 def add(x1, x2):
     return _binary("add", x1, x2)
 
@@ -627,7 +263,7 @@ def _check_integer_power(x1, x2):
         negative = x2 < 0
     elif isinstance(x2, np.ndarray):
         negative = x2.size > 0 and bool((x2 < 0).any())
-    elif type(x2) is _array_type():
+    elif type(x2) is Array:
         negative = x2.size > 0 and bool(any(less(x2, 0)))
     else:  # a traced value: known when the program runs
         return
@@ -1048,12 +684,10 @@ def _logical_reduce(x, axis, keepdims, out, is_all):
     axes = _normalize_axes(axis, len(o.shape))
     b = astype(x, _dtypes.bool_, copy=False)
     if builtins.any(o.shape[a] == 0 for a in axes):
-        shape = tuple((1 if i in axes else d) for i, d in enumerate(o.shape)
-                      if keepdims or i not in axes)
-        from ._creation import full
-        return full(shape, is_all, dtype=_dtypes.bool_,
-                    sycl_queue=_queue_from_id(o.qid),
-                    usm_type={1: "device", 2: "shared", 3: "host"}[o.usm])
+        # Nothing to reduce: all is true and any false everywhere (no true
+        # element is counted).
+        count = sum(b, axis=axis, keepdims=keepdims)
+        return (equal if is_all else not_equal)(count, 0)
     return (min if is_all else max)(b, axis=axis, keepdims=keepdims, out=out)
 
 
@@ -1253,10 +887,6 @@ for _i, _fn in enumerate((add, subtract, multiply, divide)):
     _ext.set_fast_fallback(_i, _fn)
 
 
-# The in-place operators of sluice.Array look their fast-path codes up here.
-from . import _array as _array_module  # noqa: E402
-
-_array_module._FAST_OPS = _FAST_OPS
 # The elementwise functions of the table (USMMathOps.td), and out=/where= on
 # every elementwise function and reduction: _elementwise.py.
 from ._elementwise import *  # noqa: E402,F401,F403

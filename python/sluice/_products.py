@@ -24,7 +24,7 @@ import string
 
 import numpy as np
 
-from . import _dtypes, _ops, _trace
+from . import _dispatch, _dtypes, _ops, _trace
 from ._device import _queue_from_id
 
 
@@ -57,10 +57,10 @@ def _arrays(*xs, scalars=False):
     NumPy data and scalars follow the array they meet (eagerly they are
     copied there). With ``scalars``, Python scalars stay scalars (weak, as
     in NumPy's promotion)."""
-    ops = [_ops._operand(x) for x in xs]
+    ops = [_dispatch._operand(x) for x in xs]
     traced = _traced(*xs)
     where = _trace.user_location() if traced else None
-    qid, kind = _ops._placement(ops, where)
+    qid, kind = _dispatch._placement(ops, where)
     out = []
     for x, o in zip(xs, ops):
         if o.kind in "AT" or (o.kind in "SD" and scalars):
@@ -134,7 +134,7 @@ def _from_numpy(a, qid, kind):
 def _result_dtype(*xs):
     dts = []
     for x in xs:
-        o = _ops._operand(x)
+        o = _dispatch._operand(x)
         dts.append(o.dtype)
     return _dtypes.to_dtype(np.result_type(*dts))
 
@@ -169,8 +169,8 @@ def _contract_ir(a, b, rdt):
     if rdt.kind == "b" or not static:
         return _contract_composed(a, b, rdt)
     from . import _ir
-    ops = [_ops._operand(a), _ops._operand(b)]
-    qid, kind = _ops._placement(ops, _trace.user_location())
+    ops = [_dispatch._operand(a), _dispatch._operand(b)]
+    qid, kind = _dispatch._placement(ops, _trace.user_location())
     shape = tuple(np.broadcast_shapes(tuple(a.shape[:-2]),
                                       tuple(b.shape[:-2]))) + (
         a.shape[-2], b.shape[-1])
@@ -181,8 +181,8 @@ def _contract_ir(a, b, rdt):
         return [fb.op(f"usm.matmul {x.name}, {y.name} : ({x.type.text()}, "
                       f"{y.type.text()}) -> {rt.text()}", rt)]
 
-    return _ops._single(_ops._execute(("matmul", rdt), ops, [rdt, rdt], emit,
-                                      [shape], qid, kind))
+    return _dispatch._single(_dispatch._execute(
+        ("matmul", rdt), ops, [rdt, rdt], emit, [shape], qid, kind))
 
 
 def _contract_composed(a, b, rdt):
@@ -236,7 +236,7 @@ def _contract(a, b, rdt):
 
 def _check_matmul_dtype(*xs):
     for x in xs:
-        dt = _ops._operand(x).dtype
+        dt = _dispatch._operand(x).dtype
         if dt.kind not in "biuf":
             raise TypeError(f"matmul is not defined for dtype {dt}")
 

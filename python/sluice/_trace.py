@@ -16,7 +16,6 @@ import numpy as np
 from . import _dtypes, _ir
 from . import _sluice as _ext
 from ._errors import TracerError
-from ._methods import ArrayMethods
 from ._placement import USM_NAMES
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
@@ -94,8 +93,9 @@ def _concrete_error(what):
         "mark the argument static (static_argnums / static_argnames)")
 
 
-class Tracer(ArrayMethods):
-    """An array inside a function that ``@sluice.jit`` traces."""
+class Tracer:
+    """An array inside a function that ``@sluice.jit`` traces (its operators,
+    methods and indexing: sluice._methods)."""
 
     __slots__ = ("_v", "_trace")
 
@@ -163,15 +163,6 @@ class Tracer(ArrayMethods):
         for i in range(len(self)):
             yield self[i]
 
-    def __getitem__(self, key):
-        from . import _indexing
-        return _indexing.traced_getitem(self, key)
-
-    def __setitem__(self, key, value):
-        # Value semantics: this Tracer now names the updated array.
-        from . import _indexing
-        _indexing.traced_setitem(self, key, value)
-
     def __repr__(self):
         return (f"Tracer(shape={self.shape}, dtype={self.dtype}, "
                 f"device={self.device}, usm_type={self.usm_type})")
@@ -181,7 +172,7 @@ class ScalarTracer:
     """A scalar argument of a traced function. ``weak`` is the Python type
     (bool, int, float) of a Python scalar, which follows the arrays it meets
     as NumPy's Python scalars do, or None for a NumPy scalar's fixed
-    dtype."""
+    dtype. Its arithmetic is sluice._methods'."""
 
     __slots__ = ("_v", "_trace", "weak")
 
@@ -209,81 +200,6 @@ class ScalarTracer:
     def __repr__(self):
         kind = self.weak.__name__ if self.weak else str(self.dtype)
         return f"ScalarTracer({kind})"
-
-    # Arithmetic with arrays goes through the array operations; with other
-    # scalars it is scalar arith.
-    def _binary(self, other, op, reflected=False):
-        from . import _ops
-        return _ops.scalar_or_array_binary(op, self, other, reflected)
-
-    def __add__(self, o):
-        return self._binary(o, "add")
-
-    def __radd__(self, o):
-        return self._binary(o, "add", True)
-
-    def __sub__(self, o):
-        return self._binary(o, "subtract")
-
-    def __rsub__(self, o):
-        return self._binary(o, "subtract", True)
-
-    def __mul__(self, o):
-        return self._binary(o, "multiply")
-
-    def __rmul__(self, o):
-        return self._binary(o, "multiply", True)
-
-    def __truediv__(self, o):
-        return self._binary(o, "divide")
-
-    def __rtruediv__(self, o):
-        return self._binary(o, "divide", True)
-
-    def __lt__(self, o):
-        return self._binary(o, "less")
-
-    def __le__(self, o):
-        return self._binary(o, "less_equal")
-
-    def __gt__(self, o):
-        return self._binary(o, "greater")
-
-    def __ge__(self, o):
-        return self._binary(o, "greater_equal")
-
-    def __eq__(self, o):
-        return self._binary(o, "equal")
-
-    def __ne__(self, o):
-        return self._binary(o, "not_equal")
-
-    __hash__ = None
-
-    def __pow__(self, o):
-        return self._binary(o, "power")
-
-    def __rpow__(self, o):
-        return self._binary(o, "power", True)
-
-    def __floordiv__(self, o):
-        return self._binary(o, "floor_divide")
-
-    def __rfloordiv__(self, o):
-        return self._binary(o, "floor_divide", True)
-
-    def __mod__(self, o):
-        return self._binary(o, "remainder")
-
-    def __rmod__(self, o):
-        return self._binary(o, "remainder", True)
-
-    def __neg__(self):
-        from . import _ops
-        return _ops.scalar_negative(self)
-
-    def __pos__(self):
-        return self
 
 
 def scalar_arg_dtype(weak, dtype):

@@ -278,8 +278,7 @@ def from_usm_interface(obj):
     pointers are looked up among Sluice's allocations (then the array is
     on the queue that made them) or taken as memory of the interface's
     queue; ``obj`` stays alive as long as the array."""
-    from ._array import Array
-    if isinstance(obj, Array):
+    if isinstance(obj, _ext.ArrayCore):  # a sluice.Array
         return obj
     if isinstance(obj, _Memory):
         return obj._bytes

@@ -15,8 +15,11 @@ namespace nb = nanobind;
 namespace sluice::py {
 
 size_t itemSize(int dtype) {
-  static const size_t sizes[NumDTypes] = {1, 1, 2, 4, 8, 1, 2,
-                                          4, 8, 2, 4, 8, 8, 16};
+  static const size_t sizes[NumDTypes] = {
+#define SLUICE_DTYPE_SIZE(c, cpp, numpy, bytes) bytes,
+      SLUICE_DTYPE_LIST(SLUICE_DTYPE_SIZE)
+#undef SLUICE_DTYPE_SIZE
+  };
   return dtype >= 0 && dtype < NumDTypes ? sizes[dtype] : 0;
 }
 

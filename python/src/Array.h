@@ -3,6 +3,7 @@
 #define SLUICE_PYTHON_ARRAY_H
 
 #include "Tasks.h"
+#include "sluice-c/DType.h"
 
 #include <cstdint>
 #include <functional>
@@ -15,24 +16,14 @@ class object;
 
 namespace sluice::py {
 
-/// Element types, numbered as SluiceDType (sluice-c/Compiler.h).
+/// Element types, numbered as SluiceDType (one list: sluice-c/DType.h).
 enum DType : uint8_t {
-  Bool = 0,
-  I8,
-  I16,
-  I32,
-  I64,
-  U8,
-  U16,
-  U32,
-  U64,
-  F16,
-  F32,
-  F64,
-  C64,
-  C128,
-  NumDTypes
+#define SLUICE_DTYPE_ENUMERATOR(c, cpp, numpy, bytes) cpp,
+  SLUICE_DTYPE_LIST(SLUICE_DTYPE_ENUMERATOR)
+#undef SLUICE_DTYPE_ENUMERATOR
 };
+/// How many element types there are.
+inline constexpr int NumDTypes = C128 + 1;
 size_t itemSize(int dtype);
 
 /// One memory block an array lives in. Its data pointer is known once the

@@ -14,7 +14,7 @@ namespace sluice::py {
 namespace {
 
 /// Operations with a C++ operator on ArrayCore, numbered as
-/// sluice._ops._FAST_OPS numbers them (the others only have fast_call).
+/// sluice._dispatch._FAST_OPS numbers them (the others only have fast_call).
 enum FastOp : int {
   OpAdd = 0,
   OpSubtract = 1,

@@ -204,13 +204,9 @@ void exportRuntimeSymbols() {
       info.dli_fname)
     dlopen(info.dli_fname, RTLD_NOW | RTLD_GLOBAL | RTLD_NOLOAD);
 }
-} // namespace
 
-NB_MODULE(_sluice, m) {
-  m.doc() = "Native part of the sluice package (runtime, compiler, arrays)";
-  nb::set_leak_warnings(false);
-  exportRuntimeSymbols();
-
+/// The exception types, the array type and synchronous mode.
+void bindSettings(nb::module_ &m) {
   nb::register_exception_translator([](const std::exception_ptr &p, void *) {
     try {
       std::rethrow_exception(p);
@@ -234,10 +230,18 @@ NB_MODULE(_sluice, m) {
       },
       "Registers the Python classes of sluice's exceptions.");
   m.def("set_array_type", [](nb::handle t) { setArrayType(t); });
+  // NumPy's names of the element types, by code (sluice-c/DType.h).
+  nb::list dtypeNames;
+#define SLUICE_DTYPE_NAME(c, cpp, numpy, bytes) dtypeNames.append(#numpy);
+  SLUICE_DTYPE_LIST(SLUICE_DTYPE_NAME)
+#undef SLUICE_DTYPE_NAME
+  m.attr("dtype_names") = nb::tuple(dtypeNames);
   m.def("set_synchronous", &setSynchronousMode);
   m.def("is_synchronous", &synchronousMode);
+}
 
-  // --- devices ---------------------------------------------------------
+/// Devices: counts, handles, selection, properties, sub-devices.
+void bindDevices(nb::module_ &m) {
   m.def("device_count", [] {
     uint32_t n = 0;
     check(sluiceDeviceGetCount(&n), "cannot count devices");
@@ -288,7 +292,10 @@ NB_MODULE(_sluice, m) {
     }
     return out;
   });
-  // --- memory pools ----------------------------------------------------
+}
+
+/// The devices' caching memory pools.
+void bindMemoryPools(nb::module_ &m) {
   m.def("pool_info", [](uintptr_t id) {
     drainDeferred(); // buffers released off the GIL free their memory now
     SluiceMemoryPoolInfo i;
@@ -329,8 +336,10 @@ NB_MODULE(_sluice, m) {
     out.resize(needed ? needed - 1 : 0);
     return out;
   });
+}
 
-  // --- queues ----------------------------------------------------------
+/// Queues: ids, properties, waits, gates.
+void bindQueues(nb::module_ &m) {
   m.def(
       "get_queue",
       [](const std::string &device, const std::string &name) {
@@ -388,8 +397,11 @@ NB_MODULE(_sluice, m) {
         return gate;
       },
       "Blocks the queue's worker until the returned gate is released.");
+}
 
-  // --- arrays ----------------------------------------------------------
+/// sluice.Array's native core, its fast paths and lazy results, and the
+/// functions that make arrays.
+void bindArrays(nb::module_ &m) {
   auto arrayCore =
       nb::class_<ArrayCore>(
           m, "ArrayCore",
@@ -506,8 +518,10 @@ NB_MODULE(_sluice, m) {
   m.def("dlpack_import", [](nb::handle capsule, uintptr_t hostQueue) {
     return dlpackImport(capsule, queueFromId(hostQueue));
   });
+}
 
-  // --- programs ----------------------------------------------------------
+/// Compiled entry points, the compiler and artifacts.
+void bindPrograms(nb::module_ &m) {
   nb::class_<Program>(m, "Program",
                       "One entry point of a compiled program with its "
                       "argument and result types.")
@@ -541,6 +555,21 @@ NB_MODULE(_sluice, m) {
   m.def("open_artifact", &openArtifact, nb::arg("path"));
   m.def("load_artifact", &loadArtifact, nb::arg("path"), nb::arg("entry"));
   m.def("compiler_version", &compilerVersion);
+}
+
+} // namespace
+
+NB_MODULE(_sluice, m) {
+  m.doc() = "Native part of the sluice package (runtime, compiler, arrays)";
+  nb::set_leak_warnings(false);
+  exportRuntimeSymbols();
+
+  bindSettings(m);
+  bindDevices(m);
+  bindMemoryPools(m);
+  bindQueues(m);
+  bindArrays(m);
+  bindPrograms(m);
   // --- dpctl layer: events, USM pointers, byte views ----------------------
   bindMemory(m);
 }

@@ -126,6 +126,10 @@ std::string shapeString(const std::vector<int64_t> &shape) {
   return s + (shape.size() == 1 ? ",)" : ")");
 }
 
+} // namespace
+
+/// A call of a Program: its packed arguments, the buffers it uses and its
+/// results.
 class CallTask : public Task {
 public:
   EntryPoint entry;
@@ -289,8 +293,6 @@ public:
   }
 };
 
-} // namespace
-
 void setArrayType(nb::handle type) { arrayType = type; }
 nb::handle arrayTypeHandle() { return arrayType; }
 
@@ -400,9 +402,8 @@ Program::Program(uintptr_t entryAddress, std::vector<ValueSpec> argSpecs,
     reportTo = runOn;
 }
 
-nb::list Program::call(nb::handle argsObj, nb::handle shapesObj,
-                       nb::handle targetsObj) {
-  drainDeferred();
+PyObject *const *Program::checkCall(nb::handle argsObj,
+                                    nb::handle targetsObj) const {
   PyObject *seq = argsObj.ptr();
   if (!PyTuple_Check(seq) && !PyList_Check(seq))
     throw Error(ErrorKind::Type, "program arguments must be a tuple or list");
@@ -433,19 +434,16 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj,
                   programName + ": result " + std::to_string(r) +
                       " cannot fill its lazy target (another placement, or "
                       "submitted already)");
-  auto task = std::make_shared<CallTask>();
-  task->entry = entry;
-  task->slots.assign(numSlots, 0);
-  task->pointers.reserve(args.size());
-  task->programName = programName;
-  // Arguments that are not contiguous are copied first (kept here until
-  // the task holds their buffers).
-  std::vector<ArrayCore> compacted;
+  return items;
+}
+
+void Program::packArguments(CallTask &task, PyObject *const *items,
+                            std::vector<ArrayCore> &compacted) const {
   compacted.reserve(args.size());
   for (size_t i = 0; i < args.size(); ++i) {
     const ValueSpec &spec = args[i];
     nb::handle item(items[i]);
-    uint64_t *slot = &task->slots[argSlot[i]];
+    uint64_t *slot = &task.slots[argSlot[i]];
     if (!spec.isArray) {
       storeScalar(item, spec.dtype, *slot);
       continue;
@@ -485,7 +483,7 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj,
       throw Error(ErrorKind::Value,
                   programName + ": argument " + std::to_string(i) +
                       " is written, so it must be C-contiguous");
-    task->pointers.push_back({argSlot[i], in->buffer, byteOffset, written});
+    task.pointers.push_back({argSlot[i], in->buffer, byteOffset, written});
     size_t rank = in->shape.size();
     slot[2] = 0;
     int64_t stride = 1;
@@ -495,11 +493,12 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj,
       stride *= std::max<int64_t>(in->shape[d], 1);
     }
   }
-  // Result shapes: static ones from the types, dynamic ones from `shapes`,
-  // else from the call itself (which is then waited for).
-  task->shapes.resize(results.size());
-  task->shapeFromCall.assign(results.size(), false);
-  task->scalars.assign(results.size(), 0);
+}
+
+bool Program::resultShapes(CallTask &task, nb::handle shapesObj) const {
+  task.shapes.resize(results.size());
+  task.shapeFromCall.assign(results.size(), false);
+  task.scalars.assign(results.size(), 0);
   bool haveShapes = !shapesObj.is_none();
   if (haveShapes && nb::len(shapesObj) != static_cast<size_t>(results.size()))
     throw Error(ErrorKind::Value, programName + ": one shape per result");
@@ -525,10 +524,77 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj,
       checkArrayBytes(shape, itemSize(spec.dtype)); // before any launch
     for (int64_t d : shape)
       if (d < 0)
-        task->shapeFromCall[r] = true;
-    wait |= task->shapeFromCall[r];
-    task->shapes[r] = std::move(shape);
+        task.shapeFromCall[r] = true;
+    wait |= task.shapeFromCall[r];
+    task.shapes[r] = std::move(shape);
   }
+  return wait;
+}
+
+std::vector<std::shared_ptr<Buffer>>
+Program::resultBuffers(CallTask &task, const std::shared_ptr<Task> &self,
+                       nb::handle targetsObj) const {
+  bool haveTargets = targetsObj.is_valid() && !targetsObj.is_none();
+  std::vector<std::shared_ptr<Buffer>> outBuffers(results.size());
+  task.outputs.resize(results.size());
+  for (size_t r = 0; r < results.size(); ++r) {
+    const ValueSpec &spec = results[r];
+    if (!spec.isArray)
+      continue;
+    std::shared_ptr<Buffer> buffer;
+    if (haveTargets && !targetsObj[r].is_none()) {
+      buffer = lazyTarget(targetsObj[r]); // checked by checkCall
+    } else {
+      buffer = std::make_shared<Buffer>();
+    }
+    buffer->queue = spec.queue;
+    buffer->kind = spec.kind;
+    buffer->last = self;
+    buffer->writer = self;
+    task.outputs[r] = buffer;
+    outBuffers[r] = std::move(buffer);
+  }
+  return outBuffers;
+}
+
+nb::list Program::resultArrays(
+    const CallTask &task,
+    const std::vector<std::shared_ptr<Buffer>> &outBuffers) const {
+  nb::list out;
+  for (size_t r = 0; r < results.size(); ++r) {
+    const ValueSpec &spec = results[r];
+    if (!spec.isArray) {
+      out.append(scalarObject(task.scalars[r], spec.dtype));
+      continue;
+    }
+    ArrayCore core;
+    core.buffer = outBuffers[r];
+    core.dtype = spec.dtype;
+    core.shape = task.shapes[r];
+    core.strides = contiguousStrides(core.shape);
+    if (!task.shapeFromCall[r])
+      core.buffer->bytes = core.size() * core.itemsize();
+    out.append(wrapArray(std::move(core)));
+  }
+  return out;
+}
+
+nb::list Program::call(nb::handle argsObj, nb::handle shapesObj,
+                       nb::handle targetsObj) {
+  drainDeferred();
+  PyObject *const *items = checkCall(argsObj, targetsObj);
+  auto task = std::make_shared<CallTask>();
+  task->entry = entry;
+  task->slots.assign(numSlots, 0);
+  task->pointers.reserve(args.size());
+  task->programName = programName;
+  // Arguments that are not contiguous are copied first (kept here until
+  // the task holds their buffers).
+  std::vector<ArrayCore> compacted;
+  packArguments(*task, items, compacted);
+  // Result shapes: static ones from the types, dynamic ones from `shapes`,
+  // else from the call itself (which is then waited for).
+  bool wait = resultShapes(*task, shapesObj);
   task->queue = reportTo;
   task->small = smallHostWork(*task);
   task->specs = sharedResults;
@@ -538,48 +604,12 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj,
   for (const CallTask::PointerSlot &p : task->pointers)
     useBuffer(*task, self, *p.buffer, /*write=*/p.written);
   // The result buffers: the arrays own them (the task only points at them).
-  std::vector<std::shared_ptr<Buffer>> outBuffers(results.size());
-  task->outputs.resize(results.size());
-  for (size_t r = 0; r < results.size(); ++r) {
-    const ValueSpec &spec = results[r];
-    if (!spec.isArray)
-      continue;
-    std::shared_ptr<Buffer> buffer;
-    if (haveTargets && !targetsObj[r].is_none()) {
-      buffer = lazyTarget(targetsObj[r]); // checked above
-    } else {
-      buffer = std::make_shared<Buffer>();
-    }
-    buffer->queue = spec.queue;
-    buffer->kind = spec.kind;
-    buffer->last = self;
-    buffer->writer = self;
-    task->outputs[r] = buffer;
-    outBuffers[r] = std::move(buffer);
-  }
+  std::vector<std::shared_ptr<Buffer>> outBuffers =
+      resultBuffers(*task, self, targetsObj);
   // The result arrays; with `wait`, once the call has run (their shapes
   // and the scalars are known then).
-  auto outputs = [&] {
-    nb::list out;
-    for (size_t r = 0; r < results.size(); ++r) {
-      const ValueSpec &spec = results[r];
-      if (!spec.isArray) {
-        out.append(scalarObject(task->scalars[r], spec.dtype));
-        continue;
-      }
-      ArrayCore core;
-      core.buffer = outBuffers[r];
-      core.dtype = spec.dtype;
-      core.shape = task->shapes[r];
-      core.strides = contiguousStrides(core.shape);
-      if (!task->shapeFromCall[r])
-        core.buffer->bytes = core.size() * core.itemsize();
-      out.append(wrapArray(std::move(core)));
-    }
-    return out;
-  };
   if (!wait) {
-    nb::list out = outputs();
+    nb::list out = resultArrays(*task, outBuffers);
     submitTask(runOn->dispatcher, std::move(self));
     return out;
   }
@@ -587,7 +617,7 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj,
   waitWithoutGil(*task);
   if (task->failed())
     throw taskError(task->status, task->message);
-  return outputs();
+  return resultArrays(*task, outBuffers);
 }
 
 } // namespace sluice::py

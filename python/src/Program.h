@@ -25,6 +25,7 @@
 namespace sluice::py {
 
 using EntryPoint = int32_t (*)(void **);
+class CallTask;
 
 struct ValueSpec {
   bool isArray = true;
@@ -69,6 +70,26 @@ public:
 private:
   /// Whether a call's task (a CallTask) may run inline (Task::small).
   bool smallHostWork(const Task &task) const;
+  /// The phases of call(). checkCall: the argument count, recorded
+  /// operations on the arguments submitted, the lazy targets checked;
+  /// returns the arguments.
+  PyObject *const *checkCall(nanobind::handle args,
+                             nanobind::handle targets) const;
+  /// Packs the arguments into the task's slots (non-contiguous arrays are
+  /// copied into `compacted` first).
+  void packArguments(CallTask &task, PyObject *const *items,
+                     std::vector<ArrayCore> &compacted) const;
+  /// The result shapes (static ones from the types, dynamic ones from
+  /// `shapes`, else from the call); whether the call must be waited for.
+  bool resultShapes(CallTask &task, nanobind::handle shapes) const;
+  /// The result buffers (new ones, or the lazy targets'), written by `self`.
+  std::vector<std::shared_ptr<Buffer>>
+  resultBuffers(CallTask &task, const std::shared_ptr<Task> &self,
+                nanobind::handle targets) const;
+  /// The result arrays and scalars.
+  nanobind::list
+  resultArrays(const CallTask &task,
+               const std::vector<std::shared_ptr<Buffer>> &buffers) const;
 
   EntryPoint entry;
   std::vector<ValueSpec> args, results;

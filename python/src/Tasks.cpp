@@ -4,6 +4,7 @@
 #include "Errors.h"
 
 #include "sluice-c/Program.h"
+#include "sluice/Runtime/ByteSize.h"
 
 #include <nanobind/nanobind.h>
 
@@ -257,12 +258,10 @@ void useBuffer(Task &task, const std::shared_ptr<Task> &self, Buffer &buffer,
 
 size_t inlineBytes() {
   static const size_t bytes = [] {
-    const char *env = std::getenv("SLUICE_INLINE_BYTES");
-    if (!env || !*env)
-      return size_t(256) << 10;
-    char *end = nullptr;
-    unsigned long long v = std::strtoull(env, &end, 10);
-    return end && *end == '\0' ? static_cast<size_t>(v) : size_t(256) << 10;
+    uint64_t v = 0;
+    return rt::parseByteSize(std::getenv("SLUICE_INLINE_BYTES"), v)
+               ? static_cast<size_t>(v)
+               : size_t(256) << 10;
   }();
   return bytes;
 }

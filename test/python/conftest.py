@@ -84,19 +84,19 @@ def host():
 @pytest.fixture
 def fresh_cache(tmp_path, monkeypatch):
     """An empty disk cache and no compiled programs in memory."""
-    from sluice import _compiler, _ops
+    from sluice import _compiler, _dispatch
 
     _compiler.flush_cache_writes()  # earlier tests' artifacts go elsewhere
     monkeypatch.setenv("SLUICE_CACHE_DIR", str(tmp_path / "cache"))
     saved_entries = dict(_compiler._entries)
-    saved_kernels = dict(_ops._kernels)
+    saved_kernels = dict(_dispatch._kernels)
     _compiler._entries.clear()
-    _ops._kernels.clear()
-    _ops._ext.fast_clear()
+    _dispatch._kernels.clear()
+    _dispatch._ext.fast_clear()
     yield tmp_path / "cache"
     _compiler.flush_cache_writes()
     _compiler._entries.clear()
     _compiler._entries.update(saved_entries)
-    _ops._kernels.clear()
-    _ops._kernels.update(saved_kernels)
-    _ops._ext.fast_clear()
+    _dispatch._kernels.clear()
+    _dispatch._kernels.update(saved_kernels)
+    _dispatch._ext.fast_clear()

@@ -507,7 +507,7 @@ def test_operations_on_strided_views(device):
 
 
 def test_dynamic_shapes_reuse_kernels(device):
-    from sluice import _ops
+    from sluice import _dispatch
 
     for n in (5, 17, 1000):
         a = _data("float32", (n,))
@@ -517,13 +517,13 @@ def test_dynamic_shapes_reuse_kernels(device):
             - sluice.asarray(b, device=device),
             a - b,
         )
-    before = _ops.kernel_cache_size()
+    before = _dispatch.kernel_cache_size()
     a = _data("float32", (33,))
     _close(
         sluice.asarray(a, device=device) - sluice.asarray(a, device=device),
         a - a,
     )
-    assert _ops.kernel_cache_size() == before  # same kernel, other size
+    assert _dispatch.kernel_cache_size() == before  # same kernel, other size
 
 
 def test_clip(device):

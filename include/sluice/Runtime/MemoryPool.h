@@ -97,11 +97,6 @@ private:
   std::unordered_map<void *, Block> live;
 };
 
-/// Bytes in an environment variable: a decimal number with an optional
-/// K, M, G or T suffix (powers of 1024; "KiB", "MB" and the like too).
-/// False when the variable is unset or malformed.
-bool parseByteSize(const char *text, uint64_t &bytes);
-
 } // namespace sluice::rt
 
 #endif // SLUICE_RUNTIME_MEMORYPOOL_H

@@ -17,6 +17,8 @@
 #ifndef SLUICE_SUPPORT_ARRAYIO_H
 #define SLUICE_SUPPORT_ARRAYIO_H
 
+#include "sluice-c/DType.h"
+
 #include <cassert>
 #include <cstdint>
 #include <optional>
@@ -92,30 +94,20 @@ private:
 // Element types
 //===----------------------------------------------------------------------===//
 
-/// The element types a HostArray holds. Their names are MLIR's: i1 is bool,
-/// iN signless (read as signed) integers, uiN unsigned integers.
+/// The element types a HostArray holds, numbered as SluiceDType (one list:
+/// sluice-c/DType.h). Their names are MLIR's: i1 is bool, iN signless (read
+/// as signed) integers, uiN unsigned integers, C64/C128 complex<f32/f64>.
 enum class DType : uint8_t {
-  Bool,
-  I8,
-  I16,
-  I32,
-  I64,
-  U8,
-  U16,
-  U32,
-  U64,
-  F16,
-  F32,
-  F64,
-  C64,  // complex<f32>: (real, imaginary) f32 pairs, as NumPy's complex64
-  C128, // complex<f64>
+#define SLUICE_DTYPE_ENUMERATOR(c, cpp, numpy, bytes) cpp,
+  SLUICE_DTYPE_LIST(SLUICE_DTYPE_ENUMERATOR)
+#undef SLUICE_DTYPE_ENUMERATOR
 };
 
 /// Every DType, in declaration order.
 inline constexpr DType allDTypes[] = {
-    DType::Bool, DType::I8,  DType::I16, DType::I32,  DType::I64,
-    DType::U8,   DType::U16, DType::U32, DType::U64,  DType::F16,
-    DType::F32,  DType::F64, DType::C64, DType::C128,
+#define SLUICE_DTYPE_ENUMERATOR(c, cpp, numpy, bytes) DType::cpp,
+    SLUICE_DTYPE_LIST(SLUICE_DTYPE_ENUMERATOR)
+#undef SLUICE_DTYPE_ENUMERATOR
 };
 
 /// The MLIR spelling: "i1", "i8", ..., "ui8", ..., "f16", "f32", "f64".

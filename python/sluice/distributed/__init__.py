@@ -21,6 +21,7 @@ Every rank runs the same program (SPMD): start it with
 """
 
 import sluice as _sluice
+from sluice import _jit
 
 from ._darray import (
     DArray,
@@ -92,6 +93,10 @@ def _lift(name):
     )
     return lifted
 
+
+# @sluice.jit hands distributed arguments to map_blocks (sluice._jit sits
+# below this package and imports none of it).
+_jit.run_distributed = map_blocks
 
 for _name in _ELEMENTWISE:
     if hasattr(_sluice, _name):

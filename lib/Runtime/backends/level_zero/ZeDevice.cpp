@@ -155,23 +155,47 @@ SluiceDeviceType typeOf(ze_device_type_t type) {
 
 } // namespace
 
-bool queryDevice(ze_driver_handle_t driver, ze_device_handle_t device,
-                 DeviceProperties &p, ZeDeviceLimits &limits,
-                 std::string &reason) {
+namespace {
+
+/// What Level Zero says about a device and its driver.
+struct ZeQueried {
   ze_device_properties_t dev{};
-  dev.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
   ze_device_compute_properties_t compute{};
-  compute.stype = ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES;
   ze_device_module_properties_t module{};
-  module.stype = ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES;
   ze_device_memory_access_properties_t access{};
+  std::string name;
+  std::vector<ze_command_queue_group_properties_t> groups;
+  /// The first command queue group that computes.
+  int computeGroup = -1;
+  std::vector<ze_device_memory_properties_t> memories;
+  uint32_t numMemories = 0;
+  uint32_t numSubDevices = 0;
+  ze_driver_properties_t drv{};
+  ze_api_version_t api = ZE_API_VERSION_1_0;
+
+  /// Asks the driver; false with `reason` for a device Sluice cannot use.
+  bool query(ze_driver_handle_t driver, ze_device_handle_t device,
+             std::string &reason);
+  /// The backend-independent properties.
+  void fillProperties(DeviceProperties &p) const;
+  /// The limits launches and fills check.
+  void fillLimits(ZeDeviceLimits &limits) const;
+  /// The rest, for `sluice-ls --verbose`.
+  void fillExtra(const ZeDeviceLimits &limits, DeviceProperties &p) const;
+};
+
+bool ZeQueried::query(ze_driver_handle_t driver, ze_device_handle_t device,
+                      std::string &reason) {
+  dev.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
+  compute.stype = ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES;
+  module.stype = ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES;
   access.stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_ACCESS_PROPERTIES;
   if (ze_result_t r = zeDeviceGetProperties(device, &dev)) {
     reason =
         std::string("zeDeviceGetProperties failed with ") + zeResultName(r);
     return false;
   }
-  std::string name(dev.name, strnlen(dev.name, sizeof dev.name));
+  name.assign(dev.name, strnlen(dev.name, sizeof dev.name));
   if (ze_result_t r = zeDeviceGetComputeProperties(device, &compute)) {
     reason = "'" + name + "': zeDeviceGetComputeProperties failed with " +
              zeResultName(r);
@@ -193,7 +217,7 @@ bool queryDevice(ze_driver_handle_t driver, ze_device_handle_t device,
   }
   uint32_t numGroups = 0;
   zeDeviceGetCommandQueueGroupProperties(device, &numGroups, nullptr);
-  std::vector<ze_command_queue_group_properties_t> groups(numGroups);
+  groups.resize(numGroups);
   for (auto &g : groups) {
     g = {};
     g.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES;
@@ -201,7 +225,6 @@ bool queryDevice(ze_driver_handle_t driver, ze_device_handle_t device,
   if (numGroups && zeDeviceGetCommandQueueGroupProperties(
                        device, &numGroups, groups.data()) != ZE_RESULT_SUCCESS)
     numGroups = 0;
-  int computeGroup = -1;
   for (uint32_t i = 0; i < numGroups; ++i)
     if (groups[i].flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE) {
       computeGroup = static_cast<int>(i);
@@ -211,9 +234,8 @@ bool queryDevice(ze_driver_handle_t driver, ze_device_handle_t device,
     reason = "'" + name + "' has no compute command queue group";
     return false;
   }
-  uint32_t numMemories = 0;
   zeDeviceGetMemoryProperties(device, &numMemories, nullptr);
-  std::vector<ze_device_memory_properties_t> memories(numMemories);
+  memories.resize(numMemories);
   for (auto &m : memories) {
     m = {};
     m.stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES;
@@ -222,14 +244,14 @@ bool queryDevice(ze_driver_handle_t driver, ze_device_handle_t device,
       zeDeviceGetMemoryProperties(device, &numMemories, memories.data()) !=
           ZE_RESULT_SUCCESS)
     numMemories = 0;
-  uint32_t numSubDevices = 0;
   zeDeviceGetSubDevices(device, &numSubDevices, nullptr);
-  ze_driver_properties_t drv{};
   drv.stype = ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES;
   zeDriverGetProperties(driver, &drv);
-  ze_api_version_t api = ZE_API_VERSION_1_0;
   zeDriverGetApiVersion(driver, &api);
+  return true;
+}
 
+void ZeQueried::fillProperties(DeviceProperties &p) const {
   p.backend = SLUICE_BACKEND_LEVEL_ZERO;
   p.type = typeOf(dev.type);
   p.name = name;
@@ -250,7 +272,9 @@ bool queryDevice(ze_driver_handle_t driver, ze_device_handle_t device,
   if (access.hostAllocCapabilities & ZE_MEMORY_ACCESS_CAP_FLAG_RW)
     p.usmCapabilities |= SLUICE_USM_CAP_HOST;
   p.moduleFormats = 1u << SLUICE_MODULE_SPIRV;
+}
 
+void ZeQueried::fillLimits(ZeDeviceLimits &limits) const {
   limits.maxGroupSize[0] = compute.maxGroupSizeX;
   limits.maxGroupSize[1] = compute.maxGroupSizeY;
   limits.maxGroupSize[2] = compute.maxGroupSizeZ;
@@ -265,7 +289,10 @@ bool queryDevice(ze_driver_handle_t driver, ze_device_handle_t device,
       dev.timerResolution ? double(dev.timerResolution) : 1.0;
   limits.timer.validBits =
       dev.kernelTimestampValidBits ? dev.kernelTimestampValidBits : 64;
+}
 
+void ZeQueried::fillExtra(const ZeDeviceLimits &limits,
+                          DeviceProperties &p) const {
   std::string subgroups;
   for (uint32_t i = 0;
        i < compute.numSubGroupSizes && i < ZE_SUBGROUPSIZE_COUNT; ++i)
@@ -307,6 +334,19 @@ bool queryDevice(ze_driver_handle_t driver, ze_device_handle_t device,
       {"USM shared", accessString(access.sharedSingleDeviceAllocCapabilities)},
       {"USM host", accessString(access.hostAllocCapabilities)},
   };
+}
+
+} // namespace
+
+bool queryDevice(ze_driver_handle_t driver, ze_device_handle_t device,
+                 DeviceProperties &p, ZeDeviceLimits &limits,
+                 std::string &reason) {
+  ZeQueried q;
+  if (!q.query(driver, device, reason))
+    return false;
+  q.fillProperties(p);
+  q.fillLimits(limits);
+  q.fillExtra(limits, p);
   return true;
 }
 
