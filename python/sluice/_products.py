@@ -33,8 +33,9 @@ from ._device import _queue_from_id
 
 def _numpy_blas():
     """The OpenBLAS that NumPy's wheel carries, if any: the runtime's BLAS
-    of last resort for host products inside @sluice.jit (after
-    $SLUICE_BLAS and the system's OpenBLAS or BLIS; docs/linalg.md)."""
+    for host products inside @sluice.jit unless $SLUICE_BLAS names another,
+    so that the process has one BLAS and one set of BLAS threads
+    (docs/linalg.md)."""
     import glob
     libs = os.path.join(os.path.dirname(os.path.dirname(np.__file__)),
                         "numpy.libs")
@@ -42,10 +43,10 @@ def _numpy_blas():
     return found[0] if found else None
 
 
-if "SLUICE_BLAS_FALLBACK" not in os.environ:
-    _fallback = _numpy_blas()
-    if _fallback:
-        os.environ["SLUICE_BLAS_FALLBACK"] = _fallback
+if "SLUICE_BLAS_PREFERRED" not in os.environ:
+    _preferred = _numpy_blas()
+    if _preferred:
+        os.environ["SLUICE_BLAS_PREFERRED"] = _preferred
 
 
 def _array_type():

@@ -6,10 +6,12 @@
 // machine). Searched in order:
 //   1. $SLUICE_BLAS, a path or soname (an explicit choice; "none" selects
 //      the built-in loops);
-//   2. Debian's OpenBLAS (libopenblas.so.0, package libopenblas0-pthread)
-//      and BLIS (libblis.so.4);
-//   3. $SLUICE_BLAS_FALLBACK, which the Python package sets to the OpenBLAS
-//      that NumPy's wheel carries.
+//   2. $SLUICE_BLAS_PREFERRED, which the Python package sets to the
+//      OpenBLAS that NumPy's wheel carries: a process then has one BLAS and
+//      one set of BLAS threads (two OpenBLAS copies, each spinning its own
+//      threads, slow each other down several times over on a small machine);
+//   3. Debian's OpenBLAS (libopenblas.so.0, package libopenblas0-pthread)
+//      and BLIS (libblis.so.4).
 // Both the plain CBLAS names (cblas_sgemm, 32-bit integers) and the
 // prefixed 64-bit-integer names of NumPy's OpenBLAS (scipy_cblas_sgemm64_)
 // are accepted. Without any, products run as plain loops (correct, slow).
@@ -94,11 +96,12 @@ const Blas &blas() {
         tryLoad(env, *b);
       return b;
     }
+    if (const char *pref = std::getenv("SLUICE_BLAS_PREFERRED");
+        pref && *pref && tryLoad(pref, *b))
+      return b;
     for (const char *name : {"libopenblas.so.0", "libblis.so.4"})
       if (tryLoad(name, *b))
         return b;
-    if (const char *fb = std::getenv("SLUICE_BLAS_FALLBACK"); fb && *fb)
-      tryLoad(fb, *b);
     return b;
   }();
   return *loaded;
