@@ -35,7 +35,7 @@ CPU_SIZES = (256, 1024, 2048)
 GPU_SIZES = (1024, 8192)
 
 
-# --- the cases, written once for every array library --------------------------
+# --- the cases, written once for every array library ---------------------
 
 def _relu(xp, v):
     return xp.relu(v) if xp.__name__ == "torch" else xp.maximum(v, 0)
@@ -89,7 +89,7 @@ def _cases(on_gpu, sizes, batch):
     return out
 
 
-# --- timing ----------------------------------------------------------------------
+# --- timing ------------------------------------------------------------
 
 def _median_time(fn, sync, reps, warmup=1):
     for _ in range(warmup):
