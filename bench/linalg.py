@@ -115,9 +115,55 @@ def _artifact(save_dir, name):
                         .replace("^", "_") + ".so")
 
 
+# Correctness on devices without the compiler: odd sizes, a broadcast
+# batch, a transposed operand, complex (name, function, shapes and dtypes).
+CHECKS = [
+    ("odd", lambda xp, a, b: a @ b + 1,
+     [((333, 517), "float32"), ((517, 129), "float32")]),
+    ("bcast", lambda xp, a, b: a @ b,
+     [((1, 65, 33), "float64"), ((7, 33, 17), "float64")]),
+    ("transposed", lambda xp, a, b: a @ b.T,
+     [((200, 96), "float32"), ((150, 96), "float32")]),
+    ("complex", lambda xp, a, b: a @ b,
+     [((70, 50), "complex64"), ((50, 30), "complex64")]),
+]
+
+
+def _random(rng, shape, dtype):
+    x = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.standard_normal(shape)
+    return x.astype(dtype)
+
+
+def check(args, dev):
+    """The CHECKS against NumPy (from artifacts with --load)."""
+    rng = np.random.default_rng(1)
+    for name, fn, shapes in CHECKS:
+        host = [_random(rng, s, d) for s, d in shapes]
+        f = (sluice.load(os.path.join(args.load, f"check_{name}.so"))
+             if args.load else sluice.jit(lambda *a, fn=fn: fn(sluice, *a)))
+        got = sluice.asnumpy(f(*[sluice.asarray(h, device=dev)
+                                 for h in host]))
+        ref = fn(np, *[h.astype(np.complex128 if h.dtype.kind == "c"
+                                else np.float64) for h in host])
+        err = np.linalg.norm(got - ref) / np.linalg.norm(ref)
+        ok = err < (1e-5 if got.dtype in (np.float32, np.complex64)
+                    else 1e-12)
+        print(f"check {name:<12} {str(got.shape):<16} {got.dtype}: "
+              f"relative error {err:.1e} {'ok' if ok else 'FAILED'}")
+        if not ok:
+            raise SystemExit(f"check {name} failed")
+
+
 def save(args):
     """Compiles the jitted cases for args.device into artifacts."""
     os.makedirs(args.save, exist_ok=True)
+    for name, fn, shapes in CHECKS:
+        xs = [sluice.empty(s, dtype=d, device="host") for s, d in shapes]
+        f = sluice.jit(lambda *a, fn=fn: fn(sluice, *a))
+        f.lower(*xs).save(os.path.join(args.save, f"check_{name}.so"),
+                          name="main", device=args.device)
     sizes = GPU_SIZES if args.device.startswith("cuda") else CPU_SIZES
     for name, _, fn, shapes, precision in _cases(True, sizes, args.batch):
         if precision != "highest":
@@ -143,6 +189,8 @@ def main():
                    "for --device into this folder and exit")
     p.add_argument("--load", default="", help="run the jitted cases from "
                    "the artifacts in this folder (no compiler needed)")
+    p.add_argument("--check", action="store_true", help="check odd, "
+                   "broadcast, transposed and complex products first")
     args = p.parse_args()
     if args.save:
         return save(args)
@@ -171,6 +219,8 @@ def main():
     else:
         peers["NumPy"] = (np, lambda r: r, lambda h: h)
     eager_ok = dev.backend.name == "host" or not args.load
+    if args.load or args.check:
+        check(args, dev)
 
     cases = _cases(on_gpu, sizes, args.batch)
     if args.cases:
