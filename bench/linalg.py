@@ -79,7 +79,7 @@ def _cases(on_gpu, sizes, batch):
     n = sizes[-1]
     out.append((f"relu(a@b+bias) {n}", 2.0 * n**3, layer,
                 [((n, n), f32), ((n, n), f32), ((n,), f32)], "highest"))
-    p = 4 * n if on_gpu else n
+    p = 2 * n if on_gpu else n
     out.append((f"pdist {p}x{p}x64", 2.0 * p * p * 64, pdist,
                 [((p, 64), f32), ((p, 64), f32)], "highest"))
     b, h, o = (8192, 4096, 1024) if on_gpu else (2048, 1024, 256)
