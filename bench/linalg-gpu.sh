@@ -44,10 +44,12 @@ if [ "$mode" = device ]; then
   # loader's path, the copy PyTorch's wheels carry.
   if ! ldconfig -p | grep -q 'libcublas\.so\.1[23]'; then
     cand="$(ls /usr/local/cuda/lib64/libcublas.so.1* 2>/dev/null | head -1 || true)"
-    [ -n "$cand" ] || cand="$("$py" -c 'import glob, os, nvidia.cublas as c; print((sorted(glob.glob(os.path.join(list(c.__path__)[0], "lib", "libcublas.so.*"))) or [""])[0])' 2>/dev/null || true)"
+    if [ -z "$cand" ]; then
+      cand="$("$py" "$src/bench/linalg.py" --find-cublas || true)"
+    fi
     [ -n "$cand" ] && export SLUICE_CUBLAS="$cand"
   fi
-  echo "== cuBLAS: ${SLUICE_CUBLAS:-from the loader's path}"
+  echo "== cuBLAS: ${SLUICE_CUBLAS:-found by the dynamic loader}"
   nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv || true
   PYTHONPATH="$b/python" LD_LIBRARY_PATH="$b/lib" SLUICE_CACHE_DIR=off \
     PYTHONUNBUFFERED=1 "$py" "$src/bench/linalg.py" --device cuda:gpu:0 \

@@ -191,7 +191,19 @@ def main():
                    "the artifacts in this folder (no compiler needed)")
     p.add_argument("--check", action="store_true", help="check odd, "
                    "broadcast, transposed and complex products first")
+    p.add_argument("--find-cublas", action="store_true", help="print the "
+                   "libcublas that PyTorch's wheels carry, if any, and exit")
     args = p.parse_args()
+    if args.find_cublas:
+        import glob
+        try:
+            import nvidia.cublas as c
+            libs = sorted(glob.glob(os.path.join(list(c.__path__)[0], "lib",
+                                                 "libcublas.so.*")))
+            print(libs[0] if libs else "")
+        except ImportError:
+            print("")
+        return None
     if args.save:
         return save(args)
 
