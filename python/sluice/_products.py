@@ -241,6 +241,16 @@ def _contract(a, b, rdt):
         if r.size:
             np.matmul(av, bv, out=_host_view(r), dtype=rdt)
         return r
+    if _tiled_eligible(a, b, rdt):
+        from ._matmul_kernels import tiled_matmul
+        shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + (
+            a.shape[-2], b.shape[-1])
+        r = _empty(shape, rdt, a._queue_id, min(a._usm_kind, b._usm_kind))
+        if a.dtype != rdt:
+            a = _ops.astype(a, rdt)
+        if b.dtype != rdt:
+            b = _ops.astype(b, rdt)
+        return tiled_matmul(a, b, r)
     f = _contract_jit.get(rdt)
     if f is None:
         from ._jit import jit
@@ -253,6 +263,28 @@ def _contract(a, b, rdt):
         return _empty(shape, rdt, a._queue_id,
                       min(a._usm_kind, b._usm_kind))
     return f(a, b)
+
+
+def _tiled_eligible(a, b, rdt):
+    """Whether an eager product runs the tiled workgroup-memory kernel
+    (_matmul_kernels.py): float32/float64 on an OpenCL or Level Zero queue,
+    at least 4096 multiply-adds, each operand's batch axes the result's or
+    all of size 1."""
+    if rdt not in (np.float32, np.float64):
+        return False
+    if _queue_from_id(a._queue_id).sycl_device.backend.name not in (
+            "opencl", "level_zero"):
+        return False
+    batch = tuple(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
+    count = int(np.prod(batch, dtype=np.int64))
+    for x in (a, b):
+        own = int(np.prod(x.shape[:-2], dtype=np.int64))
+        if own not in (1, count):
+            return False  # batch axes that broadcast partly
+    work = a.shape[-2] * a.shape[-1] * b.shape[-1]
+    for d in batch:
+        work *= d
+    return work >= 4096
 
 
 def _check_matmul_dtype(*xs):

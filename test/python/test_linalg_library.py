@@ -2,7 +2,8 @@
 host, cuBLAS on CUDA; docs/linalg.md, "Library calls") against NumPy: odd
 sizes, batched, broadcast batches, transposed and sliced operands, empty
 results, float32/float64/complex, with the elementwise ops around them
-fused; on OpenCL the same programs run the generated kernel."""
+fused; on OpenCL the same programs run the generated kernel, and eager
+products the tiled workgroup-memory kernel."""
 
 import os
 import subprocess
@@ -62,6 +63,18 @@ def test_jit_products(device, sa, sb):
         a, b = _data(sa, dt), _data(sb, dt)
         _check(f(sluice.asarray(a, device=device),
                  sluice.asarray(b, device=device)), a @ b)
+
+
+@pytest.mark.parametrize("sa,sb", SHAPES)
+def test_eager_products(device, sa, sb):
+    # OpenCL and Level Zero: float32/float64 run the tiled workgroup-memory
+    # kernel (_matmul_kernels.py), complex the generated kernel.
+    for dt in _dtypes(device):
+        a, b = _data(sa, dt), _data(sb, dt)
+        x = sluice.asarray(a, device=device)
+        y = sluice.asarray(b, device=device)
+        _check(x @ y, a @ b)
+        _check(sluice.matmul(x[..., ::-1, :], y), a[..., ::-1, :] @ b)
 
 
 def test_jit_fused_around_the_call(device):
