@@ -13,6 +13,7 @@ run, with ratios (peer time / Sluice time: above 1 means Sluice is faster):
 - RSS over 10,000 eager operations and jitted calls.
 
 Peers: NumPy, numexpr and Numba where installed (bench/requirements.txt),
+CuPy and PyTorch eager when --device is a CUDA device,
 and dpnp itself when a peer environment exists (--dpnp-python: a Python
 with dpnp, see ../shared/bench-anchors/dpnp-peer.md; this script runs
 itself there with --worker dpnp and reads its figures).
@@ -74,6 +75,31 @@ def dpnp_backend():
     return Backend(
         "dpnp", dpnp, lambda a: dpnp.asarray(a, sycl_queue=q), q.wait
     )
+
+
+def cupy_backend():
+    import cupy
+
+    return Backend(
+        "cupy",
+        cupy,
+        cupy.asarray,
+        lambda: cupy.cuda.Device().synchronize(),
+    )
+
+
+def torch_backend():
+    import torch
+
+    return Backend(
+        "torch",
+        torch,
+        lambda a: torch.from_numpy(a).to("cuda"),
+        torch.cuda.synchronize,
+    )
+
+
+GPU_PEERS = ("cupy", "torch")
 
 
 # --- per-operation cases -------------------------------------------------
@@ -233,6 +259,8 @@ def worker(name, device, args):
         "sluice": lambda: sluice_backend(device),
         "numpy": numpy_backend,
         "dpnp": dpnp_backend,
+        "cupy": cupy_backend,
+        "torch": torch_backend,
     }[name]()
     res = {"ops": {}, "programs": programs(b, args.reps, args.quick)}
     for n in SIZES:
@@ -458,6 +486,14 @@ def main():
         "sluice": worker("sluice", args.device, args),
         "numpy": worker("numpy", args.device, args),
     }
+    if args.device.startswith("cuda"):
+        # The GPU peers, in this process: CuPy and PyTorch eager on the
+        # same GPU (bench/run-gpu.sh wheel-device).
+        for k in GPU_PEERS:
+            try:
+                res[k] = worker(k, args.device, args)
+            except Exception as e:  # noqa: BLE001 - a peer may be missing
+                print(f"{k} peer failed: {e}")
     if args.dpnp_python:
         cmd = [
             args.dpnp_python,
@@ -478,7 +514,7 @@ def main():
             res["dpnp"] = json.loads(out)
         except (subprocess.SubprocessError, ValueError) as e:
             print(f"dpnp peer failed: {e}")
-    peers = [k for k in ("numpy", "dpnp") if k in res]
+    peers = [k for k in ("numpy", "dpnp") + GPU_PEERS if k in res]
 
     print(
         "\nper operation, us (caller: loop synchronised at the end; "
@@ -505,8 +541,9 @@ def main():
         "numexpr": numexpr_programs(args.reps, args.quick),
         "numba": numba_programs(args.reps, args.quick),
     }
-    if "dpnp" in res:
-        progs["dpnp"] = res["dpnp"]["programs"]
+    for k in ("dpnp",) + GPU_PEERS:
+        if k in res:
+            progs[k] = res[k]["programs"]
     head = f"{'case':24s} {'sluice':>9s}"
     for k in progs:
         head += f" {k:>9s} {'ratio':>7s}"

@@ -3,7 +3,8 @@
 Runs each program written the way dpnp code is written (many small array
 operations, slices, no decorator) with Sluice's lazy execution on and off,
 next to NumPy, numexpr and Numba (where installed, bench/requirements.txt)
-and dpnp itself (--dpnp-python, see bench/run-eager.sh), in one run, and
+and dpnp itself (--dpnp-python, see bench/run-eager.sh), CuPy on a CUDA
+device, in one run, and
 prints milliseconds per run with ratios (peer time / Sluice lazy time: above
 1 means Sluice is faster) and what lazy execution fused.
 
@@ -147,6 +148,15 @@ def module_for(name, device):
             lambda a: sluice.asarray(a, device=dev),
             sluice.synchronize,
             sluice.asnumpy,
+        )
+    if name == "cupy":
+        import cupy
+
+        return (
+            cupy,
+            cupy.asarray,
+            cupy.cuda.Device().synchronize,
+            cupy.asnumpy,
         )
     if name == "dpnp":
         import dpctl
@@ -359,6 +369,12 @@ def main():
     cols["eager"] = column("sluice-eager", args.device, args.reps, args.quick)
     sluice.set_lazy(True)
     cols["numpy"] = column("numpy", args.device, args.reps, args.quick)
+    if args.device.startswith("cuda"):
+        # CuPy eager on the same GPU: dpnp's model, one kernel per operation.
+        try:
+            cols["cupy"] = column("cupy", args.device, args.reps, args.quick)
+        except Exception as e:  # noqa: BLE001 - the peer may be missing
+            print(f"cupy peer failed: {e}")
     cols["numexpr"] = numexpr_column(args.reps)
     cols["numba"] = numba_column(args.reps, args.quick)
     if args.dpnp_python:

@@ -241,11 +241,18 @@ if [ "$mode" = wheel-device ]; then
   fi
   echo "== installing $(basename "$whl") into a fresh venv"
   "$py" -m venv --system-site-packages "$tmp/venv"
+  # Where the machine's python3 is itself a venv (/opt/torch/.venv), the new
+  # venv sees the base interpreter's packages only: add the outer one's.
+  "$py" -c 'import site; print("\n".join(site.getsitepackages()))' \
+    >"$("$tmp/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/outer.pth"
   "$tmp/venv/bin/python" -m pip install -q --no-index --no-deps "$whl"
   vpy="$tmp/venv/bin/python"
-  cp "$src"/test/python/*.py "$tmp/run/"
-  cp -r "$src/test/python/Inputs" "$tmp/run/"
-  cd "$tmp/run"
+  # The tests read examples/, docs/ and include/ beside them: copy them with
+  # the tree's layout (the package itself comes from the venv only).
+  mkdir -p "$tmp/run/test"
+  cp -r "$src/test/python" "$tmp/run/test/"
+  cp -r "$src/examples" "$src/docs" "$src/include" "$src/bench" "$tmp/run/"
+  cd "$tmp/run/test/python"
   status=0
   "$vpy" -c 'import sluice, sys; print(sluice.__file__); [print(d) for d in sluice.get_devices()]'
   PATH="$tmp/venv/bin:$PATH" sluice-ls || status=1
@@ -262,6 +269,7 @@ if [ "$mode" = wheel-device ]; then
     echo "== Python benchmarks from the wheel on cuda:gpu:0"
     timeout 240 "$vpy" "$src/bench/python_overhead.py" --device=cuda:gpu:0 || status=1
     timeout 300 "$vpy" "$src/bench/eager.py" --device=cuda:gpu:0 --quick || status=1
+    timeout 240 "$vpy" "$src/bench/lazy.py" --device=cuda:gpu:0 --reps 5 || status=1
   fi
   exit $status
 fi

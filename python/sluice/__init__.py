@@ -188,5 +188,8 @@ def _finish():
 _atexit.register(_finish)
 
 from . import tensor  # noqa: E402  (after every name it re-exports)
+from . import _strided_copy  # noqa: E402
+
+_strided_copy.install()
 
 __all__ = sorted(n for n in dir() if not n.startswith("_"))

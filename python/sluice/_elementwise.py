@@ -326,6 +326,107 @@ def _conjugate(x):
     return _ops.positive(x) if x.dtype.kind != "b" else _ops.copy(x)
 
 
+@_compose("fabs", "|x| of real numbers, as a float (NumPy's fabs).")
+def _fabs(x):
+    x = _scalars_to_arrays((x,))[0]
+    return _ops.absolute(_as(x, _float_dtype(np.fabs, x)))
+
+
+@_compose("isposinf", "Whether x is +inf.")
+def _isposinf(x):
+    x = _scalars_to_arrays((x,))[0]
+    if x.dtype.kind not in "fc":
+        return _ops.not_equal(x, x)
+    return _ops.equal(x, math.inf)
+
+
+@_compose("isneginf", "Whether x is -inf.")
+def _isneginf(x):
+    x = _scalars_to_arrays((x,))[0]
+    if x.dtype.kind not in "fc":
+        return _ops.not_equal(x, x)
+    return _ops.equal(x, -math.inf)
+
+
+@_compose("bitwise_count", "The number of one bits of |x| (uint8).")
+def _bitwise_count(x):
+    x = _scalars_to_arrays((x,))[0]
+    if x.dtype.kind == "b":
+        return _ops.astype(x, _dtypes.uint8)
+    if x.dtype.kind not in "iu":
+        raise TypeError(f"bitwise_count needs integers, not {x.dtype}")
+    bits = 8 * np.dtype(x.dtype).itemsize
+    v = _ops.astype(_ops.absolute(x) if x.dtype.kind == "i" else x,
+                    np.dtype(f"uint{bits}"))
+    ones = (1 << bits) - 1
+    band, shr = _table["bitwise_and"], _table["right_shift"]
+    # the bits summed in pairs, nibbles, bytes, then the bytes
+    v = _ops.subtract(v, band(shr(v, 1), ones // 3))
+    v = _ops.add(band(v, ones // 5), band(shr(v, 2), ones // 5))
+    v = band(_ops.add(v, shr(v, 4)), ones // 17)
+    k = 8
+    while k < bits:
+        v = _ops.add(v, shr(v, k))
+        k *= 2
+    return _ops.astype(band(v, 0xFF), _dtypes.uint8)
+
+
+@_compose("i0", "Modified Bessel function of the first kind, order 0.")
+def _i0(x):
+    x = _scalars_to_arrays((x,))[0]
+    a = _ops.absolute(_as(x, _float_dtype(np.sin, x)))
+    # |x| <= 20: the series sum_k (x^2/4)^k / (k!)^2 (positive terms, 45 of
+    # them); above: e^x / sqrt(2 pi x) sum_n a_n / x^n with a_n =
+    # ((2n-1)!!)^2 / (n! 8^n), 31 terms, e^x as e^(x/2) twice (no early
+    # overflow). Within 6 epsilons of NumPy's i0.
+    t = _ops.multiply(_ops.multiply(a, a), 0.25)
+    s = 1.0 / math.factorial(45) ** 2
+    for k in range(44, -1, -1):
+        s = _ops.add(_ops.multiply(s, t), 1.0 / math.factorial(k) ** 2)
+    big = _ops.greater(a, 20.0)
+    v = _ops.where(big, a, 21.0)
+    u = _ops.divide(1.0, v)
+    coef = [1.0]
+    for n in range(1, 31):
+        coef.append(coef[-1] * (2 * n - 1) ** 2 / (8 * n))
+    p = coef[-1]
+    for c in coef[-2::-1]:
+        p = _ops.add(_ops.multiply(p, u), c)
+    h = _ops.exp(_ops.multiply(v, 0.5))
+    far = _ops.multiply(
+        _ops.multiply(h, _ops.divide(p, _ops.sqrt(
+            _ops.multiply(v, 2 * math.pi)))), h)
+    return _ops.where(big, far, s)
+
+
+def divmod(x1, x2, out1=None, out2=None, /, *, out=(None, None),
+           where=True):
+    """Quotient rounded toward negative infinity and remainder, as a pair
+    (NumPy's divmod)."""
+    q = _ops.floor_divide(x1, x2)
+    r = _ops.remainder(x1, x2)
+    o1, o2 = out1 if out1 is not None else out[0], \
+        out2 if out2 is not None else out[1]
+    if o1 is not None or where is not True:
+        q = _store("divmod", q, o1, where)
+    if o2 is not None or where is not True:
+        r = _store("divmod", r, o2, where)
+    return q, r
+
+
+def array_equiv(a1, a2):
+    """Whether the arrays broadcast to one shape with equal elements (a 0-d
+    boolean array)."""
+    a1, a2 = _scalars_to_arrays((a1, a2))
+    try:
+        np.broadcast_shapes(tuple(getattr(a1, "shape", ())),
+                            tuple(getattr(a2, "shape", ())))
+    except ValueError:
+        from ._creation import asarray
+        return asarray(False, device=getattr(a1, "device", None))
+    return _ops.all(_ops.equal(a1, a2))
+
+
 def round(x, /, decimals=0, out=None):
     """Round to ``decimals`` decimals, ties to even (NumPy's ``round``)."""
     x = _scalars_to_arrays((x,))[0]
@@ -570,7 +671,8 @@ def clip(x, /, min=None, max=None, out=None, *, a_min=None, a_max=None,
 
 
 _table.update(round=round, modf=modf, frexp=frexp, isclose=isclose,
-              allclose=allclose, array_equal=array_equal,
+              allclose=allclose, array_equal=array_equal, divmod=divmod,
+              array_equiv=array_equiv,
               nan_to_num=nan_to_num, isreal=isreal, iscomplex=iscomplex,
               isrealobj=isrealobj, iscomplexobj=iscomplexobj, clip=clip)
 for _alias, _target in ALIASES.items():

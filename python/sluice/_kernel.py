@@ -244,6 +244,7 @@ class KernelFunction:
         params = {src.params[0]: ItemObj(nd)}
         prologue_params = []
         local_allocs = []
+        workgroup = []  # CUDA: workgroup attributions of the gpu.func
         cidx = {}
 
         def hconst(v):
@@ -316,7 +317,13 @@ class KernelFunction:
                 else:
                     mt = (f"memref<{size}x{mlir_type(dt)}, "
                           "#gpu.address_space<workgroup>>")
-                    local_allocs.append(f"%w{k} = memref.alloc() : {mt}")
+                    if target == "cuda":
+                        # A workgroup attribution of the gpu.func: NVVM has
+                        # no lowering of a workgroup memref.alloc (it became
+                        # a device-heap malloc read as shared memory).
+                        workgroup.append(f"%w{k} : {mt}")
+                    else:
+                        local_allocs.append(f"%w{k} = memref.alloc() : {mt}")
                 params[name] = ArrayRef(f"%w{k}", mt, dt, list(shape),
                                         "local", label=name)
             else:
@@ -444,8 +451,11 @@ class KernelFunction:
         lines.append("    return")
         lines.append("  }")
         lines.append(f"  gpu.module @{mod} {{")
+        attributions = (f" workgroup({', '.join(workgroup)})"
+                        if workgroup else "")
         lines.append(f"    gpu.func @{fname}(" + ", ".join(
-            f"{n}: {t}" for n, t in kernel_args) + ") kernel {")
+            f"{n}: {t}" for n, t in kernel_args) + ")" + attributions +
+            " kernel {")
         for p in prologue_params + local_allocs + em.prologue:
             lines.append("      " + p)
         lines += ["    " + b for b in body]

@@ -638,6 +638,16 @@ def _check_integer_power(x1, x2):
 
 def power(x1, x2):
     _check_integer_power(x1, x2)
+    # ``x ** 2`` as ``x * x``, as NumPy does: the exponent is a run-time
+    # argument of the compiled program, so pow() cannot be reduced there
+    # (and pow is ten times the cost of a product on the host). Only where
+    # the product has power's dtype: a Python int, or a Python float with a
+    # floating or complex array.
+    if (type(x2) in (int, float) and x2 == 2
+            and isinstance(x1, _array_module.Array)
+            and x1.dtype != np.bool_
+            and (type(x2) is int or x1.dtype.kind in "fc")):
+        return _binary("multiply", x1, x1)
     return _binary("power", x1, x2)
 
 

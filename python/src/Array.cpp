@@ -3,6 +3,7 @@
 #include "Array.h"
 #include "Errors.h"
 #include "Lazy.h"
+#include "Program.h"
 
 #include <nanobind/nanobind.h>
 
@@ -346,7 +347,73 @@ bool isSmallHostCopy(const ArrayCore &dst, const ArrayCore &src) {
          static_cast<size_t>(dst.size()) * dst.itemsize() <= inlineBytes();
 }
 
+/// The Python function that copies between strided views with a kernel on
+/// their queue (sluice/_strided_copy.py); never destroyed (Python may be
+/// finalized before static destructors run).
+nb::object *stridedCopyHook = new nb::object();
+/// The hook's own submissions do not call it again.
+thread_local bool inStridedCopyHook = false;
+
+/// A contiguous 1-D view of `a`'s byte span as unsigned integers of `unit`
+/// bytes; `first` is where a's first element is in it.
+ArrayCore flatUnits(const ArrayCore &a, int64_t unit, int64_t &first) {
+  auto [lo, hi] = a.byteSpan();
+  ArrayCore v;
+  v.buffer = a.buffer;
+  v.dtype = unit == 1 ? U8 : unit == 2 ? U16 : unit == 4 ? U32 : U64;
+  v.offset = (a.offset * static_cast<int64_t>(a.itemsize()) + lo) / unit;
+  v.shape = {(hi - lo) / unit};
+  v.strides = {1};
+  first = -lo / unit;
+  return v;
+}
+
+/// Copies between strided views of one queue with a kernel when the host
+/// cannot reach one of them (the runtime copies contiguous bytes only, so
+/// the alternative stages the views' spans through the host). False: the
+/// caller copies as before.
+bool kernelCopy(const ArrayCore &dst, const ArrayCore &src) {
+  if (!stridedCopyHook->is_valid() || inStridedCopyHook ||
+      !PyGILState_Check() || dst.size() == 0 || !dst.buffer->queue ||
+      dst.buffer->queue != src.buffer->queue ||
+      (dst.buffer->hostAccessible() && src.buffer->hostAccessible()))
+    return false;
+  int64_t item = static_cast<int64_t>(dst.itemsize());
+  int64_t unit = std::min<int64_t>(item, 8);
+  CopyGeometry g = simplify(dst.shape, dst.strides, src.strides, item);
+  if (item > unit) { // complex128: its two halves as an inner axis
+    g.shape.push_back(item / unit);
+    g.dst.push_back(unit);
+    g.src.push_back(unit);
+  }
+  if (g.shape.empty() || g.shape.size() > 3 ||
+      (g.shape.size() == 1 && g.dst[0] == unit && g.src[0] == unit))
+    return false; // one element or one contiguous run: the runtime's copy
+  nb::list shape, dstStrides, srcStrides;
+  for (size_t i = 0; i < g.shape.size(); ++i) {
+    shape.append(g.shape[i]);
+    dstStrides.append(g.dst[i] / unit);
+    srcStrides.append(g.src[i] / unit);
+  }
+  int64_t dstFirst = 0, srcFirst = 0;
+  ArrayCore dstUnits = flatUnits(dst, unit, dstFirst);
+  ArrayCore srcUnits = flatUnits(src, unit, srcFirst);
+  inStridedCopyHook = true;
+  try {
+    nb::object done = (*stridedCopyHook)(
+        wrapArray(std::move(dstUnits)), wrapArray(std::move(srcUnits)), shape,
+        dstStrides, srcStrides, dstFirst, srcFirst);
+    inStridedCopyHook = false;
+    return nb::cast<bool>(done);
+  } catch (...) {
+    inStridedCopyHook = false;
+    throw;
+  }
+}
+
 } // namespace
+
+void setStridedCopyHook(nb::object fn) { *stridedCopyHook = std::move(fn); }
 
 void submitCopy(const ArrayCore &dst, const ArrayCore &srcIn, bool profiled) {
   lazyBeforeUse(*srcIn.buffer, /*write=*/false);
@@ -366,6 +433,8 @@ void submitCopy(const ArrayCore &dst, const ArrayCore &srcIn, bool profiled) {
       src = contiguousCopy(src, src.buffer->queue, src.buffer->kind,
                            /*force=*/true);
   }
+  if (!profiled && kernelCopy(dst, src))
+    return;
   auto task = std::make_shared<CopyTask>(dst, src, !profiled);
   task->queue = dst.buffer->queue;
   task->small = isSmallHostCopy(dst, src);

@@ -9,6 +9,10 @@
 #include <memory>
 #include <vector>
 
+namespace nanobind {
+class object;
+}
+
 namespace sluice::py {
 
 /// Element types, numbered as SluiceDType (sluice-c/Compiler.h).
@@ -106,6 +110,12 @@ std::shared_ptr<Buffer> allocateBuffer(QueueState *queue, SluiceUsmKind kind,
 /// timestamps marks it), never as a direct host memmove.
 void submitCopy(const ArrayCore &dst, const ArrayCore &src,
                 bool profiled = false);
+
+/// Sets the Python function that copies between strided views the host
+/// cannot reach with a kernel on their queue: called as
+/// fn(dst_units, src_units, shape, dst_strides, src_strides, dst_first,
+/// src_first) over flat unsigned-integer views, returns whether it did.
+void setStridedCopyHook(nanobind::object fn);
 
 /// A contiguous copy of `src` on (queue, kind), or src itself when it is
 /// contiguous already and on that placement.

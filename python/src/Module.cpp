@@ -473,6 +473,11 @@ NB_MODULE(_sluice, m) {
           .def("_dlpack", [](ArrayCore &a, bool versioned, bool copied) {
             return dlpackExport(a, versioned, copied);
           });
+  m.def(
+      "set_strided_copy_hook",
+      [](nb::object fn) { setStridedCopyHook(std::move(fn)); },
+      "Sets the function that copies between strided views of memory the "
+      "host cannot reach (sluice/_strided_copy.py).");
   bindFastPath(m, arrayCore);
   bindLazy(m, arrayCore);
 

@@ -43,7 +43,11 @@ void Task::execute() {
     dep.task->wait();
     if (dep.inherit && dep.task->failed() && result == SLUICE_SUCCESS) {
       result = dep.task->status;
-      message = "an earlier operation failed: " + dep.task->message;
+      // One prefix however long the chain of failed dependencies is.
+      static const std::string prefix = "an earlier operation failed: ";
+      message = dep.task->message.compare(0, prefix.size(), prefix) == 0
+                    ? dep.task->message
+                    : prefix + dep.task->message;
     }
   }
   deps.clear();

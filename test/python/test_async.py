@@ -91,6 +91,14 @@ def test_failures_surface_at_synchronisation(device):
     z = y[0] + 1  # depends on the failed array
     with pytest.raises(sluice.SluiceError, match="earlier operation failed"):
         sluice.asnumpy(z)
+    # A chain of dependent operations names the failure once, not once a
+    # link (the message must not grow with the chain).
+    w = z
+    for _ in range(5):
+        w = (w + 1) * 2
+    with pytest.raises(sluice.SluiceError) as e:
+        sluice.asnumpy(w)
+    assert str(e.value).count("earlier operation failed") == 1, str(e.value)
     with pytest.raises(sluice.SluiceError):
         x.sycl_queue.wait()
     # The queue keeps working.

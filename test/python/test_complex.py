@@ -171,6 +171,14 @@ def test_functions(device, name):
         x = sluice.asarray(a, device=device)
         got = sluice.asnumpy(getattr(sluice, name)(x))
         want = getattr(np, name)(a)
+        if name == "exp2":
+            # NumPy rounds y ln 2 in the dtype: a wrong angle for large y
+            # (exp2(1e15 + 1e15j) in complex64); the exact reference
+            import math_accuracy
+
+            with np.errstate(all="ignore"):
+                want = math_accuracy._ref_exp2(a.astype(np.clongdouble))
+            want = want.astype(dt)
         assert got.dtype == dt
         np.testing.assert_allclose(
             got, want, **{k: v * 10 for k, v in _tol(dt).items()}

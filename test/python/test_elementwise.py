@@ -373,6 +373,80 @@ def test_compositions(device):
     assert bool(sluice.isreal(x).all()) and not bool(sluice.iscomplex(x).any())
 
 
+# dpnp's elementwise functions (its "Universal functions" and mathematical
+# functions pages, dpctl.tensor's elementwise functions) and issue 19's
+# list: every name exists in sluice.
+DPNP_ELEMENTWISE = """
+add subtract multiply divide logaddexp logaddexp2 true_divide floor_divide
+negative positive power pow float_power remainder mod fmod divmod abs
+absolute fabs rint sign heaviside conj conjugate exp exp2 log log2 log10
+expm1 log1p proj sqrt square cbrt reciprocal rsqrt gcd lcm sin cos tan
+arcsin asin arccos acos arctan atan arctan2 atan2 hypot sinh cosh tanh
+arcsinh asinh arccosh acosh arctanh atanh deg2rad rad2deg degrees radians
+bitwise_and bitwise_or bitwise_xor bitwise_not invert bitwise_invert
+left_shift right_shift bitwise_left_shift bitwise_right_shift bitwise_count
+greater greater_equal less less_equal not_equal equal logical_and
+logical_or logical_xor logical_not maximum minimum fmax fmin isfinite isinf
+isnan isneginf isposinf signbit copysign nextafter spacing modf ldexp frexp
+floor ceil trunc fix round around i0 sinc erf erfc isclose allclose isreal
+iscomplex isrealobj iscomplexobj nan_to_num real imag angle clip
+array_equal array_equiv
+""".split()
+
+
+def test_every_dpnp_elementwise_name_exists():
+    missing = [n for n in DPNP_ELEMENTWISE if not hasattr(sluice, n)]
+    assert not missing, missing
+
+
+def test_counts_infinities_divmod(device):
+    for dt in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint64):
+        info = np.iinfo(dt)
+        a = np.array([0, 1, 3, 100, info.max, info.min, 77], dt)
+        got = sluice.asnumpy(
+            sluice.bitwise_count(sluice.asarray(a, device=device))
+        )
+        want = np.bitwise_count(a)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+    a = np.array([-2.5, -0.0, 3.0, np.inf, -np.inf, np.nan], np.float32)
+    x = sluice.asarray(a, device=device)
+    np.testing.assert_array_equal(
+        sluice.asnumpy(sluice.isposinf(x)), np.isposinf(a)
+    )
+    np.testing.assert_array_equal(
+        sluice.asnumpy(sluice.isneginf(x)), np.isneginf(a)
+    )
+    same(sluice.asnumpy(sluice.fabs(x)), np.fabs(a), True, a.dtype)
+    with np.errstate(all="ignore"):
+        wq, wr = np.divmod(a, np.float32(2))
+    q, r = sluice.divmod(x, 2.0)
+    same(sluice.asnumpy(q), wq, True, a.dtype)
+    same(sluice.asnumpy(r), wr, True, a.dtype)
+    b = np.concatenate([np.linspace(-30, 30, 601), [700.0, -1e-30]])
+    b = b.astype(np.float64 if _fp64(device) else np.float32)
+    got = sluice.asnumpy(sluice.i0(sluice.asarray(b, device=device)))
+    want = np.i0(b.astype(np.longdouble))
+    tol = 8 * np.finfo(b.dtype).eps
+    np.testing.assert_allclose(got, want.astype(b.dtype), rtol=tol)
+    i = sluice.asarray(np.array([7, -7], np.int32), device=device)
+    q, r = sluice.divmod(i, 2)
+    np.testing.assert_array_equal(sluice.asnumpy(q), [3, -4])
+    np.testing.assert_array_equal(sluice.asnumpy(r), [1, 1])
+    assert bool(
+        sluice.array_equiv(
+            sluice.asarray([1, 2], device=device),
+            sluice.asarray([[1, 2], [1, 2]], device=device),
+        )
+    )
+    assert not bool(
+        sluice.array_equiv(
+            sluice.asarray([1, 2], device=device),
+            sluice.asarray([1, 2, 3], device=device),
+        )
+    )
+
+
 def test_scalars_and_jit(device):
     r = sluice.exp(1.0)
     assert r.shape == () and abs(float(r) - np.e) < 1e-12
@@ -613,3 +687,25 @@ def test_integer_edges(device, dt):
             sluice.asnumpy(a[:5] ** sluice.asarray(p, device=device)),
             x[:5] ** p,
         )
+
+
+@pytest.mark.parametrize(
+    "dt", ["float32", "float64", "int8", "int64", "uint8", "complex64"]
+)
+def test_square_by_power_keeps_numpy_types(device, dt):
+    """``x ** 2`` is computed as ``x * x`` (as NumPy does); its dtype and
+    values are power's, for int and float exponents, NaN and inf too."""
+    if dt == "float64" and not device.has_aspect_fp64:
+        pytest.skip("no float64 on this device")
+    a = np.arange(-3, 5).astype(dt)
+    if a.dtype.kind == "f":
+        a = np.concatenate([a, np.array([np.nan, np.inf, -np.inf, -0.0], dt)])
+    x = sluice.asarray(a, device=device)
+    for e in (2, 2.0, 3):
+        got = sluice.asnumpy(x**e)
+        want = a**e
+        assert got.dtype == want.dtype, (e, got.dtype, want.dtype)
+        if e == 3 and a.dtype.kind == "c":  # complex pow: within rounding
+            np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+        else:
+            np.testing.assert_array_equal(got, want)

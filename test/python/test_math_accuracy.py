@@ -43,6 +43,51 @@ def test_within_bound(device, name, dtype):
     )
 
 
+@pytest.mark.parametrize("dtype", ma.CDTYPES)
+@pytest.mark.parametrize("name", sorted(ma.CFUNCTIONS))
+def test_complex_within_bound(device, name, dtype):
+    """Complex functions: normwise relative error in epsilons over parts
+    of every size (math_accuracy.cinputs)."""
+    if dtype == "complex128" and not device.has_aspect_fp64:
+        pytest.skip(f"{device.filter_string} has no float64")
+    func = ma.CFUNCTIONS[name]
+    err, worst = ma.cevaluate(
+        ma.sluice_runner(device.filter_string), func, dtype, N
+    )
+    bound = ma.cbound(func, dtype, device.filter_string)
+    assert err <= bound, (
+        f"{name}({dtype}) is {err:.3f} epsilons from the reference at "
+        f"{worst} (bound {bound})"
+    )
+
+
+@pytest.mark.parametrize("dtype", ma.CDTYPES)
+def test_complex_power_within_conditioned_bound(device, dtype):
+    """z ** w within 4 (1 + |w log z|) epsilons (docs/accuracy.md)."""
+    if dtype == "complex128" and not device.has_aspect_fp64:
+        pytest.skip(f"{device.filter_string} has no float64")
+    err, worst = ma.cpower(device.filter_string, dtype, N)
+    assert err <= 4, f"z ** w at {worst}: {err:.3f} (bound 4)"
+
+
+def test_complex_measure_catches_errors():
+    """The complex measure: a result one epsilon off in a part measures
+    about 1, an infinity for a finite value and a wrong overflow are
+    found, a subnormal result is measured in the subnormal spacing."""
+    z = np.array([1 + 1j, 3 - 4j], np.complex128)
+    ref = z.astype(np.clongdouble)
+    off = z + np.spacing(1.0) * np.array([1, 5])
+    err = ma.cerrors(off, ref, "complex128")
+    assert 0.5 < err[0] < 1.5 and 0.5 < err[1] < 1.5, err
+    bad = ma.cerrors(np.array([np.inf + 1j]), ref[:1], "complex128")
+    assert np.isinf(bad[0])
+    big = np.array([np.clongdouble(np.longdouble("1e309") + 1j)])
+    assert ma.cerrors(np.array([np.inf + 1j]), big, "complex128")[0] == 0
+    assert np.isinf(ma.cerrors(np.array([1e308 + 1j]), big, "complex128")[0])
+    tiny = np.array([np.clongdouble(5e-324)], np.clongdouble)
+    assert ma.cerrors(np.array([0j]), tiny, "complex128")[0] <= 1
+
+
 def test_ulp_measure_catches_errors():
     """The measure itself: an answer one ulp off measures 1, a NaN for a
     number and a wrong signed zero are found."""

@@ -114,9 +114,81 @@ void allowReassociation(Operation *op) {
 
 } // namespace
 
+namespace {
+
+/// Whether evaluating the payload needs per-loop indices (a broadcast or
+/// permuted operand, a strided view, linalg.index), not just the flat one.
+bool needsLoopIndices(KernelSpec &spec) {
+  linalg::GenericOp op = spec.op;
+  Block &body = op.getRegion().front();
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (spec.scalarArg.count(operand.getOperandNumber()))
+      continue;
+    if (op.isDpsInput(&operand) &&
+        body.getArgument(operand.getOperandNumber()).use_empty())
+      continue;
+    if (spec.strided.count(operand.getOperandNumber()) ||
+        !op.getMatchingIndexingMap(&operand).isIdentity())
+      return true;
+  }
+  return !body.getOps<linalg::IndexOp>().empty();
+}
+
+/// A host workgroup's share [lo, hi) of the flat space as rows of the
+/// innermost loop: the outer indices are computed once a row (not a
+/// division per loop per element), and the inner loop runs over the last
+/// index with unit step, which LLVM vectorises (broadcast operands become
+/// loop-invariant loads).
+LogicalResult buildHostRows(BodyBuilder &bb) {
+  OpBuilder &b = bb.b;
+  Location loc = bb.loc;
+  unsigned n = bb.loopSizes.size();
+  Value total = bb.product(llvm::to_vector(llvm::seq<unsigned>(0, n)));
+  auto [lo, hi] = bb.hostRange(total, /*align=*/64);
+  Value inner = bb.loopSizes[n - 1];
+  // Empty spaces (an extent of 0) make no rows.
+  Value safeInner = arith::MaxUIOp::create(b, loc, inner, bb.c(1));
+  Value rowLo = bb.div(lo, safeInner);
+  Value rowHi = bb.ceilDiv(hi, safeInner);
+  auto rows = scf::ForOp::create(b, loc, rowLo, rowHi, bb.c(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(rows.getBody()->getTerminator());
+  Value row = rows.getInductionVar();
+  Value base = bb.mul(row, inner);
+  Value colLo = bb.sub(arith::MaxUIOp::create(b, loc, lo, base), base);
+  Value colHi = bb.sub(bb.min(hi, bb.add(base, inner)), base);
+  SmallVector<Value> outer(n, Value());
+  Value rest = row; // the outermost index needs no remainder
+  for (unsigned l = n - 2; l > 0; --l) {
+    outer[l] = bb.rem(rest, bb.loopSizes[l]);
+    rest = bb.div(rest, bb.loopSizes[l]);
+  }
+  outer[0] = rest;
+  auto cols = scf::ForOp::create(b, loc, colLo, colHi, bb.c(1));
+  b.setInsertionPoint(cols.getBody()->getTerminator());
+  BodyBuilder::Point p;
+  Value col = cols.getInductionVar();
+  p.flat = bb.add(base, col);
+  p.idx = outer;
+  p.idx[n - 1] = col;
+  IRMapping mapping;
+  FailureOr<SmallVector<Value>> values = bb.payload(p, Value(), mapping);
+  if (failed(values))
+    return failure();
+  return bb.storeOutputs(p, *values);
+}
+
+} // namespace
+
 LogicalResult sluice::kernels::buildElementwiseKernel(gpu::GPUFuncOp func,
                                                       KernelSpec &spec) {
   BodyBuilder bb(func, spec);
+  if (bb.isHost() && bb.loopSizes.size() >= 2 && needsLoopIndices(spec)) {
+    if (failed(buildHostRows(bb)))
+      return failure();
+    bb.finish();
+    return success();
+  }
   Value total =
       bb.product(llvm::to_vector(llvm::seq<unsigned>(0, bb.loopSizes.size())));
   scf::ForOp loop = bb.distributedLoop(total, /*hostAlign=*/64);

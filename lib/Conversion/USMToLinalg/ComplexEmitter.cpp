@@ -21,6 +21,8 @@
 
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace sluice::usm;
 
@@ -90,6 +92,52 @@ Value sluice::usm::emitComplexCast(OpBuilder &b, Location loc, Value v,
                         cf.getElementType(), to);
 }
 
+/// a * b as MLIR's lowering gives it (C99 Annex G at infinities), except
+/// where finite parts give a NaN part because two partial products
+/// overflowed (inf - inf): that part is recomputed from parts scaled by
+/// 2^-k and scaled back, so that it is the infinity it overflows to (NumPy
+/// gives -inf + inf j for the square of 3e20 + 4e21j in complex64).
+static Value complexProduct(OpBuilder &b, Location loc, Value l, Value r) {
+  Value p = complex::MulOp::create(b, loc, l, r);
+  Value x = complex::ReOp::create(b, loc, l),
+        y = complex::ImOp::create(b, loc, l);
+  Value u = complex::ReOp::create(b, loc, r),
+        v = complex::ImOp::create(b, loc, r);
+  Type t = x.getType();
+  using P = arith::CmpFPredicate;
+  int k = t.isF32() ? 64 : 512;
+  Value down = floatConstant(b, loc, t, std::ldexp(1.0, -k));
+  Value up = floatConstant(b, loc, t, std::ldexp(1.0, k));
+  auto mul = [&](Value m, Value n) {
+    return arith::MulFOp::create(b, loc, m, n).getResult();
+  };
+  Value xs = mul(x, down), ys = mul(y, down), us = mul(u, down),
+        vs = mul(v, down);
+  Value re =
+      mul(mul(arith::SubFOp::create(b, loc, mul(xs, us), mul(ys, vs)), up), up);
+  Value im =
+      mul(mul(arith::AddFOp::create(b, loc, mul(xs, vs), mul(ys, us)), up), up);
+  Value inf = floatConstant(b, loc, t, INFINITY);
+  Value sum = arith::AddFOp::create(
+      b, loc,
+      arith::AddFOp::create(b, loc, math::AbsFOp::create(b, loc, x),
+                            math::AbsFOp::create(b, loc, y)),
+      arith::AddFOp::create(b, loc, math::AbsFOp::create(b, loc, u),
+                            math::AbsFOp::create(b, loc, v)));
+  // (The sum of the parts' sizes overflows only if a part is near the
+  // largest number; NaN parts make it NaN.)
+  Value finite = arith::CmpFOp::create(b, loc, P::OLT, sum, inf);
+  Value pr = complex::ReOp::create(b, loc, p),
+        pi = complex::ImOp::create(b, loc, p);
+  Value fixRe = arith::AndIOp::create(
+      b, loc, finite, arith::CmpFOp::create(b, loc, P::UNO, pr, pr));
+  Value fixIm = arith::AndIOp::create(
+      b, loc, finite, arith::CmpFOp::create(b, loc, P::UNO, pi, pi));
+  return complex::CreateOp::create(
+      b, loc, l.getType(), arith::SelectOp::create(b, loc, fixRe, re, pr),
+      arith::SelectOp::create(b, loc, fixIm, im, pi));
+}
+
 Value sluice::usm::emitComplexScalarOp(OpBuilder &b, Location loc,
                                        Operation *op, ValueRange args) {
   Type element = dataElementType(op);
@@ -120,7 +168,7 @@ Value sluice::usm::emitComplexScalarOp(OpBuilder &b, Location loc,
         return complex::SubOp::create(b, loc, args[0], args[1]);
       })
       .Case<MulOp>([&](auto) -> Value {
-        return complex::MulOp::create(b, loc, args[0], args[1]);
+        return complexProduct(b, loc, args[0], args[1]);
       })
       .Case<DivOp>([&](auto) -> Value {
         return complex::DivOp::create(b, loc, args[0], args[1]);

@@ -88,46 +88,102 @@ static Value select(OpBuilder &b, Location loc, Value c, Value t, Value f) {
   return arith::SelectOp::create(b, loc, c, t, f);
 }
 
-/// log(z) with C99's infinities: a part infinite gives +inf as the real
-/// part, whatever the other part is (NaN included).
+namespace {
+
+/// Real arithmetic on one float type, for the careful algorithms below.
+struct Real {
+  OpBuilder &b;
+  Location loc;
+  Type t;
+  bool f32() const { return t.isF32(); }
+  Value c(double v) { return floatConstant(b, loc, t, v); }
+  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value div(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
+  Value neg(Value x) { return arith::NegFOp::create(b, loc, x); }
+  Value fma(Value x, Value y, Value z) {
+    return math::FmaOp::create(b, loc, x, y, z);
+  }
+  Value abs(Value x) { return math::AbsFOp::create(b, loc, x); }
+  Value sqrt(Value x) { return math::SqrtOp::create(b, loc, x); }
+  Value log(Value x) { return math::LogOp::create(b, loc, x); }
+  Value log1p(Value x) { return math::Log1pOp::create(b, loc, x); }
+  Value atan(Value x) { return math::AtanOp::create(b, loc, x); }
+  Value atan2(Value y, Value x) { return math::Atan2Op::create(b, loc, y, x); }
+  Value copysign(Value x, Value s) {
+    return math::CopySignOp::create(b, loc, x, s);
+  }
+  Value max(Value x, Value y) { return arith::MaxNumFOp::create(b, loc, x, y); }
+  Value min(Value x, Value y) { return arith::MinNumFOp::create(b, loc, x, y); }
+  Value cmp(FP p, Value x, Value y) {
+    return arith::CmpFOp::create(b, loc, p, x, y);
+  }
+  Value lt(Value x, double v) { return cmp(FP::OLT, x, c(v)); }
+  Value gt(Value x, double v) { return cmp(FP::OGT, x, c(v)); }
+  Value sel(Value p, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, p, x, y);
+  }
+  Value both(Value p, Value q) { return arith::AndIOp::create(b, loc, p, q); }
+  Value either(Value p, Value q) { return arith::OrIOp::create(b, loc, p, q); }
+  Value isNan(Value x) { return cmp(FP::UNO, x, x); }
+  Value isInf(Value x) { return cmp(FP::OEQ, abs(x), c(INFINITY)); }
+
+  /// sqrt(x*x + y*y) for x, y >= 0 without spurious overflow or underflow:
+  /// the squares of arguments scaled by a power of two (exact).
+  Value hypot(Value x, Value y) {
+    Value m = max(x, y);
+    double k = f32() ? 100 : 600, edge = f32() ? 50 : 450;
+    Value small = lt(m, std::ldexp(1.0, -edge));
+    Value large = gt(m, std::ldexp(1.0, edge));
+    Value s = sel(small, c(std::ldexp(1.0, k)),
+                  sel(large, c(std::ldexp(1.0, -k)), c(1.0)));
+    Value inv = sel(small, c(std::ldexp(1.0, -k)),
+                    sel(large, c(std::ldexp(1.0, k)), c(1.0)));
+    Value xs = mul(x, s), ys = mul(y, s);
+    return mul(sqrt(add(mul(xs, xs), mul(ys, ys))), inv);
+  }
+
+  /// a + b as an unevaluated sum (s, e), exactly (Knuth's two-sum).
+  std::pair<Value, Value> twoSum(Value a, Value x) {
+    Value s = add(a, x);
+    Value bb = sub(s, a);
+    Value e = add(sub(a, sub(s, bb)), sub(x, bb));
+    return {s, e};
+  }
+
+  /// log(hypot(x, y)) for finite x, y >= 0, accurate near the unit circle
+  /// (where it is log1p of x*x + y*y - 1 summed exactly) and everywhere
+  /// else (log of the larger part plus log1p of the squared ratio).
+  Value logAbs(Value x, Value y) {
+    Value m = max(x, y), n = min(x, y);
+    Value hm = mul(m, m), lm = fma(m, m, neg(hm));
+    Value hn = mul(n, n), ln = fma(n, n, neg(hn));
+    auto [s1, e1] = twoSum(hm, c(-1.0));
+    auto [s2, e2] = twoSum(s1, hn);
+    Value q = add(s2, add(add(e1, e2), add(lm, ln)));
+    Value nearOne = mul(log1p(q), c(0.5));
+    Value r = div(n, m);
+    Value far = add(log(m), mul(c(0.5), log1p(mul(r, r))));
+    Value near = both(cmp(FP::OGE, m, c(0.5)), cmp(FP::OLE, m, c(2.0)));
+    Value v = sel(near, nearOne, far);
+    return sel(cmp(FP::OEQ, m, c(0.0)), c(-INFINITY), v);
+  }
+};
+
+} // namespace
+
+/// log(z): log|z| by Real::logAbs (accurate near |z| = 1 and for every size
+/// of the parts), arg z by atan2; an infinite part gives +inf as the real
+/// part whatever the other is (C99).
 static Value complexLog(OpBuilder &b, Location loc, Value z) {
-  Value l = complex::LogOp::create(b, loc, z);
   Value x = complex::ReOp::create(b, loc, z);
   Value y = complex::ImOp::create(b, loc, z);
-  Value inf =
-      arith::OrIOp::create(b, loc, isInfV(b, loc, x), isInfV(b, loc, y));
-  Value re = select(b, loc, inf, floatConstant(b, loc, x.getType(), INFINITY),
-                    complex::ReOp::create(b, loc, l));
-  return makeComplex(b, loc, re, complex::ImOp::create(b, loc, l));
-}
-
-/// max(|re z|, |im z|) > a threshold past which z*z overflows, so that
-/// log(2z) stands for the inverse hyperbolic functions' log(z + sqrt(...)).
-static Value isHuge(OpBuilder &b, Location loc, Value z) {
-  Value re = complex::ReOp::create(b, loc, z);
-  Value im = complex::ImOp::create(b, loc, z);
-  Type t = re.getType();
-  double limit = t.isF32() ? 1e18 : 1e150;
-  // maxnum: a NaN part leaves the other's size.
-  Value m = arith::MaxNumFOp::create(b, loc, math::AbsFOp::create(b, loc, re),
-                                     math::AbsFOp::create(b, loc, im));
-  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, m,
-                               floatConstant(b, loc, t, limit));
-}
-
-/// log(2z) = log(z) + ln 2 (the large-argument form of asinh and acosh).
-static Value logTwice(OpBuilder &b, Location loc, Value z) {
-  Value l = complexLog(b, loc, z);
-  Value re = complex::ReOp::create(b, loc, l);
-  Value im = complex::ImOp::create(b, loc, l);
-  Value ln2 = floatConstant(b, loc, re.getType(), M_LN2);
-  return makeComplex(b, loc, arith::AddFOp::create(b, loc, re, ln2), im);
-}
-
-static Value complexOne(OpBuilder &b, Location loc, Type t) {
-  Type part = cast<ComplexType>(t).getElementType();
-  return makeComplex(b, loc, floatConstant(b, loc, part, 1.0),
-                     floatConstant(b, loc, part, 0.0));
+  Real r{b, loc, x.getType()};
+  Value re = r.logAbs(r.abs(x), r.abs(y));
+  re = r.sel(r.either(r.isNan(x), r.isNan(y)), r.c(NAN), re);
+  re = r.sel(r.either(r.isInf(x), r.isInf(y)), r.c(INFINITY), re);
+  return makeComplex(b, loc, re, r.atan2(y, x));
 }
 
 /// a * m, where a zero factor gives a zero (of the product's sign) even if
@@ -160,14 +216,27 @@ static Value complexSinCos(OpBuilder &b, Location loc, Value z, bool isSin) {
         cx = math::CosOp::create(b, loc, x);
   Value ch = math::CoshOp::create(b, loc, y),
         sh = math::SinhOp::create(b, loc, y);
+  // |y| past cosh's overflow: cosh y = |sinh y| = e^|y| / 2 as two factors
+  // e^(|y|/2), so that a small sin x or cos x still gives a finite part.
+  Real r{b, loc, t};
+  Value ay = r.abs(y);
+  Value big = r.gt(ay, t.isF32() ? 80.0 : 700.0);
+  Value h = math::ExpOp::create(b, loc, r.mul(ay, r.c(0.5)));
+  Value hh = r.mul(h, r.c(0.5));
+  ch = r.sel(big, hh, ch);
+  sh = r.sel(big, r.copysign(hh, y), sh);
+  Value f = r.sel(big, h, r.c(1.0));
+  auto prod = [&](Value u, Value v) {
+    return mulZero(b, loc, mulZero(b, loc, u, v), f);
+  };
   Value re, im;
   if (isSin) {
-    re = mulZero(b, loc, sx, ch);
-    im = mulZero(b, loc, cx, sh);
+    re = prod(sx, ch);
+    im = prod(cx, sh);
   } else {
-    re = mulZero(b, loc, cx, ch);
+    re = prod(cx, ch);
     // A zero from a NaN factor keeps the other factor's sign (NumPy).
-    Value p = mulZero(b, loc, sx, sh);
+    Value p = prod(sx, sh);
     Value fromNan =
         arith::OrIOp::create(b, loc, isNanV(b, loc, sx), isNanV(b, loc, sh));
     im = select(b, loc, fromNan, p, arith::NegFOp::create(b, loc, p));
@@ -186,16 +255,50 @@ static Value complexSinCos(OpBuilder &b, Location loc, Value z, bool isSin) {
   return makeComplex(b, loc, re, im);
 }
 
-/// exp(x + iy) = e^x (cos y + i sin y), with a zero factor's product zero
+/// exp(x + iy) = e^x (cos y + i sin y) (or 2^x (cos y ln2 + i sin y ln2)
+/// for exp2, the angle y ln 2 as an exact product plus a correction, so that
+/// it is right for every y), with a zero factor's product zero
 /// (exp(-inf + iy) = 0 for every y) and exp(+inf + i(inf or NaN)) =
-/// inf + iNaN (C99).
-static Value complexExp(OpBuilder &b, Location loc, Value z) {
+/// inf + iNaN (C99). Past the overflow of e^x, e^(x/2) is applied twice, so
+/// that a small cos y or sin y still gives a finite part.
+static Value complexExp(OpBuilder &b, Location loc, Value z,
+                        bool base2 = false) {
   Value x = complex::ReOp::create(b, loc, z);
   Value y = complex::ImOp::create(b, loc, z);
   Type t = x.getType();
-  Value ex = math::ExpOp::create(b, loc, x);
-  Value re = mulZero(b, loc, ex, math::CosOp::create(b, loc, y));
-  Value im = mulZero(b, loc, ex, math::SinOp::create(b, loc, y));
+  Real r{b, loc, t};
+  Value ex, h, cy, sy, big;
+  Value halfX = r.mul(x, r.c(0.5));
+  if (base2) {
+    ex = math::Exp2Op::create(b, loc, x);
+    h = math::Exp2Op::create(b, loc, halfX);
+    big = r.gt(x, t.isF32() ? 120.0 : 1000.0);
+    // y ln 2 = p + e: p = fl(y L1), e = its rounding error (fma) plus y L2,
+    // where L1 + L2 is ln 2 to twice the precision; e is not small for
+    // large y, so it is applied by the angle-sum formulas. Exact while
+    // y L2 is (|y| below 2^24 for complex64, 2^52 for complex128, where y
+    // becomes an integer); beyond, the angle's error is that of y L2.
+    double l1 = t.isF32() ? double(float(M_LN2)) : M_LN2;
+    double l2 = t.isF32() ? M_LN2 - l1 : 2.319046813846299558e-17;
+    Value p = r.mul(y, r.c(l1));
+    Value e = r.add(r.fma(y, r.c(l1), r.neg(p)), r.mul(y, r.c(l2)));
+    Value cp = math::CosOp::create(b, loc, p);
+    Value sp = math::SinOp::create(b, loc, p);
+    Value ce = math::CosOp::create(b, loc, e);
+    Value se = math::SinOp::create(b, loc, e);
+    Value exact = r.cmp(FP::OEQ, e, r.c(0.0));
+    cy = r.sel(exact, cp, r.sub(r.mul(cp, ce), r.mul(sp, se)));
+    sy = r.sel(exact, sp, r.add(r.mul(sp, ce), r.mul(cp, se)));
+  } else {
+    ex = math::ExpOp::create(b, loc, x);
+    h = math::ExpOp::create(b, loc, halfX);
+    big = r.gt(x, t.isF32() ? 80.0 : 700.0);
+    cy = math::CosOp::create(b, loc, y);
+    sy = math::SinOp::create(b, loc, y);
+  }
+  Value a = r.sel(big, h, ex), f = r.sel(big, h, r.c(1.0));
+  Value re = mulZero(b, loc, mulZero(b, loc, a, cy), f);
+  Value im = mulZero(b, loc, mulZero(b, loc, a, sy), f);
   Value edge = arith::AndIOp::create(
       b, loc,
       arith::CmpFOp::create(b, loc, FP::OEQ, x,
@@ -281,9 +384,14 @@ static Value complexExpm1(OpBuilder &b, Location loc, Value z) {
           arith::CmpFOp::create(b, loc, FP::OEQ, x,
                                 floatConstant(b, loc, t, -INFINITY))));
   re = select(b, loc, under, floatConstant(b, loc, t, -1.0), re);
-  Value posInf = arith::CmpFOp::create(b, loc, FP::OEQ, x,
-                                       floatConstant(b, loc, t, INFINITY));
-  re = select(b, loc, posInf, complex::ReOp::create(b, loc, e), re);
+  // Large x (+inf included): e^x cos y - 1 from exp, which does not
+  // overflow early.
+  Value posInf = arith::CmpFOp::create(
+      b, loc, FP::OGT, x, floatConstant(b, loc, t, t.isF32() ? 80.0 : 700.0));
+  re = select(b, loc, posInf,
+              arith::SubFOp::create(b, loc, complex::ReOp::create(b, loc, e),
+                                    floatConstant(b, loc, t, 1.0)),
+              re);
   return makeComplex(b, loc, re, complex::ImOp::create(b, loc, e));
 }
 
@@ -385,134 +493,157 @@ static Value complexSqrt(OpBuilder &b, Location loc, Value z) {
   return makeComplex(b, loc, outRe, outIm);
 }
 
-/// log1p(z) = (log1p(2x + x*x + y*y) / 2, atan2(y, 1 + x)): exact near 0
-/// and -inf at -1; log(1 + z) where the squares would overflow.
+/// The inverse sine or cosine of X + iY for finite X, Y >= 0 by Hull,
+/// Fairgrieve and Tang's algorithm ("Implementing the complex arcsine and
+/// arccosine functions using exception handling", 1997): the real part
+/// (asin's or acos's, in [0, pi/2]) and H >= 0, the magnitude of the
+/// imaginary part (also acosh's real part). Every quantity is computed
+/// without cancellation: A - 1 and the real part near B = 1 from R and S
+/// (the distances to -1 and 1); tiny arguments give z itself, huge ones
+/// -i log(2iz).
+static std::pair<Value, Value> inverseSineCore(Real &r, Value X, Value Y,
+                                               bool cosine) {
+  Value one = r.c(1.0), half = r.c(0.5);
+  Value xp1 = r.add(X, one), xm1 = r.sub(X, one), omx = r.sub(one, X);
+  Value R = r.hypot(xp1, Y), S = r.hypot(r.abs(xm1), Y);
+  Value A = r.mul(half, r.add(R, S));
+  Value B = r.div(X, A);
+  Value y2 = r.mul(Y, Y);
+  Value rx = r.add(R, xp1);
+  Value below = r.cmp(FP::OLT, X, one);
+  // H = log1p(Am1 + sqrt(Am1 (A + 1))) with Am1 = A - 1, for A <= 1.5.
+  Value am1 =
+      r.mul(half, r.add(r.div(y2, rx),
+                        r.sel(below, r.div(y2, r.add(S, omx)), r.add(S, xm1))));
+  Value hNear = r.log1p(r.add(am1, r.sqrt(r.mul(am1, r.add(A, one)))));
+  Value hFar = r.log(r.add(A, r.sqrt(r.fma(A, A, r.c(-1.0)))));
+  Value H = r.sel(r.cmp(FP::OLE, A, r.c(1.5)), hNear, hFar);
+  // The real part near B = 1: atan2 of X and f = sqrt(A^2 - X^2) (asin) or
+  // the reverse (acos), f computed from R and S.
+  Value apx = r.add(A, X);
+  Value fLe =
+      r.sqrt(r.mul(r.mul(half, apx), r.add(r.div(y2, rx), r.add(S, omx))));
+  Value fGt = r.mul(
+      Y, r.sqrt(r.mul(half, r.add(r.div(apx, rx), r.div(apx, r.add(S, xm1))))));
+  Value f = r.sel(r.cmp(FP::OLE, X, one), fLe, fGt);
+  Value reNear = cosine ? r.atan2(f, X) : r.atan2(X, f);
+  Value reFar = cosine ? Value(math::AcosOp::create(r.b, r.loc, B))
+                       : Value(math::AsinOp::create(r.b, r.loc, B));
+  Value re = r.sel(r.cmp(FP::OLE, B, r.c(0.6417)), reFar, reNear);
+  // Tiny: asin z = z, acos z = pi/2 - z (|z|^2 / 6 below an epsilon).
+  Value m = r.max(X, Y);
+  Value tiny = r.lt(m, r.f32() ? 0x1p-13 : 0x1p-28);
+  re = r.sel(tiny, cosine ? r.sub(r.c(M_PI_2), X) : X, re);
+  H = r.sel(tiny, Y, H);
+  // Huge: -i log(2iz) (the next term is 1/(4z^2), below an epsilon).
+  Value huge = r.gt(m, r.f32() ? 0x1p13 : 0x1p28);
+  re = r.sel(huge, cosine ? r.atan2(Y, X) : r.atan2(X, Y), re);
+  H = r.sel(huge, r.add(r.logAbs(X, Y), r.c(M_LN2)), H);
+  return {re, H};
+}
+
+/// asinh(x + iy) = (H, asin's real part) of |y| + i|x|, the parts given
+/// the signs of x and y (asinh is odd and commutes with conj), with C99's
+/// values at infinities and NaNs.
+static Value complexAsinh(OpBuilder &b, Location loc, Value z) {
+  Value x = complex::ReOp::create(b, loc, z);
+  Value y = complex::ImOp::create(b, loc, z);
+  Real r{b, loc, x.getType()};
+  Value ax = r.abs(x), ay = r.abs(y);
+  auto [s, h] = inverseSineCore(r, ay, ax, /*cosine=*/false);
+  Value re = h, im = s;
+  Value anyNan = r.either(r.isNan(x), r.isNan(y));
+  Value anyInf = r.either(r.isInf(x), r.isInf(y));
+  // NaN (no infinity): NaN + iNaN, NaN + i0 on the real axis.
+  re = r.sel(anyNan, r.c(NAN), re);
+  im =
+      r.sel(anyNan, r.sel(r.cmp(FP::OEQ, y, r.c(0.0)), r.c(0.0), r.c(NAN)), im);
+  // An infinite part: inf + i arg (NaN beside a NaN).
+  re = r.sel(anyInf, r.c(INFINITY), re);
+  im = r.sel(anyInf, r.sel(anyNan, r.c(NAN), r.atan2(ay, ax)), im);
+  return makeComplex(b, loc, r.copysign(re, x), r.copysign(im, y));
+}
+
+/// acos (cosine) or acosh of x + iy from acos of |x| + i|y| (acos(-z) =
+/// pi - acos(z), acos(conj z) = conj acos(z); acosh(z) = i acos(z) in the
+/// upper half-plane), with C99's values at infinities and NaNs.
+static Value complexAcosOrAcosh(OpBuilder &b, Location loc, Value z,
+                                bool cosine) {
+  Value x = complex::ReOp::create(b, loc, z);
+  Value y = complex::ImOp::create(b, loc, z);
+  Real r{b, loc, x.getType()};
+  Value ax = r.abs(x), ay = r.abs(y);
+  auto [a, h] = inverseSineCore(r, ax, ay, /*cosine=*/true);
+  Value anyNan = r.either(r.isNan(x), r.isNan(y));
+  Value anyInf = r.either(r.isInf(x), r.isInf(y));
+  a = r.sel(anyNan, r.sel(r.cmp(FP::OEQ, x, r.c(0.0)), r.c(M_PI_2), r.c(NAN)),
+            a);
+  h = r.sel(anyNan, r.c(NAN), h);
+  a = r.sel(anyInf, r.sel(anyNan, r.c(NAN), r.atan2(ay, ax)), a);
+  h = r.sel(anyInf, r.c(INFINITY), h);
+  Value negative = r.cmp(FP::OLT, r.copysign(r.c(1.0), x), r.c(0.0));
+  a = r.sel(negative, r.sub(r.c(M_PI), a), a);
+  if (cosine)
+    return makeComplex(b, loc, a, r.neg(r.copysign(h, y)));
+  return makeComplex(b, loc, h, r.copysign(a, y));
+}
+
+/// atanh(X + iY) for X, Y >= 0: the real part 1/4 log1p(4X / ((1-X)^2 +
+/// Y^2)), or 1/2 (log|1+z| - log|1-z|) where |1-z| is small, the imaginary
+/// part 1/2 atan2(2Y, (1-X)(1+X) - Y^2) (Kahan); 1/z + i pi/2 for huge z.
+static Value complexAtanh(OpBuilder &b, Location loc, Value z) {
+  Value x = complex::ReOp::create(b, loc, z);
+  Value y = complex::ImOp::create(b, loc, z);
+  Real r{b, loc, x.getType()};
+  Value X = r.abs(x), Y = r.abs(y);
+  Value one = r.c(1.0);
+  Value omx = r.sub(one, X);
+  Value d = r.add(r.mul(omx, omx), r.mul(Y, Y));
+  Value reFar = r.mul(r.c(0.25), r.log1p(r.div(r.mul(r.c(4.0), X), d)));
+  Value reNear = r.mul(r.c(0.5), r.sub(r.log(r.hypot(r.add(one, X), Y)),
+                                       r.log(r.hypot(r.abs(omx), Y))));
+  Value re = r.sel(r.lt(d, 0.25), reNear, reFar);
+  Value im =
+      r.mul(r.c(0.5), r.atan2(r.add(Y, Y),
+                              r.sub(r.mul(omx, r.add(one, X)), r.mul(Y, Y))));
+  Value m = r.max(X, Y);
+  Value huge = r.gt(m, r.f32() ? 1e18 : 1e150);
+  Value xs = r.div(X, m), ys = r.div(Y, m);
+  Value reHuge = r.div(r.div(xs, r.add(r.mul(xs, xs), r.mul(ys, ys))), m);
+  re = r.sel(huge, reHuge, re);
+  im = r.sel(huge, r.c(M_PI_2), im);
+  Value anyNan = r.either(r.isNan(x), r.isNan(y));
+  re = r.sel(anyNan, r.c(NAN), re);
+  im = r.sel(anyNan, r.c(NAN), im);
+  // An infinite part: +0 + i pi/2 (NaN if y is NaN); x = 0: i atan(y).
+  Value anyInf = r.either(r.isInf(x), r.isInf(y));
+  re = r.sel(anyInf, r.c(0.0), re);
+  im = r.sel(anyInf, r.sel(r.isNan(y), r.c(NAN), r.c(M_PI_2)), im);
+  Value onAxis = r.cmp(FP::OEQ, x, r.c(0.0));
+  re = r.sel(onAxis, r.c(0.0), re);
+  im = r.sel(onAxis, r.atan(Y), im);
+  return makeComplex(b, loc, r.copysign(re, x), r.copysign(im, y));
+}
+
+/// log1p(z): the real part 1/2 log1p(2x + x^2 + y^2), the sum formed
+/// exactly (two-sum and fma), where |1 + z|^2 is in (0.5, 2); log|1 + z|
+/// elsewhere (1 + x is then exact or its rounding harmless); the
+/// imaginary part atan2(y, 1 + x).
 static Value complexLog1p(OpBuilder &b, Location loc, Value z) {
   Value x = complex::ReOp::create(b, loc, z);
   Value y = complex::ImOp::create(b, loc, z);
-  Type t = x.getType();
-  Value one = floatConstant(b, loc, t, 1.0);
-  Value xp1 = arith::AddFOp::create(b, loc, x, one);
-  Value q = arith::AddFOp::create(
-      b, loc, arith::MulFOp::create(b, loc, x, floatConstant(b, loc, t, 2.0)),
-      arith::AddFOp::create(b, loc, arith::MulFOp::create(b, loc, x, x),
-                            arith::MulFOp::create(b, loc, y, y)));
-  Value re = arith::MulFOp::create(b, loc, math::Log1pOp::create(b, loc, q),
-                                   floatConstant(b, loc, t, 0.5));
-  Value im = math::Atan2Op::create(b, loc, y, xp1);
-  Value big = complexLog(b, loc, makeComplex(b, loc, xp1, y));
-  Value huge = isHuge(b, loc, z);
-  return makeComplex(b, loc,
-                     arith::SelectOp::create(
-                         b, loc, huge, complex::ReOp::create(b, loc, big), re),
-                     im);
-}
-
-/// z with both parts' signs cleared (the first quadrant), and the function
-/// that gives a result the signs of z's parts back.
-static Value firstQuadrant(OpBuilder &b, Location loc, Value z) {
-  return makeComplex(
-      b, loc, math::AbsFOp::create(b, loc, complex::ReOp::create(b, loc, z)),
-      math::AbsFOp::create(b, loc, complex::ImOp::create(b, loc, z)));
-}
-
-static Value withSignsOf(OpBuilder &b, Location loc, Value r, Value z,
-                         bool realSign) {
-  Value re = complex::ReOp::create(b, loc, r);
-  if (realSign)
-    re = math::CopySignOp::create(b, loc, re, complex::ReOp::create(b, loc, z));
-  Value im = math::CopySignOp::create(b, loc, complex::ImOp::create(b, loc, r),
-                                      complex::ImOp::create(b, loc, z));
-  return makeComplex(b, loc, re, im);
-}
-
-/// asinh(z) = log(z + sqrt(z*z + 1)), computed in the first quadrant
-/// (asinh is odd and commutes with conj: no cancellation of z against the
-/// root, and signed zeros pick the sides of the cuts), and as log(2z) where
-/// z*z would overflow.
-static Value complexAsinh(OpBuilder &b, Location loc, Value z) {
-  Value w = firstQuadrant(b, loc, z);
-  Value one = complexOne(b, loc, z.getType());
-  Value root =
-      complexSqrt(b, loc,
-                  complex::AddOp::create(
-                      b, loc, complex::MulOp::create(b, loc, w, w), one));
-  Value small = complexLog(b, loc, complex::AddOp::create(b, loc, w, root));
-  Value r = arith::SelectOp::create(b, loc, isHuge(b, loc, w),
-                                    logTwice(b, loc, w), small);
-  // On the real axis: the real asinh (NaN + 0i stays so, as in C99).
-  Value x = complex::ReOp::create(b, loc, w);
-  Value y = complex::ImOp::create(b, loc, w);
-  Value real = arith::CmpFOp::create(b, loc, FP::OEQ, y,
-                                     floatConstant(b, loc, y.getType(), 0.0));
-  r = select(b, loc, real,
-             makeComplex(b, loc, math::AsinhOp::create(b, loc, x), y), r);
-  // On the imaginary axis inside the cuts: i asin(y), exactly imaginary.
-  Value inside = arith::AndIOp::create(
-      b, loc,
-      arith::CmpFOp::create(b, loc, FP::OEQ, x,
-                            floatConstant(b, loc, x.getType(), 0.0)),
-      arith::CmpFOp::create(b, loc, FP::OLE, y,
-                            floatConstant(b, loc, y.getType(), 1.0)));
-  r = select(b, loc, inside,
-             makeComplex(b, loc, x, math::AsinOp::create(b, loc, y)), r);
-  return withSignsOf(b, loc, r, z, /*realSign=*/true);
-}
-
-/// acosh(z) = log(z + sqrt(z + 1) * sqrt(z - 1)) (NumPy's branch cuts),
-/// computed in the upper half-plane (acosh commutes with conj), as log(2z)
-/// where the product would overflow.
-static Value complexAcosh(OpBuilder &b, Location loc, Value z) {
-  Value w = makeComplex(
-      b, loc, complex::ReOp::create(b, loc, z),
-      math::AbsFOp::create(b, loc, complex::ImOp::create(b, loc, z)));
-  Value one = complexOne(b, loc, z.getType());
-  Value root = complex::MulOp::create(
-      b, loc, complexSqrt(b, loc, complex::AddOp::create(b, loc, w, one)),
-      complexSqrt(b, loc, complex::SubOp::create(b, loc, w, one)));
-  Value small = complexLog(b, loc, complex::AddOp::create(b, loc, w, root));
-  Value r = arith::SelectOp::create(b, loc, isHuge(b, loc, w),
-                                    logTwice(b, loc, w), small);
-  // acosh(+-0 + iNaN) = NaN + i pi/2 (C99).
-  Value x = complex::ReOp::create(b, loc, w);
-  Value y = complex::ImOp::create(b, loc, w);
-  Type t = x.getType();
-  Value edge = arith::AndIOp::create(
-      b, loc,
-      arith::CmpFOp::create(b, loc, FP::OEQ, x, floatConstant(b, loc, t, 0.0)),
-      isNanV(b, loc, y));
-  r = select(b, loc, edge,
-             makeComplex(b, loc, floatConstant(b, loc, t, NAN),
-                         floatConstant(b, loc, t, M_PI_2)),
-             r);
-  return withSignsOf(b, loc, r, z, /*realSign=*/false);
-}
-
-/// atanh(z) = (log1p(z) - log1p(-z)) / 2, computed in the first quadrant
-/// (atanh is odd and commutes with conj).
-static Value complexAtanh(OpBuilder &b, Location loc, Value z) {
-  Value w = firstQuadrant(b, loc, z);
-  Value d = complex::SubOp::create(
-      b, loc, complexLog1p(b, loc, w),
-      complexLog1p(b, loc, complex::NegOp::create(b, loc, w)));
-  Value r = scaleParts(b, loc, d, 0.5);
-  Value x = complex::ReOp::create(b, loc, w);
-  Value y = complex::ImOp::create(b, loc, w);
-  Type t = x.getType();
-  // An infinite part: +0 + i pi/2 (NaN if y is NaN); x = 0: i atan(y).
-  Value inf =
-      arith::OrIOp::create(b, loc, isInfV(b, loc, x), isInfV(b, loc, y));
-  Value zero = floatConstant(b, loc, t, 0.0);
-  r = select(b, loc, inf,
-             makeComplex(b, loc, zero,
-                         select(b, loc, isNanV(b, loc, y),
-                                floatConstant(b, loc, t, NAN),
-                                floatConstant(b, loc, t, M_PI_2))),
-             r);
-  Value onAxis = arith::CmpFOp::create(b, loc, FP::OEQ, x, zero);
-  r = select(b, loc, onAxis,
-             makeComplex(b, loc, x, math::AtanOp::create(b, loc, y)), r);
-  return withSignsOf(b, loc, r, z, true);
+  Real r{b, loc, x.getType()};
+  Value hx = r.mul(x, x), lx = r.fma(x, x, r.neg(hx));
+  Value hy = r.mul(y, y), ly = r.fma(y, y, r.neg(hy));
+  auto [s1, e1] = r.twoSum(r.add(x, x), hx);
+  auto [s2, e2] = r.twoSum(s1, hy);
+  Value q = r.add(s2, r.add(r.add(e1, e2), r.add(lx, ly)));
+  Value near = r.both(r.gt(q, -0.5), r.lt(q, 1.0));
+  Value xp1 = r.add(x, r.c(1.0));
+  Value far = complexLog(b, loc, makeComplex(b, loc, xp1, y));
+  Value re = r.sel(near, r.mul(r.c(0.5), r.log1p(q)),
+                   complex::ReOp::create(b, loc, far));
+  return makeComplex(b, loc, re, complex::ImOp::create(b, loc, far));
 }
 
 enum class PartTest { IsNan, IsInf, IsFinite };
@@ -587,7 +718,7 @@ Value sluice::usm::emitComplexFunction(OpBuilder &b, Location loc,
       .Case<ReciprocalOp>(
           [&](auto) -> Value { return complexReciprocal(b, loc, args[0]); })
       .Case<Exp2Op>([&](auto) -> Value {
-        return complexExp(b, loc, scaleParts(b, loc, args[0], M_LN2));
+        return complexExp(b, loc, args[0], /*base2=*/true);
       })
       .Case<Log2Op>([&](auto) -> Value {
         return scaleParts(b, loc, complexLog(b, loc, args[0]), 1.0 / M_LN2);
@@ -606,12 +737,12 @@ Value sluice::usm::emitComplexFunction(OpBuilder &b, Location loc,
       })
       .Case<AsinhOp>(
           [&](auto) -> Value { return complexAsinh(b, loc, args[0]); })
-      .Case<AcoshOp>(
-          [&](auto) -> Value { return complexAcosh(b, loc, args[0]); })
+      .Case<AcoshOp>([&](auto) -> Value {
+        return complexAcosOrAcosh(b, loc, args[0], /*cosine=*/false);
+      })
       .Case<AtanhOp>(
           [&](auto) -> Value { return complexAtanh(b, loc, args[0]); })
-      // asin(z) = -i asinh(iz), atan(z) = -i atanh(iz),
-      // acos(z) = pi/2 - asin(z).
+      // asin(z) = -i asinh(iz), atan(z) = -i atanh(iz).
       .Case<AsinOp>([&](auto) -> Value {
         return timesMinusI(b, loc,
                            complexAsinh(b, loc, timesI(b, loc, args[0])));
@@ -621,13 +752,7 @@ Value sluice::usm::emitComplexFunction(OpBuilder &b, Location loc,
                            complexAtanh(b, loc, timesI(b, loc, args[0])));
       })
       .Case<AcosOp>([&](auto) -> Value {
-        Value a =
-            timesMinusI(b, loc, complexAsinh(b, loc, timesI(b, loc, args[0])));
-        Value re = complex::ReOp::create(b, loc, a);
-        Value im = complex::ImOp::create(b, loc, a);
-        Value half = floatConstant(b, loc, re.getType(), M_PI_2);
-        return makeComplex(b, loc, arith::SubFOp::create(b, loc, half, re),
-                           arith::NegFOp::create(b, loc, im));
+        return complexAcosOrAcosh(b, loc, args[0], /*cosine=*/true);
       })
       // NumPy rounds both parts.
       .Case<RintOp>([&](auto) -> Value {

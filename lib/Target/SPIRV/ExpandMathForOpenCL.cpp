@@ -49,6 +49,69 @@ Value logBase(Builder &e, Value x, double base) {
   return e.sel(exact, n, l);
 }
 
+struct ErfcInterval {
+  bool inverse; // a series in t = 1/x of g(x) / t, else in x of g(x)
+  double lo, hi;
+  double c[19];
+};
+#include "ErfcCoefficients.inc"
+
+/// erfc(a) for a >= 0.5 as (g(a) exp(-d)) exp(-ah*ah), where ah is a with
+/// its low bits cleared (so that ah*ah is exact), d = (a - ah)(a + ah) =
+/// a*a - ah*ah, and g(a) = erfc(a) exp(a*a) the Chebyshev series of the
+/// interval holding a (its constants chosen by selects, one Clenshaw sum):
+/// within a few ulp in float64 down to the smallest subnormal.
+template <size_t N>
+Value erfcTail(Builder &e, Value a, const ErfcInterval (&table)[N], int terms) {
+  bool f32 = e.t.isF32();
+  Value t = e.div(e.c(1), a);
+  auto edge = [](const ErfcInterval &iv) {
+    return iv.inverse ? 1.0 / iv.hi : iv.lo;
+  };
+  Value inverse = arith::ConstantOp::create(e.b, e.loc, e.b.getI1Type(),
+                                            e.b.getBoolAttr(table[0].inverse));
+  Value sum = e.c(table[0].lo + table[0].hi);
+  Value width = e.c(table[0].hi - table[0].lo);
+  SmallVector<Value> coef;
+  for (int k = 0; k < terms; ++k)
+    coef.push_back(e.c(table[0].c[k]));
+  for (size_t i = 1; i < N; ++i) {
+    const ErfcInterval &iv = table[i];
+    Value in = e.cmp(P::OGE, a, e.c(edge(iv)));
+    inverse = e.sel(in,
+                    arith::ConstantOp::create(e.b, e.loc, e.b.getI1Type(),
+                                              e.b.getBoolAttr(iv.inverse)),
+                    inverse);
+    sum = e.sel(in, e.c(iv.lo + iv.hi), sum);
+    width = e.sel(in, e.c(iv.hi - iv.lo), width);
+    for (int k = 0; k < terms; ++k)
+      coef[k] = e.sel(in, e.c(iv.c[k]), coef[k]);
+  }
+  Value v = e.sel(inverse, t, a);
+  Value u = e.div(e.sub(e.add(v, v), sum), width);
+  Value b1 = e.c(0), b2 = e.c(0);
+  for (int k = terms - 1; k >= 1; --k) {
+    Value next = e.add(e.sub(e.mul(e.add(u, u), b1), b2), coef[k]);
+    b2 = b1;
+    b1 = next;
+  }
+  Value p = e.add(e.sub(e.mul(u, b1), b2), coef[0]);
+  Value g = e.sel(inverse, e.div(p, a), p);
+  double scale = f32 ? 256.0 : 65536.0;
+  Value ah = e.mul(math::FloorOp::create(e.b, e.loc, e.mul(a, e.c(scale))),
+                   e.c(1.0 / scale));
+  Value d = e.mul(e.sub(a, ah), e.add(a, ah));
+  // g exp(-d) = g + g expm1(-d), the Taylor series of expm1 (d is below
+  // 2^-10 in float64, 0.09 in float32), so that it adds half an ulp.
+  Value q = e.c(-1.0 / 5040);
+  for (int k = 6; k >= 1; --k)
+    q = e.add(e.mul(q, d), e.c((k % 2 ? -1.0 : 1.0) / std::tgamma(k + 1)));
+  q = e.mul(q, d);
+  Value r = e.mul(e.add(g, e.mul(g, q)), e.exp(e.sub(e.c(0), e.mul(ah, ah))));
+  // Past the underflow (and at infinity, where d is NaN): 0.
+  return e.sel(e.cmp(P::OGT, a, e.c(f32 ? 11.0 : 28.0)), e.c(0), r);
+}
+
 Value expand(Operation *op, OpBuilder &b) {
   Value x = op->getOperand(0);
   Builder e{b, op->getLoc(), x.getType()};
@@ -92,20 +155,15 @@ Value expand(Operation *op, OpBuilder &b) {
     return e.sel(special, x, math::CopySignOp::create(b, e.loc, r, x));
   }
   if (isa<math::ErfcOp>(op)) {
-    // 1 - erf(x) below 0.5; above, exp(-x*x) times a Chebyshev fit
-    // (relative error below 1.2e-7: float32 accuracy).
-    static const double k[] = {-1.26551223, 1.00002368, 0.37409196,  0.09678418,
-                               -0.18628806, 0.27886807, -1.13520398, 1.48851587,
-                               -0.82215223, 0.17087277};
-    Value z = e.abs(x);
-    Value t = e.div(e.c(1), e.add(e.c(1), e.mul(e.c(0.5), z)));
-    Value p = e.c(k[9]);
-    for (int i = 8; i >= 0; --i)
-      p = e.add(e.c(k[i]), e.mul(t, p));
-    Value big = e.mul(t, e.exp(e.sub(p, e.mul(z, z))));
-    big = e.sel(e.cmp(P::OLT, x, e.c(0)), e.sub(e.c(2), big), big);
+    // 1 - erf(x) for |x| < 0.5; above, exp(-x*x) g(|x|) (2 minus that for
+    // x < 0), where g(x) = erfc(x) exp(x*x) is a Chebyshev series
+    // (erfcTail); 0 past the underflow.
+    Value a = e.abs(x);
+    Value tail = x.getType().isF32() ? erfcTail(e, a, kErfcF32, 12)
+                                     : erfcTail(e, a, kErfcF64, 19);
+    Value big = e.sel(e.cmp(P::OLT, x, e.c(0)), e.sub(e.c(2), tail), tail);
     Value small = e.sub(e.c(1), math::ErfOp::create(b, e.loc, x));
-    return e.sel(e.cmp(P::OLT, e.abs(x), e.c(0.5)), small, big);
+    return e.sel(e.cmp(P::OLT, a, e.c(0.5)), small, big);
   }
   return nullptr;
 }

@@ -63,15 +63,22 @@ func.func @gpu_map(%a: !C, %out: !C) {
 !M = memref<4x?xf32, #usm.placement<"host:cpu:0", device>>
 !R = memref<?xf32, #usm.placement<"host:cpu:0", device>>
 
-// Broadcast operands are read through their map: loop indices come from the
-// flat index (division by the loop sizes).
+// Broadcast operands are read through their map. On the host the work is
+// rows of the innermost loop: the outer indices are computed once a row
+// (here the row is the outer index), and the inner loop reads the identity-mapped operand at
+// the flat index and the broadcast one at its own index, with no division.
 // CHECK-LABEL: func.func @broadcast
 // CHECK: gpu.func @broadcast_map
-// CHECK: memref.load
-// CHECK: arith.remui
-// CHECK: arith.divui
+// CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: arith.muli %[[ROW]]
+// CHECK: scf.for %[[COL:.*]] = %{{.*}} to %{{.*}} step
+// CHECK-NOT: arith.divui
+// CHECK-NOT: arith.remui
+// CHECK: %[[FLAT:.*]] = arith.addi %{{.*}}, %[[COL]]
+// CHECK: memref.load %{{.*}}[%[[FLAT]]]
 // CHECK: memref.load
 // CHECK: arith.addf
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[FLAT]]]
 func.func @broadcast(%a: !M, %b: !R, %out: !M) {
   linalg.generic {indexing_maps = [#in, #row, #in], iterator_types = ["parallel", "parallel"]}
       ins(%a, %b : !M, !R) outs(%out : !M) {

@@ -98,10 +98,14 @@ func.func @constants() -> (!C, !C) {
 // CHECK: math.cosh
 // CHECK: math.sinh
 // CHECK: linalg.generic
-// asin(z) = -i asinh(iz): a log, a root of the first quadrant
+// asin(z) = -i asinh(iz), Hull-Fairgrieve-Tang in the first quadrant:
+// the distances to +-1 (scaled hypot), log1p of A - 1 near the real axis,
+// asin of B or atan2 near B = 1, the signs of z's parts given back
 // CHECK: math.absf
-// CHECK: complex.log
-// CHECK: math.asinh
+// CHECK: math.sqrt
+// CHECK: math.log1p
+// CHECK: math.atan2
+// CHECK: math.asin
 // CHECK: math.copysign
 // CHECK: linalg.generic
 // CHECK: arith.cmpf uno

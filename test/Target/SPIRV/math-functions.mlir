@@ -10,7 +10,7 @@
 
 // CHECK: gpu.binary @sluice_spirv_kernels
 // CHECK-NOT: gpu.module @sluice_spirv_kernels
-func.func @f(%a: !C, %b: !C, %d: !D, %i: !I) -> (!C, !C, !C, !C, !C, !C, !C, !C, !C, !C, !C, !C, !D, !D, !B, !C, !C, !C, !I, !I, !I, !C, !C, !D) {
+func.func @f(%a: !C, %b: !C, %d: !D, %i: !I) -> (!C, !C, !C, !C, !C, !C, !C, !C, !C, !C, !C, !C, !D, !D, !B, !C, !C, !C, !I, !I, !I, !C, !C, !D, !D) {
   %0 = usm.exp2 %a : (!C) -> !C
   %1 = usm.expm1 %a : (!C) -> !C
   %2 = usm.log1p %a : (!C) -> !C
@@ -35,5 +35,6 @@ func.func @f(%a: !C, %b: !C, %d: !D, %i: !I) -> (!C, !C, !C, !C, !C, !C, !C, !C,
   %21 = usm.erf %a : (!C) -> !C
   %22 = usm.logaddexp2 %a, %b : (!C, !C) -> !C
   %23 = usm.frexp_exponent %d : (!D) -> !D
-  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23 : !C, !C, !C, !C, !C, !C, !C, !C, !C, !C, !C, !C, !D, !D, !B, !C, !C, !C, !I, !I, !I, !C, !C, !D
+  %24 = usm.erfc %d : (!D) -> !D
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24 : !C, !C, !C, !C, !C, !C, !C, !C, !C, !C, !C, !C, !D, !D, !B, !C, !C, !C, !I, !I, !I, !C, !C, !D, !D
 }

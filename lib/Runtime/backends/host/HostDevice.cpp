@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <sys/sysinfo.h>
 #include <thread>
 #include <unistd.h>
 
@@ -77,6 +78,19 @@ SluiceStatus HostDevice::allocate(SluiceUsmKind, size_t bytes, size_t alignment,
                                   void *&out) {
   // At least a cache line, so vector code never straddles lines at the
   // start; large blocks on page boundaries (the device's pool reuses them).
+  // More than the machine's memory and swap can never be backed: where the
+  // kernel overcommits, such a block would be handed out and the process
+  // killed when it is first touched. Refuse it here, with the sizes.
+  struct sysinfo si;
+  if (sysinfo(&si) == 0) {
+    uint64_t limit = (uint64_t(si.totalram) + uint64_t(si.totalswap)) *
+                     uint64_t(si.mem_unit ? si.mem_unit : 1);
+    if (limit && bytes > limit)
+      return fail(SLUICE_ERROR_OUT_OF_HOST_MEMORY,
+                  "host allocation of " + std::to_string(bytes) +
+                      " bytes exceeds the machine's memory and swap (" +
+                      std::to_string(limit) + " bytes)");
+  }
   size_t align = std::max<size_t>(alignment, bytes >= (256u << 10) ? 4096 : 64);
   size_t rounded = (bytes + align - 1) / align * align;
   out = rounded >= bytes ? std::aligned_alloc(align, rounded) : nullptr;
