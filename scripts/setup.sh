@@ -11,7 +11,7 @@ DEB_PACKAGES=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   spirv-tools libze-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
   clinfo llvm-spirv-15 libgtest-dev python3-venv python3-dev graphviz clang-format
-  openmpi-bin libopenmpi-dev
+  openmpi-bin libopenmpi-dev libopenblas0-pthread
   liblld-22-dev lld-22 zlib1g-dev libzstd-dev
 )
 

@@ -174,6 +174,25 @@ SLUICE_RT_EXPORT void sluiceProgramLaunchHost(void *queue, void *fn,
                                               void **argValues,
                                               const uint64_t *argSizes);
 
+/*===--------------------------- Library calls ---------------------------===*/
+
+/* A batched matrix product computed by the queue's library: C[i] = A[i] @
+ * B[i] for i < batch, A[i] m x k at a + i*aBatch with element (r, c) at
+ * r*aRow + c*aCol, B[i] k x n likewise, C[i] m x n at c + i*cBatch with rows
+ * cRow apart and contiguous rows; strides in elements, a batch stride of 0
+ * broadcasts. `type`: 0 float32, 1 float64, 2 complex64, 3 complex128.
+ * Host queues run the GEMM of the BLAS found at run time (OpenBLAS, BLIS,
+ * $SLUICE_BLAS), CUDA queues cuBLAS (loaded at run time); float32 products
+ * on CUDA honour $SLUICE_MATMUL_PRECISION (highest, tf32, bf16), read at
+ * each call. Other backends record SLUICE_ERROR_UNSUPPORTED. Ordered like
+ * a launch. */
+SLUICE_RT_EXPORT void
+sluiceProgramMatmul(void *queue, int32_t type, uint64_t batch, uint64_t m,
+                    uint64_t n, uint64_t k, const void *a, int64_t aBatch,
+                    int64_t aRow, int64_t aCol, const void *b, int64_t bBatch,
+                    int64_t bRow, int64_t bCol, void *c, int64_t cBatch,
+                    int64_t cRow);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,6 @@
 //===- Queue.cpp - In-order asynchronous queue ----------------------------===//
 #include "sluice/Runtime/Queue.h"
+#include "sluice/Runtime/ErrorState.h"
 
 namespace sluice::rt {
 
@@ -47,6 +48,22 @@ SluiceStatus Queue::launch(Kernel &kernel, const uint64_t grid[3],
   out->submittedOn = this;
   noteSubmitted(out);
   return SLUICE_SUCCESS;
+}
+
+SluiceStatus Queue::matmul(const MatmulDesc &desc, const EventList &deps,
+                           Ref<Event> &out) {
+  if (SluiceStatus status = submitMatmul(desc, deps, out))
+    return status;
+  noteSubmitted(out);
+  return SLUICE_SUCCESS;
+}
+
+SluiceStatus Queue::submitMatmul(const MatmulDesc &, const EventList &,
+                                 Ref<Event> &) {
+  return fail(SLUICE_ERROR_UNSUPPORTED,
+              "matrix products by a library are not available on " +
+                  device().filterString() +
+                  " (compile the product as a kernel)");
 }
 
 SluiceStatus Queue::barrier(const EventList &deps, Ref<Event> &out) {

@@ -8,12 +8,13 @@ data; nothing is copied to the host behind the user's back):
 - On the host device, eagerly: the field's BLAS (OpenBLAS, through
   NumPy's ``matmul`` on zero-copy views of the USM memory), synchronously on
   the calling thread once the inputs are ready.
-- On every other device, and inside ``@sluice.jit`` on any device: the
-  contraction is written in usm IR as ``sum(a[..., :, None, :] *
-  b.mT[..., None, :, :], axis=-1)``; the fusion pass makes it one reduction
-  kernel (the broadcast product is never materialised) with the
-  elementwise prologue and epilogue around it in the same kernel
-  (``relu(a @ b + bias)``, ``(x - mu) @ w`` inside ``@sluice.jit``).
+- On every other device, and inside ``@sluice.jit`` on any device: one
+  ``usm.matmul``. On host and CUDA queues (float32, float64) it stays a
+  library call (the BLAS the runtime loads; cuBLAS), with the elementwise
+  ops around it fused into kernels before and after; elsewhere it is
+  written as ``sum(a[..., :, None, :] * b.mT[..., None, :, :], axis=-1)``,
+  which the fusion pass makes one reduction kernel with the elementwise
+  prologue and epilogue (``relu(a @ b + bias)``, ``(x - mu) @ w``).
 
 See docs/linalg.md.
 """
@@ -22,10 +23,30 @@ import builtins
 import operator
 import string
 
+import os
+
 import numpy as np
 
 from . import _dispatch, _dtypes, _ops, _trace
 from ._device import _queue_from_id
+
+
+def _numpy_blas():
+    """The OpenBLAS that NumPy's wheel carries, if any: the runtime's BLAS
+    for host products inside @sluice.jit unless $SLUICE_BLAS names another,
+    so that the process has one BLAS and one set of BLAS threads
+    (docs/linalg.md)."""
+    import glob
+    libs = os.path.join(os.path.dirname(os.path.dirname(np.__file__)),
+                        "numpy.libs")
+    found = sorted(glob.glob(os.path.join(libs, "libscipy_openblas*.so")))
+    return found[0] if found else None
+
+
+if "SLUICE_BLAS_PREFERRED" not in os.environ:
+    _preferred = _numpy_blas()
+    if _preferred:
+        os.environ["SLUICE_BLAS_PREFERRED"] = _preferred
 
 
 def _array_type():
@@ -220,6 +241,16 @@ def _contract(a, b, rdt):
         if r.size:
             np.matmul(av, bv, out=_host_view(r), dtype=rdt)
         return r
+    if _tiled_eligible(a, b, rdt):
+        from ._matmul_kernels import tiled_matmul
+        shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + (
+            a.shape[-2], b.shape[-1])
+        r = _empty(shape, rdt, a._queue_id, min(a._usm_kind, b._usm_kind))
+        if a.dtype != rdt:
+            a = _ops.astype(a, rdt)
+        if b.dtype != rdt:
+            b = _ops.astype(b, rdt)
+        return tiled_matmul(a, b, r)
     f = _contract_jit.get(rdt)
     if f is None:
         from ._jit import jit
@@ -234,10 +265,32 @@ def _contract(a, b, rdt):
     return f(a, b)
 
 
+def _tiled_eligible(a, b, rdt):
+    """Whether an eager product runs the tiled workgroup-memory kernel
+    (_matmul_kernels.py): float32/float64 on an OpenCL or Level Zero queue,
+    at least 4096 multiply-adds, each operand's batch axes the result's or
+    all of size 1."""
+    if rdt not in (np.float32, np.float64):
+        return False
+    if _queue_from_id(a._queue_id).sycl_device.backend.name not in (
+            "opencl", "level_zero"):
+        return False
+    batch = tuple(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
+    count = int(np.prod(batch, dtype=np.int64))
+    for x in (a, b):
+        own = int(np.prod(x.shape[:-2], dtype=np.int64))
+        if own not in (1, count):
+            return False  # batch axes that broadcast partly
+    work = a.shape[-2] * a.shape[-1] * b.shape[-1]
+    for d in batch:
+        work *= d
+    return work >= 4096
+
+
 def _check_matmul_dtype(*xs):
     for x in xs:
         dt = _dispatch._operand(x).dtype
-        if dt.kind not in "biuf":
+        if dt.kind not in "biufc":
             raise TypeError(f"matmul is not defined for dtype {dt}")
 
 
@@ -654,20 +707,22 @@ def set_matmul_precision(precision):
     ``"highest"`` (the default: full fp32, as NumPy), ``"tf32"`` or
     ``"bf16"`` (tensor cores: faster, about 3 decimal digits). The
     environment variable ``SLUICE_MATMUL_PRECISION`` sets the initial
-    value. Host and OpenCL/Level Zero products always compute in full
-    precision (docs/linalg.md says which kernels honour the switch)."""
+    value; the runtime reads it at each cuBLAS product. Host and
+    OpenCL/Level Zero products always compute in full precision
+    (docs/linalg.md says which kernels honour the switch)."""
     global _precision
     if precision not in _PRECISIONS:
         raise ValueError(f"unknown matmul precision {precision!r}: expected "
                          "one of " + ", ".join(repr(p) for p in _PRECISIONS))
     _precision = precision
+    # The runtime reads it at each library product (cuBLAS on CUDA).
+    os.environ["SLUICE_MATMUL_PRECISION"] = precision
 
 
 def get_matmul_precision():
     """The precision set by set_matmul_precision (or the environment)."""
     global _precision
     if _precision is None:
-        import os
         env = os.environ.get("SLUICE_MATMUL_PRECISION", "highest")
         if env not in _PRECISIONS:
             raise ValueError(f"SLUICE_MATMUL_PRECISION={env!r}: expected "

@@ -53,6 +53,7 @@ LAYERS = [
             "_indexing_functions",
             "_index_kernels",
             "_strided_copy",
+            "_matmul_kernels",
             "_products",
             "linalg",
             "_sorting",

@@ -12,6 +12,27 @@ namespace sluice::rt {
 
 class Kernel;
 
+/// A batched matrix product for a backend's library (BLAS, cuBLAS):
+/// C[i] = A[i] @ B[i] for i < batch, A[i] an m x k matrix at
+/// a + i * aBatch with element (r, c) at r * aRow + c * aCol, B likewise
+/// (k x n), C an m x n matrix at c + i * cBatch with rows cRow apart and
+/// contiguous rows. Strides count elements; a batch stride of 0 broadcasts.
+struct MatmulDesc {
+  enum Type : int32_t { F32 = 0, F64 = 1, C64 = 2, C128 = 3 };
+  /// The arithmetic of float32 products where a library offers a choice:
+  /// full fp32 (the default), TF32 or bf16 tensor-core modes.
+  enum Precision : int32_t { Highest = 0, TF32 = 1, BF16 = 2 };
+  int32_t type = F32;
+  int32_t precision = Highest;
+  uint64_t batch = 1, m = 0, n = 0, k = 0;
+  const void *a = nullptr;
+  int64_t aBatch = 0, aRow = 0, aCol = 1;
+  const void *b = nullptr;
+  int64_t bBatch = 0, bRow = 0, bCol = 1;
+  void *c = nullptr;
+  int64_t cBatch = 0, cRow = 0;
+};
+
 /// An in-order queue on one device. Submissions return at once; the task
 /// runs after the queue's earlier tasks and after its dependencies.
 /// Backends implement the submit* operations; validation, USM bookkeeping
@@ -38,6 +59,10 @@ public:
   SluiceStatus launch(Kernel &kernel, const uint64_t grid[3],
                       const uint64_t local[3], KernelArgs args,
                       const EventList &deps, Ref<Event> &out);
+  /// A batched matrix product by the backend's library (MatmulDesc);
+  /// SLUICE_ERROR_UNSUPPORTED where the backend has none.
+  SluiceStatus matmul(const MatmulDesc &desc, const EventList &deps,
+                      Ref<Event> &out);
   /// A task that does nothing but finish after `deps` and earlier tasks.
   SluiceStatus barrier(const EventList &deps, Ref<Event> &out);
   /// Blocks until every submitted task finished; reports a task that
@@ -62,6 +87,8 @@ protected:
                                     const EventList &deps, Ref<Event> &out) = 0;
   virtual SluiceStatus submitBarrier(const EventList &deps,
                                      Ref<Event> &out) = 0;
+  virtual SluiceStatus submitMatmul(const MatmulDesc &desc,
+                                    const EventList &deps, Ref<Event> &out);
 
 private:
   Device &dev;

@@ -369,6 +369,76 @@ struct LaunchLowering : ConvertOpToLLVMPattern<gpu::LaunchFuncOp> {
   const llvm::StringMap<BinaryInfo> &binaries;
 };
 
+/// Library products: sluiceProgramMatmul on the result's queue, the
+/// operands' strides read off their descriptors.
+struct LibraryMatmulLowering : ConvertOpToLLVMPattern<usm::LibraryMatmulOp> {
+  LibraryMatmulLowering(const LLVMTypeConverter &c)
+      : ConvertOpToLLVMPattern(c, /*benefit=*/10) {}
+  LogicalResult
+  matchAndRewrite(usm::LibraryMatmulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto outType = cast<MemRefType>(op.getOut().getType());
+    usm::PlacementAttr placement = placementOf(outType);
+    if (!placement)
+      return rewriter.notifyMatchFailure(op, "no placement");
+    // Element type code of sluiceProgramMatmul; a complex element is a
+    // vector<2xT> here (sluice-expand-complex).
+    Type element = outType.getElementType();
+    int32_t code = -1;
+    if (auto v = dyn_cast<VectorType>(element))
+      code = v.getElementType().isF32()   ? 2
+             : v.getElementType().isF64() ? 3
+                                          : -1;
+    else
+      code = element.isF32() ? 0 : element.isF64() ? 1 : -1;
+    if (code < 0)
+      return op.emitOpError("has no library product for elements of type ")
+             << element;
+    Location loc = op.getLoc();
+    auto module = op->getParentOfType<ModuleOp>();
+    ArrayRef<int64_t> c = outType.getShape();
+    int64_t rank = c.size();
+    int64_t batch = 1;
+    for (int64_t d : c.drop_back(2))
+      batch *= d;
+    Type elemLLVM = getTypeConverter()->convertType(element);
+    // Pointer to the first element, batch, row and column strides.
+    auto operand = [&](Value orig, Value conv, SmallVectorImpl<Value> &out) {
+      auto t = cast<MemRefType>(orig.getType());
+      MemRefDescriptor d(conv);
+      int64_t r = t.getRank();
+      out.push_back(LLVM::GEPOp::create(
+          rewriter, loc, d.alignedPtr(rewriter, loc).getType(), elemLLVM,
+          d.alignedPtr(rewriter, loc), ValueRange{d.offset(rewriter, loc)}));
+      bool broadcast = t.getShape().drop_back(2) != c.drop_back(2);
+      out.push_back(broadcast || r < 3 || batch == 1
+                        ? i64(rewriter, loc, 0)
+                        : d.stride(rewriter, loc, r - 3));
+      out.push_back(d.stride(rewriter, loc, r - 2));
+      out.push_back(d.stride(rewriter, loc, r - 1));
+    };
+    SmallVector<Value> args;
+    args.push_back(queueFor(rewriter, loc, module, placement.getQueue()));
+    args.push_back(i32(rewriter, loc, code));
+    args.push_back(i64(rewriter, loc, batch));
+    args.push_back(i64(rewriter, loc, c[rank - 2]));
+    args.push_back(i64(rewriter, loc, c[rank - 1]));
+    args.push_back(
+        i64(rewriter, loc,
+            cast<MemRefType>(op.getLhs().getType()).getShape().back()));
+    operand(op.getLhs(), adaptor.getLhs(), args);
+    operand(op.getRhs(), adaptor.getRhs(), args);
+    SmallVector<Value> out;
+    operand(op.getOut(), adaptor.getOut(), out);
+    args.push_back(out[0]);
+    args.push_back(rank < 3 || batch == 1 ? i64(rewriter, loc, 0) : out[1]);
+    args.push_back(out[2]);
+    callRuntime(rewriter, loc, module, "sluiceProgramMatmul", Type(), args);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// Run-time checks: a branch to a block that records the failure with
 /// sluiceProgramFail (sticky: the invocation's later work does nothing).
 struct AssertLowering : ConvertOpToLLVMPattern<usm::AssertOp> {
@@ -504,8 +574,8 @@ struct ConvertHostToRuntimePass
           return IntegerAttr::get(IntegerType::get(ctx, 64), 0);
         });
     RewritePatternSet patterns(ctx);
-    patterns.add<AllocLowering, DeallocLowering, CopyLowering, AssertLowering>(
-        converter);
+    patterns.add<AllocLowering, DeallocLowering, CopyLowering, AssertLowering,
+                 LibraryMatmulLowering>(converter);
     patterns.add<LaunchLowering>(converter, binaries);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);

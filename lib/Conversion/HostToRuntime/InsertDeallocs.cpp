@@ -2,6 +2,7 @@
 
 #include "sluice/Conversion/Passes.h"
 #include "sluice/Dialect/USM/IR/USMDialect.h"
+#include "sluice/Dialect/USM/IR/USMOps.h"
 #include "sluice/Dialect/USM/IR/USMTypes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -20,7 +21,7 @@ namespace {
 /// Users that read or write a buffer without keeping it beyond the op.
 bool isLocalUse(Operation *user) {
   return isa<gpu::LaunchFuncOp, memref::CopyOp, memref::DimOp, memref::LoadOp,
-             memref::DeallocOp>(user);
+             memref::DeallocOp, sluice::usm::LibraryMatmulOp>(user);
 }
 
 /// Collects the users of `buffer` and its views; false if it escapes.

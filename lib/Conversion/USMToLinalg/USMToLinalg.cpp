@@ -669,6 +669,7 @@ struct ConvertUSMToLinalgPass
     populateUSMToLinalgConversionPatterns(*converter, patterns);
     populateFusedGroupLoweringPatterns(*converter, patterns);
     populateIndexingLoweringPatterns(*converter, patterns);
+    populateContractionLoweringPatterns(*converter, patterns);
     populateStoreLoweringPatterns(*converter, patterns);
     patterns.add<SignednessCastLowering>(*converter, ctx);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
@@ -691,6 +692,8 @@ struct ConvertUSMToLinalgPass
     target.addIllegalDialect<USMDialect>();
     // Run-time checks stay until convert-host-to-runtime.
     target.addLegalOp<AssertOp>();
+    // Library products stay until convert-host-to-runtime too.
+    target.addLegalOp<LibraryMatmulOp>();
     target.addLegalDialect<scf::SCFDialect>();
     target.addLegalDialect<arith::ArithDialect, math::MathDialect,
                            linalg::LinalgDialect, memref::MemRefDialect,

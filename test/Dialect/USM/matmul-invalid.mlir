@@ -69,3 +69,34 @@ func.func @result(%a: !usm.array<4x8xf32, "gpu:0", device>,
   %c = usm.matmul %a, %b : (!usm.array<4x8xf32, "gpu:0", device>, !usm.array<8x3xf32, "gpu:0", device>) -> !usm.array<4x4xf32, "gpu:0", device>
   return
 }
+
+// -----
+
+// usm.library_matmul: shapes that do not give the result, batch axes that
+// broadcast partly, and a result without a placement.
+func.func @library_shapes(%a: memref<4x8xf32, #usm.placement<"host:cpu:0", device>>,
+                          %b: memref<8x3xf32, #usm.placement<"host:cpu:0", device>>,
+                          %c: memref<4x5xf32, #usm.placement<"host:cpu:0", device>>) {
+  // expected-error @+1 {{'usm.library_matmul' op shapes (4,8) x (8,3) do not give (4,5)}}
+  usm.library_matmul %a, %b, %c : memref<4x8xf32, #usm.placement<"host:cpu:0", device>>, memref<8x3xf32, #usm.placement<"host:cpu:0", device>>, memref<4x5xf32, #usm.placement<"host:cpu:0", device>>
+  return
+}
+
+// -----
+
+func.func @library_batch(%a: memref<2x4x8xf32, #usm.placement<"host:cpu:0", device>>,
+                         %b: memref<8x3xf32, #usm.placement<"host:cpu:0", device>>,
+                         %c: memref<6x4x3xf32, #usm.placement<"host:cpu:0", device>>) {
+  // expected-error @+1 {{'usm.library_matmul' op each operand's batch axes must be the result's or all of size 1}}
+  usm.library_matmul %a, %b, %c : memref<2x4x8xf32, #usm.placement<"host:cpu:0", device>>, memref<8x3xf32, #usm.placement<"host:cpu:0", device>>, memref<6x4x3xf32, #usm.placement<"host:cpu:0", device>>
+  return
+}
+
+// -----
+
+func.func @library_placement(%a: memref<4x8xf32>, %b: memref<8x3xf32>,
+                             %c: memref<4x3xf32>) {
+  // expected-error @+1 {{'usm.library_matmul' op result buffer has no placement (memory space)}}
+  usm.library_matmul %a, %b, %c : memref<4x8xf32>, memref<8x3xf32>, memref<4x3xf32>
+  return
+}

@@ -21,3 +21,16 @@ func.func @dynamic(%e: !E, %g: !G) -> !usm.array<2x3x?x7xi32, "host:cpu:0", devi
   %c = usm.matmul %e, %g : (!E, !G) -> !usm.array<2x3x?x7xi32, "host:cpu:0", device>
   return %c : !usm.array<2x3x?x7xi32, "host:cpu:0", device>
 }
+
+// usm.library_matmul (the buffer form convert-usm-to-linalg gives products
+// a library computes) round-trips; the first operand broadcasts over the
+// batch.
+!HA = memref<1x64x32xf32, #usm.placement<"host:cpu:0", device>>
+!HB = memref<3x32x16xf32, #usm.placement<"host:cpu:0", device>>
+!HC = memref<3x64x16xf32, #usm.placement<"host:cpu:0", device>>
+// CHECK-LABEL: func.func @library
+// CHECK: usm.library_matmul %{{.*}}, %{{.*}}, %{{.*}} : memref<1x64x32xf32, #usm.placement<"host:cpu:0", device>>, memref<3x32x16xf32, #usm.placement<"host:cpu:0", device>>, memref<3x64x16xf32, #usm.placement<"host:cpu:0", device>>
+func.func @library(%a: !HA, %b: !HB, %c: !HC) {
+  usm.library_matmul %a, %b, %c : !HA, !HB, !HC
+  return
+}

@@ -1,5 +1,5 @@
-// RUN: sluice-opt %s --usm-expand-contractions --usm-fuse-elementwise --sluice-lower-to-kernels --sluice-compile-cuda-kernels | FileCheck %s
-// RUN: sluice-opt %s --usm-expand-contractions --usm-fuse-elementwise --sluice-lower-to-kernels --sluice-compile-cuda-kernels | %python %S/extract-ptx.py --only sluice_cuda_kernels > %t.ptx
+// RUN: sluice-opt %s --usm-expand-contractions=library-calls=false --usm-fuse-elementwise --sluice-lower-to-kernels --sluice-compile-cuda-kernels | FileCheck %s
+// RUN: sluice-opt %s --usm-expand-contractions=library-calls=false --usm-fuse-elementwise --sluice-lower-to-kernels --sluice-compile-cuda-kernels | %python %S/extract-ptx.py --only sluice_cuda_kernels > %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90 %t.ptx -o %t.cubin %}
 

@@ -71,6 +71,11 @@ void populateFusedGroupLoweringPatterns(USMTypeConverter &converter,
 void populateIndexingLoweringPatterns(USMTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);
 
+/// usm.matmul (those usm-expand-contractions kept for a library) as a
+/// result buffer and usm.library_matmul (ContractionLowering.cpp).
+void populateContractionLoweringPatterns(USMTypeConverter &converter,
+                                         mlir::RewritePatternSet &patterns);
+
 void populateUSMToLinalgConversionPatterns(USMTypeConverter &converter,
                                            mlir::RewritePatternSet &patterns);
 

@@ -62,3 +62,34 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
       ArrayType::get(element.getContext(), shape, element, queue, kind));
   return success();
 }
+
+LogicalResult LibraryMatmulOp::verify() {
+  auto lhs = cast<MemRefType>(getLhs().getType());
+  auto rhs = cast<MemRefType>(getRhs().getType());
+  auto out = cast<MemRefType>(getOut().getType());
+  if (!lhs.hasStaticShape() || !rhs.hasStaticShape() || !out.hasStaticShape())
+    return emitOpError("needs static shapes");
+  if (lhs.getRank() < 2 || rhs.getRank() < 2 || out.getRank() < 2)
+    return emitOpError("needs operands of rank 2 or more");
+  Type element = out.getElementType();
+  if (lhs.getElementType() != element || rhs.getElementType() != element)
+    return emitOpError("operand element types differ");
+  ArrayRef<int64_t> a = lhs.getShape(), b = rhs.getShape(), c = out.getShape();
+  int64_t r = c.size();
+  if (a[a.size() - 1] != b[b.size() - 2] || a[a.size() - 2] != c[r - 2] ||
+      b[b.size() - 1] != c[r - 1])
+    return emitOpError("shapes ")
+           << detail::formatShape(a) << " x " << detail::formatShape(b)
+           << " do not give " << detail::formatShape(c);
+  auto batchOk = [&](ArrayRef<int64_t> s) {
+    ArrayRef<int64_t> batch = s.drop_back(2), outBatch = c.drop_back(2);
+    return batch == outBatch ||
+           llvm::all_of(batch, [](int64_t d) { return d == 1; });
+  };
+  if (!batchOk(a) || !batchOk(b))
+    return emitOpError("each operand's batch axes must be the result's or "
+                       "all of size 1");
+  if (!isa_and_nonnull<PlacementAttr>(out.getMemorySpace()))
+    return emitOpError("result buffer has no placement (memory space)");
+  return success();
+}

@@ -4,6 +4,8 @@
 // reshape the operands to (..., M, 1, K) and (..., 1, N, K), multiply with
 // broadcasting and sum over the last axis. usm-fuse-elementwise then makes
 // the product, the sum and the elementwise ops around them one kernel.
+// Products that BLAS or cuBLAS computes faster stay usm.matmul (a library
+// call once lowered).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +27,36 @@ namespace {
 ArrayType withShape(ArrayType t, ArrayRef<int64_t> shape) {
   return ArrayType::get(t.getContext(), shape, t.getElementType(), t.getQueue(),
                         t.getKind());
+}
+
+/// Whether a library computes `op` (see the pass's description).
+bool servedByLibrary(MatmulOp op, int64_t minSize) {
+  auto lhs = cast<ArrayType>(op.getLhs().getType());
+  auto rhs = cast<ArrayType>(op.getRhs().getType());
+  auto result = cast<ArrayType>(op.getResult().getType());
+  if (!lhs.hasStaticShape() || !rhs.hasStaticShape())
+    return false;
+  StringRef backend = result.getQueue().getDevice().split(':').first;
+  if (backend != "host" && backend != "cuda")
+    return false;
+  Type element = result.getElementType();
+  if (auto complex = dyn_cast<ComplexType>(element))
+    element = complex.getElementType();
+  if (!element.isF32() && !element.isF64())
+    return false;
+  ArrayRef<int64_t> c = result.getShape();
+  ArrayRef<int64_t> outBatch = c.drop_back(2);
+  for (ArrayRef<int64_t> s : {lhs.getShape(), rhs.getShape()}) {
+    ArrayRef<int64_t> batch = s.drop_back(2);
+    if (batch != outBatch &&
+        !llvm::all_of(batch, [](int64_t d) { return d == 1; }))
+      return false;
+  }
+  int64_t k = lhs.getShape().back();
+  double work = double(k);
+  for (int64_t d : c)
+    work *= double(d);
+  return work >= double(minSize);
 }
 
 LogicalResult expand(MatmulOp op) {
@@ -71,12 +103,14 @@ LogicalResult expand(MatmulOp op) {
 struct ExpandContractionsPass
     : public sluice::usm::impl::USMExpandContractionsPassBase<
           ExpandContractionsPass> {
+  using Base::Base;
   void runOnOperation() override {
     SmallVector<MatmulOp> ops;
     getOperation()->walk([&](MatmulOp op) { ops.push_back(op); });
     bool failed = false;
     for (MatmulOp op : ops)
-      failed |= mlir::failed(expand(op));
+      if (!libraryCalls || !servedByLibrary(op, libraryMinSize))
+        failed |= mlir::failed(expand(op));
     if (failed)
       signalPassFailure();
   }

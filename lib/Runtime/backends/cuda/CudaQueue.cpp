@@ -1,6 +1,7 @@
 //===- CudaQueue.cpp - An in-order queue as a CUDA stream -----------------===//
 #include "CudaQueue.h"
 
+#include "CudaBlas.h"
 #include "CudaDevice.h"
 #include "CudaEvent.h"
 #include "CudaModule.h"
@@ -236,6 +237,29 @@ SluiceStatus CudaQueue::submitLaunch(Kernel &kernel, const uint64_t grid[3],
 
 SluiceStatus CudaQueue::submitBarrier(const EventList &deps, Ref<Event> &out) {
   return submit("a barrier", deps, nullptr, out);
+}
+
+SluiceStatus CudaQueue::submitMatmul(const MatmulDesc &desc,
+                                     const EventList &deps, Ref<Event> &out) {
+  {
+    static std::mutex creation;
+    std::lock_guard<std::mutex> lock(creation);
+    if (!blas) {
+      ScopedContext current(cudaDevice.cudaContext().handle());
+      if (SluiceStatus s = createBlasHandle(stream, blas))
+        return s;
+    }
+  }
+  std::string why;
+  SluiceStatus s = submit(
+      "cuBLAS", deps,
+      [&] {
+        return enqueueMatmul(*blas, desc, why) ? CUresult(999) : CUDA_SUCCESS;
+      },
+      out);
+  if (s && !why.empty())
+    return fail(SLUICE_ERROR_BACKEND, why);
+  return s;
 }
 
 } // namespace sluice::rt::cuda

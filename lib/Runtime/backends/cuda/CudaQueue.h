@@ -12,6 +12,7 @@
 namespace sluice::rt::cuda {
 
 class CudaDevice;
+struct BlasHandle;
 class CudaEvent;
 struct TaskMark;
 struct StreamProgress;
@@ -42,6 +43,8 @@ protected:
                             const uint64_t local[3], KernelArgs args,
                             const EventList &deps, Ref<Event> &out) override;
   SluiceStatus submitBarrier(const EventList &deps, Ref<Event> &out) override;
+  SluiceStatus submitMatmul(const MatmulDesc &desc, const EventList &deps,
+                            Ref<Event> &out) override;
 
 private:
   CudaQueue(CudaDevice &device, CUstream stream);
@@ -60,6 +63,9 @@ private:
   std::shared_ptr<StreamProgress> progress;
   /// Keeps each task's events next to its work when threads share the queue.
   std::mutex submitMutex;
+  /// cuBLAS bound to this stream, made by the first product (never freed:
+  /// queues live as long as the process).
+  BlasHandle *blas = nullptr;
 };
 
 } // namespace sluice::rt::cuda

@@ -1,6 +1,7 @@
 //===- HostQueue.cpp - In-order queue of host tasks -----------------------===//
 #include "HostQueue.h"
 
+#include "HostBlas.h"
 #include "HostModule.h"
 #include "ThreadPool.h"
 
@@ -260,6 +261,14 @@ SluiceStatus HostQueue::submitLaunch(Kernel &kernel, const uint64_t grid[3],
         return std::string();
       },
       small);
+  return SLUICE_SUCCESS;
+}
+
+SluiceStatus HostQueue::submitMatmul(const MatmulDesc &desc,
+                                     const EventList &deps, Ref<Event> &out) {
+  bool small = program::insideWaitingEntry();
+  out = submit(
+      deps, [desc] { return runMatmul(desc); }, small);
   return SLUICE_SUCCESS;
 }
 

@@ -37,6 +37,8 @@ protected:
                             const uint64_t local[3], KernelArgs args,
                             const EventList &deps, Ref<Event> &out) override;
   SluiceStatus submitBarrier(const EventList &deps, Ref<Event> &out) override;
+  SluiceStatus submitMatmul(const MatmulDesc &desc, const EventList &deps,
+                            Ref<Event> &out) override;
 
 private:
   /// A task returns "" on success or what went wrong.

@@ -36,4 +36,34 @@ def USM_MatmulOp : USM_Op<"matmul", [Pure,
   }];
 }
 
+def USM_LibraryMatmulOp : USM_Op<"library_matmul", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "a batched matrix product by the queue's library, on buffers";
+  let description = [{
+    The form `usm.matmul` takes after `convert-usm-to-linalg` where a field
+    library computes the product: the batched matrix product of `lhs`
+    (`(..., M, K)`) and `rhs` (`(..., K, N)`) written into `out` (`(...,
+    M, N)`, row-major and contiguous), on the queue of `out`'s memory space.
+    Each operand's batch axes are either `out`'s or all of size 1 (the
+    matrix is then used for every batch element); operands have row-major
+    strides. `convert-host-to-runtime` lowers it to `sluiceProgramMatmul`,
+    which runs the GEMM of the BLAS library found at run time on host
+    queues and cuBLAS (loaded at run time) on CUDA queues, ordered with
+    the queue's other work.
+
+    ```mlir
+    usm.library_matmul %a, %b, %c : memref<64x32xf32, #usm.placement<"host:cpu:0", device>>,
+        memref<32x16xf32, #usm.placement<"host:cpu:0", device>>,
+        memref<64x16xf32, #usm.placement<"host:cpu:0", device>>
+    ```
+  }];
+  let arguments = (ins AnyStridedMemRef:$lhs, AnyStridedMemRef:$rhs,
+                       AnyStridedMemRef:$out);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` $out attr-dict `:` type($lhs) `,` type($rhs) `,`
+    type($out)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // SLUICE_DIALECT_USM_IR_USMLINALGOPS_TD

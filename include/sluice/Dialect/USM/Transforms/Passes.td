@@ -175,7 +175,23 @@ def USMExpandContractionsPass : Pass<"usm-expand-contractions"> {
     ```
 
     A `usm.matmul` with dynamic sizes is an error (not supported yet).
+
+    With `library-calls` (the default), products that a field library
+    computes faster stay `usm.matmul`, which `convert-usm-to-linalg` lowers
+    to `usm.library_matmul` (BLAS on the host, cuBLAS on CUDA): those on a
+    `host` or `cuda` queue, of `f32`, `f64` or complex elements, with at least
+    `library-min-size` multiply-adds (`M * N * K` per batch element times
+    the batch), whose operands' batch axes are the result's or all of size
+    1. The elementwise ops around them still fuse with each other, in
+    kernels before and after the call.
   }];
+  let options = [
+    Option<"libraryCalls", "library-calls", "bool", /*default=*/"true",
+           "keep products that BLAS or cuBLAS computes as usm.matmul">,
+    Option<"libraryMinSize", "library-min-size", "int64_t",
+           /*default=*/"4096",
+           "the fewest multiply-adds for which a library call is kept">
+  ];
 }
 
 //===----------------------------------------------------------------------===//
