@@ -280,7 +280,7 @@ def power(x1, x2):
     # the product has power's dtype: a Python int, or a Python float with a
     # floating or complex array.
     if (type(x2) in (int, float) and x2 == 2
-            and isinstance(x1, _array_module.Array)
+            and isinstance(x1, Array)
             and x1.dtype != np.bool_
             and (type(x2) is int or x1.dtype.kind in "fc")):
         return _binary("multiply", x1, x1)

@@ -30,15 +30,20 @@ def _check(got, expected):
     assert got.shape == expected.shape
     assert got.dtype == expected.dtype
     single = got.dtype in (np.float32, np.complex64)
-    np.testing.assert_allclose(got, expected, rtol=1e-4 if single else 1e-11,
-                               atol=1e-4 if single else 1e-11)
+    np.testing.assert_allclose(
+        got,
+        expected,
+        rtol=1e-4 if single else 1e-11,
+        atol=1e-4 if single else 1e-11,
+    )
 
 
 def _dtypes(device, complex_too=True):
     out = ["float32"] + (["float64"] if device.has_aspect_fp64 else [])
     if complex_too:
         out += ["complex64"] + (
-            ["complex128"] if device.has_aspect_fp64 else [])
+            ["complex128"] if device.has_aspect_fp64 else []
+        )
     return out
 
 
@@ -61,8 +66,13 @@ def test_jit_products(device, sa, sb):
     f = sluice.jit(lambda x, y: x @ y)
     for dt in _dtypes(device):
         a, b = _data(sa, dt), _data(sb, dt)
-        _check(f(sluice.asarray(a, device=device),
-                 sluice.asarray(b, device=device)), a @ b)
+        _check(
+            f(
+                sluice.asarray(a, device=device),
+                sluice.asarray(b, device=device),
+            ),
+            a @ b,
+        )
 
 
 @pytest.mark.parametrize("sa,sb", SHAPES)
@@ -111,23 +121,30 @@ def test_jit_transposed_and_sliced_operands(device):
         def dist(x1, x2):  # pairwise distances, the dpnp way
             s1 = sluice.sum(x1 * x1, axis=1)
             s2 = sluice.sum(x2 * x2, axis=1)
-            return sluice.sqrt(sluice.maximum(
-                s1[:, None] + s2 - 2 * (x1 @ x2.T), 0))
+            return sluice.sqrt(
+                sluice.maximum(s1[:, None] + s2 - 2 * (x1 @ x2.T), 0)
+            )
 
-        ref = np.sqrt(np.maximum(
-            (p * p).sum(1)[:, None] + (q * q).sum(1) - 2 * (p @ q.T), 0))
+        ref = np.sqrt(
+            np.maximum(
+                (p * p).sum(1)[:, None] + (q * q).sum(1) - 2 * (p @ q.T), 0
+            )
+        )
         _check(dist(x1, x2), ref)
         g = sluice.jit(lambda x, y: x[::2, 1:] @ y[1:, ::-1])
-        _check(g(x1, sluice.asarray(q.T.copy(), device=device)),
-               p[::2, 1:] @ q.T[1:, ::-1])
+        _check(
+            g(x1, sluice.asarray(q.T.copy(), device=device)),
+            p[::2, 1:] @ q.T[1:, ::-1],
+        )
 
 
 def test_jit_mlp(device):
     x, w1, b1 = (_data(s, "float32") for s in ((64, 128), (128, 96), (96,)))
     w2, b2 = _data((96, 32), "float32"), _data((32,), "float32")
     args = [sluice.asarray(t, device=device) for t in (x, w1, b1, w2, b2)]
-    f = sluice.jit(lambda x, w1, b1, w2, b2:
-                   sluice.maximum(x @ w1 + b1, 0) @ w2 + b2)
+    f = sluice.jit(
+        lambda x, w1, b1, w2, b2: sluice.maximum(x @ w1 + b1, 0) @ w2 + b2
+    )
     _check(f(*args), np.maximum(x @ w1 + b1, 0) @ w2 + b2)
 
 
@@ -148,10 +165,16 @@ def test_builtin_loops_without_blas(device, tmp_path):
         "got = sluice.asnumpy(f(sluice.asarray(c, device='host'),"
         " sluice.asarray(d, device='host')))\n"
         "np.testing.assert_allclose(got, c @ d, rtol=1e-4, atol=1e-4)\n"
-        "print('ok')\n")
+        "print('ok')\n"
+    )
     env = dict(os.environ, SLUICE_BLAS="none", SLUICE_CACHE_DIR=str(tmp_path))
-    r = subprocess.run([sys.executable, "-c", code], env=env,
-                       capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "ok"
 
