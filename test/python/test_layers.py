@@ -19,9 +19,12 @@ CONTRIBUTING.md, "Layers of the Python package", describes the layers.
 import ast
 import pathlib
 
+import sluice
+
 import pytest
 
-PACKAGE = pathlib.Path(__file__).resolve().parents[2] / "python" / "sluice"
+# The package as imported (the tree's python/sluice, or an installed wheel).
+PACKAGE = pathlib.Path(sluice.__file__).resolve().parent
 
 # Lowest first.
 LAYERS = [

@@ -16,14 +16,17 @@
 namespace sluice::rt::cuda {
 
 namespace {
-/// $SLUICE_CUDA_TIMESTAMPS: unset (tasks marked where needed), "on" (every
-/// task's end marked), "exact" (its start too).
+/// $SLUICE_CUDA_TIMESTAMPS: "off" (tasks marked only where needed: the
+/// fastest launches, but a task no later mark covers has no profiling
+/// times), unset or "on" (every task's end marked: profiling information
+/// for every event, as dpctl's profiling queues give), "exact" (its start
+/// too). The default keeps profiling correct until queues carry their own
+/// profiling property down to the runtime.
 int timestampsWanted() {
   const char *env = std::getenv("SLUICE_CUDA_TIMESTAMPS");
-  if (!env || !*env || std::strcmp(env, "0") == 0 ||
-      std::strcmp(env, "off") == 0)
+  if (env && (std::strcmp(env, "0") == 0 || std::strcmp(env, "off") == 0))
     return 0;
-  return std::strcmp(env, "exact") == 0 ? 2 : 1;
+  return env && std::strcmp(env, "exact") == 0 ? 2 : 1;
 }
 } // namespace
 
