@@ -273,6 +273,10 @@ def CompileCUDAKernelsPass
     optimises such loops fully (on an H100 their bandwidth is the same at
     LLVM -O0 and -O3), while LLVM's -O3 pipeline takes most of the compile
     time. Reductions keep `opt-level`.
+
+    Scalar `arith.negf` becomes an integer `xor` of the sign bit (inline
+    PTX): PTX's `neg.f32`/`neg.f64` do not keep a NaN's sign, where IEEE
+    negation and NumPy flip it.
   }];
   let options = [
     Option<"chip", "chip", "std::string", "\"sm_90\"",
@@ -285,7 +289,9 @@ def CompileCUDAKernelsPass
            "LLVM level of kernels without barriers, shuffles or workgroup "
            "memory (at most opt-level)">,
   ];
-  let dependentDialects = ["mlir::gpu::GPUDialect"];
+  let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::LLVM::LLVMDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::vector::VectorDialect"];
 }
 
 #endif // SLUICE_CONVERSION_PASSES_TD

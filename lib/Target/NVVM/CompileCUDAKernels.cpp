@@ -6,12 +6,16 @@
 #include "sluice/Dialect/USM/IR/USMTypes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
@@ -26,6 +30,55 @@ using namespace mlir;
 using namespace sluice;
 
 namespace {
+
+/// PTX's `neg.f32`/`neg.f64` (what LLVM's `fneg` becomes) do not keep a
+/// NaN's sign, where IEEE negation (and NumPy) flips the sign bit of every
+/// value. Negations in CUDA kernels flip the bit with an integer `xor`
+/// instead, written as inline PTX so that neither InstCombine nor the
+/// instruction selector turns it back into `fneg`; vectors lane by lane.
+Value flipSignBit(OpBuilder &b, Location loc, Value x) {
+  auto type = cast<FloatType>(x.getType());
+  unsigned width = type.getWidth();
+  const char *constraint = width == 64 ? "=l,l" : width == 32 ? "=r,r" : "=h,h";
+  Type bits = b.getIntegerType(width);
+  std::string asmText = "xor.b" + std::to_string(width) + " $0, $1, 0x" +
+                        llvm::utohexstr(uint64_t(1) << (width - 1)) + ";";
+  Value in = arith::BitcastOp::create(b, loc, bits, x);
+  auto flipped = LLVM::InlineAsmOp::create(
+      b, loc, bits, ValueRange{in}, asmText, constraint,
+      /*has_side_effects=*/false, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+  return arith::BitcastOp::create(b, loc, type, flipped.getResult(0));
+}
+
+void negateBySignBit(gpu::GPUModuleOp gm) {
+  gm.walk([](arith::NegFOp neg) {
+    Type type = neg.getType();
+    auto vec = dyn_cast<VectorType>(type);
+    auto elem = dyn_cast<FloatType>(vec ? vec.getElementType() : type);
+    if (!elem || !llvm::is_contained({16u, 32u, 64u}, elem.getWidth()) ||
+        (vec && (vec.getRank() != 1 || vec.isScalable())))
+      return;
+    OpBuilder b(neg);
+    Location loc = neg.getLoc();
+    Value x = neg.getOperand();
+    Value out;
+    if (!vec) {
+      out = flipSignBit(b, loc, x);
+    } else {
+      out = x;
+      for (int64_t i = 0, e = vec.getDimSize(0); i < e; ++i) {
+        Value lane = vector::ExtractOp::create(b, loc, x, i);
+        out =
+            vector::InsertOp::create(b, loc, flipSignBit(b, loc, lane), out, i);
+      }
+    }
+    neg.replaceAllUsesWith(out);
+    neg.erase();
+  });
+}
 
 struct CompileCUDAKernelsPass
     : sluice::impl::CompileCUDAKernelsPassBase<CompileCUDAKernelsPass> {
@@ -61,6 +114,7 @@ struct CompileCUDAKernelsPass
     replacer.recursivelyReplaceElementsIn(gm, /*replaceAttrs=*/true,
                                           /*replaceLocs=*/false,
                                           /*replaceTypes=*/true);
+    negateBySignBit(gm);
 
     // Streaming kernels (no barriers, shuffles or workgroup memory: the
     // elementwise maps) compile at `streaming-opt-level`: the driver's PTX
