@@ -67,6 +67,18 @@ SLUICE_RT_EXPORT int32_t sluiceProgramEnd(void);
  * A task that fails while running is reported by that wait. Memory stays
  * safe either way: frees wait for the work that uses the memory. */
 SLUICE_RT_EXPORT void sluiceProgramSetAsynchronous(int enabled);
+/* The same for the calling thread only: 1 asynchronous, 0 waiting, -1
+ * (the default) following the process-wide setting. */
+SLUICE_RT_EXPORT void sluiceProgramSetThreadAsynchronous(int mode);
+/* After an asynchronous sluiceProgramEnd on this thread: the newest task of
+ * each queue the invocation submitted work to, whose completion is the
+ * invocation's on that queue (queues are in order). Writes at most
+ * `capacity` events (new references: release them; `events` may be NULL,
+ * then none is kept) and their queues (borrowed; may be NULL), and returns
+ * how many there were. Forgets them: a second call returns 0. */
+SLUICE_RT_EXPORT uint32_t sluiceProgramTakeEvents(SluiceEvent *events,
+                                                  SluiceQueue *queues,
+                                                  uint32_t capacity);
 
 /* Records a failure of the program itself: a run-time check that the
  * compiled code makes (dynamic shapes that cannot be broadcast together, a

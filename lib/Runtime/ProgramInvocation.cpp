@@ -49,22 +49,36 @@ size_t Invocation::slotIndex(Queue *queue) {
 
 namespace {
 std::atomic<bool> asynchronous{false};
+/// This thread's setting (sluiceProgramSetThreadAsynchronous): -1 follows
+/// the process-wide one.
+thread_local int threadAsynchronous = -1;
 /// Entries running on this thread (Begin without its End yet).
 thread_local int entryDepth = 0;
+/// The newest task of each queue of this thread's last asynchronous
+/// invocation (sluiceProgramTakeEvents).
+thread_local std::vector<std::pair<Ref<Event>, Queue *>> handedOff;
+
+bool asynchronousNow() {
+  return threadAsynchronous >= 0 ? threadAsynchronous == 1
+                                 : asynchronous.load(std::memory_order_relaxed);
+}
 } // namespace
 
-bool insideWaitingEntry() {
-  return entryDepth > 0 && !asynchronous.load(std::memory_order_relaxed);
-}
+bool insideWaitingEntry() { return entryDepth > 0 && !asynchronousNow(); }
 
 SluiceStatus Invocation::finish() {
-  for (QueueSlot &slot : slots) {
-    if (asynchronous.load(std::memory_order_relaxed))
-      break;
-    // Wait even after a failure: nothing of the invocation runs once End
-    // has returned.
-    SluiceStatus s = guarded([&] { return slot.queue->wait(); });
-    record(s);
+  handedOff.clear();
+  if (asynchronousNow()) {
+    for (QueueSlot &slot : slots)
+      if (slot.last)
+        handedOff.emplace_back(slot.last, slot.queue);
+  } else {
+    for (QueueSlot &slot : slots) {
+      // Wait even after a failure: nothing of the invocation runs once End
+      // has returned.
+      SluiceStatus s = guarded([&] { return slot.queue->wait(); });
+      record(s);
+    }
   }
   SluiceStatus result = status;
   restoreMessage();
@@ -95,6 +109,22 @@ int32_t sluiceProgramEnd(void) {
 
 void sluiceProgramSetAsynchronous(int enabled) {
   asynchronous.store(enabled != 0, std::memory_order_relaxed);
+}
+
+void sluiceProgramSetThreadAsynchronous(int mode) {
+  threadAsynchronous = mode < 0 ? -1 : mode != 0;
+}
+
+uint32_t sluiceProgramTakeEvents(SluiceEvent *events, SluiceQueue *queues,
+                                 uint32_t capacity) {
+  auto count = static_cast<uint32_t>(handedOff.size());
+  for (uint32_t i = 0; i < count && i < capacity; ++i) {
+    returnEvent(std::move(handedOff[i].first), events ? &events[i] : nullptr);
+    if (queues)
+      queues[i] = wrap(handedOff[i].second);
+  }
+  handedOff.clear();
+  return count;
 }
 
 } // extern "C"

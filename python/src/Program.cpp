@@ -4,6 +4,7 @@
 #include "Lazy.h"
 #include "Sizes.h"
 
+#include "sluice-c/Program.h"
 #include "sluice-c/Runtime.h"
 
 #include <algorithm>
@@ -158,6 +159,37 @@ public:
   size_t resultBytes = 0;
   std::string programName;
 
+  /// After an asynchronous entry: keeps the completion event of its work
+  /// when all of it went to `ordersOn`, else waits for it here.
+  int32_t takeLaunched(int32_t status, std::string &message) {
+    sluiceProgramSetThreadAsynchronous(-1);
+    constexpr uint32_t kMax = 8;
+    SluiceEvent events[kMax] = {};
+    SluiceQueue queues[kMax] = {};
+    uint32_t n = sluiceProgramTakeEvents(events, queues, kMax);
+    uint32_t kept = std::min(n, kMax);
+    if (status == 0 && n == 1 && queues[0] == ordersOn) {
+      launched.push_back(events[0]);
+      launchedOn = ordersOn;
+      return 0;
+    }
+    // Work on other queues too (or a failed submission): nothing of the
+    // call may run once it returns.
+    SluiceStatus waited =
+        kept ? sluiceEventsWait(kept, events) : SLUICE_SUCCESS;
+    for (uint32_t i = 0; i < kept; ++i)
+      sluiceEventRelease(events[i]);
+    if (n > kMax)
+      for (SluiceQueue q : queues)
+        sluiceQueueWait(q);
+    if (status == 0 && waited != SLUICE_SUCCESS) {
+      const char *msg = sluiceGetLastErrorMessage();
+      message = msg && *msg ? msg : "a device task failed";
+      return waited;
+    }
+    return status;
+  }
+
   SluiceStatus run(std::string &message) override {
     std::vector<void *> inputs;
     for (const PointerSlot &p : pointers) {
@@ -172,7 +204,11 @@ public:
     for (size_t i = 0; i < slots.size(); ++i)
       argv[i] = &slots[i];
     argv[slots.size()] = resultStorage.data();
+    if (ordersOn)
+      sluiceProgramSetThreadAsynchronous(1);
     int32_t status = entry(argv.data());
+    if (ordersOn)
+      status = takeLaunched(status, message);
     const char *storage = reinterpret_cast<const char *>(resultStorage.data());
     // The fields of array result r: allocated, aligned, offset, sizes,
     // strides.
@@ -400,6 +436,11 @@ Program::Program(uintptr_t entryAddress, std::vector<ValueSpec> argSpecs,
     runOn = reportTo;
   if (!reportTo)
     reportTo = runOn;
+  oneQueue = runOn != nullptr;
+  for (const ValueSpec &v : args)
+    oneQueue &= !v.isArray || v.queue == runOn;
+  for (const ValueSpec &v : results)
+    oneQueue &= !v.isArray || v.queue == runOn;
 }
 
 PyObject *const *Program::checkCall(nb::handle argsObj,
@@ -597,6 +638,9 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj,
   bool wait = resultShapes(*task, shapesObj);
   task->queue = reportTo;
   task->small = smallHostWork(*task);
+  if (!wait && oneQueue && !synchronousMode() &&
+      launchesAsynchronously(runOn->backend))
+    task->ordersOn = runOn->queue;
   task->specs = sharedResults;
   task->offsets = resultOffsets;
   task->resultBytes = resultBytes;

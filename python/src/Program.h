@@ -108,6 +108,8 @@ private:
   /// the first array result's) and the one whose wait() reports their
   /// failures (the first array result's, else the first array argument's).
   QueueState *runOn = nullptr, *reportTo = nullptr;
+  /// Every array argument and result is on `runOn`'s queue.
+  bool oneQueue = false;
 };
 
 /// The Python type instantiated for new arrays (sluice.Array).

@@ -31,16 +31,80 @@ bool initialSynchronous() {
 std::atomic<bool> synchronous{initialSynchronous()};
 } // namespace
 
+Task::~Task() {
+  for (SluiceEvent e : launched)
+    sluiceEventRelease(e);
+}
+
+bool Task::finished() const {
+  int s = state.load(std::memory_order_acquire);
+  if (s != 3)
+    return s != 0;
+  for (SluiceEvent e : launched) {
+    SluiceEventStatus st = SLUICE_EVENT_QUEUED;
+    if (sluiceEventGetStatus(e, &st) != SLUICE_SUCCESS)
+      break; // settle() reports it
+    if (st != SLUICE_EVENT_COMPLETE && st != SLUICE_EVENT_ERROR)
+      return false;
+  }
+  settle();
+  return true;
+}
+
+void Task::settle() const {
+  // The events are complete (or this blocks until they are).
+  SluiceStatus result =
+      launched.empty()
+          ? SLUICE_SUCCESS
+          : sluiceEventsWait(static_cast<uint32_t>(launched.size()),
+                             launched.data());
+  int expected = 3;
+  {
+    std::lock_guard<std::mutex> lock(doneMutex);
+    if (!state.compare_exchange_strong(expected,
+                                       result == SLUICE_SUCCESS ? 1 : 2,
+                                       std::memory_order_acq_rel))
+      return; // another thread settled it
+  }
+  if (result != SLUICE_SUCCESS) {
+    auto *self = const_cast<Task *>(this);
+    const char *msg = sluiceGetLastErrorMessage();
+    self->status = result;
+    self->message = msg && *msg ? msg : "a device task failed";
+    if (queue)
+      queue->recordFailure(result, self->message);
+  }
+  doneCv.notify_all();
+}
+
 void Task::wait() {
   if (finished())
     return;
-  std::unique_lock<std::mutex> lock(doneMutex);
-  doneCv.wait(lock, [&] { return finished(); });
+  {
+    std::unique_lock<std::mutex> lock(doneMutex);
+    doneCv.wait(lock,
+                [&] { return state.load(std::memory_order_acquire) != 0; });
+  }
+  if (state.load(std::memory_order_acquire) == 3)
+    settle();
+}
+
+bool launchesAsynchronously(SluiceBackend backend) {
+  static const bool enabled = [] {
+    const char *env = std::getenv("SLUICE_ASYNC_CALLS");
+    return !(env && std::strcmp(env, "0") == 0);
+  }();
+  return enabled && backend != SLUICE_BACKEND_HOST;
 }
 
 void Task::execute() {
   SluiceStatus result = SLUICE_SUCCESS;
   for (const Dependency &dep : deps) {
+    // A dependency launched on the queue this task's work goes to is
+    // ordered by the queue: no need to wait for its device work.
+    if (ordersOn && dep.task->state.load(std::memory_order_acquire) == 3 &&
+        dep.task->launchedOn == ordersOn)
+      continue;
     dep.task->wait();
     if (dep.inherit && dep.task->failed() && result == SLUICE_SUCCESS) {
       result = dep.task->status;
@@ -67,9 +131,13 @@ void Task::execute() {
   status = result;
   if (result != SLUICE_SUCCESS && queue)
     queue->recordFailure(result, message);
+  bool isLaunched = result == SLUICE_SUCCESS && !launched.empty();
   {
     std::lock_guard<std::mutex> lock(doneMutex);
-    state.store(result == SLUICE_SUCCESS ? 1 : 2, std::memory_order_release);
+    state.store(isLaunched                 ? 3
+                : result == SLUICE_SUCCESS ? 1
+                                           : 2,
+                std::memory_order_release);
   }
   doneCv.notify_all();
 }
@@ -155,6 +223,23 @@ void Dispatcher::drain() {
   }
   if (tail)
     tail->wait();
+  std::vector<std::shared_ptr<Task>> launchedTails;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    launchedTails = lastLaunched;
+  }
+  for (const std::shared_ptr<Task> &t : launchedTails)
+    t->wait();
+}
+
+void Dispatcher::noteLaunched(const std::shared_ptr<Task> &task) {
+  std::lock_guard<std::mutex> lock(mutex);
+  for (std::shared_ptr<Task> &t : lastLaunched)
+    if (t->launchedOn == task->launchedOn) {
+      t = task;
+      return;
+    }
+  lastLaunched.push_back(task);
 }
 
 void Dispatcher::loop() {
@@ -172,6 +257,8 @@ void Dispatcher::loop() {
         space.notify_all();
     }
     task->execute();
+    if (task->launchedPending())
+      noteLaunched(task);
     task.reset();
     {
       std::lock_guard<std::mutex> lock(mutex);

@@ -36,13 +36,17 @@ struct QueueState;
 
 class Task {
 public:
-  virtual ~Task() = default;
+  virtual ~Task();
   /// Does the work on a worker thread (or inline in synchronous mode).
   /// Returns SLUICE_SUCCESS or a status with `message` set.
   virtual SluiceStatus run(std::string &message) = 0;
 
-  bool finished() const { return state.load(std::memory_order_acquire) != 0; }
-  bool failed() const { return state.load(std::memory_order_acquire) == 2; }
+  /// Whether the task has finished: run, and for a launched task (below)
+  /// its device work complete too (asked of the device, never waited for).
+  bool finished() const;
+  bool failed() const { return finished() && state.load() == 2; }
+  /// Run and launched, its device work not yet known to be complete.
+  bool launchedPending() const { return state.load() == 3; }
   /// Blocks until the task has finished (call without the GIL).
   void wait();
   /// The failure's status and message (valid once failed()).
@@ -65,6 +69,18 @@ public:
   /// worker (and waking it) would cost more than the work.
   bool small = false;
 
+  /// Launched tasks. A program call on a device queue (not the host) may
+  /// return once its work is submitted: run() then leaves the events that
+  /// complete with that work in `launched`, and the task has finished only
+  /// when they have (a host read, wait() or finished() asks). `launchedOn`
+  /// is the one queue all of it went to, or null when it used several.
+  std::vector<SluiceEvent> launched;
+  SluiceQueue launchedOn = nullptr;
+  /// Set before submission for a task whose work goes to this in-order
+  /// queue and nowhere else: it follows its dependencies launched on the
+  /// same queue without waiting for them (the queue orders them).
+  SluiceQueue ordersOn = nullptr;
+
   /// Runs the task after its dependencies and records the outcome.
   void execute();
 
@@ -74,9 +90,17 @@ protected:
   virtual void dropReferences() {}
 
 private:
-  /// 0 pending, 1 done, 2 failed.
-  std::atomic<int> state{0};
+  /// Ends a launched task once its events completed (or failed).
+  void settle() const;
+  /// 0 pending, 1 done, 2 failed, 3 launched (run, its device work maybe
+  /// still running).
+  mutable std::atomic<int> state{0};
 };
+
+/// Whether program calls on queues of `backend` may be launched and left
+/// running (Task::launched): every backend but the host's, unless
+/// $SLUICE_ASYNC_CALLS=0.
+bool launchesAsynchronously(SluiceBackend backend);
 
 /// A task that waits until release() (for tests of asynchrony).
 class GateTask : public Task {
@@ -104,6 +128,9 @@ public:
   bool runInline(const std::shared_ptr<Task> &task);
   /// Blocks until every task submitted so far has finished (no GIL).
   void drain();
+  /// Records `task` as the newest launched task of its queue, which drain()
+  /// waits for as well.
+  void noteLaunched(const std::shared_ptr<Task> &task);
 
 private:
   void loop();
@@ -112,6 +139,8 @@ private:
   std::condition_variable cv, space;
   std::deque<std::shared_ptr<Task>> pending;
   std::shared_ptr<Task> last;
+  /// The newest launched task of each queue (few queues: a vector).
+  std::vector<std::shared_ptr<Task>> lastLaunched;
   /// A task is running (on the worker or inline): the other waits.
   bool running = false;
   bool stopping = false;
