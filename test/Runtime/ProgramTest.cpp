@@ -558,6 +558,50 @@ TEST_F(Program, AsynchronousEndReturnsBeforeTheWorkIsDone) {
   EXPECT_EQ(sluiceProgramEnd(), SLUICE_SUCCESS);
 }
 
+TEST_F(Program, ThreadAsynchronousEndHandsOverTheQueuesEvents) {
+  void *q = sluiceProgramQueue("host:cpu:0", "");
+  const uint64_t n = 1024;
+  float *a =
+      static_cast<float *>(sluiceProgramAlloc(q, SLUICE_USM_HOST, n * 4));
+  ASSERT_NE(a, nullptr) << lastMessage();
+  std::fill(a, a + n, 0.0f);
+  EXPECT_EQ(sluiceProgramEnd(), SLUICE_SUCCESS) << lastMessage();
+  EXPECT_EQ(sluiceProgramTakeEvents(nullptr, nullptr, 0), 0u);
+  // Only this thread is asynchronous: another thread's End still waits.
+  sluiceProgramSetThreadAsynchronous(1);
+  sluiceProgramBegin();
+  launchSleepThenFill(q, a, n, 7.0f, 200);
+  EXPECT_EQ(sluiceProgramEnd(), SLUICE_SUCCESS) << lastMessage();
+  std::thread([&] {
+    float *b =
+        static_cast<float *>(sluiceProgramAlloc(q, SLUICE_USM_HOST, n * 4));
+    launchSleepThenFill(q, b, n, 8.0f, 0);
+    EXPECT_EQ(sluiceProgramEnd(), SLUICE_SUCCESS) << lastMessage();
+    EXPECT_EQ(std::count(b, b + n, 8.0f), int64_t(n)); // waited for
+    EXPECT_EQ(sluiceProgramTakeEvents(nullptr, nullptr, 0), 0u);
+    sluiceProgramFree(q, b);
+    EXPECT_EQ(sluiceProgramEnd(), SLUICE_SUCCESS);
+  }).join();
+  sluiceProgramSetThreadAsynchronous(-1);
+  SluiceEvent events[2] = {};
+  SluiceQueue queues[2] = {};
+  ASSERT_EQ(sluiceProgramTakeEvents(events, queues, 2), 1u);
+  EXPECT_EQ(queues[0], static_cast<SluiceQueue>(q));
+  ASSERT_NE(events[0], nullptr);
+  ASSERT_OK(sluiceEventWait(events[0]));
+  EXPECT_EQ(std::count(a, a + n, 7.0f), int64_t(n));
+  ASSERT_OK(sluiceEventRelease(events[0]));
+  // Handed over once.
+  EXPECT_EQ(sluiceProgramTakeEvents(events, queues, 2), 0u);
+  // Back to the process-wide setting (waiting): no events are kept.
+  launchSleepThenFill(q, a, n, 9.0f, 0);
+  EXPECT_EQ(sluiceProgramEnd(), SLUICE_SUCCESS) << lastMessage();
+  EXPECT_EQ(std::count(a, a + n, 9.0f), int64_t(n));
+  EXPECT_EQ(sluiceProgramTakeEvents(events, queues, 2), 0u);
+  sluiceProgramFree(q, a);
+  EXPECT_EQ(sluiceProgramEnd(), SLUICE_SUCCESS);
+}
+
 TEST_F(Program, NativeModulesAreCachedAndLaunch) {
   static const std::vector<char> binary = readBinary(SLUICE_TEST_HOST_KERNELS);
   ASSERT_FALSE(binary.empty());
