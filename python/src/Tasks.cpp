@@ -89,6 +89,13 @@ void Task::wait() {
     settle();
 }
 
+bool Task::follows(const Task &dep) const {
+  // A dependency launched on the queue this task's work goes to is ordered
+  // by the queue: no need to wait for its device work.
+  return ordersOn && dep.state.load(std::memory_order_acquire) == 3 &&
+         dep.launchedOn == ordersOn;
+}
+
 bool launchesAsynchronously(SluiceBackend backend) {
   static const bool enabled = [] {
     const char *env = std::getenv("SLUICE_ASYNC_CALLS");
@@ -100,10 +107,7 @@ bool launchesAsynchronously(SluiceBackend backend) {
 void Task::execute() {
   SluiceStatus result = SLUICE_SUCCESS;
   for (const Dependency &dep : deps) {
-    // A dependency launched on the queue this task's work goes to is
-    // ordered by the queue: no need to wait for its device work.
-    if (ordersOn && dep.task->state.load(std::memory_order_acquire) == 3 &&
-        dep.task->launchedOn == ordersOn)
+    if (follows(*dep.task))
       continue;
     dep.task->wait();
     if (dep.inherit && dep.task->failed() && result == SLUICE_SUCCESS) {
@@ -198,12 +202,21 @@ bool Dispatcher::runInline(const std::shared_ptr<Task> &task) {
     if (running || !pending.empty())
       return false;
     for (const Task::Dependency &dep : task->deps)
-      if (!dep.task->finished())
+      if (!task->follows(*dep.task) && !dep.task->finished())
         return false;
     running = true;
     last = task;
   }
-  task->execute();
+  if (task->ordersOn) {
+    // A launch on a device queue: the driver may block (a full launch
+    // queue, memory coming back), so without the GIL.
+    nb::gil_scoped_release release;
+    task->execute();
+  } else {
+    task->execute();
+  }
+  if (task->launchedPending())
+    noteLaunched(task);
   bool more;
   {
     std::lock_guard<std::mutex> lock(mutex);
@@ -370,7 +383,9 @@ void submitTask(Dispatcher *dispatcher, std::shared_ptr<Task> task) {
     task->execute();
     return;
   }
-  if (task->small && dispatcher->runInline(task))
+  // Small host work, and cheap launches on an idle device queue, run on
+  // this thread: handing them to the worker and waking it would cost more.
+  if ((task->small || task->launchInline) && dispatcher->runInline(task))
     return;
   dispatcher->submit(std::move(task));
 }

@@ -80,6 +80,15 @@ public:
   /// queue and nowhere else: it follows its dependencies launched on the
   /// same queue without waiting for them (the queue orders them).
   SluiceQueue ordersOn = nullptr;
+  /// A launch (ordersOn) cheap enough to make on the submitting thread,
+  /// without the GIL, when its device's worker is idle and its
+  /// dependencies are finished or follow (CUDA: a launch costs a few
+  /// microseconds, waking the worker and being woken more). OpenCL and
+  /// Level Zero launches cost more and overlap with Python on the worker.
+  bool launchInline = false;
+  /// Whether this task may run before `dep` has finished: `dep` was
+  /// launched on the queue this task's work goes to (ordersOn).
+  bool follows(const Task &dep) const;
 
   /// Runs the task after its dependencies and records the outcome.
   void execute();
