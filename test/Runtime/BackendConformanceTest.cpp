@@ -39,13 +39,6 @@ SluiceDevice backendDevice(const std::string &backend, std::string &why) {
   why = "no " + backend + " device: " + sluiceGetLastErrorMessage();
   if (backend == "level_zero")
     why += " (run with sluice-ze-test-env)";
-  if (backend == "cuda") {
-    int built = 0;
-    uint32_t n = 0;
-    const char *note = "";
-    sluiceBackendGetStatus(SLUICE_BACKEND_CUDA, &built, &n, &note);
-    why += std::string(" (") + note + ")";
-  }
   return nullptr;
 }
 
@@ -125,9 +118,11 @@ TEST_P(Conformance, UsmKindsPointerInfoAndCopies) {
     SCOPED_TRACE(kind);
     const size_t n = 4096;
     uint8_t *p = nullptr;
-    ASSERT_OK(sluiceMalloc(queue, kind, n, 256, reinterpret_cast<void **>(&p)));
+    // The alignment every backend gives (OpenCL's SVM allocations offer no
+    // more than its largest data type's).
+    ASSERT_OK(sluiceMalloc(queue, kind, n, 128, reinterpret_cast<void **>(&p)));
     ASSERT_NE(p, nullptr);
-    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 256, 0u);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 128, 0u);
     // Interior pointers are recognised too.
     SluiceUsmKind got;
     SluiceDevice owner;
@@ -172,7 +167,7 @@ TEST_P(Conformance, FillsEveryPatternSize) {
       continue;
     uint8_t *p = nullptr;
     ASSERT_OK(
-        sluiceMalloc(queue, kind, bytes, 256, reinterpret_cast<void **>(&p)));
+        sluiceMalloc(queue, kind, bytes, 128, reinterpret_cast<void **>(&p)));
     for (size_t ps = 1; ps <= 128; ps *= 2)
       for (size_t offset : {size_t(0), ps}) {
         SCOPED_TRACE("kind " + std::to_string(kind) + ", pattern " +
