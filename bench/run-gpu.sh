@@ -133,10 +133,10 @@ if [ "$mode" = device ]; then
   echo "== sluice-ls --verbose"
   "$bundle/bin/sluice-ls" --verbose || true
   echo "== runtime tests (cuda)"
-  timeout 180 "$bundle/bin/sluice-runtime-tests" --gtest_filter='Cuda*' ||
+  timeout 180 "$bundle/bin/sluice-runtime-tests" "--gtest_filter=Cuda*:Backends/Conformance.*/cuda" ||
     echo "RUNTIME TESTS FAILED"
   SLUICE_CUDA_TIMESTAMPS=exact timeout 60 "$bundle/bin/sluice-runtime-tests" \
-    --gtest_filter='CudaModule.*:CudaQueue.*' --gtest_brief=1 ||
+    "--gtest_filter=CudaModule.*:CudaQueue.*:Backends/Conformance.*/cuda" --gtest_brief=1 ||
     echo "RUNTIME TESTS (exact timestamps) FAILED"
   SLUICE_CUDA_DRIVER=/does-not-exist/libcuda.so.1 \
     "$bundle/bin/sluice-runtime-tests" --gtest_filter='CudaBackend.NoDriver' \
@@ -196,7 +196,7 @@ if [ "$mode" = python ]; then
   if [ -x "$bundle/bin/sluice-runtime-tests" ]; then
     echo "== runtime tests (cuda, usm)"
     LD_LIBRARY_PATH="$bundle/lib" timeout 180 \
-      "$bundle/bin/sluice-runtime-tests" --gtest_filter='Cuda*:Usm.*' \
+      "$bundle/bin/sluice-runtime-tests" "--gtest_filter=Cuda*:Usm.*:Backends/Conformance.*/cuda" \
       --gtest_brief=1 || status=1
   fi
   exit $status

@@ -9,7 +9,7 @@
 # (SLUICE_HAVE_LLD): artifacts are linked in process, so a machine without a
 # C compiler or linker can write them.
 #
-# Defines SluiceLLVMStatic, the link interface that replaces `MLIR LLVM`.
+# Defines sluice-llvm-static, the link interface that replaces `MLIR LLVM`.
 
 set(_dir "${LLVM_LIBRARY_DIR}")
 file(GLOB _mlir "${_dir}/libMLIR*.a")
@@ -37,8 +37,8 @@ message(STATUS "Sluice: static LLVM/MLIR (${_n_mlir} MLIR and ${_n_llvm} LLVM "
                "archives, LLD in process), linked by ${SLUICE_LLD}")
 
 find_package(Threads REQUIRED)
-add_library(SluiceLLVMStatic INTERFACE)
-target_link_libraries(SluiceLLVMStatic INTERFACE
+add_library(sluice-llvm-static INTERFACE)
+target_link_libraries(sluice-llvm-static INTERFACE
   ${_lld} ${_mlir} ${_llvm} ${SLUICE_LIBZSTD_STATIC} ${SLUICE_LIBZ_STATIC}
   Threads::Threads ${CMAKE_DL_LIBS} rt m)
 

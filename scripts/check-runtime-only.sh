@@ -22,10 +22,12 @@ build="$(cd "$1" && pwd)"
 python="$2"
 rt="${3:-$build/runtime-only}"
 
+werror=()
+[ "${CI:-}" = true ] && werror=(-DSLUICE_WARNINGS_AS_ERRORS=ON)
 if [ ! -f "$rt/build.ninja" ]; then
   cmake -G Ninja -S "$top" -B "$rt" -DCMAKE_BUILD_TYPE=Release \
     -DSLUICE_ENABLE_COMPILER=OFF -DSLUICE_ENABLE_SANITIZER_TESTS=OFF \
-    -DPython3_EXECUTABLE="$python" -DSLUICE_PYTHON="$python" >"$rt.log" 2>&1 ||
+    -DPython3_EXECUTABLE="$python" -DSLUICE_PYTHON="$python" "${werror[@]}" >"$rt.log" 2>&1 ||
     { cat "$rt.log"; exit 1; }
 fi
 cmake --build "$rt" --target _sluice -j "${SLUICE_JOBS:-2}"

@@ -45,11 +45,16 @@ fi
 # Configure once, then build incrementally.
 BUILD="${SLUICE_BUILD_DIR:-$top/build}"
 JOBS="${SLUICE_JOBS:-2}"
+# In CI (CI=true) every warning is an error (cmake/SluiceTargetRules.cmake).
+werror=()
+[ "${CI:-}" = true ] && werror=(-DSLUICE_WARNINGS_AS_ERRORS=ON)
 if [ ! -f "$BUILD/build.ninja" ]; then
   cmake -G Ninja -S "$top" -B "$BUILD" \
     -DCMAKE_BUILD_TYPE=Release \
     -DPython3_EXECUTABLE="$VENV/bin/python" \
-    -DSLUICE_PYTHON="$VENV/bin/python"
+    -DSLUICE_PYTHON="$VENV/bin/python" "${werror[@]}"
+elif ((${#werror[@]})); then
+  cmake -B "$BUILD" "${werror[@]}" >/dev/null
 fi
 export CCACHE_BASEDIR="$top"
 export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"

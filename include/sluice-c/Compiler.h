@@ -121,6 +121,8 @@ sluiceCompilerSessionSetDiagnosticCallback(SluiceCompilerSession session,
  *                         sm_90)
  *   --workgroup-size=N    work-items per GPU workgroup (power of 2, 1..1024;
  *                         default 256)
+ *   --spirv-native-f16    OpenCL/Level Zero kernels compute f16 as half
+ *                         (devices with cl_khr_fp16) instead of in f32
  * An unknown flag or a bad value is reported as an error diagnostic and
  * SLUICE_ERROR_INVALID_VALUE, and leaves the options as they were (no
  * flag of the call is applied). */

@@ -14,6 +14,7 @@
 
 #include "sluice/Execution/Artifact.h"
 #include "sluice/Execution/Compiler.h"
+#include "sluice/Pipelines/CompileOptions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -28,16 +29,6 @@
 #include <string>
 #include <vector>
 
-/// Options set by sluiceCompilerSessionSetFlags.
-struct SluiceSessionOptions {
-  /// The device every queue is bound to ("" keeps the program's queues).
-  std::string device;
-  bool fuse = true;
-  unsigned optLevel = 3;
-  std::string cudaChip = "sm_90";
-  int64_t workgroupSize = 256;
-};
-
 struct SluiceCompilerSession_ {
   SluiceCompilerSession_();
   std::recursive_mutex mutex;
@@ -47,7 +38,8 @@ struct SluiceCompilerSession_ {
   std::map<std::string, std::unique_ptr<mlir::PassManager>> pipelines;
   SluiceDiagnosticCallback callback = nullptr;
   void *userData = nullptr;
-  SluiceSessionOptions options;
+  /// Set by sluiceCompilerSessionSetFlags.
+  sluice::CompileOptions options;
   std::string flagsText;
   /// Invocations and builders not destroyed yet: a destroyed session lives
   /// on until the last of them goes.

@@ -71,7 +71,7 @@ bool nestsTooDeep(SluiceCompilerInvocation_ *inv, Scope &scope,
   return true;
 }
 
-SluiceStatus compileFailed(SluiceCompilerInvocation_ *inv, const Scope &scope,
+SluiceStatus compileFailed(SluiceCompilerInvocation_ *, const Scope &scope,
                            const std::string &what) {
   return capi::fail(SLUICE_ERROR_COMPILE_FAILED, scope.withFirstError(what));
 }
@@ -170,7 +170,7 @@ SluiceStatus runTo(SluiceCompilerInvocation_ *inv, SluiceCompileStage target,
                           stageName(inv->stage) + "', past '" +
                           stageName(target) + "'");
   ModuleOp module = *inv->module;
-  const SluiceSessionOptions &opts = inv->session->options;
+  const CompileOptions &opts = inv->session->options;
   if (inv->stage == SLUICE_STAGE_INPUT && target > SLUICE_STAGE_INPUT) {
     FailureOr<std::string> device = boundDevice(inv, scope);
     if (failed(device)) {
@@ -191,11 +191,7 @@ SluiceStatus runTo(SluiceCompilerInvocation_ *inv, SluiceCompileStage target,
       inv->signatures = std::move(*sigs);
       inv->haveSignatures = true;
     }
-    ProgramPipelineOptions options;
-    options.fuse = opts.fuse;
-    options.cudaChip = opts.cudaChip;
-    options.cudaOptLevel = opts.optLevel; // -O: host code and CUDA kernels
-    options.kernels.workgroupSize = opts.workgroupSize;
+    ProgramPipelineOptions options = opts.pipelineOptions();
     options.startAfter = static_cast<ProgramStage>(s - 1);
     options.stopAfter = static_cast<ProgramStage>(s);
     if (failed(runPipeline(inv->session, module, options))) {

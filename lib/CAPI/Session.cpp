@@ -171,8 +171,7 @@ const char *sluiceCompilerGetLastErrorMessage(void) {
 SluiceStatus sluiceCompilerSessionCreate(SluiceCompilerSession *session) {
   SLUICE_CAPI_CHECK(session, "session is NULL");
   *session = new SluiceCompilerSession_();
-  (*session)->flagsText = "--fusion\n-O3\n--cuda-chip=sm_90\n"
-                          "--workgroup-size=256\n";
+  (*session)->flagsText = compileFlagsText((*session)->options);
   return capi::succeed();
 }
 
@@ -205,7 +204,7 @@ SluiceStatus sluiceCompilerSessionSetFlags(SluiceCompilerSession session,
   SLUICE_CAPI_CHECK(argc >= 0 && (argc == 0 || argv), "argv is NULL");
   capi::DiagnosticScope scope(session, nullptr);
   Location loc = UnknownLoc::get(&session->context);
-  SluiceSessionOptions options = session->options;
+  CompileOptions options = session->options;
   auto bad = [&](const std::string &message) {
     scope.emitError(loc, message);
     return capi::fail(SLUICE_ERROR_INVALID_VALUE, message);
@@ -213,59 +212,21 @@ SluiceStatus sluiceCompilerSessionSetFlags(SluiceCompilerSession session,
   for (int i = 0; i < argc; ++i) {
     if (!argv[i])
       return bad("flag " + std::to_string(i) + " is NULL");
+    std::string error;
+    if (!applyCompileFlag(argv[i], options, error))
+      return bad(error);
+    // The device must be a valid selector (it need not be present).
     llvm::StringRef flag(argv[i]);
-    llvm::StringRef value;
-    if (flag.consume_front("--device=")) {
-      if (flag == "none")
-        flag = "";
-      if (!flag.empty() && flag != "default") {
-        char buffer[256];
-        if (sluiceSelectorNormalize(flag.str().c_str(), buffer, sizeof(buffer),
-                                    nullptr) != SLUICE_SUCCESS)
-          return bad("--device=" + flag.str() + ": " +
-                     sluiceGetLastErrorMessage());
-      }
-      options.device = flag.str();
-    } else if (flag == "--fusion") {
-      options.fuse = true;
-    } else if (flag == "--no-fusion") {
-      options.fuse = false;
-    } else if (flag.consume_front("-O")) {
-      unsigned level;
-      if (flag.getAsInteger(10, level) || level > 3)
-        return bad("-O" + flag.str() + ": expected -O0, -O1, -O2 or -O3");
-      options.optLevel = level;
-    } else if (flag.consume_front("--cuda-chip=")) {
-      unsigned number;
-      llvm::StringRef digits = flag;
-      if (!digits.consume_front("sm_") || digits.getAsInteger(10, number) ||
-          number < 50)
-        return bad("--cuda-chip=" + flag.str() +
-                   ": expected an NVIDIA chip such as sm_80 or sm_90");
-      options.cudaChip = flag.str();
-    } else if (flag.consume_front("--workgroup-size=")) {
-      int64_t size;
-      if (flag.getAsInteger(10, size) || size < 1 || size > 1024 ||
-          (size & (size - 1)) != 0)
-        return bad("--workgroup-size=" + flag.str() +
-                   ": expected a power of 2 from 1 to 1024");
-      options.workgroupSize = size;
-    } else {
-      return bad("unknown flag '" + flag.str() +
-                 "' (expected --device=, --fusion, --no-fusion, -O0..-O3, "
-                 "--cuda-chip=, --workgroup-size=)");
+    if (flag.starts_with("--device=") && !options.device.empty() &&
+        options.device != "default") {
+      char buffer[256];
+      if (sluiceSelectorNormalize(options.device.c_str(), buffer,
+                                  sizeof(buffer), nullptr) != SLUICE_SUCCESS)
+        return bad(flag.str() + ": " + sluiceGetLastErrorMessage());
     }
-    (void)value;
   }
   session->options = options;
-  std::string text;
-  if (!options.device.empty())
-    text += "--device=" + options.device + "\n";
-  text += options.fuse ? "--fusion\n" : "--no-fusion\n";
-  text += "-O" + std::to_string(options.optLevel) + "\n";
-  text += "--cuda-chip=" + options.cudaChip + "\n";
-  text += "--workgroup-size=" + std::to_string(options.workgroupSize) + "\n";
-  session->flagsText = text;
+  session->flagsText = compileFlagsText(options);
   return capi::succeed();
 }
 

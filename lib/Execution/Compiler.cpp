@@ -247,7 +247,7 @@ optimizedModule(ModuleOp module, llvm::LLVMContext &ctx,
   llvmModule->setDataLayout(tm.createDataLayout());
   auto transformer = makeHostOptimizingTransformer(optLevel, &tm);
   if (llvm::Error e = transformer(llvmModule.get()))
-    return std::move(e);
+    return e;
   return llvmModule;
 }
 

@@ -3,6 +3,7 @@
 #include "sluice/Pipelines/Pipelines.h"
 #include "sluice/Conversion/Passes.h"
 #include "sluice/Dialect/USM/Transforms/Passes.h"
+#include "sluice/Pipelines/CompileOptions.h"
 
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Pass/PassManager.h"
@@ -127,12 +128,12 @@ void sluice::registerSluicePipelines() {
       "Compile a usm program: placement checks, fusion, kernels, device "
       "binaries and host code in the LLVM dialect",
       [](OpPassManager &pm, const CompileProgramOptions &opts) {
-        ProgramPipelineOptions options;
-        options.kernels.workgroupSize = opts.workgroupSize;
+        CompileOptions options;
+        options.workgroupSize = opts.workgroupSize;
         options.fuse = opts.fuse;
         options.cudaChip = opts.cudaChip;
-        options.cudaOptLevel = opts.cudaOptLevel;
+        options.optLevel = opts.cudaOptLevel;
         options.spirvNativeF16 = opts.spirvNativeF16;
-        (void)buildCompileProgramPipeline(pm, options);
+        (void)buildCompileProgramPipeline(pm, options.pipelineOptions());
       });
 }

@@ -59,7 +59,8 @@ void Platform::enumerate() {
           other->properties().type == device->properties().type)
         ++index;
     }
-    FilterTerm term{device->backend(), device->properties().type, index};
+    FilterTerm term{device->backend(), device->properties().type, index,
+                    std::nullopt};
     device->setFilterString(term.str());
     statuses[device->backend()].numDevices++;
     const std::vector<Device *> &subs = device->subDevices();

@@ -1,8 +1,8 @@
 //===- SluiceCompileMain.cpp - Compile a usm program ahead of time --------===//
 //
 //   sluice-compile prog.mlir [-o prog.so] [--emit=so|obj|llvm|mlir]
-//                  [--stop-after=STAGE] [--device=SELECTOR] [--no-fusion]
-//                  [-O0..3] [--runtime-dir=DIR] [--linker=CC]
+//                  [--stop-after=STAGE] [--runtime-dir=DIR] [--linker=CC]
+//                  [compile flags: --device=SELECTOR, --no-fusion, -O0..3, ...]
 //   sluice-compile --seal=lib.so
 //
 // Compiles a program with Sluice's pipeline into an artifact: a shared
@@ -15,6 +15,7 @@
 #include "sluice/Execution/Artifact.h"
 #include "sluice/Execution/ArtifactWriter.h"
 #include "sluice/Execution/Compiler.h"
+#include "sluice/Pipelines/CompileOptions.h"
 #include "sluice/Tools/ToolMains.h"
 #include "sluice/Tools/ToolSupport.h"
 
@@ -53,13 +54,9 @@ struct Options {
                  clEnumValN(Emit::Mlir, "mlir",
                             "MLIR after the stage of --stop-after")),
       cl::cat(category)};
-  tools::PipelineFlags pipeline{
+  CompileFlagOptions compile{
       category, "compile every queue of the program for this device (a "
                 "filter selector such as host, opencl:cpu:0, gpu, or default)"};
-  cl::opt<unsigned> optLevel{"O",
-                             cl::desc("LLVM optimisation level of host code "
-                                      "and CUDA kernels (0-3)"),
-                             cl::Prefix, cl::init(3), cl::cat(category)};
   cl::opt<std::string> runtimeDir{
       "runtime-dir",
       cl::desc("directory of libsluice-runtime.so to link with (default: "
@@ -127,6 +124,7 @@ std::string defaultOutput(StringRef inputFile, StringRef extension) {
 /// LLVM IR or an object file.
 int writeText(const Options &opts, ModuleOp module, const std::string &output,
               bool toLLVM, ArrayRef<exec::EntrySignature> signatures) {
+  unsigned optLevel = opts.compile.options().optLevel;
   if (toLLVM)
     if (llvm::Error e = exec::addArtifactGlobals(module, signatures))
       return fail(toString(std::move(e)));
@@ -139,11 +137,11 @@ int writeText(const Options &opts, ModuleOp module, const std::string &output,
     module->print(out->os());
     break;
   case Emit::Llvm:
-    if (llvm::Error e = exec::emitLLVMIR(module, out->os(), opts.optLevel))
+    if (llvm::Error e = exec::emitLLVMIR(module, out->os(), optLevel))
       return fail(toString(std::move(e)));
     break;
   case Emit::Obj:
-    if (llvm::Error e = exec::emitObject(module, out->os(), opts.optLevel))
+    if (llvm::Error e = exec::emitObject(module, out->os(), optLevel))
       return fail(toString(std::move(e)));
     break;
   case Emit::So:
@@ -173,8 +171,9 @@ int sluiceCompileMain(int argc, char **argv) {
       return fail(sealed.error());
     return 0;
   }
-  if (opts.optLevel > 3)
-    return fail("-O" + llvm::Twine(opts.optLevel) + ": expected -O0 to -O3");
+  if (!opts.compile.error().empty())
+    return fail(opts.compile.error());
+  const CompileOptions &chosen = opts.compile.options();
   if (opts.stopAfter.getNumOccurrences() && opts.emit != Emit::Mlir)
     return fail("--stop-after needs --emit=mlir");
   std::string output = opts.outputFile;
@@ -189,7 +188,7 @@ int sluiceCompileMain(int argc, char **argv) {
   // Cross-compiling: a device named in full need not be on this machine.
   std::string error;
   std::unique_ptr<tools::LoadedProgram> program = tools::loadProgram(
-      opts.inputFile, opts.pipeline.device, /*allowAbsent=*/true, error);
+      opts.inputFile, chosen.device, /*allowAbsent=*/true, error);
   if (!program)
     return error.empty() ? 1 : fail(error);
   ModuleOp module = *program->module;
@@ -205,8 +204,7 @@ int sluiceCompileMain(int argc, char **argv) {
     signatures = std::move(*sigs);
   }
 
-  ProgramPipelineOptions pipeline = opts.pipeline.pipelineOptions();
-  pipeline.cudaOptLevel = opts.optLevel; // -O applies to CUDA kernels too
+  ProgramPipelineOptions pipeline = chosen.pipelineOptions();
   pipeline.stopAfter =
       opts.emit == Emit::Mlir ? opts.stopAfter : ProgramStage::LLVM;
   if (failed(exec::compileProgram(module, pipeline)))
@@ -215,7 +213,7 @@ int sluiceCompileMain(int argc, char **argv) {
   if (opts.emit != Emit::So)
     return writeText(opts, module, output, toLLVM, signatures);
   exec::ArtifactOptions artifact;
-  artifact.optLevel = opts.optLevel;
+  artifact.optLevel = chosen.optLevel;
   artifact.runtimeDir = opts.runtimeDir;
   artifact.linker = opts.linker;
   artifact.removeTemporariesOnSignal = true;

@@ -2,7 +2,7 @@
 //
 //   sluice-run prog.mlir|prog.so [--entry=f] [--input=2x3xf32=[...] |
 //              @x.npy]... [--output=@y.npy | -]... [--device=SELECTOR]
-//              [--benchmark=N]
+//              [--benchmark=N] [compile flags: --no-fusion, -O0..3, ...]
 //
 // JIT-compiles the program with Sluice's pipeline (or loads an artifact that
 // sluice-compile wrote), runs the entry function on the queues its
@@ -13,15 +13,11 @@
 
 #include "sluice/Execution/Artifact.h"
 #include "sluice/Execution/Compiler.h"
+#include "sluice/Pipelines/CompileOptions.h"
 #include "sluice/Support/ArrayIO.h"
 #include "sluice/Tools/ToolMains.h"
 #include "sluice/Tools/ToolSupport.h"
 
-#include "sluice-c/Program.h"
-#include "sluice-c/Runtime.h"
-
-#include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
@@ -54,7 +50,7 @@ struct Options {
       cl::desc("where a result goes: @file.npy or - (print); results "
                "without one are printed"),
       cl::cat(category)};
-  tools::PipelineFlags pipeline{
+  CompileFlagOptions compile{
       category, "run every queue of the program on this device (a filter "
                 "selector such as host, opencl:cpu:0, gpu, or default)"};
   cl::opt<int> benchmark{
@@ -141,10 +137,9 @@ static int runEntry(const Options &opts, const exec::EntrySignature &signature,
 /// Runs an artifact of sluice-compile: no compilation, the device override
 /// is the runtime's.
 static int runArtifact(const Options &opts) {
-  const std::string &device = opts.pipeline.device;
-  if (opts.pipeline.noFusion || opts.pipeline.spirvNativeF16)
-    return fail(std::string("--") +
-                (opts.pipeline.noFusion ? "no-fusion" : "spirv-native-f16") +
+  const std::string &device = opts.compile.options().device;
+  if (!opts.compile.givenOtherThanDevice().empty())
+    return fail(opts.compile.givenOtherThanDevice().front() +
                 " does not apply to a compiled artifact");
   auto artifact = exec::Artifact::load(opts.inputFile);
   if (!artifact)
@@ -155,52 +150,13 @@ static int runArtifact(const Options &opts) {
   std::vector<io::HostArray> args;
   if (int rc = parseInputs(opts, **signature, args))
     return rc;
-  // The override is the runtime's; "default" is its default device.
-  std::string selector = device;
-  if (device == "default") {
-    SluiceDevice dev = nullptr;
-    SluiceDeviceInfo info;
-    if (sluiceDeviceSelect("", &dev) != SLUICE_SUCCESS ||
-        sluiceDeviceGetInfo(dev, &info) != SLUICE_SUCCESS)
-      return fail("--device=default: " +
-                  std::string(sluiceGetLastErrorMessage()));
-    selector = info.filter_string;
-  }
-  if (!selector.empty() &&
-      sluiceProgramSetDeviceOverrideChecked(selector.c_str()) != SLUICE_SUCCESS)
-    return fail("--device=" + device + ": " + sluiceGetLastErrorMessage());
+  std::string selector, error;
+  if (!tools::overrideArtifactDevice(device, selector, error))
+    return fail(error);
   auto fn = (*artifact)->entry((*signature)->name);
   if (!fn)
     return fail(fn.error());
-  // An artifact carries kernels for the backends it was compiled for only:
-  // say so when --device picked another one.
-  std::string hint;
-  if (!selector.empty()) {
-    std::vector<std::string> devices;
-    bool sameBackend = false;
-    SluiceDevice dev = nullptr;
-    SluiceDeviceInfo info;
-    std::string backend;
-    if (sluiceDeviceSelect(selector.c_str(), &dev) == SLUICE_SUCCESS &&
-        sluiceDeviceGetInfo(dev, &info) == SLUICE_SUCCESS)
-      backend = StringRef(info.filter_string).split(':').first.str();
-    for (const auto *values : {&(*signature)->args, &(*signature)->results})
-      for (const exec::ValueInfo &v : *values) {
-        if (!v.isArray || llvm::is_contained(devices, v.device))
-          continue;
-        devices.push_back(v.device);
-        sameBackend |= StringRef(v.device).split(':').first == backend;
-      }
-    if (!sameBackend) {
-      hint = "an artifact only has kernels for the backends it was "
-             "compiled for";
-      if (!devices.empty())
-        hint += " (@" + (*signature)->name + "'s arrays are on " +
-                llvm::join(devices, ", ") + ")";
-      hint += "; to run on " + selector +
-              ", compile for it: sluice-compile --device=" + selector;
-    }
-  }
+  std::string hint = tools::artifactBackendHint(**signature, selector);
   return runEntry(opts, **signature, *fn, args, hint);
 }
 
@@ -209,12 +165,15 @@ int sluiceRunMain(int argc, char **argv) {
   Options &opts = options();
   cl::HideUnrelatedOptions(opts.category);
   cl::ParseCommandLineOptions(argc, argv, "Sluice program runner\n");
+  if (!opts.compile.error().empty())
+    return fail(opts.compile.error());
+  const CompileOptions &chosen = opts.compile.options();
   if (exec::isElfFile(opts.inputFile))
     return runArtifact(opts);
 
   std::string error;
   std::unique_ptr<tools::LoadedProgram> program = tools::loadProgram(
-      opts.inputFile, opts.pipeline.device, /*allowAbsent=*/false, error);
+      opts.inputFile, chosen.device, /*allowAbsent=*/false, error);
   if (!program)
     return error.empty() ? 1 : fail(error);
   ModuleOp module = *program->module;
@@ -230,9 +189,9 @@ int sluiceRunMain(int argc, char **argv) {
   if (int rc = parseInputs(opts, *signature, args))
     return rc;
 
-  if (failed(exec::compileProgram(module, opts.pipeline.pipelineOptions())))
+  if (failed(exec::compileProgram(module, chosen.pipelineOptions())))
     return 1;
-  auto jit = exec::JitProgram::create(module);
+  auto jit = exec::JitProgram::create(module, chosen.optLevel);
   if (!jit)
     return fail("JIT compilation failed: " + toString(jit.takeError()));
   auto fn = (*jit)->entry(signature->name);

@@ -4,33 +4,18 @@
 
 #include "sluice/Execution/Compiler.h"
 
+#include "sluice-c/Program.h"
+#include "sluice-c/Runtime.h"
+
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace sluice;
 using namespace sluice::tools;
-namespace cl = llvm::cl;
-
-PipelineFlags::PipelineFlags(cl::OptionCategory &category,
-                             const char *deviceHelp)
-    : device("device", cl::desc(deviceHelp), cl::value_desc("selector"),
-             cl::cat(category)),
-      noFusion("no-fusion", cl::desc("compile without elementwise fusion"),
-               cl::cat(category)),
-      spirvNativeF16(
-          "spirv-native-f16",
-          cl::desc("OpenCL/Level Zero kernels compute f16 as half (devices "
-                   "with cl_khr_fp16) instead of in f32"),
-          cl::cat(category)) {}
-
-ProgramPipelineOptions PipelineFlags::pipelineOptions() const {
-  ProgramPipelineOptions options;
-  options.fuse = !noFusion;
-  options.spirvNativeF16 = spirvNativeF16;
-  return options;
-}
 
 static DialectRegistry compilerDialects() {
   DialectRegistry registry;
@@ -71,4 +56,57 @@ sluice::tools::loadProgram(llvm::StringRef file, llvm::StringRef device,
     exec::rebindQueues(*program->module, *bound);
   }
   return program;
+}
+
+std::string
+sluice::tools::artifactBackendHint(const exec::EntrySignature &signature,
+                                   const std::string &selector) {
+  if (selector.empty())
+    return "";
+  std::vector<std::string> devices;
+  bool sameBackend = false;
+  SluiceDevice dev = nullptr;
+  SluiceDeviceInfo info;
+  std::string backend;
+  if (sluiceDeviceSelect(selector.c_str(), &dev) == SLUICE_SUCCESS &&
+      sluiceDeviceGetInfo(dev, &info) == SLUICE_SUCCESS)
+    backend = StringRef(info.filter_string).split(':').first.str();
+  for (const auto *values : {&signature.args, &signature.results})
+    for (const exec::ValueInfo &v : *values) {
+      if (!v.isArray || llvm::is_contained(devices, v.device))
+        continue;
+      devices.push_back(v.device);
+      sameBackend |= StringRef(v.device).split(':').first == backend;
+    }
+  if (sameBackend)
+    return "";
+  std::string hint = "an artifact only has kernels for the backends it was "
+                     "compiled for";
+  if (!devices.empty())
+    hint += " (@" + signature.name + "'s arrays are on " +
+            llvm::join(devices, ", ") + ")";
+  return hint + "; to run on " + selector +
+         ", compile for it: sluice-compile --device=" + selector;
+}
+
+bool sluice::tools::overrideArtifactDevice(const std::string &device,
+                                           std::string &selector,
+                                           std::string &error) {
+  selector = device;
+  if (device == "default") {
+    SluiceDevice dev = nullptr;
+    SluiceDeviceInfo info;
+    if (sluiceDeviceSelect("", &dev) != SLUICE_SUCCESS ||
+        sluiceDeviceGetInfo(dev, &info) != SLUICE_SUCCESS) {
+      error = "--device=default: " + std::string(sluiceGetLastErrorMessage());
+      return false;
+    }
+    selector = info.filter_string;
+  }
+  if (!selector.empty() && sluiceProgramSetDeviceOverrideChecked(
+                               selector.c_str()) != SLUICE_SUCCESS) {
+    error = "--device=" + device + ": " + sluiceGetLastErrorMessage();
+    return false;
+  }
+  return true;
 }

@@ -85,8 +85,10 @@ void copyWait(SluiceQueue q, void *dst, const void *src, size_t bytes,
   sluiceEventRelease(e);
 }
 
-/// Runs y = 2.5 * x + y on `n` elements of the given USM kinds.
-void runAxpy(SluiceDevice d, SluiceModule m, SluiceUsmKind kind) {
+/// Runs y = 2.5 * x + y on `n` elements of the given USM kinds (the CUBIN
+/// test; PTX runs in BackendConformanceTest.cpp).
+[[maybe_unused]] void runAxpy(SluiceDevice d, SluiceModule m,
+                              SluiceUsmKind kind) {
   SluiceQueue q = canonical(d);
   SluiceKernel k;
   ASSERT_OK(sluiceKernelGet(m, "axpy", &k));
@@ -189,16 +191,17 @@ TEST(CudaDevice, Properties) {
   ASSERT_OK(sluiceDeviceGetInfo(viaGpu, &gpuInfo));
   // The default device is the first GPU; CUDA is the only GPU backend here
   // unless Level Zero or OpenCL list one first.
-  if (gpuInfo.backend == SLUICE_BACKEND_CUDA)
+  if (gpuInfo.backend == SLUICE_BACKEND_CUDA) {
     EXPECT_EQ(viaGpu, d);
+  }
 }
 
-TEST(CudaQueue, CanonicalQueueIsAStreamOfItsOwn) {
+// Queue identity, USM of every kind, fills and the axpy kernel on every USM
+// kind: BackendConformanceTest.cpp. Here: what is particular to CUDA.
+TEST(CudaQueue, EveryQueueIsAStreamOfItsOwn) {
   SKIP_WITHOUT_CUDA(d);
-  SluiceQueue a = canonical(d), b = canonical(d), other = nullptr;
-  EXPECT_EQ(a, b);
+  SluiceQueue a = canonical(d), other = nullptr;
   ASSERT_OK(sluiceQueueCreate(d, &other));
-  EXPECT_NE(other, a);
   void *sa = nullptr, *so = nullptr;
   ASSERT_OK(sluiceQueueGetNativeHandle(a, &sa));
   ASSERT_OK(sluiceQueueGetNativeHandle(other, &so));
@@ -208,45 +211,13 @@ TEST(CudaQueue, CanonicalQueueIsAStreamOfItsOwn) {
   ASSERT_OK(sluiceQueueRelease(other));
 }
 
-TEST(CudaUsm, EveryKindRoundTrips) {
+TEST(CudaUsm, DeviceToDeviceAndOversizedCopies) {
   SKIP_WITHOUT_CUDA(d);
   SluiceQueue q = canonical(d);
-  SluiceDeviceInfo info;
-  ASSERT_OK(sluiceDeviceGetInfo(d, &info));
   const size_t n = (1 << 20) + 3;
   std::vector<int32_t> src(n), back(n);
   for (size_t i = 0; i < n; ++i)
     src[i] = int32_t(i * 2654435761u);
-  for (SluiceUsmKind kind :
-       {SLUICE_USM_DEVICE, SLUICE_USM_SHARED, SLUICE_USM_HOST}) {
-    if (!(info.usm_capabilities & (1u << (kind - 1))))
-      continue;
-    SCOPED_TRACE(kind);
-    int32_t *p = alloc<int32_t>(q, kind, n);
-    ASSERT_NE(p, nullptr);
-    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 256, 0u);
-    SluiceUsmKind got;
-    SluiceDevice owner;
-    size_t size = 0;
-    ASSERT_OK(
-        sluicePointerGetInfo(p + 5, &got, &owner, nullptr, nullptr, &size));
-    EXPECT_EQ(got, kind);
-    EXPECT_EQ(owner, d);
-    EXPECT_EQ(size, n * 4);
-    copyWait(q, p, src.data(), n * 4);
-    if (kind != SLUICE_USM_DEVICE) {
-      // Shared and host memory are host memory too.
-      EXPECT_EQ(p[12345], src[12345]);
-      p[7] = -7;
-    }
-    std::fill(back.begin(), back.end(), 0);
-    copyWait(q, back.data(), p, n * 4);
-    if (kind != SLUICE_USM_DEVICE)
-      EXPECT_EQ(back[7], -7);
-    back[7] = src[7];
-    EXPECT_EQ(back, src);
-    ASSERT_OK(sluiceFree(q, p));
-  }
   // Device to device between two allocations, and an oversized copy.
   int32_t *a = alloc<int32_t>(q, SLUICE_USM_DEVICE, n);
   int32_t *b = alloc<int32_t>(q, SLUICE_USM_DEVICE, n);
@@ -261,14 +232,14 @@ TEST(CudaUsm, EveryKindRoundTrips) {
   ASSERT_OK(sluiceFree(q, b));
 }
 
-TEST(CudaUsm, FillsEveryPatternAndAlignment) {
+TEST(CudaUsm, FillsAtUnalignedOffsets) {
   SKIP_WITHOUT_CUDA(d);
   SluiceQueue q = canonical(d);
   const size_t bytes = 4096 + 256;
   unsigned char *p = alloc<unsigned char>(q, SLUICE_USM_DEVICE, bytes);
   std::vector<unsigned char> got(bytes), want(bytes);
   for (size_t patternSize : {1, 2, 4, 8, 16, 64, 128}) {
-    for (size_t offset : {size_t(0), patternSize, size_t(1), size_t(3)}) {
+    for (size_t offset : {size_t(1), size_t(3)}) {
       SCOPED_TRACE("pattern " + std::to_string(patternSize) + " at offset " +
                    std::to_string(offset));
       unsigned char pattern[128];
@@ -290,25 +261,13 @@ TEST(CudaUsm, FillsEveryPatternAndAlignment) {
   ASSERT_OK(sluiceFree(q, p));
 }
 
-TEST(CudaModule, PtxKernelOnEveryUsmKind) {
+TEST(CudaModule, PtxModuleHasABuildLog) {
   SKIP_WITHOUT_CUDA(d);
   SluiceModule m = ptxModule(d);
   ASSERT_NE(m, nullptr);
-  // The same bytes give the same (cached) module.
-  SluiceModule again = ptxModule(d);
-  EXPECT_EQ(again, m);
   const char *log = nullptr;
   ASSERT_OK(sluiceModuleGetBuildLog(m, &log));
   ASSERT_NE(log, nullptr);
-  SluiceDeviceInfo info;
-  ASSERT_OK(sluiceDeviceGetInfo(d, &info));
-  for (SluiceUsmKind kind :
-       {SLUICE_USM_DEVICE, SLUICE_USM_SHARED, SLUICE_USM_HOST})
-    if (info.usm_capabilities & (1u << (kind - 1))) {
-      SCOPED_TRACE(kind);
-      runAxpy(d, m, kind);
-    }
-  sluiceModuleRelease(again);
   sluiceModuleRelease(m);
 }
 

@@ -5,40 +5,6 @@
 
 using namespace sluice::test;
 
-TEST(HostKernel, AxpyMatchesReference) {
-  SluiceModule m = hostKernels();
-  SluiceKernel k;
-  ASSERT_OK(sluiceKernelGet(m, "axpy", &k));
-  SluiceQueue q = hostQueue();
-  const uint64_t n = 100003; // not a multiple of the group size
-  float *x, *y;
-  ASSERT_OK(sluiceMalloc(q, SLUICE_USM_SHARED, n * 4, 0,
-                         reinterpret_cast<void **>(&x)));
-  ASSERT_OK(sluiceMalloc(q, SLUICE_USM_DEVICE, n * 4, 0,
-                         reinterpret_cast<void **>(&y)));
-  std::vector<float> hx(n), hy(n), ref(n);
-  for (uint64_t i = 0; i < n; ++i) {
-    hx[i] = float(i % 97) * 0.5f;
-    hy[i] = float(i % 13);
-    ref[i] = 3.0f * hx[i] + hy[i];
-  }
-  ASSERT_OK(sluiceMemcpy(q, x, hx.data(), n * 4, 0, nullptr, nullptr));
-  ASSERT_OK(sluiceMemcpy(q, y, hy.data(), n * 4, 0, nullptr, nullptr));
-  float a = 3.0f;
-  uint64_t local[3] = {256, 1, 1}, grid[3] = {(n + 255) / 256, 1, 1};
-  SluiceKernelArg args[] = {arg(a), arg(x), arg(y), arg(n)};
-  ASSERT_OK(sluiceLaunch(q, k, grid, local, 4, args, 0, nullptr, nullptr));
-  std::vector<float> got(n);
-  SluiceEvent e;
-  ASSERT_OK(sluiceMemcpy(q, got.data(), y, n * 4, 0, nullptr, &e));
-  ASSERT_OK(sluiceEventWait(e));
-  sluiceEventRelease(e);
-  EXPECT_EQ(got, ref);
-  ASSERT_OK(sluiceFree(q, x));
-  ASSERT_OK(sluiceFree(q, y));
-  ASSERT_OK(sluiceModuleRelease(m));
-}
-
 TEST(HostKernel, EveryWorkItemOfA3DGridRunsOnce) {
   SluiceModule m = hostKernels();
   SluiceKernel k;

@@ -4,8 +4,8 @@
 // test driver (test/LevelZeroDriver: PoCL underneath). CTest runs them with
 // the driver enabled, once more with the loader's validation layer, once on
 // a card of two tiles, and once with no driver at all. Run by hand:
-//   build/bin/sluice-ze-test-env [--validation] \
-//     build/bin/sluice-level-zero-tests
+//   build/bin/sluice-ze-test-env [--validation]
+//     build/bin/sluice-level-zero-tests   (on one line)
 //
 //===----------------------------------------------------------------------===//
 #include "TestUtil.h"
@@ -79,43 +79,6 @@ SluiceStatus axpy(SluiceQueue q, SluiceKernel k, float a, float *x, float *y,
   return sluiceLaunch(q, k, grid, local, 4, args, ndeps, deps, event);
 }
 
-void runAxpy(SluiceDevice device, SluiceUsmKind xKind, SluiceUsmKind yKind) {
-  SluiceModule m = axpyModule(device);
-  ASSERT_NE(m, nullptr);
-  SluiceKernel k;
-  ASSERT_OK(sluiceKernelGet(m, "axpy", &k));
-  SluiceQueue q = canonical(device);
-  const uint64_t n = 10000;
-  float *x, *y;
-  ASSERT_OK(sluiceMalloc(q, xKind, n * 4, 0, reinterpret_cast<void **>(&x)));
-  ASSERT_OK(sluiceMalloc(q, yKind, n * 4, 0, reinterpret_cast<void **>(&y)));
-  std::vector<float> hx(n), hy(n), ref(n);
-  for (uint64_t i = 0; i < n; ++i) {
-    hx[i] = float(i % 31) - 7.0f;
-    hy[i] = float(i % 17) * 0.25f;
-    ref[i] = 2.5f * hx[i] + hy[i];
-  }
-  SluiceEvent cx, cy, launched, back;
-  ASSERT_OK(sluiceMemcpy(q, x, hx.data(), n * 4, 0, nullptr, &cx));
-  ASSERT_OK(sluiceMemcpy(q, y, hy.data(), n * 4, 0, nullptr, &cy));
-  SluiceEvent deps[] = {cx, cy};
-  ASSERT_OK(axpy(q, k, 2.5f, x, y, n, 2, deps, &launched));
-  std::vector<float> got(n);
-  ASSERT_OK(sluiceMemcpy(q, got.data(), y, n * 4, 1, &launched, &back));
-  ASSERT_OK(sluiceEventWait(back));
-  EXPECT_EQ(got, ref);
-  uint64_t submit, start, end;
-  ASSERT_OK(sluiceEventGetProfilingInfo(launched, &submit, &start, &end));
-  EXPECT_LE(submit, start);
-  EXPECT_LE(start, end);
-  EXPECT_GT(end, 0u);
-  for (SluiceEvent e : {cx, cy, launched, back})
-    sluiceEventRelease(e);
-  ASSERT_OK(sluiceFree(q, x));
-  ASSERT_OK(sluiceFree(q, y));
-  ASSERT_OK(sluiceModuleRelease(m));
-}
-
 SluiceEvent launchGate(SluiceQueue q, SluiceKernel k, int *gate, int *out) {
   uint64_t one[3] = {1, 1, 1};
   SluiceKernelArg args[] = {arg(gate), arg(out)};
@@ -160,115 +123,6 @@ TEST(LevelZero, DeviceProperties) {
   SluiceDevice def;
   ASSERT_OK(sluiceDeviceSelect(nullptr, &def));
   EXPECT_EQ(def, device);
-}
-
-TEST(LevelZero, UsmKindsPointerInfoAndCopies) {
-  SKIP_WITHOUT_LEVEL_ZERO(device);
-  SluiceQueue q = canonical(device);
-  for (SluiceUsmKind kind :
-       {SLUICE_USM_DEVICE, SLUICE_USM_SHARED, SLUICE_USM_HOST}) {
-    SCOPED_TRACE(kind);
-    const size_t n = 4096;
-    uint8_t *p;
-    ASSERT_OK(sluiceMalloc(q, kind, n, 256, reinterpret_cast<void **>(&p)));
-    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 256, 0u);
-    SluiceUsmKind got;
-    SluiceDevice owner;
-    void *base;
-    size_t size;
-    ASSERT_OK(
-        sluicePointerGetInfo(p + 100, &got, &owner, nullptr, &base, &size));
-    EXPECT_EQ(got, kind);
-    EXPECT_EQ(owner, device);
-    EXPECT_EQ(base, p);
-    EXPECT_EQ(size, n);
-    std::vector<uint8_t> in(n), out(n, 0);
-    std::iota(in.begin(), in.end(), uint8_t(7));
-    ASSERT_OK(sluiceMemcpy(q, p, in.data(), n, 0, nullptr, nullptr));
-    ASSERT_OK(sluiceMemset(q, p + 10, 0xab, 20, 0, nullptr, nullptr));
-    SluiceEvent done;
-    ASSERT_OK(sluiceMemcpy(q, out.data(), p, n, 0, nullptr, &done));
-    ASSERT_OK(sluiceEventWait(done));
-    sluiceEventRelease(done);
-    for (size_t i = 0; i < n; ++i)
-      ASSERT_EQ(out[i], i >= 10 && i < 30 ? 0xab : in[i]) << i;
-    if (kind != SLUICE_USM_DEVICE) // host code may touch shared/host memory
-      EXPECT_EQ(p[5], in[5]);
-    ASSERT_OK(sluiceFree(q, p));
-  }
-  EXPECT_EQ(driverStats().errors, 0u);
-}
-
-TEST(LevelZero, FillsWithEveryPatternSize) {
-  SKIP_WITHOUT_LEVEL_ZERO(device);
-  SluiceQueue q = canonical(device);
-  const size_t bytes = 1024;
-  uint8_t *p;
-  ASSERT_OK(sluiceMalloc(q, SLUICE_USM_DEVICE, bytes, 0,
-                         reinterpret_cast<void **>(&p)));
-  // Up to 16 bytes the device fills; longer patterns go through host memory.
-  for (size_t ps = 1; ps <= 128; ps *= 2) {
-    SCOPED_TRACE(ps);
-    std::vector<uint8_t> pattern(ps), out(bytes);
-    for (size_t i = 0; i < ps; ++i)
-      pattern[i] = uint8_t(ps * 3 + i);
-    ASSERT_OK(sluiceFill(q, p, pattern.data(), ps, bytes, 0, nullptr, nullptr));
-    pattern.assign(ps, 0); // the fill owns a copy
-    SluiceEvent done;
-    ASSERT_OK(sluiceMemcpy(q, out.data(), p, bytes, 0, nullptr, &done));
-    ASSERT_OK(sluiceEventWait(done));
-    sluiceEventRelease(done);
-    for (size_t i = 0; i < bytes; ++i)
-      ASSERT_EQ(out[i], uint8_t(ps * 3 + i % ps)) << i;
-  }
-  ASSERT_OK(sluiceFree(q, p));
-  EXPECT_EQ(driverStats().errors, 0u);
-}
-
-TEST(LevelZero, SpirvAxpyOnDeviceMemory) {
-  SKIP_WITHOUT_LEVEL_ZERO(device);
-  runAxpy(device, SLUICE_USM_DEVICE, SLUICE_USM_DEVICE);
-}
-
-TEST(LevelZero, SpirvAxpyOnSharedAndHostMemory) {
-  SKIP_WITHOUT_LEVEL_ZERO(device);
-  runAxpy(device, SLUICE_USM_HOST, SLUICE_USM_SHARED);
-}
-
-TEST(LevelZero, CommandsRunInSubmissionOrder) {
-  // The test driver runs an immediate command list's commands on two
-  // OpenCL queues: only the backend's event chain keeps them in order.
-  // Each round is a long kernel followed by a short copy of the elements
-  // it writes last, which would overtake the kernel if it could.
-  SKIP_WITHOUT_LEVEL_ZERO(device);
-  SluiceModule m = axpyModule(device);
-  SluiceKernel k;
-  ASSERT_OK(sluiceKernelGet(m, "axpy", &k));
-  SluiceQueue q = canonical(device);
-  const uint64_t n = 1 << 20, tail = 256;
-  const int rounds = 16;
-  float *x, *y;
-  ASSERT_OK(sluiceMalloc(q, SLUICE_USM_DEVICE, n * 4, 0,
-                         reinterpret_cast<void **>(&x)));
-  ASSERT_OK(sluiceMalloc(q, SLUICE_USM_DEVICE, n * 4, 0,
-                         reinterpret_cast<void **>(&y)));
-  float one = 1.0f, zero = 0.0f;
-  ASSERT_OK(sluiceFill(q, x, &one, 4, n * 4, 0, nullptr, nullptr));
-  ASSERT_OK(sluiceFill(q, y, &zero, 4, n * 4, 0, nullptr, nullptr));
-  std::vector<std::vector<float>> snapshots(rounds, std::vector<float>(tail));
-  for (int r = 0; r < rounds; ++r) {
-    ASSERT_OK(axpy(q, k, 1.0f, x, y, n, 0, nullptr, nullptr));
-    ASSERT_OK(sluiceMemcpy(q, snapshots[r].data(), y + n - tail, tail * 4, 0,
-                           nullptr, nullptr));
-  }
-  ASSERT_OK(sluiceQueueWait(q));
-  for (int r = 0; r < rounds; ++r)
-    for (uint64_t i = 0; i < tail; ++i)
-      ASSERT_EQ(snapshots[r][i], float(r + 1)) << "round " << r << " at " << i;
-  ASSERT_OK(sluiceFree(q, x));
-  ASSERT_OK(sluiceFree(q, y));
-  ASSERT_OK(sluiceModuleRelease(m));
-  EXPECT_EQ(driverStats().errors, 0u);
 }
 
 TEST(LevelZero, ModulesAreCachedAndBuildFailuresCarryTheLog) {
@@ -352,8 +206,9 @@ TEST(LevelZero, EventsComeFromRecycledPools) {
   SluiceZeTestDriverStats before = driverStats();
   for (uint32_t i = 0; i < 3000; ++i) {
     ASSERT_OK(sluiceFill(q, p, &i, 4, 64, 0, nullptr, nullptr));
-    if (i % 100 == 99)
+    if (i % 100 == 99) {
       ASSERT_OK(sluiceQueueWait(q));
+    }
   }
   ASSERT_OK(sluiceQueueWait(q));
   SluiceZeTestDriverStats after = driverStats();
@@ -431,13 +286,15 @@ TEST(LevelZero, OtherBackendsWaitForLevelZeroEvents) {
   SluiceDevice ocl = openclDevice(whyNoOpenCl);
   int onOpenCl = -1;
   SluiceEvent oclCopy = nullptr;
-  if (ocl)
+  if (ocl) {
     ASSERT_OK(sluiceMemcpy(canonical(ocl), &onOpenCl, dev, sizeof(int), 1,
                            &zeCopy, &oclCopy));
+  }
   std::this_thread::sleep_for(std::chrono::milliseconds(30));
   EXPECT_NE(statusOf(hostCopy), SLUICE_EVENT_COMPLETE);
-  if (oclCopy)
+  if (oclCopy) {
     EXPECT_NE(statusOf(oclCopy), SLUICE_EVENT_COMPLETE);
+  }
   storeAtomic(&shared[0], 1);
   ASSERT_OK(sluiceEventWait(hostCopy));
   EXPECT_EQ(onHost, 42);
@@ -508,16 +365,12 @@ TEST(LevelZero, FreeWaitsForTheKernelsUsingTheMemory) {
   EXPECT_EQ(driverStats().errors, 0u);
 }
 
-TEST(LevelZero, CreatedQueuesAreDistinctAndIndependent) {
+// Queue identity and cross-queue work: BackendConformanceTest.cpp.
+TEST(LevelZero, ReleasingAQueueDestroysItsCommandList) {
   SKIP_WITHOUT_LEVEL_ZERO(device);
-  SluiceQueue a, b, c = canonical(device);
+  SluiceQueue a, b;
   ASSERT_OK(sluiceQueueCreate(device, &a));
   ASSERT_OK(sluiceQueueCreate(device, &b));
-  EXPECT_NE(a, b);
-  EXPECT_NE(a, c);
-  int isCanonical = 1;
-  ASSERT_OK(sluiceQueueIsCanonical(a, &isCanonical));
-  EXPECT_EQ(isCanonical, 0);
   uint64_t before = driverStats().command_lists;
   int32_t *p;
   ASSERT_OK(
@@ -528,52 +381,11 @@ TEST(LevelZero, CreatedQueuesAreDistinctAndIndependent) {
   ASSERT_OK(sluiceFill(b, p + 1, &v2, 4, 4, 1, &first, nullptr));
   ASSERT_OK(sluiceQueueWait(a));
   ASSERT_OK(sluiceQueueWait(b));
-  EXPECT_EQ(p[0], 5);
-  EXPECT_EQ(p[1], 9);
   sluiceEventRelease(first);
   ASSERT_OK(sluiceFree(b, p));
   ASSERT_OK(sluiceQueueRelease(a));
   ASSERT_OK(sluiceQueueRelease(b));
-  // Releasing a queue destroys its command list.
   EXPECT_EQ(driverStats().command_lists, before - 2);
-  EXPECT_EQ(driverStats().errors, 0u);
-}
-
-TEST(LevelZero, ThreadsShareTheCanonicalQueue) {
-  SKIP_WITHOUT_LEVEL_ZERO(device);
-  SluiceQueue q = canonical(device);
-  const int threads = 4, rounds = 100;
-  std::vector<std::thread> workers;
-  std::vector<int> failures(threads, 0);
-  for (int t = 0; t < threads; ++t)
-    workers.emplace_back([&, t] {
-      uint32_t *p = nullptr;
-      if (sluiceMalloc(q, SLUICE_USM_DEVICE, 256, 0,
-                       reinterpret_cast<void **>(&p)) != SLUICE_SUCCESS) {
-        failures[t]++;
-        return;
-      }
-      for (int r = 0; r < rounds; ++r) {
-        uint32_t value = uint32_t(t * 1000 + r), got[64] = {};
-        SluiceEvent done = nullptr;
-        if (sluiceFill(q, p, &value, 4, 256, 0, nullptr, nullptr) ||
-            sluiceMemcpy(q, got, p, 256, 0, nullptr, &done) ||
-            sluiceEventWait(done)) {
-          failures[t]++;
-        } else {
-          for (uint32_t v : got)
-            failures[t] += v != value;
-        }
-        if (done)
-          sluiceEventRelease(done);
-      }
-      failures[t] += sluiceFree(q, p) != SLUICE_SUCCESS;
-    });
-  for (std::thread &w : workers)
-    w.join();
-  for (int t = 0; t < threads; ++t)
-    EXPECT_EQ(failures[t], 0) << "thread " << t;
-  ASSERT_OK(sluiceQueueWait(q));
   EXPECT_EQ(driverStats().errors, 0u);
 }
 

@@ -54,8 +54,9 @@ TEST(Queue, CanonicalQueueUnderManyThreads) {
     ASSERT_OK(sluiceQueueGetCanonical(devices[i], &expected));
     for (int t = 0; t < threads; ++t)
       for (int r = 0; r < rounds; ++r)
-        if ((t + r) % devices.size() == i)
+        if ((t + r) % devices.size() == i) {
           ASSERT_EQ(got[t][r], expected);
+        }
   }
 }
 

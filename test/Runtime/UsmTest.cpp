@@ -112,56 +112,6 @@ TEST(Usm, CopiesAcrossKindsAndDevices) {
     ASSERT_OK(sluiceQueueWait(q));
 }
 
-TEST(Usm, SharedAndHostMemoryIsHostAccessible) {
-  for (SluiceQueue q : allQueues())
-    for (SluiceUsmKind kind : {SLUICE_USM_SHARED, SLUICE_USM_HOST}) {
-      int *p = nullptr;
-      ASSERT_OK(sluiceMalloc(q, kind, 64 * sizeof(int), 0,
-                             reinterpret_cast<void **>(&p)));
-      for (int i = 0; i < 64; ++i)
-        p[i] = i;
-      int out[64];
-      SluiceEvent e;
-      ASSERT_OK(sluiceMemcpy(q, out, p, sizeof out, 0, nullptr, &e));
-      ASSERT_OK(sluiceEventWait(e));
-      sluiceEventRelease(e);
-      for (int i = 0; i < 64; ++i)
-        ASSERT_EQ(out[i], i);
-      ASSERT_OK(sluiceFree(q, p));
-    }
-}
-
-TEST(Usm, MemsetAndFillPatterns) {
-  for (SluiceQueue q : allQueues()) {
-    for (SluiceUsmKind kind : kinds) {
-      void *p = nullptr;
-      ASSERT_OK(sluiceMalloc(q, kind, 1024, 0, &p));
-      ASSERT_OK(sluiceMemset(q, p, 0xAB, 1024, 0, nullptr, nullptr));
-      unsigned char bytes[1024];
-      SluiceEvent e;
-      ASSERT_OK(sluiceMemcpy(q, bytes, p, 1024, 0, nullptr, &e));
-      ASSERT_OK(sluiceEventWait(e));
-      sluiceEventRelease(e);
-      for (unsigned char b : bytes)
-        ASSERT_EQ(b, 0xAB);
-
-      const uint64_t pattern[2] = {0x0102030405060708ull,
-                                   0x1112131415161718ull};
-      ASSERT_OK(
-          sluiceFill(q, p, pattern, sizeof pattern, 512, 0, nullptr, nullptr));
-      uint64_t words[128];
-      ASSERT_OK(sluiceMemcpy(q, words, p, 1024, 0, nullptr, &e));
-      ASSERT_OK(sluiceEventWait(e));
-      sluiceEventRelease(e);
-      for (int i = 0; i < 64; ++i)
-        ASSERT_EQ(words[i], pattern[i % 2]) << i;
-      for (int i = 64; i < 128; ++i)
-        ASSERT_EQ(words[i], 0xABABABABABABABABull) << i;
-      ASSERT_OK(sluiceFree(q, p));
-    }
-  }
-}
-
 TEST(Usm, ZeroByteCopyIsANoOpTask) {
   SluiceQueue q = hostQueue();
   SluiceEvent e;

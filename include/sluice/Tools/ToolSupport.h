@@ -1,21 +1,20 @@
 //===- ToolSupport.h - What sluice-compile and sluice-run share -*- C++ -*-===//
 //
-// The pipeline options both tools take (one binder of command-line options
-// to ProgramPipelineOptions) and the program loader: open, check the nesting
-// depth, parse with the compiler's dialects, and rebind to --device.
+// The program loader both tools share: open, check the nesting depth, parse
+// with the compiler's dialects, and rebind to --device. (Their compile flags
+// are sluice/Pipelines/CompileOptions.h's.)
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef SLUICE_TOOLS_TOOLSUPPORT_H
 #define SLUICE_TOOLS_TOOLSUPPORT_H
 
-#include "sluice/Pipelines/Pipelines.h"
+#include "sluice/Execution/EntrySignature.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -23,19 +22,6 @@
 #include <string>
 
 namespace sluice::tools {
-
-/// --device, --no-fusion and --spirv-native-f16, registered in `category`.
-/// `deviceHelp` says what the device is for (compile for, run on).
-struct PipelineFlags {
-  PipelineFlags(llvm::cl::OptionCategory &category, const char *deviceHelp);
-
-  llvm::cl::opt<std::string> device;
-  llvm::cl::opt<bool> noFusion;
-  llvm::cl::opt<bool> spirvNativeF16;
-
-  /// The pipeline options these flags select.
-  ProgramPipelineOptions pipelineOptions() const;
-};
 
 /// Reports an error at the first bracket of `buffer` that nests deeper than
 /// MLIR's recursive parser takes (it would overflow the stack); true if so.
@@ -61,6 +47,20 @@ std::unique_ptr<LoadedProgram> loadProgram(llvm::StringRef file,
                                            llvm::StringRef device,
                                            bool allowAbsent,
                                            std::string &error);
+
+/// Runs artifacts' programs on `device` (a filter selector, or "default":
+/// the runtime's default device; "" keeps their placements), through the
+/// runtime's device override. `selector` is the device bound; false with
+/// `error` set when `device` is wrong.
+bool overrideArtifactDevice(const std::string &device, std::string &selector,
+                            std::string &error);
+
+/// A note for a failed run of an artifact's entry `signature` on the device
+/// `selector`: an artifact carries kernels only for the backends it was
+/// compiled for, so say so when `selector` is on another one (empty when it
+/// is not, or without a selector).
+std::string artifactBackendHint(const exec::EntrySignature &signature,
+                                const std::string &selector);
 
 } // namespace sluice::tools
 

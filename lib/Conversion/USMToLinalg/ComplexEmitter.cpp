@@ -153,7 +153,7 @@ Value sluice::usm::emitComplexScalarOp(OpBuilder &b, Location loc,
           Value zero = floatConstant(b, loc, args[0].getType(), 0.0);
           return math::Atan2Op::create(b, loc, zero, args[0]);
         })
-        .Case<ComplexOp>([&](auto c) -> Value {
+        .Case<ComplexOp>([&](auto) -> Value {
           auto t = ComplexType::get(args[0].getType());
           return complex::CreateOp::create(b, loc, t, args[0], args[1]);
         })

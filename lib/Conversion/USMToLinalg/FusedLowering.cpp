@@ -138,7 +138,7 @@ struct FusedElementwiseLowering : OpConversionPattern<FusedOp> {
     auto fused = [&](OpBuilder &b) {
       buildStaticBroadcastGeneric(
           b, loc, operands, resultType.getShape(), outs,
-          [&](OpBuilder &nb, Location l, ValueRange args) {
+          [&](OpBuilder &nb, Location, ValueRange args) {
             return emitGroupBody(nb, body, args);
           });
     };

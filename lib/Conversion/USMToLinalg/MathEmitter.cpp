@@ -243,205 +243,236 @@ Value gcdUnsigned(Emit &e, Value a, Value c) {
   return a;
 }
 
+/// Exponentials, logarithms, roots, trigonometric, hyperbolic and error
+/// functions: one math op each.
+void addTranscendentals(llvm::StringMap<Fn> &m) {
+  m["exp"] = unaryMath<math::ExpOp>();
+  m["exp2"] = unaryMath<math::Exp2Op>();
+  m["expm1"] = unaryMath<math::ExpM1Op>();
+  m["log"] = unaryMath<math::LogOp>();
+  m["log2"] = unaryMath<math::Log2Op>();
+  m["log10"] = unaryMath<math::Log10Op>();
+  m["log1p"] = unaryMath<math::Log1pOp>();
+  m["sqrt"] = unaryMath<math::SqrtOp>();
+  m["cbrt"] = unaryMath<math::CbrtOp>();
+  m["rsqrt"] = unaryMath<math::RsqrtOp>();
+  m["sin"] = unaryMath<math::SinOp>();
+  m["cos"] = unaryMath<math::CosOp>();
+  m["tan"] = unaryMath<math::TanOp>();
+  m["asin"] = unaryMath<math::AsinOp>();
+  m["acos"] = unaryMath<math::AcosOp>();
+  m["atan"] = unaryMath<math::AtanOp>();
+  m["sinh"] = unaryMath<math::SinhOp>();
+  m["cosh"] = unaryMath<math::CoshOp>();
+  m["tanh"] = unaryMath<math::TanhOp>();
+  m["asinh"] = unaryMath<math::AsinhOp>();
+  m["acosh"] = unaryMath<math::AcoshOp>();
+  m["atanh"] = unaryMath<math::AtanhOp>();
+  m["erf"] = unaryMath<math::ErfOp>();
+  m["erfc"] = unaryMath<math::ErfcOp>();
+  m["atan2"] = [](Emit &e, ValueRange a) -> Value {
+    return math::Atan2Op::create(e.b, e.loc, a[0], a[1]);
+  };
+  m["copysign"] = [](Emit &e, ValueRange a) -> Value {
+    return math::CopySignOp::create(e.b, e.loc, a[0], a[1]);
+  };
+}
+
+/// Rounding, reciprocal and sign.
+void addRoundingAndSign(llvm::StringMap<Fn> &m) {
+  m["floor"] = rounding<math::FloorOp>();
+  m["ceil"] = rounding<math::CeilOp>();
+  m["trunc"] = rounding<math::TruncOp>();
+  m["rint"] = rounding<math::RoundEvenOp>();
+  m["reciprocal"] = [](Emit &e, ValueRange a) -> Value {
+    Type t = a[0].getType();
+    if (e.isFloat)
+      return e.divf(e.fc(t, 1), a[0]);
+    // 1 / x in C: 1 for 1, -1 for -1, 0 otherwise (the minimum for 0,
+    // as NumPy's 1.0 / 0 converted).
+    Value one = e.ic(t, 1);
+    Value r = e.sel(e.cmpi(I::eq, a[0], one), one, e.ic(t, 0));
+    if (e.isUnsigned)
+      return r;
+    Value m1 = e.ic(t, -1);
+    r = e.sel(e.cmpi(I::eq, a[0], m1), m1, r);
+    unsigned w = t.getIntOrFloatBitWidth();
+    return e.sel(e.cmpi(I::eq, a[0], e.ic(t, 0)),
+                 e.ic(t, w >= 64 ? INT64_MIN : -(int64_t(1) << (w - 1))), r);
+  };
+  m["sign"] = [](Emit &e, ValueRange a) -> Value {
+    Type t = a[0].getType();
+    if (e.isFloat) {
+      Value r =
+          e.sel(e.cmpf(P::OLT, a[0], e.fc(t, 0)), e.fc(t, -1), e.fc(t, 0));
+      r = e.sel(e.cmpf(P::OGT, a[0], e.fc(t, 0)), e.fc(t, 1), r);
+      return e.sel(e.isNan(a[0]), a[0], r);
+    }
+    Value zero = e.ic(t, 0);
+    Value r = e.sel(e.cmpi(e.isUnsigned ? I::ugt : I::sgt, a[0], zero),
+                    e.ic(t, 1), zero);
+    if (e.isUnsigned)
+      return r;
+    return e.sel(e.cmpi(I::slt, a[0], zero), e.ic(t, -1), r);
+  };
+}
+
+/// Classification: NaN, infinity, finiteness, sign bit.
+void addClassification(llvm::StringMap<Fn> &m) {
+  m["isnan"] = [](Emit &e, ValueRange a) -> Value {
+    if (!e.isFloat)
+      return e.ic(e.b.getI1Type(), 0);
+    return e.isNan(a[0]);
+  };
+  m["isinf"] = [](Emit &e, ValueRange a) -> Value {
+    if (!e.isFloat)
+      return e.ic(e.b.getI1Type(), 0);
+    return e.isInf(a[0]);
+  };
+  m["isfinite"] = [](Emit &e, ValueRange a) -> Value {
+    if (!e.isFloat)
+      return e.ic(e.b.getI1Type(), 1);
+    return e.cmpf(P::OLT, e.absf(a[0]), e.fc(a[0].getType(), INFINITY));
+  };
+  m["signbit"] = [](Emit &e, ValueRange a) -> Value {
+    Value v = e.isFloat ? e.bitsOf(a[0]) : a[0];
+    if (!e.isFloat && e.isUnsigned)
+      return e.ic(e.b.getI1Type(), 0);
+    return e.cmpi(I::slt, v, e.ic(v.getType(), 0));
+  };
+}
+
+/// Functions of a float's representation and its neighbours.
+void addFloatDecomposition(llvm::StringMap<Fn> &m) {
+  m["nextafter"] = [](Emit &e, ValueRange a) -> Value {
+    return nextafter(e, a[0], a[1]);
+  };
+  m["spacing"] = [](Emit &e, ValueRange a) -> Value {
+    Type t = a[0].getType();
+    Value x = a[0];
+    Value toward = math::CopySignOp::create(e.b, e.loc, e.fc(t, INFINITY), x);
+    Value r = e.subf(nextafter(e, x, toward), x);
+    // +-0 give the smallest subnormal, positive (NumPy).
+    r = e.sel(e.cmpf(P::OEQ, x, e.fc(t, 0)),
+              e.fromBits(t, e.ic(Emit::intType(t), 1)), r);
+    return e.sel(e.isInf(x), e.fc(t, NAN), r);
+  };
+  m["frexp_mantissa"] = [](Emit &e, ValueRange a) -> Value {
+    return frexp(e, a[0]).first;
+  };
+  m["frexp_exponent"] = [](Emit &e, ValueRange a) -> Value {
+    return arith::SIToFPOp::create(e.b, e.loc, a[0].getType(),
+                                   frexp(e, a[0]).second);
+  };
+  m["ldexp"] = [](Emit &e, ValueRange a) -> Value {
+    return ldexp(e, a[0], a[1]);
+  };
+  m["hypot"] = [](Emit &e, ValueRange a) -> Value {
+    return hypot(e, a[0], a[1]);
+  };
+  m["logaddexp"] = [](Emit &e, ValueRange a) -> Value {
+    return logaddexp(e, a[0], a[1], false);
+  };
+  m["logaddexp2"] = [](Emit &e, ValueRange a) -> Value {
+    return logaddexp(e, a[0], a[1], true);
+  };
+}
+
+/// Remainder, maximum and minimum.
+void addRemainderAndExtrema(llvm::StringMap<Fn> &m) {
+  m["fmod"] = [](Emit &e, ValueRange a) -> Value {
+    if (e.isFloat)
+      return arith::RemFOp::create(e.b, e.loc, a[0], a[1]);
+    // The remainder of C's truncating division; 0 for a zero divisor (and
+    // for -1, whose quotient may overflow), computed as x - (x / y) * y
+    // (arith.remsi's SPIR-V lowering mishandles the minimum value).
+    Type t = a[0].getType();
+    Value zero = e.ic(t, 0), one = e.ic(t, 1);
+    Value unsafe = e.cmpi(I::eq, a[1], zero);
+    if (!e.isUnsigned)
+      unsafe = e.orI(unsafe, e.cmpi(I::eq, a[1], e.ic(t, -1)));
+    Value y = e.sel(unsafe, one, a[1]);
+    Value q = e.isUnsigned
+                  ? arith::DivUIOp::create(e.b, e.loc, a[0], y).getResult()
+                  : arith::DivSIOp::create(e.b, e.loc, a[0], y).getResult();
+    Value r = e.subi(a[0], arith::MulIOp::create(e.b, e.loc, q, y));
+    return e.sel(unsafe, zero, r);
+  };
+  m["fmax"] = [](Emit &e, ValueRange a) -> Value {
+    if (e.isFloat)
+      return arith::MaxNumFOp::create(e.b, e.loc, a[0], a[1]);
+    if (a[0].getType().isInteger(1))
+      return e.orI(a[0], a[1]);
+    if (e.isUnsigned)
+      return arith::MaxUIOp::create(e.b, e.loc, a[0], a[1]);
+    return arith::MaxSIOp::create(e.b, e.loc, a[0], a[1]);
+  };
+  m["fmin"] = [](Emit &e, ValueRange a) -> Value {
+    if (e.isFloat)
+      return arith::MinNumFOp::create(e.b, e.loc, a[0], a[1]);
+    if (a[0].getType().isInteger(1))
+      return e.andI(a[0], a[1]);
+    if (e.isUnsigned)
+      return arith::MinUIOp::create(e.b, e.loc, a[0], a[1]);
+    return arith::MinSIOp::create(e.b, e.loc, a[0], a[1]);
+  };
+}
+
+/// Bitwise operations, shifts, gcd and lcm.
+void addIntegerFunctions(llvm::StringMap<Fn> &m) {
+  m["bitwise_and"] = [](Emit &e, ValueRange a) -> Value {
+    return e.andI(a[0], a[1]);
+  };
+  m["bitwise_or"] = [](Emit &e, ValueRange a) -> Value {
+    return e.orI(a[0], a[1]);
+  };
+  m["bitwise_xor"] = [](Emit &e, ValueRange a) -> Value {
+    return e.xorI(a[0], a[1]);
+  };
+  m["bitwise_not"] = [](Emit &e, ValueRange a) -> Value {
+    return e.xorI(a[0], e.ic(a[0].getType(), -1));
+  };
+  // NumPy: counts at or above the width (or negative) shift everything
+  // out: 0 to the left, the sign to the right.
+  m["left_shift"] = [](Emit &e, ValueRange a) -> Value {
+    Type t = a[0].getType();
+    Value zero = e.ic(t, 0);
+    Value ok = e.cmpi(I::ult, a[1], e.ic(t, t.getIntOrFloatBitWidth()));
+    Value s = arith::ShLIOp::create(e.b, e.loc, a[0], e.sel(ok, a[1], zero));
+    return e.sel(ok, s, zero);
+  };
+  m["right_shift"] = [](Emit &e, ValueRange a) -> Value {
+    Type t = a[0].getType();
+    unsigned w = t.getIntOrFloatBitWidth();
+    Value zero = e.ic(t, 0);
+    Value ok = e.cmpi(I::ult, a[1], e.ic(t, w));
+    Value cnt = e.sel(ok, a[1], e.ic(t, e.isUnsigned ? 0 : w - 1));
+    if (e.isUnsigned)
+      return e.sel(ok, arith::ShRUIOp::create(e.b, e.loc, a[0], cnt), zero);
+    return arith::ShRSIOp::create(e.b, e.loc, a[0], cnt);
+  };
+  m["gcd"] = [](Emit &e, ValueRange a) -> Value {
+    return gcdUnsigned(e, absInt(e, a[0]), absInt(e, a[1]));
+  };
+  m["lcm"] = [](Emit &e, ValueRange a) -> Value {
+    Value x = absInt(e, a[0]), y = absInt(e, a[1]);
+    Value g = gcdUnsigned(e, x, y);
+    Type t = x.getType();
+    Value gz = e.cmpi(I::eq, g, e.ic(t, 0));
+    Value q = arith::DivUIOp::create(e.b, e.loc, x, e.sel(gz, e.ic(t, 1), g));
+    return e.sel(gz, e.ic(t, 0), arith::MulIOp::create(e.b, e.loc, q, y));
+  };
+}
+
 const llvm::StringMap<Fn> &table() {
   static const llvm::StringMap<Fn> fns = [] {
     llvm::StringMap<Fn> m;
-    m["exp"] = unaryMath<math::ExpOp>();
-    m["exp2"] = unaryMath<math::Exp2Op>();
-    m["expm1"] = unaryMath<math::ExpM1Op>();
-    m["log"] = unaryMath<math::LogOp>();
-    m["log2"] = unaryMath<math::Log2Op>();
-    m["log10"] = unaryMath<math::Log10Op>();
-    m["log1p"] = unaryMath<math::Log1pOp>();
-    m["sqrt"] = unaryMath<math::SqrtOp>();
-    m["cbrt"] = unaryMath<math::CbrtOp>();
-    m["rsqrt"] = unaryMath<math::RsqrtOp>();
-    m["sin"] = unaryMath<math::SinOp>();
-    m["cos"] = unaryMath<math::CosOp>();
-    m["tan"] = unaryMath<math::TanOp>();
-    m["asin"] = unaryMath<math::AsinOp>();
-    m["acos"] = unaryMath<math::AcosOp>();
-    m["atan"] = unaryMath<math::AtanOp>();
-    m["sinh"] = unaryMath<math::SinhOp>();
-    m["cosh"] = unaryMath<math::CoshOp>();
-    m["tanh"] = unaryMath<math::TanhOp>();
-    m["asinh"] = unaryMath<math::AsinhOp>();
-    m["acosh"] = unaryMath<math::AcoshOp>();
-    m["atanh"] = unaryMath<math::AtanhOp>();
-    m["erf"] = unaryMath<math::ErfOp>();
-    m["erfc"] = unaryMath<math::ErfcOp>();
-    m["atan2"] = [](Emit &e, ValueRange a) -> Value {
-      return math::Atan2Op::create(e.b, e.loc, a[0], a[1]);
-    };
-    m["copysign"] = [](Emit &e, ValueRange a) -> Value {
-      return math::CopySignOp::create(e.b, e.loc, a[0], a[1]);
-    };
-    m["floor"] = rounding<math::FloorOp>();
-    m["ceil"] = rounding<math::CeilOp>();
-    m["trunc"] = rounding<math::TruncOp>();
-    m["rint"] = rounding<math::RoundEvenOp>();
-    m["reciprocal"] = [](Emit &e, ValueRange a) -> Value {
-      Type t = a[0].getType();
-      if (e.isFloat)
-        return e.divf(e.fc(t, 1), a[0]);
-      // 1 / x in C: 1 for 1, -1 for -1, 0 otherwise (the minimum for 0,
-      // as NumPy's 1.0 / 0 converted).
-      Value one = e.ic(t, 1);
-      Value r = e.sel(e.cmpi(I::eq, a[0], one), one, e.ic(t, 0));
-      if (e.isUnsigned)
-        return r;
-      Value m1 = e.ic(t, -1);
-      r = e.sel(e.cmpi(I::eq, a[0], m1), m1, r);
-      unsigned w = t.getIntOrFloatBitWidth();
-      return e.sel(e.cmpi(I::eq, a[0], e.ic(t, 0)),
-                   e.ic(t, w >= 64 ? INT64_MIN : -(int64_t(1) << (w - 1))), r);
-    };
-    m["sign"] = [](Emit &e, ValueRange a) -> Value {
-      Type t = a[0].getType();
-      if (e.isFloat) {
-        Value r =
-            e.sel(e.cmpf(P::OLT, a[0], e.fc(t, 0)), e.fc(t, -1), e.fc(t, 0));
-        r = e.sel(e.cmpf(P::OGT, a[0], e.fc(t, 0)), e.fc(t, 1), r);
-        return e.sel(e.isNan(a[0]), a[0], r);
-      }
-      Value zero = e.ic(t, 0);
-      Value r = e.sel(e.cmpi(e.isUnsigned ? I::ugt : I::sgt, a[0], zero),
-                      e.ic(t, 1), zero);
-      if (e.isUnsigned)
-        return r;
-      return e.sel(e.cmpi(I::slt, a[0], zero), e.ic(t, -1), r);
-    };
-    m["isnan"] = [](Emit &e, ValueRange a) -> Value {
-      if (!e.isFloat)
-        return e.ic(e.b.getI1Type(), 0);
-      return e.isNan(a[0]);
-    };
-    m["isinf"] = [](Emit &e, ValueRange a) -> Value {
-      if (!e.isFloat)
-        return e.ic(e.b.getI1Type(), 0);
-      return e.isInf(a[0]);
-    };
-    m["isfinite"] = [](Emit &e, ValueRange a) -> Value {
-      if (!e.isFloat)
-        return e.ic(e.b.getI1Type(), 1);
-      return e.cmpf(P::OLT, e.absf(a[0]), e.fc(a[0].getType(), INFINITY));
-    };
-    m["signbit"] = [](Emit &e, ValueRange a) -> Value {
-      Value v = e.isFloat ? e.bitsOf(a[0]) : a[0];
-      if (!e.isFloat && e.isUnsigned)
-        return e.ic(e.b.getI1Type(), 0);
-      return e.cmpi(I::slt, v, e.ic(v.getType(), 0));
-    };
-    m["nextafter"] = [](Emit &e, ValueRange a) -> Value {
-      return nextafter(e, a[0], a[1]);
-    };
-    m["spacing"] = [](Emit &e, ValueRange a) -> Value {
-      Type t = a[0].getType();
-      Value x = a[0];
-      Value toward = math::CopySignOp::create(e.b, e.loc, e.fc(t, INFINITY), x);
-      Value r = e.subf(nextafter(e, x, toward), x);
-      // +-0 give the smallest subnormal, positive (NumPy).
-      r = e.sel(e.cmpf(P::OEQ, x, e.fc(t, 0)),
-                e.fromBits(t, e.ic(Emit::intType(t), 1)), r);
-      return e.sel(e.isInf(x), e.fc(t, NAN), r);
-    };
-    m["frexp_mantissa"] = [](Emit &e, ValueRange a) -> Value {
-      return frexp(e, a[0]).first;
-    };
-    m["frexp_exponent"] = [](Emit &e, ValueRange a) -> Value {
-      return arith::SIToFPOp::create(e.b, e.loc, a[0].getType(),
-                                     frexp(e, a[0]).second);
-    };
-    m["ldexp"] = [](Emit &e, ValueRange a) -> Value {
-      return ldexp(e, a[0], a[1]);
-    };
-    m["hypot"] = [](Emit &e, ValueRange a) -> Value {
-      return hypot(e, a[0], a[1]);
-    };
-    m["logaddexp"] = [](Emit &e, ValueRange a) -> Value {
-      return logaddexp(e, a[0], a[1], false);
-    };
-    m["logaddexp2"] = [](Emit &e, ValueRange a) -> Value {
-      return logaddexp(e, a[0], a[1], true);
-    };
-    m["fmod"] = [](Emit &e, ValueRange a) -> Value {
-      if (e.isFloat)
-        return arith::RemFOp::create(e.b, e.loc, a[0], a[1]);
-      // The remainder of C's truncating division; 0 for a zero divisor (and
-      // for -1, whose quotient may overflow), computed as x - (x / y) * y
-      // (arith.remsi's SPIR-V lowering mishandles the minimum value).
-      Type t = a[0].getType();
-      Value zero = e.ic(t, 0), one = e.ic(t, 1);
-      Value unsafe = e.cmpi(I::eq, a[1], zero);
-      if (!e.isUnsigned)
-        unsafe = e.orI(unsafe, e.cmpi(I::eq, a[1], e.ic(t, -1)));
-      Value y = e.sel(unsafe, one, a[1]);
-      Value q = e.isUnsigned
-                    ? arith::DivUIOp::create(e.b, e.loc, a[0], y).getResult()
-                    : arith::DivSIOp::create(e.b, e.loc, a[0], y).getResult();
-      Value r = e.subi(a[0], arith::MulIOp::create(e.b, e.loc, q, y));
-      return e.sel(unsafe, zero, r);
-    };
-    m["fmax"] = [](Emit &e, ValueRange a) -> Value {
-      if (e.isFloat)
-        return arith::MaxNumFOp::create(e.b, e.loc, a[0], a[1]);
-      if (a[0].getType().isInteger(1))
-        return e.orI(a[0], a[1]);
-      if (e.isUnsigned)
-        return arith::MaxUIOp::create(e.b, e.loc, a[0], a[1]);
-      return arith::MaxSIOp::create(e.b, e.loc, a[0], a[1]);
-    };
-    m["fmin"] = [](Emit &e, ValueRange a) -> Value {
-      if (e.isFloat)
-        return arith::MinNumFOp::create(e.b, e.loc, a[0], a[1]);
-      if (a[0].getType().isInteger(1))
-        return e.andI(a[0], a[1]);
-      if (e.isUnsigned)
-        return arith::MinUIOp::create(e.b, e.loc, a[0], a[1]);
-      return arith::MinSIOp::create(e.b, e.loc, a[0], a[1]);
-    };
-    m["bitwise_and"] = [](Emit &e, ValueRange a) -> Value {
-      return e.andI(a[0], a[1]);
-    };
-    m["bitwise_or"] = [](Emit &e, ValueRange a) -> Value {
-      return e.orI(a[0], a[1]);
-    };
-    m["bitwise_xor"] = [](Emit &e, ValueRange a) -> Value {
-      return e.xorI(a[0], a[1]);
-    };
-    m["bitwise_not"] = [](Emit &e, ValueRange a) -> Value {
-      return e.xorI(a[0], e.ic(a[0].getType(), -1));
-    };
-    // NumPy: counts at or above the width (or negative) shift everything
-    // out: 0 to the left, the sign to the right.
-    m["left_shift"] = [](Emit &e, ValueRange a) -> Value {
-      Type t = a[0].getType();
-      Value zero = e.ic(t, 0);
-      Value ok = e.cmpi(I::ult, a[1], e.ic(t, t.getIntOrFloatBitWidth()));
-      Value s = arith::ShLIOp::create(e.b, e.loc, a[0], e.sel(ok, a[1], zero));
-      return e.sel(ok, s, zero);
-    };
-    m["right_shift"] = [](Emit &e, ValueRange a) -> Value {
-      Type t = a[0].getType();
-      unsigned w = t.getIntOrFloatBitWidth();
-      Value zero = e.ic(t, 0);
-      Value ok = e.cmpi(I::ult, a[1], e.ic(t, w));
-      Value cnt = e.sel(ok, a[1], e.ic(t, e.isUnsigned ? 0 : w - 1));
-      if (e.isUnsigned)
-        return e.sel(ok, arith::ShRUIOp::create(e.b, e.loc, a[0], cnt), zero);
-      return arith::ShRSIOp::create(e.b, e.loc, a[0], cnt);
-    };
-    m["gcd"] = [](Emit &e, ValueRange a) -> Value {
-      return gcdUnsigned(e, absInt(e, a[0]), absInt(e, a[1]));
-    };
-    m["lcm"] = [](Emit &e, ValueRange a) -> Value {
-      Value x = absInt(e, a[0]), y = absInt(e, a[1]);
-      Value g = gcdUnsigned(e, x, y);
-      Type t = x.getType();
-      Value gz = e.cmpi(I::eq, g, e.ic(t, 0));
-      Value q = arith::DivUIOp::create(e.b, e.loc, x, e.sel(gz, e.ic(t, 1), g));
-      return e.sel(gz, e.ic(t, 0), arith::MulIOp::create(e.b, e.loc, q, y));
-    };
+    addTranscendentals(m);
+    addRoundingAndSign(m);
+    addClassification(m);
+    addFloatDecomposition(m);
+    addRemainderAndExtrema(m);
+    addIntegerFunctions(m);
     return m;
   }();
   return fns;

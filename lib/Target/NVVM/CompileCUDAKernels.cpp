@@ -6,6 +6,7 @@
 #include "sluice/Dialect/USM/IR/USMTypes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -19,7 +20,6 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
-#include <mutex>
 
 namespace sluice {
 #define GEN_PASS_DEF_COMPILECUDAKERNELSPASS
@@ -90,17 +90,6 @@ struct CompileCUDAKernelsPass
     auto gm = module.lookupSymbol<gpu::GPUModuleOp>(name);
     if (!gm)
       return;
-    static std::once_flag registered;
-    std::call_once(registered, [] {
-      arith::registerArithExpandOpsPass();
-      registerSCFToControlFlowPass();
-      registerConvertGpuOpsToNVVMOps();
-      registerConvertMathToLLVMPass();
-      registerReconcileUnrealizedCastsPass();
-      registerGpuNVVMAttachTarget();
-      registerGpuModuleToBinaryPass();
-    });
-
     // USM memory is the kernel's global memory (NVPTX address space 1):
     // accesses are `ld.global`/`st.global` however much LLVM optimises.
     AttrTypeReplacer replacer;
@@ -185,26 +174,37 @@ struct CompileCUDAKernelsPass
       gm->moveBefore(scratch->getBody(), scratch->getBody()->end());
     else
       scratch->getBody()->push_back(gm);
-    std::string pipeline =
-        "nvvm-attach-target{module=" + symbol + " chip=" + chip +
-        " features=+ptx80 O=" + std::to_string(level) +
-        "},gpu.module(arith-expand,convert-scf-to-cf,"
-        "convert-gpu-to-nvvm,convert-math-to-llvm,reconcile-unrealized-casts),"
-        "gpu-module-to-binary{format=isa toolkit=" +
-        toolkit + "}";
+    // Typed options of the upstream passes (nvvm-attach-target,
+    // gpu.module(arith-expand, convert-scf-to-cf, convert-gpu-to-nvvm,
+    // convert-math-to-llvm, reconcile-unrealized-casts), gpu-module-to-binary).
+    GpuNVVMAttachTargetOptions target;
+    target.moduleMatcher = symbol;
+    target.chip = chip;
+    target.features = "+ptx80";
+    target.optLevel = level;
+    GpuModuleToBinaryPassOptions binary;
+    binary.compilationTarget = "isa";
+    binary.toolkitPath = toolkit;
     PassManager pm(&getContext());
-    if (failed(parsePassPipeline(pipeline, pm, llvm::errs())) ||
-        failed(pm.run(*scratch))) {
+    pm.addPass(createGpuNVVMAttachTarget(target));
+    OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+    kernels.addPass(arith::createArithExpandOpsPass());
+    kernels.addPass(createSCFToControlFlowPass());
+    kernels.addPass(createConvertGpuOpsToNVVMOps());
+    kernels.addPass(createConvertMathToLLVMPass());
+    kernels.addPass(createReconcileUnrealizedCastsPass());
+    pm.addPass(createGpuModuleToBinaryPass(binary));
+    if (failed(pm.run(*scratch))) {
       emitError(loc) << "PTX generation for the CUDA kernels (" << chip
                      << ") failed";
       return failure();
     }
-    auto binary = scratch->lookupSymbol<gpu::BinaryOp>(symbol);
-    if (!binary) {
+    auto compiled = scratch->lookupSymbol<gpu::BinaryOp>(symbol);
+    if (!compiled) {
       emitError(loc) << "gpu-module-to-binary produced no binary";
       return failure();
     }
-    binary->moveBefore(module.getBody(), module.getBody()->end());
+    compiled->moveBefore(module.getBody(), module.getBody()->end());
     return success();
   }
 };

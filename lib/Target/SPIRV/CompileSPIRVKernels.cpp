@@ -8,6 +8,7 @@
 #include "sluice/Target/SPIRV/ExpandMathForOpenCL.h"
 #include "sluice/Target/SPIRV/Validate.h"
 
+#include "mlir/Conversion/GPUToSPIRV/GPUToSPIRVPass.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
@@ -17,8 +18,6 @@
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/SPIRV/Serialization.h"
-
-#include <mutex>
 
 namespace sluice {
 #define GEN_PASS_DEF_COMPILESPIRVKERNELSPASS
@@ -44,6 +43,30 @@ spirv::TargetEnvAttr openclTargetEnv(MLIRContext *ctx, bool float16) {
       spirv::TargetEnvAttr::kUnknownDeviceID);
 }
 
+/// gpu.module(arith-expand, convert-math-to-spirv, convert-vector-to-spirv),
+/// convert-gpu-to-spirv{use-64bit-index=true},
+/// gpu.module(spirv.module(spirv-lower-abi-attrs, spirv-update-vce)).
+LogicalResult convertToSPIRV(ModuleOp scratch) {
+  PassManager pm(scratch.getContext());
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(arith::createArithExpandOpsPass());
+  kernels.addPass(createConvertMathToSPIRVPass());
+  kernels.addPass(createConvertVectorToSPIRVPass());
+  // Upstream constructs convert-gpu-to-spirv without its options struct.
+  std::unique_ptr<Pass> gpuToSPIRV = createConvertGPUToSPIRVPass();
+  auto onError = [&](const Twine &message) {
+    return emitError(scratch.getLoc(), message);
+  };
+  if (failed(gpuToSPIRV->initializeOptions("use-64bit-index=true", onError)))
+    return failure();
+  pm.addPass(std::move(gpuToSPIRV));
+  OpPassManager &spirvModule =
+      pm.nest<gpu::GPUModuleOp>().nest<spirv::ModuleOp>();
+  spirvModule.addPass(spirv::createSPIRVLowerABIAttributesPass());
+  spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());
+  return pm.run(scratch);
+}
+
 struct CompileSPIRVKernelsPass
     : sluice::impl::CompileSPIRVKernelsPassBase<CompileSPIRVKernelsPass> {
   using Base::Base;
@@ -55,15 +78,6 @@ struct CompileSPIRVKernelsPass
     if (!gm)
       return;
     Location loc = gm.getLoc();
-    static std::once_flag registered;
-    std::call_once(registered, [] {
-      arith::registerArithExpandOpsPass();
-      registerConvertMathToSPIRVPass();
-      registerConvertVectorToSPIRVPass();
-      registerConvertGPUToSPIRV();
-      spirv::registerSPIRVUpdateVCEPass();
-      spirv::registerSPIRVLowerABIAttributesPass();
-    });
     // bf16 always, f16 unless native-f16, are computed in f32
     // (EmulateHalfFloats.cpp): core SPIR-V has no bf16, and half needs
     // cl_khr_fp16.
@@ -107,14 +121,7 @@ struct CompileSPIRVKernelsPass
     //    left for their own targets.
     OwningOpRef<ModuleOp> scratch = ModuleOp::create(loc);
     gm->moveBefore(scratch->getBody(), scratch->getBody()->end());
-    PassManager pm(ctx);
-    if (failed(parsePassPipeline(
-            "gpu.module(arith-expand,convert-math-to-spirv,"
-            "convert-vector-to-spirv),"
-            "convert-gpu-to-spirv{use-64bit-index=true},"
-            "gpu.module(spirv.module(spirv-lower-abi-attrs,spirv-update-vce))",
-            pm, llvm::errs())) ||
-        failed(pm.run(*scratch))) {
+    if (failed(convertToSPIRV(*scratch))) {
       emitError(loc) << "SPIR-V conversion of the OpenCL/Level Zero kernels "
                         "failed";
       return signalPassFailure();

@@ -709,7 +709,7 @@ void Solver::checkCalls(func::FuncOp f) {
     if (!callee)
       return;
     FunctionType ct = callee.getFunctionType();
-    auto check = [&](Value v, Type t, StringRef what, unsigned i) {
+    auto check = [&](Value v, Type t, StringRef what, unsigned) {
       if (v.getType() == t || !isArray(v) || !isa<ArrayType>(t))
         return;
       if (!reported.insert({call, 0}).second)

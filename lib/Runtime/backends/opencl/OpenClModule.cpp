@@ -114,8 +114,11 @@ SluiceStatus OpenClModule::build(OpenClDevice &device,
     if (SluiceStatus status = translateSpirvToSpir(bytes, size, bitcode, log))
       return status;
     std::vector<size_t> lengths(devs.size(), bitcode.size());
-    std::vector<const unsigned char *> binaries(
-        devs.size(), reinterpret_cast<const unsigned char *>(bitcode.data()));
+    // One copy of the binary per device (assigned: GCC 12 misreads the
+    // inlined destructor of a vector built with a fill value).
+    std::vector<const unsigned char *> binaries(devs.size());
+    for (const unsigned char *&binary : binaries)
+      binary = reinterpret_cast<const unsigned char *>(bitcode.data());
     std::vector<cl_int> binaryStatus(devs.size(), CL_SUCCESS);
     program = clCreateProgramWithBinary(
         ctx.handle(), static_cast<cl_uint>(devs.size()), devs.data(),
