@@ -256,7 +256,11 @@ def USMFuseElementwisePass : Pass<"usm-fuse-elementwise"> {
     optimiser, the GPU code generators) take time that grows faster than
     its length; past a thousand ops the kernels' memory traffic is shared
     over so much arithmetic that splitting costs almost nothing at run
-    time. Cheap producers are not recomputed across such a split.
+    time. A group also reads at most `max-group-inputs` values (default
+    256): each input is a kernel parameter (an array is five), and the
+    code that packs and unpacks them grows with their number. Cheap
+    producers are not recomputed across such a split, nor copied into a
+    group of `max-group-ops` ops.
 
     With `report`, each group gets a remark listing its ops, inputs,
     outputs and compulsory bytes (each input read once, each output written
@@ -281,6 +285,8 @@ def USMFuseElementwisePass : Pass<"usm-fuse-elementwise"> {
            "emit a remark per fused group and per boundary left">,
     Option<"maxGroupOps", "max-group-ops", "unsigned", "1024",
            "most ops in one group (0: no limit)">,
+    Option<"maxGroupInputs", "max-group-inputs", "unsigned", "256",
+           "most inputs of one group (0: no limit)">,
   ];
 }
 
