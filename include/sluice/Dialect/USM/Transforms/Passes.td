@@ -251,10 +251,10 @@ def USMFuseElementwisePass : Pass<"usm-fuse-elementwise"> {
     }
     ```
 
-    Size: a group holds at most `max-group-ops` ops (default 1024). A
+    Size: a group holds at most `max-group-ops` ops (default 512). A
     kernel's body is one loop nest, and the compilers after fusion (LLVM's
     optimiser, the GPU code generators) take time that grows faster than
-    its length; past a thousand ops the kernels' memory traffic is shared
+    its length; past hundreds of ops the kernels' memory traffic is shared
     over so much arithmetic that splitting costs almost nothing at run
     time. A group also reads at most `max-group-inputs` values (default
     256): each input is a kernel parameter (an array is five), and the
@@ -283,7 +283,7 @@ def USMFuseElementwisePass : Pass<"usm-fuse-elementwise"> {
            "recompute cheap producers in each group that uses them">,
     Option<"report", "report", "bool", "false",
            "emit a remark per fused group and per boundary left">,
-    Option<"maxGroupOps", "max-group-ops", "unsigned", "1024",
+    Option<"maxGroupOps", "max-group-ops", "unsigned", "512",
            "most ops in one group (0: no limit)">,
     Option<"maxGroupInputs", "max-group-inputs", "unsigned", "256",
            "most inputs of one group (0: no limit)">,
