@@ -257,8 +257,9 @@ def USMFuseElementwisePass : Pass<"usm-fuse-elementwise"> {
     its length; past hundreds of ops the kernels' memory traffic is shared
     over so much arithmetic that splitting costs almost nothing at run
     time. A group also reads at most `max-group-inputs` values (default
-    256): each input is a kernel parameter (an array is five), and the
-    code that packs and unpacks them grows with their number. Cheap
+    200): each input is a kernel parameter (an array is five on the host),
+    the code that packs and unpacks them grows with their number, and a
+    SPIR-V function takes at most 255 parameters. Cheap
     producers are not recomputed across such a split, nor copied into a
     group of `max-group-ops` ops.
 
@@ -285,7 +286,7 @@ def USMFuseElementwisePass : Pass<"usm-fuse-elementwise"> {
            "emit a remark per fused group and per boundary left">,
     Option<"maxGroupOps", "max-group-ops", "unsigned", "512",
            "most ops in one group (0: no limit)">,
-    Option<"maxGroupInputs", "max-group-inputs", "unsigned", "256",
+    Option<"maxGroupInputs", "max-group-inputs", "unsigned", "200",
            "most inputs of one group (0: no limit)">,
   ];
 }
