@@ -8,6 +8,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Target/TargetMachine.h"
@@ -157,7 +158,12 @@ sluice::exec::makeHostOptimizingTransformer(unsigned optLevel,
       for (llvm::BasicBlock &bb : f)
         hugeBlock |= bb.size() > kSlpMaxBlock;
     tuning.SLPVectorization = !hugeBlock;
-    llvm::PassBuilder pb(tm, tuning);
+    // LLVM's instrumentation options (-time-passes, -print-after=...) of
+    // the tools that accept LLVM's options apply to this pipeline too.
+    llvm::PassInstrumentationCallbacks pic;
+    llvm::StandardInstrumentations si(m->getContext(), /*DebugLogging=*/false);
+    si.registerCallbacks(pic, &mam);
+    llvm::PassBuilder pb(tm, tuning, std::nullopt, &pic);
     llvm::TargetLibraryInfoImpl tli(m->getTargetTriple());
     if (tm)
       addHostVectorMath(tli, *tm);

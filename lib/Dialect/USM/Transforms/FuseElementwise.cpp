@@ -161,11 +161,32 @@ struct Options {
       report;
   /// Most ops in a group (0: no limit).
   unsigned maxGroupOps;
+  /// Most inputs of a group (0: no limit).
+  unsigned maxGroupInputs;
 };
 
 /// tryMerge's reason when the merged group would exceed maxGroupOps.
 constexpr llvm::StringLiteral kTooLarge =
     "the group would exceed the size limit (max-group-ops)";
+/// tryMerge's reason when the merged group would exceed maxGroupInputs.
+constexpr llvm::StringLiteral kTooManyInputs =
+    "the group would exceed the input limit (max-group-inputs)";
+
+/// Whether a split for size refused the edge (recomputation does not cross
+/// such a split: a chain of cheap ops would be copied whole into the next
+/// group).
+bool isSizeLimit(StringRef reason) {
+  return reason == kTooLarge || reason == kTooManyInputs;
+}
+
+/// Whether a group reading `v` from outside takes it as an input: every
+/// value but constant scalars, which the fused op rematerialises.
+bool isInput(Value v) {
+  if (arrayTypeOf(v))
+    return true;
+  Operation *def = v.getDefiningOp();
+  return !(def && def->getNumOperands() == 0 && matchPattern(v, m_Constant()));
+}
 
 using OpSet = SmallPtrSet<Operation *, 16>;
 
@@ -199,6 +220,15 @@ private:
   /// (a before b in the block).
   static bool adjacent(Operation *a, Operation *b);
   DenseMap<Operation *, unsigned> groupOf;
+  /// The inputs of each group (values it reads that no op of it defines),
+  /// kept while merging when max-group-inputs is set.
+  std::vector<DenseSet<Value>> inputSets;
+  /// The number of inputs of the union of groups `a` and `b`; visits the
+  /// ops and inputs of the group of fewer ops only.
+  size_t mergedInputCount(unsigned a, unsigned b);
+  /// Moves the inputs of `gone` into those of `keep` (before groupOf is
+  /// updated); same cost.
+  void mergeInputSets(unsigned keep, unsigned gone);
   /// Why a producer -> consumer edge was left between groups.
   llvm::MapVector<std::pair<Operation *, Operation *>, std::string> refused;
   ShapeKeys shapeKeys;
@@ -369,10 +399,62 @@ bool BlockFusion::adjacent(Operation *a, Operation *b) {
   return true;
 }
 
+size_t BlockFusion::mergedInputCount(unsigned a, unsigned b) {
+  unsigned small = groups[a].size() <= groups[b].size() ? a : b;
+  unsigned large = small == a ? b : a;
+  const DenseSet<Value> &smallInputs = inputSets[small];
+  const DenseSet<Value> &largeInputs = inputSets[large];
+  size_t count = largeInputs.size();
+  // Inputs of the large group that the small group defines.
+  for (Operation *op : groups[small])
+    for (Value result : op->getResults())
+      if (largeInputs.contains(result))
+        --count;
+  // Inputs of the small group that are neither inputs of the large group
+  // nor defined by it.
+  for (Value v : smallInputs) {
+    if (largeInputs.contains(v))
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (def) {
+      auto it = groupOf.find(def);
+      if (it != groupOf.end() && it->second == large)
+        continue;
+    }
+    ++count;
+  }
+  return count;
+}
+
+void BlockFusion::mergeInputSets(unsigned keep, unsigned gone) {
+  if (!options.maxGroupInputs)
+    return;
+  unsigned small = groups[keep].size() <= groups[gone].size() ? keep : gone;
+  unsigned large = small == keep ? gone : keep;
+  DenseSet<Value> smallInputs = std::move(inputSets[small]);
+  DenseSet<Value> merged = std::move(inputSets[large]);
+  for (Operation *op : groups[small])
+    for (Value result : op->getResults())
+      merged.erase(result);
+  for (Value v : smallInputs) {
+    Operation *def = v.getDefiningOp();
+    if (def) {
+      auto it = groupOf.find(def);
+      if (it != groupOf.end() && it->second == large)
+        continue;
+    }
+    merged.insert(v);
+  }
+  inputSets[keep] = std::move(merged);
+  inputSets[gone] = {};
+}
+
 std::string BlockFusion::tryMerge(unsigned a, unsigned b) {
   if (options.maxGroupOps &&
       groups[a].size() + groups[b].size() > options.maxGroupOps)
     return kTooLarge.str();
+  if (options.maxGroupInputs && mergedInputCount(a, b) > options.maxGroupInputs)
+    return kTooManyInputs.str();
   if (queueOf(groups[a].front()) != queueOf(groups[b].front()))
     return "different queues " + formatQueue(queueOf(groups[a].front())) +
            " and " + formatQueue(queueOf(groups[b].front()));
@@ -391,6 +473,7 @@ std::string BlockFusion::tryMerge(unsigned a, unsigned b) {
         adjacent(firstBack, secondFront)) {
       unsigned keep = groups[a].size() >= groups[b].size() ? a : b;
       unsigned gone = keep == a ? b : a;
+      mergeInputSets(keep, gone);
       for (Operation *op : groups[gone])
         groupOf[op] = keep;
       bool keepFirst = (keep == a) == aFirst;
@@ -413,6 +496,7 @@ std::string BlockFusion::tryMerge(unsigned a, unsigned b) {
     reason = checkSchedule(merged, set);
   if (!reason.empty())
     return reason;
+  mergeInputSets(a, b);
   for (Operation *op : groups[b])
     groupOf[op] = a;
   groups[a] = std::move(merged);
@@ -441,6 +525,9 @@ static void hoistBefore(Operation *def, Operation *user) {
 }
 
 void BlockFusion::recomputeCheapProducers() {
+  // Originals left without uses are erased at the end: `refused` is keyed
+  // by op addresses, which a clone made later could reuse.
+  SmallVector<Operation *> dead;
   for (unsigned id = 0; id < groups.size(); ++id) {
     if (groups[id].empty())
       continue;
@@ -456,14 +543,21 @@ void BlockFusion::recomputeCheapProducers() {
             queueOf(def) != queueOf(user))
           continue;
         // Recomputing is producer-consumer fusion: it obeys those options,
-        // and the size limit (else a split chain of cheap ops would be
-        // recomputed whole in the next group).
+        // and the size limits: it does not cross a split for size (else a
+        // split chain of cheap ops would be recomputed whole in the next
+        // group), and copies no op into a group of max-group-ops ops (the
+        // producer is then a result of its own group).
         if (isReduction(user) ? !options.reductions : !options.producers)
           continue;
         if (auto it = refused.find({def, user});
-            it != refused.end() && it->second == kTooLarge)
+            it != refused.end() && isSizeLimit(it->second))
           continue;
         Value &clone = clones[use.get()];
+        if (!clone && options.maxGroupOps &&
+            groups[id].size() >= options.maxGroupOps) {
+          clones.erase(use.get());
+          continue;
+        }
         if (!clone) {
           OpBuilder builder(groups[id].front());
           // Place the clone right before the group's first op: its operands
@@ -484,7 +578,10 @@ void BlockFusion::recomputeCheapProducers() {
           auto &owner = groups[groupOf[original]];
           llvm::erase(owner, original);
           groupOf.erase(original);
-          original->erase();
+          // Its operands lose this use now (so a producer it alone used
+          // can go too); the op itself goes at the end.
+          original->dropAllReferences();
+          dead.push_back(original);
         }
       }
     }
@@ -496,6 +593,8 @@ void BlockFusion::recomputeCheapProducers() {
       return x->isBeforeInBlock(y);
     });
   }
+  for (Operation *op : dead)
+    op->erase();
 }
 
 std::string BlockFusion::boundaryReason(Operation *producer, Operation *user) {
@@ -743,6 +842,11 @@ void BlockFusion::run(unsigned &groupCounter) {
       groupOf[&op] = groups.size();
       groups.push_back({&op});
       summaries.push_back(summarize(&op));
+      inputSets.emplace_back();
+      if (options.maxGroupInputs)
+        for (Value v : op.getOperands())
+          if (isInput(v))
+            inputSets.back().insert(v);
     }
   if (groups.empty())
     return;
@@ -850,8 +954,9 @@ struct USMFuseElementwisePass
   using Base::Base;
 
   void runOnOperation() override {
-    Options opts{fuseProducers, fuseReductions, fuseEpilogues, fuseSiblings,
-                 multiOutput,   recompute,      report,        maxGroupOps};
+    Options opts{fuseProducers, fuseReductions, fuseEpilogues,
+                 fuseSiblings,  multiOutput,    recompute,
+                 report,        maxGroupOps,    maxGroupInputs};
     SmallVector<Block *> blocks;
     getOperation()->walk([&](Block *block) {
       if (!isa<FusedOp>(block->getParentOp()))

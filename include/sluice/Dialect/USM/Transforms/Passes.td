@@ -251,12 +251,17 @@ def USMFuseElementwisePass : Pass<"usm-fuse-elementwise"> {
     }
     ```
 
-    Size: a group holds at most `max-group-ops` ops (default 1024). A
+    Size: a group holds at most `max-group-ops` ops (default 512). A
     kernel's body is one loop nest, and the compilers after fusion (LLVM's
     optimiser, the GPU code generators) take time that grows faster than
-    its length; past a thousand ops the kernels' memory traffic is shared
+    its length; past hundreds of ops the kernels' memory traffic is shared
     over so much arithmetic that splitting costs almost nothing at run
-    time. Cheap producers are not recomputed across such a split.
+    time. A group also reads at most `max-group-inputs` values (default
+    200): each input is a kernel parameter (an array is five on the host),
+    the code that packs and unpacks them grows with their number, and a
+    SPIR-V function takes at most 255 parameters. Cheap
+    producers are not recomputed across such a split, nor copied into a
+    group of `max-group-ops` ops.
 
     With `report`, each group gets a remark listing its ops, inputs,
     outputs and compulsory bytes (each input read once, each output written
@@ -279,8 +284,10 @@ def USMFuseElementwisePass : Pass<"usm-fuse-elementwise"> {
            "recompute cheap producers in each group that uses them">,
     Option<"report", "report", "bool", "false",
            "emit a remark per fused group and per boundary left">,
-    Option<"maxGroupOps", "max-group-ops", "unsigned", "1024",
+    Option<"maxGroupOps", "max-group-ops", "unsigned", "512",
            "most ops in one group (0: no limit)">,
+    Option<"maxGroupInputs", "max-group-inputs", "unsigned", "200",
+           "most inputs of one group (0: no limit)">,
   ];
 }
 
