@@ -285,6 +285,7 @@ def test_queue_forms_and_properties(device):
     # The property reaches the runtime's queue (CUDA marks every task of a
     # profiling queue only).
     from sluice import _sluice as _ext
+
     assert _ext.queue_profiling(q.addressof_ref())
     assert not _ext.queue_profiling(sluice.SyclQueue(device).addressof_ref())
     assert not _ext.queue_profiling(device.sycl_queue.addressof_ref())
