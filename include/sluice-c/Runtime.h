@@ -210,6 +210,16 @@ SLUICE_RT_EXPORT SluiceStatus sluiceQueueGetDevice(SluiceQueue queue,
                                                    SluiceDevice *device);
 SLUICE_RT_EXPORT SluiceStatus sluiceQueueIsCanonical(SluiceQueue queue,
                                                      int *is_canonical);
+/* Profiling (dpctl's "enable_profiling" queue property): with `enable`
+ * nonzero every task submitted to the queue from then on carries profiling
+ * timestamps. Off by default, where a backend may leave a task without
+ * timestamps unless its event was handed out while it was the queue's newest
+ * task (CUDA: a driver call per task saved; see docs/runtime.md). The
+ * environment variable SLUICE_CUDA_TIMESTAMPS=on/off overrides it. */
+SLUICE_RT_EXPORT SluiceStatus sluiceQueueSetProfiling(SluiceQueue queue,
+                                                      int enable);
+SLUICE_RT_EXPORT SluiceStatus sluiceQueueGetProfiling(SluiceQueue queue,
+                                                      int *enabled);
 /* Blocks until every task submitted to the queue has finished. Returns
  * SLUICE_ERROR_TASK_FAILED if one of them failed since the last wait. */
 SLUICE_RT_EXPORT SluiceStatus sluiceQueueWait(SluiceQueue queue);

@@ -1,10 +1,14 @@
 //===- HostMath.cpp - Vector math library of host kernels -----------------===//
 
 #include "sluice/Execution/HostMath.h"
+#include "sluice/Conversion/LinalgToKernels/KernelTarget.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicsX86.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -55,6 +59,55 @@ struct Isa {
 };
 constexpr Isa kIsas[] = {
     {'b', 4, "+sse4.1"}, {'d', 8, "+avx2"}, {'e', 16, "+avx512f"}};
+
+/// Host kernels marked kNontemporalStoresAttrName (the variants for large
+/// outputs): once vectorised, their vector stores that are aligned to their
+/// size become non-temporal (x86: movntps and kin, which bypass the caches:
+/// a cached store first reads the line it overwrites), and the function
+/// fences them before it returns (streaming stores are weakly ordered).
+/// Stores the vectoriser left scalar or unaligned (a loop's remainder) stay
+/// as they are.
+struct NontemporalStoresPass : llvm::PassInfoMixin<NontemporalStoresPass> {
+  llvm::PreservedAnalyses run(llvm::Function &f,
+                              llvm::FunctionAnalysisManager &) {
+    if (!f.hasFnAttribute(sluice::kNontemporalStoresAttrName))
+      return llvm::PreservedAnalyses::all();
+    llvm::LLVMContext &ctx = f.getContext();
+    llvm::MDNode *one = llvm::MDNode::get(
+        ctx, llvm::ConstantAsMetadata::get(
+                 llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), 1)));
+    bool marked = false;
+    for (llvm::BasicBlock &bb : f) {
+      for (llvm::Instruction &inst : bb) {
+        auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst);
+        if (!store || store->isVolatile() || store->isAtomic() ||
+            !store->getValueOperand()->getType()->isVectorTy())
+          continue;
+        llvm::TypeSize size = f.getParent()->getDataLayout().getTypeStoreSize(
+            store->getValueOperand()->getType());
+        if (size.isScalable() || size.getFixedValue() < 16 ||
+            store->getAlign().value() < size.getFixedValue())
+          continue;
+        store->setMetadata(llvm::LLVMContext::MD_nontemporal, one);
+        marked = true;
+      }
+    }
+    if (!marked)
+      return llvm::PreservedAnalyses::all();
+    if (llvm::Triple(f.getParent()->getTargetTriple()).getArch() ==
+        llvm::Triple::x86_64) {
+      for (llvm::BasicBlock &bb : f) {
+        if (auto *ret = llvm::dyn_cast<llvm::ReturnInst>(bb.getTerminator())) {
+          llvm::IRBuilder<> b(ret);
+          b.CreateIntrinsic(llvm::Intrinsic::x86_sse_sfence, {});
+        }
+      }
+    }
+    llvm::PreservedAnalyses kept;
+    kept.preserveSet<llvm::CFGAnalyses>();
+    return kept;
+  }
+};
 
 } // namespace
 
@@ -164,6 +217,12 @@ sluice::exec::makeHostOptimizingTransformer(unsigned optLevel,
     llvm::StandardInstrumentations si(m->getContext(), /*DebugLogging=*/false);
     si.registerCallbacks(pic, &mam);
     llvm::PassBuilder pb(tm, tuning, std::nullopt, &pic);
+    pb.registerOptimizerLastEPCallback([](llvm::ModulePassManager &mpm,
+                                          llvm::OptimizationLevel,
+                                          llvm::ThinOrFullLTOPhase) {
+      mpm.addPass(
+          llvm::createModuleToFunctionPassAdaptor(NontemporalStoresPass()));
+    });
     llvm::TargetLibraryInfoImpl tli(m->getTargetTriple());
     if (tm)
       addHostVectorMath(tli, *tm);

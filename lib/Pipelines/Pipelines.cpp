@@ -23,6 +23,7 @@ sluice::buildLowerToKernelsPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   ConvertLinalgToKernelsPassOptions kernels;
   kernels.workgroupSize = options.workgroupSize;
+  kernels.hostStreamingStores = true;
   pm.addPass(createConvertLinalgToKernelsPass(kernels));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -61,6 +61,19 @@ SluiceStatus sluiceQueueIsCanonical(SluiceQueue queue, int *is_canonical) {
   return SLUICE_SUCCESS;
 }
 
+SluiceStatus sluiceQueueSetProfiling(SluiceQueue queue, int enable) {
+  SLUICE_CHECK_ARG(queue);
+  unwrap(queue)->setProfiling(enable != 0);
+  return SLUICE_SUCCESS;
+}
+
+SluiceStatus sluiceQueueGetProfiling(SluiceQueue queue, int *enabled) {
+  SLUICE_CHECK_ARG(queue);
+  SLUICE_CHECK_ARG(enabled);
+  *enabled = unwrap(queue)->profilingEnabled();
+  return SLUICE_SUCCESS;
+}
+
 SluiceStatus sluiceQueueWait(SluiceQueue queue) {
   SLUICE_CHECK_ARG(queue);
   return guarded([&] { return unwrap(queue)->wait(); });
@@ -69,7 +82,8 @@ SluiceStatus sluiceQueueWait(SluiceQueue queue) {
 SluiceStatus sluiceQueueGetLastEvent(SluiceQueue queue, SluiceEvent *event) {
   SLUICE_CHECK_ARG(queue);
   SLUICE_CHECK_ARG(event);
-  *event = wrap(unwrap(queue)->lastEvent().leak());
+  // Handed out like a task's own event: marked while it is the newest.
+  returnEvent(unwrap(queue)->lastEvent(), event);
   return SLUICE_SUCCESS;
 }
 

@@ -477,6 +477,10 @@ class Queue:
         self._device_handle = dev._handle
         self._name = name
         self._props = props
+        if "enable_profiling" in props:
+            # Every task of the queue carries timestamps (on CUDA an event
+            # per task; other queues mark tasks only where needed).
+            _ext.queue_set_profiling(qid, True)
         _QUEUES[qid] = self
 
     @classmethod
@@ -517,8 +521,11 @@ class Queue:
 
     @property
     def has_enable_profiling(self):
-        """Whether the queue was made with ``property="enable_profiling"``
-        (events of every queue carry timestamps all the same)."""
+        """Whether the queue was made with ``property="enable_profiling"``:
+        every event of its work has profiling timestamps. Other queues'
+        events have them where the backend keeps them anyway (host,
+        OpenCL, Level Zero), and on CUDA only for events that were the
+        queue's newest work when handed out (markers, SyclTimer)."""
         return "enable_profiling" in self._props
 
     @property

@@ -40,6 +40,21 @@ void sluice::py::bindQueues(nb::module_ &m) {
                            static_cast<int>(q->backend));
   });
   m.def(
+      "queue_set_profiling",
+      [](uintptr_t id, bool on) {
+        check(sluiceQueueSetProfiling(queueFromId(id)->queue, on ? 1 : 0),
+              "cannot set the queue's profiling property");
+      },
+      "Every task of the queue carries profiling timestamps from now on "
+      "(dpctl's \"enable_profiling\"); off: only where the backend has "
+      "them anyway (CUDA: tasks marked only where needed).");
+  m.def("queue_profiling", [](uintptr_t id) {
+    int on = 0;
+    check(sluiceQueueGetProfiling(queueFromId(id)->queue, &on),
+          "cannot query the queue's profiling property");
+    return on != 0;
+  });
+  m.def(
       "queue_native_handle",
       [](uintptr_t id) {
         void *handle = nullptr;

@@ -6,7 +6,9 @@
 // element, sizes around the 64-element alignment of host chunks, around the
 // host grain (16384 elements per workgroup), above 1M elements (64
 // workgroups; two-phase reductions) and above 4M (the 256-workgroup cap of
-// one host launch, so every workgroup takes a larger chunk).
+// one host launch, so every workgroup takes a larger chunk; an f32 output
+// of 4194369 elements is above 16 MiB, where host kernels take their
+// version with non-temporal stores).
 //
 // Float sums reassociate (per-workgroup partials, then a combine): inputs
 // are positive so that the relative error stays near log2(n) * eps; rtol

@@ -10,6 +10,7 @@
 #include "TestUtil.h"
 
 #include "sluice-c/Program.h"
+#include "sluice/Runtime/Queue.h"
 
 #include <chrono>
 #include <cstdlib>
@@ -209,6 +210,46 @@ TEST(CudaQueue, EveryQueueIsAStreamOfItsOwn) {
   EXPECT_NE(sa, so);
   ASSERT_OK(sluiceQueueWait(other));
   ASSERT_OK(sluiceQueueRelease(other));
+}
+
+// The fast default: a queue without the profiling property records no
+// event for a task nothing asked about (a driver call saved per task), so
+// such a task has no timestamps; with the property every task has them
+// (test/Runtime/QueueTest.cpp); an event handed out through the C API while
+// it is the queue's newest task has them either way.
+TEST(CudaQueue, TasksAreMarkedOnlyOnProfilingQueues) {
+  SKIP_WITHOUT_CUDA(d);
+  if (const char *env = std::getenv("SLUICE_CUDA_TIMESTAMPS"); env && *env)
+    GTEST_SKIP() << "SLUICE_CUDA_TIMESTAMPS=" << env
+                 << " overrides the queues' property";
+  for (int profiling : {0, 1}) {
+    SluiceQueue q = nullptr;
+    ASSERT_OK(sluiceQueueCreate(d, &q));
+    ASSERT_OK(sluiceQueueSetProfiling(q, profiling));
+    void *p = nullptr;
+    ASSERT_OK(sluiceMalloc(q, SLUICE_USM_DEVICE, 1 << 20, 0, &p));
+    auto *queue = reinterpret_cast<sluice::rt::Queue *>(q);
+    const uint32_t pattern = 7;
+    sluice::rt::Ref<sluice::rt::Event> first, second;
+    ASSERT_OK(queue->fill(p, &pattern, 4, 1 << 20, {}, first));
+    ASSERT_OK(queue->fill(p, &pattern, 4, 1 << 19, {}, second));
+    ASSERT_OK(sluiceQueueWait(q));
+    uint64_t submit = 0, start = 0, end = 0;
+    EXPECT_EQ(first->profiling(submit, start, end) == SLUICE_SUCCESS,
+              profiling == 1)
+        << "profiling " << profiling << ": " << sluiceGetLastErrorMessage();
+    SluiceEvent handed = nullptr;
+    ASSERT_OK(sluiceMemset(q, p, 1, 64, 0, nullptr, &handed));
+    ASSERT_OK(sluiceQueueWait(q));
+    ASSERT_OK(sluiceEventGetProfilingInfo(handed, &submit, &start, &end));
+    EXPECT_LE(start, end);
+    sluiceEventRelease(handed);
+    first = nullptr;
+    second = nullptr;
+    ASSERT_OK(sluiceFree(q, p));
+    ASSERT_OK(sluiceQueueWait(q));
+    ASSERT_OK(sluiceQueueRelease(q));
+  }
 }
 
 TEST(CudaUsm, DeviceToDeviceAndOversizedCopies) {

@@ -1,6 +1,8 @@
 //===- QueueTest.cpp - Canonical queues and queue identity ----------------===//
 #include "TestUtil.h"
 
+#include "sluice/Runtime/Queue.h"
+
 #include <set>
 #include <thread>
 
@@ -98,4 +100,49 @@ TEST(Queue, CreatedQueueOnEveryDevice) {
     ASSERT_OK(sluiceQueueWait(q));
     ASSERT_OK(sluiceQueueRelease(q));
   }
+}
+
+// dpctl's "enable_profiling": off by default, on once set, and then every
+// task's event has timestamps, also one that was never handed out through
+// the C API while it was the queue's newest task (on CUDA such a task has
+// none on a queue without the property: no event is recorded for it).
+TEST(Queue, ProfilingPropertyOnEveryDevice) {
+  uint32_t count = 0;
+  ASSERT_OK(sluiceDeviceGetCount(&count));
+  for (uint32_t i = 0; i < count; ++i) {
+    SluiceDevice d;
+    ASSERT_OK(sluiceDeviceGet(i, &d));
+    SluiceQueue q;
+    ASSERT_OK(sluiceQueueCreate(d, &q));
+    int on = 1;
+    ASSERT_OK(sluiceQueueGetProfiling(q, &on));
+    EXPECT_EQ(on, 0);
+    ASSERT_OK(sluiceQueueSetProfiling(q, 1));
+    ASSERT_OK(sluiceQueueGetProfiling(q, &on));
+    EXPECT_EQ(on, 1);
+    void *p = nullptr;
+    ASSERT_OK(sluiceMalloc(q, SLUICE_USM_DEVICE, 1 << 20, 0, &p));
+    auto *queue = reinterpret_cast<sluice::rt::Queue *>(q);
+    const uint32_t pattern = 0x3f800000u;
+    sluice::rt::Ref<sluice::rt::Event> first, second;
+    ASSERT_OK(queue->fill(p, &pattern, 4, 1 << 20, {}, first));
+    ASSERT_OK(queue->fill(p, &pattern, 4, 1 << 19, {}, second));
+    ASSERT_OK(sluiceQueueWait(q));
+    uint64_t submit = 0, start = 0, end = 0;
+    EXPECT_EQ(first->profiling(submit, start, end), SLUICE_SUCCESS)
+        << sluiceGetLastErrorMessage();
+    EXPECT_LE(submit, start);
+    EXPECT_LE(start, end);
+    first = nullptr;
+    second = nullptr;
+    ASSERT_OK(sluiceFree(q, p));
+    ASSERT_OK(sluiceQueueSetProfiling(q, 0));
+    ASSERT_OK(sluiceQueueGetProfiling(q, &on));
+    EXPECT_EQ(on, 0);
+    ASSERT_OK(sluiceQueueWait(q));
+    ASSERT_OK(sluiceQueueRelease(q));
+  }
+  EXPECT_EQ(sluiceQueueSetProfiling(nullptr, 1), SLUICE_ERROR_INVALID_VALUE);
+  SluiceQueue host = hostQueue();
+  EXPECT_EQ(sluiceQueueGetProfiling(host, nullptr), SLUICE_ERROR_INVALID_VALUE);
 }

@@ -282,6 +282,13 @@ def test_queue_forms_and_properties(device):
     assert q.backend == device.backend == q.get_sycl_backend()
     assert not sluice.SyclQueue(device).has_enable_profiling
     assert not device.sycl_queue.has_enable_profiling
+    # The property reaches the runtime's queue (CUDA marks every task of a
+    # profiling queue only).
+    from sluice import _sluice as _ext
+
+    assert _ext.queue_profiling(q.addressof_ref())
+    assert not _ext.queue_profiling(sluice.SyclQueue(device).addressof_ref())
+    assert not _ext.queue_profiling(device.sycl_queue.addressof_ref())
     ctx = sluice.SyclContext(device)
     q2 = sluice.SyclQueue(ctx, device, property="in_order")
     assert q2.sycl_device == device and q2 is not q

@@ -102,6 +102,15 @@ def ConvertLinalgToKernelsPass
       stores its result. `S` is chosen from the sizes so that
       the machine is filled; when it is statically 1, phase one writes the
       output directly.
+    - With `host-streaming-stores` (on in Sluice's pipelines), a host
+      elementwise kernel that stores every output at the flat index gets a
+      second version, `<name>_map_stream`, marked
+      `sluice-nontemporal-stores`: it assumes its outputs 64-byte aligned,
+      and the host optimisation pipeline makes its vector stores
+      non-temporal (stores that bypass the caches, then a store fence). The
+      launch runs it when the outputs hold 16 MiB or more and are aligned
+      (an `scf.if` on the host), the plain kernel otherwise; static sizes
+      below 16 MiB make no second version.
 
     ```mlir
     gpu.launch_func @sluice_host_kernels::@generic_0
@@ -117,6 +126,10 @@ def ConvertLinalgToKernelsPass
            "elements per host workgroup, at least">,
     Option<"hostMaxGroups", "host-max-groups", "int64_t", "256",
            "most workgroups of one host launch">,
+    Option<"hostStreamingStores", "host-streaming-stores", "bool", "false",
+           "give host elementwise kernels a variant with non-temporal "
+           "stores, launched for outputs of 16 MiB and more that are "
+           "64-byte aligned">,
   ];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",

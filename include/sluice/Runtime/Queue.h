@@ -6,6 +6,7 @@
 #include "sluice/Runtime/Event.h"
 #include "sluice/Runtime/KernelArgs.h"
 
+#include <atomic>
 #include <mutex>
 
 namespace sluice::rt {
@@ -47,6 +48,14 @@ public:
   Device &device() const { return dev; }
   bool isCanonical() const { return canonical; }
   void setCanonical() { canonical = true; }
+  /// Whether every task of the queue must carry profiling timestamps
+  /// (dpctl's "enable_profiling" property). Backends whose every task has
+  /// them anyway ignore it; CUDA then marks every task with an event, which
+  /// costs a driver call per task, instead of only where one is needed.
+  bool profilingEnabled() const {
+    return profiling.load(std::memory_order_relaxed);
+  }
+  void setProfiling(bool on) { profiling.store(on, std::memory_order_relaxed); }
 
   /// Copies between memory this queue can reach (its context's USM, or host
   /// memory).
@@ -93,6 +102,7 @@ protected:
 private:
   Device &dev;
   bool canonical = false;
+  std::atomic<bool> profiling{false};
   std::mutex lastMutex;
   Ref<Event> last;
 };

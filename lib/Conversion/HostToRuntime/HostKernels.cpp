@@ -42,7 +42,8 @@ sluice::host::outlineHostKernels(ModuleOp module,
     SmallVector<Type> inputs(k.getFunctionType().getInputs());
     inputs.append({index, index});
     HostKernel names{hostKernelSymbol(gm.getName(), k.getName()) + "_impl",
-                     hostKernelSymbol(gm.getName(), k.getName())};
+                     hostKernelSymbol(gm.getName(), k.getName()),
+                     k->hasAttr(kNontemporalStoresAttrName)};
     auto impl =
         func::FuncOp::create(b, loc, names.impl, b.getFunctionType(inputs, {}));
     impl.setPrivate();
@@ -262,6 +263,12 @@ sluice::host::createHostKernelWrappers(ModuleOp module,
     args.push_back(field(3));
     auto call = LLVM::CallOp::create(b, loc, impl, args);
     LLVM::ReturnOp::create(b, loc, ValueRange());
+    if (k.nontemporalStores) {
+      ArrayAttr marker =
+          b.getArrayAttr({b.getStringAttr(kNontemporalStoresAttrName)});
+      wrapper.setPassthroughAttr(marker);
+      impl.setPassthroughAttr(marker);
+    }
     if (params.size() > kMoveBodyParams)
       moveBodyIntoCaller(b, call, impl);
   }

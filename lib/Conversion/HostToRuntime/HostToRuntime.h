@@ -38,6 +38,9 @@ mlir::Value queueFor(mlir::OpBuilder &b, mlir::Location loc,
 struct HostKernel {
   std::string impl;    // the kernel body: its arguments, then group id, count
   std::string wrapper; // the ABI entry `void(void **, const SluiceHostGroup *)`
+  /// Its vector stores are to be non-temporal (kNontemporalStoresAttrName):
+  /// the wrapper, into which the body is inlined, carries the attribute.
+  bool nontemporalStores = false;
 };
 /// The symbol of the ABI wrapper of kernel `kernel` in gpu.module `module`.
 std::string hostKernelSymbol(llvm::StringRef module, llvm::StringRef kernel);

@@ -180,20 +180,50 @@ LogicalResult buildHostRows(BodyBuilder &bb) {
 
 } // namespace
 
+bool sluice::kernels::hostStreamingStoresApply(KernelSpec &spec) {
+  linalg::GenericOp op = spec.op;
+  if (spec.target != KernelTarget::Host || op.getNumReductionLoops() != 0 ||
+      (op.getNumLoops() >= 2 && needsLoopIndices(spec)))
+    return false;
+  llvm::SmallDenseSet<unsigned> outputArgs;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    unsigned n = init.getOperandNumber();
+    auto type = dyn_cast<MemRefType>(init.get().getType());
+    if (!type || !type.getElementType().isIntOrFloat() ||
+        spec.strided.count(n) || !op.getMatchingIndexingMap(&init).isIdentity())
+      return false;
+    if (!outputArgs.insert(spec.bufferArg.lookup(n)).second)
+      return false;
+  }
+  return !outputArgs.empty();
+}
+
 LogicalResult sluice::kernels::buildElementwiseKernel(gpu::GPUFuncOp func,
                                                       KernelSpec &spec) {
   BodyBuilder bb(func, spec);
+  SmallVector<memref::AssumeAlignmentOp> assumed;
+  if (spec.nontemporalStores) {
+    // The launch checked the outputs' alignment: with it (and the 64-element
+    // alignment of a workgroup's range) LLVM knows its vector stores
+    // aligned, which non-temporal vector stores need.
+    for (OpOperand &init : spec.op.getDpsInitsMutable())
+      assumed.push_back(memref::AssumeAlignmentOp::create(
+          bb.b, bb.loc, bb.arg(spec.bufferArg.lookup(init.getOperandNumber())),
+          kHostStreamingAlign));
+    func->setAttr(kNontemporalStoresAttrName, bb.b.getUnitAttr());
+  }
   if (bb.isHost() && bb.loopSizes.size() >= 2 && needsLoopIndices(spec)) {
     if (failed(buildHostRows(bb)))
       return failure();
-    bb.finish();
-    return success();
+  } else {
+    Value total = bb.product(
+        llvm::to_vector(llvm::seq<unsigned>(0, bb.loopSizes.size())));
+    scf::ForOp loop = bb.distributedLoop(total, /*hostAlign=*/64);
+    if (failed(bb.storeElementsOf(loop)))
+      return failure();
   }
-  Value total =
-      bb.product(llvm::to_vector(llvm::seq<unsigned>(0, bb.loopSizes.size())));
-  scf::ForOp loop = bb.distributedLoop(total, /*hostAlign=*/64);
-  if (failed(bb.storeElementsOf(loop)))
-    return failure();
+  for (memref::AssumeAlignmentOp a : assumed)
+    a.getMemref().replaceAllUsesExcept(a.getResult(), a);
   bb.finish();
   return success();
 }

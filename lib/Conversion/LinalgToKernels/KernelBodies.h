@@ -63,6 +63,11 @@ struct KernelSpec {
   /// The output starts as the combiner's identity (its fill was dropped):
   /// reduced values are stored, not folded into what the output held.
   bool initIsIdentity = false;
+  /// Host elementwise kernels for large outputs: the outputs are 64-byte
+  /// aligned (the launch checks) and the stores bypass the caches
+  /// (non-temporal stores, made after vectorisation: see
+  /// sluice::kNontemporalStoresAttrName).
+  bool nontemporalStores = false;
   Combiner combiner;
 
   llvm::SmallVector<mlir::Type> argTypes() const {
@@ -84,6 +89,18 @@ bool reducedLoopsInnermost(mlir::linalg::GenericOp op);
 /// the flat index, with elements of 8 to 64 bits; reductions need their
 /// reduced loops innermost.
 bool cudaVectorizable(mlir::linalg::GenericOp op);
+
+/// Outputs of at least this many bytes are stored past the caches by host
+/// elementwise kernels (a cached store first reads the line it overwrites,
+/// and an output this large does not stay in the caches anyway).
+inline constexpr int64_t kHostStreamingBytes = int64_t(16) << 20;
+/// Alignment of the outputs that a streaming kernel assumes (checked at the
+/// launch).
+inline constexpr int64_t kHostStreamingAlign = 64;
+/// Whether a host elementwise kernel of `spec` has a streaming variant: it
+/// runs over the flat index and stores every output at it, each output an
+/// integer or float buffer of its own.
+bool hostStreamingStoresApply(KernelSpec &spec);
 
 /// Fill the body of an (empty) kernel function.
 mlir::LogicalResult buildElementwiseKernel(mlir::gpu::GPUFuncOp func,

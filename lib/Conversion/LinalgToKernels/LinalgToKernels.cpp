@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
@@ -114,6 +115,9 @@ private:
     const std::string &base;
   };
   LogicalResult formElementwise(FormContext &ctx);
+  /// A host elementwise kernel's variant for large aligned outputs, with
+  /// non-temporal stores (null where none applies).
+  gpu::GPUFuncOp formStreamingVariant(FormContext &ctx);
   LogicalResult formReduction(FormContext &ctx);
 
   ModuleOp module;
@@ -387,9 +391,78 @@ LogicalResult KernelFormer::formElementwise(FormContext &ctx) {
   if (failed(isCuda ? buildCudaElementwiseKernel(kernel, spec)
                     : buildElementwiseKernel(kernel, spec)))
     return failure();
-  launch(b, m.loc, spec, kernel, groups, spec.workgroupSize,
-         placement.getQueue());
+  gpu::GPUFuncOp streaming = formStreamingVariant(ctx);
+  if (!streaming) {
+    launch(b, m.loc, spec, kernel, groups, spec.workgroupSize,
+           placement.getQueue());
+    return success();
+  }
+  // Large outputs that are 64-byte aligned take the variant that stores
+  // past the caches; the others the plain kernel.
+  Value outBytes = m.c(0);
+  Value aligned;
+  for (OpOperand &init : spec.op.getDpsInitsMutable()) {
+    Value buffer =
+        spec.hostArgs[spec.bufferArg.lookup(init.getOperandNumber())];
+    auto type = cast<MemRefType>(buffer.getType());
+    outBytes = arith::AddIOp::create(
+        b, m.loc, outBytes,
+        m.c(llvm::divideCeil(type.getElementTypeBitWidth(), 8)));
+    Value ptr =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, m.loc, buffer);
+    Value low = arith::RemUIOp::create(b, m.loc, ptr, m.c(kHostStreamingAlign));
+    Value ok =
+        arith::CmpIOp::create(b, m.loc, arith::CmpIPredicate::eq, low, m.c(0));
+    aligned = aligned ? arith::AndIOp::create(b, m.loc, aligned, ok) : ok;
+  }
+  Value large =
+      arith::CmpIOp::create(b, m.loc, arith::CmpIPredicate::uge,
+                            m.mul(total, outBytes), m.c(kHostStreamingBytes));
+  Value stream = arith::AndIOp::create(b, m.loc, large, aligned);
+  auto choice = scf::IfOp::create(b, m.loc, stream, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(choice.thenBlock());
+    launch(b, m.loc, spec, streaming, groups, spec.workgroupSize,
+           placement.getQueue());
+    b.setInsertionPointToStart(choice.elseBlock());
+    launch(b, m.loc, spec, kernel, groups, spec.workgroupSize,
+           placement.getQueue());
+  }
   return success();
+}
+
+gpu::GPUFuncOp KernelFormer::formStreamingVariant(FormContext &ctx) {
+  KernelSpec &spec = ctx.spec;
+  if (!opts.hostStreamingStores || !hostStreamingStoresApply(spec))
+    return nullptr;
+  // A static size below the threshold never takes it.
+  int64_t staticTotal = 1;
+  for (int64_t size : spec.staticLoopSizes)
+    staticTotal = ShapedType::isDynamic(size) || staticTotal < 0
+                      ? -1
+                      : staticTotal * size;
+  if (staticTotal >= 0) {
+    int64_t bytes = 0;
+    for (OpOperand &init : spec.op.getDpsInitsMutable())
+      bytes +=
+          staticTotal *
+          llvm::divideCeil(
+              cast<MemRefType>(init.get().getType()).getElementTypeBitWidth(),
+              8);
+    if (bytes < kHostStreamingBytes)
+      return nullptr;
+  }
+  gpu::GPUFuncOp kernel = createKernel(spec.target, ctx.base + "_map_stream",
+                                       spec.argTypes(), ctx.m.loc);
+  spec.nontemporalStores = true;
+  LogicalResult built = buildElementwiseKernel(kernel, spec);
+  spec.nontemporalStores = false;
+  if (failed(built)) {
+    kernel.erase();
+    return nullptr;
+  }
+  return kernel;
 }
 
 LogicalResult KernelFormer::formReduction(FormContext &ctx) {
@@ -574,7 +647,7 @@ struct ConvertLinalgToKernelsPass
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(&getContext()));
     ConvertLinalgToKernelsPassOptions opts{workgroupSize, hostGrain,
-                                           hostMaxGroups};
+                                           hostMaxGroups, hostStreamingStores};
     KernelFormer former(module, opts);
     for (linalg::GenericOp op : generics)
       if (failed(former.run(op)))

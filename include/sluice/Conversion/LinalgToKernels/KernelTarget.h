@@ -28,6 +28,13 @@ std::optional<KernelTarget> kernelTargetForModule(llvm::StringRef name);
 /// Name of the attribute on gpu.launch_func naming the queue it runs on.
 inline constexpr llvm::StringLiteral kLaunchQueueAttrName = "sluice.queue";
 
+/// Marks a host kernel (gpu.func, then its LLVM functions as a passthrough
+/// attribute) whose vector stores are to be non-temporal: the host
+/// optimisation pipeline (sluice::exec::makeHostOptimizingTransformer) makes
+/// its aligned vector stores bypass the caches and fences them.
+inline constexpr llvm::StringLiteral kNontemporalStoresAttrName =
+    "sluice-nontemporal-stores";
+
 } // namespace sluice
 
 #endif // SLUICE_CONVERSION_LINALGTOKERNELS_KERNELTARGET_H

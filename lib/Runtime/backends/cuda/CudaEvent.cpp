@@ -303,8 +303,9 @@ SluiceStatus CudaEvent::profiling(uint64_t &submit, uint64_t &startNs,
   if (s == SLUICE_EVENT_COMPLETE && !mark)
     return fail(SLUICE_ERROR_BACKEND,
                 "CUDA: no timestamps for this task: it was not marked while "
-                "it ran (hold its event from its submission, or set "
-                "SLUICE_CUDA_TIMESTAMPS=on to mark every task)");
+                "it ran (hold its event from its submission, make the queue "
+                "with profiling enabled, or set SLUICE_CUDA_TIMESTAMPS=on "
+                "to mark every task)");
   ScopedContext current(ctx.handle());
   if (s == SLUICE_EVENT_ERROR || !mark->clock ||
       !mark->clock->timeOf(mark->event, endNs))

@@ -64,8 +64,8 @@ private:
 };
 
 /// The completion of one task on a CUDA stream. Status and waits go to the
-/// task's mark (a CUevent recorded after it, at submission with
-/// $SLUICE_CUDA_TIMESTAMPS set or once needed) or to the stream;
+/// task's mark (a CUevent recorded after it, at submission on a profiling
+/// queue, or once needed) or to the stream;
 /// timestamps are event times relative to the context's clock base, on the
 /// steady clock. The start of a task is the later of its submission and the
 /// end of the stream's previous mark, or, with exact timestamps, a CUevent

@@ -16,17 +16,18 @@
 namespace sluice::rt::cuda {
 
 namespace {
-/// $SLUICE_CUDA_TIMESTAMPS: "off" (tasks marked only where needed: the
-/// fastest launches, but a task no later mark covers has no profiling
-/// times), unset or "on" (every task's end marked: profiling information
-/// for every event, as dpctl's profiling queues give), "exact" (its start
-/// too). The default keeps profiling correct until queues carry their own
-/// profiling property down to the runtime.
-int timestampsWanted() {
+/// $SLUICE_CUDA_TIMESTAMPS overrides each queue's profiling property:
+/// "off" or "0" (tasks marked only where needed, profiling queues too),
+/// "on" (every task's end marked, on every queue), "exact" (its start too).
+/// Unset (-1): every task of a profiling queue is marked, those of other
+/// queues only where needed.
+int timestampsOverride() {
   const char *env = std::getenv("SLUICE_CUDA_TIMESTAMPS");
-  if (env && (std::strcmp(env, "0") == 0 || std::strcmp(env, "off") == 0))
+  if (!env || !*env)
+    return -1;
+  if (std::strcmp(env, "0") == 0 || std::strcmp(env, "off") == 0)
     return 0;
-  return env && std::strcmp(env, "exact") == 0 ? 2 : 1;
+  return std::strcmp(env, "exact") == 0 ? 2 : 1;
 }
 } // namespace
 
@@ -41,8 +42,7 @@ SluiceStatus CudaQueue::create(CudaDevice &device, Ref<Queue> &out) {
 
 CudaQueue::CudaQueue(CudaDevice &device, CUstream stream)
     : Queue(device), cudaDevice(device), stream(stream),
-      exactStarts(timestampsWanted() == 2),
-      markEveryTask(timestampsWanted() != 0),
+      timestamps(timestampsOverride()),
       progress(std::make_shared<StreamProgress>(device.cudaContext(), stream)) {
 }
 
@@ -54,6 +54,10 @@ CudaQueue::~CudaQueue() {
   // Before the stream goes: the blocks kept for it are free now.
   device().reusableBlocks().forget(this);
   cu().cuStreamDestroy(stream);
+}
+
+bool CudaQueue::markEveryTask() const {
+  return timestamps < 0 ? profilingEnabled() : timestamps != 0;
 }
 
 SluiceStatus CudaQueue::wait() {
@@ -107,13 +111,13 @@ SluiceStatus CudaQueue::submit(const char *what, const EventList &deps,
       return s;
   Ref<CudaEvent> event;
   uint64_t seq = progress->submitted.load(std::memory_order_relaxed) + 1;
-  if (SluiceStatus s = CudaEvent::begin(ctx, exactStarts, progress->newest(),
-                                        progress, seq, event))
+  if (SluiceStatus s = CudaEvent::begin(
+          ctx, timestamps == 2, progress->newest(), progress, seq, event))
     return s;
   if constexpr (!std::is_same_v<std::decay_t<Work>, std::nullptr_t>)
     if (CUresult r = work())
       return cuFail(r, what);
-  if (markEveryTask)
+  if (markEveryTask())
     if (SluiceStatus s = event->markNow())
       return s;
   progress->submitted.store(seq, std::memory_order_release);

@@ -18,12 +18,14 @@ struct TaskMark;
 struct StreamProgress;
 
 /// A non-blocking stream of the device's primary context. A task gets a
-/// CUevent after it only where something needs one (see StreamProgress);
-/// with $SLUICE_CUDA_TIMESTAMPS=on every task does, and with =exact every
-/// task also starts with one (exact start times, one more driver call per
-/// task). Dependencies on CUDA events of other streams become
-/// cuStreamWaitEvent; an unfinished event of another backend is waited for
-/// on the submitting thread (it was submitted earlier, so it finishes).
+/// CUevent after it only where something needs one (see StreamProgress),
+/// or, on a profiling queue (Queue::profilingEnabled), every task does.
+/// $SLUICE_CUDA_TIMESTAMPS overrides the property: "off" marks only where
+/// needed, "on" every task, "exact" also starts every task with one (exact
+/// start times, one more driver call per task). Dependencies on CUDA events of
+/// other streams become cuStreamWaitEvent; an unfinished event of another
+/// backend is waited for on the submitting thread (it was submitted earlier, so
+/// it finishes).
 class CudaQueue final : public Queue {
 public:
   static SluiceStatus create(CudaDevice &device, Ref<Queue> &out);
@@ -54,12 +56,16 @@ private:
   SluiceStatus submit(const char *what, const EventList &deps, Work &&work,
                       Ref<Event> &out);
   SluiceStatus waitFor(const EventList &deps);
+  /// A profiling queue's, or every, task is marked as it is submitted.
+  bool markEveryTask() const;
   CUresult fillGeneric(char *dst, const void *pattern, size_t patternSize,
                        size_t bytes);
 
   CudaDevice &cudaDevice;
   CUstream stream;
-  bool exactStarts, markEveryTask;
+  /// $SLUICE_CUDA_TIMESTAMPS when the queue was made: -1 unset, 0 off, 1
+  /// on, 2 exact.
+  int timestamps;
   std::shared_ptr<StreamProgress> progress;
   /// Keeps each task's events next to its work when threads share the queue.
   std::mutex submitMutex;
