@@ -130,7 +130,7 @@ func.func @cuda_sum(%a: !G, %out: !S) {
 // CHECK: gpu.launch_func @sluice_cuda_kernels::@cuda_column_sum_map
 // CHECK: %[[ONE:.*]] = arith.cmpi eq, %{{.*}}, %c1 : index
 // CHECK: scf.if %[[ONE]] {
-// CHECK-NEXT: gpu.launch_func @sluice_cuda_kernels::@cuda_column_sum_reduce blocks
+// CHECK: gpu.launch_func @sluice_cuda_kernels::@cuda_column_sum_reduce blocks
 // CHECK-NEXT: } else {
 // CHECK: gpu.launch_func @sluice_cuda_kernels::@cuda_column_sum_reduce_0
 // CHECK: gpu.launch_func @sluice_cuda_kernels::@cuda_column_sum_combine
