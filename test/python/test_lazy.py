@@ -192,6 +192,57 @@ def test_reductions_and_broadcasting(device):
     assert abs(float(total) - float((x * x).sum())) < 1e-3
 
 
+@pytest.mark.parametrize("n,k", [(1, 3), (7, 3), (64, 1), (33, 5), (5, 70)])
+def test_reductions_of_broadcast_chains_match_numpy(device, n, k):
+    # A reduction reads its producers' chain in one kernel (no buffer of
+    # the broadcast space); sizes of 1 broadcast, short and long rows.
+    rng = np.random.default_rng(n * 100 + k)
+    p = rng.standard_normal((n, k)).astype(np.float32)
+    x = sluice.asarray(p, device=device)
+    d = x[:, None, :] - x[None, :, :]
+    dist = sluice.sqrt((d * d).sum(axis=-1))
+    near = (d * d).max(axis=1, keepdims=True)
+    far = sluice.abs(d).min(axis=0)
+    pd = p[:, None, :] - p[None, :, :]
+    np.testing.assert_allclose(
+        dist.asnumpy(), np.sqrt((pd * pd).sum(-1)), rtol=1e-5, atol=1e-6
+    )
+    np.testing.assert_array_equal(
+        near.asnumpy(), (pd * pd).max(axis=1, keepdims=True)
+    )
+    np.testing.assert_array_equal(far.asnumpy(), np.abs(pd).min(axis=0))
+    # A value of the chain that is also a result is stored once and read
+    # by the reduction; integer sums widen as NumPy's.
+    i = sluice.asarray((p * 10).astype(np.int32), device=device)
+    sq = i * i
+    total = (sq + 1).sum(axis=0)
+    pi = (p * 10).astype(np.int32)
+    np.testing.assert_array_equal(sq.asnumpy(), pi * pi)
+    np.testing.assert_array_equal(total.asnumpy(), (pi * pi + 1).sum(axis=0))
+    assert total.dtype == np.int64
+
+
+def test_softmax_rows_match_numpy(device):
+    rng = np.random.default_rng(5)
+    for rows, cols in [(1, 1), (3, 300), (257, 7), (64, 64)]:
+        xn = rng.standard_normal((rows, cols)).astype(np.float32)
+        x = sluice.asarray(xn, device=device)
+        e = sluice.exp(x - x.max(axis=1, keepdims=True))
+        out = e / e.sum(axis=1, keepdims=True)
+        ref = np.exp(xn - xn.max(axis=1, keepdims=True))
+        ref = ref / ref.sum(axis=1, keepdims=True)
+        np.testing.assert_allclose(out.asnumpy(), ref, rtol=2e-6, atol=1e-7)
+        np.testing.assert_allclose(
+            e.asnumpy(), np.exp(xn - xn.max(axis=1, keepdims=True)), rtol=2e-6
+        )
+
+
+def test_empty_maximum_of_a_chain_is_an_error(device):
+    x = sluice.asarray(np.ones((3, 0), np.float32), device=device)
+    with pytest.raises(ValueError, match="zero-size array"):
+        (x * 2).max(axis=1).asnumpy()
+
+
 def test_pending_arguments_of_jit_and_kernels(device):
     @sluice.jit
     def f(x, y):

@@ -53,7 +53,13 @@ def ConvertUSMToLinalgPass : Pass<"convert-usm-to-linalg", "mlir::ModuleOp"> {
     stride-0 view (`memref.reinterpret_cast` with a strided layout). Equal
     sizes take the generic with identity maps. An elementwise `usm.fused`
     group is one generic when no input is broadcast at run time, else its ops
-    run one by one (each checked once, before). Other run-time checks:
+    run one by one (each checked once, before). A group with one reduction
+    is one reduction generic whose body evaluates the reduction's producers
+    at the points of its input's space (their inputs broadcast there, as
+    above: nothing of that space is stored); values of the chain that the
+    group also returns are written by one elementwise generic first and read
+    back, and the ops after the reduction run one by one. Other run-time
+    checks:
     `reshape` with dynamic sizes (same element count, no negative size),
     `broadcast_to` (each input size 1 or the target's), creation ops with a
     negative size, and `max`/`min` over a reduced extent of 0 ("zero-size
@@ -97,11 +103,14 @@ def ConvertLinalgToKernelsPass
       warp through workgroup memory, or a serial loop per work-item when
       the reduced loops are not innermost); phase two folds the partials
       into the output (on CUDA a warp per output), starting from its
-      initial value. On CUDA an output just filled with the combiner's
-      identity (as `usm.sum` starts) needs no fill kernel: the reduction
-      stores its result. `S` is chosen from the sizes so that
-      the machine is filled; when it is statically 1, phase one writes the
-      output directly.
+      initial value. On CUDA rows shorter than 64 elements take a
+      work-item each instead of a workgroup (chosen when the program runs
+      where the row length is dynamic). An output just filled with the
+      combiner's identity (as `usm.sum` starts; the fill may be followed by
+      the two generics of a run-time broadcast) needs no fill kernel: the
+      reduction stores its result. `S` is chosen from the sizes so that the
+      machine is filled; when it is 1 (statically, or when the program
+      runs), phase one writes the output directly.
     - With `host-streaming-stores` (on in Sluice's pipelines), a host
       elementwise kernel that stores every output at the flat index gets a
       second version, `<name>_map_stream`, marked

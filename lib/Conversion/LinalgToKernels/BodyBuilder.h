@@ -61,10 +61,16 @@ public:
   }
   bool isHost() const { return spec.target == KernelTarget::Host; }
 
-  /// Indices of `loops` from a flat row-major index over them.
+  /// Indices of `loops` from a flat row-major index over them (below the
+  /// product of their sizes: the outermost index needs no remainder, and a
+  /// single loop's is the flat index itself).
   void delinearize(Value flat, ArrayRef<unsigned> loops,
                    SmallVectorImpl<Value> &idx) {
-    for (unsigned l : llvm::reverse(loops)) {
+    for (auto [k, l] : llvm::enumerate(llvm::reverse(loops))) {
+      if (k + 1 == loops.size()) {
+        idx[l] = flat;
+        break;
+      }
       idx[l] = rem(flat, loopSizes[l]);
       flat = div(flat, loopSizes[l]);
     }

@@ -262,8 +262,21 @@ LogicalResult sluice::kernels::buildReductionKernel(gpu::GPUFuncOp func,
   b.setInsertionPoint(itemLoop.getBody()->getTerminator());
   Value item = itemLoop.getInductionVar();
   bool outputsFastest = spec.target == KernelTarget::Cuda;
-  Value o = outputsFastest ? bb.rem(item, numOutputs) : bb.div(item, slices);
-  Value s = outputsFastest ? bb.div(item, numOutputs) : bb.rem(item, slices);
+  // One phase means one slice per output: the item is the output.
+  Value o = spec.singlePhase ? item
+            : outputsFastest ? bb.rem(item, numOutputs)
+                             : bb.div(item, slices);
+  Value s = spec.singlePhase ? bb.c(0)
+            : outputsFastest ? bb.div(item, numOutputs)
+                             : bb.rem(item, slices);
+  // The parallel loops' indices, once per item (not per reduced element:
+  // divisions do not leave the reduced loop, whose divisor LLVM cannot
+  // prove non-zero).
+  SmallVector<Value> parIdx;
+  if (needsLoopIndices(spec)) {
+    parIdx.assign(bb.loopSizes.size(), Value());
+    bb.delinearize(o, bb.parLoops, parIdx);
+  }
   Value rlo = bb.min(bb.mul(s, chunk), reduced);
   Value rhi = bb.min(bb.add(rlo, chunk), reduced);
   FailureOr<Value> outOff = bb.outputOffset(o);
@@ -284,6 +297,10 @@ LogicalResult sluice::kernels::buildReductionKernel(gpu::GPUFuncOp func,
     BodyBuilder::Point p;
     p.outputIndex = o;
     p.reducedIndex = r;
+    if (!parIdx.empty()) {
+      p.idx = parIdx;
+      bb.delinearize(r, bb.redLoops, p.idx);
+    }
     if (parFirst)
       p.flat = bb.add(bb.mul(o, reduced), r);
     else if (redFirst)

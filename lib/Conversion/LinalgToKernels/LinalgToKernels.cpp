@@ -25,6 +25,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 namespace sluice {
@@ -45,6 +46,8 @@ constexpr int64_t kMaxGpuGroups = 65536;
 constexpr int64_t kHostReductionGroups = 64;
 /// Workgroups a GPU reduction aims for.
 constexpr int64_t kGpuReductionGroups = 1024;
+/// CUDA reductions over rows shorter than this run a work-item per row.
+constexpr int64_t kCudaShortRow = 64;
 /// Marks a reduction whose output starts as its combiner's identity.
 constexpr llvm::StringLiteral kInitIsIdentityAttrName =
     "sluice.init_is_identity";
@@ -119,6 +122,22 @@ private:
   /// non-temporal stores (null where none applies).
   gpu::GPUFuncOp formStreamingVariant(FormContext &ctx);
   LogicalResult formReduction(FormContext &ctx);
+  /// The sizes of a reduction's parallel and reduced loops, on the host and
+  /// (products of the static ones) at compile time.
+  struct ReductionShape {
+    SmallVector<Value> parallelSizes, reductionSizes;
+    int64_t staticP, staticR;
+    bool allStatic;
+  };
+  /// The kernels of a reduction whose work-items reduce slices alone
+  /// (`serialItems`) or, on CUDA, whose workgroups share them.
+  LogicalResult formReductionAs(FormContext &ctx, const ReductionShape &shape,
+                                bool serialItems);
+  /// The launches of one way to run it: `slices` slices per output, in one
+  /// phase (slices == 1: each output stored at once) or two.
+  LogicalResult formReductionPhases(FormContext &ctx, Value numOutputs,
+                                    Value slices, bool serialItems,
+                                    bool singlePhase);
 
   ModuleOp module;
   const ConvertLinalgToKernelsPassOptions &opts;
@@ -470,7 +489,6 @@ LogicalResult KernelFormer::formReduction(FormContext &ctx) {
   linalg::GenericOp op = spec.op;
   Location loc = m.loc;
   bool isCuda = spec.target == KernelTarget::Cuda;
-  bool isHost = spec.target == KernelTarget::Host;
   SmallVector<int64_t> staticSizes = spec.staticLoopSizes;
   FailureOr<Combiner> combiner = matchCombiner(op);
   if (failed(combiner))
@@ -478,22 +496,55 @@ LogicalResult KernelFormer::formReduction(FormContext &ctx) {
   spec.combiner = *combiner;
   SmallVector<Value> parallelSizes, reductionSizes;
   int64_t staticP = 1, staticR = 1;
-  bool allStatic = true;
+  bool allStatic = true, staticReduced = true;
   for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray())) {
     bool par = it == utils::IteratorType::parallel;
     (par ? parallelSizes : reductionSizes).push_back(hostLoopSizes[i]);
-    if (ShapedType::isDynamic(staticSizes[i]))
+    if (ShapedType::isDynamic(staticSizes[i])) {
       allStatic = false;
-    else
+      staticReduced = staticReduced && par;
+    } else {
       (par ? staticP : staticR) *= staticSizes[i];
+    }
   }
-  Value numOutputs = m.product(parallelSizes);
+  ReductionShape shape{parallelSizes, reductionSizes, staticP, staticR,
+                       allStatic};
+  // CUDA workgroups share a contiguous row, unless rows are short: then a
+  // work-item reduces a whole row (a workgroup per output of a few elements
+  // would leave most of its work-items idle). With a dynamic row length the
+  // choice is made when the program runs.
+  if (!isCuda || !reducedLoopsInnermost(op))
+    return formReductionAs(ctx, shape, /*serialItems=*/true);
+  if (staticReduced)
+    return formReductionAs(ctx, shape, staticR < kCudaShortRow);
   Value reduced = m.product(reductionSizes);
+  auto branch =
+      scf::IfOp::create(b, loc,
+                        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                              reduced, m.c(kCudaShortRow)),
+                        /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(branch.thenBlock()->getTerminator());
+  KernelSpec serial = spec;
+  if (failed(formReductionAs(ctx, shape, /*serialItems=*/true)))
+    return failure();
+  spec = serial;
+  b.setInsertionPoint(branch.elseBlock()->getTerminator());
+  return formReductionAs(ctx, shape, /*serialItems=*/false);
+}
+
+LogicalResult KernelFormer::formReductionAs(FormContext &ctx,
+                                            const ReductionShape &shape,
+                                            bool serialItems) {
+  auto &[b, m, spec, placement, hostLoopSizes, base] = ctx;
+  Location loc = m.loc;
+  bool isHost = spec.target == KernelTarget::Host;
+  Value numOutputs = m.product(shape.parallelSizes);
+  Value reduced = m.product(shape.reductionSizes);
   // Work-items that reduce whole slices alone (host workgroups, SPIR-V
-  // work-items, CUDA work-items when the reduced loops are not innermost)
-  // want more, smaller slices than CUDA workgroups, which share a slice of
-  // a contiguous row.
-  bool serialItems = !isCuda || !reducedLoopsInnermost(op);
+  // work-items, CUDA work-items when the reduced loops are not innermost
+  // or short) want more, smaller slices than CUDA workgroups, which share
+  // a slice of a contiguous row.
   int64_t target_ = isHost        ? kHostReductionGroups
                     : serialItems ? kGpuReductionGroups * 4
                                   : kGpuReductionGroups;
@@ -507,13 +558,40 @@ LogicalResult KernelFormer::formReduction(FormContext &ctx) {
     int64_t byWork = (r + minChunk - 1) / minChunk;
     return std::max<int64_t>(1, std::min(byGroups, byWork));
   };
-  bool singlePhase = allStatic && slicesFor(staticP, staticR) == 1;
-  Value slices =
-      allStatic
-          ? m.c(slicesFor(staticP, staticR))
-          : m.max(m.min(m.ceilDiv(m.c(target_), m.max(numOutputs, m.c(1))),
-                        m.ceilDiv(reduced, m.c(minChunk))),
-                  m.c(1));
+  if (shape.allStatic) {
+    int64_t slices = slicesFor(shape.staticP, shape.staticR);
+    return formReductionPhases(ctx, numOutputs, m.c(slices), serialItems,
+                               slices == 1);
+  }
+  Value slices = m.max(m.min(m.ceilDiv(m.c(target_), m.max(numOutputs, m.c(1))),
+                             m.ceilDiv(reduced, m.c(minChunk))),
+                       m.c(1));
+  // One slice per output (many outputs, short rows: softmax, distances)
+  // needs no partials and no combine: chosen when the program runs.
+  auto branch = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, slices, m.c(1)),
+      /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  KernelSpec before = spec;
+  b.setInsertionPoint(branch.thenBlock()->getTerminator());
+  if (failed(formReductionPhases(ctx, numOutputs, m.c(1), serialItems,
+                                 /*singlePhase=*/true)))
+    return failure();
+  spec = before;
+  b.setInsertionPoint(branch.elseBlock()->getTerminator());
+  return formReductionPhases(ctx, numOutputs, slices, serialItems,
+                             /*singlePhase=*/false);
+}
+
+LogicalResult KernelFormer::formReductionPhases(FormContext &ctx,
+                                                Value numOutputs, Value slices,
+                                                bool serialItems,
+                                                bool singlePhase) {
+  auto &[b, m, spec, placement, hostLoopSizes, base] = ctx;
+  Location loc = m.loc;
+  bool isCuda = spec.target == KernelTarget::Cuda;
+  bool isHost = spec.target == KernelTarget::Host;
   spec.slicesArg = spec.hostArgs.size();
   spec.hostArgs.push_back(slices);
   Value items = m.mul(numOutputs, slices);
@@ -576,10 +654,11 @@ LogicalResult KernelFormer::formReduction(FormContext &ctx) {
   return success();
 }
 
-/// On CUDA queues, a reduction whose output was just filled with its
-/// combiner's identity (how usm.sum & co. start) stores its result instead
-/// of folding it into the output: the fill, a kernel launch of its own, is
-/// dropped and the reduction marked.
+/// A reduction whose output was just filled with its combiner's identity
+/// (how usm.sum & co. start) stores its result instead of folding it into
+/// the output: the fill, a pass over the output of its own, is dropped and
+/// the reduction marked. The reduction may be one of the two generics that
+/// a run-time broadcast chooses between (an scf.if after the fill).
 void dropIdentityFills(ModuleOp module) {
   SmallVector<linalg::FillOp> fills;
   module.walk([&](linalg::FillOp fill) {
@@ -587,23 +666,42 @@ void dropIdentityFills(ModuleOp module) {
       fills.push_back(fill);
   });
   for (linalg::FillOp fill : fills) {
-    auto reduction = dyn_cast_or_null<linalg::GenericOp>(fill->getNextNode());
-    if (!reduction || reduction.getNumReductionLoops() == 0 ||
-        reduction.getNumDpsInits() != 1 || fill.getOutputs().size() != 1 ||
-        reduction.getDpsInits()[0] != fill.getOutputs()[0])
+    if (fill.getOutputs().size() != 1)
       continue;
-    usm::PlacementAttr placement = placementOf(fill.getOutputs()[0]);
-    if (!placement || kernelTargetForDevice(placement.getQueue().getDevice()) !=
-                          KernelTarget::Cuda)
+    Value out = fill.getOutputs()[0];
+    SmallVector<linalg::GenericOp, 2> reductions;
+    // Index arithmetic (a run-time broadcast's condition) may come between.
+    Operation *next = fill->getNextNode();
+    while (next && next->getNumRegions() == 0 && isMemoryEffectFree(next))
+      next = next->getNextNode();
+    if (auto generic = dyn_cast_or_null<linalg::GenericOp>(next)) {
+      reductions.push_back(generic);
+    } else if (auto branch = dyn_cast_or_null<scf::IfOp>(next);
+               branch && branch.getNumResults() == 0 && branch.elseBlock()) {
+      for (Block *block : {branch.thenBlock(), branch.elseBlock()})
+        if (auto generic = dyn_cast<linalg::GenericOp>(block->front());
+            generic && std::next(block->begin(), 2) == block->end())
+          reductions.push_back(generic);
+      if (reductions.size() != 2)
+        continue;
+    }
+    if (reductions.empty())
       continue;
     Attribute value;
     if (!matchPattern(fill.getInputs()[0], m_Constant(&value)))
       continue;
-    FailureOr<Combiner> combiner = matchCombiner(reduction, /*report=*/false);
-    if (failed(combiner) || value != combiner->identity)
+    bool all = llvm::all_of(reductions, [&](linalg::GenericOp reduction) {
+      if (reduction.getNumReductionLoops() == 0 ||
+          reduction.getNumDpsInits() != 1 || reduction.getDpsInits()[0] != out)
+        return false;
+      FailureOr<Combiner> combiner = matchCombiner(reduction, /*report=*/false);
+      return succeeded(combiner) && value == combiner->identity;
+    });
+    if (!all)
       continue;
-    reduction->setAttr(kInitIsIdentityAttrName,
-                       UnitAttr::get(module.getContext()));
+    for (linalg::GenericOp reduction : reductions)
+      reduction->setAttr(kInitIsIdentityAttrName,
+                         UnitAttr::get(module.getContext()));
     fill.erase();
   }
 }

@@ -126,11 +126,14 @@ namespace {
 
 /// One generic over the result; operands marked in `viewed` are read
 /// through broadcast views, the others through their static maps.
+/// Reductions pass `outMap` (the outputs' map from the loops) and their
+/// `iterators`, and their body gets the outputs' scalars too.
 void buildGeneric(OpBuilder &b, Location loc,
                   ArrayRef<BroadcastOperand> operands,
                   ArrayRef<int64_t> staticResult, ArrayRef<OpFoldResult> result,
-                  ValueRange outs, ElementwiseBody body,
-                  ArrayRef<bool> viewed) {
+                  ValueRange outs, ElementwiseBody body, ArrayRef<bool> viewed,
+                  AffineMap outMap = AffineMap(),
+                  ArrayRef<utils::IteratorType> reductionIterators = {}) {
   MLIRContext *ctx = b.getContext();
   int64_t rank = staticResult.size();
   SmallVector<Value> ins;
@@ -148,16 +151,21 @@ void buildGeneric(OpBuilder &b, Location loc,
       maps.push_back(staticBroadcastMap(type.getShape(), staticResult, ctx));
     }
   }
+  bool reduction = !reductionIterators.empty();
   for (size_t i = 0; i < outs.size(); ++i)
-    maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+    maps.push_back(outMap ? outMap
+                          : AffineMap::getMultiDimIdentityMap(rank, ctx));
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
-  linalg::GenericOp::create(b, loc, ins, outs, maps, iterators,
-                            [&](OpBuilder &nb, Location l, ValueRange args) {
-                              SmallVector<Value> values =
-                                  body(nb, l, args.take_front(operands.size()));
-                              linalg::YieldOp::create(nb, l, values);
-                            });
+  if (reduction)
+    iterators.assign(reductionIterators.begin(), reductionIterators.end());
+  linalg::GenericOp::create(
+      b, loc, ins, outs, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        SmallVector<Value> values =
+            body(nb, l, reduction ? args : args.take_front(operands.size()));
+        linalg::YieldOp::create(nb, l, values);
+      });
 }
 
 } // namespace
@@ -190,6 +198,35 @@ void sluice::usm::buildBroadcastingGeneric(OpBuilder &b, Location loc,
       },
       [&](OpBuilder &nb, Location l) {
         buildGeneric(nb, l, operands, staticResult, result, outs, body, viewed);
+        scf::YieldOp::create(nb, l);
+      });
+}
+
+void sluice::usm::buildBroadcastingReduction(
+    OpBuilder &b, Location loc, ArrayRef<BroadcastOperand> operands,
+    ArrayRef<int64_t> staticSpace, ArrayRef<OpFoldResult> space, Value out,
+    AffineMap outMap, ArrayRef<utils::IteratorType> iterators,
+    ElementwiseBody body) {
+  SmallVector<bool> viewed(operands.size(), false);
+  forEachRunTimeBroadcast(
+      operands, space, [&](size_t k, int64_t, int64_t) { viewed[k] = true; });
+  Value same = noRunTimeBroadcast(b, loc, operands, space);
+  auto build = [&](OpBuilder &nb, Location l, ArrayRef<bool> views) {
+    buildGeneric(nb, l, operands, staticSpace, space, out, body, views, outMap,
+                 iterators);
+  };
+  if (!same) {
+    build(b, loc, {});
+    return;
+  }
+  scf::IfOp::create(
+      b, loc, same,
+      [&](OpBuilder &nb, Location l) {
+        build(nb, l, {});
+        scf::YieldOp::create(nb, l);
+      },
+      [&](OpBuilder &nb, Location l) {
+        build(nb, l, viewed);
         scf::YieldOp::create(nb, l);
       });
 }

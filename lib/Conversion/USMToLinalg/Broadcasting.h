@@ -15,6 +15,7 @@
 
 #include "RuntimeShapes.h"
 
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -60,6 +61,33 @@ void buildStaticBroadcastGeneric(mlir::OpBuilder &b, mlir::Location loc,
                                  llvm::ArrayRef<BroadcastOperand> operands,
                                  llvm::ArrayRef<int64_t> staticResult,
                                  mlir::ValueRange outs, ElementwiseBody body);
+
+/// A reduction over the iteration space `space` (static shape
+/// `staticSpace`): `out`, read and written through `outMap` (a projection
+/// of the space's loops), becomes `body(operand scalars..., out scalar)`
+/// at every point, with `iterators` saying which loops are reduced. The
+/// operands broadcast to the space as for buildBroadcastingGeneric (a
+/// second generic reads through stride-0 views when a dynamic size is 1 at
+/// run time), so a chain of elementwise ops feeding a reduction needs no
+/// buffer of the space's size.
+void buildBroadcastingReduction(
+    mlir::OpBuilder &b, mlir::Location loc,
+    llvm::ArrayRef<BroadcastOperand> operands,
+    llvm::ArrayRef<int64_t> staticSpace,
+    llvm::ArrayRef<mlir::OpFoldResult> space, mlir::Value out,
+    mlir::AffineMap outMap, llvm::ArrayRef<mlir::utils::IteratorType> iterators,
+    ElementwiseBody body);
+
+/// Lowers reduction usm op `op` (sum, prod, max, min) of the value
+/// `value(operand scalars)` over the space `domain` (the reduction input's
+/// run-time shape, checked already): the empty-extent check of max and
+/// min, the result's allocation, the identity fill, and the generic(s) of
+/// buildBroadcastingReduction. Returns the result.
+mlir::Value lowerReduction(mlir::OpBuilder &b, mlir::Operation *op,
+                           const mlir::TypeConverter &converter,
+                           llvm::ArrayRef<BroadcastOperand> operands,
+                           llvm::ArrayRef<mlir::OpFoldResult> domain,
+                           ElementwiseBody value);
 
 /// Lowers elementwise usm op `op` on its converted operands: the run-time
 /// broadcasting check, the result's allocation and the generic(s). Returns

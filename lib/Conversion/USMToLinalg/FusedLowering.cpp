@@ -231,9 +231,261 @@ struct FusedElementwiseLowering : OpConversionPattern<FusedOp> {
   }
 };
 
+/// A group with one reduction: the reduction's producers inside the group
+/// (its backward slice) become the body of the reduction's generic, read at
+/// the points of the reduced space with their inputs broadcast there; the
+/// ops whose values are needed otherwise (the epilogue, results of the
+/// group) lower one by one, each producer recomputed where it is needed.
+struct FusedReductionLowering : OpConversionPattern<FusedOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(FusedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isReductionGroup(op))
+      return rewriter.notifyMatchFailure(op, "not a reduction group");
+    Location loc = op.getLoc();
+    Block &body = op.getBody().front();
+    auto yield = cast<YieldOp>(body.getTerminator());
+    Operation *reduction = nullptr;
+    for (Operation &inner : body.without_terminator())
+      if (inner.hasTrait<sluice::usm::OpTrait::Reduction>())
+        reduction = &inner;
+
+    // The run-time shape of every value, checked op by op as the unfused
+    // program would be.
+    llvm::DenseMap<Value, Shape> shapes;
+    for (auto [arg, input] :
+         llvm::zip(body.getArguments(), adaptor.getInputs()))
+      shapes[arg] = runtimeShape(rewriter, loc, input);
+    for (Operation &inner : body.without_terminator()) {
+      if (isa<arith::ConstantOp>(inner))
+        continue;
+      if (&inner == reduction) {
+        shapes[inner.getResult(0)] = reducedShape(
+            rewriter, reduction, shapes.lookup(reduction->getOperand(0)));
+        continue;
+      }
+      SmallVector<Shape> operandShapes;
+      for (Value v : inner.getOperands())
+        operandShapes.push_back(shapes.lookup(v));
+      shapes[inner.getResult(0)] = broadcastAtRunTime(
+          rewriter, inner.getLoc(), &inner, operandShapes,
+          cast<ArrayType>(inner.getResult(0).getType()).getShape());
+    }
+
+    // Values with a buffer: the group's inputs, then what is computed.
+    IRMapping buffers;
+    for (auto [arg, input] :
+         llvm::zip(body.getArguments(), adaptor.getInputs()))
+      buffers.map(arg, input);
+    // The ops after the reduction (that read its result).
+    llvm::SmallPtrSet<Operation *, 16> after{reduction};
+    for (Operation &inner : body.without_terminator())
+      if (llvm::any_of(inner.getOperands(), [&](Value v) {
+            return v.getDefiningOp() && after.contains(v.getDefiningOp());
+          }))
+        after.insert(&inner);
+
+    // Results of the group computed before the reduction (of its input's
+    // shape: the fusion pass proved it): one elementwise generic.
+    SmallVector<Value> early;
+    for (Value v : yield.getOperands())
+      if (!after.contains(v.getDefiningOp()) && !llvm::is_contained(early, v))
+        early.push_back(v);
+    if (!early.empty()) {
+      SmallVector<Value> outs;
+      for (Value v : early) {
+        auto type = cast<ArrayType>(v.getType());
+        auto memref = cast<MemRefType>(getTypeConverter()->convertType(type));
+        outs.push_back(memref::AllocOp::create(rewriter, loc, memref,
+                                               dynamicSizes(shapes[v]),
+                                               rewriter.getI64IntegerAttr(64)));
+      }
+      Operands in =
+          operandsOf(body, producers(early, buffers), early, buffers, shapes);
+      buildBroadcastingGeneric(
+          rewriter, loc, in.operands,
+          cast<ArrayType>(early.front().getType()).getShape(),
+          shapes[early.front()], outs,
+          [&](OpBuilder &nb, Location, ValueRange args) {
+            return emitScalars(nb, body, in, args, early);
+          });
+      for (auto [v, out] : llvm::zip(early, outs))
+        buffers.map(v, out);
+    }
+
+    // The reduction, reading its producers' chain from the buffers.
+    Value input = reduction->getOperand(0);
+    Operands in =
+        operandsOf(body, producers({input}, buffers), {input}, buffers, shapes);
+    Value reduced = lowerReduction(
+        rewriter, reduction, *getTypeConverter(), in.operands, shapes[input],
+        [&](OpBuilder &nb, Location, ValueRange args) {
+          return emitScalars(nb, body, in, args, {input});
+        });
+    buffers.map(reduction->getResult(0), reduced);
+
+    // The rest, op by op from the buffers.
+    SmallVector<Value> late(yield.getOperands());
+    llvm::SmallPtrSet<Operation *, 16> needed = producers(late, buffers);
+    IRMapping values = buffers;
+    for (Operation &inner : body.without_terminator()) {
+      if (isa<arith::ConstantOp>(inner)) {
+        rewriter.clone(inner, values);
+        continue;
+      }
+      if (!needed.contains(&inner))
+        continue;
+      SmallVector<Value> opValues;
+      SmallVector<Shape> operandShapes;
+      for (Value v : inner.getOperands()) {
+        opValues.push_back(values.lookup(v));
+        operandShapes.push_back(shapes.lookup(v));
+      }
+      Value result = inner.getResult(0);
+      values.map(result, lowerElementwiseOp(rewriter, &inner, opValues,
+                                            *getTypeConverter(), operandShapes,
+                                            &shapes[result]));
+    }
+    // A value returned twice is copied: every result is its own buffer.
+    SmallVector<Value> outs;
+    llvm::SmallPtrSet<Value, 4> returned;
+    for (Value v : yield.getOperands()) {
+      Value buffer = values.lookup(v);
+      if (!returned.insert(buffer).second) {
+        auto type = cast<ArrayType>(v.getType());
+        auto memref = cast<MemRefType>(getTypeConverter()->convertType(type));
+        Value copy = memref::AllocOp::create(rewriter, loc, memref,
+                                             dynamicSizes(shapes[v]),
+                                             rewriter.getI64IntegerAttr(64));
+        buildBroadcastingGeneric(rewriter, loc,
+                                 {BroadcastOperand{buffer, shapes[v]}},
+                                 type.getShape(), shapes[v], copy,
+                                 [](OpBuilder &, Location, ValueRange args) {
+                                   return SmallVector<Value>{args[0]};
+                                 });
+        buffer = copy;
+      }
+      outs.push_back(buffer);
+    }
+    rewriter.replaceOp(op, outs);
+    return success();
+  }
+
+  /// The ops that compute `values` from what has a buffer.
+  static llvm::SmallPtrSet<Operation *, 16>
+  producers(ArrayRef<Value> values, const IRMapping &buffers) {
+    llvm::SmallPtrSet<Operation *, 16> ops;
+    SmallVector<Value> work(values);
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
+      Operation *def = v.getDefiningOp();
+      if (buffers.contains(v) || !def || isa<arith::ConstantOp>(def) ||
+          !ops.insert(def).second)
+        continue;
+      llvm::append_range(work, def->getOperands());
+    }
+    return ops;
+  }
+
+  /// The buffers a computation of some values from `ops` reads (the
+  /// values themselves when they have buffers), with their shapes.
+  struct Operands {
+    llvm::SmallPtrSet<Operation *, 16> ops;
+    SmallVector<Value> read; // the group's values they hold
+    SmallVector<BroadcastOperand> operands;
+  };
+  static Operands operandsOf(Block &body,
+                             llvm::SmallPtrSet<Operation *, 16> ops,
+                             ArrayRef<Value> values, const IRMapping &buffers,
+                             llvm::DenseMap<Value, Shape> &shapes) {
+    Operands in;
+    in.ops = std::move(ops);
+    auto add = [&](Value v) {
+      if (buffers.contains(v) && !llvm::is_contained(in.read, v)) {
+        in.read.push_back(v);
+        in.operands.push_back({buffers.lookup(v), shapes[v]});
+      }
+    };
+    for (Operation &inner : body.without_terminator())
+      if (in.ops.contains(&inner))
+        llvm::for_each(inner.getOperands(), add);
+    llvm::for_each(values, add);
+    return in;
+  }
+
+  /// The scalar code of `in.ops` from one scalar per read buffer; returns
+  /// the scalars of `values`.
+  static SmallVector<Value> emitScalars(OpBuilder &b, Block &body,
+                                        const Operands &in, ValueRange args,
+                                        ArrayRef<Value> values) {
+    IRMapping scalars;
+    for (auto [v, scalar] : llvm::zip(in.read, args))
+      scalars.map(v, scalar);
+    for (Operation &inner : body.without_terminator()) {
+      if (isa<arith::ConstantOp>(inner)) {
+        b.clone(inner, scalars);
+        continue;
+      }
+      if (!in.ops.contains(&inner))
+        continue;
+      SmallVector<Value> operands;
+      for (Value v : inner.getOperands())
+        operands.push_back(scalars.lookup(v));
+      scalars.map(inner.getResult(0),
+                  emitScalarOp(b, inner.getLoc(), &inner, operands));
+    }
+    SmallVector<Value> results;
+    for (Value v : values)
+      results.push_back(scalars.lookup(v));
+    return results;
+  }
+
+  /// The run-time shape of reduction `op`'s result from its input's.
+  static Shape reducedShape(OpBuilder &b, Operation *op, const Shape &input) {
+    auto axes = op->getAttrOfType<DenseI64ArrayAttr>("axes");
+    SmallVector<int64_t> reduced = normalizeAxes(input.size(), axes);
+    bool keepdims = op->hasAttr("keepdims");
+    Shape shape;
+    for (auto [i, d] : llvm::enumerate(input)) {
+      if (!llvm::is_contained(reduced, static_cast<int64_t>(i)))
+        shape.push_back(d);
+      else if (keepdims)
+        shape.push_back(b.getIndexAttr(1));
+    }
+    return shape;
+  }
+};
+
 } // namespace
+
+bool sluice::usm::isReductionGroup(FusedOp op) {
+  Block &body = op.getBody().front();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  Operation *reduction = nullptr;
+  for (Operation &inner : body.without_terminator()) {
+    if (isa<arith::ConstantOp>(inner))
+      continue;
+    if (inner.hasTrait<sluice::usm::OpTrait::Reduction>()) {
+      auto in = dyn_cast<ArrayType>(inner.getOperand(0).getType());
+      if (reduction || !in || isa<ComplexType>(in.getElementType()))
+        return false;
+      reduction = &inner;
+      continue;
+    }
+    if (!inner.hasTrait<sluice::usm::OpTrait::Elementwise>() ||
+        inner.getNumResults() != 1 ||
+        !isa<ArrayType>(inner.getResult(0).getType()))
+      return false;
+  }
+  return reduction && yield.getNumOperands() > 0 &&
+         llvm::all_of(yield.getOperands(),
+                      [](Value v) { return v.getDefiningOp() != nullptr; });
+}
 
 void sluice::usm::populateFusedGroupLoweringPatterns(
     USMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<FusedElementwiseLowering>(converter, patterns.getContext());
+  patterns.add<FusedElementwiseLowering, FusedReductionLowering>(
+      converter, patterns.getContext());
 }

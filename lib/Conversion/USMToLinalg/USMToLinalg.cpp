@@ -224,6 +224,99 @@ Value reductionCombine(OpBuilder &b, Location loc, Operation *op, Type element,
                       : arith::MinSIOp::create(b, loc, acc, x).getResult();
 }
 
+} // namespace
+
+Value sluice::usm::lowerReduction(OpBuilder &b, Operation *op,
+                                  const TypeConverter &converter,
+                                  ArrayRef<BroadcastOperand> operands,
+                                  ArrayRef<OpFoldResult> domain,
+                                  ElementwiseBody value) {
+  Location loc = op->getLoc();
+  MLIRContext *ctx = b.getContext();
+  auto inType = cast<ArrayType>(op->getOperand(0).getType());
+  auto result = cast<ArrayType>(op->getResult(0).getType());
+  auto outType = cast<MemRefType>(converter.convertType(result));
+  int64_t rank = inType.getRank();
+  auto axesAttr = op->getAttrOfType<DenseI64ArrayAttr>("axes");
+  SmallVector<int64_t> reduced = normalizeAxes(rank, axesAttr);
+  bool keepdims = op->hasAttr("keepdims");
+  ShapeMath m{b, loc};
+
+  // Result sizes: the kept input dimensions (1 for reduced with keepdims).
+  SmallVector<Value> sizes;
+  SmallVector<AffineExpr> outExprs;
+  SmallVector<int64_t> collapsedShape;
+  for (int64_t i = 0; i < rank; ++i) {
+    bool isReduced = llvm::is_contained(reduced, i);
+    if (!isReduced) {
+      outExprs.push_back(getAffineDimExpr(i, ctx));
+      collapsedShape.push_back(inType.getDimSize(i));
+      if (inType.isDynamicDim(i))
+        sizes.push_back(m.value(domain[i]));
+    }
+  }
+  // NumPy has no maximum or minimum of nothing: a reduced extent of 0
+  // is an error (even with no output element).
+  if (isa<MaxOp, MinOp>(op)) {
+    SmallVector<OpFoldResult> reducedSizes;
+    for (int64_t i : reduced)
+      reducedSizes.push_back(domain[i]);
+    OpFoldResult extent = m.product(reducedSizes);
+    Value ok = m.negate(m.isEqual(extent, 0));
+    CheckMessage message(op);
+    message << "zero-size array to reduction operation "
+            << (isa<MaxOp>(op) ? "maximum" : "minimum")
+            << " which has no identity";
+    message.assertThat(b, loc, ok);
+  }
+  Value out = allocArray(b, loc, outType, sizes);
+  Value target = out;
+  if (keepdims &&
+      outType.getRank() != static_cast<int64_t>(collapsedShape.size())) {
+    // Collapse the unit dimensions into their neighbours for the generic.
+    SmallVector<ReassociationIndices> groups;
+    ReassociationIndices pending;
+    for (int64_t i = 0; i < rank; ++i) {
+      pending.push_back(i);
+      if (!llvm::is_contained(reduced, i)) {
+        groups.push_back(pending);
+        pending.clear();
+      }
+    }
+    if (!pending.empty()) {
+      if (groups.empty())
+        groups.push_back({});
+      groups.back().append(pending.begin(), pending.end());
+    }
+    if (collapsedShape.empty())
+      groups.clear();
+    target = memref::CollapseShapeOp::create(b, loc, out, groups);
+  }
+  Type element = inType.getElementType();
+  Type accElement = result.getElementType();
+  Value identity = reductionIdentity(b, loc, op, accElement);
+  linalg::FillOp::create(b, loc, identity, target);
+
+  SmallVector<utils::IteratorType> iterators;
+  for (int64_t i = 0; i < rank; ++i)
+    iterators.push_back(llvm::is_contained(reduced, i)
+                            ? utils::IteratorType::reduction
+                            : utils::IteratorType::parallel);
+  size_t n = operands.size();
+  buildBroadcastingReduction(
+      b, loc, operands, inType.getShape(), domain, target,
+      AffineMap::get(rank, 0, outExprs, ctx), iterators,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value v = value(nb, l, args.take_front(n)).front();
+        Value x = emitScalarCast(nb, l, v, element, accElement);
+        return SmallVector<Value>{
+            reductionCombine(nb, l, op, accElement, args[n], x)};
+      });
+  return out;
+}
+
+namespace {
+
 /// Reductions: fill the result with the identity, then one generic whose
 /// reduced dimensions are reduction iterators. With keepdims the generic
 /// writes a view of the result without its unit dimensions.
@@ -236,88 +329,12 @@ struct ReductionLowering : ConversionPattern {
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op->getLoc();
-    MLIRContext *ctx = rewriter.getContext();
-    auto inType = cast<ArrayType>(op->getOperand(0).getType());
-    auto result = cast<ArrayType>(op->getResult(0).getType());
-    auto outType = cast<MemRefType>(getTypeConverter()->convertType(result));
-    Value input = operands[0];
-    int64_t rank = inType.getRank();
-    auto axesAttr = op->getAttrOfType<DenseI64ArrayAttr>("axes");
-    SmallVector<int64_t> reduced = normalizeAxes(rank, axesAttr);
-    bool keepdims = op->hasAttr("keepdims");
-
-    // Result sizes: the kept input dimensions (1 for reduced with keepdims).
-    SmallVector<Value> sizes;
-    SmallVector<AffineExpr> outExprs;
-    SmallVector<int64_t> collapsedShape;
-    for (int64_t i = 0; i < rank; ++i) {
-      bool isReduced = llvm::is_contained(reduced, i);
-      if (!isReduced) {
-        outExprs.push_back(getAffineDimExpr(i, ctx));
-        collapsedShape.push_back(inType.getDimSize(i));
-        if (inType.isDynamicDim(i))
-          sizes.push_back(memref::DimOp::create(rewriter, loc, input, i));
-      }
-    }
-    // NumPy has no maximum or minimum of nothing: a reduced extent of 0
-    // is an error (even with no output element).
-    if (isa<MaxOp, MinOp>(op)) {
-      ShapeMath m{rewriter, loc};
-      Shape inShape = runtimeShape(rewriter, loc, input);
-      SmallVector<OpFoldResult> reducedSizes;
-      for (int64_t i : reduced)
-        reducedSizes.push_back(inShape[i]);
-      OpFoldResult extent = m.product(reducedSizes);
-      Value ok = m.negate(m.isEqual(extent, 0));
-      CheckMessage message(op);
-      message << "zero-size array to reduction operation "
-              << (isa<MaxOp>(op) ? "maximum" : "minimum")
-              << " which has no identity";
-      message.assertThat(rewriter, loc, ok);
-    }
-    Value out = allocArray(rewriter, loc, outType, sizes);
-    Value target = out;
-    if (keepdims &&
-        outType.getRank() != static_cast<int64_t>(collapsedShape.size())) {
-      // Collapse the unit dimensions into their neighbours for the generic.
-      SmallVector<ReassociationIndices> groups;
-      ReassociationIndices pending;
-      for (int64_t i = 0; i < rank; ++i) {
-        pending.push_back(i);
-        if (!llvm::is_contained(reduced, i)) {
-          groups.push_back(pending);
-          pending.clear();
-        }
-      }
-      if (!pending.empty()) {
-        if (groups.empty())
-          groups.push_back({});
-        groups.back().append(pending.begin(), pending.end());
-      }
-      if (collapsedShape.empty())
-        groups.clear();
-      target = memref::CollapseShapeOp::create(rewriter, loc, out, groups);
-    }
-    Type element = inType.getElementType();
-    Type accElement = result.getElementType();
-    Value identity = reductionIdentity(rewriter, loc, op, accElement);
-    linalg::FillOp::create(rewriter, loc, identity, target);
-
-    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank),
-                                   AffineMap::get(rank, 0, outExprs, ctx)};
-    SmallVector<utils::IteratorType> iterators;
-    for (int64_t i = 0; i < rank; ++i)
-      iterators.push_back(llvm::is_contained(reduced, i)
-                              ? utils::IteratorType::reduction
-                              : utils::IteratorType::parallel);
-    linalg::GenericOp::create(
-        rewriter, loc, ValueRange{input}, ValueRange{target}, maps, iterators,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value x = emitScalarCast(b, l, args[0], element, accElement);
-          linalg::YieldOp::create(
-              b, l, reductionCombine(b, l, op, accElement, args[1], x));
-        });
+    Shape domain = runtimeShape(rewriter, op->getLoc(), operands[0]);
+    Value out = lowerReduction(rewriter, op, *getTypeConverter(),
+                               {BroadcastOperand{operands[0], domain}}, domain,
+                               [](OpBuilder &, Location, ValueRange args) {
+                                 return SmallVector<Value>{args[0]};
+                               });
     rewriter.replaceOp(op, out);
     return success();
   }
@@ -641,13 +658,14 @@ struct SignednessCastLowering
 
 struct ConvertUSMToLinalgPass
     : sluice::impl::ConvertUSMToLinalgPassBase<ConvertUSMToLinalgPass> {
-  /// Elementwise groups lower to one linalg.generic each (FusedLowering.cpp).
+  /// Elementwise groups lower to one linalg.generic each, reduction groups
+  /// to one reduction generic reading their producers (FusedLowering.cpp).
   /// Other groups are inlined, and their ops lower one by one: the results
   /// are exactly the unfused program's.
   void inlineFusedGroups() {
     IRRewriter rewriter(&getContext());
     getOperation().walk([&](FusedOp op) {
-      if (isElementwiseGroup(op))
+      if (isElementwiseGroup(op) || isReductionGroup(op))
         return;
       Block &body = op.getBody().front();
       auto yield = cast<YieldOp>(body.getTerminator());

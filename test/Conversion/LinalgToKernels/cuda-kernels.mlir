@@ -123,12 +123,23 @@ func.func @cuda_sum(%a: !G, %out: !S) {
 
 // Reduced loops outside the parallel ones: work-items reduce serially,
 // neighbouring work-items taking neighbouring outputs (item % outputs). A
-// fill that is not the identity stays and is folded in.
+// fill that is not the identity stays and is folded in. With dynamic
+// sizes, one slice per output (chosen when the program runs) needs no
+// partials and no combine.
 // CHECK-LABEL: func.func @cuda_column_sum
 // CHECK: gpu.launch_func @sluice_cuda_kernels::@cuda_column_sum_map
-// CHECK: gpu.launch_func @sluice_cuda_kernels::@cuda_column_sum_reduce
+// CHECK: %[[ONE:.*]] = arith.cmpi eq, %{{.*}}, %c1 : index
+// CHECK: scf.if %[[ONE]] {
+// CHECK: gpu.launch_func @sluice_cuda_kernels::@cuda_column_sum_reduce blocks
+// CHECK-NEXT: } else {
+// CHECK: gpu.launch_func @sluice_cuda_kernels::@cuda_column_sum_reduce_0
 // CHECK: gpu.launch_func @sluice_cuda_kernels::@cuda_column_sum_combine
-// CHECK: gpu.func @cuda_column_sum_reduce(%{{.*}}, %{{.*}}, %[[S:.*]]: index, %[[P:.*]]: index, %{{.*}}: index, %[[PART:.*]]: memref<?xf64
+// CHECK: gpu.func @cuda_column_sum_reduce(
+// CHECK-NOT: gpu.func
+// CHECK: memref.load
+// CHECK: arith.addf
+// CHECK: memref.store
+// CHECK: gpu.func @cuda_column_sum_reduce_0(%{{.*}}, %{{.*}}, %[[S:.*]]: index, %[[P:.*]]: index, %{{.*}}: index, %[[PART:.*]]: memref<?xf64
 // CHECK-NOT: gpu.shuffle
 // CHECK: arith.remui %{{.*}}, %[[P]]
 // CHECK: arith.divui %{{.*}}, %[[P]]
@@ -168,7 +179,7 @@ func.func @cuda_column_sum(%a: !C, %out: !O) {
 // CHECK: arith.maximumf
 #in = affine_map<(d0, d1) -> (d0, d1)>
 #out = affine_map<(d0, d1) -> (d0)>
-!C = memref<64x8xf16, #usm.placement<"cuda:gpu:0", device>>
+!C = memref<64x128xf16, #usm.placement<"cuda:gpu:0", device>>
 !O = memref<64xf16, #usm.placement<"cuda:gpu:0", device>>
 func.func @cuda_row_max_f16(%a: !C, %out: !O) {
   linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "reduction"]}
@@ -176,6 +187,38 @@ func.func @cuda_row_max_f16(%a: !C, %out: !O) {
   ^bb0(%x: f16, %acc: f16):
     %s = arith.maximumf %acc, %x : f16
     linalg.yield %s : f16
+  }
+  return
+}
+
+// -----
+
+// Rows of a length known only at run time: rows shorter than 64 elements
+// take a work-item each (no workgroup tree), longer ones a workgroup.
+// CHECK-LABEL: func.func @cuda_dynamic_rows
+// CHECK: %[[SHORT:.*]] = arith.cmpi ult, %{{.*}}, %c64 : index
+// CHECK: scf.if %[[SHORT]] {
+// CHECK: gpu.launch_func @sluice_cuda_kernels::@cuda_dynamic_rows_reduce blocks
+// CHECK: } else {
+// CHECK: gpu.launch_func @sluice_cuda_kernels::@cuda_dynamic_rows_reduce_{{[0-9]+}} blocks
+// CHECK: gpu.func @cuda_dynamic_rows_reduce(
+// CHECK-NOT: gpu.shuffle
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+// CHECK: gpu.func @cuda_dynamic_rows_reduce_
+// CHECK: gpu.shuffle
+#in = affine_map<(d0, d1) -> (d0, d1)>
+#out = affine_map<(d0, d1) -> (d0)>
+!C = memref<?x?xf32, #usm.placement<"cuda:gpu:0", device>>
+!O = memref<?xf32, #usm.placement<"cuda:gpu:0", device>>
+func.func @cuda_dynamic_rows(%a: !C, %out: !O) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : !O)
+  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "reduction"]}
+      ins(%a : !C) outs(%out : !O) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %x : f32
+    linalg.yield %s : f32
   }
   return
 }

@@ -2,7 +2,7 @@
 
 // A work-item of a SPIR-V (or CUDA) reduction kernel whose slice is empty
 // (an empty reduced extent, or a slice past the end of the reduced range)
-// runs its loop no time. SPIR-V's lowering of scf.for leaves the loop's
+// runs its loop no time (here the two-phase kernel). SPIR-V's lowering of scf.for leaves the loop's
 // result undefined then (PoCL returned another work-item's partial: a sum of
 // 4194369 ones gave 4197444), so the kernel takes the initial value itself
 // when the loop does not run.
@@ -12,7 +12,7 @@
 !R = memref<4xi32, #usm.placement<"opencl:cpu:0", device>>
 
 // CHECK-LABEL: func.func @sum_columns
-// CHECK: gpu.func @sum_columns_reduce
+// CHECK: gpu.func @sum_columns_reduce_0
 // CHECK: scf.for
 // CHECK: %[[LO:.*]] = arith.minui
 // CHECK: %[[HI:.*]] = arith.minui

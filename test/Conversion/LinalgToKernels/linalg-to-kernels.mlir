@@ -128,14 +128,25 @@ func.func @strided(%a: !M, %v: !V, %out: !M) {
 !V = memref<?xf32, #usm.placement<"host:cpu:0", device>>
 !S = memref<f32, #usm.placement<"host:cpu:0", device>>
 
-// A full reduction of a dynamic size: slices chosen at run time, partials in
-// a temporary buffer, then a combine kernel folds them into the output.
+// A full reduction of a dynamic size: slices chosen at run time; with one
+// slice one kernel stores the output, else partials in a temporary buffer,
+// then a combine kernel folds them into the output.
 // CHECK-LABEL: func.func @sum_dynamic
+// CHECK: %[[ONE:.*]] = arith.cmpi eq, %[[SLICES:.*]], %{{.*}} : index
+// CHECK: scf.if %[[ONE]] {
+// CHECK: gpu.launch_func @sluice_host_kernels::@sum_dynamic_reduce blocks
+// CHECK: } else {
 // CHECK: %[[P:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xf32, #usm.placement<"host:cpu:0", device>>
-// CHECK: gpu.launch_func @sluice_host_kernels::@sum_dynamic_reduce
+// CHECK: gpu.launch_func @sluice_host_kernels::@sum_dynamic_reduce_0
+// CHECK-SAME: %[[SLICES]] : index
 // CHECK: gpu.launch_func @sluice_host_kernels::@sum_dynamic_combine
 // CHECK: memref.dealloc %[[P]]
-// CHECK: gpu.func @sum_dynamic_reduce
+// CHECK: gpu.func @sum_dynamic_reduce(
+// CHECK-NOT: gpu.func
+// CHECK: memref.load
+// CHECK: scf.for
+// CHECK: memref.store
+// CHECK: gpu.func @sum_dynamic_reduce_0
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32)
 // CHECK: arith.addf %[[ACC]], %{{.*}} fastmath<reassoc> : f32
@@ -206,3 +217,61 @@ func.func @spirv_sum(%a: !C, %out: !S) {
 }
 
 // CUDA kernel shapes are tested in cuda-kernels.mlir.
+
+// -----
+
+#p = affine_map<(d0, d1, d2) -> (d0, 0, d2)>
+#q = affine_map<(d0, d1, d2) -> (0, d1, d2)>
+#v = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#o = affine_map<(d0, d1, d2) -> (d0, d1)>
+!P = memref<?x1x?xf32, #usm.placement<"host:cpu:0", device>>
+!Q = memref<1x?x?xf32, #usm.placement<"host:cpu:0", device>>
+!PV = memref<?x?x?xf32, strided<[?, 0, ?]>, #usm.placement<"host:cpu:0", device>>
+!QV = memref<?x?x?xf32, strided<[0, ?, ?]>, #usm.placement<"host:cpu:0", device>>
+!O = memref<?x?xf32, #usm.placement<"host:cpu:0", device>>
+
+// A fused reduction as convert-usm-to-linalg makes it: the identity fill,
+// the broadcast check, then one of two generics. The fill is dropped (both
+// reductions store their outputs), and each generic runs in one phase when
+// it has one slice per output.
+// CHECK-LABEL: func.func @broadcast_sum
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: @broadcast_sum_map
+// CHECK: scf.if %{{.*}} {
+// CHECK: scf.if
+// CHECK: gpu.launch_func @sluice_host_kernels::@broadcast_sum_reduce blocks
+// CHECK: } else {
+// CHECK: scf.if
+// CHECK: gpu.launch_func @sluice_host_kernels::@broadcast_sum_reduce_1 blocks
+// CHECK: gpu.func @broadcast_sum_reduce(
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NOT: memref.load %arg2
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (f32)
+// CHECK: arith.subf
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: memref.store %{{.*}}, %arg2
+func.func @broadcast_sum(%p: !P, %q: !Q, %pv: !PV, %qv: !QV, %out: !O, %same: i1) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : !O)
+  scf.if %same {
+    linalg.generic {indexing_maps = [#p, #q, #o], iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%p, %q : !P, !Q) outs(%out : !O) {
+    ^bb0(%x: f32, %y: f32, %acc: f32):
+      %d = arith.subf %x, %y : f32
+      %s = arith.mulf %d, %d : f32
+      %r = arith.addf %acc, %s : f32
+      linalg.yield %r : f32
+    }
+  } else {
+    linalg.generic {indexing_maps = [#v, #v, #o], iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%pv, %qv : !PV, !QV) outs(%out : !O) {
+    ^bb0(%x: f32, %y: f32, %acc: f32):
+      %d = arith.subf %x, %y : f32
+      %s = arith.mulf %d, %d : f32
+      %r = arith.addf %acc, %s : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}

@@ -62,7 +62,14 @@ llvm::LogicalResult decomposeComplexOps(mlir::Operation *root);
 /// every op elementwise): such a group lowers to one linalg.generic.
 bool isElementwiseGroup(FusedOp op);
 
-/// One linalg.generic per elementwise fused group.
+/// Whether a fused group holds one reduction and elementwise ops (every
+/// result an op's): its reduction then reads its producers' chain in one
+/// linalg.generic (no buffer of the reduced space), and the other ops lower
+/// one by one.
+bool isReductionGroup(FusedOp op);
+
+/// One linalg.generic per elementwise fused group; one reduction generic
+/// fed by its producers per reduction group.
 void populateFusedGroupLoweringPatterns(USMTypeConverter &converter,
                                         mlir::RewritePatternSet &patterns);
 
