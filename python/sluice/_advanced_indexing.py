@@ -36,28 +36,33 @@ from ._indexing import view_of
 
 def _k():
     from . import _index_kernels
+
     return _index_kernels
 
 
 def _array_type():
     from ._array import Array
+
     return Array
 
 
 def _is_array_key(k):
     Array = _array_type()
     return isinstance(k, (np.ndarray, list, Array)) or (
-        isinstance(k, (bool, np.bool_)))
+        isinstance(k, (bool, np.bool_))
+    )
 
 
 def is_advanced(key):
     if not isinstance(key, tuple):
         return _is_array_key(key) or isinstance(key, _trace.Tracer)
-    return builtins.any(_is_array_key(k) or isinstance(k, _trace.Tracer)
-                        for k in key)
+    return builtins.any(
+        _is_array_key(k) or isinstance(k, _trace.Tracer) for k in key
+    )
 
 
 # --- keys --------------------------------------------------------------------
+
 
 class _Adv:
     """One advanced index: an int64 index array (NumPy on the host or a
@@ -77,23 +82,27 @@ def _as_index(k, x):
     if isinstance(k, Array):
         if k._queue_id != x._queue_id:
             from ._errors import ExecutionPlacementError, PLACEMENT_MESSAGE
+
             raise ExecutionPlacementError(
                 f"{PLACEMENT_MESSAGE} The array is on {x.sycl_queue!r} and "
                 f"the index on {k.sycl_queue!r}; migrate the index with "
-                "to_device().")
+                "to_device()."
+            )
         a = k
     else:
         a = np.asarray(k)
-        if a.dtype.kind not in "biu" and not (a.size == 0 and
-                                                a.dtype.kind == "f"):
+        if a.dtype.kind not in "biu" and not (
+            a.size == 0 and a.dtype.kind == "f"
+        ):
             raise IndexError(
-                "arrays used as indices must be of integer (or boolean) "
-                "type")
+                "arrays used as indices must be of integer (or boolean) type"
+            )
         if a.dtype.kind == "f":
             a = a.astype(np.int64)
     if a.dtype.kind not in "biu":
-        raise IndexError("arrays used as indices must be of integer (or "
-                         "boolean) type")
+        raise IndexError(
+            "arrays used as indices must be of integer (or boolean) type"
+        )
     return a
 
 
@@ -104,14 +113,17 @@ def _nonzero_arrays(mask, shape):
     if isinstance(mask, np.ndarray):
         return [_Adv(i.astype(np.int64), True) for i in np.nonzero(mask)]
     from . import _ops
-    flat = _k().flat_true_positions(_ops.reshape(mask, (-1,)) if mask.ndim != 1
-                                 else mask)
+
+    flat = _k().flat_true_positions(
+        _ops.reshape(mask, (-1,)) if mask.ndim != 1 else mask
+    )
     return [_Adv(i, True) for i in unravel(flat, shape)]
 
 
 def unravel(flat, shape):
     """Per-axis coordinates of flat C-order positions (device arrays)."""
     from . import _ops
+
     out = []
     rest = flat
     for d in reversed(shape[1:]):
@@ -137,17 +149,20 @@ def _parse(x, key):
             conv.append(k)
         elif k is Ellipsis:
             if ellipsis_at is not None:
-                raise IndexError("an index can only have a single ellipsis "
-                                 "('...')")
+                raise IndexError(
+                    "an index can only have a single ellipsis ('...')"
+                )
             ellipsis_at = len(conv)
             conv.append(k)
         elif isinstance(k, (bool, np.bool_)):
             conv.append(("bool0", bool(k)))
         elif isinstance(k, _trace.Tracer):
-            raise TracerError("a traced index array cannot index a concrete "
-                              "array")
-        elif _is_array_key(k) or (hasattr(k, "shape") and
-                                   not isinstance(k, np.generic)):
+            raise TracerError(
+                "a traced index array cannot index a concrete array"
+            )
+        elif _is_array_key(k) or (
+            hasattr(k, "shape") and not isinstance(k, np.generic)
+        ):
             a = _as_index(k, x)
             if a.dtype.kind == "b" and a.ndim == 0:
                 conv.append(("bool0", bool(a)))
@@ -160,7 +175,8 @@ def _parse(x, key):
                 raise IndexError(
                     "only integers, slices (`:`), ellipsis (`...`), "
                     "numpy.newaxis (`None`) and integer or boolean arrays "
-                    f"are valid indices, not {type(k).__name__}") from None
+                    f"are valid indices, not {type(k).__name__}"
+                ) from None
 
     def used(c):
         if c is None or c is Ellipsis or isinstance(c, tuple):
@@ -171,33 +187,40 @@ def _parse(x, key):
 
     total = builtins.sum(used(c) for c in conv)
     if total > ndim:
-        raise IndexError(f"too many indices for array: array is "
-                         f"{ndim}-dimensional, but {total} were indexed")
+        raise IndexError(
+            f"too many indices for array: array is "
+            f"{ndim}-dimensional, but {total} were indexed"
+        )
     if ellipsis_at is None:
         conv.append(Ellipsis)
         ellipsis_at = len(conv) - 1
-    conv = (conv[:ellipsis_at] + [slice(None)] * (ndim - total)
-            + conv[ellipsis_at + 1:])
+    conv = (
+        conv[:ellipsis_at]
+        + [slice(None)] * (ndim - total)
+        + conv[ellipsis_at + 1 :]
+    )
     # Second pass: masks become index arrays; entries then map 1:1 onto
     # the axes of the view (None and bool0 make new axes).
     for c in conv:
         if c is None:
             entries.append(None)
         elif isinstance(c, tuple):  # a scalar boolean: a new axis indexed
-            entries.append(("newaxis", _Adv(np.zeros(int(c[1]), np.int64),
-                                            True)))
+            entries.append(
+                ("newaxis", _Adv(np.zeros(int(c[1]), np.int64), True))
+            )
         elif isinstance(c, (int, slice)):
             entries.append(c)
             axis += 1
         elif c.dtype.kind == "b":
-            shape = tuple(x.shape[axis:axis + c.ndim])
+            shape = tuple(x.shape[axis : axis + c.ndim])
             if tuple(c.shape) != shape:
                 for i, (s, m) in enumerate(zip(shape, c.shape)):
                     if s != m:
                         raise IndexError(
                             f"boolean index did not match indexed array "
                             f"along axis {axis + i}; size of axis is {s} "
-                            f"but size of corresponding boolean axis is {m}")
+                            f"but size of corresponding boolean axis is {m}"
+                        )
             entries.extend(_nonzero_arrays(c, shape))
             axis += c.ndim
         else:
@@ -216,10 +239,13 @@ def _normalized(adv, size, axis):
             bad = (a < -size) | (a >= size)
             if bad.any():
                 v = int(a[bad].reshape(-1)[0])
-                raise IndexError(f"index {v} is out of bounds for axis "
-                                 f"{axis} with size {size}")
+                raise IndexError(
+                    f"index {v} is out of bounds for axis "
+                    f"{axis} with size {size}"
+                )
         return np.where(a < 0, a + size, a)
     from . import _ops
+
     if adv.from_mask:
         return _k()._int64(a)
     a = _k()._int64(a)
@@ -227,8 +253,10 @@ def _normalized(adv, size, axis):
         lo, hi = int(_ops.min(a)), int(_ops.max(a))
         for v in (lo, hi):
             if not -size <= v < size:
-                raise IndexError(f"index {v} is out of bounds for axis "
-                                 f"{axis} with size {size}")
+                raise IndexError(
+                    f"index {v} is out of bounds for axis "
+                    f"{axis} with size {size}"
+                )
         if lo < 0:
             a = _ops.where(_ops.less(a, 0), _ops.add(a, size), a)
     return a
@@ -238,7 +266,7 @@ def _plan(x, key):
     """The view, the advanced indices and the result's layout."""
     entries = _parse(x, key)
     basic = []
-    adv = []       # (view axis, _Adv, key position)
+    adv = []  # (view axis, _Adv, key position)
     vaxis = 0
     for pos, e in enumerate(entries):
         if e is None:
@@ -260,8 +288,9 @@ def _plan(x, key):
         else:
             basic.append(e)
             vaxis += 1
-    offset, vshape, vstrides = view_of(x.shape, x._strides, x._offset,
-                                       tuple(basic))
+    offset, vshape, vstrides = view_of(
+        x.shape, x._strides, x._offset, tuple(basic)
+    )
     return offset, vshape, vstrides, adv
 
 
@@ -286,18 +315,29 @@ def _flat_row_index(adv, vshape, like):
         return flat.reshape(-1), bshape, sizes
     from . import _ops
     from ._array import _from_host
-    norm = [_from_host(n, like._queue_id, like._usm_kind)
-            if isinstance(n, np.ndarray) else n for n in norm]
+
+    norm = [
+        _from_host(n, like._queue_id, like._usm_kind)
+        if isinstance(n, np.ndarray)
+        else n
+        for n in norm
+    ]
     flat = None
     for n, s in zip(norm, sizes):
         if flat is None:
             flat = n
         else:
             flat = _ops.add(_ops.multiply(flat, s), n)
-    flat = _ops.broadcast_to(flat, bshape) if tuple(flat.shape) != bshape \
+    flat = (
+        _ops.broadcast_to(flat, bshape)
+        if tuple(flat.shape) != bshape
         else flat
-    return _k()._contiguous(_ops.reshape(_k()._contiguous(flat), (-1,))), bshape, \
-        sizes
+    )
+    return (
+        _k()._contiguous(_ops.reshape(_k()._contiguous(flat), (-1,))),
+        bshape,
+        sizes,
+    )
 
 
 def _adjacent(adv):
@@ -307,14 +347,16 @@ def _adjacent(adv):
 
 def getitem(x, key):
     from . import _ops
+
     offset, vshape, vstrides, adv = _plan(x, key)
     q = x
     flat, bshape, sizes = _flat_row_index(adv, vshape, x)
     adv_axes = [a for a, _, _ in adv]
     rest = [i for i in range(len(vshape)) if i not in adv_axes]
     perm = adv_axes + rest
-    view = x._view(offset, [vshape[i] for i in perm],
-                   [vstrides[i] for i in perm])
+    view = x._view(
+        offset, [vshape[i] for i in perm], [vstrides[i] for i in perm]
+    )
     rows = int(np.prod(sizes, dtype=np.int64))
     rest_shape = [vshape[i] for i in rest]
     cols = int(np.prod(rest_shape, dtype=np.int64))
@@ -322,6 +364,7 @@ def getitem(x, key):
     src2d = src._view(src._offset, [rows, cols], [cols, 1])
     if isinstance(flat, np.ndarray):
         from ._array import _from_host
+
         flat = _from_host(flat, q._queue_id, q._usm_kind)
     out2d = _k().gather_rows(src2d, flat)
     out = _ops.reshape(out2d, tuple(bshape) + tuple(rest_shape))
@@ -330,11 +373,17 @@ def getitem(x, key):
         first = adv_axes[0]
         before = builtins.sum(1 for i in rest if i < first)
         nb = len(bshape)
-        order = (list(range(nb, nb + before)) + list(range(nb))
-                 + list(range(nb + before, out.ndim)))
+        order = (
+            list(range(nb, nb + before))
+            + list(range(nb))
+            + list(range(nb + before, out.ndim))
+        )
         if order != list(range(out.ndim)):
-            out = out._view(out._offset, [out.shape[i] for i in order],
-                            [out._strides[i] for i in order])
+            out = out._view(
+                out._offset,
+                [out.shape[i] for i in order],
+                [out._strides[i] for i in order],
+            )
     return out
 
 
@@ -342,8 +391,12 @@ def _full_mask(x, key):
     """The mask when ``key`` is one boolean array of x's shape."""
     Array = _array_type()
     k = key[0] if isinstance(key, tuple) and len(key) == 1 else key
-    if isinstance(k, (Array, np.ndarray)) and k.dtype == np.bool_ and \
-            tuple(k.shape) == tuple(x.shape) and x.ndim > 0:
+    if (
+        isinstance(k, (Array, np.ndarray))
+        and k.dtype == np.bool_
+        and tuple(k.shape) == tuple(x.shape)
+        and x.ndim > 0
+    ):
         return k
     return None
 
@@ -351,14 +404,18 @@ def _full_mask(x, key):
 def setitem(x, key, value):
     from . import _ops
     from ._array import Array, _from_host
+
     if x._readonly:
         raise ValueError("assignment destination is read-only")
     if isinstance(value, (_trace.Tracer, _trace.ScalarTracer)):
-        raise TracerError("a traced value cannot be stored into a concrete "
-                          "array inside @sluice.jit")
+        raise TracerError(
+            "a traced value cannot be stored into a concrete "
+            "array inside @sluice.jit"
+        )
     mask = _full_mask(x, key)
     scalar = isinstance(value, (bool, int, float, np.generic)) or (
-        isinstance(value, (Array, np.ndarray)) and value.ndim == 0)
+        isinstance(value, (Array, np.ndarray)) and value.ndim == 0
+    )
     if mask is not None and scalar:
         if isinstance(mask, np.ndarray):
             mask = _from_host(mask, x._queue_id, x._usm_kind)
@@ -377,10 +434,12 @@ def setitem(x, key, value):
     if isinstance(value, Array):
         if value._queue_id != x._queue_id:
             from ._errors import ExecutionPlacementError, PLACEMENT_MESSAGE
+
             raise ExecutionPlacementError(
                 f"{PLACEMENT_MESSAGE} The target is on {x.sycl_queue!r} and "
                 f"the value on {value.sycl_queue!r}; migrate the value with "
-                "to_device().")
+                "to_device()."
+            )
         v = value if value.dtype == x.dtype else _ops.astype(value, x.dtype)
     else:
         try:
@@ -389,8 +448,9 @@ def setitem(x, key, value):
                 raise TypeError(host.dtype)
             host = host.astype(x.dtype)
         except (TypeError, ValueError) as e:
-            raise TypeError(f"cannot assign {type(value).__name__} to a "
-                            f"sluice.Array: {e}") from None
+            raise TypeError(
+                f"cannot assign {type(value).__name__} to a sluice.Array: {e}"
+            ) from None
         v = _from_host(host, x._queue_id, x._usm_kind)
     if tuple(v.shape) != shape:
         try:
@@ -401,7 +461,8 @@ def setitem(x, key, value):
             raise ValueError(
                 f"shape mismatch: value array of shape {tuple(v.shape)} "
                 f"could not be broadcast to indexing result of shape "
-                f"{shape}")
+                f"{shape}"
+            )
         v = _ops.broadcast_to(v, shape)
     n = int(np.prod(shape, dtype=np.int64))
     if n == 0:
@@ -425,8 +486,11 @@ def _may_repeat(x, key):
     arrays = []
     for k in keys:
         if isinstance(k, (Array, np.ndarray, list)):
-            dt = k.dtype if isinstance(k, (Array, np.ndarray)) else \
-                np.asarray(k).dtype
+            dt = (
+                k.dtype
+                if isinstance(k, (Array, np.ndarray))
+                else np.asarray(k).dtype
+            )
             if dt.kind != "b":
                 arrays.append(k)
     if not arrays:
@@ -436,8 +500,10 @@ def _may_repeat(x, key):
         if a.size and (a < 0).any() and (a >= 0).any():
             return True
         return a.size > 1 and np.unique(a).size != a.size
-    return builtins.any(int(np.prod(np.shape(a) if not isinstance(a, Array)
-                                    else a.shape)) > 1 for a in arrays)
+    return builtins.any(
+        int(np.prod(np.shape(a) if not isinstance(a, Array) else a.shape)) > 1
+        for a in arrays
+    )
 
 
 def _positions(x):
@@ -445,6 +511,8 @@ def _positions(x):
     position (what ``x[key]`` selects, ``positions[key]`` locates)."""
     from ._creation import arange
     from . import _ops
-    a = arange(x.size, dtype=np.int64, sycl_queue=x.sycl_queue,
-               usm_type=x.usm_type)
+
+    a = arange(
+        x.size, dtype=np.int64, sycl_queue=x.sycl_queue, usm_type=x.usm_type
+    )
     return _ops.reshape(a, tuple(x.shape))

@@ -40,7 +40,7 @@ class Array(_ext.ArrayCore):
 
     @property
     def usm_type(self):
-        """"device", "shared" or "host"."""
+        """ "device", "shared" or "host"."""
         return USM_NAMES[self._usm_kind]
 
     @property
@@ -51,8 +51,10 @@ class Array(_ext.ArrayCore):
 
     @property
     def flags(self):
-        return {"C_CONTIGUOUS": self._c_contiguous,
-                "WRITEABLE": not self._readonly}
+        return {
+            "C_CONTIGUOUS": self._c_contiguous,
+            "WRITEABLE": not self._readonly,
+        }
 
     # --- host conversion ------------------------------------------------------
     def __array__(self, dtype=None, copy=None):
@@ -60,7 +62,8 @@ class Array(_ext.ArrayCore):
             "Implicit conversion of a sluice.Array to a NumPy array is not "
             f"allowed (the data lives on {self.device.filter_string}): use "
             "sluice.asnumpy(x), or numpy.from_dlpack(x) for host-accessible "
-            "memory")
+            "memory"
+        )
 
     def asnumpy(self):
         return asnumpy(self)
@@ -69,7 +72,8 @@ class Array(_ext.ArrayCore):
         if self.size != 1:
             raise ValueError(
                 "only arrays of one element can be converted to Python "
-                f"scalars (this one has shape {self.shape})")
+                f"scalars (this one has shape {self.shape})"
+            )
         return asnumpy(self).reshape(()).item()
 
     def item(self, *args):
@@ -82,7 +86,8 @@ class Array(_ext.ArrayCore):
         if self.size != 1:
             raise ValueError(
                 "The truth value of an array with more than one element is "
-                "ambiguous. Use a.any() or a.all()")
+                "ambiguous. Use a.any() or a.all()"
+            )
         return bool(self._item())
 
     def __float__(self):
@@ -96,8 +101,9 @@ class Array(_ext.ArrayCore):
 
     def __index__(self):
         if self.dtype.kind not in "iu":
-            raise TypeError("only integer scalar arrays can be converted to "
-                            "a scalar index")
+            raise TypeError(
+                "only integer scalar arrays can be converted to a scalar index"
+            )
         return int(self._item())
 
     def __len__(self):
@@ -117,8 +123,10 @@ class Array(_ext.ArrayCore):
         place = q.sycl_device.filter_string
         if q.name:
             place += f" (queue {q.name!r})"
-        return (f"Array({body}, dtype={self.dtype}, device={place}, "
-                f"usm_type={self.usm_type})")
+        return (
+            f"Array({body}, dtype={self.dtype}, device={place}, "
+            f"usm_type={self.usm_type})"
+        )
 
     def __str__(self):
         return str(asnumpy(self))
@@ -135,15 +143,17 @@ class Array(_ext.ArrayCore):
     def __dlpack_device__(self):
         return tuple(self._dlpack_device())
 
-    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None,
-                   copy=None):
+    def __dlpack__(
+        self, *, stream=None, max_version=None, dl_device=None, copy=None
+    ):
         """A DLPack capsule of the array (waits for its data, so a
         consumer's ``stream`` may use it at once). Memory the host can reach
         is exported as CPU memory, so NumPy takes it without a copy; CUDA
         memory as CUDA memory of its device, for PyTorch, CuPy or JAX."""
         if stream is not None and not isinstance(stream, int):
-            raise TypeError(f"stream must be an int or None, not "
-                            f"{type(stream).__name__}")
+            raise TypeError(
+                f"stream must be an int or None, not {type(stream).__name__}"
+            )
         versioned = max_version is not None and tuple(max_version)[0] >= 1
         own = self.__dlpack_device__()
         if dl_device is None and own[0] == _DL_ONEAPI:
@@ -152,16 +162,25 @@ class Array(_ext.ArrayCore):
                 ", which the host cannot read: ask for a copy with "
                 "dl_device=(1, 0), or share it through "
                 "__sycl_usm_array_interface__ (for MPI: stage it with "
-                "sluice.distributed.staged(x))")
-        if dl_device is not None and tuple(dl_device) != own and \
-                not (own[0] == _DL_CUDA_MANAGED and
-                     tuple(dl_device) == (_DL_CUDA, own[1])):
+                "sluice.distributed.staged(x))"
+            )
+        if (
+            dl_device is not None
+            and tuple(dl_device) != own
+            and not (
+                own[0] == _DL_CUDA_MANAGED
+                and tuple(dl_device) == (_DL_CUDA, own[1])
+            )
+        ):
             if tuple(dl_device)[0] != 1:
-                raise BufferError(f"cannot export to DLPack device "
-                                  f"{tuple(dl_device)}")
+                raise BufferError(
+                    f"cannot export to DLPack device {tuple(dl_device)}"
+                )
             if copy is False:
-                raise BufferError("exporting to the CPU needs a copy, and "
-                                  "copy=False forbids it")
+                raise BufferError(
+                    "exporting to the CPU needs a copy, and "
+                    "copy=False forbids it"
+                )
             host = asnumpy(self)
             kw = {"max_version": max_version} if versioned else {}
             return host.__dlpack__(**kw)
@@ -175,7 +194,6 @@ ndarray = Array
 _ext.set_array_type(Array)
 
 
-
 def _broadcast_view(src, shape):
     """A view of ``src`` broadcast to ``shape`` (zero strides)."""
     shape = tuple(shape)
@@ -185,13 +203,17 @@ def _broadcast_view(src, shape):
     except ValueError:
         ok = False
     if not ok:
-        raise ValueError(f"could not broadcast input array from shape "
-                         f"{sshape} into shape {shape}")
+        raise ValueError(
+            f"could not broadcast input array from shape "
+            f"{sshape} into shape {shape}"
+        )
     if sshape == shape:
         return src
     pad = len(shape) - len(sshape)
-    strides = [0] * pad + [0 if (d == 1 and t != 1) else s for d, s, t in
-                           zip(sshape, src._strides, shape[pad:])]
+    strides = [0] * pad + [
+        0 if (d == 1 and t != 1) else s
+        for d, s, t in zip(sshape, src._strides, shape[pad:])
+    ]
     return src._view(src._offset, list(shape), strides)
 
 
@@ -201,8 +223,13 @@ def _from_host(host, qid, kind):
     dt = _dtypes.to_dtype(host.dtype)
     _dtypes.check_supported(dt, queue_info(_queue_from_id(qid)))
     host = np.asarray(host, dtype=dt, order="C")
-    return _ext.from_host(qid, kind, _dtypes.CODES[dt], list(host.shape),
-                          host.reshape(-1).view(np.uint8))
+    return _ext.from_host(
+        qid,
+        kind,
+        _dtypes.CODES[dt],
+        list(host.shape),
+        host.reshape(-1).view(np.uint8),
+    )
 
 
 def asnumpy(x, order="C"):
@@ -213,8 +240,10 @@ def asnumpy(x, order="C"):
         x._to_host(out.reshape(-1).view(np.uint8))
         return out
     if isinstance(x, (Tracer, ScalarTracer)):
-        raise TracerError("asnumpy() of a traced value inside @sluice.jit: "
-                          "return the array and convert the result")
+        raise TracerError(
+            "asnumpy() of a traced value inside @sluice.jit: "
+            "return the array and convert the result"
+        )
     return np.asarray(x, order=order)
 
 
@@ -256,8 +285,10 @@ def from_dlpack(x, /, *, device=None, copy=None):
         copied = False
     else:
         if not hasattr(x, "__dlpack__"):
-            raise TypeError(f"{type(x).__name__} does not support DLPack "
-                            "(it has no __dlpack__)")
+            raise TypeError(
+                f"{type(x).__name__} does not support DLPack "
+                "(it has no __dlpack__)"
+            )
         kw = {}
         dev = _producer_device(x)
         if dev is not None and dev[0] in (_DL_CUDA, _DL_CUDA_MANAGED):
@@ -275,8 +306,10 @@ def from_dlpack(x, /, *, device=None, copy=None):
         q = _coerce_device(device).sycl_queue
         if q._id != arr._queue_id:
             if copy is False:
-                raise ValueError("the array is not on the requested device "
-                                 "and copy=False forbids moving it")
+                raise ValueError(
+                    "the array is not on the requested device "
+                    "and copy=False forbids moving it"
+                )
             return arr.to_device(q)
     if copy and not copied:
         return arr.copy()

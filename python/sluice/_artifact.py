@@ -27,12 +27,17 @@ from . import _dtypes
 from . import _sluice as _ext
 from ._array import Array, _from_host
 from ._device import _queue_from_id
-from ._errors import (PLACEMENT_MESSAGE, ArtifactError, DeviceNotFoundError,
-                      ExecutionPlacementError)
+from ._errors import (
+    PLACEMENT_MESSAGE,
+    ArtifactError,
+    DeviceNotFoundError,
+    ExecutionPlacementError,
+)
 from ._placement import USM_KINDS, USM_NAMES
 
 ProgramValue = collections.namedtuple(
-    "ProgramValue", ["dtype", "shape", "queue", "usm_type"])
+    "ProgramValue", ["dtype", "shape", "queue", "usm_type"]
+)
 ProgramValue.__doc__ = """An argument or result of a LoadedProgram: its
 NumPy dtype; for arrays the shape (None for a dynamic size), the
 sluice.Queue and the USM kind ("device", "shared", "host"); for scalars
@@ -40,15 +45,20 @@ shape, queue and usm_type are None."""
 
 
 def _shape_text(shape):
-    return "(" + ", ".join("?" if d is None else str(d) for d in shape) + \
-        (",)" if len(shape) == 1 else ")")
+    return (
+        "("
+        + ", ".join("?" if d is None else str(d) for d in shape)
+        + (",)" if len(shape) == 1 else ")")
+    )
 
 
 def _value_text(v):
     if v.shape is None:
         return f"a scalar of dtype {v.dtype}"
-    return (f"an array of dtype {v.dtype} and shape {_shape_text(v.shape)} "
-            f"on {v.queue!r} ({v.usm_type})")
+    return (
+        f"an array of dtype {v.dtype} and shape {_shape_text(v.shape)} "
+        f"on {v.queue!r} ({v.usm_type})"
+    )
 
 
 class LoadedProgram:
@@ -68,8 +78,18 @@ class LoadedProgram:
     ``compiler_version``, ``args`` and ``results`` (ProgramValue tuples).
     """
 
-    __slots__ = ("name", "signature", "path", "compiler_version", "args",
-                 "results", "_program", "_convert", "_single", "_count")
+    __slots__ = (
+        "name",
+        "signature",
+        "path",
+        "compiler_version",
+        "args",
+        "results",
+        "_program",
+        "_convert",
+        "_single",
+        "_count",
+    )
 
     def __init__(self, path, version, entry):
         name, text, address, args, results = entry
@@ -80,14 +100,19 @@ class LoadedProgram:
         if not any(v[0] for v in list(args) + list(results)):
             raise ArtifactError(
                 f"'{path}': entry point @{name} ({text}) takes and returns no "
-                "arrays; sluice runs programs on the queues of their arrays")
+                "arrays; sluice runs programs on the queues of their arrays"
+            )
         specs = {}
         self.args = tuple(self._value(v, path, name, specs) for v in args)
-        self.results = tuple(self._value(v, path, name, specs)
-                             for v in results)
+        self.results = tuple(
+            self._value(v, path, name, specs) for v in results
+        )
         self._program = _ext.Program(
-            address, [specs[id(v)] for v in self.args],
-            [specs[id(v)] for v in self.results], name)
+            address,
+            [specs[id(v)] for v in self.args],
+            [specs[id(v)] for v in self.results],
+            name,
+        )
         # Arguments that may need converting before the call (NumPy arrays
         # are copied in, NumPy scalars become Python numbers): all of them.
         self._convert = tuple(range(len(self.args)))
@@ -103,17 +128,23 @@ class LoadedProgram:
             specs[id(value)] = (False, code, [], 0, 0)
             return value
         if kind not in USM_NAMES:
-            raise ArtifactError(f"'{path}': entry point @{name} has an "
-                                f"array of unknown USM kind {kind}")
+            raise ArtifactError(
+                f"'{path}': entry point @{name} has an "
+                f"array of unknown USM kind {kind}"
+            )
         try:
             qid = _ext.get_queue(device, queue_name)
         except DeviceNotFoundError as e:
             raise DeviceNotFoundError(
                 f"'{path}': entry point @{name} runs on device {device}, "
-                f"which this machine does not have ({e})") from None
-        value = ProgramValue(dtype, tuple(None if d < 0 else d
-                                          for d in shape),
-                             _queue_from_id(qid), USM_NAMES[kind])
+                f"which this machine does not have ({e})"
+            ) from None
+        value = ProgramValue(
+            dtype,
+            tuple(None if d < 0 else d for d in shape),
+            _queue_from_id(qid),
+            USM_NAMES[kind],
+        )
         specs[id(value)] = (True, code, list(shape), qid, kind)
         return value
 
@@ -121,7 +152,8 @@ class LoadedProgram:
         if len(args) != len(self.args):
             raise TypeError(
                 f"{self.name} takes {len(self.args)} arguments "
-                f"({self.signature}), {len(args)} were given")
+                f"({self.signature}), {len(args)} were given"
+            )
         leaves = list(args)
         for i in self._convert:
             a = leaves[i]
@@ -135,8 +167,9 @@ class LoadedProgram:
             elif isinstance(a, (np.ndarray, np.generic)):
                 a = np.asarray(a)
                 self._check_array(i, a, spec)
-                leaves[i] = _from_host(a, spec.queue._id,
-                                       USM_KINDS[spec.usm_type])
+                leaves[i] = _from_host(
+                    a, spec.queue._id, USM_KINDS[spec.usm_type]
+                )
         try:
             results = self._program(leaves)
         except (TypeError, ValueError):
@@ -150,42 +183,56 @@ class LoadedProgram:
         """TypeError unless array `a` (sluice or NumPy) has the dtype and
         shape of argument `i`."""
         shape = tuple(a.shape)
-        if a.dtype != spec.dtype or len(shape) != len(spec.shape) or any(
+        if (
+            a.dtype != spec.dtype
+            or len(shape) != len(spec.shape)
+            or any(
                 want is not None and want != got
-                for want, got in zip(spec.shape, shape)):
+                for want, got in zip(spec.shape, shape)
+            )
+        ):
             raise TypeError(
                 f"{self.name}: argument {i} has dtype {a.dtype} and shape "
                 f"{_shape_text(shape)}; the program takes "
-                f"{_value_text(spec)}")
+                f"{_value_text(spec)}"
+            )
 
     def _diagnose(self, leaves):
         for i, (a, spec) in enumerate(zip(leaves, self.args)):
             if spec.shape is None:
-                if isinstance(a, int) or (isinstance(a, float) and
-                                          spec.dtype.kind in "fb"):
+                if isinstance(a, int) or (
+                    isinstance(a, float) and spec.dtype.kind in "fb"
+                ):
                     continue
-                what = (f"the float {a!r}" if isinstance(a, float) else
-                        f"of type {type(a).__name__}")
+                what = (
+                    f"the float {a!r}"
+                    if isinstance(a, float)
+                    else f"of type {type(a).__name__}"
+                )
                 raise TypeError(
                     f"{self.name}: argument {i} is {what}; the program "
-                    f"takes {_value_text(spec)}")
+                    f"takes {_value_text(spec)}"
+                )
             if not isinstance(a, Array):
                 raise TypeError(
                     f"{self.name}: argument {i} is of type "
                     f"{type(a).__name__}; the program takes "
-                    f"{_value_text(spec)} (a sluice.Array or a NumPy array)")
+                    f"{_value_text(spec)} (a sluice.Array or a NumPy array)"
+                )
             self._check_array(i, a, spec)
-            if a._queue_id != spec.queue._id or \
-                    a._usm_kind != USM_KINDS[spec.usm_type]:
+            if (
+                a._queue_id != spec.queue._id
+                or a._usm_kind != USM_KINDS[spec.usm_type]
+            ):
                 raise ExecutionPlacementError(
                     f"{PLACEMENT_MESSAGE} {self.name}: argument {i} is on "
                     f"{a.sycl_queue!r} ({a.usm_type}); the program was "
                     f"compiled for {spec.queue!r} ({spec.usm_type}): move it "
-                    "with to_device / asarray(..., usm_type=...)")
+                    "with to_device / asarray(..., usm_type=...)"
+                )
 
     def __repr__(self):
-        return (f"<sluice.LoadedProgram {self.signature} from "
-                f"'{self.path}'>")
+        return f"<sluice.LoadedProgram {self.signature} from '{self.path}'>"
 
 
 class _Artifact:
@@ -207,7 +254,8 @@ class _Artifact:
             if name not in self.entries:
                 raise ArtifactError(
                     f"'{self.path}' has no entry point @{name} (it has "
-                    f"{self._names()})")
+                    f"{self._names()})"
+                )
             return name
         if "main" in self.entries:
             return "main"
@@ -217,7 +265,8 @@ class _Artifact:
             raise ArtifactError(f"'{self.path}' has no entry points")
         raise ArtifactError(
             f"'{self.path}' has several entry points ({self._names()}): "
-            "name the one to run, sluice.load(path, name=...)")
+            "name the one to run, sluice.load(path, name=...)"
+        )
 
     def program(self, name):
         name = self.find(name)
@@ -275,8 +324,9 @@ def load(path, name=None):
     if not isinstance(path, str):
         path = os.fsdecode(path)
     if name is not None and not isinstance(name, str):
-        raise TypeError(f"the entry point name must be a string, not "
-                        f"{type(name).__name__}")
+        raise TypeError(
+            f"the entry point name must be a string, not {type(name).__name__}"
+        )
     real = os.path.realpath(path)
     st = os.stat(real)  # FileNotFoundError, PermissionError
     if stat.S_ISDIR(st.st_mode):
@@ -300,9 +350,12 @@ def entry_name(name, explicit):
     if _NAME.match(name):
         return name
     if explicit:
-        raise ValueError(f"entry point name {name!r} is not an identifier "
-                         "(letters, digits and _, not starting with a "
-                         "digit)")
-    cleaned = re.sub(r"[^A-Za-z0-9_]", "_", name.encode(
-        "ascii", "replace").decode())
+        raise ValueError(
+            f"entry point name {name!r} is not an identifier "
+            "(letters, digits and _, not starting with a "
+            "digit)"
+        )
+    cleaned = re.sub(
+        r"[^A-Za-z0-9_]", "_", name.encode("ascii", "replace").decode()
+    )
     return cleaned if _NAME.match(cleaned) else "_" + cleaned

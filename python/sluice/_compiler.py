@@ -18,13 +18,20 @@ from . import _sluice as _ext
 from ._errors import CompileError, ExecutionPlacementError
 
 # Stages of sluice-c/Compiler.h (SluiceCompileStage).
-STAGES = {"input": 0, "placed": 1, "fused": 2, "kernels": 3,
-          "binaries": 4, "llvm": 5}
+STAGES = {
+    "input": 0,
+    "placed": 1,
+    "fused": 2,
+    "kernels": 3,
+    "binaries": 4,
+    "llvm": 5,
+}
 
 DEFAULT_FLAGS = ("--device=none", "--fusion", "-O3", "--workgroup-size=256")
 
 Diagnostic = collections.namedtuple(
-    "Diagnostic", ["severity", "location", "message"])
+    "Diagnostic", ["severity", "location", "message"]
+)
 _SEVERITIES = ("error", "warning", "note", "remark")
 
 # What happened, for tests and the benchmark: programs compiled, loaded from
@@ -60,10 +67,13 @@ def _build_stamp():
     rebuilt or reinstalled compiler never gets the cached artifacts of
     another one under an unchanged version number."""
     import glob
+
     here = os.path.dirname(os.path.abspath(_ext.__file__))
     files = [_ext.__file__] + sorted(
-        glob.glob(os.path.join(here, "**", "libsluice-compiler*.so*"),
-                  recursive=True))
+        glob.glob(
+            os.path.join(here, "**", "libsluice-compiler*.so*"), recursive=True
+        )
+    )
     parts = []
     for f in files:
         try:
@@ -74,7 +84,6 @@ def _build_stamp():
     return " [" + ",".join(parts) + "]"
 
 
-
 def cache_dir():
     """The directory of the disk cache, or None when it is off."""
     d = os.environ.get("SLUICE_CACHE_DIR")
@@ -83,7 +92,8 @@ def cache_dir():
             return None
         return d
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(
-        os.path.expanduser("~"), ".cache")
+        os.path.expanduser("~"), ".cache"
+    )
     return os.path.join(base, "sluice")
 
 
@@ -97,9 +107,12 @@ def _parse_location(text):
 
 
 def diagnostics(result):
-    return [Diagnostic(_SEVERITIES[s] if 0 <= s < 4 else str(s),
-                       _parse_location(loc), msg)
-            for s, loc, msg in result["diagnostics"]]
+    return [
+        Diagnostic(
+            _SEVERITIES[s] if 0 <= s < 4 else str(s), _parse_location(loc), msg
+        )
+        for s, loc, msg in result["diagnostics"]
+    ]
 
 
 def _format(d):
@@ -136,27 +149,31 @@ def target_id():
     global _target
     if _target is None:
         import platform
+
         cpu = ""
         try:
             with open("/proc/cpuinfo") as fh:
                 seen = set()
                 for line in fh:
                     k = line.split(":", 1)[0].strip()
-                    if k in ("model name", "flags", "Features", "CPU part") \
-                            and k not in seen:
+                    if (
+                        k in ("model name", "flags", "Features", "CPU part")
+                        and k not in seen
+                    ):
                         seen.add(k)
                         cpu += line
         except OSError:
             pass
-        _target = f"{platform.machine()} {platform.system()} " + \
-            hashlib.sha256(cpu.encode()).hexdigest()[:16]
+        _target = (
+            f"{platform.machine()} {platform.system()} "
+            + hashlib.sha256(cpu.encode()).hexdigest()[:16]
+        )
     return _target
 
 
 def _key(keytext, flags):
     h = hashlib.sha256()
-    for part in (version(), _stamp(), target_id(), "\0".join(flags),
-                 keytext):
+    for part in (version(), _stamp(), target_id(), "\0".join(flags), keytext):
         h.update(part.encode())
         h.update(b"\1")
     return h.hexdigest()
@@ -186,8 +203,7 @@ def compile_text(text, keytext, flags=(), name="program"):
                 stats["disk"] += 1
                 _entries[key] = r["entry"]
                 return r["entry"]
-        r = _ext.compile_program(text, name, list(flags), "main", [], True,
-                                 "")
+        r = _ext.compile_program(text, name, list(flags), "main", [], True, "")
         if not r["ok"]:
             raise error_from(r, name)
         entry = r["entry"]
@@ -210,8 +226,10 @@ def _write_artifact_later(text, name, flags, path):
     if _writer is None:
         import atexit
         import concurrent.futures
+
         _writer = concurrent.futures.ThreadPoolExecutor(
-            max_workers=1, thread_name_prefix="sluice-cache")
+            max_workers=1, thread_name_prefix="sluice-cache"
+        )
         atexit.register(flush_cache_writes)
     _pending[:] = [f for f in _pending if not f.done()]
     _pending.append(_writer.submit(_write_artifact, text, name, flags, path))
@@ -225,8 +243,9 @@ def _write_artifact(text, name, flags, path):
     except OSError:
         return False  # an unwritable cache is not an error
     try:
-        r = _ext.compile_program(text, name, list(flags), "main", [], False,
-                                 tmp, 1)
+        r = _ext.compile_program(
+            text, name, list(flags), "main", [], False, tmp, 1
+        )
         if not r["ok"]:
             return False
         os.replace(tmp, path)
@@ -251,8 +270,9 @@ def write_artifact(text, path, flags=(), name="program"):
     keeps its mapping intact."""
     flags = DEFAULT_FLAGS + tuple(flags)
     directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".sluice-", suffix=".so.tmp",
-                               dir=directory)
+    fd, tmp = tempfile.mkstemp(
+        prefix=".sluice-", suffix=".so.tmp", dir=directory
+    )
     os.close(fd)
     try:
         r = _ext.compile_program(text, name, list(flags), "", [], False, tmp)
@@ -269,11 +289,13 @@ def write_artifact(text, path, flags=(), name="program"):
 def lower_text(text, stage, flags=(), name="program"):
     """The IR of ``text`` after ``stage`` (a name of STAGES)."""
     if stage not in STAGES:
-        raise ValueError(f"unknown stage {stage!r}: expected one of "
-                         f"{', '.join(STAGES)}")
+        raise ValueError(
+            f"unknown stage {stage!r}: expected one of {', '.join(STAGES)}"
+        )
     flags = DEFAULT_FLAGS + tuple(flags)
-    r = _ext.compile_program(text, name, list(flags), "main",
-                             [STAGES[stage]], False, "")
+    r = _ext.compile_program(
+        text, name, list(flags), "main", [STAGES[stage]], False, ""
+    )
     if not r["ok"]:
         raise error_from(r, name)
     return r["ir"][STAGES[stage]]
@@ -282,17 +304,28 @@ def lower_text(text, stage, flags=(), name="program"):
 def _spec(value):
     from ._ir import ArrayT
     from ._dtypes import CODES
+
     t = value.type
     if isinstance(t, ArrayT):
-        return (True, CODES[t.dtype], [-1 if d is None else d
-                                       for d in t.shape], t.qid, t.kind)
+        return (
+            True,
+            CODES[t.dtype],
+            [-1 if d is None else d for d in t.shape],
+            t.qid,
+            t.kind,
+        )
     return (False, CODES[t.dtype], [], 0, 0)
 
 
 def compile_function(fb, name="program", flags=()):
     """A callable _sluice.Program for the function a FunctionBuilder
     holds."""
-    entry = compile_text(fb.render(locations=True),
-                         fb.render(locations=False), flags, name)
-    return _ext.Program(entry, [_spec(a) for a in fb.args],
-                        [_spec(r) for r in fb.results], name)
+    entry = compile_text(
+        fb.render(locations=True), fb.render(locations=False), flags, name
+    )
+    return _ext.Program(
+        entry,
+        [_spec(a) for a in fb.args],
+        [_spec(r) for r in fb.results],
+        name,
+    )

@@ -21,6 +21,7 @@ def _array_operand(name, x):
     o = _dispatch._operand(x)
     if not o.is_usm:
         from ._creation import asarray
+
         x = asarray(x)
         o = _dispatch._operand(x)
     return x, o
@@ -36,8 +37,11 @@ def _part_op(usm_op, x, in_dt, out_dt):
         rt = _ir.ArrayT(out_dt, vals[0].type.shape, qid, kind)
         return [_ir.elementwise(fb, usm_op, vals, rt)]
 
-    return _dispatch._single(_dispatch._execute(
-        ("cplx", usm_op, out_dt), [o], [in_dt], emit, [o.shape], qid, kind))
+    return _dispatch._single(
+        _dispatch._execute(
+            ("cplx", usm_op, out_dt), [o], [in_dt], emit, [o.shape], qid, kind
+        )
+    )
 
 
 def _part_dtype(dt):
@@ -57,6 +61,7 @@ def imag(x):
     x, o = _array_operand("imag", x)
     if o.dtype.kind != "c":
         from ._creation import zeros_like
+
         return zeros_like(x)
     return _part_op("imag", x, o.dtype, _part_dtype(o.dtype))
 
@@ -78,8 +83,10 @@ def _float_of(o):
     if o.dtype.kind == "f":
         return o.dtype
     from ._device import _queue_from_id, queue_info
-    return _dtypes.fit_device(_dtypes.float64,
-                              queue_info(_queue_from_id(o.qid)))
+
+    return _dtypes.fit_device(
+        _dtypes.float64, queue_info(_queue_from_id(o.qid))
+    )
 
 
 def angle(z, deg=False):
@@ -106,14 +113,27 @@ def _from_parts(re, im):
     cdt = _dtypes.complex64 if dt == _dtypes.float32 else _dtypes.complex128
 
     def emit(fb, vals):
-        rt = _ir.ArrayT(cdt, _dispatch._broadcast_types(
-            [v.type.shape for v in vals if isinstance(v.type, _ir.ArrayT)]),
-            qid, kind)
+        rt = _ir.ArrayT(
+            cdt,
+            _dispatch._broadcast_types(
+                [v.type.shape for v in vals if isinstance(v.type, _ir.ArrayT)]
+            ),
+            qid,
+            kind,
+        )
         return [_ir.elementwise(fb, "complex", vals, rt)]
 
-    return _dispatch._single(_dispatch._execute(
-        ("cplx", "complex", cdt), [ore, oim], [dt, dt], emit, [shape], qid,
-        kind))
+    return _dispatch._single(
+        _dispatch._execute(
+            ("cplx", "complex", cdt),
+            [ore, oim],
+            [dt, dt],
+            emit,
+            [shape],
+            qid,
+            kind,
+        )
+    )
 
 
 def proj(z):
@@ -125,17 +145,20 @@ def proj(z):
         return _ops.copy(z)
     re, im = real(z), imag(z)
     inf = float("inf")
-    infinite = _ops.logical_or(_ops.equal(_ops.absolute(re), inf),
-                               _ops.equal(_ops.absolute(im), inf))
+    infinite = _ops.logical_or(
+        _ops.equal(_ops.absolute(re), inf), _ops.equal(_ops.absolute(im), inf)
+    )
     # copysign(0, im) without copysign: -0.0 where im is negative or -0.0.
-    neg = _ops.less(_ops.divide(1.0, _ops.where(_ops.equal(im, 0.0), im,
-                                                1.0)), 0.0)
+    neg = _ops.less(
+        _ops.divide(1.0, _ops.where(_ops.equal(im, 0.0), im, 1.0)), 0.0
+    )
     neg = _ops.logical_or(neg, _ops.less(im, 0.0))
     zero = _ops.where(neg, -0.0, 0.0)
     if zero.dtype != re.dtype:
         zero = _ops.astype(zero, re.dtype)
-    projected = _from_parts(_ops.where(infinite, inf, re),
-                            _ops.where(infinite, zero, im))
+    projected = _from_parts(
+        _ops.where(infinite, inf, re), _ops.where(infinite, zero, im)
+    )
     return projected
 
 
@@ -157,6 +180,7 @@ def iscomplex(x):
     x, o = _array_operand("iscomplex", x)
     if o.dtype.kind != "c":
         from ._creation import zeros_like
+
         return zeros_like(x, dtype=_dtypes.bool_)
     return _ops.not_equal(imag(x), 0)
 
@@ -166,23 +190,37 @@ def isreal(x):
     x, o = _array_operand("isreal", x)
     if o.dtype.kind != "c":
         from ._creation import ones_like
+
         return ones_like(x, dtype=_dtypes.bool_)
     return _ops.equal(imag(x), 0)
 
 
 # Functions of an order that complex numbers do not have (the Array API's
 # rule; NumPy orders them lexicographically).
-UNORDERED = frozenset({"less", "less_equal", "greater", "greater_equal",
-                       "maximum", "minimum", "max", "min"})
+UNORDERED = frozenset(
+    {
+        "less",
+        "less_equal",
+        "greater",
+        "greater_equal",
+        "maximum",
+        "minimum",
+        "max",
+        "min",
+    }
+)
 
 
 def reject_ordering(name, dt):
-    raise TypeError(f"sluice.{name} is not defined for complex numbers "
-                    f"({dt}): they have no order; compare real parts or "
-                    "absolute values instead")
+    raise TypeError(
+        f"sluice.{name} is not defined for complex numbers "
+        f"({dt}): they have no order; compare real parts or "
+        "absolute values instead"
+    )
 
 
 # --- reductions of complex arrays ------------------------------------------------
+
 
 def _reduced(o, axis):
     """(axes, kept axes, number of reduced elements) of a reduction."""
@@ -204,24 +242,35 @@ def prod(x, axis=None, keepdims=False):
     if not axes:
         return _ops.copy(x)
     rest = tuple(o.shape[i] for i in kept)
-    y = _ops.transpose(x, tuple(kept) + axes) if kept + list(axes) != \
-        list(range(len(o.shape))) else x
+    y = (
+        _ops.transpose(x, tuple(kept) + axes)
+        if kept + list(axes) != list(range(len(o.shape)))
+        else x
+    )
     y = _ops.reshape(y, rest + (n,))
-    shape = tuple(1 if i in axes else d for i, d in enumerate(o.shape)
-                  if keepdims or i not in axes)
+    shape = tuple(
+        1 if i in axes else d
+        for i, d in enumerate(o.shape)
+        if keepdims or i not in axes
+    )
     if n == 0:
         from ._creation import ones
         from ._device import _queue_from_id
-        return ones(shape, dtype=o.dtype, sycl_queue=_queue_from_id(o.qid),
-                    usm_type={1: "device", 2: "shared", 3: "host"}[o.usm])
+
+        return ones(
+            shape,
+            dtype=o.dtype,
+            sycl_queue=_queue_from_id(o.qid),
+            usm_type={1: "device", 2: "shared", 3: "host"}[o.usm],
+        )
     m = 1
     while m < n:
         m *= 2
     if m != n:
         from ._manipulation import concatenate
+
         one = _ops.where(True, complex(1.0), y[..., :1])
-        y = concatenate([y, _ops.broadcast_to(one, rest + (m - n,))],
-                        axis=-1)
+        y = concatenate([y, _ops.broadcast_to(one, rest + (m - n,))], axis=-1)
     while m > 1:
         m //= 2
         y = _ops.multiply(y[..., :m], y[..., m:])
@@ -255,8 +304,9 @@ def _count(x, where, axis, keepdims, dt):
     element, as ``dt``."""
     ones = _ops.where(where, 1.0, 0.0)
     ones = _ops.broadcast_to(ones, tuple(x.shape))
-    return _ops.astype(_ops.sum(ones, axis=axis, keepdims=keepdims), dt,
-                       copy=False)
+    return _ops.astype(
+        _ops.sum(ones, axis=axis, keepdims=keepdims), dt, copy=False
+    )
 
 
 def masked_mean(x, where, axis, keepdims, dt):

@@ -44,8 +44,9 @@ def _check_like(like):
     if like is None:
         return None
     if not hasattr(like, "sycl_queue"):
-        raise TypeError("like= must be a sluice.Array or None, not "
-                        f"{type(like).__name__}")
+        raise TypeError(
+            f"like= must be a sluice.Array or None, not {type(like).__name__}"
+        )
     return like
 
 
@@ -57,10 +58,10 @@ def _check_order(shape, order):
     if order in ("F", "f"):
         if sum(1 for d in shape if d > 1) <= 1:
             return shape
-        raise NotImplementedError("sluice arrays are C-ordered: order='F' "
-                                  "is not supported")
-    raise ValueError(f"order must be one of 'C', 'F', 'A', 'K', not "
-                     f"{order!r}")
+        raise NotImplementedError(
+            "sluice arrays are C-ordered: order='F' is not supported"
+        )
+    raise ValueError(f"order must be one of 'C', 'F', 'A', 'K', not {order!r}")
 
 
 def _default_dtype(q, kind="f"):
@@ -86,9 +87,16 @@ def _fill_value_dtype(value, q):
     raise TypeError(f"fill value must be a scalar, not {type(value).__name__}")
 
 
-def empty(shape, dtype=None, order="C", *, like=None, device=None,
-          usm_type="device",
-          sycl_queue=None):
+def empty(
+    shape,
+    dtype=None,
+    order="C",
+    *,
+    like=None,
+    device=None,
+    usm_type="device",
+    sycl_queue=None,
+):
     """An uninitialised array."""
     shape = _check_order(_shape_tuple(shape), order)
     q, kind = _placement(device, usm_type, sycl_queue, _check_like(like))
@@ -96,13 +104,23 @@ def empty(shape, dtype=None, order="C", *, like=None, device=None,
     _dtypes.check_supported(dt, queue_info(q))
     tr = _trace.current()
     if tr is not None:
-        return full(shape, 0, dtype=dt, sycl_queue=q,
-                    usm_type=usm_type or "device")
+        return full(
+            shape, 0, dtype=dt, sycl_queue=q, usm_type=usm_type or "device"
+        )
     return _ext.empty(q._id, kind, _dtypes.CODES[dt], list(shape))
 
 
-def full(shape, fill_value, dtype=None, order="C", *, like=None,
-         device=None, usm_type=None, sycl_queue=None):
+def full(
+    shape,
+    fill_value,
+    dtype=None,
+    order="C",
+    *,
+    like=None,
+    device=None,
+    usm_type=None,
+    sycl_queue=None,
+):
     """An array with every element ``fill_value``."""
     shape = _check_order(_shape_tuple(shape), order)
     like = _check_like(like)
@@ -110,25 +128,34 @@ def full(shape, fill_value, dtype=None, order="C", *, like=None,
         sycl_queue = like.sycl_queue
     if isinstance(fill_value, Array):
         if fill_value.size != 1:
-            raise ValueError("fill_value must be a scalar or a one-element "
-                             "array")
+            raise ValueError(
+                "fill_value must be a scalar or a one-element array"
+            )
         if device is None and sycl_queue is None:
             sycl_queue = fill_value.sycl_queue
         fill_value = fill_value._item()
     q, kind = _placement(device, usm_type, sycl_queue)
-    dt = _dtypes.to_dtype(dtype) if dtype is not None else _fill_value_dtype(
-        fill_value, q)
+    dt = (
+        _dtypes.to_dtype(dtype)
+        if dtype is not None
+        else _fill_value_dtype(fill_value, q)
+    )
     _dtypes.check_supported(dt, queue_info(q))
     if isinstance(fill_value, np.generic):
         fill_value = fill_value.item()
-    if isinstance(fill_value, float) and dt.kind in "iu" and \
-            not math.isfinite(fill_value):
+    if (
+        isinstance(fill_value, float)
+        and dt.kind in "iu"
+        and not math.isfinite(fill_value)
+    ):
         if math.isnan(fill_value):  # NumPy's errors
             raise ValueError("cannot convert float NaN to integer")
         raise OverflowError("cannot convert float infinity to integer")
-    value = np.asarray(fill_value, dtype=dt) if not isinstance(
-        fill_value, float) or dt.kind == "f" else np.asarray(
-            fill_value).astype(dt)
+    value = (
+        np.asarray(fill_value, dtype=dt)
+        if not isinstance(fill_value, float) or dt.kind == "f"
+        else np.asarray(fill_value).astype(dt)
+    )
     tr = _trace.current()
     if tr is not None:
         return _traced_full(tr, shape, value, dt, q, kind)
@@ -142,28 +169,47 @@ def _traced_full(tr, shape, value, dt, q, kind):
     loc = _trace.user_location()
     t = _ir.ArrayT(dt, shape, q._id, kind)
     if dt.kind == "c":  # a 0-d constant, broadcast
-        c = _ir.array_constant(fb, np.asarray(value, dtype=dt), q._id, kind,
-                               loc)
+        c = _ir.array_constant(
+            fb, np.asarray(value, dtype=dt), q._id, kind, loc
+        )
         return _trace.Tracer(_ir.broadcast_to(fb, c, t, loc=loc), tr)
     if dt.kind == "u":
-        c = _ir.arith_constant(fb, value.astype(f"i{dt.itemsize}").item(),
-                               np.dtype(f"i{dt.itemsize}"), loc)
+        c = _ir.arith_constant(
+            fb,
+            value.astype(f"i{dt.itemsize}").item(),
+            np.dtype(f"i{dt.itemsize}"),
+            loc,
+        )
     else:
         c = _ir.arith_constant(fb, value.item(), dt, loc)
     return _trace.Tracer(_ir.full(fb, c, t, loc=loc), tr)
 
 
-def zeros(shape, dtype=None, order="C", *, like=None, device=None,
-          usm_type="device",
-          sycl_queue=None):
+def zeros(
+    shape,
+    dtype=None,
+    order="C",
+    *,
+    like=None,
+    device=None,
+    usm_type="device",
+    sycl_queue=None,
+):
     q, _ = _placement(device, usm_type, sycl_queue, _check_like(like))
     dt = _dtypes.to_dtype(dtype) if dtype is not None else _default_dtype(q)
     return full(shape, 0, dt, order, sycl_queue=q, usm_type=usm_type)
 
 
-def ones(shape, dtype=None, order="C", *, like=None, device=None,
-         usm_type="device",
-         sycl_queue=None):
+def ones(
+    shape,
+    dtype=None,
+    order="C",
+    *,
+    like=None,
+    device=None,
+    usm_type="device",
+    sycl_queue=None,
+):
     q, _ = _placement(device, usm_type, sycl_queue, _check_like(like))
     dt = _dtypes.to_dtype(dtype) if dtype is not None else _default_dtype(q)
     return full(shape, 1, dt, order, sycl_queue=q, usm_type=usm_type)
@@ -178,26 +224,63 @@ def _like(x, dtype, device, usm_type, sycl_queue, shape):
     return q, {1: "device", 2: "shared", 3: "host"}[kind], dt, shape
 
 
-def empty_like(x, /, *, dtype=None, order="K", device=None, usm_type=None,
-               sycl_queue=None, shape=None):
+def empty_like(
+    x,
+    /,
+    *,
+    dtype=None,
+    order="K",
+    device=None,
+    usm_type=None,
+    sycl_queue=None,
+    shape=None,
+):
     q, u, dt, shape = _like(x, dtype, device, usm_type, sycl_queue, shape)
     return empty(shape, dtype=dt, sycl_queue=q, usm_type=u)
 
 
-def zeros_like(x, /, *, dtype=None, order="K", device=None, usm_type=None,
-               sycl_queue=None, shape=None):
+def zeros_like(
+    x,
+    /,
+    *,
+    dtype=None,
+    order="K",
+    device=None,
+    usm_type=None,
+    sycl_queue=None,
+    shape=None,
+):
     q, u, dt, shape = _like(x, dtype, device, usm_type, sycl_queue, shape)
     return full(shape, 0, dtype=dt, sycl_queue=q, usm_type=u)
 
 
-def ones_like(x, /, *, dtype=None, order="K", device=None, usm_type=None,
-              sycl_queue=None, shape=None):
+def ones_like(
+    x,
+    /,
+    *,
+    dtype=None,
+    order="K",
+    device=None,
+    usm_type=None,
+    sycl_queue=None,
+    shape=None,
+):
     q, u, dt, shape = _like(x, dtype, device, usm_type, sycl_queue, shape)
     return full(shape, 1, dtype=dt, sycl_queue=q, usm_type=u)
 
 
-def full_like(x, /, fill_value, *, dtype=None, order="K", device=None,
-              usm_type=None, sycl_queue=None, shape=None):
+def full_like(
+    x,
+    /,
+    fill_value,
+    *,
+    dtype=None,
+    order="K",
+    device=None,
+    usm_type=None,
+    sycl_queue=None,
+    shape=None,
+):
     q, u, dt, shape = _like(x, dtype, device, usm_type, sycl_queue, shape)
     return full(shape, fill_value, dtype=dt, sycl_queue=q, usm_type=u)
 
@@ -211,6 +294,7 @@ def _gather_arrays(seq, found):
         if isinstance(v, Array):
             found.append(v)
             from ._array import asnumpy
+
             v = asnumpy(v)
         elif isinstance(v, (list, tuple)):
             v = _gather_arrays(v, found)
@@ -218,8 +302,16 @@ def _gather_arrays(seq, found):
     return out
 
 
-def asarray(a, dtype=None, *, device=None, usm_type=None, sycl_queue=None,
-            copy=None, order="C"):
+def asarray(
+    a,
+    dtype=None,
+    *,
+    device=None,
+    usm_type=None,
+    sycl_queue=None,
+    copy=None,
+    order="C",
+):
     """An array of ``a``: a sluice.Array (moved or converted only when
     asked), NumPy data, nested sequences or scalars (copied to the
     device), or a DLPack producer."""
@@ -229,8 +321,11 @@ def asarray(a, dtype=None, *, device=None, usm_type=None, sycl_queue=None,
             r = _ops.to_device(r, resolve_queue(device, sycl_queue))
         return _ops.astype(r, dtype, copy=False) if dtype is not None else r
     if isinstance(a, Array):
-        q = (a.sycl_queue if device is None and sycl_queue is None
-             else resolve_queue(device, sycl_queue))
+        q = (
+            a.sycl_queue
+            if device is None and sycl_queue is None
+            else resolve_queue(device, sycl_queue)
+        )
         kind = usm_kind(usm_type, a.usm_type)
         dt = _dtypes.to_dtype(dtype) if dtype is not None else a.dtype
         same = q._id == a._queue_id and kind == a._usm_kind
@@ -244,20 +339,34 @@ def asarray(a, dtype=None, *, device=None, usm_type=None, sycl_queue=None,
         elif copy and r is a:
             r = a.copy()
         return r
-    if not isinstance(a, (np.ndarray, np.generic, list, tuple, bool, int,
-                          float)) and hasattr(a,
-                                              "__sycl_usm_array_interface__"):
+    if not isinstance(
+        a, (np.ndarray, np.generic, list, tuple, bool, int, float)
+    ) and hasattr(a, "__sycl_usm_array_interface__"):
         # A USM object of another library (or sluice.memory): its memory,
         # without a copy, unless a device, kind or dtype asks for one.
         from .memory import from_usm_interface
-        return asarray(from_usm_interface(a), dtype, device=device,
-                       usm_type=usm_type, sycl_queue=sycl_queue, copy=copy)
-    if not isinstance(a, (np.ndarray, np.generic, list, tuple, bool, int,
-                          float)) and hasattr(a, "__dlpack__"):
+
+        return asarray(
+            from_usm_interface(a),
+            dtype,
+            device=device,
+            usm_type=usm_type,
+            sycl_queue=sycl_queue,
+            copy=copy,
+        )
+    if not isinstance(
+        a, (np.ndarray, np.generic, list, tuple, bool, int, float)
+    ) and hasattr(a, "__dlpack__"):
         # Another library's array (PyTorch, CuPy, ...): used where it is,
         # without a copy, unless a device, kind or dtype asks for one.
-        return asarray(from_dlpack(a), dtype, device=device,
-                       usm_type=usm_type, sycl_queue=sycl_queue, copy=copy)
+        return asarray(
+            from_dlpack(a),
+            dtype,
+            device=device,
+            usm_type=usm_type,
+            sycl_queue=sycl_queue,
+            copy=copy,
+        )
     if copy is False:
         raise ValueError("asarray(copy=False) of host data would need a copy")
     if isinstance(a, (list, tuple)):
@@ -275,22 +384,45 @@ def asarray(a, dtype=None, *, device=None, usm_type=None, sycl_queue=None,
         host = np.asarray(a, dtype=dt)
     else:
         host = np.asarray(a)
-        if host.dtype.kind == "f" and host.dtype.itemsize == 8 and not \
-                isinstance(a, (np.ndarray, np.generic)):
+        if (
+            host.dtype.kind == "f"
+            and host.dtype.itemsize == 8
+            and not isinstance(a, (np.ndarray, np.generic))
+        ):
             host = host.astype(_default_dtype(q), copy=False)
-        elif host.dtype.kind == "c" and host.dtype.itemsize == 16 and \
-                not isinstance(a, (np.ndarray, np.generic)):
-            host = host.astype(_dtypes.fit_device(
-                _dtypes.complex128, queue_info(q)), copy=False)
+        elif (
+            host.dtype.kind == "c"
+            and host.dtype.itemsize == 16
+            and not isinstance(a, (np.ndarray, np.generic))
+        ):
+            host = host.astype(
+                _dtypes.fit_device(_dtypes.complex128, queue_info(q)),
+                copy=False,
+            )
         elif host.dtype.kind in "OUSV":
             raise TypeError(f"sluice arrays cannot hold {host.dtype} data")
     return _from_host(host, q._id, kind)
 
 
-def array(a, dtype=None, *, copy=True, order="C", ndmin=0, device=None,
-          usm_type=None, sycl_queue=None):
-    r = asarray(a, dtype, device=device, usm_type=usm_type,
-                sycl_queue=sycl_queue, copy=copy if copy else None)
+def array(
+    a,
+    dtype=None,
+    *,
+    copy=True,
+    order="C",
+    ndmin=0,
+    device=None,
+    usm_type=None,
+    sycl_queue=None,
+):
+    r = asarray(
+        a,
+        dtype,
+        device=device,
+        usm_type=usm_type,
+        sycl_queue=sycl_queue,
+        copy=copy if copy else None,
+    )
     if ndmin > r.ndim:
         r = _ops.reshape(r, (1,) * (ndmin - r.ndim) + tuple(r.shape))
     return r
@@ -307,20 +439,35 @@ def _arange_length(start, stop, step):
     return max(int(n), 0)
 
 
-def arange(start, /, stop=None, step=1, *, dtype=None, device=None,
-           usm_type="device", sycl_queue=None):
+def arange(
+    start,
+    /,
+    stop=None,
+    step=1,
+    *,
+    dtype=None,
+    device=None,
+    usm_type="device",
+    sycl_queue=None,
+):
     """Evenly spaced values ``start, start + step, ...`` below ``stop``."""
     if stop is None:
         start, stop = 0, start
     for v in (start, stop, step):
-        if not isinstance(v, (int, float, np.integer, np.floating)) or \
-                isinstance(v, bool) and False:
+        if (
+            not isinstance(v, (int, float, np.integer, np.floating))
+            or isinstance(v, bool)
+            and False
+        ):
             raise TypeError("arange takes numbers")
     q, kind = _placement(device, usm_type, sycl_queue)
     if dtype is None:
         dt = np.result_type(*(np.asarray(v) for v in (start, stop, step)))
-        dt = _default_dtype(q, "f") if dt.kind == "f" else (
-            _dtypes.int64 if dt.kind in "iub" else dt)
+        dt = (
+            _default_dtype(q, "f")
+            if dt.kind == "f"
+            else (_dtypes.int64 if dt.kind in "iub" else dt)
+        )
     else:
         dt = _dtypes.to_dtype(dtype)
         if dt.kind == "c":
@@ -330,8 +477,11 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None,
     # NumPy computes start and start + step in the dtype, then steps by
     # their difference.
     first = np.asarray(start).astype(dt)
-    delta = (np.asarray(start + step).astype(dt) - first).astype(dt) \
-        if n > 1 else np.asarray(step).astype(dt)
+    delta = (
+        (np.asarray(start + step).astype(dt) - first).astype(dt)
+        if n > 1
+        else np.asarray(step).astype(dt)
+    )
     return _arange(n, first, delta, dt, q, kind)
 
 
@@ -345,22 +495,35 @@ def _arange(n, first, delta, dt, q, kind):
         t = _ir.arith_constant(fb, delta.astype(sdt).item(), sdt, loc)
         rt = _ir.ArrayT(dt, (n,), q._id, kind)
         return _trace.Tracer(_ir.arange(fb, s, t, rt, loc=loc), tr)
-    ops = [_dispatch._Operand(first.item(), "S", dt),
-           _dispatch._Operand(delta.item(), "S", dt),
-           _dispatch._Operand(int(n), "S", _dtypes.int64)]
+    ops = [
+        _dispatch._Operand(first.item(), "S", dt),
+        _dispatch._Operand(delta.item(), "S", dt),
+        _dispatch._Operand(int(n), "S", _dtypes.int64),
+    ]
 
     def emit(fb, vals):
         size = _ir.index_from(fb, vals[2])
         rt = _ir.ArrayT(dt, (None,), q._id, kind)
         return [_ir.arange(fb, vals[0], vals[1], rt, size=size)]
 
-    return _dispatch._execute(("arange", dt), ops, [dt, dt, _dtypes.int64],
-                              emit, [(n,)], q._id, kind)[0]
+    return _dispatch._execute(
+        ("arange", dt), ops, [dt, dt, _dtypes.int64], emit, [(n,)], q._id, kind
+    )[0]
 
 
-def linspace(start, stop, /, num=50, *, dtype=None, device=None,
-             usm_type="device", sycl_queue=None, endpoint=True,
-             retstep=False):
+def linspace(
+    start,
+    stop,
+    /,
+    num=50,
+    *,
+    dtype=None,
+    device=None,
+    usm_type="device",
+    sycl_queue=None,
+    endpoint=True,
+    retstep=False,
+):
     """``num`` evenly spaced values from ``start`` to ``stop``."""
     num = operator.index(num)
     if num < 0:
@@ -386,8 +549,16 @@ def linspace(start, stop, /, num=50, *, dtype=None, device=None,
     return (y, step) if retstep else y
 
 
-def eye(N, M=None, k=0, *, dtype=None, device=None, usm_type="device",
-        sycl_queue=None):
+def eye(
+    N,
+    M=None,
+    k=0,
+    *,
+    dtype=None,
+    device=None,
+    usm_type="device",
+    sycl_queue=None,
+):
     M = N if M is None else M
     q, kind = _placement(device, usm_type, sycl_queue)
     dt = _dtypes.to_dtype(dtype) if dtype is not None else _default_dtype(q)
@@ -401,7 +572,9 @@ def eye(N, M=None, k=0, *, dtype=None, device=None, usm_type="device",
     return _ops.astype(m, dt, copy=False)
 
 
-def identity(n, *, dtype=None, device=None, usm_type="device",
-             sycl_queue=None):
-    return eye(n, dtype=dtype, device=device, usm_type=usm_type,
-               sycl_queue=sycl_queue)
+def identity(
+    n, *, dtype=None, device=None, usm_type="device", sycl_queue=None
+):
+    return eye(
+        n, dtype=dtype, device=device, usm_type=usm_type, sycl_queue=sycl_queue
+    )

@@ -52,12 +52,15 @@ def _enum_value(value, enum_type, what):
         try:
             v = enum_type[name]
         except KeyError:
-            raise ValueError(f"unknown {what} {value!r} (expected one of "
-                             f"{', '.join(e.name for e in enum_type)})"
-                             ) from None
+            raise ValueError(
+                f"unknown {what} {value!r} (expected one of "
+                f"{', '.join(e.name for e in enum_type)})"
+            ) from None
         return None if v.value == -1 else v.value
-    raise TypeError(f"{what} must be a string or sluice.{enum_type.__name__},"
-                    f" got {type(value).__name__}")
+    raise TypeError(
+        f"{what} must be a string or sluice.{enum_type.__name__},"
+        f" got {type(value).__name__}"
+    )
 
 
 class Device:
@@ -234,10 +237,17 @@ class Device:
         """The score of the default selector: the default device (the
         first GPU, else the host CPU) scores highest, ties go to the
         device listed first; devices of no usable kind score below 0."""
-        base = {device_type.gpu: 500, device_type.cpu: 300,
-                device_type.accelerator: 75}[self.device_type]
-        bonus = {backend_type.level_zero: 30, backend_type.opencl: 20,
-                 backend_type.cuda: 10, backend_type.host: 50}[self.backend]
+        base = {
+            device_type.gpu: 500,
+            device_type.cpu: 300,
+            device_type.accelerator: 75,
+        }[self.device_type]
+        bonus = {
+            backend_type.level_zero: 30,
+            backend_type.opencl: 20,
+            backend_type.cuda: 10,
+            backend_type.host: 50,
+        }[self.backend]
         return base + bonus
 
     @property
@@ -286,6 +296,7 @@ class Device:
     def sycl_platform(self):
         """The platform (driver) the device belongs to."""
         from ._sycl import SyclPlatform
+
         return SyclPlatform._of_device(self)
 
     @property
@@ -335,15 +346,24 @@ class Device:
         other (queues, arrays); their filter strings are
         "<parent's>.<i>"."""
         from ._errors import SyclSubDeviceCreationError
-        domains = ("numa", "L4_cache", "L3_cache", "L2_cache", "L1_cache",
-                   "next_partitionable")
+
+        domains = (
+            "numa",
+            "L4_cache",
+            "L3_cache",
+            "L2_cache",
+            "L1_cache",
+            "next_partitionable",
+        )
         if partition is None:
             raise TypeError("create_sub_devices() needs partition=")
         if isinstance(partition, str):
             if partition not in domains:
-                raise ValueError(f"partition {partition!r} is not an "
-                                 "affinity domain (one of "
-                                 f"{', '.join(domains)})")
+                raise ValueError(
+                    f"partition {partition!r} is not an "
+                    "affinity domain (one of "
+                    f"{', '.join(domains)})"
+                )
             if partition in ("numa", "next_partitionable"):
                 subs = self._sub_device_handles()
                 if subs:
@@ -351,16 +371,19 @@ class Device:
             how = f"by the affinity domain {partition!r}"
         elif isinstance(partition, int) and not isinstance(partition, bool):
             if partition <= 0:
-                raise ValueError("partition must be a positive number of "
-                                 "compute units")
+                raise ValueError(
+                    "partition must be a positive number of compute units"
+                )
             how = f"equally ({partition} compute units each)"
         else:
             try:
                 counts = [int(c) for c in partition]
             except TypeError:
-                raise TypeError("partition must be an int, a list of ints "
-                                "or an affinity domain name, not "
-                                f"{type(partition).__name__}") from None
+                raise TypeError(
+                    "partition must be an int, a list of ints "
+                    "or an affinity domain name, not "
+                    f"{type(partition).__name__}"
+                ) from None
             if not counts or any(c < 0 for c in counts):
                 raise ValueError("partition counts must be non-negative")
             if sum(counts) == 0:
@@ -369,14 +392,18 @@ class Device:
         raise SyclSubDeviceCreationError(
             f"{self.filter_string} cannot be partitioned {how}: Sluice "
             "partitions only the tiles of a composite Level Zero device "
-            "(partition='next_partitionable' or 'numa')")
+            "(partition='next_partitionable' or 'numa')"
+        )
 
     @property
     def properties(self):
         """Every property as text (what ``sluice-ls --verbose`` prints)."""
         info = _info(self._handle)
-        usm = [k for bit, k in ((1, "device"), (2, "shared"), (4, "host"))
-               if info["usm_capabilities"] & bit]
+        usm = [
+            k
+            for bit, k in ((1, "device"), (2, "shared"), (4, "host"))
+            if info["usm_capabilities"] & bit
+        ]
         props = {
             "backend": info["backend_name"],
             "type": device_type(info["type"]).name,
@@ -402,8 +429,10 @@ class Device:
     def __eq__(self, other):
         if not isinstance(other, Device):
             return NotImplemented
-        return (self._handle == other._handle
-                and self.sycl_queue is other.sycl_queue)
+        return (
+            self._handle == other._handle
+            and self.sycl_queue is other.sycl_queue
+        )
 
     def __hash__(self):
         return hash((self._handle, id(self.sycl_queue)))
@@ -440,21 +469,28 @@ class Queue:
         matches, the context lacks the device or a property is not
         supported ("out_of_order": Sluice queues are in order)."""
         from ._errors import DeviceNotFoundError, SyclQueueCreationError
+
         props = _queue_properties(property)
         if len(args) > 2:
-            raise TypeError(f"Queue() takes at most 2 positional arguments "
-                            f"({len(args)} given)")
+            raise TypeError(
+                f"Queue() takes at most 2 positional arguments "
+                f"({len(args)} given)"
+            )
         ctx = None
         if len(args) == 2:
             ctx, device = args
             from ._sycl import SyclContext
+
             if not isinstance(ctx, SyclContext):
-                raise TypeError("Queue(context, device) needs a "
-                                "SyclContext first, not "
-                                f"{type(ctx).__name__}")
+                raise TypeError(
+                    "Queue(context, device) needs a "
+                    "SyclContext first, not "
+                    f"{type(ctx).__name__}"
+                )
         else:
             device = args[0] if args else None
             from ._sycl import SyclContext
+
             if isinstance(device, SyclContext):
                 ctx, device = device, None
                 if device is None and ctx.device_count == 1:
@@ -462,14 +498,16 @@ class Queue:
                 elif device is None:
                     raise SyclQueueCreationError(
                         "Queue(context) needs a device when the context "
-                        f"holds {ctx.device_count} devices")
+                        f"holds {ctx.device_count} devices"
+                    )
         try:
             dev = _coerce_device(device)
         except DeviceNotFoundError as e:
             raise SyclQueueCreationError(str(e)) from e
         if ctx is not None and dev.sycl_device not in ctx.get_devices():
             raise SyclQueueCreationError(
-                f"the context does not hold the device {dev.filter_string}")
+                f"the context does not hold the device {dev.filter_string}"
+            )
         with Queue._lock:
             name = f"q{next(Queue._counter)}"
         qid = _ext.get_queue(_info(dev._handle)["filter_string"], name)
@@ -531,6 +569,7 @@ class Queue:
     @property
     def sycl_context(self):
         from ._sycl import SyclContext
+
         return SyclContext._of_device(self.sycl_device)
 
     @property
@@ -553,7 +592,8 @@ class Queue:
     def _get_capsule(self):
         raise NotImplementedError(
             "Sluice queues are not exchanged as SYCL capsules; pass the "
-            "Queue, or its native handle (sluice.Queue.native_handle)")
+            "Queue, or its native handle (sluice.Queue.native_handle)"
+        )
 
     @property
     def native_handle(self):
@@ -570,22 +610,26 @@ class Queue:
         """Submits a copy of ``count`` bytes after ``dEvents`` and returns
         its SyclEvent."""
         from .memory import _copy_bytes
+
         return _copy_bytes(self, dest, src, count, dEvents)
 
     def submit_barrier(self, dependent_events=None):
         """An event that completes once everything submitted to the queue
         so far, and ``dependent_events``, has."""
         from ._sycl import SyclEvent
+
         return SyclEvent._marker(self, dependent_events)
 
     def prefetch(self, mem, count=None):
         """A hint; Sluice's USM needs none (validated, then ignored)."""
         from .memory import as_usm_memory
+
         as_usm_memory(mem)
 
     def mem_advise(self, mem, count, advice):
         """A hint; Sluice's USM needs none (validated, then ignored)."""
         from .memory import as_usm_memory
+
         as_usm_memory(mem)
         if not isinstance(advice, int):
             raise TypeError("advice must be an int")
@@ -627,22 +671,27 @@ _QUEUE_PROPERTIES = ("in_order", "enable_profiling", "default")
 
 def _queue_properties(property):
     from ._errors import SyclQueueCreationError
+
     if property is None:
         return frozenset()
     items = [property] if isinstance(property, str) else property
     try:
         items = list(items)
     except TypeError:
-        raise TypeError("property must be a string or a sequence of "
-                        "strings") from None
+        raise TypeError(
+            "property must be a string or a sequence of strings"
+        ) from None
     for p in items:
         if not isinstance(p, str):
-            raise TypeError("property must be a string or a sequence of "
-                            f"strings, not {type(p).__name__}")
+            raise TypeError(
+                "property must be a string or a sequence of "
+                f"strings, not {type(p).__name__}"
+            )
         if p not in _QUEUE_PROPERTIES:
             raise SyclQueueCreationError(
                 f"unsupported queue property {p!r} (sluice queues are in "
-                "order; supported: in_order, enable_profiling, default)")
+                "order; supported: in_order, enable_profiling, default)"
+            )
     return frozenset(items)
 
 
@@ -666,7 +715,8 @@ def _coerce_device(obj):
         return Device._from_handle(_ext.select_device(str(obj)))
     raise TypeError(
         "a device is given as a filter string, a sluice.Device, a "
-        f"sluice.Queue or None, not {type(obj).__name__}")
+        f"sluice.Queue or None, not {type(obj).__name__}"
+    )
 
 
 def get_devices(backend=None, device_type=None):

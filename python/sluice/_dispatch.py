@@ -29,6 +29,7 @@ from ._device import _queue_from_id
 
 # --- operands ---------------------------------------------------------------
 
+
 class _Operand:
     """One operand of an operation.
 
@@ -38,8 +39,9 @@ class _Operand:
 
     __slots__ = ("obj", "kind", "dtype", "weak", "shape", "qid", "usm")
 
-    def __init__(self, obj, kind, dtype, weak=None, shape=(), qid=None,
-                 usm=None):
+    def __init__(
+        self, obj, kind, dtype, weak=None, shape=(), qid=None, usm=None
+    ):
         self.obj = obj
         self.kind = kind
         self.dtype = dtype
@@ -62,16 +64,21 @@ class _Operand:
 
 def _operand(x):
     if isinstance(x, Array):
-        return _Operand(x, "A", x.dtype, shape=x.shape, qid=x._queue_id,
-                        usm=x._usm_kind)
+        return _Operand(
+            x, "A", x.dtype, shape=x.shape, qid=x._queue_id, usm=x._usm_kind
+        )
     if isinstance(x, _trace.Tracer):
         t = x._v.type
-        return _Operand(x, "T", t.dtype, shape=t.shape, qid=t.qid,
-                        usm=t.kind)
+        return _Operand(x, "T", t.dtype, shape=t.shape, qid=t.qid, usm=t.kind)
     t = type(x)
     if t is bool or t is int or t is float:
-        dt = (_dtypes.bool_ if t is bool else
-              _dtypes.int64 if t is int else _dtypes.float64)
+        dt = (
+            _dtypes.bool_
+            if t is bool
+            else _dtypes.int64
+            if t is int
+            else _dtypes.float64
+        )
         return _Operand(x, "S", dt, weak=t)
     if isinstance(x, _trace.ScalarTracer):
         return _Operand(x, "D", x.dtype, weak=x.weak)
@@ -91,7 +98,8 @@ def _operand(x):
         return _operand(complex(x))
     raise TypeError(
         f"unsupported operand type {t.__name__}: expected sluice.Array, a "
-        "Python or NumPy scalar, or a NumPy array")
+        "Python or NumPy scalar, or a NumPy array"
+    )
 
 
 def _placement(ops, where=None):
@@ -101,7 +109,8 @@ def _placement(ops, where=None):
         raise ExecutionPlacementError(
             f"{PLACEMENT_MESSAGE} One of the arguments must be a "
             "sluice.Array (NumPy data and scalars follow the array they "
-            "meet).")
+            "meet)."
+        )
     qid = execution_queue(qids, where)
     return qid, coerce_kinds([o.usm for o in ops if o.is_usm])
 
@@ -129,18 +138,19 @@ def _resolve(ufunc, ops, qid):
     key = (ufunc, tuple(o.resolve_key() for o in ops), qid)
     r = _resolve_cache.get(key)
     if r is None:
-        r = ufunc.resolve_dtypes(tuple(o.resolve_key() for o in ops)
-                                 + (None,) * ufunc.nout)
+        r = ufunc.resolve_dtypes(
+            tuple(o.resolve_key() for o in ops) + (None,) * ufunc.nout
+        )
         r = tuple(_dtypes.to_dtype(d) for d in r)
         info = queue_info(_queue_from_id(qid))
         strong = {o.dtype for o in ops if o.weak is None}
-        r = tuple(d if d in strong else _dtypes.fit_device(d, info)
-                  for d in r)
+        r = tuple(d if d in strong else _dtypes.fit_device(d, info) for d in r)
         _resolve_cache[key] = r
     for o, d in zip(ops, r):
         if o.kind == "S" and o.weak is int and d.kind in "iu":
             _dtypes.check_int_range(o.obj, d)
     return r
+
 
 def _broadcast_types(shapes):
     """NumPy broadcasting of shapes whose sizes may be None (dynamic)."""
@@ -182,11 +192,13 @@ def _broadcast(shapes):
     if shape is None:
         raise ValueError(
             "operands could not be broadcast together with shapes "
-            + " ".join(str(tuple(s)) for s in shapes))
+            + " ".join(str(tuple(s)) for s in shapes)
+        )
     return shape
 
 
 # --- running an operation -----------------------------------------------------
+
 
 class _Kernel:
     """A compiled one-op program and how to call it."""
@@ -205,18 +217,56 @@ def kernel_cache_size():
     """How many eager kernels this process has compiled or loaded."""
     return len(_kernels)
 
+
 # ArrayCore's C++ operators (+ - * /).
-_FAST_OPS = {name: i for i, name in enumerate(
-    ["add", "subtract", "multiply", "divide"] +
-    ["floor_divide", "remainder", "power", "maximum", "minimum", "equal",
-     "not_equal", "less", "less_equal", "greater", "greater_equal",
-     "logical_and", "logical_or", "logical_xor", "negative", "absolute",
-     "exp", "log", "sqrt", "sin", "cos", "tanh", "logical_not",
-     "sum/all", "prod/all", "max/all", "min/all"])}
+_FAST_OPS = {
+    name: i
+    for i, name in enumerate(
+        ["add", "subtract", "multiply", "divide"]
+        + [
+            "floor_divide",
+            "remainder",
+            "power",
+            "maximum",
+            "minimum",
+            "equal",
+            "not_equal",
+            "less",
+            "less_equal",
+            "greater",
+            "greater_equal",
+            "logical_and",
+            "logical_or",
+            "logical_xor",
+            "negative",
+            "absolute",
+            "exp",
+            "log",
+            "sqrt",
+            "sin",
+            "cos",
+            "tanh",
+            "logical_not",
+            "sum/all",
+            "prod/all",
+            "max/all",
+            "min/all",
+        ]
+    )
+}
 
 
-def _execute(opkey, ops, in_dtypes, emit, out_shapes, qid, kind,
-             fast_key=None, written=()):
+def _execute(
+    opkey,
+    ops,
+    in_dtypes,
+    emit,
+    out_shapes,
+    qid,
+    kind,
+    fast_key=None,
+    written=(),
+):
     """Runs ``emit(fb, values) -> [Value]`` on the operands.
 
     ``in_dtypes[i]`` is the dtype operand i takes part in the op with
@@ -249,12 +299,23 @@ def _execute(opkey, ops, in_dtypes, emit, out_shapes, qid, kind,
             key_parts.append(("S", dt if dt is not None else o.dtype))
         args.append(o.obj)
     key = tuple(key_parts)
-    if _lazy._enabled and not written and opkey[0] in _lazy.RECORDABLE and \
-            _lazy.worth_recording(ops, out_shapes, qid):
-        results = _lazy.record(key, ops, in_dtypes, emit, out_shapes, qid,
-                               kind, fast_key,
-                               _scalar_bounds(ops, in_dtypes)
-                               if fast_key is not None else ())
+    if (
+        _lazy._enabled
+        and not written
+        and opkey[0] in _lazy.RECORDABLE
+        and _lazy.worth_recording(ops, out_shapes, qid)
+    ):
+        results = _lazy.record(
+            key,
+            ops,
+            in_dtypes,
+            emit,
+            out_shapes,
+            qid,
+            kind,
+            fast_key,
+            _scalar_bounds(ops, in_dtypes) if fast_key is not None else (),
+        )
         if results is not None:
             return results
     k = _kernels.get(key)
@@ -263,14 +324,20 @@ def _execute(opkey, ops, in_dtypes, emit, out_shapes, qid, kind,
         values = []
         for o, dt in zip(ops, in_dtypes):
             if o.kind == "A":
-                v = fb.arg(_ir.ArrayT(o.dtype, _ir.generic_shape(o.shape),
-                                      qid, o.usm))
+                v = fb.arg(
+                    _ir.ArrayT(o.dtype, _ir.generic_shape(o.shape), qid, o.usm)
+                )
             else:
-                v = fb.arg(_ir.ScalarT(dt if dt is not None else o.dtype,
-                                       signless=False))
-            values.append(_ir.convert_operand(fb, v, dt or o.dtype, qid, kind,
-                                             None)
-                          if dt is not None else v)
+                v = fb.arg(
+                    _ir.ScalarT(
+                        dt if dt is not None else o.dtype, signless=False
+                    )
+                )
+            values.append(
+                _ir.convert_operand(fb, v, dt or o.dtype, qid, kind, None)
+                if dt is not None
+                else v
+            )
         outs = emit(fb, values)
         fb.ret(outs)
         program = _compiler.compile_function(fb, name=f"sluice.{opkey[0]}")
@@ -281,8 +348,9 @@ def _execute(opkey, ops, in_dtypes, emit, out_shapes, qid, kind,
     results = k.program(args, out_shapes)
     if fast_key is not None:
         op, operands = fast_key
-        _ext.fast_register(op, operands, k.program, out_shapes,
-                           _scalar_bounds(ops, in_dtypes))
+        _ext.fast_register(
+            op, operands, k.program, out_shapes, _scalar_bounds(ops, in_dtypes)
+        )
     return results
 
 
@@ -290,13 +358,18 @@ def _scalar_bounds(ops, in_dtypes):
     """The ranges the fast path must check Python int operands against."""
     bounds = []
     for i, (o, dt) in enumerate(zip(ops, in_dtypes)):
-        if o.kind == "S" and o.weak is int and dt is not None and \
-                dt.kind in "iu":
+        if (
+            o.kind == "S"
+            and o.weak is int
+            and dt is not None
+            and dt.kind in "iu"
+        ):
             info = np.iinfo(dt)
             # (uint64's top half is past the C++ check's int64: those
             # values take the slow path, which is right for them too.)
-            bounds.append((i, int(info.min),
-                           builtins.min(int(info.max), 2**63 - 1)))
+            bounds.append(
+                (i, int(info.min), builtins.min(int(info.max), 2**63 - 1))
+            )
     return bounds
 
 
@@ -312,13 +385,15 @@ def _execute_traced(tr, ops, in_dtypes, emit, qid, kind):
         elif o.kind == "A":
             v = tr.capture(o.obj)
         elif o.kind == "N":
-            v = _ir.array_constant(fb, np.asarray(o.obj, order="C"), qid,
-                                   kind, loc)
+            v = _ir.array_constant(
+                fb, np.asarray(o.obj, order="C"), qid, kind, loc
+            )
         else:  # "S": a constant
             target = dt if dt is not None else o.dtype
             if target.kind in "uc":
-                v = _ir.array_constant(fb, np.array(o.obj, dtype=target),
-                                       qid, kind, loc)
+                v = _ir.array_constant(
+                    fb, np.array(o.obj, dtype=target), qid, kind, loc
+                )
             else:
                 v = _ir.arith_constant(fb, o.obj, target, loc)
         if dt is not None:

@@ -8,13 +8,39 @@ from . import _sluice as _ext
 # (sluice-c/DType.h) gives the extension these names.
 DTYPES = tuple(np.dtype(name) for name in _ext.dtype_names)
 CODES = {dt: i for i, dt in enumerate(DTYPES)}
-MLIR_NAMES = ("i1", "i8", "i16", "i32", "i64",
-              "ui8", "ui16", "ui32", "ui64", "f16", "f32", "f64",
-              "complex<f32>", "complex<f64>")
+MLIR_NAMES = (
+    "i1",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "ui8",
+    "ui16",
+    "ui32",
+    "ui64",
+    "f16",
+    "f32",
+    "f64",
+    "complex<f32>",
+    "complex<f64>",
+)
 # Signless integer names (arith works on these).
-SIGNLESS = ("i1", "i8", "i16", "i32", "i64",
-            "i8", "i16", "i32", "i64", "f16", "f32", "f64",
-            "complex<f32>", "complex<f64>")
+SIGNLESS = (
+    "i1",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "f16",
+    "f32",
+    "f64",
+    "complex<f32>",
+    "complex<f64>",
+)
 
 bool_ = DTYPES[0]
 int8, int16, int32, int64 = DTYPES[1:5]
@@ -31,8 +57,10 @@ def to_dtype(dtype):
     except TypeError as e:
         raise TypeError(f"data type {dtype!r} not understood") from e
     if dt not in CODES:
-        raise TypeError(f"sluice arrays have no data type {dt} "
-                        f"(supported: {', '.join(str(d) for d in DTYPES)})")
+        raise TypeError(
+            f"sluice arrays have no data type {dt} "
+            f"(supported: {', '.join(str(d) for d in DTYPES)})"
+        )
     return dt
 
 
@@ -74,11 +102,13 @@ def check_supported(dt, device_info, what="arrays"):
     if dt == float16 and not device_info["has_fp16"]:
         raise ValueError(
             f"device {device_info['filter_string']} does not support "
-            f"float16 {what}")
+            f"float16 {what}"
+        )
     if dt in (float64, complex128) and not device_info["has_fp64"]:
         raise ValueError(
             f"device {device_info['filter_string']} does not support "
-            f"{dt} {what}")
+            f"{dt} {what}"
+        )
 
 
 def fit_device(dt, device_info):

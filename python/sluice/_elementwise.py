@@ -52,68 +52,112 @@ UNARY = {
     "isnan": (np.isnan, "isnan", "Whether x is NaN."),
     "isinf": (np.isinf, "isinf", "Whether x is infinite."),
     "isfinite": (np.isfinite, "isfinite", "Whether x is finite."),
-    "spacing": (np.spacing, "spacing",
-                "Distance to the next representable value away from 0."),
-    "bitwise_not": (np.invert, "bitwise_not",
-                    "Bitwise complement (logical not of booleans)."),
+    "spacing": (
+        np.spacing,
+        "spacing",
+        "Distance to the next representable value away from 0.",
+    ),
+    "bitwise_not": (
+        np.invert,
+        "bitwise_not",
+        "Bitwise complement (logical not of booleans).",
+    ),
 }
 
 BINARY = {
     "arctan2": (np.arctan2, "atan2", "Angle of the point (x2, x1)."),
     "hypot": (np.hypot, "hypot", "sqrt(x1**2 + x2**2) without overflow."),
     "copysign": (np.copysign, "copysign", "x1 with the sign of x2."),
-    "nextafter": (np.nextafter, "nextafter",
-                  "Next representable value after x1 toward x2."),
+    "nextafter": (
+        np.nextafter,
+        "nextafter",
+        "Next representable value after x1 toward x2.",
+    ),
     "fmod": (np.fmod, "fmod", "Remainder with the sign of the dividend."),
     "logaddexp": (np.logaddexp, "logaddexp", "log(exp(x1) + exp(x2))."),
-    "logaddexp2": (np.logaddexp2, "logaddexp2",
-                   "log2(2**x1 + 2**x2)."),
+    "logaddexp2": (np.logaddexp2, "logaddexp2", "log2(2**x1 + 2**x2)."),
     "fmax": (np.fmax, "fmax", "Larger value, ignoring NaN."),
     "fmin": (np.fmin, "fmin", "Smaller value, ignoring NaN."),
     "ldexp": (np.ldexp, "ldexp", "x1 * 2**x2, exact."),
     "bitwise_and": (np.bitwise_and, "bitwise_and", "Bitwise and."),
     "bitwise_or": (np.bitwise_or, "bitwise_or", "Bitwise or."),
     "bitwise_xor": (np.bitwise_xor, "bitwise_xor", "Bitwise exclusive or."),
-    "left_shift": (np.left_shift, "left_shift",
-                   "x1 << x2 (0 when x2 is out of range)."),
-    "right_shift": (np.right_shift, "right_shift",
-                    "x1 >> x2, arithmetic for signed types."),
+    "left_shift": (
+        np.left_shift,
+        "left_shift",
+        "x1 << x2 (0 when x2 is out of range).",
+    ),
+    "right_shift": (
+        np.right_shift,
+        "right_shift",
+        "x1 >> x2, arithmetic for signed types.",
+    ),
     "gcd": (np.gcd, "gcd", "Greatest common divisor."),
     "lcm": (np.lcm, "lcm", "Least common multiple."),
 }
 
 # Functions of _ops (with fast paths) that get out= and where= here.
 WRAPPED_UNARY = {
-    "negative": "-x.", "absolute": "|x|.", "exp": "Exponential.",
-    "log": "Natural logarithm.", "sqrt": "Square root.", "sin": "Sine.",
-    "cos": "Cosine.", "tanh": "Hyperbolic tangent.",
-    "logical_not": "Logical not of the truth value.", "positive": "+x.",
-    "square": "x * x."}
+    "negative": "-x.",
+    "absolute": "|x|.",
+    "exp": "Exponential.",
+    "log": "Natural logarithm.",
+    "sqrt": "Square root.",
+    "sin": "Sine.",
+    "cos": "Cosine.",
+    "tanh": "Hyperbolic tangent.",
+    "logical_not": "Logical not of the truth value.",
+    "positive": "+x.",
+    "square": "x * x.",
+}
 WRAPPED_BINARY = {
-    "add": "x1 + x2.", "subtract": "x1 - x2.", "multiply": "x1 * x2.",
+    "add": "x1 + x2.",
+    "subtract": "x1 - x2.",
+    "multiply": "x1 * x2.",
     "divide": "True division x1 / x2.",
     "floor_divide": "Quotient rounded toward negative infinity.",
     "remainder": "Remainder with the sign of the divisor.",
-    "power": "x1 ** x2.", "maximum": "Larger value; NaN propagates.",
-    "minimum": "Smaller value; NaN propagates.", "equal": "x1 == x2.",
-    "not_equal": "x1 != x2.", "less": "x1 < x2.", "less_equal": "x1 <= x2.",
-    "greater": "x1 > x2.", "greater_equal": "x1 >= x2.",
-    "logical_and": "Logical and.", "logical_or": "Logical or.",
-    "logical_xor": "Logical exclusive or."}
+    "power": "x1 ** x2.",
+    "maximum": "Larger value; NaN propagates.",
+    "minimum": "Smaller value; NaN propagates.",
+    "equal": "x1 == x2.",
+    "not_equal": "x1 != x2.",
+    "less": "x1 < x2.",
+    "less_equal": "x1 <= x2.",
+    "greater": "x1 > x2.",
+    "greater_equal": "x1 >= x2.",
+    "logical_and": "Logical and.",
+    "logical_or": "Logical or.",
+    "logical_xor": "Logical exclusive or.",
+}
 
 # Other names of the same functions (NumPy's and the Array API's).
 ALIASES = {
-    "asin": "arcsin", "acos": "arccos", "atan": "arctan", "atan2": "arctan2",
-    "asinh": "arcsinh", "acosh": "arccosh", "atanh": "arctanh",
-    "invert": "bitwise_not", "bitwise_invert": "bitwise_not",
-    "bitwise_left_shift": "left_shift", "bitwise_right_shift": "right_shift",
-    "fix": "trunc", "true_divide": "divide", "mod": "remainder",
-    "pow": "power", "abs": "absolute", "degrees": "rad2deg",
-    "radians": "deg2rad", "around": "round", "conj": "conjugate",
+    "asin": "arcsin",
+    "acos": "arccos",
+    "atan": "arctan",
+    "atan2": "arctan2",
+    "asinh": "arcsinh",
+    "acosh": "arccosh",
+    "atanh": "arctanh",
+    "invert": "bitwise_not",
+    "bitwise_invert": "bitwise_not",
+    "bitwise_left_shift": "left_shift",
+    "bitwise_right_shift": "right_shift",
+    "fix": "trunc",
+    "true_divide": "divide",
+    "mod": "remainder",
+    "pow": "power",
+    "abs": "absolute",
+    "degrees": "rad2deg",
+    "radians": "deg2rad",
+    "around": "round",
+    "conj": "conjugate",
 }
 
 
 # --- running a row ----------------------------------------------------------
+
 
 def _is_array(x):
     return isinstance(x, (Array, _trace.Tracer))
@@ -124,10 +168,12 @@ def _scalars_to_arrays(args):
     and return 0-d arrays (dpnp)."""
     if _trace.current() is not None:
         return args
-    if not builtins.all(isinstance(a, (bool, int, float, np.generic))
-                        for a in args):
+    if not builtins.all(
+        isinstance(a, (bool, int, float, np.generic)) for a in args
+    ):
         return args
     from ._creation import asarray
+
     return (asarray(args[0]),) + tuple(args[1:])
 
 
@@ -138,7 +184,7 @@ def _apply(usm_op, ufunc, args, second_as_first=False):
     loc = _trace.user_location() if tr is not None else None
     qid, kind = _dispatch._placement(ops, loc)
     r = _dispatch._resolve(ufunc, ops, qid)
-    ins = list(r[:len(ops)])
+    ins = list(r[: len(ops)])
     if second_as_first:  # ldexp: the exponent as a value of x1's type
         ins[1] = ins[0]
     res = _dtypes.bool_ if usm_op in _PREDICATES else ins[0]
@@ -147,13 +193,19 @@ def _apply(usm_op, ufunc, args, second_as_first=False):
     shape = _dispatch._broadcast([o.shape for o in ops])
 
     def emit(fb, vals):
-        rt = _ir.ArrayT(res, _dispatch._broadcast_types(
-            [v.type.shape for v in vals if isinstance(v.type, _ir.ArrayT)]),
-            qid, kind)
+        rt = _ir.ArrayT(
+            res,
+            _dispatch._broadcast_types(
+                [v.type.shape for v in vals if isinstance(v.type, _ir.ArrayT)]
+            ),
+            qid,
+            kind,
+        )
         return [_ir.elementwise(fb, usm_op, vals, rt)]
 
-    out = _dispatch._execute(("ew", usm_op, res), ops, ins, emit, [shape],
-                             qid, kind)[0]
+    out = _dispatch._execute(
+        ("ew", usm_op, res), ops, ins, emit, [shape], qid, kind
+    )[0]
     want = r[len(ops)]
     if want != res and want.kind != "b":
         out = _ops.astype(out, want, copy=False)
@@ -177,20 +229,26 @@ def _store(name, r, out, where):
     if isinstance(out, _trace.Tracer) or _trace.current() is not None:
         raise TracerError(
             f"{name}(..., out=) writes into an array, which @sluice.jit "
-            "cannot do: use the result")
+            "cannot do: use the result"
+        )
     if not isinstance(out, Array):
-        raise TypeError(f"{name}: out must be a sluice.Array, not "
-                        f"{type(out).__name__}")
-    if r.dtype != out.dtype and not np.can_cast(r.dtype, out.dtype,
-                                                "same_kind"):
+        raise TypeError(
+            f"{name}: out must be a sluice.Array, not {type(out).__name__}"
+        )
+    if r.dtype != out.dtype and not np.can_cast(
+        r.dtype, out.dtype, "same_kind"
+    ):
         raise TypeError(
             f"Cannot cast ufunc '{name}' output from {r.dtype!r} to "
-            f"{out.dtype!r} with casting rule 'same_kind'")
-    if _dispatch._broadcast_shapes([tuple(r.shape), tuple(out.shape)]) != \
-            tuple(out.shape):
+            f"{out.dtype!r} with casting rule 'same_kind'"
+        )
+    if _dispatch._broadcast_shapes(
+        [tuple(r.shape), tuple(out.shape)]
+    ) != tuple(out.shape):
         raise ValueError(
             f"non-broadcastable output operand with shape {out.shape} "
-            f"doesn't match the broadcast shape {r.shape}")
+            f"doesn't match the broadcast shape {r.shape}"
+        )
     out[...] = r
     return out
 
@@ -206,6 +264,7 @@ def _make_unary(name, body, doc):
         if out is None and where is True:
             return r
         return _store(name, r, out, where)
+
     f.__name__ = f.__qualname__ = name
     f.__doc__ = doc
     return f
@@ -221,6 +280,7 @@ def _make_binary(name, body, doc):
         if out is None and where is True:
             return r
         return _store(name, r, out, where)
+
     f.__name__ = f.__qualname__ = name
     f.__doc__ = doc
     return f
@@ -234,33 +294,38 @@ def _check_kwargs(name, kwargs):
             continue
         if k == "subok" and v:
             continue
-        raise TypeError(f"{name}() got an unsupported keyword argument "
-                        f"{k!r}")
+        raise TypeError(f"{name}() got an unsupported keyword argument {k!r}")
 
 
 _table = {}
 for _name, (_uf, _op, _doc) in UNARY.items():
     _table[_name] = _make_unary(
-        _name, (lambda op, uf: lambda x: _apply(op, uf, (x,)))(_op, _uf),
-        _doc)
+        _name, (lambda op, uf: lambda x: _apply(op, uf, (x,)))(_op, _uf), _doc
+    )
 for _name, (_uf, _op, _doc) in BINARY.items():
     _table[_name] = _make_binary(
-        _name, (lambda op, uf, ld: lambda a, b: _apply(op, uf, (a, b), ld))(
-            _op, _uf, _name == "ldexp"), _doc)
+        _name,
+        (lambda op, uf, ld: lambda a, b: _apply(op, uf, (a, b), ld))(
+            _op, _uf, _name == "ldexp"
+        ),
+        _doc,
+    )
 for _name, _doc in WRAPPED_UNARY.items():
     _fn = getattr(_ops, _name)
     _table[_name] = _make_unary(
-        _name, (lambda fn: lambda x: fn(*_scalars_to_arrays((x,))))(_fn),
-        _doc)
+        _name, (lambda fn: lambda x: fn(*_scalars_to_arrays((x,))))(_fn), _doc
+    )
 for _name, _doc in WRAPPED_BINARY.items():
     _fn = getattr(_ops, _name)
     _table[_name] = _make_binary(
         _name,
         (lambda fn: lambda a, b: fn(*_scalars_to_arrays((a, b))))(_fn),
-        _doc)
+        _doc,
+    )
 
 
 # --- compositions ---------------------------------------------------------------
+
 
 def _float_dtype(ufunc, *xs):
     ops = [_dispatch._operand(x) for x in xs]
@@ -279,6 +344,7 @@ def _compose(name, doc, nin=1):
         f = (_make_unary if nin == 1 else _make_binary)(name, body, doc)
         _table[name] = f
         return f
+
     return deco
 
 
@@ -307,21 +373,26 @@ def _heaviside(x1, x2):
     x1, x2 = _scalars_to_arrays((x1, x2))
     dt = _float_dtype(np.heaviside, x1, x2)
     x1, x2 = _as(x1, dt), _as(x2, dt)
-    r = _ops.where(_ops.less(x1, 0), 0.0,
-                   _ops.where(_ops.greater(x1, 0), 1.0, x2))
+    r = _ops.where(
+        _ops.less(x1, 0), 0.0, _ops.where(_ops.greater(x1, 0), 1.0, x2)
+    )
     return _as(_ops.where(_table["isnan"](x1), x1, r), dt)
 
 
-@_compose("float_power", "x1 ** x2 in float64 (float32 on devices without "
-          "float64).", 2)
+@_compose(
+    "float_power",
+    "x1 ** x2 in float64 (float32 on devices without float64).",
+    2,
+)
 def _float_power(x1, x2):
     x1, x2 = _scalars_to_arrays((x1, x2))
     dt = _float_dtype(np.float_power, x1, x2)
     return _ops.power(_as(x1, dt), _as(x2, dt))
 
 
-@_compose("conjugate", "The complex conjugate (the value itself for real "
-          "numbers).")
+@_compose(
+    "conjugate", "The complex conjugate (the value itself for real numbers)."
+)
 def _conjugate(x):
     x = _scalars_to_arrays((x,))[0]
     return _ops.positive(x) if x.dtype.kind != "b" else _ops.copy(x)
@@ -357,8 +428,9 @@ def _bitwise_count(x):
     if x.dtype.kind not in "iu":
         raise TypeError(f"bitwise_count needs integers, not {x.dtype}")
     bits = 8 * np.dtype(x.dtype).itemsize
-    v = _ops.astype(_ops.absolute(x) if x.dtype.kind == "i" else x,
-                    np.dtype(f"uint{bits}"))
+    v = _ops.astype(
+        _ops.absolute(x) if x.dtype.kind == "i" else x, np.dtype(f"uint{bits}")
+    )
     ones = (1 << bits) - 1
     band, shr = _table["bitwise_and"], _table["right_shift"]
     # the bits summed in pairs, nibbles, bytes, then the bytes
@@ -395,19 +467,23 @@ def _i0(x):
         p = _ops.add(_ops.multiply(p, u), c)
     h = _ops.exp(_ops.multiply(v, 0.5))
     far = _ops.multiply(
-        _ops.multiply(h, _ops.divide(p, _ops.sqrt(
-            _ops.multiply(v, 2 * math.pi)))), h)
+        _ops.multiply(
+            h, _ops.divide(p, _ops.sqrt(_ops.multiply(v, 2 * math.pi)))
+        ),
+        h,
+    )
     return _ops.where(big, far, s)
 
 
-def divmod(x1, x2, out1=None, out2=None, /, *, out=(None, None),
-           where=True):
+def divmod(x1, x2, out1=None, out2=None, /, *, out=(None, None), where=True):
     """Quotient rounded toward negative infinity and remainder, as a pair
     (NumPy's divmod)."""
     q = _ops.floor_divide(x1, x2)
     r = _ops.remainder(x1, x2)
-    o1, o2 = out1 if out1 is not None else out[0], \
-        out2 if out2 is not None else out[1]
+    o1, o2 = (
+        out1 if out1 is not None else out[0],
+        out2 if out2 is not None else out[1],
+    )
     if o1 is not None or where is not True:
         q = _store("divmod", q, o1, where)
     if o2 is not None or where is not True:
@@ -420,10 +496,12 @@ def array_equiv(a1, a2):
     boolean array)."""
     a1, a2 = _scalars_to_arrays((a1, a2))
     try:
-        np.broadcast_shapes(tuple(getattr(a1, "shape", ())),
-                            tuple(getattr(a2, "shape", ())))
+        np.broadcast_shapes(
+            tuple(getattr(a1, "shape", ())), tuple(getattr(a2, "shape", ()))
+        )
     except ValueError:
         from ._creation import asarray
+
         return asarray(False, device=getattr(a1, "device", None))
     return _ops.all(_ops.equal(a1, a2))
 
@@ -436,10 +514,10 @@ def round(x, /, decimals=0, out=None):
     elif decimals == 0:
         r = _table["rint"](x)
     elif decimals > 0:
-        s = 10.0 ** decimals
+        s = 10.0**decimals
         r = _ops.divide(_table["rint"](_ops.multiply(x, s)), s)
     else:
-        s = 10.0 ** -decimals
+        s = 10.0**-decimals
         r = _ops.multiply(_table["rint"](_ops.divide(x, s)), s)
         if x.dtype.kind in "iu":
             r = _ops.astype(r, x.dtype)
@@ -452,10 +530,15 @@ def modf(x, out1=None, out2=None, /, *, out=(None, None), where=True):
     o = _dispatch._operand(x)
     x = _as(x, _dispatch._resolve(np.modf, [o], o.qid)[1])
     i = _table["trunc"](x)
-    f = _ops.where(_table["isinf"](x), _table["copysign"](0.0, x),
-                   _table["copysign"](_ops.subtract(x, i), x))
-    o1, o2 = out1 if out1 is not None else out[0], \
-        out2 if out2 is not None else out[1]
+    f = _ops.where(
+        _table["isinf"](x),
+        _table["copysign"](0.0, x),
+        _table["copysign"](_ops.subtract(x, i), x),
+    )
+    o1, o2 = (
+        out1 if out1 is not None else out[0],
+        out2 if out2 is not None else out[1],
+    )
     if o1 is not None or where is not True:
         f = _store("modf", f, o1, where)
     if o2 is not None or where is not True:
@@ -470,10 +553,11 @@ def frexp(x, out1=None, out2=None, /, *, out=(None, None), where=True):
     dt = _dispatch._resolve(np.frexp, [o], o.qid)[1]
     x = _as(x, dt)
     m = _apply("frexp_mantissa", np.negative, (x,))
-    e = _ops.astype(_apply("frexp_exponent", np.negative, (x,)),
-                    _dtypes.int32)
-    o1, o2 = out1 if out1 is not None else out[0], \
-        out2 if out2 is not None else out[1]
+    e = _ops.astype(_apply("frexp_exponent", np.negative, (x,)), _dtypes.int32)
+    o1, o2 = (
+        out1 if out1 is not None else out[0],
+        out2 if out2 is not None else out[1],
+    )
     if o1 is not None or where is not True:
         m = _store("frexp", m, o1, where)
     if o2 is not None or where is not True:
@@ -489,12 +573,14 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     dt = _dispatch._resolve(np.add, [oa, ob], qid)[-1]
     if dt.kind != "f":
         dt = _dispatch._resolve(
-            np.sin, [_dispatch._Operand(None, "A", dt, qid=qid)], qid)[-1]
+            np.sin, [_dispatch._Operand(None, "A", dt, qid=qid)], qid
+        )[-1]
     a, b = _as(a, dt), _as(b, dt)
     isfinite, isnan = _table["isfinite"], _table["isnan"]
     close = _ops.less_equal(
         _ops.absolute(_ops.subtract(a, b)),
-        _ops.add(_ops.multiply(_ops.absolute(b), float(rtol)), float(atol)))
+        _ops.add(_ops.multiply(_ops.absolute(b), float(rtol)), float(atol)),
+    )
     fin = _ops.logical_and(isfinite(a), isfinite(b))
     r = _ops.where(fin, close, _ops.equal(a, b))
     if equal_nan:
@@ -513,11 +599,13 @@ def array_equal(a1, a2, equal_nan=False):
     a1, a2 = _scalars_to_arrays((a1, a2))
     if tuple(getattr(a1, "shape", ())) != tuple(getattr(a2, "shape", ())):
         from ._creation import asarray
+
         return asarray(False, device=getattr(a1, "device", None))
     eq = _ops.equal(a1, a2)
     if equal_nan:
-        eq = _ops.logical_or(eq, _ops.logical_and(_table["isnan"](a1),
-                                                  _table["isnan"](a2)))
+        eq = _ops.logical_or(
+            eq, _ops.logical_and(_table["isnan"](a1), _table["isnan"](a2))
+        )
     return _ops.all(eq)
 
 
@@ -542,8 +630,13 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
 
 def isreal(x):
     """True for every element of a real array."""
-    return _ops.equal(_ops.astype(x, _dtypes.bool_), _ops.astype(
-        x, _dtypes.bool_)) if _is_array(x) else True
+    return (
+        _ops.equal(
+            _ops.astype(x, _dtypes.bool_), _ops.astype(x, _dtypes.bool_)
+        )
+        if _is_array(x)
+        else True
+    )
 
 
 def iscomplex(x):
@@ -561,27 +654,42 @@ def iscomplexobj(x):
 
 # --- reductions with out=, where= ------------------------------------------------
 
-_orig = {n: getattr(_ops, n) for n in
-         ("sum", "prod", "max", "min", "mean", "var", "std", "all", "any")}
+_orig = {
+    n: getattr(_ops, n)
+    for n in ("sum", "prod", "max", "min", "mean", "var", "std", "all", "any")
+}
 _IDENTITY = {"sum": 0, "prod": 1, "all": True, "any": False}
 
 
 def _reduction(name):
     fn = _orig[name]
 
-    def f(x, /, axis=None, dtype=None, out=None, keepdims=False, *,
-          where=True, initial=None, correction=None, ddof=None):
+    def f(
+        x,
+        /,
+        axis=None,
+        dtype=None,
+        out=None,
+        keepdims=False,
+        *,
+        where=True,
+        initial=None,
+        correction=None,
+        ddof=None,
+    ):
         x = _scalars_to_arrays((x,))[0]
         kw = {}
         if dtype is not None:
             if name in ("max", "min", "all", "any"):
-                raise TypeError(f"{name}() got an unexpected keyword "
-                                "argument 'dtype'")
+                raise TypeError(
+                    f"{name}() got an unexpected keyword argument 'dtype'"
+                )
             kw["dtype"] = dtype
         if name in ("var", "std"):
             if correction is not None and ddof is not None:
-                raise ValueError("ddof and correction are the same "
-                                 "argument: give one")
+                raise ValueError(
+                    "ddof and correction are the same argument: give one"
+                )
             kw["ddof"] = correction if correction is not None else (ddof or 0)
         if where is not True:
             if name in _IDENTITY:
@@ -591,30 +699,42 @@ def _reduction(name):
                     raise ValueError(
                         f"reduction operation '{name}imum' does not have an "
                         "identity, so to use a where mask one has to specify "
-                        "'initial'")
+                        "'initial'"
+                    )
                 x = _ops.where(where, x, initial)
             else:  # mean, var, std: of the selected elements, as NumPy
-                return _masked_statistic(name, x, axis, keepdims, where, out,
-                                         kw)
+                return _masked_statistic(
+                    name, x, axis, keepdims, where, out, kw
+                )
         r = fn(x, axis=axis, keepdims=keepdims, **kw)
         if initial is not None:
-            op = {"sum": _ops.add, "prod": _ops.multiply,
-                  "max": _ops.maximum, "min": _ops.minimum}.get(name)
+            op = {
+                "sum": _ops.add,
+                "prod": _ops.multiply,
+                "max": _ops.maximum,
+                "min": _ops.minimum,
+            }.get(name)
             if op is None:
-                raise TypeError(f"{name}() got an unexpected keyword "
-                                "argument 'initial'")
+                raise TypeError(
+                    f"{name}() got an unexpected keyword argument 'initial'"
+                )
             r = _as(op(r, initial), r.dtype)
-        if out is not None and tuple(getattr(out, "shape", ())) != \
-                tuple(r.shape):
-            raise ValueError(f"output parameter for reduction operation "
-                             f"{name} has the wrong shape {out.shape} "
-                             f"(the result's is {tuple(r.shape)})")
+        if out is not None and tuple(getattr(out, "shape", ())) != tuple(
+            r.shape
+        ):
+            raise ValueError(
+                f"output parameter for reduction operation "
+                f"{name} has the wrong shape {out.shape} "
+                f"(the result's is {tuple(r.shape)})"
+            )
         return r if out is None else _store(name, r, out, True)
 
     f.__name__ = f.__qualname__ = name
     f.__doc__ = f"NumPy's {name} with axis, dtype, out, keepdims, where" + (
-        ", correction (the Array API's ddof)." if name in ("var", "std")
-        else ".")
+        ", correction (the Array API's ddof)."
+        if name in ("var", "std")
+        else "."
+    )
     return f
 
 
@@ -622,8 +742,10 @@ def _masked_statistic(name, x, axis, keepdims, where, out, kw):
     """mean/var/std(where=): the selected elements' sums over their counts
     (NaN where none is selected, as NumPy)."""
     from . import _complex
+
     if not _is_array(where):
         from ._creation import asarray
+
         where = asarray(where, dtype=_dtypes.bool_, device=x.device)
     dt = kw.get("dtype")
     dt = _dtypes.to_dtype(dt) if dt is not None else _ops._float_for(x)
@@ -635,11 +757,15 @@ def _masked_statistic(name, x, axis, keepdims, where, out, kw):
     else:
         m = _complex.masked_mean(x, where, axis, True, dt)
         d = _ops.subtract(x, m)
-        s = _ops.sum(_ops.where(where, _ops.multiply(d, d), 0), axis=axis,
-                     keepdims=keepdims)
+        s = _ops.sum(
+            _ops.where(where, _ops.multiply(d, d), 0),
+            axis=axis,
+            keepdims=keepdims,
+        )
         cnt = _complex._count(x, where, axis, keepdims, dt)
-        r = _ops.divide(s, _ops.maximum(_ops.subtract(cnt, float(kw["ddof"])),
-                                        0.0))
+        r = _ops.divide(
+            s, _ops.maximum(_ops.subtract(cnt, float(kw["ddof"])), 0.0)
+        )
     if name == "std":
         r = _ops.sqrt(r)
     return r if out is None else _store(name, r, out, True)
@@ -649,8 +775,9 @@ for _name in _orig:
     _table[_name] = _reduction(_name)
 
 
-def clip(x, /, min=None, max=None, out=None, *, a_min=None, a_max=None,
-         where=True):
+def clip(
+    x, /, min=None, max=None, out=None, *, a_min=None, a_max=None, where=True
+):
     """x limited to [min, max] (either may be None or an array); the
     Array API's and NumPy's spellings."""
     lo = min if min is not None else a_min
@@ -662,19 +789,34 @@ def clip(x, /, min=None, max=None, out=None, *, a_min=None, a_max=None,
         r = _ops.minimum(r, hi)
     if r is x:
         r = _ops.copy(x) if isinstance(x, Array) else x
-    if _is_array(x) and r.dtype != x.dtype and x.dtype.kind != "b" and \
-            not builtins.any(_is_array(v) for v in (lo, hi)):
+    if (
+        _is_array(x)
+        and r.dtype != x.dtype
+        and x.dtype.kind != "b"
+        and not builtins.any(_is_array(v) for v in (lo, hi))
+    ):
         r = _ops.astype(r, x.dtype, copy=False)
     if out is None and where is True:
         return r
     return _store("clip", r, out, where)
 
 
-_table.update(round=round, modf=modf, frexp=frexp, isclose=isclose,
-              allclose=allclose, array_equal=array_equal, divmod=divmod,
-              array_equiv=array_equiv,
-              nan_to_num=nan_to_num, isreal=isreal, iscomplex=iscomplex,
-              isrealobj=isrealobj, iscomplexobj=iscomplexobj, clip=clip)
+_table.update(
+    round=round,
+    modf=modf,
+    frexp=frexp,
+    isclose=isclose,
+    allclose=allclose,
+    array_equal=array_equal,
+    divmod=divmod,
+    array_equiv=array_equiv,
+    nan_to_num=nan_to_num,
+    isreal=isreal,
+    iscomplex=iscomplex,
+    isrealobj=isrealobj,
+    iscomplexobj=iscomplexobj,
+    clip=clip,
+)
 for _alias, _target in ALIASES.items():
     _table[_alias] = _table[_target]
 

@@ -72,6 +72,7 @@ def _write_chunks(item: kapi.Item, mask, offsets, out, n, chunk):
 
 def _int64(a):
     from . import _ops
+
     if a.dtype != np.int64:
         a = _ops.astype(a, np.int64)
     return _contiguous(a)
@@ -86,8 +87,13 @@ def _contiguous(a):
 def _empty(shape, dtype, like):
     from . import _sluice as _ext
     from . import _dtypes
-    return _ext.empty(like._queue_id, like._usm_kind,
-                      _dtypes.CODES[_dtypes.to_dtype(dtype)], list(shape))
+
+    return _ext.empty(
+        like._queue_id,
+        like._usm_kind,
+        _dtypes.CODES[_dtypes.to_dtype(dtype)],
+        list(shape),
+    )
 
 
 def gather_rows(src2d, idx, like=None):
@@ -96,8 +102,13 @@ def gather_rows(src2d, idx, like=None):
     cols = src2d.shape[1]
     out = _empty((n, cols), src2d.dtype, src2d)
     if n and cols:
-        call_kernel(_gather_rows, kapi.Range(n, cols), _contiguous(src2d),
-                    _int64(idx), out)
+        call_kernel(
+            _gather_rows,
+            kapi.Range(n, cols),
+            _contiguous(src2d),
+            _int64(idx),
+            out,
+        )
     return out
 
 
@@ -132,6 +143,7 @@ def flat_true_positions(mask1d):
     total = int(offsets[m])
     out = _empty((total,), np.int64, mask1d)
     if total:
-        call_kernel(_write_chunks, kapi.Range(m), mask1d, offsets, out, n,
-                    CHUNK)
+        call_kernel(
+            _write_chunks, kapi.Range(m), mask1d, offsets, out, n, CHUNK
+        )
     return out

@@ -10,16 +10,17 @@ import operator
 import numpy as np
 
 
-
 def _expand(key, ndim):
     if not isinstance(key, tuple):
         key = (key,)
     for k in key:
         if isinstance(k, (np.ndarray, list)) or (
-                hasattr(k, "shape") and not isinstance(k, np.generic)):
+            hasattr(k, "shape") and not isinstance(k, np.generic)
+        ):
             raise IndexError(
                 "only basic indexing is supported: integers, slices, "
-                "Ellipsis (...) and None; arrays as indices are not")
+                "Ellipsis (...) and None; arrays as indices are not"
+            )
         if isinstance(k, bool):
             raise IndexError("boolean indices are not supported")
     ellipses = [i for i, k in enumerate(key) if k is Ellipsis]
@@ -27,11 +28,13 @@ def _expand(key, ndim):
         raise IndexError("an index can only have a single ellipsis ('...')")
     used = sum(1 for k in key if k is not None and k is not Ellipsis)
     if used > ndim:
-        raise IndexError(f"too many indices for array: array is "
-                         f"{ndim}-dimensional, but {used} were indexed")
+        raise IndexError(
+            f"too many indices for array: array is "
+            f"{ndim}-dimensional, but {used} were indexed"
+        )
     if ellipses:
         i = ellipses[0]
-        key = key[:i] + (slice(None),) * (ndim - used) + key[i + 1:]
+        key = key[:i] + (slice(None),) * (ndim - used) + key[i + 1 :]
     else:
         key = key + (slice(None),) * (ndim - used)
     return key
@@ -63,8 +66,9 @@ def view_of(shape, strides, offset, key):
                     f"None are valid indices, not {type(k).__name__}"
                 ) from None
             if not -n <= i < n:
-                raise IndexError(f"index {i} is out of bounds for axis "
-                                 f"{axis} with size {n}")
+                raise IndexError(
+                    f"index {i} is out of bounds for axis {axis} with size {n}"
+                )
             offset += (i % n) * s
         axis += 1
     return offset, out_shape, out_strides

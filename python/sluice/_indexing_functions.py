@@ -18,11 +18,13 @@ from ._manipulation import _axis, _first_usm, _is_usm, _usm, ravel, stack
 
 def _ops():
     from . import _ops as ops
+
     return ops
 
 
 def _asnumpy(x):
     from ._array import asnumpy
+
     return asnumpy(x)
 
 
@@ -30,13 +32,16 @@ def _no_trace(a, name):
     if isinstance(a, _trace.Tracer):
         raise _trace.TracerError(
             f"{name}() inside @sluice.jit: assignment through integer "
-            "positions is not supported there yet (it is eagerly)")
+            "positions is not supported there yet (it is eagerly)"
+        )
 
 
 def _check_mode(mode):
     if mode not in ("raise", "wrap", "clip"):
-        raise ValueError(f"clipmode must be one of 'clip', 'raise', or "
-                         f"'wrap' (got {mode!r})")
+        raise ValueError(
+            f"clipmode must be one of 'clip', 'raise', or "
+            f"'wrap' (got {mode!r})"
+        )
 
 
 def _moded(indices, n, mode):
@@ -57,8 +62,7 @@ def _moded(indices, n, mode):
 def _index_array(indices):
     if _is_usm(indices):
         if indices.dtype.kind not in "iu":
-            raise IndexError("arrays used as indices must be of integer "
-                             "type")
+            raise IndexError("arrays used as indices must be of integer type")
         return indices
     a = np.asarray(indices)
     if a.dtype.kind not in "iu" and not (a.size == 0):
@@ -85,8 +89,9 @@ def take(a, indices, axis=None, out=None, mode="raise"):
 def _along_axis_key(arr, indices, axis):
     nd = arr.ndim
     if indices.ndim != nd:
-        raise ValueError("`indices` and `arr` must have the same number of "
-                         "dimensions")
+        raise ValueError(
+            "`indices` and `arr` must have the same number of dimensions"
+        )
     key = []
     for d in range(nd):
         if d == axis:
@@ -104,8 +109,9 @@ def take_along_axis(arr, indices, axis=-1):
     if axis is None:
         arr = ravel(arr)
         if idx.ndim != 1:
-            raise ValueError("when axis=None, `indices` must have a single "
-                             "dimension.")
+            raise ValueError(
+                "when axis=None, `indices` must have a single dimension."
+            )
         axis = 0
     axis = _axis(axis, arr.ndim)
     return arr[_along_axis_key(arr, idx, axis)]
@@ -115,8 +121,9 @@ def put_along_axis(arr, indices, values, axis):
     idx = _index_array(indices)
     if axis is None:
         if not arr._c_contiguous if hasattr(arr, "_c_contiguous") else False:
-            raise ValueError("put_along_axis with axis=None needs a "
-                             "contiguous array")
+            raise ValueError(
+                "put_along_axis with axis=None needs a contiguous array"
+            )
         flat = ravel(arr)
         flat[idx] = values
         return
@@ -133,8 +140,13 @@ def _cycled(values, n, like):
         raise ValueError("cannot assign from an empty array")
     if _is_usm(v) and not isinstance(v, _trace.Tracer):
         from ._creation import arange
-        i = arange(n, dtype=np.int64, sycl_queue=like.sycl_queue,
-                   usm_type=like.usm_type)
+
+        i = arange(
+            n,
+            dtype=np.int64,
+            sycl_queue=like.sycl_queue,
+            usm_type=like.usm_type,
+        )
         return v[_ops().remainder(i, v.shape[0])]
     return v[np.arange(n) % v.shape[0]]
 
@@ -152,8 +164,9 @@ def put(a, ind, v, mode="raise"):
     vals = _cycled(v, n, a)
     if a._c_contiguous:
         flat = a._view(a._offset, [a.size], [1])
-        flat[idx] = _ops().astype(vals, a.dtype) if vals.dtype != a.dtype \
-            else vals
+        flat[idx] = (
+            _ops().astype(vals, a.dtype) if vals.dtype != a.dtype else vals
+        )
     else:
         tmp = _ops().copy(a)
         put(tmp, idx, vals, mode)
@@ -202,8 +215,10 @@ def compress(condition, a, axis=None, out=None):
     axis = _axis(axis, a.ndim)
     idx = flatnonzero(cond)
     if idx.shape[0] and int(idx[-1]) >= a.shape[axis]:
-        raise IndexError(f"index {int(idx[-1])} is out of bounds for axis "
-                         f"{axis} with size {a.shape[axis]}")
+        raise IndexError(
+            f"index {int(idx[-1])} is out of bounds for axis "
+            f"{axis} with size {a.shape[axis]}"
+        )
     return take(a, idx, axis=axis, out=out)
 
 
@@ -243,30 +258,33 @@ def choose(a, choices, out=None, mode="raise"):
 
 def select(condlist, choicelist, default=0):
     if len(condlist) != len(choicelist):
-        raise ValueError("list of cases must be same length as list of "
-                         "conditions")
+        raise ValueError(
+            "list of cases must be same length as list of conditions"
+        )
     if not condlist:
-        raise ValueError("select with an empty condition list is not "
-                         "possible")
+        raise ValueError("select with an empty condition list is not possible")
     like = _first_usm(list(condlist) + list(choicelist))
     conds = [_usm(c, like) for c in condlist]
     for i, c in enumerate(conds):
         if c.dtype != np.bool_:
-            raise TypeError(f"invalid entry {i} in condlist: should be "
-                            "boolean ndarray")
+            raise TypeError(
+                f"invalid entry {i} in condlist: should be boolean ndarray"
+            )
     choices = [_usm(c, like) for c in choicelist]
     dt = np.result_type(*[c.dtype for c in choices], default)
     r = _ops().astype(_usm(np.asarray(default, dtype=dt), like), dt)
     for c, v in zip(conds[::-1], choices[::-1]):
         r = _ops().where(c, _ops().astype(v, dt), r)
-    shape = _ops()._broadcast([c.shape for c in conds]
-                              + [c.shape for c in choices])
+    shape = _ops()._broadcast(
+        [c.shape for c in conds] + [c.shape for c in choices]
+    )
     if tuple(r.shape) != shape:
         r = _ops().broadcast_to(r, shape)
     return r
 
 
 # --- nonzero and friends -------------------------------------------------------
+
 
 def nonzero(a):
     """A tuple of int64 arrays, the indices of the non-zero elements (a
@@ -275,12 +293,16 @@ def nonzero(a):
     if isinstance(a, _trace.Tracer):
         raise _trace.TracerError(
             "nonzero() inside @sluice.jit: its size depends on the data; "
-            "use sluice.where() or a boolean mask assignment")
+            "use sluice.where() or a boolean mask assignment"
+        )
     if a.ndim == 0:
-        raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
-                         "np.atleast_1d(scalar).nonzero() instead.")
+        raise ValueError(
+            "Calling nonzero on 0d arrays is not allowed. Use "
+            "np.atleast_1d(scalar).nonzero() instead."
+        )
     from ._advanced_indexing import unravel
     from ._index_kernels import flat_true_positions
+
     m = a if a.dtype == np.bool_ else _ops().not_equal(a, 0)
     flat = flat_true_positions(ravel(m))
     return tuple(unravel(flat, tuple(a.shape)))
@@ -296,20 +318,31 @@ def argwhere(a):
         a = _ops().reshape(a, (1,))
         n = nonzero(a)[0].shape[0]
         from ._creation import empty
-        return empty((n, 0), dtype=np.int64, sycl_queue=a.sycl_queue,
-                     usm_type=a.usm_type)
+
+        return empty(
+            (n, 0),
+            dtype=np.int64,
+            sycl_queue=a.sycl_queue,
+            usm_type=a.usm_type,
+        )
     return stack(nonzero(a), axis=1)
 
 
 # --- index generators ---------------------------------------------------------------
 
+
 def _placed(host, like=None, device=None, usm_type=None, sycl_queue=None):
     from ._creation import asarray
+
     if like is not None and device is None and sycl_queue is None:
-        return asarray(host, sycl_queue=like.sycl_queue,
-                       usm_type=usm_type or like.usm_type)
-    return asarray(host, device=device, usm_type=usm_type,
-                   sycl_queue=sycl_queue)
+        return asarray(
+            host,
+            sycl_queue=like.sycl_queue,
+            usm_type=usm_type or like.usm_type,
+        )
+    return asarray(
+        host, device=device, usm_type=usm_type, sycl_queue=sycl_queue
+    )
 
 
 def ix_(*args):
@@ -317,8 +350,13 @@ def ix_(*args):
     out = []
     nd = len(args)
     for k, a in enumerate(args):
-        a = _usm(a, like) if _is_usm(a) or like is not None else \
-            _placed(np.asarray(a if np.size(a) else np.zeros(0, np.int64)))
+        a = (
+            _usm(a, like)
+            if _is_usm(a) or like is not None
+            else _placed(
+                np.asarray(a if np.size(a) else np.zeros(0, np.int64))
+            )
+        )
         if a.ndim != 1:
             raise ValueError("Cross index must be 1 dimensional")
         if a.dtype == np.bool_:
@@ -332,12 +370,16 @@ def ix_(*args):
 def unravel_index(indices, shape, order="C"):
     if order != "C":
         raise NotImplementedError("order='C' only")
-    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(
-        operator.index(d) for d in shape)
+    shape = (
+        (shape,)
+        if isinstance(shape, (int, np.integer))
+        else tuple(operator.index(d) for d in shape)
+    )
     size = int(np.prod(shape, dtype=np.int64))
     if not _is_usm(indices):
-        return tuple(_placed(np.asarray(i)) for i in
-                     np.unravel_index(indices, shape))
+        return tuple(
+            _placed(np.asarray(i)) for i in np.unravel_index(indices, shape)
+        )
     i = indices
     if i.dtype.kind not in "iu":
         raise TypeError("only int indices permitted")
@@ -345,9 +387,11 @@ def unravel_index(indices, shape, order="C"):
         lo, hi = int(_ops().min(i)), int(_ops().max(i))
         if lo < 0 or hi >= size:
             bad = lo if lo < 0 else hi
-            raise ValueError(f"index {bad} is out of bounds for array with "
-                             f"size {size}")
+            raise ValueError(
+                f"index {bad} is out of bounds for array with size {size}"
+            )
     from ._advanced_indexing import unravel
+
     return tuple(unravel(_ops().astype(i, np.int64), shape))
 
 
@@ -356,13 +400,19 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         raise NotImplementedError("order='C' only")
     dims = tuple(operator.index(d) for d in dims)
     if len(multi_index) != len(dims):
-        raise ValueError(f"parameter multi_index must be a sequence of "
-                         f"length {len(dims)}")
+        raise ValueError(
+            f"parameter multi_index must be a sequence of length {len(dims)}"
+        )
     modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
     like = _first_usm(list(multi_index))
     if like is None:
-        return _placed(np.asarray(np.ravel_multi_index(
-            tuple(np.asarray(m) for m in multi_index), dims, mode=mode)))
+        return _placed(
+            np.asarray(
+                np.ravel_multi_index(
+                    tuple(np.asarray(m) for m in multi_index), dims, mode=mode
+                )
+            )
+        )
     flat = None
     for m, d, md in zip(multi_index, dims, modes):
         _check_mode(md)
@@ -379,33 +429,61 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     return flat
 
 
-def indices(dimensions, dtype=int, sparse=False, *, device=None,
-            usm_type="device", sycl_queue=None):
+def indices(
+    dimensions,
+    dtype=int,
+    sparse=False,
+    *,
+    device=None,
+    usm_type="device",
+    sycl_queue=None,
+):
     from ._creation import arange
+
     dims = tuple(dimensions)
     nd = len(dims)
     out = []
     for i, d in enumerate(dims):
         shape = [1] * nd
         shape[i] = d
-        a = _ops().reshape(arange(d, dtype=dtype, device=device,
-                                  usm_type=usm_type, sycl_queue=sycl_queue),
-                           tuple(shape))
+        a = _ops().reshape(
+            arange(
+                d,
+                dtype=dtype,
+                device=device,
+                usm_type=usm_type,
+                sycl_queue=sycl_queue,
+            ),
+            tuple(shape),
+        )
         out.append(a if sparse else _ops().broadcast_to(a, dims))
     if sparse:
         return tuple(out)
     if not out:
         from ._creation import empty
-        return empty((0,), dtype=dtype, device=device, usm_type=usm_type,
-                     sycl_queue=sycl_queue)
+
+        return empty(
+            (0,),
+            dtype=dtype,
+            device=device,
+            usm_type=usm_type,
+            sycl_queue=sycl_queue,
+        )
     return stack(out)
 
 
-def diag_indices(n, ndim=2, *, device=None, usm_type="device",
-                 sycl_queue=None):
+def diag_indices(
+    n, ndim=2, *, device=None, usm_type="device", sycl_queue=None
+):
     from ._creation import arange
-    i = arange(n, dtype=np.int64, device=device, usm_type=usm_type,
-               sycl_queue=sycl_queue)
+
+    i = arange(
+        n,
+        dtype=np.int64,
+        device=device,
+        usm_type=usm_type,
+        sycl_queue=sycl_queue,
+    )
     return (i,) * ndim
 
 
@@ -414,39 +492,62 @@ def diag_indices_from(arr):
         raise ValueError("input array must be at least 2-d")
     if len(set(arr.shape)) != 1:
         raise ValueError("All dimensions of input must be of equal length")
-    return diag_indices(arr.shape[0], arr.ndim, sycl_queue=arr.sycl_queue,
-                        usm_type=arr.usm_type)
+    return diag_indices(
+        arr.shape[0],
+        arr.ndim,
+        sycl_queue=arr.sycl_queue,
+        usm_type=arr.usm_type,
+    )
 
 
 def _tri_indices(n, k, m, lower, device, usm_type, sycl_queue):
     from ._creation import full
     from ._manipulation import _tri_mask
+
     m = n if m is None else m
-    like = full((), 0, dtype=np.int64, device=device, usm_type=usm_type,
-                sycl_queue=sycl_queue)
+    like = full(
+        (),
+        0,
+        dtype=np.int64,
+        device=device,
+        usm_type=usm_type,
+        sycl_queue=sycl_queue,
+    )
     mask = _tri_mask(n, m, k, like, lower)
     return nonzero(mask)
 
 
-def tril_indices(n, k=0, m=None, *, device=None, usm_type="device",
-                 sycl_queue=None):
+def tril_indices(
+    n, k=0, m=None, *, device=None, usm_type="device", sycl_queue=None
+):
     return _tri_indices(n, k, m, True, device, usm_type, sycl_queue)
 
 
-def triu_indices(n, k=0, m=None, *, device=None, usm_type="device",
-                 sycl_queue=None):
+def triu_indices(
+    n, k=0, m=None, *, device=None, usm_type="device", sycl_queue=None
+):
     return _tri_indices(n, k, m, False, device, usm_type, sycl_queue)
 
 
 def tril_indices_from(arr, k=0):
     if arr.ndim != 2:
         raise ValueError("input array must be 2-d")
-    return tril_indices(arr.shape[-2], k, arr.shape[-1],
-                       sycl_queue=arr.sycl_queue, usm_type=arr.usm_type)
+    return tril_indices(
+        arr.shape[-2],
+        k,
+        arr.shape[-1],
+        sycl_queue=arr.sycl_queue,
+        usm_type=arr.usm_type,
+    )
 
 
 def triu_indices_from(arr, k=0):
     if arr.ndim != 2:
         raise ValueError("input array must be 2-d")
-    return triu_indices(arr.shape[-2], k, arr.shape[-1],
-                        sycl_queue=arr.sycl_queue, usm_type=arr.usm_type)
+    return triu_indices(
+        arr.shape[-2],
+        k,
+        arr.shape[-1],
+        sycl_queue=arr.sycl_queue,
+        usm_type=arr.usm_type,
+    )

@@ -35,20 +35,25 @@ class ArrayT:
         return len(self.shape)
 
     def with_(self, dtype=None, shape=None, qid=None, kind=None):
-        return ArrayT(self.dtype if dtype is None else dtype,
-                      self.shape if shape is None else shape,
-                      self.qid if qid is None else qid,
-                      self.kind if kind is None else kind)
+        return ArrayT(
+            self.dtype if dtype is None else dtype,
+            self.shape if shape is None else shape,
+            self.qid if qid is None else qid,
+            self.kind if kind is None else kind,
+        )
 
     def text(self):
-        dims = "".join(("?" if d is None else str(d)) + "x"
-                       for d in self.shape)
+        dims = "".join(
+            ("?" if d is None else str(d)) + "x" for d in self.shape
+        )
         q = _queue_from_id(self.qid)
         place = f'"{_info(q._device_handle)["filter_string"]}"'
         if q._name:
             place += f'("{q._name}")'
-        return (f"!usm.array<{dims}{_dtypes.mlir(self.dtype)}, {place}, "
-                f"{USM_NAMES[self.kind]}>")
+        return (
+            f"!usm.array<{dims}{_dtypes.mlir(self.dtype)}, {place}, "
+            f"{USM_NAMES[self.kind]}>"
+        )
 
     def key(self):
         return ("A", self.dtype, self.shape, self.qid, self.kind)
@@ -124,14 +129,19 @@ class FunctionBuilder:
         args = ", ".join(
             f"{a.name}: {a.type.text()}"
             + (_loc_text(loc) if locations else "")
-            for a, loc in zip(self.args, self.arg_locs))
+            for a, loc in zip(self.args, self.arg_locs)
+        )
         res = ", ".join(v.type.text() for v in self.results)
         lines = [f"func.func @{name or self.name}({args}) -> ({res}) {{"]
         for text, loc in self.ops:
             lines.append("  " + text + (_loc_text(loc) if locations else ""))
         if self.results:
-            lines.append("  return " + ", ".join(v.name for v in self.results)
-                         + " : " + res)
+            lines.append(
+                "  return "
+                + ", ".join(v.name for v in self.results)
+                + " : "
+                + res
+            )
         else:
             lines.append("  return")
         lines.append("}")
@@ -139,6 +149,7 @@ class FunctionBuilder:
 
 
 # --- constants ------------------------------------------------------------
+
 
 def scalar_literal(value, dt):
     """An MLIR literal of ``value`` as ``dt`` (floats as exact bit
@@ -162,15 +173,18 @@ def dense_literal(array):
     if array.size == 1:
         body = scalar_literal(array.reshape(()).item(), dt)
     elif dt.kind == "b":
-        body = "[" + ", ".join("true" if v else "false"
-                               for v in array.reshape(-1)) + "]"
+        body = (
+            "["
+            + ", ".join("true" if v else "false" for v in array.reshape(-1))
+            + "]"
+        )
         if array.ndim != 1:
-            nested = np.array(["true" if v else "false"
-                               for v in array.reshape(-1)]).reshape(
-                                   array.shape)
-            body = np.array2string(nested, separator=", ",
-                                   threshold=np.inf,
-                                   max_line_width=np.inf).replace("'", "")
+            nested = np.array(
+                ["true" if v else "false" for v in array.reshape(-1)]
+            ).reshape(array.shape)
+            body = np.array2string(
+                nested, separator=", ", threshold=np.inf, max_line_width=np.inf
+            ).replace("'", "")
     else:
         data = np.ascontiguousarray(array).astype(dt.newbyteorder("<"))
         body = '"0x' + data.tobytes().hex().upper() + '"'
@@ -183,8 +197,11 @@ def arith_constant(fb, value, dt, loc=None):
     lit = scalar_literal(value, dt)
     if dt.kind == "b":  # `true`/`false` carry their type (i1)
         return fb.op(f"arith.constant {lit}", ScalarT(dt), loc)
-    return fb.op(f"arith.constant {lit} : {_dtypes.SIGNLESS[_dtypes.CODES[dt]]}",
-                 ScalarT(dt), loc)
+    return fb.op(
+        f"arith.constant {lit} : {_dtypes.SIGNLESS[_dtypes.CODES[dt]]}",
+        ScalarT(dt),
+        loc,
+    )
 
 
 def index_constant(fb, value, loc=None):
@@ -193,8 +210,9 @@ def index_constant(fb, value, loc=None):
 
 def index_from(fb, v, loc=None):
     """An index value from an i64 scalar value."""
-    return fb.op(f"arith.index_cast {v.name} : i64 to index", ScalarT(None),
-                 loc)
+    return fb.op(
+        f"arith.index_cast {v.name} : i64 to index", ScalarT(None), loc
+    )
 
 
 def array_constant(fb, array, qid, kind, loc=None):
@@ -208,19 +226,26 @@ def cast_scalar(fb, v, dt, loc=None):
     src = v.type.dtype
     if src == dt:
         return v
-    s, d = _dtypes.SIGNLESS[_dtypes.CODES[src]], _dtypes.SIGNLESS[
-        _dtypes.CODES[dt]]
+    s, d = (
+        _dtypes.SIGNLESS[_dtypes.CODES[src]],
+        _dtypes.SIGNLESS[_dtypes.CODES[dt]],
+    )
     if src.kind in "iub" and dt.kind in "iub" and s == d:
         return Value(v.name, ScalarT(dt))  # same bits, other signedness
     if not v.type.signless and src.kind == "u":
         raise AssertionError("unsigned scalars must be signless for arith")
     if dt.kind == "b":
-        zero = arith_constant(fb, 0, src if src.kind != "u" else
-                              np.dtype(f"i{src.itemsize}"), loc)
+        zero = arith_constant(
+            fb,
+            0,
+            src if src.kind != "u" else np.dtype(f"i{src.itemsize}"),
+            loc,
+        )
         pred = "une" if src.kind == "f" else "ne"
         cmp = "arith.cmpf" if src.kind == "f" else "arith.cmpi"
-        return fb.op(f"{cmp} {pred}, {v.name}, {zero.name} : {s}",
-                     ScalarT(dt), loc)
+        return fb.op(
+            f"{cmp} {pred}, {v.name}, {zero.name} : {s}", ScalarT(dt), loc
+        )
     if src.kind == "f" and dt.kind == "f":
         op = "arith.extf" if dt.itemsize > src.itemsize else "arith.truncf"
     elif src.kind == "f":
@@ -236,25 +261,38 @@ def cast_scalar(fb, v, dt, loc=None):
 
 # --- array ops ------------------------------------------------------------
 
+
 def _operand_types(values):
     return ", ".join(v.type.text() for v in values)
 
 
 def elementwise(fb, name, operands, result, loc=None):
     names = ", ".join(v.name for v in operands)
-    return fb.op(f"usm.{name} {names} : ({_operand_types(operands)}) -> "
-                 f"{result.text()}", result, loc)
+    return fb.op(
+        f"usm.{name} {names} : ({_operand_types(operands)}) -> "
+        f"{result.text()}",
+        result,
+        loc,
+    )
 
 
 def store(fb, value, dest, loc=None):
     """``usm.store``: writes ``value`` into the memory of ``dest``."""
-    fb.ops.append((f"usm.store {value.name}, {dest.name} : "
-                   f"{value.type.text()}, {dest.type.text()}", loc))
+    fb.ops.append(
+        (
+            f"usm.store {value.name}, {dest.name} : "
+            f"{value.type.text()}, {dest.type.text()}",
+            loc,
+        )
+    )
 
 
 def astype(fb, v, result, loc=None):
-    return fb.op(f"usm.astype {v.name} : {v.type.text()} to {result.text()}",
-                 result, loc)
+    return fb.op(
+        f"usm.astype {v.name} : {v.type.text()} to {result.text()}",
+        result,
+        loc,
+    )
 
 
 def reduction(fb, name, v, axes, keepdims, result, loc=None):
@@ -271,40 +309,65 @@ def _sizes(sizes):
 
 
 def reshape(fb, v, result, sizes=(), loc=None):
-    return fb.op(f"usm.reshape {v.name}{_sizes(sizes)} : {v.type.text()} -> "
-                 f"{result.text()}", result, loc)
+    return fb.op(
+        f"usm.reshape {v.name}{_sizes(sizes)} : {v.type.text()} -> "
+        f"{result.text()}",
+        result,
+        loc,
+    )
 
 
 def broadcast_to(fb, v, result, sizes=(), loc=None):
-    return fb.op(f"usm.broadcast_to {v.name}{_sizes(sizes)} : "
-                 f"{v.type.text()} -> {result.text()}", result, loc)
+    return fb.op(
+        f"usm.broadcast_to {v.name}{_sizes(sizes)} : "
+        f"{v.type.text()} -> {result.text()}",
+        result,
+        loc,
+    )
 
 
 def transpose(fb, v, perm, result, loc=None):
     p = ", ".join(str(i) for i in perm)
-    return fb.op(f"usm.transpose {v.name} [{p}] : {v.type.text()} -> "
-                 f"{result.text()}", result, loc)
+    return fb.op(
+        f"usm.transpose {v.name} [{p}] : {v.type.text()} -> {result.text()}",
+        result,
+        loc,
+    )
 
 
 def to_device(fb, v, result, loc=None):
-    return fb.op(f"usm.to_device {v.name} : {v.type.text()} -> "
-                 f"{result.text()}", result, loc)
+    return fb.op(
+        f"usm.to_device {v.name} : {v.type.text()} -> {result.text()}",
+        result,
+        loc,
+    )
 
 
 def full(fb, value, result, sizes=(), loc=None):
-    return fb.op(f"usm.full {value.name}{_sizes(sizes)} : "
-                 f"{value.type.text()} -> {result.text()}", result, loc)
+    return fb.op(
+        f"usm.full {value.name}{_sizes(sizes)} : "
+        f"{value.type.text()} -> {result.text()}",
+        result,
+        loc,
+    )
 
 
 def arange(fb, start, step, result, size=None, loc=None):
     sz = f" ({size.name})" if size is not None else ""
-    return fb.op(f"usm.arange {start.name}, {step.name}{sz} : "
-                 f"{start.type.text()} -> {result.text()}", result, loc)
+    return fb.op(
+        f"usm.arange {start.name}, {step.name}{sz} : "
+        f"{start.type.text()} -> {result.text()}",
+        result,
+        loc,
+    )
 
 
 def empty(fb, result, sizes=(), loc=None):
-    return fb.op(f"usm.empty({', '.join(s.name for s in sizes)}) : "
-                 f"{result.text()}", result, loc)
+    return fb.op(
+        f"usm.empty({', '.join(s.name for s in sizes)}) : {result.text()}",
+        result,
+        loc,
+    )
 
 
 def float_bits(value, dt):
@@ -332,8 +395,12 @@ def convert_operand(fb, value, dt, qid, kind, loc=None):
         return value
     if dt.kind == "c":  # a real scalar with complex arrays: a 0-d array
         part = _dtypes.float32 if dt.itemsize == 8 else _dtypes.float64
-        v = full(fb, cast_scalar(fb, value, part, loc),
-                 ArrayT(part, (), qid, kind), loc=loc)
+        v = full(
+            fb,
+            cast_scalar(fb, value, part, loc),
+            ArrayT(part, (), qid, kind),
+            loc=loc,
+        )
         return astype(fb, v, ArrayT(dt, (), qid, kind), loc)
     v = cast_scalar(fb, value, dt, loc)
     if dt.kind == "u":

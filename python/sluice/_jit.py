@@ -85,8 +85,10 @@ class _Signature:
             self.numpy_leaves.append(len(self.leaves))
             return self._leaf(v)
         if isinstance(v, (_trace.Tracer, _trace.ScalarTracer)):
-            raise TracerError("a traced value from another function was "
-                              "passed to a jitted function")
+            raise TracerError(
+                "a traced value from another function was "
+                "passed to a jitted function"
+            )
         if t is tuple or t is list:
             self.key.append((t, len(v)))
             return t(self.add(x) for x in v)
@@ -111,16 +113,22 @@ def _fill(template, values):
 class _Entry:
     """A compiled signature: the program and how to build the result."""
 
-    __slots__ = ("program", "captured", "out", "single", "numpy_leaves",
-                 "numpy_queue")
+    __slots__ = (
+        "program",
+        "captured",
+        "out",
+        "single",
+        "numpy_leaves",
+        "numpy_queue",
+    )
 
     def run(self, leaves):
         for i in self.numpy_leaves:
             a = leaves[i]
-            leaves[i] = _from_host(a, self.numpy_queue[0],
-                                   self.numpy_queue[1])
-        results = self.program(leaves + self.captured if self.captured
-                               else leaves)
+            leaves[i] = _from_host(a, self.numpy_queue[0], self.numpy_queue[1])
+        results = self.program(
+            leaves + self.captured if self.captured else leaves
+        )
         if self.single:
             return results[0]
         return _build_output(self.out, results, leaves)
@@ -135,11 +143,14 @@ def _build_output(template, results, leaves):
     if kind == "const":
         return template[1]
     if kind == "seq":
-        return template[1](_build_output(t, results, leaves)
-                           for t in template[2])
+        return template[1](
+            _build_output(t, results, leaves) for t in template[2]
+        )
     if kind == "dict":
-        return {k: _build_output(t, results, leaves)
-                for k, t in template[1].items()}
+        return {
+            k: _build_output(t, results, leaves)
+            for k, t in template[1].items()
+        }
     if kind == "wb":
         # Arguments the function assigned into (x[...] = v) get their new
         # values, as NumPy's in-place semantics say.
@@ -168,8 +179,9 @@ class Lowered:
         "kernels", "binaries" or "llvm"."""
         if stage == "input":
             return self._fb.render(locations=locations)
-        text = _compiler.lower_text(self._fb.render(locations=True), stage,
-                                    self._flags, self._name)
+        text = _compiler.lower_text(
+            self._fb.render(locations=True), stage, self._flags, self._name
+        )
         return text if locations else _strip_locations(text)
 
     def fusion_report(self):
@@ -199,8 +211,10 @@ class Lowered:
         flags = self._flags
         if device is not None:
             if not isinstance(device, str):
-                raise TypeError("device must be a filter string such as "
-                                f"'cuda:gpu:0', not {type(device).__name__}")
+                raise TypeError(
+                    "device must be a filter string such as "
+                    f"'cuda:gpu:0', not {type(device).__name__}"
+                )
             flags += (f"--device={_ext.normalize_selector(device)}",)
         template = self._template
         n = len(self._fb.results)
@@ -208,26 +222,41 @@ class Lowered:
             raise ValueError(
                 f"{self._name} uses {self._captured} array(s) from outside "
                 "the function; a saved program cannot take them along: pass "
-                "them as arguments")
-        if not (template == ("r", 0) or (
-                template is not None and template[0] == "seq" and n and
-                template[2] == [("r", i) for i in range(n)])):
+                "them as arguments"
+            )
+        if not (
+            template == ("r", 0)
+            or (
+                template is not None
+                and template[0] == "seq"
+                and n
+                and template[2] == [("r", i) for i in range(n)]
+            )
+        ):
             raise ValueError(
                 f"{self._name} must return an array it computes, or a tuple "
                 "or list of distinct ones, to be saved (a saved program "
                 "returns its arrays, not Python values, arguments or nested "
-                "containers)")
-        entry = _artifact.entry_name(self._name if name is None else name,
-                                     explicit=name is not None)
-        _compiler.write_artifact(self._fb.render(locations=True, name=entry),
-                                 os.fspath(path), flags, self._name)
+                "containers)"
+            )
+        entry = _artifact.entry_name(
+            self._name if name is None else name, explicit=name is not None
+        )
+        _compiler.write_artifact(
+            self._fb.render(locations=True, name=entry),
+            os.fspath(path),
+            flags,
+            self._name,
+        )
 
 
 def _strip_locations(text):
     import re
+
     text = re.sub(r" loc\((?:[^()]|\([^()]*\))*\)", "", text)
-    return "\n".join(line for line in text.splitlines()
-                     if not line.startswith("#loc"))
+    return "\n".join(
+        line for line in text.splitlines() if not line.startswith("#loc")
+    )
 
 
 def fusion_report(fused_ir):
@@ -253,7 +282,8 @@ def fusion_report(fused_ir):
                     ops = group[2]
                     lines.append(
                         f"fused group #{group[0]} on queue {group[1]}: "
-                        f"{len(ops)} array ops ({', '.join(ops)})")
+                        f"{len(ops)} array ops ({', '.join(ops)})"
+                    )
                     group = None
                 continue
             op = _op_name(line)
@@ -282,8 +312,9 @@ def _op_name(line):
 class JitFunction:
     """A function compiled per call signature (see sluice.jit)."""
 
-    def __init__(self, fn, static_argnums=(), static_argnames=(),
-                 fusion=True, flags=()):
+    def __init__(
+        self, fn, static_argnums=(), static_argnames=(), fusion=True, flags=()
+    ):
         functools.update_wrapper(self, fn)
         self._fn = fn
         self._sig = inspect.signature(fn)
@@ -295,17 +326,20 @@ class JitFunction:
         names = set(static_argnames)
         for i in static_argnums:
             if not -len(params) <= i < len(params):
-                raise ValueError(f"static_argnums {i} is out of range for "
-                                 f"{fn.__name__} ({len(params)} parameters)")
+                raise ValueError(
+                    f"static_argnums {i} is out of range for "
+                    f"{fn.__name__} ({len(params)} parameters)"
+                )
             names.add(params[i].name)
         for n in names:
             if n not in self._sig.parameters:
                 raise ValueError(f"{fn.__name__} has no parameter {n!r}")
         self._static = frozenset(names)
         self._params = [p.name for p in params]
-        self._plain = (not self._static and all(
+        self._plain = not self._static and all(
             p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-            for p in params))
+            for p in params
+        )
         self._flags = tuple(flags) + (() if fusion else ("--no-fusion",))
         self._cache = {}
         self.trace_count = 0
@@ -369,8 +403,9 @@ class JitFunction:
         s, targs, tkwargs = self._signature(args, kwargs)
         tr, (out, values) = self._trace(s, targs, tkwargs)
         template = self._outputs(tr, out, values)
-        return Lowered(tr.fb, self._flags, self.__name__, template,
-                       len(tr.captured))
+        return Lowered(
+            tr.fb, self._flags, self.__name__, template, len(tr.captured)
+        )
 
     def cache_clear(self):
         self._cache.clear()
@@ -397,8 +432,12 @@ class JitFunction:
         for i, v in enumerate(s.leaves):
             if i in s.numpy_leaves:
                 a = np.asarray(v)
-                t = _ir.ArrayT(_dtypes.to_dtype(a.dtype), a.shape,
-                               numpy_queue[0], numpy_queue[1])
+                t = _ir.ArrayT(
+                    _dtypes.to_dtype(a.dtype),
+                    a.shape,
+                    numpy_queue[0],
+                    numpy_queue[1],
+                )
                 values.append(_trace.Tracer(fb.arg(t, loc), tr))
             elif isinstance(v, Array):
                 t = _ir.ArrayT(v.dtype, v.shape, v._queue_id, v._usm_kind)
@@ -407,12 +446,15 @@ class JitFunction:
                 dt = s.leaf_dtypes[i]  # a NumPy scalar's dtype, or None
                 weak = type(v) if dt is None else None
                 dt = _trace.scalar_arg_dtype(weak, dt)
-                values.append(_trace.ScalarTracer(
-                    fb.arg(_ir.ScalarT(dt), loc), tr, weak))
+                values.append(
+                    _trace.ScalarTracer(fb.arg(_ir.ScalarT(dt), loc), tr, weak)
+                )
         tr.arg_values = [v._v for v in values]
         with tr:
-            out = self._fn(*_fill(targs, values),
-                           **{k: _fill(t, values) for k, t in tkwargs.items()})
+            out = self._fn(
+                *_fill(targs, values),
+                **{k: _fill(t, values) for k, t in tkwargs.items()},
+            )
         self.trace_count += 1
         return tr, (out, values)
 
@@ -440,7 +482,8 @@ class JitFunction:
                     return ("in", inputs[id(o._v)])
                 raise TracerError(
                     f"{self.__name__} returns a traced scalar; return an "
-                    "array (sluice.asarray) or a value computed outside")
+                    "array (sluice.asarray) or a value computed outside"
+                )
             if isinstance(o, _traced_indexing.MaskedSelection):
                 raise _traced_indexing._masked_error()
             if type(o) in (tuple, list):
@@ -452,8 +495,7 @@ class JitFunction:
         template = flatten(out)
         written = []
         for i, v in enumerate(values):
-            if isinstance(v, _trace.Tracer) and \
-                    v._v is not tr.arg_values[i]:
+            if isinstance(v, _trace.Tracer) and v._v is not tr.arg_values[i]:
                 name = v._v.name
                 if name not in seen:
                     seen[name] = len(results)
@@ -467,8 +509,7 @@ class JitFunction:
     def _build(self, s, targs, tkwargs):
         tr, (out, values) = self._trace(s, targs, tkwargs)
         template = self._outputs(tr, out, values)
-        program = _compiler.compile_function(tr.fb, self.__name__,
-                                             self._flags)
+        program = _compiler.compile_function(tr.fb, self.__name__, self._flags)
         e = _Entry()
         e.program = program
         e.captured = [a for a, _ in tr.captured.values()]
@@ -484,8 +525,10 @@ def jit(fn=None, *, static_argnums=(), static_argnames=(), fusion=True):
     signature (see the module's documentation). Use as ``@sluice.jit`` or
     ``@sluice.jit(static_argnums=(1,))``; ``fusion=False`` keeps every
     operation its own kernel."""
+
     def wrap(f):
         return JitFunction(f, static_argnums, static_argnames, fusion)
+
     return wrap(fn) if fn is not None else wrap
 
 

@@ -24,19 +24,47 @@ from . import _compiler, _dtypes, _kernel_calls  # noqa: F401
 from . import kernel_api as kapi
 from ._array import Array
 from ._device import _info, _queue_from_id
-from ._kernel_codegen import (Emitter, FunctionSource, KernelError, Walker,
-                              _Retry, contains_barrier)
-from ._kernel_values import (BOOL, ArrayRef, Const, Index, ItemObj, PyObj,
-                             Scalar, mlir_type)
+from ._kernel_codegen import (
+    Emitter,
+    FunctionSource,
+    KernelError,
+    Walker,
+    _Retry,
+    contains_barrier,
+)
+from ._kernel_values import (
+    BOOL,
+    ArrayRef,
+    Const,
+    Index,
+    ItemObj,
+    PyObj,
+    Scalar,
+    mlir_type,
+)
 from ._placement import USM_NAMES, execution_queue
 
-__all__ = ["KernelError", "KernelFunction", "DeviceFunction", "kernel",
-           "device_func", "call_kernel", "call_kernel_async"]
+__all__ = [
+    "KernelError",
+    "KernelFunction",
+    "DeviceFunction",
+    "kernel",
+    "device_func",
+    "call_kernel",
+    "call_kernel_async",
+]
 
-_TARGETS = {"host": "host", "opencl": "spirv", "level_zero": "spirv",
-            "cuda": "cuda"}
-_MODULES = {"host": "sluice_host_kernels", "spirv": "sluice_spirv_kernels",
-            "cuda": "sluice_cuda_kernels"}
+_TARGETS = {
+    "host": "host",
+    "opencl": "spirv",
+    "level_zero": "spirv",
+    "cuda": "cuda",
+}
+_MODULES = {
+    "host": "sluice_host_kernels",
+    "spirv": "sluice_spirv_kernels",
+    "cuda": "sluice_cuda_kernels",
+}
 # Work-items per workgroup of range kernels on GPUs, and the host's grain.
 _GPU_GROUP = 256
 _HOST_GRAIN = 16384
@@ -156,9 +184,11 @@ class KernelFunction:
         return self._src
 
     def __call__(self, *args, **kwargs):
-        raise TypeError(f"kernel {self.__name__} is launched with "
-                        "sluice.call_kernel(kernel, range, *args), not "
-                        "called directly")
+        raise TypeError(
+            f"kernel {self.__name__} is launched with "
+            "sluice.call_kernel(kernel, range, *args), not "
+            "called directly"
+        )
 
     def cache_clear(self):
         self._cache.clear()
@@ -172,22 +202,29 @@ class KernelFunction:
         elif isinstance(rng, kapi.Range):
             nd, ndim = False, rng.ndim
         elif isinstance(rng, (tuple, list)) or isinstance(rng, int):
-            rng = kapi.Range(*(rng if isinstance(rng, (tuple, list))
-                               else (rng,)))
+            rng = kapi.Range(
+                *(rng if isinstance(rng, (tuple, list)) else (rng,))
+            )
             nd, ndim = False, rng.ndim
         else:
-            raise TypeError("the index space must be a kernel_api.Range or "
-                            f"kernel_api.NdRange, not {type(rng).__name__}")
+            raise TypeError(
+                "the index space must be a kernel_api.Range or "
+                f"kernel_api.NdRange, not {type(rng).__name__}"
+            )
         nparams = len(src.params)
         if nparams == 0:
-            raise KernelError(f"{self.__name__} must take the work-item "
-                              "(kapi.Item or kapi.NdItem) as its first "
-                              "parameter", loc)
+            raise KernelError(
+                f"{self.__name__} must take the work-item "
+                "(kapi.Item or kapi.NdItem) as its first "
+                "parameter",
+                loc,
+            )
         if len(args) != nparams - 1:
             raise TypeError(
                 f"{self.__name__} takes {nparams - 1} argument(s) after the "
                 f"work-item ({', '.join(src.params[1:])}), but "
-                f"{len(args)} were given")
+                f"{len(args)} were given"
+            )
         key = [nd, ndim]
         sigs = []
         qids = []
@@ -197,14 +234,17 @@ class KernelFunction:
                     raise ValueError(
                         f"{self.__name__}: argument {name} is not "
                         "C-contiguous; kernels take contiguous arrays (copy "
-                        "it first)")
+                        "it first)"
+                    )
                 s = _ArraySig(a)
                 qids.append(a._queue_id)
             elif isinstance(a, kapi.LocalAccessor):
                 if not nd:
-                    raise TypeError(f"{self.__name__}: a LocalAccessor "
-                                    "needs an nd-range launch "
-                                    "(kernel_api.NdRange)")
+                    raise TypeError(
+                        f"{self.__name__}: a LocalAccessor "
+                        "needs an nd-range launch "
+                        "(kernel_api.NdRange)"
+                    )
                 s = ("L", a.shape, a.dtype)
             else:
                 dt, weak = _scalar_sig(a)
@@ -213,17 +253,21 @@ class KernelFunction:
                         raise TypeError(
                             f"{self.__name__}: argument {name} is a NumPy "
                             "array; kernels take sluice arrays (compute "
-                            "follows data: sluice.asarray(x, device=...))")
+                            "follows data: sluice.asarray(x, device=...))"
+                        )
                     raise TypeError(
                         f"{self.__name__}: argument {name} of type "
                         f"{type(a).__name__} is not supported (arrays, "
-                        "numbers and LocalAccessors are)")
+                        "numbers and LocalAccessors are)"
+                    )
                 s = ("S", dt, weak)
             sigs.append(s)
             key.append(s.key() if isinstance(s, _ArraySig) else s)
         if not qids:
-            raise TypeError(f"{self.__name__} needs at least one array "
-                            "argument: the kernel runs on its queue")
+            raise TypeError(
+                f"{self.__name__} needs at least one array "
+                "argument: the kernel runs on its queue"
+            )
         qid = execution_queue(qids)
         if self._bounds():
             kind = next(s.kind for s in sigs if isinstance(s, _ArraySig))
@@ -233,8 +277,9 @@ class KernelFunction:
 
     # --- compiling ----------------------------------------------------------
     def _target(self, qid):
-        backend = _info(_queue_from_id(qid)._device_handle)["filter_string"] \
-            .split(":")[0]
+        backend = _info(_queue_from_id(qid)._device_handle)[
+            "filter_string"
+        ].split(":")[0]
         target = _TARGETS.get(backend)
         if target is None:
             raise KernelError(f"kernels cannot run on {backend} queues")
@@ -254,8 +299,9 @@ class KernelFunction:
         params, prologue = self._bind_arguments(h, ctx, target, nd, sigs)
         blocks, threads = self._index_space(h, target, nd, ndim)
         body, em = self._settled_body(ctx, params)
-        text = self._module_text(h, qid, target, blocks, threads,
-                                 prologue, body, em)
+        text = self._module_text(
+            h, qid, target, blocks, threads, prologue, body, em
+        )
         return text, em.bounds_sites
 
     def _context(self, target, nd, ndim):
@@ -268,9 +314,11 @@ class KernelFunction:
             ctx.per_item_vars = split
             if split:
                 for node in ast.walk(src.tree):
-                    if isinstance(node, ast.For) and contains_barrier(
-                            node, src.env) and isinstance(node.target,
-                                                          ast.Name):
+                    if (
+                        isinstance(node, ast.For)
+                        and contains_barrier(node, src.env)
+                        and isinstance(node.target, ast.Name)
+                    ):
                         ctx.uniform_vars.add(node.target.id)
         return ctx
 
@@ -289,50 +337,62 @@ class KernelFunction:
         for k, (name, s) in enumerate(zip(names, sigs)):
             if isinstance(s, _ArraySig):
                 place = _place(s.qid)
-                usm = (f"!usm.array<{'?x' * s.ndim}{_dtypes.mlir(s.dtype)}, "
-                       f"{place}, {USM_NAMES[s.kind]}>")
+                usm = (
+                    f"!usm.array<{'?x' * s.ndim}{_dtypes.mlir(s.dtype)}, "
+                    f"{place}, {USM_NAMES[s.kind]}>"
+                )
                 space = f"#usm.placement<{place}, {USM_NAMES[s.kind]}>"
                 et = mlir_type(s.dtype)
                 mt = f"memref<{'?x' * s.ndim}{et}, {space}>"
                 flat = f"memref<?x{et}, {space}>"
                 h.host_args.append((f"%a{k}", usm))
-                h.ops.append(f"%m{k} = builtin.unrealized_conversion_cast "
-                             f"%a{k} : {usm} to {mt}")
+                h.ops.append(
+                    f"%m{k} = builtin.unrealized_conversion_cast "
+                    f"%a{k} : {usm} to {mt}"
+                )
                 h.kernel_args.append((f"%p{k}", flat))
                 h.launch_args.append((f"%f{k}", flat))
                 dims = []
                 for d in range(s.ndim):
-                    h.ops.append(f"%m{k}d{d} = memref.dim %m{k}, "
-                                 f"{h.const(d)} : {mt}")
+                    h.ops.append(
+                        f"%m{k}d{d} = memref.dim %m{k}, {h.const(d)} : {mt}"
+                    )
                     h.kernel_args.append((f"%p{k}d{d}", "index"))
                     h.launch_args.append((f"%m{k}d{d}", "index"))
                     dims.append(Index(f"%p{k}d{d}"))
                 if s.ndim > 1:
                     total = f"%m{k}d0"
                     for d in range(1, s.ndim):
-                        h.ops.append(f"%m{k}t{d} = arith.muli {total}, "
-                                     f"%m{k}d{d} : index")
+                        h.ops.append(
+                            f"%m{k}t{d} = arith.muli {total}, "
+                            f"%m{k}d{d} : index"
+                        )
                         total = f"%m{k}t{d}"
                     h.ops.append(
                         f"%f{k} = memref.reinterpret_cast %m{k} to offset: "
                         f"[0], sizes: [{total}], strides: [1] : {mt} to "
-                        f"{flat}")
+                        f"{flat}"
+                    )
                 else:
-                    h.ops.append(f"%f{k} = builtin.unrealized_conversion_"
-                                 f"cast %m{k} : {mt} to {flat}")
-                params[name] = ArrayRef(f"%p{k}", flat, s.dtype, dims,
-                                        "global", label=name)
+                    h.ops.append(
+                        f"%f{k} = builtin.unrealized_conversion_"
+                        f"cast %m{k} : {mt} to {flat}"
+                    )
+                params[name] = ArrayRef(
+                    f"%p{k}", flat, s.dtype, dims, "global", label=name
+                )
                 if target == "spirv":
                     h.ops.append(
                         f"%x{k} = memref.extract_aligned_pointer_as_index "
-                        f"%f{k} : {flat} -> index")
+                        f"%f{k} : {flat} -> index"
+                    )
                     # Inverted: the runtime would pass a value that is a
                     # USM address as a pointer argument.
-                    h.ops.append(f"%z{k} = arith.index_cast %x{k} : index "
-                                 "to i64")
+                    h.ops.append(
+                        f"%z{k} = arith.index_cast %x{k} : index to i64"
+                    )
                     h.ops.append(f"%hm1_{k} = arith.constant -1 : i64")
-                    h.ops.append(f"%y{k} = arith.xori %z{k}, %hm1_{k} : "
-                                 "i64")
+                    h.ops.append(f"%y{k} = arith.xori %z{k}, %hm1_{k} : i64")
                     h.kernel_args.append((f"%p{k}addr", "i64"))
                     h.launch_args.append((f"%y{k}", "i64"))
                     params[name].addr = f"%p{k}addr"
@@ -345,8 +405,10 @@ class KernelFunction:
                     mt = f"memref<{size}x{mlir_type(dt)}>"
                     local_allocs.append(f"%w{k} = memref.alloca() : {mt}")
                 else:
-                    mt = (f"memref<{size}x{mlir_type(dt)}, "
-                          "#gpu.address_space<workgroup>>")
+                    mt = (
+                        f"memref<{size}x{mlir_type(dt)}, "
+                        "#gpu.address_space<workgroup>>"
+                    )
                     if target == "cuda":
                         # A workgroup attribution of the gpu.func: NVVM has
                         # no lowering of a workgroup memref.alloc (it became
@@ -354,25 +416,32 @@ class KernelFunction:
                         h.workgroup.append(f"%w{k} : {mt}")
                     else:
                         local_allocs.append(f"%w{k} = memref.alloc() : {mt}")
-                params[name] = ArrayRef(f"%w{k}", mt, dt, list(shape),
-                                        "local", label=name)
+                params[name] = ArrayRef(
+                    f"%w{k}", mt, dt, list(shape), "local", label=name
+                )
             else:
                 dt, weak = s[1], s[2]
-                h.host_args.append((f"%a{k}", mlir_type(dt) if dt.kind != "u"
-                                  else _dtypes.mlir(dt)))
+                h.host_args.append(
+                    (
+                        f"%a{k}",
+                        mlir_type(dt) if dt.kind != "u" else _dtypes.mlir(dt),
+                    )
+                )
                 if dt == BOOL:
                     h.ops.append(f"%s{k} = arith.extui %a{k} : i1 to i8")
                     h.kernel_args.append((f"%p{k}", "i8"))
                     h.launch_args.append((f"%s{k}", "i8"))
                     prologue_params.append(
-                        f"%q{k} = arith.trunci %p{k} : i8 to i1")
+                        f"%q{k} = arith.trunci %p{k} : i8 to i1"
+                    )
                     params[name] = Scalar(f"%q{k}", dt, weak=weak)
                 else:
                     host = f"%a{k}"
                     if dt.kind == "u":
                         h.ops.append(
                             f"%u{k} = builtin.unrealized_conversion_cast "
-                            f"%a{k} : {_dtypes.mlir(dt)} to {mlir_type(dt)}")
+                            f"%a{k} : {_dtypes.mlir(dt)} to {mlir_type(dt)}"
+                        )
                         host = f"%u{k}"
                     h.kernel_args.append((f"%p{k}", mlir_type(dt)))
                     h.launch_args.append((host, mlir_type(dt)))
@@ -388,19 +457,20 @@ class KernelFunction:
             h.host_args.append((f"%r{r}", "i64"))
             h.ops.append(f"%ri{r} = arith.index_cast %r{r} : i64 to index")
         glob = [f"%ri{d}" for d in range(ndim)]
-        local = [f"%ri{ndim + d}" for d in range(ndim)] if nd else \
-            [h.const(1)] * ndim
+        local = (
+            [f"%ri{ndim + d}" for d in range(ndim)]
+            if nd
+            else [h.const(1)] * ndim
+        )
         for d in range(ndim):
-            h.ops.append(f"%hn{d} = arith.divui {glob[d]}, {local[d]} : "
-                         "index")
+            h.ops.append(f"%hn{d} = arith.divui {glob[d]}, {local[d]} : index")
         h.ops.append("%hgt = arith.constant 1 : index")
         h.ops.append("%hlt = arith.constant 1 : index")
         h.ops.append("%hng = arith.constant 1 : index")
         tot_g, tot_l, tot_n = "%hgt", "%hlt", "%hng"
         for d in range(ndim):
             h.ops.append(f"%hgt{d} = arith.muli {tot_g}, {glob[d]} : index")
-            h.ops.append(f"%hlt{d} = arith.muli {tot_l}, {local[d]} : "
-                         "index")
+            h.ops.append(f"%hlt{d} = arith.muli {tot_l}, {local[d]} : index")
             h.ops.append(f"%hng{d} = arith.muli {tot_n}, %hn{d} : index")
             tot_g, tot_l, tot_n = f"%hgt{d}", f"%hlt{d}", f"%hng{d}"
         for d in range(ndim):
@@ -421,20 +491,22 @@ class KernelFunction:
             # Workgroups of at least _HOST_GRAIN items, at most
             # _HOST_MAX_GROUPS of them; `chunk` items each.
             h.ops += [
-                      f"%hgr = arith.ceildivui {tot_g}, {h.const(_HOST_GRAIN)} : "
+                f"%hgr = arith.ceildivui {tot_g}, {h.const(_HOST_GRAIN)} : "
                 "index",
                 f"%hgm = arith.minui %hgr, {h.const(_HOST_MAX_GROUPS)} : "
                 "index",
                 f"%hgb = arith.maxui %hgm, {one} : index",
-                f"%hch = arith.ceildivui {tot_g}, %hgb : index"]
+                f"%hch = arith.ceildivui {tot_g}, %hgb : index",
+            ]
             h.kernel_args.append(("%chunk", "index"))
             h.launch_args.append(("%hch", "index"))
             blocks, threads = "%hgb", one
         else:
             h.ops += [
-                      f"%hgr = arith.ceildivui {tot_g}, {h.const(_GPU_GROUP)} : "
+                f"%hgr = arith.ceildivui {tot_g}, {h.const(_GPU_GROUP)} : "
                 "index",
-                f"%hgb = arith.maxui %hgr, {one} : index"]
+                f"%hgb = arith.maxui %hgr, {one} : index",
+            ]
             blocks, threads = "%hgb", h.const(_GPU_GROUP)
         return blocks, threads
 
@@ -452,54 +524,79 @@ class KernelFunction:
                 body = None
             except KernelError:
                 raise
-            except (TypeError, ValueError, KeyError, IndexError,
-                    AttributeError, OverflowError, AssertionError) as e:
-                raise KernelError(f"{self.__name__}: cannot compile this "
-                                  f"line ({type(e).__name__}: {e})",
-                                  em.loc) from e
-            if body is not None and em.assigned == var_types and \
-                    em.assigned_nonneg == var_nonneg:
-                break
-            if em.assigned == var_types and \
-                    em.assigned_nonneg == var_nonneg:
+            except (
+                TypeError,
+                ValueError,
+                KeyError,
+                IndexError,
+                AttributeError,
+                OverflowError,
+                AssertionError,
+            ) as e:
                 raise KernelError(
-                    "a variable is used before it is assigned",
-                    em.loc)
+                    f"{self.__name__}: cannot compile this "
+                    f"line ({type(e).__name__}: {e})",
+                    em.loc,
+                ) from e
+            if (
+                body is not None
+                and em.assigned == var_types
+                and em.assigned_nonneg == var_nonneg
+            ):
+                break
+            if em.assigned == var_types and em.assigned_nonneg == var_nonneg:
+                raise KernelError(
+                    "a variable is used before it is assigned", em.loc
+                )
             var_types = dict(em.assigned)
             var_nonneg = dict(em.assigned_nonneg)
         else:
-            raise KernelError("the types of the kernel's variables do not "
-                              "settle", em.loc)
+            raise KernelError(
+                "the types of the kernel's variables do not settle", em.loc
+            )
         return body, em
 
-    def _module_text(self, h, qid, target, blocks, threads, prologue, body,
-                     em):
+    def _module_text(
+        self, h, qid, target, blocks, threads, prologue, body, em
+    ):
         """The module: @main launching the gpu.func."""
         one = h.const(1)
-        fname = "".join(c if c.isalnum() or c == "_" else "_"
-                        for c in self.__name__) or "kernel"
+        fname = (
+            "".join(
+                c if c.isalnum() or c == "_" else "_" for c in self.__name__
+            )
+            or "kernel"
+        )
         mod = _MODULES[target]
         qattr = f"#usm.queue<{_place(qid)}>"
         lines = ["module attributes {gpu.container_module} {"]
         # The host side only launches: compiled without optimisation
         # (HostKernels.cpp), which saves LLVM a third of its time.
-        lines.append("  func.func @main(" + ", ".join(
-            f"{n}: {t}" for n, t in h.host_args) +
-            ") attributes {sluice.optimize_none} {")
+        lines.append(
+            "  func.func @main("
+            + ", ".join(f"{n}: {t}" for n, t in h.host_args)
+            + ") attributes {sluice.optimize_none} {"
+        )
         lines += ["    " + o for o in h.ops]
         lines.append(
             f"    gpu.launch_func @{mod}::@{fname} blocks in ({blocks}, {one}, "
-            f"{one}) threads in ({threads}, {one}, {one}) args(" +
-            ", ".join(f"{v} : {t}" for v, t in h.launch_args) +
-            f") {{sluice.queue = {qattr}}}")
+            f"{one}) threads in ({threads}, {one}, {one}) args("
+            + ", ".join(f"{v} : {t}" for v, t in h.launch_args)
+            + f") {{sluice.queue = {qattr}}}"
+        )
         lines.append("    return")
         lines.append("  }")
         lines.append(f"  gpu.module @{mod} {{")
-        attributions = (f" workgroup({', '.join(h.workgroup)})"
-                        if h.workgroup else "")
-        lines.append(f"    gpu.func @{fname}(" + ", ".join(
-            f"{n}: {t}" for n, t in h.kernel_args) + ")" + attributions +
-            " kernel {")
+        attributions = (
+            f" workgroup({', '.join(h.workgroup)})" if h.workgroup else ""
+        )
+        lines.append(
+            f"    gpu.func @{fname}("
+            + ", ".join(f"{n}: {t}" for n, t in h.kernel_args)
+            + ")"
+            + attributions
+            + " kernel {"
+        )
         for p in prologue + em.prologue:
             lines.append("      " + p)
         lines += ["    " + b for b in body]
@@ -520,8 +617,9 @@ class KernelFunction:
                 hi = em.iop(f"arith.minui {hi0.name}, %gt : index")
                 one = em.ic(1)
                 iv = em.fresh()
-                em.emit(f"scf.for {iv} = {lo.name} to {hi.name} step "
-                        f"{one.name} {{")
+                em.emit(
+                    f"scf.for {iv} = {lo.name} to {hi.name} step {one.name} {{"
+                )
                 em.depth += 1
                 em.gid = Index(iv)
                 w.start()
@@ -549,8 +647,7 @@ class KernelFunction:
             if not ctx.nd:
                 bd = em.iop("gpu.block_dim x")
                 em.gid = em.iadd(em.imul(em.grp, bd), em.lid)
-                ok = em.op(f"arith.cmpi ult, {em.gid.name}, %gt : index",
-                           BOOL)
+                ok = em.op(f"arith.cmpi ult, {em.gid.name}, %gt : index", BOOL)
                 em.emit(f"scf.if {ok.name} {{")
                 em.depth += 1
                 w.start()
@@ -571,20 +668,29 @@ class KernelFunction:
         except Exception as e:
             if hasattr(e, "args") and e.args:
                 src = self.source
-                e.args = (f"{src.file}:{src.first}: kernel {name}: "
-                          f"{e.args[0]}",) + e.args[1:]
+                e.args = (
+                    f"{src.file}:{src.first}: kernel {name}: {e.args[0]}",
+                ) + e.args[1:]
             raise
         specs = []
         for s in sigs:
             if isinstance(s, _ArraySig):
-                specs.append((True, _dtypes.CODES[s.dtype], [-1] * s.ndim,
-                              s.qid, s.kind))
+                specs.append(
+                    (
+                        True,
+                        _dtypes.CODES[s.dtype],
+                        [-1] * s.ndim,
+                        s.qid,
+                        s.kind,
+                    )
+                )
             elif s[0] == "S":
                 specs.append((False, _dtypes.CODES[s[1]], [], 0, 0))
         i64 = _dtypes.CODES[np.dtype(np.int64)]
         for _ in range(ndim * (2 if nd else 1)):
             specs.append((False, i64, [], 0, 0))
         from . import _sluice as _ext
+
         self.compile_count += 1
         program = _ext.Program(entry, specs, [], name)
         program.writes_arguments = True  # failures reach the next reader
@@ -594,8 +700,9 @@ class KernelFunction:
         """The kernel's program for these arguments (nothing runs):
         ``.as_text()`` shows it."""
         rng, nd, ndim, sigs, qid, key = self._signature(rng, args)
-        return LoweredKernel(self._build_text(nd, ndim, sigs, qid),
-                             self.__name__)
+        return LoweredKernel(
+            self._build_text(nd, ndim, sigs, qid), self.__name__
+        )
 
     def compile(self, index_space, *args):
         """Compiles the kernel for the signature of these arguments now
@@ -615,34 +722,45 @@ class KernelFunction:
             sizes = list(rng.global_range) + list(rng.local_range)
             ltotal = int(np.prod(rng.local_range))
             maxwg = _info(_queue_from_id(qid)._device_handle).get(
-                "max_work_group_size", 0)
+                "max_work_group_size", 0
+            )
             if maxwg and ltotal > maxwg:
                 raise ValueError(
                     f"{self.__name__}: workgroups of {ltotal} work-items "
-                    f"exceed the device's maximum of {maxwg}")
+                    f"exceed the device's maximum of {maxwg}"
+                )
         else:
             sizes = list(rng)
         if any(s == 0 for s in sizes[:ndim]):
             return  # an empty index space: nothing runs
         values = [a for a in args if not isinstance(a, kapi.LocalAccessor)]
-        values = [bool(v) if isinstance(v, np.bool_) else (
-            v.item() if isinstance(v, np.generic) else v) for v in values]
+        values = [
+            bool(v)
+            if isinstance(v, np.bool_)
+            else (v.item() if isinstance(v, np.generic) else v)
+            for v in values
+        ]
         if not isinstance(sigs[-1], _BoundsSig):
             program(values + sizes, None)
             return
         # Bounds checking: two int64 slots per checked index (a flag and
         # the index), read back after the launch (which waits for it).
         from ._creation import zeros
+
         first = next(a for a in args if isinstance(a, Array))
-        err = zeros(max(1, 2 * len(sites)), dtype=np.int64,
-                    sycl_queue=first.sycl_queue,
-                    usm_type=USM_NAMES[sigs[-1].kind])
+        err = zeros(
+            max(1, 2 * len(sites)),
+            dtype=np.int64,
+            sycl_queue=first.sycl_queue,
+            usm_type=USM_NAMES[sigs[-1].kind],
+        )
         program(values + [err] + sizes, None)
         slots = err.asnumpy()
         for k, (loc, label, axis, size) in enumerate(sites):
             if slots[2 * k]:
-                raise self._bounds_error(args, loc, label, axis, size,
-                                         int(slots[2 * k + 1]))
+                raise self._bounds_error(
+                    args, loc, label, axis, size, int(slots[2 * k + 1])
+                )
 
     def _bounds_error(self, args, loc, label, axis, size, index):
         named = dict(zip(self.source.params[1:], args))
@@ -661,7 +779,8 @@ class KernelFunction:
         file, line = loc if loc else ("<unknown>", 0)
         return IndexError(
             f"{file}:{line}: kernel {self.__name__}: index {index} is out of "
-            f"bounds for axis {axis} with size {size} ({what})")
+            f"bounds for axis {axis} with size {size} ({what})"
+        )
 
 
 class LoweredKernel:
@@ -676,8 +795,9 @@ class LoweredKernel:
         compiler), "kernels", "binaries" or "llvm"."""
         if stage == "input":
             return self._text
-        return _compiler.lower_text(self._text, stage,
-                                    KernelFunction._flags, self._name)
+        return _compiler.lower_text(
+            self._text, stage, KernelFunction._flags, self._name
+        )
 
 
 class DeviceFunction:
@@ -702,23 +822,27 @@ class DeviceFunction:
     def inline(self, w, node):
         src = self.source
         if node.keywords:
-            raise w.error(node, "device functions take positional arguments "
-                          "only")
+            raise w.error(
+                node, "device functions take positional arguments only"
+            )
         args = [w.expr(a) for a in node.args]
         nd = len(src.defaults)
         if not len(src.params) - nd <= len(args) <= len(src.params):
-            raise w.error(node, f"{self.__name__} takes {len(src.params)} "
-                          f"arguments, not {len(args)}")
-        for d in src.defaults[len(args) - (len(src.params) - nd):]:
+            raise w.error(
+                node,
+                f"{self.__name__} takes {len(src.params)} "
+                f"arguments, not {len(args)}",
+            )
+        for d in src.defaults[len(args) - (len(src.params) - nd) :]:
             v = ast.literal_eval(d) if isinstance(d, ast.Constant) else None
             if not isinstance(v, (int, float, bool)):
-                raise w.error(node, "device function defaults must be "
-                              "numbers")
+                raise w.error(node, "device function defaults must be numbers")
             args.append(Const(v))
         depth = getattr(w, "inline_depth", 0)
         if depth > 16:
-            raise w.error(node, f"{self.__name__}: device functions may not "
-                          "recurse")
+            raise w.error(
+                node, f"{self.__name__}: device functions may not recurse"
+            )
         # Each inlining gets its own variable names (numbered per call site
         # in the order the walk meets them, so they are stable).
         w.em.inlines = getattr(w.em, "inlines", 0) + 1
@@ -744,15 +868,19 @@ def kernel(fn=None, *, inline=False, bounds_check=None):
     IndexError (naming the kernel's line, the index and the shape) after the
     launch, which then waits for the kernel; None (the default) follows the
     environment variable SLUICE_KERNEL_BOUNDS_CHECK."""
+
     def wrap(f):
         return KernelFunction(f, inline, bounds_check)
+
     return wrap(fn) if fn is not None else wrap
 
 
 def device_func(fn=None, *, inline=True):
     """Makes ``fn`` callable from kernels (it is compiled into them)."""
+
     def wrap(f):
         return DeviceFunction(f)
+
     return wrap(fn) if fn is not None else wrap
 
 
@@ -760,6 +888,7 @@ def _not_traced(what):
     """Kernels cannot be launched while @sluice.jit traces a function."""
     from . import _trace
     from ._errors import TracerError
+
     if _trace.current() is not None:
         raise TracerError(
             f"{what} inside @sluice.jit is not supported: a kernel writes "
@@ -767,7 +896,8 @@ def _not_traced(what):
             "buffers) cannot express yet, and a launch made while tracing "
             "would run once, not at every call. Launch the kernel outside "
             "the jitted function: it runs in order with the function's work "
-            "on the queue (docs/kernels.md)")
+            "on the queue (docs/kernels.md)"
+        )
 
 
 def call_kernel(kernel, index_space, *args):
@@ -776,8 +906,10 @@ def call_kernel(kernel, index_space, *args):
     operation it is asynchronous and ordered with the queue's other work:
     reading an array it wrote waits for it."""
     if not isinstance(kernel, KernelFunction):
-        raise TypeError("call_kernel takes a @sluice.kernel function, not "
-                        f"{type(kernel).__name__}")
+        raise TypeError(
+            "call_kernel takes a @sluice.kernel function, not "
+            f"{type(kernel).__name__}"
+        )
     _not_traced("call_kernel")
     kernel._launch(index_space, args)
 
@@ -798,14 +930,17 @@ def call_kernel_async(kernel, index_space, dependent_events, *args):
     order, so ``dependent_events`` of the same queue need no waiting; those
     of other queues are waited for before the launch."""
     if not isinstance(kernel, KernelFunction):
-        raise TypeError("call_kernel_async takes a @sluice.kernel function, "
-                        f"not {type(kernel).__name__}")
+        raise TypeError(
+            "call_kernel_async takes a @sluice.kernel function, "
+            f"not {type(kernel).__name__}"
+        )
     _not_traced("call_kernel_async")
     qids = {a._queue_id for a in args if isinstance(a, Array)}
     for ev in dependent_events or ():
         if not isinstance(ev, KernelEvent):
-            raise TypeError("dependent_events must be events returned by "
-                            "call_kernel_async")
+            raise TypeError(
+                "dependent_events must be events returned by call_kernel_async"
+            )
         if {q._id for q in ev._queues} - qids:
             ev.wait()
     kernel._launch(index_space, args)

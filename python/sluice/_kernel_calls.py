@@ -10,11 +10,27 @@ import numpy as np
 
 from . import _dtypes
 from . import kernel_api as kapi
-from ._kernel_codegen import (_BINARY_FLOAT, _ROUNDING, _UNARY_FLOAT,
-                              KernelError, _describe)
-from ._kernel_values import (BOOL, F64, I64, ArrayRef, AtomicObj, Const,
-                             GroupObj, Index, ItemObj, PyObj, Scalar,
-                             mlir_type)
+from ._kernel_codegen import (
+    _BINARY_FLOAT,
+    _ROUNDING,
+    _UNARY_FLOAT,
+    KernelError,
+    _describe,
+)
+from ._kernel_values import (
+    BOOL,
+    F64,
+    I64,
+    ArrayRef,
+    AtomicObj,
+    Const,
+    GroupObj,
+    Index,
+    ItemObj,
+    PyObj,
+    Scalar,
+    mlir_type,
+)
 
 
 def _bind(w, node, names, required):
@@ -43,8 +59,11 @@ def _dim(w, node, args, ndim):
     if not isinstance(d, Const) or not isinstance(d.value, int):
         raise w.error(node, "the dimension must be a constant integer")
     if not 0 <= d.value < ndim:
-        raise w.error(node, f"dimension {d.value} is out of range for a "
-                      f"{ndim}-dimensional range")
+        raise w.error(
+            node,
+            f"dimension {d.value} is out of range for a "
+            f"{ndim}-dimensional range",
+        )
     return d.value
 
 
@@ -74,47 +93,64 @@ def call(w, node):
             return group_method(w, node, f.attr)
         if isinstance(base, AtomicObj):
             return atomic_method(w, node, base, f.attr)
-        raise w.error(node, f"{_describe(base)} has no method {f.attr!r} in "
-                      "kernels")
+        raise w.error(
+            node, f"{_describe(base)} has no method {f.attr!r} in kernels"
+        )
     callee = w.expr_obj(f)
     if callee is None:
         v = w.expr(f)
         raise w.error(node, f"{_describe(v)} is not callable")
     obj = callee.obj
     from ._kernel import DeviceFunction, KernelFunction
+
     if isinstance(obj, DeviceFunction):
         return obj.inline(w, node)
     if isinstance(obj, KernelFunction):
-        raise w.error(node, "a kernel cannot call another @sluice.kernel; "
-                      "make the callee a @sluice.device_func")
+        raise w.error(
+            node,
+            "a kernel cannot call another @sluice.kernel; "
+            "make the callee a @sluice.device_func",
+        )
     if obj is kapi.group_barrier:
         if w.em.ctx.target == "host":
-            raise w.error(node, "group_barrier must be a statement of its "
-                          "own at the top of the kernel or inside for, "
-                          "while and if statements")
+            raise w.error(
+                node,
+                "group_barrier must be a statement of its "
+                "own at the top of the kernel or inside for, "
+                "while and if statements",
+            )
         if not em.ctx.nd:
-            raise w.error(node, "group_barrier needs an nd-range kernel "
-                          "(kapi.NdRange and an NdItem)")
+            raise w.error(
+                node,
+                "group_barrier needs an nd-range kernel "
+                "(kapi.NdRange and an NdItem)",
+            )
         em.emit("gpu.barrier")
         return PyObj(None)
     if obj is kapi.atomic_fence:
         if em.ctx.target != "host":
-            raise w.error(node, "atomic_fence is not supported on this "
-                          "backend yet")
+            raise w.error(
+                node, "atomic_fence is not supported on this backend yet"
+            )
         return PyObj(None)
     if obj is kapi.PrivateArray:
         return private_array(w, node)
     if obj is kapi.AtomicRef:
         return atomic_ref(w, node)
     if obj is kapi.LocalAccessor:
-        raise w.error(node, "LocalAccessor is created outside the kernel "
-                      "and passed to call_kernel as an argument")
+        raise w.error(
+            node,
+            "LocalAccessor is created outside the kernel "
+            "and passed to call_kernel as an argument",
+        )
     if obj is range:
         raise w.error(node, "range(...) is only allowed in for loops")
     args = node.args
     if node.keywords:
-        raise w.error(node, "keyword arguments are not supported for this "
-                      "function in kernels")
+        raise w.error(
+            node,
+            "keyword arguments are not supported for this function in kernels",
+        )
     if obj is builtins.len:
         a = w.expr(args[0]) if len(args) == 1 else None
         if isinstance(a, ArrayRef):
@@ -125,8 +161,9 @@ def call(w, node):
         raise w.error(node, "len() takes an array or a tuple")
     if obj in (builtins.min, builtins.max):
         if len(args) < 2:
-            raise w.error(node, f"{obj.__name__}() takes 2 or more numbers "
-                          "in kernels")
+            raise w.error(
+                node, f"{obj.__name__}() takes 2 or more numbers in kernels"
+            )
         vals = [w.scalar(a) for a in args]
         r = vals[0]
         for v in vals[1:]:
@@ -135,16 +172,18 @@ def call(w, node):
     if obj is builtins.abs:
         return absolute(w, w.scalar(_one(w, node)))
     if obj in (builtins.int, builtins.float, builtins.bool):
-        dt = {builtins.int: I64, builtins.float: F64,
-              builtins.bool: BOOL}[obj]
+        dt = {builtins.int: I64, builtins.float: F64, builtins.bool: BOOL}[obj]
         v = w.scalar(_one(w, node))
         if isinstance(v, Const):
             return Const(obj(v.value))
         r = em.cast(v, dt)
         r = Scalar(r.name, dt, weak=None, nonneg=r.nonneg)
         return r
-    if isinstance(obj, type) and issubclass(obj, np.generic) or isinstance(
-            obj, np.dtype):
+    if (
+        isinstance(obj, type)
+        and issubclass(obj, np.generic)
+        or isinstance(obj, np.dtype)
+    ):
         dt = _as_dtype(w, node, PyObj(obj))
         v = w.scalar(_one(w, node))
         if isinstance(v, Const):
@@ -158,7 +197,7 @@ def call(w, node):
 
 
 def _module_of(obj):
-    """"math", "numpy" or "sluice" when ``obj`` is a function of that
+    """ "math", "numpy" or "sluice" when ``obj`` is a function of that
     module that kernels understand."""
     name = getattr(obj, "__name__", None)
     if name is None:
@@ -168,6 +207,7 @@ def _module_of(obj):
     if getattr(np, name, None) is obj:
         return "numpy"
     import sluice
+
     if getattr(sluice, name, None) is obj:
         return "sluice"
     return None
@@ -182,8 +222,11 @@ def _one(w, node):
 def minmax(w, which, a, b):
     em = w.em
     if isinstance(a, Const) and isinstance(b, Const):
-        return Const(builtins.max(a.value, b.value) if which == "max"
-                     else builtins.min(a.value, b.value))
+        return Const(
+            builtins.max(a.value, b.value)
+            if which == "max"
+            else builtins.min(a.value, b.value)
+        )
     dt, weak = em.result_type(a, b)
     x = em.cast(em.materialize(a), dt)
     y = em.cast(em.materialize(b), dt)
@@ -226,8 +269,9 @@ def math_call(w, node, mod, name, args):
             return em.binop("mul", v, v)
         if name == "where" and nargs == 3:
             c = w.scalar(args[0])
-            return w.conditional(c, lambda: w.scalar(args[1]),
-                                 lambda: w.scalar(args[2]))
+            return w.conditional(
+                c, lambda: w.scalar(args[1]), lambda: w.scalar(args[2])
+            )
     if name in ("isnan", "isinf", "isfinite") and nargs == 1:
         v = w.scalar(args[0])
         if isinstance(v, Const):
@@ -236,13 +280,15 @@ def math_call(w, node, mod, name, args):
         if v.dt.kind != "f":
             return em.const(name == "isfinite", BOOL)
         if name == "isnan":
-            return em.op(f"arith.cmpf uno, {v.name}, {v.name} : {v.type}",
-                         BOOL)
+            return em.op(
+                f"arith.cmpf uno, {v.name}, {v.name} : {v.type}", BOOL
+            )
         a = em.op(f"math.absf {v.name} : {v.type}", v.dt)
         inf = em.const(float("inf"), v.dt)
         pred = "oeq" if name == "isinf" else "olt"
-        return em.op(f"arith.cmpf {pred}, {a.name}, {inf.name} : "
-                     f"{v.type}", BOOL)
+        return em.op(
+            f"arith.cmpf {pred}, {a.name}, {inf.name} : {v.type}", BOOL
+        )
     if name in _UNARY_FLOAT and nargs == 1:
         v = w.scalar(args[0])
         dt = _float_dt(em.materialize(v) if isinstance(v, Const) else v)
@@ -278,11 +324,14 @@ def math_call(w, node, mod, name, args):
             s = em.op(f"arith.addf {xx.name}, {yy.name} : {t}", dt)
             return em.op(f"math.sqrt {s.name} : {t}", dt)
         return em.op(f"{_BINARY_FLOAT[name]} {x.name}, {y.name} : {t}", dt)
-    raise w.error(node, f"{mod}.{name} with {nargs} argument(s) is not "
-                  "supported in kernels")
+    raise w.error(
+        node,
+        f"{mod}.{name} with {nargs} argument(s) is not supported in kernels",
+    )
 
 
 # --- work-items and groups ------------------------------------------------------
+
 
 def _decompose(em, linear, sizes, d):
     """Component ``d`` of a row-major linear index over ``sizes``
@@ -342,20 +391,30 @@ def item_method(w, node, item, attr):
     ctx = em.ctx
     nd = ctx.ndim
     if not item.nd:
-        table = {"get_id": "gid", "get_range": "grange",
-                 "get_linear_id": "glin", "get_linear_range": "glinr"}
+        table = {
+            "get_id": "gid",
+            "get_range": "grange",
+            "get_linear_id": "glin",
+            "get_linear_range": "glinr",
+        }
     else:
-        table = {"get_global_id": "gid", "get_local_id": "lid",
-                 "get_global_range": "grange", "get_local_range": "lrange",
-                 "get_group_range": "nrange", "get_group": "group",
-                 "get_global_linear_id": "glin",
-                 "get_local_linear_id": "llin",
-                 "get_global_linear_range": "glinr",
-                 "get_local_linear_range": "llinr"}
+        table = {
+            "get_global_id": "gid",
+            "get_local_id": "lid",
+            "get_global_range": "grange",
+            "get_local_range": "lrange",
+            "get_group_range": "nrange",
+            "get_group": "group",
+            "get_global_linear_id": "glin",
+            "get_local_linear_id": "llin",
+            "get_global_linear_range": "glinr",
+            "get_local_linear_range": "llinr",
+        }
     what = table.get(attr)
     if what is None:
-        raise w.error(node, f"{'NdItem' if item.nd else 'Item'} has no "
-                      f"method {attr!r}")
+        raise w.error(
+            node, f"{'NdItem' if item.nd else 'Item'} has no method {attr!r}"
+        )
     if what in ("gid", "grange", "lid", "lrange", "nrange"):
         d = _dim(w, node, node.args, nd)
         if what == "gid":
@@ -400,21 +459,30 @@ def group_method(w, node, attr):
         return em.from_index(ctx.local_total)
     if attr == "leader":
         z = em.ic(0)
-        return em.op(f"arith.cmpi eq, {local_linear(em).name}, {z.name} : "
-                     "index", BOOL)
+        return em.op(
+            f"arith.cmpi eq, {local_linear(em).name}, {z.name} : index", BOOL
+        )
     raise w.error(node, f"Group has no method {attr!r}")
 
 
 # --- private arrays and atomics ---------------------------------------------------
 
+
 def _static_shape(w, node, v):
     if isinstance(v, Const) and isinstance(v.value, int):
         v = (v,)
-    if not isinstance(v, tuple) or not v or not all(
-            isinstance(e, Const) and isinstance(e.value, int) and
-            e.value > 0 for e in v):
-        raise w.error(node, "the shape must be a positive constant integer "
-                      "or a tuple of them")
+    if (
+        not isinstance(v, tuple)
+        or not v
+        or not all(
+            isinstance(e, Const) and isinstance(e.value, int) and e.value > 0
+            for e in v
+        )
+    ):
+        raise w.error(
+            node,
+            "the shape must be a positive constant integer or a tuple of them",
+        )
     return tuple(e.value for e in v)
 
 
@@ -428,14 +496,21 @@ def private_array(w, node):
     if per_item:
         c, n = em.fresh(), em.fresh()
         em.prologue.append(f"{c} = arith.constant {size} : index")
-        em.prologue.append(f"{n} = arith.muli {em.ctx.local_total.name}, "
-                           f"{c} : index")
+        em.prologue.append(
+            f"{n} = arith.muli {em.ctx.local_total.name}, {c} : index"
+        )
         name, mt = em.alloca_text(dt, Index(n))
     else:
         name, mt = em.alloca_text(dt, size)
-    arr = ArrayRef(name, mt, dt, list(shape), "private",
-                   per_item=size if per_item else None,
-                   label="a PrivateArray")
+    arr = ArrayRef(
+        name,
+        mt,
+        dt,
+        list(shape),
+        "private",
+        per_item=size if per_item else None,
+        label="a PrivateArray",
+    )
     fill = w.expr(a["fill_zeros"]) if "fill_zeros" in a else Const(False)
     if not isinstance(fill, Const):
         raise w.error(node, "fill_zeros must be a constant")
@@ -455,35 +530,48 @@ def private_array(w, node):
 
 
 def atomic_ref(w, node):
-    a = _bind(w, node, ["ref", "index", "memory_order", "memory_scope",
-                        "address_space"], ["ref"])
+    a = _bind(
+        w,
+        node,
+        ["ref", "index", "memory_order", "memory_scope", "address_space"],
+        ["ref"],
+    )
     arr = w.expr(a["ref"])
     if not isinstance(arr, ArrayRef):
         raise w.error(node, "AtomicRef takes an array")
     if arr.dtype.kind not in "iuf" or arr.dtype.itemsize not in (4, 8):
-        raise w.error(node, "AtomicRef needs an array of 32- or 64-bit "
-                      f"integers or floats, not {arr.dtype}")
+        raise w.error(
+            node,
+            "AtomicRef needs an array of 32- or 64-bit "
+            f"integers or floats, not {arr.dtype}",
+        )
     if "index" in a:
         idx_node = a["index"]
         sl = idx_node
-        idx = w.flat_index(arr, sl, node) if arr.ndim > 1 or not isinstance(
-            w.expr(sl), tuple) else w.flat_index(arr, sl, node)
+        idx = (
+            w.flat_index(arr, sl, node)
+            if arr.ndim > 1 or not isinstance(w.expr(sl), tuple)
+            else w.flat_index(arr, sl, node)
+        )
     else:
         if arr.ndim != 1:
-            raise w.error(node, "AtomicRef of a multi-dimensional array "
-                          "needs an index")
+            raise w.error(
+                node, "AtomicRef of a multi-dimensional array needs an index"
+            )
         idx = w.em.ic(0)
     order = w.expr(a["memory_order"]) if "memory_order" in a else Const(0)
     scope = w.expr(a["memory_scope"]) if "memory_scope" in a else Const(3)
     return AtomicObj(arr, idx, order, scope)
 
 
-_RMW = {"fetch_add": ("addf", "addi", "addi"),
-        "fetch_min": ("minimumf", "mins", "minu"),
-        "fetch_max": ("maximumf", "maxs", "maxu"),
-        "fetch_and": (None, "andi", "andi"),
-        "fetch_or": (None, "ori", "ori"),
-        "exchange": ("assign", "assign", "assign")}
+_RMW = {
+    "fetch_add": ("addf", "addi", "addi"),
+    "fetch_min": ("minimumf", "mins", "minu"),
+    "fetch_max": ("maximumf", "maxs", "maxu"),
+    "fetch_and": (None, "andi", "andi"),
+    "fetch_or": (None, "ori", "ori"),
+    "exchange": ("assign", "assign", "assign"),
+}
 
 
 def atomic_method(w, node, ref, attr):
@@ -492,28 +580,47 @@ def atomic_method(w, node, ref, attr):
     dt = arr.dtype
     t = mlir_type(dt)
     kind = 0 if dt.kind == "f" else (1 if dt.kind == "i" else 2)
-    if em.ctx.target == "spirv" and attr != "load" and (
-            arr.space != "local" or dt.kind == "f"):
+    if (
+        em.ctx.target == "spirv"
+        and attr != "load"
+        and (arr.space != "local" or dt.kind == "f")
+    ):
         if arr.space == "global" and dt.kind in "iu":
             return spirv_global_atomic(w, node, ref, attr)
-        if arr.space == "global" and dt.kind == "f" and attr in (
-                "fetch_add", "fetch_sub", "fetch_min", "fetch_max",
-                "exchange", "store"):
+        if (
+            arr.space == "global"
+            and dt.kind == "f"
+            and attr
+            in (
+                "fetch_add",
+                "fetch_sub",
+                "fetch_min",
+                "fetch_max",
+                "exchange",
+                "store",
+            )
+        ):
             return spirv_global_float_atomic(w, node, ref, attr)
         # MLIR 22 converts memref.atomic_rmw to SPIR-V only for integers
         # in workgroup memory; global memory takes SPIR-V atomics on
         # pointers.
-        raise w.error(node, f"{attr} on {dt} is not supported on OpenCL "
-                      "and Level Zero queues yet (integer and float arrays "
-                      "in global memory and integer LocalAccessor memory "
-                      "are)")
+        raise w.error(
+            node,
+            f"{attr} on {dt} is not supported on OpenCL "
+            "and Level Zero queues yet (integer and float arrays "
+            "in global memory and integer LocalAccessor memory "
+            "are)",
+        )
     if attr == "load":
-        return em.op(f"memref.load {arr.buf}[{ref.index.name}] : "
-                     f"{arr.mtype}", dt)
-    if attr in ("store", "exchange") or attr in _RMW or attr in (
-            "fetch_sub", "fetch_xor"):
-        a = _bind(w, node, ["val", "order"], ["val"]) if attr != "load" \
-            else {}
+        return em.op(
+            f"memref.load {arr.buf}[{ref.index.name}] : {arr.mtype}", dt
+        )
+    if (
+        attr in ("store", "exchange")
+        or attr in _RMW
+        or attr in ("fetch_sub", "fetch_xor")
+    ):
+        a = _bind(w, node, ["val", "order"], ["val"]) if attr != "load" else {}
         v = em.cast(em.materialize(w.scalar(a["val"])), dt)
         rmw = attr
         if attr == "store":
@@ -526,41 +633,68 @@ def atomic_method(w, node, ref, attr):
                 v = em.op(f"arith.subi {z.name}, {v.name} : {t}", dt)
             rmw = "fetch_add"
         if attr == "fetch_xor":
-            return _generic_rmw(w, node, arr, ref.index, dt,
-                                lambda cur: em.op(
-                                    f"arith.xori {cur}, {v.name} : {t}",
-                                    dt).name)
+            return _generic_rmw(
+                w,
+                node,
+                arr,
+                ref.index,
+                dt,
+                lambda cur: (
+                    em.op(f"arith.xori {cur}, {v.name} : {t}", dt).name
+                ),
+            )
         k = _RMW[rmw][kind]
         if k is None:
             raise w.error(node, f"{attr} needs an integer array")
-        r = em.op(f"memref.atomic_rmw {k} {v.name}, {arr.buf}["
-                  f"{ref.index.name}] : ({t}, {arr.mtype}) -> {t}", dt)
+        r = em.op(
+            f"memref.atomic_rmw {k} {v.name}, {arr.buf}["
+            f"{ref.index.name}] : ({t}, {arr.mtype}) -> {t}",
+            dt,
+        )
         return PyObj(None) if attr == "store" else r
     if attr == "compare_exchange":
-        a = _bind(w, node, ["expected", "desired", "success", "failure",
-                            "expected_idx"], ["expected", "desired"])
+        a = _bind(
+            w,
+            node,
+            ["expected", "desired", "success", "failure", "expected_idx"],
+            ["expected", "desired"],
+        )
         exp_arr = w.expr(a["expected"])
         if not isinstance(exp_arr, ArrayRef):
-            raise w.error(node, "compare_exchange's expected value is an "
-                          "array whose element receives the value found")
-        eidx = w.flat_index(exp_arr, a["expected_idx"], node) if \
-            "expected_idx" in a else em.ic(0)
-        expected = em.cast(em.op(f"memref.load {exp_arr.buf}[{eidx.name}] :"
-                                 f" {exp_arr.mtype}", exp_arr.dtype), dt)
+            raise w.error(
+                node,
+                "compare_exchange's expected value is an "
+                "array whose element receives the value found",
+            )
+        eidx = (
+            w.flat_index(exp_arr, a["expected_idx"], node)
+            if "expected_idx" in a
+            else em.ic(0)
+        )
+        expected = em.cast(
+            em.op(
+                f"memref.load {exp_arr.buf}[{eidx.name}] : {exp_arr.mtype}",
+                exp_arr.dtype,
+            ),
+            dt,
+        )
         desired = em.cast(em.materialize(w.scalar(a["desired"])), dt)
         cmp = "arith.cmpf oeq" if dt.kind == "f" else "arith.cmpi eq"
 
         def update(cur):
             eq = em.op(f"{cmp}, {cur}, {expected.name} : {t}", BOOL)
             return em.select(eq, desired, Scalar(cur, dt), dt).name
+
         old = _generic_rmw(w, node, arr, ref.index, dt, update)
         ok = em.op(f"{cmp}, {old.name}, {expected.name} : {t}", BOOL)
         em.emit(f"scf.if {ok.name} {{")
         em.emit("} else {")
         em.depth += 1
         o = em.cast(old, exp_arr.dtype)
-        em.emit(f"memref.store {o.name}, {exp_arr.buf}[{eidx.name}] : "
-                f"{exp_arr.mtype}")
+        em.emit(
+            f"memref.store {o.name}, {exp_arr.buf}[{eidx.name}] : "
+            f"{exp_arr.mtype}"
+        )
         em.depth -= 1
         em.emit("}")
         return ok
@@ -570,13 +704,18 @@ def atomic_method(w, node, ref, attr):
 def _generic_rmw(w, node, arr, index, dt, update):
     em = w.em
     if em.ctx.target != "host":
-        raise KernelError("this atomic operation is supported on the host "
-                          "backend only for now", w.src.location(node))
+        raise KernelError(
+            "this atomic operation is supported on the host "
+            "backend only for now",
+            w.src.location(node),
+        )
     t = mlir_type(dt)
     res = em.fresh()
     cur = em.fresh()
-    em.emit(f"{res} = memref.generic_atomic_rmw {arr.buf}[{index.name}] : "
-            f"{arr.mtype} {{")
+    em.emit(
+        f"{res} = memref.generic_atomic_rmw {arr.buf}[{index.name}] : "
+        f"{arr.mtype} {{"
+    )
     em.emit(f"^bb0({cur}: {t}):")
     em.depth += 1
     new = update(cur)
@@ -586,10 +725,15 @@ def _generic_rmw(w, node, arr, index, dt, update):
     return Scalar(res, dt)
 
 
-_SPIRV_RMW = {"fetch_add": "AtomicIAdd", "fetch_sub": "AtomicISub",
-              "fetch_and": "AtomicAnd", "fetch_or": "AtomicOr",
-              "fetch_xor": "AtomicXor", "exchange": "AtomicExchange",
-              "store": "AtomicExchange"}
+_SPIRV_RMW = {
+    "fetch_add": "AtomicIAdd",
+    "fetch_sub": "AtomicISub",
+    "fetch_and": "AtomicAnd",
+    "fetch_or": "AtomicOr",
+    "fetch_xor": "AtomicXor",
+    "exchange": "AtomicExchange",
+    "store": "AtomicExchange",
+}
 
 
 def spirv_global_atomic(w, node, ref, attr):
@@ -610,30 +754,51 @@ def spirv_global_atomic(w, node, ref, attr):
     em.emit(f"{base} = spirv.ConvertUToPtr {addr.name} : i64 to {ptr_t}")
     i = em.op(f"arith.index_cast {ref.index.name} : index to i64", I64)
     ep = em.fresh()
-    em.emit(f"{ep} = spirv.InBoundsPtrAccessChain {base}[{i.name}] : "
-            f"{ptr_t}, i64 -> {ptr_t}")
+    em.emit(
+        f"{ep} = spirv.InBoundsPtrAccessChain {base}[{i.name}] : "
+        f"{ptr_t}, i64 -> {ptr_t}"
+    )
     if attr == "compare_exchange":
-        a = _bind(w, node, ["expected", "desired", "success", "failure",
-                            "expected_idx"], ["expected", "desired"])
+        a = _bind(
+            w,
+            node,
+            ["expected", "desired", "success", "failure", "expected_idx"],
+            ["expected", "desired"],
+        )
         exp_arr = w.expr(a["expected"])
         if not isinstance(exp_arr, ArrayRef):
-            raise w.error(node, "compare_exchange's expected value is an "
-                          "array whose element receives the value found")
-        eidx = w.flat_index(exp_arr, a["expected_idx"], node) if \
-            "expected_idx" in a else em.ic(0)
-        expected = em.cast(em.op(f"memref.load {exp_arr.buf}[{eidx.name}] :"
-                                 f" {exp_arr.mtype}", exp_arr.dtype), dt)
+            raise w.error(
+                node,
+                "compare_exchange's expected value is an "
+                "array whose element receives the value found",
+            )
+        eidx = (
+            w.flat_index(exp_arr, a["expected_idx"], node)
+            if "expected_idx" in a
+            else em.ic(0)
+        )
+        expected = em.cast(
+            em.op(
+                f"memref.load {exp_arr.buf}[{eidx.name}] : {exp_arr.mtype}",
+                exp_arr.dtype,
+            ),
+            dt,
+        )
         desired = em.cast(em.materialize(w.scalar(a["desired"])), dt)
-        old = em.op(f"spirv.AtomicCompareExchange <Device> {sem} {sem} "
-                    f"{ep}, {desired.name}, {expected.name} : {ptr_t}", dt)
-        ok = em.op(f"arith.cmpi eq, {old.name}, {expected.name} : {t}",
-                   BOOL)
+        old = em.op(
+            f"spirv.AtomicCompareExchange <Device> {sem} {sem} "
+            f"{ep}, {desired.name}, {expected.name} : {ptr_t}",
+            dt,
+        )
+        ok = em.op(f"arith.cmpi eq, {old.name}, {expected.name} : {t}", BOOL)
         em.emit(f"scf.if {ok.name} {{")
         em.emit("} else {")
         em.depth += 1
         o = em.cast(old, exp_arr.dtype)
-        em.emit(f"memref.store {o.name}, {exp_arr.buf}[{eidx.name}] : "
-                f"{exp_arr.mtype}")
+        em.emit(
+            f"memref.store {o.name}, {exp_arr.buf}[{eidx.name}] : "
+            f"{exp_arr.mtype}"
+        )
         em.depth -= 1
         em.emit("}")
         return ok
@@ -668,20 +833,25 @@ def spirv_global_float_atomic(w, node, ref, attr):
     em.emit(f"{base} = spirv.ConvertUToPtr {addr.name} : i64 to {ptr_t}")
     i = em.op(f"arith.index_cast {ref.index.name} : index to i64", I64)
     ep = em.fresh()
-    em.emit(f"{ep} = spirv.InBoundsPtrAccessChain {base}[{i.name}] : "
-            f"{ptr_t}, i64 -> {ptr_t}")
+    em.emit(
+        f"{ep} = spirv.InBoundsPtrAccessChain {base}[{i.name}] : "
+        f"{ptr_t}, i64 -> {ptr_t}"
+    )
     if attr in ("exchange", "store"):
-        bits = em.op(f"arith.bitcast {v.name} : {ft} to {it}",
-                     idt)
-        old = em.op(f"spirv.AtomicExchange <Device> {sem} {ep}, "
-                    f"{bits.name} : {ptr_t}", idt)
+        bits = em.op(f"arith.bitcast {v.name} : {ft} to {it}", idt)
+        old = em.op(
+            f"spirv.AtomicExchange <Device> {sem} {ep}, {bits.name} : {ptr_t}",
+            idt,
+        )
         if attr == "store":
             return PyObj(None)
-        return em.op(f"arith.bitcast {old.name} : {it} to {ft}",
-                     fdt)
-    combine = {"fetch_add": "arith.addf", "fetch_sub": "arith.subf",
-               "fetch_min": "arith.minimumf",
-               "fetch_max": "arith.maximumf"}[attr]
+        return em.op(f"arith.bitcast {old.name} : {it} to {ft}", fdt)
+    combine = {
+        "fetch_add": "arith.addf",
+        "fetch_sub": "arith.subf",
+        "fetch_min": "arith.minimumf",
+        "fetch_max": "arith.maximumf",
+    }[attr]
     zero = em.const(0, idt)
     res, expect, got = em.fresh(), em.fresh(), em.fresh()
     em.emit(f"{res} = scf.while ({expect} = {zero.name}) : ({it}) -> {it} {{")
@@ -689,8 +859,11 @@ def spirv_global_float_atomic(w, node, ref, attr):
     of = em.op(f"arith.bitcast {expect} : {it} to {ft}", fdt)
     nf = em.op(f"{combine} {of.name}, {v.name} : {ft}", fdt)
     nb = em.op(f"arith.bitcast {nf.name} : {ft} to {it}", idt)
-    g = em.op(f"spirv.AtomicCompareExchange <Device> {sem} {sem} {ep}, "
-              f"{nb.name}, {expect} : {ptr_t}", idt)
+    g = em.op(
+        f"spirv.AtomicCompareExchange <Device> {sem} {sem} {ep}, "
+        f"{nb.name}, {expect} : {ptr_t}",
+        idt,
+    )
     retry = em.op(f"arith.cmpi ne, {g.name}, {expect} : {it}", BOOL)
     em.emit(f"scf.condition({retry.name}) {g.name} : {it}")
     em.depth -= 1

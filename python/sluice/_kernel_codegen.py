@@ -21,9 +21,20 @@ import textwrap
 import numpy as np
 
 from . import _dtypes
-from ._kernel_values import (BOOL, F64, I64, ArrayRef, AtomicObj, Const,
-                             GroupObj, Index, ItemObj, PyObj, Scalar,
-                             mlir_type)
+from ._kernel_values import (
+    BOOL,
+    F64,
+    I64,
+    ArrayRef,
+    AtomicObj,
+    Const,
+    GroupObj,
+    Index,
+    ItemObj,
+    PyObj,
+    Scalar,
+    mlir_type,
+)
 from . import kernel_api as kapi
 
 
@@ -61,23 +72,47 @@ def _float_literal(value, dt):
 # Functions of math/numpy/sluice on scalars: name -> (MLIR op, kind).
 # kind "f": float in, float out (ints computed as float64).
 _UNARY_FLOAT = {
-    "sqrt": "math.sqrt", "exp": "math.exp", "log": "math.log",
-    "log2": "math.log2", "log10": "math.log10", "log1p": "math.log1p",
-    "expm1": "math.expm1", "sin": "math.sin", "cos": "math.cos",
-    "tan": "math.tan", "asin": "math.asin", "acos": "math.acos",
-    "atan": "math.atan", "sinh": "math.sinh", "cosh": "math.cosh",
-    "tanh": "math.tanh", "asinh": "math.asinh", "acosh": "math.acosh",
-    "atanh": "math.atanh", "erf": "math.erf", "erfc": "math.erfc",
-    "exp2": "math.exp2", "cbrt": "math.cbrt", "rsqrt": "math.rsqrt",
-    "arcsin": "math.asin", "arccos": "math.acos", "arctan": "math.atan",
-    "arcsinh": "math.asinh", "arccosh": "math.acosh",
+    "sqrt": "math.sqrt",
+    "exp": "math.exp",
+    "log": "math.log",
+    "log2": "math.log2",
+    "log10": "math.log10",
+    "log1p": "math.log1p",
+    "expm1": "math.expm1",
+    "sin": "math.sin",
+    "cos": "math.cos",
+    "tan": "math.tan",
+    "asin": "math.asin",
+    "acos": "math.acos",
+    "atan": "math.atan",
+    "sinh": "math.sinh",
+    "cosh": "math.cosh",
+    "tanh": "math.tanh",
+    "asinh": "math.asinh",
+    "acosh": "math.acosh",
+    "atanh": "math.atanh",
+    "erf": "math.erf",
+    "erfc": "math.erfc",
+    "exp2": "math.exp2",
+    "cbrt": "math.cbrt",
+    "rsqrt": "math.rsqrt",
+    "arcsin": "math.asin",
+    "arccos": "math.acos",
+    "arctan": "math.atan",
+    "arcsinh": "math.asinh",
+    "arccosh": "math.acosh",
     "arctanh": "math.atanh",
 }
-_BINARY_FLOAT = {"pow": "math.powf", "atan2": "math.atan2",
-                 "arctan2": "math.atan2", "copysign": "math.copysign",
-                 "power": "math.powf", "fmod": None, "hypot": None}
-_ROUNDING = {"floor": "math.floor", "ceil": "math.ceil",
-             "trunc": "math.trunc"}
+_BINARY_FLOAT = {
+    "pow": "math.powf",
+    "atan2": "math.atan2",
+    "arctan2": "math.atan2",
+    "copysign": "math.copysign",
+    "power": "math.powf",
+    "fmod": None,
+    "hypot": None,
+}
+_ROUNDING = {"floor": "math.floor", "ceil": "math.ceil", "trunc": "math.trunc"}
 
 
 class Emitter:
@@ -156,9 +191,11 @@ class Emitter:
             return v
         if isinstance(v, Const):
             if not isinstance(v.value, (int, np.integer)) or isinstance(
-                    v.value, bool):
-                raise self.error(f"an index must be an integer, not "
-                                 f"{v.value!r}")
+                v.value, bool
+            ):
+                raise self.error(
+                    f"an index must be an integer, not {v.value!r}"
+                )
             return self.ic(int(v.value))
         if not isinstance(v, Scalar) or not _is_int_dt(v.dt):
             raise self.error("an index must be an integer")
@@ -167,25 +204,37 @@ class Emitter:
         return self.iop(f"arith.index_cast {v.name} : i64 to index")
 
     def from_index(self, i, nonneg=True):
-        return self.op(f"arith.index_cast {i.name} : index to i64", I64,
-                       nonneg=nonneg)
+        return self.op(
+            f"arith.index_cast {i.name} : index to i64", I64, nonneg=nonneg
+        )
 
     # --- scalars ----------------------------------------------------------------
     def const(self, value, dt):
         if dt.kind == "b":
             lit = "true" if value else "false"
         elif dt.kind in "iu":
-            lit = str(int(np.array(value).astype(dt).view(
-                f"i{dt.itemsize}").item()) if not isinstance(value, int)
-                else int(value) if dt.kind == "i" else
-                int(np.array(value, dtype=np.uint64 if value >= 0 else
-                             np.int64).astype(dt).view(f"i{dt.itemsize}")))
+            lit = str(
+                int(np.array(value).astype(dt).view(f"i{dt.itemsize}").item())
+                if not isinstance(value, int)
+                else int(value)
+                if dt.kind == "i"
+                else int(
+                    np.array(
+                        value, dtype=np.uint64 if value >= 0 else np.int64
+                    )
+                    .astype(dt)
+                    .view(f"i{dt.itemsize}")
+                )
+            )
         else:
             lit = _float_literal(value, dt)
         if dt.kind == "b":
             return self.op(f"arith.constant {lit}", dt)
-        return self.op(f"arith.constant {lit} : {mlir_type(dt)}", dt,
-                       nonneg=dt.kind != "f" and value >= 0)
+        return self.op(
+            f"arith.constant {lit} : {mlir_type(dt)}",
+            dt,
+            nonneg=dt.kind != "f" and value >= 0,
+        )
 
     def materialize(self, v, dt=None):
         """A Scalar of a Scalar or Const (Python ints as int64, floats as
@@ -202,7 +251,7 @@ class Emitter:
                 return s if dt is None else self.cast(s, dt)
             if dt is None:
                 if isinstance(val, int):
-                    if not -2**63 <= val < 2**63:
+                    if not -(2**63) <= val < 2**63:
                         raise self.error(f"integer {val} does not fit int64")
                     s = self.const(val, I64)
                     s.weak = int
@@ -230,8 +279,7 @@ class Emitter:
         if dt.kind == "b":
             if src.kind == "f":
                 z = self.const(0.0, src)
-                return self.op(f"arith.cmpf une, {v.name}, {z.name} : {s}",
-                               dt)
+                return self.op(f"arith.cmpf une, {v.name}, {z.name} : {s}", dt)
             z = self.const(0, src)
             return self.op(f"arith.cmpi ne, {v.name}, {z.name} : {s}", dt)
         if src.kind == "f" and dt.kind == "f":
@@ -244,8 +292,11 @@ class Emitter:
             o = "arith.extui" if src.kind in "ub" else "arith.extsi"
         else:
             o = "arith.trunci"
-        return self.op(f"{o} {v.name} : {s} to {d}", dt,
-                       nonneg=v.nonneg and dt.kind != "f")
+        return self.op(
+            f"{o} {v.name} : {s} to {d}",
+            dt,
+            nonneg=v.nonneg and dt.kind != "f",
+        )
 
     def result_type(self, a, b):
         """NumPy's result type of a binary operation (NEP 50: Python
@@ -274,8 +325,12 @@ class Emitter:
         return np.result_type(da, db), None
 
     def binop(self, opname, a, b):
-        if isinstance(a, Const) and isinstance(b, Const) and not isinstance(
-                a.value, np.generic) and not isinstance(b.value, np.generic):
+        if (
+            isinstance(a, Const)
+            and isinstance(b, Const)
+            and not isinstance(a.value, np.generic)
+            and not isinstance(b.value, np.generic)
+        ):
             try:
                 return Const(_PY_OPS[opname](a.value, b.value))
             except ZeroDivisionError:
@@ -285,11 +340,16 @@ class Emitter:
             if dt.kind != "f":
                 dt = F64
             weak = float if weak else None
-        if opname == "pow" and isinstance(b, Const) and isinstance(
-                b.value, int) and not isinstance(b.value, bool) and \
-                0 <= b.value <= 8:
-            x = self.materialize(a, dt if dt.kind == "f" or not isinstance(
-                a, Const) else dt)
+        if (
+            opname == "pow"
+            and isinstance(b, Const)
+            and isinstance(b.value, int)
+            and not isinstance(b.value, bool)
+            and 0 <= b.value <= 8
+        ):
+            x = self.materialize(
+                a, dt if dt.kind == "f" or not isinstance(a, Const) else dt
+            )
             x = self.cast(x, dt)
             if b.value == 0:
                 r = self.const(1, dt)
@@ -314,23 +374,28 @@ class Emitter:
             opname = {"add": "or", "mul": "and", "sub": "xor"}[opname]
         if opname in ("add", "sub", "mul"):
             o = {"add": "add", "sub": "sub", "mul": "mul"}[opname]
-            return self.op(f"arith.{o}{'f' if f else 'i'} {x.name}, "
-                           f"{y.name} : {t}", dt,
-                           nonneg=nn and opname != "sub" and not f)
+            return self.op(
+                f"arith.{o}{'f' if f else 'i'} {x.name}, {y.name} : {t}",
+                dt,
+                nonneg=nn and opname != "sub" and not f,
+            )
         if opname == "div":
             return self.op(f"arith.divf {x.name}, {y.name} : {t}", dt)
         if opname == "pow":
             if not f:
-                raise self.error("integer ** needs a constant exponent "
-                                 "from 0 to 8 (use float operands)")
+                raise self.error(
+                    "integer ** needs a constant exponent "
+                    "from 0 to 8 (use float operands)"
+                )
             return self.op(f"math.powf {x.name}, {y.name} : {t}", dt)
         if opname in ("floordiv", "mod"):
             return self.divmod_(opname, x, y, dt)
         if opname in ("and", "or", "xor"):
             if f:
                 raise self.error(f"bitwise {opname} needs integers")
-            return self.op(f"arith.{opname}i {x.name}, {y.name} : {t}", dt,
-                           nonneg=nn)
+            return self.op(
+                f"arith.{opname}i {x.name}, {y.name} : {t}", dt, nonneg=nn
+            )
         if opname in ("lshift", "rshift"):
             if f or dt.kind == "b":
                 raise self.error("shifts need integers")
@@ -343,14 +408,17 @@ class Emitter:
                 o = "arith.maximumf" if opname == "max" else "arith.minimumf"
             else:
                 o = f"arith.{opname}{'u' if u else 's'}i"
-            return self.op(f"{o} {x.name}, {y.name} : {t}", dt,
-                           nonneg=(x.nonneg or y.nonneg) if opname == "max"
-                           else nn)
+            return self.op(
+                f"{o} {x.name}, {y.name} : {t}",
+                dt,
+                nonneg=(x.nonneg or y.nonneg) if opname == "max" else nn,
+            )
         raise self.error(f"operator {opname} is not supported")
 
     def select(self, c, x, y, dt):
-        return self.op(f"arith.select {c.name}, {x.name}, {y.name} : "
-                       f"{mlir_type(dt)}", dt)
+        return self.op(
+            f"arith.select {c.name}, {x.name}, {y.name} : {mlir_type(dt)}", dt
+        )
 
     def divmod_(self, opname, x, y, dt):
         t = mlir_type(dt)
@@ -376,13 +444,16 @@ class Emitter:
         u = dt.kind in "ub"
         if opname == "floordiv":
             o = "arith.divui" if u else "arith.floordivsi"
-            q = self.op(f"{o} {x.name}, {safe.name} : {t}", dt,
-                        nonneg=x.nonneg and y.nonneg)
-            return Scalar(self.select(isz, z, q, dt).name, dt,
-                          nonneg=q.nonneg)
+            q = self.op(
+                f"{o} {x.name}, {safe.name} : {t}",
+                dt,
+                nonneg=x.nonneg and y.nonneg,
+            )
+            return Scalar(self.select(isz, z, q, dt).name, dt, nonneg=q.nonneg)
         if u or (x.nonneg and y.nonneg):
-            r = self.op(f"arith.remui {x.name}, {safe.name} : {t}", dt,
-                        nonneg=True)
+            r = self.op(
+                f"arith.remui {x.name}, {safe.name} : {t}", dt, nonneg=True
+            )
         else:
             r = self.op(f"arith.remsi {x.name}, {safe.name} : {t}", dt)
             nz = self.op(f"arith.cmpi ne, {r.name}, {z.name} : {t}", BOOL)
@@ -404,15 +475,25 @@ class Emitter:
         y = self.cast(self.materialize(b), dt)
         t = mlir_type(dt)
         if dt.kind == "f":
-            pred = {"eq": "oeq", "ne": "une", "lt": "olt", "le": "ole",
-                    "gt": "ogt", "ge": "oge"}[opname]
-            return self.op(f"arith.cmpf {pred}, {x.name}, {y.name} : {t}",
-                           BOOL)
+            pred = {
+                "eq": "oeq",
+                "ne": "une",
+                "lt": "olt",
+                "le": "ole",
+                "gt": "ogt",
+                "ge": "oge",
+            }[opname]
+            return self.op(
+                f"arith.cmpf {pred}, {x.name}, {y.name} : {t}", BOOL
+            )
         if opname in ("eq", "ne"):
             pred = opname
         else:
-            pred = ("u" if dt.kind in "ub" else "s") + opname[0] + \
-                ("t" if opname[1] == "t" else "e")
+            pred = (
+                ("u" if dt.kind in "ub" else "s")
+                + opname[0]
+                + ("t" if opname[1] == "t" else "e")
+            )
         return self.op(f"arith.cmpi {pred}, {x.name}, {y.name} : {t}", BOOL)
 
     def truth(self, v):
@@ -426,8 +507,11 @@ class Emitter:
         """A function-entry alloca of one element (or ``n``, an Index or
         int, elements) of ``dt``."""
         name = self.fresh()
-        space = ", #spirv.storage_class<Function>" if \
-            self.ctx.target == "spirv" else ""
+        space = (
+            ", #spirv.storage_class<Function>"
+            if self.ctx.target == "spirv"
+            else ""
+        )
         if n is None or isinstance(n, int):
             size = 1 if n is None else n
             mt = f"memref<{size}x{mlir_type(dt)}{space}>"
@@ -441,10 +525,12 @@ class Emitter:
         key = (name, str(dt))
         s = self.slots.get(key)
         if s is None:
-            per_item = self.ctx.per_item_vars and name not in \
-                self.ctx.uniform_vars
-            s = self.alloca_text(dt, self.ctx.local_total if per_item
-                                 else None) + (per_item,)
+            per_item = (
+                self.ctx.per_item_vars and name not in self.ctx.uniform_vars
+            )
+            s = self.alloca_text(
+                dt, self.ctx.local_total if per_item else None
+            ) + (per_item,)
             self.slots[key] = s
         return s
 
@@ -465,26 +551,31 @@ class Emitter:
             return
         if not isinstance(v, (Scalar, Const)):
             prev = self.objects.get(name)
-            if prev is not None and prev is not v and not isinstance(
-                    v, PyObj):
-                raise self.error(f"{name} is assigned a second array or "
-                                 "object; kernels bind such names once")
+            if prev is not None and prev is not v and not isinstance(v, PyObj):
+                raise self.error(
+                    f"{name} is assigned a second array or "
+                    "object; kernels bind such names once"
+                )
             self.objects[name] = v
             return
         if name in self.objects:
-            raise self.error(f"{name} names an array or object and cannot "
-                             "be assigned a number")
+            raise self.error(
+                f"{name} names an array or object and cannot "
+                "be assigned a number"
+            )
         v = self.materialize(v)
         self.note_type(name, v.dt, weak=v.weak)
         self.assigned_nonneg[name] = self.assigned_nonneg.get(
-            name, True) and bool(v.nonneg)
+            name, True
+        ) and bool(v.nonneg)
         dt = self.var_types.get(name)
         if dt is None:  # first seen: provisional until the types settle
             dt = self.var_types[name] = v.dt
         v = self.cast(v, dt)
         mem, mt, per_item = self.slot(name, dt)
-        self.emit(f"memref.store {v.name}, {mem}["
-                  f"{self.slot_index(per_item)}] : {mt}")
+        self.emit(
+            f"memref.store {v.name}, {mem}[{self.slot_index(per_item)}] : {mt}"
+        )
 
     def note_type(self, name, dt, weak=None):
         prev = self.assigned.get(name)
@@ -503,29 +594,59 @@ class Emitter:
         if dt is None:
             raise _Retry(name)
         mem, mt, per_item = self.slot(name, dt)
-        return self.op(f"memref.load {mem}[{self.slot_index(per_item)}] : "
-                       f"{mt}", dt, nonneg=self.var_nonneg.get(name, False)
-                       and dt.kind != "f")
+        return self.op(
+            f"memref.load {mem}[{self.slot_index(per_item)}] : {mt}",
+            dt,
+            nonneg=self.var_nonneg.get(name, False) and dt.kind != "f",
+        )
 
 
 _PY_OPS = {
-    "add": lambda a, b: a + b, "sub": lambda a, b: a - b,
-    "mul": lambda a, b: a * b, "div": lambda a, b: a / b,
-    "floordiv": lambda a, b: a // b, "mod": lambda a, b: a % b,
-    "pow": lambda a, b: a ** b, "and": lambda a, b: a & b,
-    "or": lambda a, b: a | b, "xor": lambda a, b: a ^ b,
-    "lshift": lambda a, b: a << b, "rshift": lambda a, b: a >> b,
-    "max": max, "min": min,
+    "add": lambda a, b: a + b,
+    "sub": lambda a, b: a - b,
+    "mul": lambda a, b: a * b,
+    "div": lambda a, b: a / b,
+    "floordiv": lambda a, b: a // b,
+    "mod": lambda a, b: a % b,
+    "pow": lambda a, b: a**b,
+    "and": lambda a, b: a & b,
+    "or": lambda a, b: a | b,
+    "xor": lambda a, b: a ^ b,
+    "lshift": lambda a, b: a << b,
+    "rshift": lambda a, b: a >> b,
+    "max": max,
+    "min": min,
 }
-_PY_CMP = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b,
-           "lt": lambda a, b: a < b, "le": lambda a, b: a <= b,
-           "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b}
-_BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul",
-           ast.Div: "div", ast.FloorDiv: "floordiv", ast.Mod: "mod",
-           ast.Pow: "pow", ast.BitAnd: "and", ast.BitOr: "or",
-           ast.BitXor: "xor", ast.LShift: "lshift", ast.RShift: "rshift"}
-_CMPOPS = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le",
-           ast.Gt: "gt", ast.GtE: "ge"}
+_PY_CMP = {
+    "eq": lambda a, b: a == b,
+    "ne": lambda a, b: a != b,
+    "lt": lambda a, b: a < b,
+    "le": lambda a, b: a <= b,
+    "gt": lambda a, b: a > b,
+    "ge": lambda a, b: a >= b,
+}
+_BINOPS = {
+    ast.Add: "add",
+    ast.Sub: "sub",
+    ast.Mult: "mul",
+    ast.Div: "div",
+    ast.FloorDiv: "floordiv",
+    ast.Mod: "mod",
+    ast.Pow: "pow",
+    ast.BitAnd: "and",
+    ast.BitOr: "or",
+    ast.BitXor: "xor",
+    ast.LShift: "lshift",
+    ast.RShift: "rshift",
+}
+_CMPOPS = {
+    ast.Eq: "eq",
+    ast.NotEq: "ne",
+    ast.Lt: "lt",
+    ast.LtE: "le",
+    ast.Gt: "gt",
+    ast.GtE: "ge",
+}
 
 
 def _const_kind(c):
@@ -561,8 +682,11 @@ def contains_barrier(node, env):
     for sub in ast.walk(node):
         if isinstance(sub, ast.Call):
             f = sub.func
-            name = f.attr if isinstance(f, ast.Attribute) else (
-                f.id if isinstance(f, ast.Name) else None)
+            name = (
+                f.attr
+                if isinstance(f, ast.Attribute)
+                else (f.id if isinstance(f, ast.Name) else None)
+            )
             if name == "group_barrier":
                 obj = env.get(f.id) if isinstance(f, ast.Name) else None
                 if isinstance(f, ast.Name) and obj is not kapi.group_barrier:
@@ -578,6 +702,7 @@ def _quick_source(fn):
     no deeper than it. None where
     that does not parse to one function (``inspect`` decides then)."""
     import linecache
+
     try:
         code = fn.__code__
         file = code.co_filename
@@ -591,24 +716,32 @@ def _quick_source(fn):
     indent = len(head) - len(head.lstrip())
     end = first - 1  # past the decorators, to the def
     while end < len(lines) and not lines[end].lstrip().startswith(
-            ("def ", "async def ")):
+        ("def ", "async def ")
+    ):
         end += 1
     end += 1
     while end < len(lines):
         text = lines[end]
         stripped = text.strip()
-        if stripped and not stripped.startswith("#") and \
-                len(text) - len(text.lstrip()) <= indent:
+        if (
+            stripped
+            and not stripped.startswith("#")
+            and len(text) - len(text.lstrip()) <= indent
+        ):
             break
         end += 1
-    block = lines[first - 1:end]
+    block = lines[first - 1 : end]
     try:
         tree = ast.parse(textwrap.dedent("".join(block)))
     except SyntaxError:
         return None
-    if len(tree.body) != 1 or not isinstance(
-            tree.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)) or \
-            tree.body[0].name != fn.__name__:
+    if (
+        len(tree.body) != 1
+        or not isinstance(
+            tree.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)
+        )
+        or tree.body[0].name != fn.__name__
+    ):
         return None
     return tree, block, first, file
 
@@ -625,22 +758,27 @@ class FunctionSource:
                 src = inspect.getsource(fn)
                 self.lines, self.first = inspect.getsourcelines(fn)
             except (OSError, TypeError) as e:
-                raise KernelError(f"the source of {fn.__qualname__} is not "
-                                  f"available ({e}); kernels must be "
-                                  "defined in a file") from None
+                raise KernelError(
+                    f"the source of {fn.__qualname__} is not "
+                    f"available ({e}); kernels must be "
+                    "defined in a file"
+                ) from None
             self.file = inspect.getsourcefile(fn) or "<unknown>"
             tree = ast.parse(textwrap.dedent(src))
         else:
             tree, self.lines, self.first, self.file = tree
         fdef = tree.body[0]
         if not isinstance(fdef, (ast.FunctionDef,)):
-            raise KernelError(f"{self.name} is not a def function",
-                              (self.file, self.first))
+            raise KernelError(
+                f"{self.name} is not a def function", (self.file, self.first)
+            )
         self.tree = fdef
         a = fdef.args
         if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
-            raise KernelError(f"{self.name}: kernels take plain positional "
-                              "parameters only", (self.file, self.first))
+            raise KernelError(
+                f"{self.name}: kernels take plain positional parameters only",
+                (self.file, self.first),
+            )
         self.params = [p.arg for p in a.args]
         self.defaults = list(a.defaults)
         # Names the function can see: globals, closure cells, builtins.
@@ -685,8 +823,7 @@ def _loop_exits(stmts):
 
 
 def _has_return(stmts):
-    return any(isinstance(n, ast.Return) for s in stmts
-               for n in ast.walk(s))
+    return any(isinstance(n, ast.Return) for s in stmts for n in ast.walk(s))
 
 
 class Walker:
@@ -705,10 +842,14 @@ class Walker:
         self.n_loops = 0
         assigned = set()
         for node in ast.walk(src.tree):
-            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign,
-                                 ast.For)):
-                targets = node.targets if isinstance(node, ast.Assign) \
+            if isinstance(
+                node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For)
+            ):
+                targets = (
+                    node.targets
+                    if isinstance(node, ast.Assign)
                     else [node.target]
+                )
                 for t in targets:
                     for n in ast.walk(t):
                         if isinstance(n, ast.Name):
@@ -726,16 +867,21 @@ class Walker:
 
     def start(self):
         """Scalar parameters that the body assigns become variables."""
-        names = [n for n, v in self.params.items()
-                 if n in self.assigned and isinstance(v, (Scalar, Const))]
+        names = [
+            n
+            for n, v in self.params.items()
+            if n in self.assigned and isinstance(v, (Scalar, Const))
+        ]
         if not names:
             return
         em = self.em
         if self.group_level:  # every work-item's copy
             l0, one = em.ic(0), em.ic(1)
             iv = em.fresh()
-            em.emit(f"scf.for {iv} = {l0.name} to {em.ctx.local_total.name} "
-                    f"step {one.name} {{")
+            em.emit(
+                f"scf.for {iv} = {l0.name} to {em.ctx.local_total.name} "
+                f"step {one.name} {{"
+            )
             em.depth += 1
             saved, em.cur_l = em.cur_l, Index(iv)
         for name in names:
@@ -753,23 +899,35 @@ class Walker:
         k = 0
         while k < len(body):
             s = body[k]
-            rest = body[k + 1:]
+            rest = body[k + 1 :]
             if isinstance(s, ast.Return):
                 self.ret(s)
                 return
-            if isinstance(s, ast.If) and rest and (
-                    _terminates(s.body) or _terminates(s.orelse)):
+            if (
+                isinstance(s, ast.If)
+                and rest
+                and (_terminates(s.body) or _terminates(s.orelse))
+            ):
                 if self.loop_depth:
-                    raise self.error(s, "return inside a loop is not "
-                                     "supported in kernels")
+                    raise self.error(
+                        s, "return inside a loop is not supported in kernels"
+                    )
                 if _terminates(s.body):
-                    s = ast.If(test=s.test, body=s.body,
-                               orelse=list(s.orelse) + rest,
-                               lineno=s.lineno, col_offset=s.col_offset)
+                    s = ast.If(
+                        test=s.test,
+                        body=s.body,
+                        orelse=list(s.orelse) + rest,
+                        lineno=s.lineno,
+                        col_offset=s.col_offset,
+                    )
                 else:
-                    s = ast.If(test=s.test, body=list(s.body) + rest,
-                               orelse=s.orelse, lineno=s.lineno,
-                               col_offset=s.col_offset)
+                    s = ast.If(
+                        test=s.test,
+                        body=list(s.body) + rest,
+                        orelse=s.orelse,
+                        lineno=s.lineno,
+                        col_offset=s.col_offset,
+                    )
                 self.stmt(s)
                 return
             self.stmt(s)
@@ -806,8 +964,11 @@ class Walker:
         if not _loop_exits(body):
             return None
         if self.group_level:
-            raise self.error(node, "break and continue are not supported "
-                             "in loops that contain a group_barrier")
+            raise self.error(
+                node,
+                "break and continue are not supported "
+                "in loops that contain a group_barrier",
+            )
         self.n_loops += 1
         base = self.var(f"<loop{self.n_loops}>")
         return (base + ".break", base + ".continue")
@@ -826,8 +987,9 @@ class Walker:
                 return
             l0, lend, one = em.ic(0), em.ctx.local_total, em.ic(1)
             iv = em.fresh()
-            em.emit(f"scf.for {iv} = {l0.name} to {lend.name} step "
-                    f"{one.name} {{")
+            em.emit(
+                f"scf.for {iv} = {l0.name} to {lend.name} step {one.name} {{"
+            )
             em.depth += 1
             saved = em.cur_l
             em.cur_l = Index(iv)
@@ -842,11 +1004,15 @@ class Walker:
             run.clear()
 
         for k, s in enumerate(body):
-            if isinstance(s, ast.If) and (_terminates(s.body) or
-                                          _terminates(s.orelse)):
-                if any(contains_barrier(r, env) for r in body[k + 1:]):
-                    raise self.error(s, "a return before a group_barrier is "
-                                     "not supported on the host backend")
+            if isinstance(s, ast.If) and (
+                _terminates(s.body) or _terminates(s.orelse)
+            ):
+                if any(contains_barrier(r, env) for r in body[k + 1 :]):
+                    raise self.error(
+                        s,
+                        "a return before a group_barrier is "
+                        "not supported on the host backend",
+                    )
             if isinstance(s, ast.Return):
                 flush()
                 return
@@ -867,30 +1033,38 @@ class Walker:
                 elif isinstance(s, ast.While):
                     self.while_(s)
                 else:
-                    raise self.error(s, "a group_barrier must be a "
-                                     "statement of its own")
+                    raise self.error(
+                        s, "a group_barrier must be a statement of its own"
+                    )
             finally:
                 em.cur_l = saved
         flush()
 
     def barrier_call(self, call):
-        if not (isinstance(call, ast.Call) and isinstance(
-                self.expr_obj(call.func), PyObj) and
-                self.expr_obj(call.func).obj is kapi.group_barrier):
-            raise self.error(call, "a group_barrier must be a statement of "
-                             "its own")
+        if not (
+            isinstance(call, ast.Call)
+            and isinstance(self.expr_obj(call.func), PyObj)
+            and self.expr_obj(call.func).obj is kapi.group_barrier
+        ):
+            raise self.error(
+                call, "a group_barrier must be a statement of its own"
+            )
         # The work-item loops around it are the barrier.
 
     def ret(self, s):
         if self.loop_depth:
-            raise self.error(s, "return inside a loop is not supported in "
-                             "kernels")
+            raise self.error(
+                s, "return inside a loop is not supported in kernels"
+            )
         if self.ret_name is None:
             if s.value is not None:
                 v = self.expr(s.value)
                 if not (isinstance(v, PyObj) and v.obj is None):
-                    raise self.error(s, "a kernel cannot return a value; "
-                                     "write results into an array argument")
+                    raise self.error(
+                        s,
+                        "a kernel cannot return a value; "
+                        "write results into an array argument",
+                    )
             return
         if s.value is None:
             raise self.error(s, "a device function must return a value")
@@ -916,13 +1090,15 @@ class Walker:
                 raise self.error(s, "operator not supported in kernels")
             if isinstance(s.target, ast.Name):
                 cur = self.name(s.target)
-                self.assign(s.target, self.em.binop(
-                    opname, cur, self.expr(s.value)))
+                self.assign(
+                    s.target, self.em.binop(opname, cur, self.expr(s.value))
+                )
             elif isinstance(s.target, ast.Subscript):
                 arr, idx = self.element(s.target)
                 cur = self.load(arr, idx)
-                self.store(arr, idx, self.em.binop(
-                    opname, cur, self.expr(s.value)))
+                self.store(
+                    arr, idx, self.em.binop(opname, cur, self.expr(s.value))
+                )
             else:
                 raise self.error(s, "unsupported assignment target")
         elif isinstance(s, ast.If):
@@ -937,14 +1113,18 @@ class Walker:
             self.ret(s)
         elif isinstance(s, (ast.Break, ast.Continue)):
             if not self.loops or not self.loops[-1]:
-                raise self.error(s, f"{type(s).__name__.lower()} outside "
-                                 "a loop")
+                raise self.error(
+                    s, f"{type(s).__name__.lower()} outside a loop"
+                )
             brk, cont = self.loops[-1]
-            self.em.store_var(brk if isinstance(s, ast.Break) else cont,
-                              Const(True))
+            self.em.store_var(
+                brk if isinstance(s, ast.Break) else cont, Const(True)
+            )
         else:
-            raise self.error(s, f"{type(s).__name__} statements are not "
-                             "supported in kernels")
+            raise self.error(
+                s,
+                f"{type(s).__name__} statements are not supported in kernels",
+            )
 
     def assign(self, t, v):
         if isinstance(t, ast.Name):
@@ -953,8 +1133,11 @@ class Walker:
             self.em.store_var(self.var(t.id), v)
         elif isinstance(t, (ast.Tuple, ast.List)):
             if not isinstance(v, tuple) or len(v) != len(t.elts):
-                raise self.error(t, "cannot unpack: the value is not a "
-                                 f"tuple of {len(t.elts)}")
+                raise self.error(
+                    t,
+                    "cannot unpack: the value is not a "
+                    f"tuple of {len(t.elts)}",
+                )
             for tt, vv in zip(t.elts, v):
                 self.assign(tt, vv)
         elif isinstance(t, ast.Subscript):
@@ -990,16 +1173,19 @@ class Walker:
         it = s.iter
         if s.orelse:
             raise self.error(s, "for-else is not supported in kernels")
-        if not (isinstance(it, ast.Call) and isinstance(
-                self.expr_obj(it.func), PyObj) and
-                self.expr_obj(it.func).obj is range):
+        if not (
+            isinstance(it, ast.Call)
+            and isinstance(self.expr_obj(it.func), PyObj)
+            and self.expr_obj(it.func).obj is range
+        ):
             raise self.error(s, "kernels loop only over range(...)")
         if it.keywords or not 1 <= len(it.args) <= 3:
             raise self.error(s, "range takes 1 to 3 arguments")
         args = [self.expr(a) for a in it.args]
         for a in args:
             if not (isinstance(a, Scalar) and _is_int_dt(a.dt)) and not (
-                    isinstance(a, Const) and isinstance(a.value, int)):
+                isinstance(a, Const) and isinstance(a.value, int)
+            ):
                 raise self.error(s, "range arguments must be integers")
         if len(args) == 1:
             start, stop, step = Const(0), args[0], Const(1)
@@ -1028,9 +1214,11 @@ class Walker:
             n = em.op(f"arith.divsi {num.name}, {d.name} : i64", I64)
             z = em.const(0, I64)
             n = em.op(f"arith.maxsi {n.name}, {z.name} : i64", I64)
-            nonneg = (sv > 0 and (isinstance(start, Const) and
-                                  start.value >= 0 or
-                                  getattr(start, "nonneg", False)))
+            nonneg = sv > 0 and (
+                isinstance(start, Const)
+                and start.value >= 0
+                or getattr(start, "nonneg", False)
+            )
         else:
             st = em.materialize(start, I64)
             sp = em.materialize(stop, I64)
@@ -1040,9 +1228,12 @@ class Walker:
             pos = em.op(f"arith.cmpi sgt, {stp.name}, {z.name} : i64", BOOL)
             span = em.op(f"arith.subi {sp.name}, {st.name} : i64", I64)
             # ceil(span / step) for either sign: (span + step -+ 1) / step
-            adj = em.select(pos, em.op(
-                f"arith.subi {stp.name}, {one.name} : i64", I64), em.op(
-                f"arith.addi {stp.name}, {one.name} : i64", I64), I64)
+            adj = em.select(
+                pos,
+                em.op(f"arith.subi {stp.name}, {one.name} : i64", I64),
+                em.op(f"arith.addi {stp.name}, {one.name} : i64", I64),
+                I64,
+            )
             num = em.op(f"arith.addi {span.name}, {adj.name} : i64", I64)
             n = em.op(f"arith.divsi {num.name}, {stp.name} : i64", I64)
             n = em.op(f"arith.maxsi {n.name}, {z.name} : i64", I64)
@@ -1083,6 +1274,7 @@ class Walker:
             if flags:
                 em.depth -= 1
                 em.emit("}")
+
         self.region(body)
         em.emit("}")
 
@@ -1103,13 +1295,16 @@ class Walker:
 
         def cond():
             if flags:  # the condition is not evaluated after a break
-                c = self.conditional(em.load_var(flags[0]),
-                                     lambda: Const(False),
-                                     lambda: em.truth(self.expr(s.test)))
+                c = self.conditional(
+                    em.load_var(flags[0]),
+                    lambda: Const(False),
+                    lambda: em.truth(self.expr(s.test)),
+                )
             else:
                 c = self.expr(s.test)
             c = em.truth(c)
             em.emit(f"scf.condition({c.name}) {a} : i1")
+
         self.region(cond)
         em.emit("} do {")
         em.emit(f"^bb0({b}: i1):")
@@ -1125,6 +1320,7 @@ class Walker:
                 self.loop_depth -= 1
                 self.loops.pop()
             em.emit(f"scf.yield {b} : i1")
+
         self.region(body)
         em.emit("}")
 
@@ -1133,29 +1329,41 @@ class Walker:
         """The array and flat Index of ``a[i, j]``."""
         arr = self.expr(node.value)
         if not isinstance(arr, ArrayRef):
-            raise self.error(node, f"cannot assign to an element of "
-                             f"{_describe(arr)}")
+            raise self.error(
+                node, f"cannot assign to an element of {_describe(arr)}"
+            )
         return arr, self.flat_index(arr, node.slice, node)
 
     def flat_index(self, arr, sl, node):
         em = self.em
-        if isinstance(sl, ast.Slice) or (isinstance(sl, ast.Tuple) and any(
-                isinstance(e, ast.Slice) for e in sl.elts)):
-            raise self.error(node, "slices of arrays are not supported in "
-                             "kernels; index single elements")
+        if isinstance(sl, ast.Slice) or (
+            isinstance(sl, ast.Tuple)
+            and any(isinstance(e, ast.Slice) for e in sl.elts)
+        ):
+            raise self.error(
+                node,
+                "slices of arrays are not supported in "
+                "kernels; index single elements",
+            )
         idx = self.expr(sl)
         if not isinstance(idx, tuple):
             idx = (idx,)
         if len(idx) != arr.ndim:
-            raise self.error(node, f"an array of {arr.ndim} dimension(s) "
-                             f"takes {arr.ndim} indices, not {len(idx)}")
+            raise self.error(
+                node,
+                f"an array of {arr.ndim} dimension(s) "
+                f"takes {arr.ndim} indices, not {len(idx)}",
+            )
         flat = None
         ok = None
         for d, i in enumerate(idx):
             dim = arr.dims[d]
             dim = em.ic(dim) if isinstance(dim, int) else dim
-            if isinstance(i, Const) and isinstance(i.value, (int, np.integer)) \
-                    and not isinstance(i.value, bool):
+            if (
+                isinstance(i, Const)
+                and isinstance(i.value, (int, np.integer))
+                and not isinstance(i.value, bool)
+            ):
                 iv = int(i.value)
                 given = em.ic(iv)
                 if iv >= 0:
@@ -1168,11 +1376,13 @@ class Walker:
                 ii = given = em.to_index(i)
                 if not i.nonneg and i.dt.kind != "u":
                     z = em.ic(0)
-                    neg = em.op(f"arith.cmpi slt, {ii.name}, {z.name} : "
-                                "index", BOOL)
+                    neg = em.op(
+                        f"arith.cmpi slt, {ii.name}, {z.name} : index", BOOL
+                    )
                     w = em.iadd(ii, dim)
-                    ii = em.iop(f"arith.select {neg.name}, {w.name}, "
-                                f"{ii.name} : index")
+                    ii = em.iop(
+                        f"arith.select {neg.name}, {w.name}, {ii.name} : index"
+                    )
             if em.ctx.bounds is not None:
                 ii, ok = self.bounds_check(node, arr, d, dim, given, ii, ok)
             flat = ii if flat is None else em.iadd(em.imul(flat, dim), ii)
@@ -1191,9 +1401,14 @@ class Walker:
         em = self.em
         err = em.ctx.bounds
         site = len(em.bounds_sites)
-        em.bounds_sites.append((self.src.location(node), arr.label, axis,
-                                arr.dims[axis] if isinstance(
-                                    arr.dims[axis], int) else None))
+        em.bounds_sites.append(
+            (
+                self.src.location(node),
+                arr.label,
+                axis,
+                arr.dims[axis] if isinstance(arr.dims[axis], int) else None,
+            )
+        )
         good = em.op(f"arith.cmpi ult, {ii.name}, {dim.name} : index", BOOL)
         bad = em.op(f"arith.cmpi uge, {ii.name}, {dim.name} : index", BOOL)
         em.emit(f"scf.if {bad.name} {{")
@@ -1201,10 +1416,8 @@ class Walker:
         one = em.const(1, I64)
         v = em.op(f"arith.index_cast {given.name} : index to i64", I64)
         s0, s1 = em.ic(2 * site), em.ic(2 * site + 1)
-        em.emit(f"memref.store {one.name}, {err.buf}[{s0.name}] : "
-                f"{err.mtype}")
-        em.emit(f"memref.store {v.name}, {err.buf}[{s1.name}] : "
-                f"{err.mtype}")
+        em.emit(f"memref.store {one.name}, {err.buf}[{s0.name}] : {err.mtype}")
+        em.emit(f"memref.store {v.name}, {err.buf}[{s1.name}] : {err.mtype}")
         em.depth -= 1
         em.emit("}")
         z = em.ic(0)
@@ -1216,15 +1429,17 @@ class Walker:
     def load(self, arr, idx):
         em = self.em
         if idx.ok is None:
-            return em.op(f"memref.load {arr.buf}[{idx.name}] : {arr.mtype}",
-                         arr.dtype)
+            return em.op(
+                f"memref.load {arr.buf}[{idx.name}] : {arr.mtype}", arr.dtype
+            )
         # Bounds-checked: out of bounds reads nothing (and gives 0).
         t = mlir_type(arr.dtype)
         res = em.fresh()
         em.emit(f"{res} = scf.if {idx.ok.name} -> ({t}) {{")
         em.depth += 1
-        v = em.op(f"memref.load {arr.buf}[{idx.name}] : {arr.mtype}",
-                  arr.dtype)
+        v = em.op(
+            f"memref.load {arr.buf}[{idx.name}] : {arr.mtype}", arr.dtype
+        )
         em.emit(f"scf.yield {v.name} : {t}")
         em.depth -= 1
         em.emit("} else {")
@@ -1237,13 +1452,15 @@ class Walker:
 
     def store(self, arr, idx, v):
         if not isinstance(v, (Scalar, Const)):
-            raise self.error_here(f"cannot store {_describe(v)} in an "
-                                  "array element")
+            raise self.error_here(
+                f"cannot store {_describe(v)} in an array element"
+            )
         v = self.em.cast(self.em.materialize(v), arr.dtype)
         if idx.ok is not None:
             self.em.emit(f"scf.if {idx.ok.name} {{")
-        self.em.emit(f"memref.store {v.name}, {arr.buf}[{idx.name}] : "
-                     f"{arr.mtype}")
+        self.em.emit(
+            f"memref.store {v.name}, {arr.buf}[{idx.name}] : {arr.mtype}"
+        )
         if idx.ok is not None:
             self.em.emit("}")
 
@@ -1255,8 +1472,11 @@ class Walker:
         """Resolves a name or attribute chain to a Python object at compile
         time when it names one (without emitting code), else None."""
         if isinstance(node, ast.Name):
-            if node.id in self.params or self.var(node.id) in \
-                    self.em.var_types or self.var(node.id) in self.em.objects:
+            if (
+                node.id in self.params
+                or self.var(node.id) in self.em.var_types
+                or self.var(node.id) in self.em.objects
+            ):
                 return None
             if node.id in self.src.env:
                 return PyObj(self.src.env[node.id])
@@ -1267,8 +1487,9 @@ class Walker:
                 try:
                     return PyObj(getattr(base.obj, node.attr))
                 except AttributeError:
-                    raise self.error(node, f"{base.obj!r} has no attribute "
-                                     f"{node.attr!r}") from None
+                    raise self.error(
+                        node, f"{base.obj!r} has no attribute {node.attr!r}"
+                    ) from None
         return None
 
     def name(self, node):
@@ -1290,8 +1511,11 @@ class Walker:
         self.em.loc = self.src.location(node)
         m = getattr(self, "x_" + type(node).__name__, None)
         if m is None:
-            raise self.error(node, f"{type(node).__name__} expressions are "
-                             "not supported in kernels")
+            raise self.error(
+                node,
+                f"{type(node).__name__} expressions are "
+                "not supported in kernels",
+            )
         return m(node)
 
     def x_Constant(self, node):
@@ -1322,7 +1546,8 @@ class Walker:
         if not isinstance(v, (Scalar, Const)):
             raise self.error(node, f"expected a number, not {_describe(v)}")
         if isinstance(v, Const) and not isinstance(
-                v.value, (bool, int, float, np.generic)):
+            v.value, (bool, int, float, np.generic)
+        ):
             raise self.error(node, f"expected a number, not {v.value!r}")
         return v
 
@@ -1343,8 +1568,9 @@ class Walker:
             if v.dt.kind == "f":
                 r = em.op(f"arith.negf {v.name} : {v.type}", v.dt)
             else:
-                r = em.binop("sub", Const(0) if v.dt.kind != "b" else
-                             Const(False), v)
+                r = em.binop(
+                    "sub", Const(0) if v.dt.kind != "b" else Const(False), v
+                )
                 r = em.cast(r, v.dt) if v.dt.kind != "b" else r
             r.weak = v.weak
             return r
@@ -1353,11 +1579,15 @@ class Walker:
                 return Const(~v.value)
             if v.dt.kind == "f":
                 raise self.error(node, "~ needs an integer or a bool")
-            ones = em.const(-1 if v.dt.kind == "i" else (
-                True if v.dt.kind == "b" else (1 << 8 * v.dt.itemsize) - 1),
-                v.dt)
-            return em.op(f"arith.xori {v.name}, {ones.name} : {v.type}",
-                         v.dt)
+            ones = em.const(
+                -1
+                if v.dt.kind == "i"
+                else (
+                    True if v.dt.kind == "b" else (1 << 8 * v.dt.itemsize) - 1
+                ),
+                v.dt,
+            )
+            return em.op(f"arith.xori {v.name}, {ones.name} : {v.type}", v.dt)
         raise self.error(node, "operator not supported in kernels")
 
     def x_Compare(self, node):
@@ -1367,8 +1597,9 @@ class Walker:
         for op, right_node in zip(node.ops, node.comparators):
             opname = _CMPOPS.get(type(op))
             if opname is None:
-                raise self.error(node, "only ==, !=, <, <=, >, >= compare "
-                                 "in kernels")
+                raise self.error(
+                    node, "only ==, !=, <, <=, >, >= compare in kernels"
+                )
             right = self.scalar(right_node)
             c = em.compare(opname, left, right)
             if result is None:
@@ -1417,8 +1648,9 @@ class Walker:
         c = self.scalar(node.test)
         if isinstance(c, Const):
             return self.expr(node.body if c.value else node.orelse)
-        return self.conditional(c, lambda: self.scalar(node.body),
-                                lambda: self.scalar(node.orelse))
+        return self.conditional(
+            c, lambda: self.scalar(node.body), lambda: self.scalar(node.orelse)
+        )
 
     def x_BoolOp(self, node):
         # Short-circuit: later operands are evaluated only when needed (they
@@ -1428,17 +1660,21 @@ class Walker:
         def chain(values):
             first = self.scalar(values[0])
             if len(values) == 1:
-                return first if isinstance(first, Const) else \
-                    self.em.truth(first)
+                return (
+                    first if isinstance(first, Const) else self.em.truth(first)
+                )
             if isinstance(first, Const):
                 if bool(first.value) == is_and:
                     return chain(values[1:])
                 return Const(bool(first.value))
             if is_and:
-                return self.conditional(first, lambda: chain(values[1:]),
-                                        lambda: Const(False))
-            return self.conditional(first, lambda: Const(True),
-                                    lambda: chain(values[1:]))
+                return self.conditional(
+                    first, lambda: chain(values[1:]), lambda: Const(False)
+                )
+            return self.conditional(
+                first, lambda: Const(True), lambda: chain(values[1:])
+            )
+
         r = chain(node.values)
         if isinstance(r, Scalar) and r.dt != BOOL:
             r = self.em.truth(r)
@@ -1466,8 +1702,10 @@ class Walker:
         em = self.em
         if isinstance(base, ArrayRef):
             if node.attr == "shape":
-                return tuple(em.from_index(em.ic(d) if isinstance(d, int)
-                                           else d) for d in base.dims)
+                return tuple(
+                    em.from_index(em.ic(d) if isinstance(d, int) else d)
+                    for d in base.dims
+                )
             if node.attr == "ndim":
                 return Const(base.ndim)
             if node.attr == "size":
@@ -1480,11 +1718,14 @@ class Walker:
                 return PyObj(base.dtype)
         if isinstance(base, (Scalar, Const)) and node.attr in ("real",):
             return base
-        raise self.error(node, f"{_describe(base)} has no attribute "
-                         f"{node.attr!r} in kernels")
+        raise self.error(
+            node,
+            f"{_describe(base)} has no attribute {node.attr!r} in kernels",
+        )
 
     def x_Call(self, node):
         from . import _kernel_calls
+
         return _kernel_calls.call(self, node)
 
 

@@ -61,11 +61,20 @@ class ArrayRef:
     ``mtype``) of ``dtype``, its sizes (Index values, or ints for static
     shapes) and where it lives ("global", "local", "private")."""
 
-    __slots__ = ("buf", "mtype", "dtype", "dims", "space", "per_item",
-                 "addr", "label")
+    __slots__ = (
+        "buf",
+        "mtype",
+        "dtype",
+        "dims",
+        "space",
+        "per_item",
+        "addr",
+        "label",
+    )
 
-    def __init__(self, buf, mtype, dtype, dims, space, per_item=None,
-                 label=None):
+    def __init__(
+        self, buf, mtype, dtype, dims, space, per_item=None, label=None
+    ):
         self.label = label  # how bounds-check errors name it
         self.buf = buf
         self.mtype = mtype

@@ -51,7 +51,8 @@ _MAX_PROGRAMS = 512
 # The operations that may be recorded: one-op programs of pure array
 # operations whose results have known shapes.
 RECORDABLE = frozenset(
-    ["bin", "un", "ew", "where", "astype", "reduce", "cplx", "arange"])
+    ["bin", "un", "ew", "where", "astype", "reduce", "cplx", "arange"]
+)
 
 _lock = threading.RLock()
 _graphs = {}  # queue id -> _Graph
@@ -97,8 +98,16 @@ def synchronous(on):
 
 
 class _Node:
-    __slots__ = ("key", "emit", "in_dtypes", "refs", "shapes", "tokens",
-                 "types", "computed")
+    __slots__ = (
+        "key",
+        "emit",
+        "in_dtypes",
+        "refs",
+        "shapes",
+        "tokens",
+        "types",
+        "computed",
+    )
 
     def __init__(self, key, emit, in_dtypes, refs, shapes, tokens, types):
         self.types = types  # per result: (USM kind, dtype code, dtype)
@@ -113,8 +122,16 @@ class _Node:
 
 
 class _Graph:
-    __slots__ = ("qid", "kind", "args", "sigs", "arg_index", "nodes", "by_id",
-                 "parts")
+    __slots__ = (
+        "qid",
+        "kind",
+        "args",
+        "sigs",
+        "arg_index",
+        "nodes",
+        "by_id",
+        "parts",
+    )
 
     def __init__(self, qid, kind):
         self.qid = qid
@@ -188,15 +205,18 @@ def _limit(qid):
         else:
             from ._device import _queue_from_id
             from ._placement import queue_info
-            host = queue_info(_queue_from_id(qid)).get(
-                "backend_name") == "host"
+
+            host = (
+                queue_info(_queue_from_id(qid)).get("backend_name") == "host"
+            )
             limit = 1 << 16 if host else 1 << 12
         _min_elements[qid] = limit
     return limit
 
 
-def record(key, ops, in_dtypes, emit, out_shapes, qid, kind, fast=None,
-           bounds=()):
+def record(
+    key, ops, in_dtypes, emit, out_shapes, qid, kind, fast=None, bounds=()
+):
     """Records one operation (resolved by _dispatch._execute) on queue ``qid``
     and returns its result arrays, or None when it cannot be recorded.
     ``fast``: (op code, operands) to register with the C++ fast path, whose
@@ -209,13 +229,23 @@ def record(key, ops, in_dtypes, emit, out_shapes, qid, kind, fast=None,
     for t in types:
         if not isinstance(t, _ir.ArrayT) or t.qid != qid:
             return None
-    sigs = tuple(_sig_of(o, None if o.kind == "A" else dt)
-                 for o, dt in zip(ops, in_dtypes))
+    sigs = tuple(
+        _sig_of(o, None if o.kind == "A" else dt)
+        for o, dt in zip(ops, in_dtypes)
+    )
     shapes = [tuple(s) for s in out_shapes]
     size = _elements(shapes)
-    template = (key, emit, tuple(in_dtypes), shapes,
-                tuple((t.kind, _dtypes.CODES[t.dtype], t.dtype)
-                      for t in types), qid, kind, sigs, size)
+    template = (
+        key,
+        emit,
+        tuple(in_dtypes),
+        shapes,
+        tuple((t.kind, _dtypes.CODES[t.dtype], t.dtype) for t in types),
+        qid,
+        kind,
+        sigs,
+        size,
+    )
     results = _record(template, [o.obj for o in ops])
     if fast is not None:
         op, operands = fast
@@ -258,8 +288,7 @@ def _record(template, objs):
                 if lid:
                     j, r = g.by_id[lid]
                     t = g.nodes[j]
-                    if (t.shapes[r] == x.shape
-                            and t.types[r][2] == x.dtype):
+                    if t.shapes[r] == x.shape and t.types[r][2] == x.dtype:
                         refs.append((j, r))
                         continue
                     # Same memory, another shape or dtype (a reshape).
@@ -284,8 +313,9 @@ def _record(template, objs):
             results.append(a)
             tokens.append(tok)
             g.by_id[tok.id] = (j, r)
-        g.nodes.append(_Node(key, emit, in_dtypes, refs, shapes, tokens,
-                             types))
+        g.nodes.append(
+            _Node(key, emit, in_dtypes, refs, shapes, tokens, types)
+        )
         g.parts.append((key, tuple(refs)))
         _stats["recorded"] += 1
         if len(g.nodes) >= _MAX_OPS:
@@ -346,8 +376,7 @@ def _submit_part(g, wanted, reason):
     live = []
     for j, n in enumerate(g.nodes):
         if need[j] and (j == wanted[0] or n.computed):
-            live.extend((j, r) for r, tok in enumerate(n.tokens)
-                        if tok.live)
+            live.extend((j, r) for r, tok in enumerate(n.tokens) if tok.live)
     if wanted not in live:
         live.append(wanted)
     try:
@@ -370,15 +399,16 @@ def _remaining(g):
     """A graph of the nodes whose results are still pending and referenced,
     with what they need; submitted results become its arguments."""
     nodes = g.nodes
-    keep = [any(tok.live and tok.pending for tok in n.tokens)
-            for n in nodes]
+    keep = [any(tok.live and tok.pending for tok in n.tokens) for n in nodes]
     if not any(keep):
         return None
     for j in range(len(nodes) - 1, -1, -1):
         if keep[j]:
             for ref in nodes[j].refs:
-                if ref.__class__ is tuple and \
-                        nodes[ref[0]].tokens[ref[1]].pending:
+                if (
+                    ref.__class__ is tuple
+                    and nodes[ref[0]].tokens[ref[1]].pending
+                ):
                     keep[ref[0]] = True
     h = _Graph(g.qid, g.kind)
     new_index = {}
@@ -420,12 +450,14 @@ def _remaining(g):
     return h
 
 
-
-
 def _submit(g, reason):
     _boundaries[reason] += 1
-    live = [(j, r) for j, n in enumerate(g.nodes)
-            for r, tok in enumerate(n.tokens) if tok.live]
+    live = [
+        (j, r)
+        for j, n in enumerate(g.nodes)
+        for r, tok in enumerate(n.tokens)
+        if tok.live
+    ]
     try:
         if live:
             _run(g, live)
@@ -470,8 +502,13 @@ def _run(g, live):
                     refs.append(a)
             parts.append((n.key, tuple(refs)))
         outs = [(node_map[j], r) for j, r in live]
-    key = (g.qid, g.kind, tuple(parts), tuple(outs),
-           tuple(g.sigs[i] for i in used_args))
+    key = (
+        g.qid,
+        g.kind,
+        tuple(parts),
+        tuple(outs),
+        tuple(g.sigs[i] for i in used_args),
+    )
     program = _programs.get(key)
     if program is None:
         program = _compile(g, nodes, need, used_args, arg_map, live)
@@ -484,16 +521,17 @@ def _run(g, live):
         _stats["programs reused"] += 1
     _stats["graphs submitted"] += 1
     _stats["operations submitted"] += len(parts)
-    program([g.args[i] for i in used_args],
-            [nodes[j].shapes[r] for j, r in live],
-            [nodes[j].tokens[r] for j, r in live])
+    program(
+        [g.args[i] for i in used_args],
+        [nodes[j].shapes[r] for j, r in live],
+        [nodes[j].tokens[r] for j, r in live],
+    )
 
 
 def _compile(g, nodes, need, used_args, arg_map, live):
     fb = _ir.FunctionBuilder("main")
     # (each node converts its operands itself: no conversion here)
-    argv = [_arg_value(fb, g.sigs[i], None, g.qid, g.kind)
-            for i in used_args]
+    argv = [_arg_value(fb, g.sigs[i], None, g.qid, g.kind) for i in used_args]
     values = {}
     for j, n in enumerate(nodes):
         if not need[j]:
@@ -518,17 +556,26 @@ def report():
     graphs, programs compiled and reused, and why graphs were submitted."""
     with _lock:
         pending = sum(len(g.nodes) for g in _graphs.values())
-        counts = {k: 0 for k in (
-            "recorded", "graphs submitted", "operations submitted",
-            "programs compiled", "programs reused",
-            "graphs without a live result")}
+        counts = {
+            k: 0
+            for k in (
+                "recorded",
+                "graphs submitted",
+                "operations submitted",
+                "programs compiled",
+                "programs reused",
+                "graphs without a live result",
+            )
+        }
         counts.update(_stats)
-        return {"enabled": _enabled,
-                "max_ops": _MAX_OPS,
-                "pending_operations": pending,
-                **counts,
-                "cached_programs": len(_programs),
-                "boundaries": dict(_boundaries)}
+        return {
+            "enabled": _enabled,
+            "max_ops": _MAX_OPS,
+            "pending_operations": pending,
+            **counts,
+            "cached_programs": len(_programs),
+            "boundaries": dict(_boundaries),
+        }
 
 
 def reset_report():

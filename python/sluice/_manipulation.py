@@ -18,11 +18,13 @@ from ._ops import AxisError, _normalize_axes
 
 def _ops():
     from . import _ops as ops
+
     return ops
 
 
 def _is_usm(x):
     from ._array import Array
+
     return isinstance(x, (Array, _trace.Tracer))
 
 
@@ -32,6 +34,7 @@ def _usm(x, like=None):
     if _is_usm(x):
         return x
     from ._creation import asarray
+
     if like is not None:
         return asarray(x, sycl_queue=like.sycl_queue, usm_type=like.usm_type)
     return asarray(x)
@@ -58,25 +61,37 @@ def _axes_in_order(axis, ndim):
 
 def _empty(shape, dtype, like):
     from ._creation import empty
-    return empty(tuple(shape), dtype=dtype, sycl_queue=like.sycl_queue,
-                 usm_type=like.usm_type)
+
+    return empty(
+        tuple(shape),
+        dtype=dtype,
+        sycl_queue=like.sycl_queue,
+        usm_type=like.usm_type,
+    )
 
 
 def _full(shape, value, dtype, like):
     from ._creation import full
-    return full(tuple(shape), value, dtype=dtype, sycl_queue=like.sycl_queue,
-                usm_type=like.usm_type)
+
+    return full(
+        tuple(shape),
+        value,
+        dtype=dtype,
+        sycl_queue=like.sycl_queue,
+        usm_type=like.usm_type,
+    )
 
 
 def _index(axis, ndim, part):
-    return (slice(None),) * axis + (part,) + (slice(None),) * (
-        ndim - axis - 1)
+    return (slice(None),) * axis + (part,) + (slice(None),) * (ndim - axis - 1)
 
 
 # --- joining -------------------------------------------------------------------
 
-def concatenate(arrays, /, axis=0, out=None, *, dtype=None,
-                casting="same_kind"):
+
+def concatenate(
+    arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"
+):
     """Joins arrays along an existing axis (``axis=None``: flattened)."""
     arrays = list(arrays)
     if not arrays:
@@ -84,6 +99,7 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None,
     like = _first_usm(arrays)
     arrays = [_usm(a, like) for a in arrays]
     from ._dispatch import _operand, _placement
+
     _placement([_operand(a) for a in arrays])
     if axis is None:
         arrays = [ravel(a) for a in arrays]
@@ -97,7 +113,8 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None,
                 "all the input array dimensions except for the concatenation "
                 f"axis must match exactly, but along dimension 0, the array "
                 f"at index 0 has {nd} dimension(s) and the array at index {i} "
-                f"has {a.ndim} dimension(s)")
+                f"has {a.ndim} dimension(s)"
+            )
     axis = _axis(axis, nd)
     shape = list(arrays[0].shape)
     for i, a in enumerate(arrays[1:], 1):
@@ -108,15 +125,21 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None,
                     "concatenation axis must match exactly, but along "
                     f"dimension {d}, the array at index 0 has size "
                     f"{shape[d]} and the array at index {i} has size "
-                    f"{a.shape[d]}")
+                    f"{a.shape[d]}"
+                )
     shape[axis] = builtins.sum(a.shape[axis] for a in arrays)
-    rt = np.result_type(*[a.dtype for a in arrays]) if dtype is None else \
-        _dtypes.to_dtype(dtype)
+    rt = (
+        np.result_type(*[a.dtype for a in arrays])
+        if dtype is None
+        else _dtypes.to_dtype(dtype)
+    )
     for a in arrays:
         if not np.can_cast(a.dtype, rt, casting):
-            raise TypeError(f"Cannot cast array data from {a.dtype!r} to "
-                            f"{np.dtype(rt)!r} according to the rule "
-                            f"{casting!r}")
+            raise TypeError(
+                f"Cannot cast array data from {a.dtype!r} to "
+                f"{np.dtype(rt)!r} according to the rule "
+                f"{casting!r}"
+            )
     rt = _dtypes.to_dtype(rt)
     if out is not None:
         if tuple(out.shape) != tuple(shape):
@@ -149,8 +172,13 @@ def stack(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
         raise ValueError("all input arrays must have the same shape")
     nd = arrays[0].ndim + 1
     axis = _axis(axis, nd)
-    return concatenate([_ops().expand_dims(a, axis) for a in arrays],
-                       axis=axis, out=out, dtype=dtype, casting=casting)
+    return concatenate(
+        [_ops().expand_dims(a, axis) for a in arrays],
+        axis=axis,
+        out=out,
+        dtype=dtype,
+        casting=casting,
+    )
 
 
 def hstack(tup, *, dtype=None, casting="same_kind"):
@@ -188,6 +216,7 @@ def column_stack(tup):
 
 # --- splitting -------------------------------------------------------------------
 
+
 def array_split(ary, indices_or_sections, axis=0):
     """Views of ``ary`` split along ``axis`` (sections may differ by one)."""
     nd = ary.ndim
@@ -212,29 +241,27 @@ def split(ary, indices_or_sections, axis=0):
     if isinstance(indices_or_sections, (int, np.integer)):
         n = ary.shape[_axis(axis, ary.ndim)]
         if indices_or_sections <= 0 or n % indices_or_sections:
-            raise ValueError("array split does not result in an equal "
-                             "division")
+            raise ValueError(
+                "array split does not result in an equal division"
+            )
     return array_split(ary, indices_or_sections, axis)
 
 
 def hsplit(ary, indices_or_sections):
     if ary.ndim == 0:
-        raise ValueError("hsplit only works on arrays of 1 or more "
-                         "dimensions")
+        raise ValueError("hsplit only works on arrays of 1 or more dimensions")
     return split(ary, indices_or_sections, 1 if ary.ndim > 1 else 0)
 
 
 def vsplit(ary, indices_or_sections):
     if ary.ndim < 2:
-        raise ValueError("vsplit only works on arrays of 2 or more "
-                         "dimensions")
+        raise ValueError("vsplit only works on arrays of 2 or more dimensions")
     return split(ary, indices_or_sections, 0)
 
 
 def dsplit(ary, indices_or_sections):
     if ary.ndim < 3:
-        raise ValueError("dsplit only works on arrays of 3 or more "
-                         "dimensions")
+        raise ValueError("dsplit only works on arrays of 3 or more dimensions")
     return split(ary, indices_or_sections, 2)
 
 
@@ -245,12 +272,14 @@ def unstack(x, /, *, axis=0):
 
 # --- rearranging -------------------------------------------------------------------
 
+
 def flip(m, axis=None):
     """A view with the entries of ``axis`` (all axes: None) reversed."""
     nd = m.ndim
     axes = range(nd) if axis is None else _normalize_axes(axis, nd)
-    key = tuple(slice(None, None, -1) if i in axes else slice(None)
-                for i in range(nd))
+    key = tuple(
+        slice(None, None, -1) if i in axes else slice(None) for i in range(nd)
+    )
     return m[key] if key else m
 
 
@@ -272,8 +301,9 @@ def roll(a, shift, axis=None):
         return _ops().reshape(roll(ravel(a), shift, 0), tuple(a.shape))
     shifts, axes = np.broadcast_arrays(np.asarray(shift), np.asarray(axis))
     if shifts.ndim > 1:
-        raise ValueError("'shift' and 'axis' should be scalars or 1D "
-                         "sequences")
+        raise ValueError(
+            "'shift' and 'axis' should be scalars or 1D sequences"
+        )
     shifts = shifts.reshape(-1).tolist()
     axes = [_axis(int(ax), a.ndim) for ax in axes.reshape(-1).tolist()]
     total = {}
@@ -286,8 +316,13 @@ def roll(a, shift, axis=None):
             continue
         s %= n
         if s:
-            r = concatenate([r[_index(ax, r.ndim, slice(n - s, None))],
-                             r[_index(ax, r.ndim, slice(0, n - s))]], ax)
+            r = concatenate(
+                [
+                    r[_index(ax, r.ndim, slice(n - s, None))],
+                    r[_index(ax, r.ndim, slice(0, n - s))],
+                ],
+                ax,
+            )
     return r if r is not a else _ops().copy(a)
 
 
@@ -317,8 +352,10 @@ def moveaxis(a, source, destination):
     src = _axes_in_order(source, nd)
     dst = _axes_in_order(destination, nd)
     if len(src) != len(dst):
-        raise ValueError("`source` and `destination` arguments must have "
-                         "the same number of elements")
+        raise ValueError(
+            "`source` and `destination` arguments must have "
+            "the same number of elements"
+        )
     order = [i for i in range(nd) if i not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
@@ -329,8 +366,10 @@ def rollaxis(a, axis, start=0):
     nd = a.ndim
     axis = _axis(axis, nd)
     if not -nd <= start <= nd:
-        raise AxisError(f"'start' arg requires {-nd} <= start < {nd + 1} "
-                        f"but {start} was passed in")
+        raise AxisError(
+            f"'start' arg requires {-nd} <= start < {nd + 1} "
+            f"but {start} was passed in"
+        )
     if start < 0:
         start += nd
     if axis < start:
@@ -353,8 +392,11 @@ def _atleast(arys, nd, where):
             elif nd == 2:
                 shape = (1,) * (2 - len(shape)) + shape
             else:
-                shape = {0: (1, 1, 1), 1: (1,) + shape + (1,),
-                         2: shape + (1,)}[len(shape)]
+                shape = {
+                    0: (1, 1, 1),
+                    1: (1,) + shape + (1,),
+                    2: shape + (1,),
+                }[len(shape)]
             a = _ops().reshape(a, shape)
         out.append(a)
     return out[0] if len(out) == 1 else out
@@ -410,26 +452,32 @@ def repeat(a, repeats, axis=None):
     n = a.shape[axis]
     if _is_usm(repeats):
         from ._array import asnumpy
+
         repeats = asnumpy(repeats)  # the result's size depends on them
     r = np.asarray(repeats)
     if r.dtype.kind not in "iu" and not (r.dtype.kind == "b"):
-        raise TypeError("Cannot cast array data from "
-                        f"{r.dtype!r} to dtype('int64') according to the "
-                        "rule 'safe'")
+        raise TypeError(
+            "Cannot cast array data from "
+            f"{r.dtype!r} to dtype('int64') according to the "
+            "rule 'safe'"
+        )
     if (r < 0).any():
         raise ValueError("repeats may not contain negative values.")
     if r.ndim == 0 or r.size == 1:
         k = int(r.reshape(-1)[0])
         shape = list(a.shape)
         x = _ops().expand_dims(a, axis + 1)
-        big = shape[:axis + 1] + [k] + shape[axis + 1:]
+        big = shape[: axis + 1] + [k] + shape[axis + 1 :]
         x = _ops().broadcast_to(x, tuple(big))
         shape[axis] = n * k
         return _ops().reshape(x, tuple(shape))
     if r.shape != (n,):
-        raise ValueError(f"operands could not be broadcast together with "
-                         f"shape ({n},) ({r.size},)")
+        raise ValueError(
+            f"operands could not be broadcast together with "
+            f"shape ({n},) ({r.size},)"
+        )
     from ._indexing_functions import take
+
     return take(a, np.repeat(np.arange(n), r), axis=axis)
 
 
@@ -445,8 +493,9 @@ def pad(array, pad_width, mode="constant", **kwargs):
     if mode == "empty":
         mode = "constant"
     if mode == "constant":
-        cv = np.broadcast_to(np.asarray(kwargs.get("constant_values", 0)),
-                             (nd, 2)).tolist()
+        cv = np.broadcast_to(
+            np.asarray(kwargs.get("constant_values", 0)), (nd, 2)
+        ).tolist()
         r = a
         for ax in range(nd):
             b, e = pw[ax]
@@ -466,17 +515,21 @@ def pad(array, pad_width, mode="constant", **kwargs):
     if mode not in ("edge", "reflect", "symmetric", "wrap"):
         raise NotImplementedError(
             f"pad mode {mode!r}: sluice has constant, empty, edge, reflect, "
-            "symmetric and wrap")
+            "symmetric and wrap"
+        )
     extra = {k: v for k, v in kwargs.items() if k == "reflect_type"}
     r = a
     from ._indexing_functions import take
+
     for ax in range(nd):
         b, e = pw[ax]
         if not (b or e):
             continue
         if r.shape[ax] == 0:
-            raise ValueError(f"can't extend empty axis {ax} using modes "
-                             "other than 'constant' or 'empty'")
+            raise ValueError(
+                f"can't extend empty axis {ax} using modes "
+                "other than 'constant' or 'empty'"
+            )
         idx = np.pad(np.arange(r.shape[ax]), (b, e), mode=mode, **extra)
         if extra.get("reflect_type") == "odd":
             raise NotImplementedError("reflect_type='odd'")
@@ -486,8 +539,11 @@ def pad(array, pad_width, mode="constant", **kwargs):
 
 def resize(a, new_shape):
     a = _usm(a)
-    new_shape = (new_shape,) if isinstance(new_shape, (int, np.integer)) \
+    new_shape = (
+        (new_shape,)
+        if isinstance(new_shape, (int, np.integer))
         else tuple(new_shape)
+    )
     if builtins.any(d < 0 for d in new_shape):
         raise ValueError("all elements of `new_shape` must be non-negative")
     total = int(np.prod(new_shape, dtype=np.int64))
@@ -504,6 +560,7 @@ def trim_zeros(filt, trim="fb"):
     if filt.ndim != 1:
         raise ValueError("trim_zeros works on 1-d arrays")
     from ._indexing_functions import flatnonzero
+
     nz = flatnonzero(filt)
     if nz.shape[0] == 0:
         return filt[0:0]
@@ -543,6 +600,7 @@ class _Grid:
 
     def __getitem__(self, key):
         from ._creation import arange, linspace
+
         keys = key if isinstance(key, tuple) else (key,)
         axes = []
         for k in keys:
@@ -554,10 +612,14 @@ class _Grid:
                 n = int(builtins.abs(step))
                 axes.append(linspace(start, k.stop, n))
             else:
-                floats = builtins.any(isinstance(v, float)
-                                      for v in (start, k.stop, step))
-                axes.append(arange(start, k.stop, step,
-                                   dtype=None if floats else np.int64))
+                floats = builtins.any(
+                    isinstance(v, float) for v in (start, k.stop, step)
+                )
+                axes.append(
+                    arange(
+                        start, k.stop, step, dtype=None if floats else np.int64
+                    )
+                )
         if not isinstance(key, tuple):
             return axes[0]
         dt = np.result_type(*[a.dtype for a in axes])
@@ -574,12 +636,22 @@ ogrid = _Grid(True)
 
 # --- triangles and diagonals -----------------------------------------------------
 
+
 def _tri_mask(n, m, k, like, lower):
     from ._creation import arange
-    i = _ops().reshape(arange(n, dtype=np.int64, sycl_queue=like.sycl_queue,
-                              usm_type=like.usm_type), (n, 1))
-    j = arange(m, dtype=np.int64, sycl_queue=like.sycl_queue,
-               usm_type=like.usm_type)
+
+    i = _ops().reshape(
+        arange(
+            n,
+            dtype=np.int64,
+            sycl_queue=like.sycl_queue,
+            usm_type=like.usm_type,
+        ),
+        (n, 1),
+    )
+    j = arange(
+        m, dtype=np.int64, sycl_queue=like.sycl_queue, usm_type=like.usm_type
+    )
     d = _ops().subtract(j, i)
     return _ops().less_equal(d, k) if lower else _ops().greater_equal(d, k)
 
@@ -590,8 +662,9 @@ def _tri(m, k, lower):
         m = _ops().broadcast_to(m, (m.shape[-1] if m.ndim else 1,) * 2)
     n, c = m.shape[-2:]
     mask = _tri_mask(n, c, operator.index(k), m, lower)
-    return _ops().where(mask, m, _ops().astype(_full((), 0, m.dtype, m),
-                                               m.dtype))
+    return _ops().where(
+        mask, m, _ops().astype(_full((), 0, m.dtype, m), m.dtype)
+    )
 
 
 def tril(m, k=0):
@@ -643,21 +716,33 @@ def diagflat(v, k=0):
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
-    return _ops().sum(diagonal(a, offset, axis1, axis2), axis=-1,
-                      dtype=dtype, out=out)
+    return _ops().sum(
+        diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype, out=out
+    )
 
 
 def copyto(dst, src, casting="same_kind", where=True):
     """Copies ``src`` into ``dst`` (broadcast), where ``where`` is true."""
-    sdt = src.dtype if hasattr(src, "dtype") and not isinstance(
-        src, (bool, int, float)) else None
+    sdt = (
+        src.dtype
+        if hasattr(src, "dtype") and not isinstance(src, (bool, int, float))
+        else None
+    )
     if sdt is not None and not np.can_cast(sdt, dst.dtype, casting):
-        raise TypeError(f"Cannot cast array data from {np.dtype(sdt)!r} to "
-                        f"{dst.dtype!r} according to the rule {casting!r}")
-    if isinstance(src, (int, float, bool)) and casting == "same_kind" and \
-            isinstance(src, float) and dst.dtype.kind in "iub":
-        raise TypeError(f"Cannot cast scalar from dtype('float64') to "
-                        f"{dst.dtype!r} according to the rule 'same_kind'")
+        raise TypeError(
+            f"Cannot cast array data from {np.dtype(sdt)!r} to "
+            f"{dst.dtype!r} according to the rule {casting!r}"
+        )
+    if (
+        isinstance(src, (int, float, bool))
+        and casting == "same_kind"
+        and isinstance(src, float)
+        and dst.dtype.kind in "iub"
+    ):
+        raise TypeError(
+            f"Cannot cast scalar from dtype('float64') to "
+            f"{dst.dtype!r} according to the rule 'same_kind'"
+        )
     src = _usm(src, dst)
     if isinstance(where, bool) and where:
         dst[...] = src

@@ -64,6 +64,7 @@ def tiled_matmul(a, b, c):
     with batch axes each equal to c's (B, M, N) or of size 1, all of one
     float dtype on one queue."""
     from ._ops import reshape
+
     m, k = a.shape[-2], a.shape[-1]
     n = b.shape[-1]
     batch = 1
@@ -73,9 +74,18 @@ def tiled_matmul(a, b, c):
     sb = k * n if b.size == batch * k * n and batch > 1 else 0
     fn = _tiled_f32 if c.dtype == np.float32 else _tiled_f64
     grid = (batch, -(-m // TILE) * TILE, -(-n // TILE) * TILE)
-    call_kernel(fn, kapi.NdRange(grid, (1, TILE, TILE)),
-                reshape(a, (-1,)), reshape(b, (-1,)), reshape(c, (-1,)),
-                m, n, k, sa, sb,
-                kapi.LocalAccessor((TILE, TILE), c.dtype),
-                kapi.LocalAccessor((TILE, TILE), c.dtype))
+    call_kernel(
+        fn,
+        kapi.NdRange(grid, (1, TILE, TILE)),
+        reshape(a, (-1,)),
+        reshape(b, (-1,)),
+        reshape(c, (-1,)),
+        m,
+        n,
+        k,
+        sa,
+        sb,
+        kapi.LocalAccessor((TILE, TILE), c.dtype),
+        kapi.LocalAccessor((TILE, TILE), c.dtype),
+    )
     return c

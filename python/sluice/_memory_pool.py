@@ -91,16 +91,24 @@ class MemoryPool:
     def info(self):
         """Every figure at once, as a dict."""
         i = self._info()
-        return {"used_bytes": i[0], "free_bytes": i[1],
-                "total_bytes": i[0] + i[1], "high_water_mark": i[2],
-                "limit": i[3], "hold_limit": i[4],
-                "backend_allocations": i[5], "reused": i[6]}
+        return {
+            "used_bytes": i[0],
+            "free_bytes": i[1],
+            "total_bytes": i[0] + i[1],
+            "high_water_mark": i[2],
+            "limit": i[3],
+            "hold_limit": i[4],
+            "backend_allocations": i[5],
+            "reused": i[6],
+        }
 
     def __repr__(self):
         i = self.info()
-        return (f"MemoryPool({self._device.filter_string}: "
-                f"{i['used_bytes']} bytes used, {i['free_bytes']} held, "
-                f"high water {i['high_water_mark']})")
+        return (
+            f"MemoryPool({self._device.filter_string}: "
+            f"{i['used_bytes']} bytes used, {i['free_bytes']} held, "
+            f"high water {i['high_water_mark']})"
+        )
 
 
 def get_memory_pool(device=None):

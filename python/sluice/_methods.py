@@ -17,8 +17,16 @@ import threading
 
 import numpy as np
 
-from . import (_advanced_indexing, _complex, _dispatch, _ops, _products,
-               _scans, _sorting, _traced_indexing)
+from . import (
+    _advanced_indexing,
+    _complex,
+    _dispatch,
+    _ops,
+    _products,
+    _scans,
+    _sorting,
+    _traced_indexing,
+)
 from . import _sluice as _ext
 from ._advanced_indexing import is_advanced
 from ._array import Array, _broadcast_view, _from_host, asnumpy
@@ -74,6 +82,7 @@ class ArrayMethods:
 
     def __array_namespace__(self, api_version=None):
         import sluice
+
         return sluice
 
     # --- arithmetic -------------------------------------------------------
@@ -195,10 +204,12 @@ class ArrayMethods:
     __hash__ = None
 
     # --- methods ------------------------------------------------------------
-    def astype(self, dtype, copy=True, order="K", casting="unsafe",
-               device=None):
-        return _ops.astype(self, dtype, copy=copy, casting=casting,
-                             device=device)
+    def astype(
+        self, dtype, copy=True, order="K", casting="unsafe", device=None
+    ):
+        return _ops.astype(
+            self, dtype, copy=copy, casting=casting, device=device
+        )
 
     def to_device(self, device, stream=None):
         """The array on ``device`` (a filter string, Device or Queue):
@@ -211,8 +222,9 @@ class ArrayMethods:
         return _ops.reshape(self, shape, order=order, copy=copy)
 
     def transpose(self, *axes):
-        if len(axes) == 1 and (axes[0] is None or
-                               not isinstance(axes[0], int)):
+        if len(axes) == 1 and (
+            axes[0] is None or not isinstance(axes[0], int)
+        ):
             axes = axes[0]
         return _ops.transpose(self, axes or None)
 
@@ -262,12 +274,14 @@ class ArrayMethods:
         return _ops.squeeze(self, axis)
 
     def sum(self, axis=None, dtype=None, out=None, keepdims=False):
-        return _ops.sum(self, axis=axis, dtype=dtype, out=out,
-                          keepdims=keepdims)
+        return _ops.sum(
+            self, axis=axis, dtype=dtype, out=out, keepdims=keepdims
+        )
 
     def prod(self, axis=None, dtype=None, out=None, keepdims=False):
-        return _ops.prod(self, axis=axis, dtype=dtype, out=out,
-                           keepdims=keepdims)
+        return _ops.prod(
+            self, axis=axis, dtype=dtype, out=out, keepdims=keepdims
+        )
 
     def max(self, axis=None, out=None, keepdims=False):
         return _ops.max(self, axis=axis, out=out, keepdims=keepdims)
@@ -276,16 +290,19 @@ class ArrayMethods:
         return _ops.min(self, axis=axis, out=out, keepdims=keepdims)
 
     def mean(self, axis=None, dtype=None, out=None, keepdims=False):
-        return _ops.mean(self, axis=axis, dtype=dtype, out=out,
-                           keepdims=keepdims)
+        return _ops.mean(
+            self, axis=axis, dtype=dtype, out=out, keepdims=keepdims
+        )
 
     def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        return _ops.var(self, axis=axis, dtype=dtype, out=out, ddof=ddof,
-                          keepdims=keepdims)
+        return _ops.var(
+            self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims
+        )
 
     def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        return _ops.std(self, axis=axis, dtype=dtype, out=out, ddof=ddof,
-                          keepdims=keepdims)
+        return _ops.std(
+            self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims
+        )
 
     def all(self, axis=None, out=None, keepdims=False):
         return _ops.all(self, axis=axis, out=out, keepdims=keepdims)
@@ -338,8 +355,18 @@ class ArrayMethods:
 class _ArrayOwn:
     """sluice.Array's own methods that call operations."""
 
-    def __new__(cls, shape, dtype=None, buffer=None, offset=0, strides=None,
-                order="C", device=None, usm_type="device", sycl_queue=None):
+    def __new__(
+        cls,
+        shape,
+        dtype=None,
+        buffer=None,
+        offset=0,
+        strides=None,
+        order="C",
+        device=None,
+        usm_type="device",
+        sycl_queue=None,
+    ):
         """``ndarray(shape, dtype=None, buffer=None, offset=0, strides=None,
         order="C", device=None, usm_type="device", sycl_queue=None)``, as
         ``dpnp.ndarray``: a new uninitialised array of that shape on the
@@ -349,13 +376,27 @@ class _ArrayOwn:
         if buffer is None:
             if strides is not None or offset:
                 raise ValueError("strides and offset need a buffer")
-            return empty(shape, dtype=dtype, order=order, device=device,
-                         usm_type=usm_type, sycl_queue=sycl_queue)
+            return empty(
+                shape,
+                dtype=dtype,
+                order=order,
+                device=device,
+                usm_type=usm_type,
+                sycl_queue=sycl_queue,
+            )
         if device is not None or sycl_queue is not None:
-            raise ValueError("an array over a buffer lives where the "
-                             "buffer is: give no device or sycl_queue")
-        return usm_ndarray(shape, dtype=dtype, strides=strides,
-                           buffer=buffer, offset=offset, order=order)
+            raise ValueError(
+                "an array over a buffer lives where the "
+                "buffer is: give no device or sycl_queue"
+            )
+        return usm_ndarray(
+            shape,
+            dtype=dtype,
+            strides=strides,
+            buffer=buffer,
+            offset=offset,
+            order=order,
+        )
 
     # --- indexing -------------------------------------------------------------
     # ArrayCore's __getitem__/__setitem__ (C++) take basic keys (and array
@@ -363,8 +404,9 @@ class _ArrayOwn:
     def _getitem_slow(self, key):
         if is_advanced(key):
             return _advanced_indexing.getitem(self, key)
-        offset, shape, strides = view_of(self.shape, self._strides,
-                                         self._offset, key)
+        offset, shape, strides = view_of(
+            self.shape, self._strides, self._offset, key
+        )
         return self._view(offset, shape, strides)
 
     def _setitem_slow(self, key, value):
@@ -372,35 +414,43 @@ class _ArrayOwn:
             raise ValueError("assignment destination is read-only")
         if is_advanced(key):
             return _advanced_indexing.setitem(self, key, value)
-        offset, shape, strides = view_of(self.shape, self._strides,
-                                         self._offset, key)
+        offset, shape, strides = view_of(
+            self.shape, self._strides, self._offset, key
+        )
         dst = self._view(offset, shape, strides)
         shape = tuple(shape)
         if isinstance(value, (Tracer, ScalarTracer)):
-            raise TracerError("a traced value cannot be stored into a "
-                              "concrete array inside @sluice.jit")
+            raise TracerError(
+                "a traced value cannot be stored into a "
+                "concrete array inside @sluice.jit"
+            )
         if isinstance(value, Array):
             if value._queue_id != self._queue_id:
                 raise ExecutionPlacementError(
                     f"{PLACEMENT_MESSAGE} The target is on "
                     f"{self.sycl_queue!r} and the value on "
                     f"{value.sycl_queue!r}; migrate the value with "
-                    "to_device().")
+                    "to_device()."
+                )
             src = value
             if src.dtype != self.dtype:
                 src = src.astype(self.dtype)
             dst._copy_from(_broadcast_view(src, shape))
             return
         if isinstance(value, (bool, int, float, np.generic)):
-            v = np.asarray(value).astype(self.dtype) if isinstance(
-                value, np.generic) else np.asarray(value, dtype=self.dtype)
+            v = (
+                np.asarray(value).astype(self.dtype)
+                if isinstance(value, np.generic)
+                else np.asarray(value, dtype=self.dtype)
+            )
             dst._fill(v.tobytes())
             return
         try:
             host = np.asarray(value, dtype=self.dtype)
         except (TypeError, ValueError) as e:
-            raise TypeError(f"cannot assign {type(value).__name__} to a "
-                            f"sluice.Array: {e}") from None
+            raise TypeError(
+                f"cannot assign {type(value).__name__} to a sluice.Array: {e}"
+            ) from None
         src = _from_host(host, self._queue_id, self._usm_kind)
         dst._copy_from(_broadcast_view(src, shape))
 
@@ -418,10 +468,13 @@ class _ArrayOwn:
     def _inplace_locked(self, op, other, name):
         if self._readonly:
             raise ValueError("output array is read-only")
-        if name in _ops._BINARY and \
-                not isinstance(other, (Tracer, ScalarTracer)) and \
-                _ops.writable_in_place(
-                    self, [other] if isinstance(other, Array) else []):
+        if (
+            name in _ops._BINARY
+            and not isinstance(other, (Tracer, ScalarTracer))
+            and _ops.writable_in_place(
+                self, [other] if isinstance(other, Array) else []
+            )
+        ):
             # One pass: the op writes this array's memory.
             return _ops.binary_into(name, self, other, self)
         r = op(self, other)
@@ -432,12 +485,14 @@ class _ArrayOwn:
             if not np.can_cast(r.dtype, self.dtype, "same_kind"):
                 raise TypeError(
                     f"Cannot cast ufunc '{name}' output from {r.dtype!r} to "
-                    f"{self.dtype!r} with casting rule 'same_kind'")
+                    f"{self.dtype!r} with casting rule 'same_kind'"
+                )
             r = r.astype(self.dtype)
         if tuple(r.shape) != tuple(self.shape):
             raise ValueError(
                 f"non-broadcastable output operand with shape {self.shape} "
-                f"doesn't match the broadcast shape {r.shape}")
+                f"doesn't match the broadcast shape {r.shape}"
+            )
         self[...] = r
         return self
 
@@ -466,8 +521,11 @@ class _ArrayOwn:
         # Pickling (mpi4py's lowercase comm.send, multiprocessing) copies
         # the data to the host; unpickling copies it to the device of the
         # same filter string, in the same USM kind.
-        return (_unpickle, (asnumpy(self), self.device.filter_string,
-                            self.usm_type))
+        return (
+            _unpickle,
+            (asnumpy(self), self.device.filter_string, self.usm_type),
+        )
+
     def __iand__(self, o):
         return self._inplace(_ops.bitwise_and, o, "bitwise_and")
 
@@ -573,9 +631,18 @@ class _ScalarTracerOwn:
 
 
 # Names of a class body that are not its methods.
-_NOT_METHODS = frozenset({"__module__", "__qualname__", "__doc__", "__dict__",
-                          "__weakref__", "__slots__", "__firstlineno__",
-                          "__static_attributes__"})
+_NOT_METHODS = frozenset(
+    {
+        "__module__",
+        "__qualname__",
+        "__doc__",
+        "__dict__",
+        "__weakref__",
+        "__slots__",
+        "__firstlineno__",
+        "__static_attributes__",
+    }
+)
 
 
 def install(cls, body, override=False):

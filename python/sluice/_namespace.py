@@ -11,9 +11,19 @@ from . import _dtypes
 
 __array_api_version__ = "2024.12"
 
-__all__ = ["finfo", "iinfo", "result_type", "can_cast", "promote_types",
-           "isdtype", "issubdtype", "default_float_type",
-           "__array_api_version__", "__array_namespace_info__", "dtype"]
+__all__ = [
+    "finfo",
+    "iinfo",
+    "result_type",
+    "can_cast",
+    "promote_types",
+    "isdtype",
+    "issubdtype",
+    "default_float_type",
+    "__array_api_version__",
+    "__array_namespace_info__",
+    "dtype",
+]
 
 dtype = np.dtype
 
@@ -47,8 +57,10 @@ class finfo_object:
         return getattr(self._np, name)
 
     def __repr__(self):
-        return f"finfo(resolution={self._np.resolution}, min={self.min}, " \
+        return (
+            f"finfo(resolution={self._np.resolution}, min={self.min}, "
             f"max={self.max}, dtype={self.dtype})"
+        )
 
 
 class iinfo_object:
@@ -99,8 +111,9 @@ def can_cast(from_, to, casting="safe"):
 
 def promote_types(type1, type2):
     """The smallest dtype both promote to."""
-    return _dtypes.to_dtype(np.promote_types(_dtype_of(type1),
-                                             _dtype_of(type2)))
+    return _dtypes.to_dtype(
+        np.promote_types(_dtype_of(type1), _dtype_of(type2))
+    )
 
 
 _KINDS = {
@@ -136,6 +149,7 @@ def issubdtype(arg1, arg2):
 
 def _queue(device=None, sycl_queue=None):
     from ._device import _coerce_device, select_default_device
+
     if sycl_queue is not None:
         return sycl_queue
     if device is None:
@@ -159,22 +173,30 @@ class _NamespaceInfo:
     __module__ = "sluice"
 
     def capabilities(self):
-        return {"boolean indexing": False, "data-dependent shapes": False,
-                "max dimensions": 64}
+        return {
+            "boolean indexing": False,
+            "data-dependent shapes": False,
+            "max dimensions": 64,
+        }
 
     def default_device(self):
         from ._device import select_default_device
+
         return select_default_device()
 
     def default_dtypes(self, *, device=None):
-        return {"real floating": default_float_type(device),
-                "integral": _dtypes.int64, "indexing": _dtypes.int64,
-                "complex floating": np.dtype(np.complex128)
-                if default_float_type(device) == _dtypes.float64
-                else np.dtype(np.complex64)}
+        return {
+            "real floating": default_float_type(device),
+            "integral": _dtypes.int64,
+            "indexing": _dtypes.int64,
+            "complex floating": np.dtype(np.complex128)
+            if default_float_type(device) == _dtypes.float64
+            else np.dtype(np.complex64),
+        }
 
     def devices(self):
         from ._device import get_devices
+
         return list(get_devices())
 
     def dtypes(self, *, device=None, kind=None):

@@ -17,9 +17,20 @@ import numpy as np
 from . import _dtypes, _ir, _trace
 from . import _sluice as _ext
 from ._array import Array
-from ._dispatch import (_FAST_OPS, _INTO_BASE, _Operand, _broadcast,
-                        _broadcast_shapes, _broadcast_types, _execute,
-                        _operand, _placement, _resolve, _single, _trace_for)
+from ._dispatch import (
+    _FAST_OPS,
+    _INTO_BASE,
+    _Operand,
+    _broadcast,
+    _broadcast_shapes,
+    _broadcast_types,
+    _execute,
+    _operand,
+    _placement,
+    _resolve,
+    _single,
+    _trace_for,
+)
 from ._errors import TracerError
 from ._placement import queue_info
 from ._device import _coerce_device, _queue_from_id
@@ -88,13 +99,21 @@ def _binary(name, x1, x2):
     shape = _broadcast([o.shape for o in ops])
 
     def emit(fb, vals):
-        rt = _ir.ArrayT(out, _broadcast_types(
-            [v.type.shape for v in vals if isinstance(v.type, _ir.ArrayT)]),
-            qid, kind)
+        rt = _ir.ArrayT(
+            out,
+            _broadcast_types(
+                [v.type.shape for v in vals if isinstance(v.type, _ir.ArrayT)]
+            ),
+            qid,
+            kind,
+        )
         return [_ir.elementwise(fb, usm_op, vals, rt)]
 
-    return _single(_execute(("bin", usm_op, out), ops, [d1, d2], emit,
-                            [shape], qid, kind, fast))
+    return _single(
+        _execute(
+            ("bin", usm_op, out), ops, [d1, d2], emit, [shape], qid, kind, fast
+        )
+    )
 
 
 def _unary(name, x):
@@ -107,10 +126,14 @@ def _unary(name, x):
     ops = [_operand(x)]
     if not ops[0].is_usm:
         if ops[0].kind in "SD":
-            raise TypeError(f"sluice.{name} needs an array; for scalars use "
-                            "the math module")
-        raise TypeError(f"sluice.{name} needs a sluice.Array, not a NumPy "
-                        "array (use sluice.asarray)")
+            raise TypeError(
+                f"sluice.{name} needs an array; for scalars use "
+                "the math module"
+            )
+        raise TypeError(
+            f"sluice.{name} needs a sluice.Array, not a NumPy "
+            "array (use sluice.asarray)"
+        )
     qid, kind = ops[0].qid, ops[0].usm
     d, out = _resolve(ufunc, ops, qid)
 
@@ -118,8 +141,18 @@ def _unary(name, x):
         rt = _ir.ArrayT(out, vals[0].type.shape, qid, kind)
         return [_ir.elementwise(fb, usm_op, vals, rt)]
 
-    return _single(_execute(("un", usm_op, out), ops, [d], emit,
-                            [ops[0].shape], qid, kind, fast))
+    return _single(
+        _execute(
+            ("un", usm_op, out),
+            ops,
+            [d],
+            emit,
+            [ops[0].shape],
+            qid,
+            kind,
+            fast,
+        )
+    )
 
 
 def writable_in_place(out, arrays):
@@ -132,8 +165,11 @@ def writable_in_place(out, arrays):
     for a in arrays:
         if a is out or not a._same_buffer(out):
             continue
-        if (a.shape != out.shape or a._offset != out._offset
-                or a._strides != out._strides):
+        if (
+            a.shape != out.shape
+            or a._offset != out._offset
+            or a._strides != out._strides
+        ):
             return False
     return True
 
@@ -142,11 +178,13 @@ def _check_output(name, res, shape, out):
     if res != out.dtype and not np.can_cast(res, out.dtype, "same_kind"):
         raise TypeError(
             f"Cannot cast ufunc '{name}' output from {res!r} to "
-            f"{out.dtype!r} with casting rule 'same_kind'")
+            f"{out.dtype!r} with casting rule 'same_kind'"
+        )
     if tuple(shape) != tuple(out.shape):
         raise ValueError(
             f"non-broadcastable output operand with shape {tuple(out.shape)} "
-            f"doesn't match the broadcast shape {tuple(shape)}")
+            f"doesn't match the broadcast shape {tuple(shape)}"
+        )
 
 
 def binary_into(name, x1, x2, out):
@@ -156,8 +194,7 @@ def binary_into(name, x1, x2, out):
     if name == "power":
         _check_integer_power(x1, x2)
     code = _FAST_OPS.get(name)
-    return elementwise_into(name, ufunc, usm_op, (x1, x2), out,
-                            fast_code=code)
+    return elementwise_into(name, ufunc, usm_op, (x1, x2), out, fast_code=code)
 
 
 def elementwise_into(name, ufunc, usm_op, xs, out, fast_code=None):
@@ -170,8 +207,10 @@ def elementwise_into(name, ufunc, usm_op, xs, out, fast_code=None):
     same signatures takes the C++ fast path (FastPath.cpp, tryInto)."""
     ops = [_operand(x) for x in xs]
     if _trace_for(ops) is not None or _trace.current() is not None:
-        raise TracerError(f"{name}: writing into a concrete array inside "
-                          "@sluice.jit is not supported: use the result")
+        raise TracerError(
+            f"{name}: writing into a concrete array inside "
+            "@sluice.jit is not supported: use the result"
+        )
     qid, kind = _placement(ops + [_operand(out)])
     *dts, res = _resolve(ufunc, ops, qid)
     if name == "logical_xor":
@@ -190,9 +229,18 @@ def elementwise_into(name, ufunc, usm_op, xs, out, fast_code=None):
         in_dtypes.append(None)
 
     def emit(fb, vals):
-        rt = _ir.ArrayT(res, _broadcast_types(
-            [v.type.shape for v in vals[:n] if isinstance(v.type, _ir.ArrayT)]),
-            qid, kind)
+        rt = _ir.ArrayT(
+            res,
+            _broadcast_types(
+                [
+                    v.type.shape
+                    for v in vals[:n]
+                    if isinstance(v.type, _ir.ArrayT)
+                ]
+            ),
+            qid,
+            kind,
+        )
         v = _ir.elementwise(fb, usm_op, vals[:n], rt)
         if res != out.dtype:
             v = _ir.astype(fb, v, rt.with_(dtype=out.dtype))
@@ -202,10 +250,21 @@ def elementwise_into(name, ufunc, usm_op, xs, out, fast_code=None):
 
     fast = None
     if fast_code is not None and n == 2:
-        fast = (_INTO_BASE + 3 * fast_code + builtins.min(dest, 2),
-                (xs[0], xs[1], out))
-    _execute(("into", usm_op, res, out.dtype, n, dest), ops, in_dtypes, emit,
-             [], qid, kind, fast_key=fast, written=(dest,))
+        fast = (
+            _INTO_BASE + 3 * fast_code + builtins.min(dest, 2),
+            (xs[0], xs[1], out),
+        )
+    _execute(
+        ("into", usm_op, res, out.dtype, n, dest),
+        ops,
+        in_dtypes,
+        emit,
+        [],
+        qid,
+        kind,
+        fast_key=fast,
+        written=(dest,),
+    )
     return out
 
 
@@ -268,8 +327,9 @@ def _check_integer_power(x1, x2):
     else:  # a traced value: known when the program runs
         return
     if negative:
-        raise ValueError("Integers to negative integer powers are not "
-                         "allowed.")
+        raise ValueError(
+            "Integers to negative integer powers are not allowed."
+        )
 
 
 def power(x1, x2):
@@ -279,10 +339,13 @@ def power(x1, x2):
     # (and pow is ten times the cost of a product on the host). Only where
     # the product has power's dtype: a Python int, or a Python float with a
     # floating or complex array.
-    if (type(x2) in (int, float) and x2 == 2
-            and isinstance(x1, Array)
-            and x1.dtype != np.bool_
-            and (type(x2) is int or x1.dtype.kind in "fc")):
+    if (
+        type(x2) in (int, float)
+        and x2 == 2
+        and isinstance(x1, Array)
+        and x1.dtype != np.bool_
+        and (type(x2) is int or x1.dtype.kind in "fc")
+    ):
         return _binary("multiply", x1, x1)
     return _binary("power", x1, x2)
 
@@ -340,7 +403,8 @@ def _require_bool(name, *xs):
         if o.dtype.kind != "b" and not (o.kind == "S" and o.weak is bool):
             raise TypeError(
                 f"sluice has no bitwise operations on {o.dtype} ({name}); "
-                "on booleans it is the logical one")
+                "on booleans it is the logical one"
+            )
 
 
 def bitwise_and(x1, x2):
@@ -427,10 +491,10 @@ def where(condition, x=None, y=None):
     ``where(condition)`` is ``nonzero(condition)``."""
     if x is None and y is None:
         from ._indexing_functions import nonzero
+
         return nonzero(condition)
     if x is None or y is None:
-        raise ValueError("either both or neither of x and y should be "
-                         "given")
+        raise ValueError("either both or neither of x and y should be given")
     ops = [_operand(condition), _operand(x), _operand(y)]
     tr = _trace_for(ops) or _trace.current()
     where_ = _trace.user_location() if tr is not None else None
@@ -439,14 +503,27 @@ def where(condition, x=None, y=None):
     shape = _broadcast([o.shape for o in ops])
 
     def emit(fb, vals):
-        rt = _ir.ArrayT(out, _broadcast_types(
-            [v.type.shape for v in vals if isinstance(v.type, _ir.ArrayT)]),
-            qid, kind)
+        rt = _ir.ArrayT(
+            out,
+            _broadcast_types(
+                [v.type.shape for v in vals if isinstance(v.type, _ir.ArrayT)]
+            ),
+            qid,
+            kind,
+        )
         return [_ir.elementwise(fb, "where", vals, rt)]
 
-    return _single(_execute(("where", out), ops,
-                            [_dtypes.bool_, dx, dy], emit, [shape], qid,
-                            kind))
+    return _single(
+        _execute(
+            ("where", out),
+            ops,
+            [_dtypes.bool_, dx, dy],
+            emit,
+            [shape],
+            qid,
+            kind,
+        )
+    )
 
 
 def clip(x, a_min=None, a_max=None):
@@ -461,8 +538,9 @@ def clip(x, a_min=None, a_max=None):
 def astype(x, dtype, copy=True, casting="unsafe", device=None):
     dt = _dtypes.to_dtype(dtype)
     if casting != "unsafe" and not np.can_cast(x.dtype, dt, casting):
-        raise TypeError(f"cannot cast {x.dtype} to {dt} with casting rule "
-                        f"{casting!r}")
+        raise TypeError(
+            f"cannot cast {x.dtype} to {dt} with casting rule {casting!r}"
+        )
     if device is not None:
         x = to_device(x, device)
     o = _operand(x)
@@ -475,8 +553,9 @@ def astype(x, dtype, copy=True, casting="unsafe", device=None):
     def emit(fb, vals):
         return [vals[0]]
 
-    return _single(_execute(("astype", dt), [o], [dt], emit, [o.shape],
-                            o.qid, o.usm))
+    return _single(
+        _execute(("astype", dt), [o], [dt], emit, [o.shape], o.qid, o.usm)
+    )
 
 
 # --- scalar arithmetic inside traces ---------------------------------------------
@@ -500,7 +579,8 @@ def scalar_or_array_binary(name, a, b, reflected):
             f"{name} of traced scalars needs their values: inside "
             "@sluice.jit, Python scalar arguments are traced; mark the "
             "argument static (static_argnums / static_argnames) to compute "
-            "with its value, or combine it with arrays")
+            "with its value, or combine it with arrays"
+        )
     tr = _trace_for([oa, ob])
     fb = tr.fb
     loc = _trace.user_location()
@@ -525,8 +605,9 @@ def scalar_or_array_binary(name, a, b, reflected):
     fop, iop = _ARITH[name]
     op = fop if dt.kind == "f" else iop
     t = _dtypes.SIGNLESS[_dtypes.CODES[dt]]
-    v = fb.op(f"{op} {vals[0].name}, {vals[1].name} : {t}",
-              _ir.ScalarT(dt), loc)
+    v = fb.op(
+        f"{op} {vals[0].name}, {vals[1].name} : {t}", _ir.ScalarT(dt), loc
+    )
     return _trace.ScalarTracer(v, tr, weak)
 
 
@@ -535,6 +616,7 @@ def scalar_negative(s):
 
 
 # --- reductions -----------------------------------------------------------------
+
 
 def _normalize_axes(axis, ndim):
     if axis is None:
@@ -561,8 +643,9 @@ def _reduce(name, x, axis, keepdims, dtype=None, out=None):
             return r
         fast = (op, (x,))
     if out is not None:
-        raise TypeError("out= is not supported (sluice arrays are results "
-                        "of operations)")
+        raise TypeError(
+            "out= is not supported (sluice arrays are results of operations)"
+        )
     o = _operand(x)
     if not o.is_usm:
         raise TypeError(f"sluice.{name} needs a sluice.Array")
@@ -571,32 +654,51 @@ def _reduce(name, x, axis, keepdims, dtype=None, out=None):
         o = _operand(x)
     axes = _normalize_axes(axis, len(o.shape))
     if name in ("max", "min") and builtins.any(o.shape[a] == 0 for a in axes):
-        raise ValueError(f"zero-size array to reduction operation "
-                         f"{'maximum' if name == 'max' else 'minimum'} "
-                         "which has no identity")
+        raise ValueError(
+            f"zero-size array to reduction operation "
+            f"{'maximum' if name == 'max' else 'minimum'} "
+            "which has no identity"
+        )
     dt = o.dtype
     if dt.kind == "c" and name in _complex.UNORDERED:
         _complex.reject_ordering(name, dt)
-    if name in ("sum", "prod") and (dt.kind == "b" or (
-            dt.kind in "iu" and dt.itemsize < 8)):
+    if name in ("sum", "prod") and (
+        dt.kind == "b" or (dt.kind in "iu" and dt.itemsize < 8)
+    ):
         rdt = _dtypes.uint64 if dt.kind == "u" else _dtypes.int64
     else:
         rdt = dt
-    shape = tuple((1 if i in axes else d) for i, d in enumerate(o.shape)
-                  if keepdims or i not in axes)
+    shape = tuple(
+        (1 if i in axes else d)
+        for i, d in enumerate(o.shape)
+        if keepdims or i not in axes
+    )
 
     def emit(fb, vals):
         s = vals[0].type.shape
-        rs = tuple((1 if i in axes else d) for i, d in enumerate(s)
-                   if keepdims or i not in axes)
+        rs = tuple(
+            (1 if i in axes else d)
+            for i, d in enumerate(s)
+            if keepdims or i not in axes
+        )
         rt = _ir.ArrayT(rdt, rs, o.qid, o.usm)
         return [_ir.reduction(fb, name, vals[0], axes, keepdims, rt)]
 
     if not axes:
         r = astype(x, rdt, copy=True)
     else:
-        r = _single(_execute(("reduce", name, axes, keepdims), [o], [None],
-                             emit, [shape], o.qid, o.usm, fast))
+        r = _single(
+            _execute(
+                ("reduce", name, axes, keepdims),
+                [o],
+                [None],
+                emit,
+                [shape],
+                o.qid,
+                o.usm,
+                fast,
+            )
+        )
     if dtype is not None and rdt != o.dtype:
         r = astype(r, o.dtype, copy=False)  # NumPy returns the dtype asked
     return r
@@ -607,10 +709,14 @@ def sum(x, axis=None, dtype=None, out=None, keepdims=False):
 
 
 def prod(x, axis=None, dtype=None, out=None, keepdims=False):
-    if out is None and _operand(x).is_usm and np.result_type(
-            x.dtype, dtype or x.dtype).kind == "c":  # a tree (_complex.py)
-        return _complex.prod(astype(x, dtype or x.dtype, copy=False), axis,
-                             keepdims)
+    if (
+        out is None
+        and _operand(x).is_usm
+        and np.result_type(x.dtype, dtype or x.dtype).kind == "c"
+    ):  # a tree (_complex.py)
+        return _complex.prod(
+            astype(x, dtype or x.dtype, copy=False), axis, keepdims
+        )
     return _reduce("prod", x, axis, keepdims, dtype, out)
 
 
@@ -630,8 +736,9 @@ def _float_for(x):
     dt = x.dtype
     if dt.kind in "fc":
         return dt
-    return _dtypes.fit_device(_dtypes.float64,
-                              queue_info(_queue_from_id(x._queue_id)))
+    return _dtypes.fit_device(
+        _dtypes.float64, queue_info(_queue_from_id(x._queue_id))
+    )
 
 
 def mean(x, axis=None, dtype=None, out=None, keepdims=False):
@@ -642,8 +749,7 @@ def mean(x, axis=None, dtype=None, out=None, keepdims=False):
     n = int(np.prod([o.shape[a] for a in axes], dtype=np.int64))
     rdt = _dtypes.to_dtype(dtype) if dtype is not None else _float_for(x)
     acc = _dtypes.float32 if rdt == _dtypes.float16 else rdt
-    s = sum(astype(x, acc, copy=False), axis=axis, keepdims=keepdims,
-            out=out)
+    s = sum(astype(x, acc, copy=False), axis=axis, keepdims=keepdims, out=out)
     r = divide(s, float(n) if n else float("nan"))
     return astype(r, rdt, copy=False)
 
@@ -665,8 +771,9 @@ def var(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
 
 
 def std(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    return sqrt(var(x, axis=axis, dtype=dtype, out=out, ddof=ddof,
-                    keepdims=keepdims))
+    return sqrt(
+        var(x, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
+    )
 
 
 def all(x, axis=None, out=None, keepdims=False):
@@ -693,6 +800,7 @@ def _logical_reduce(x, axis, keepdims, out, is_all):
 
 # --- shapes ---------------------------------------------------------------------
 
+
 def _normalize_shape(shape, size):
     if isinstance(shape, (int, np.integer)):
         shape = (shape,)
@@ -705,12 +813,15 @@ def _normalize_shape(shape, size):
     known = int(np.prod([d for d in shape if d != -1], dtype=np.int64))
     if unknown:
         if known == 0 or size % known:
-            raise ValueError(f"cannot reshape array of size {size} into "
-                             f"shape {tuple(shape)}")
+            raise ValueError(
+                f"cannot reshape array of size {size} into "
+                f"shape {tuple(shape)}"
+            )
         shape[unknown[0]] = size // known
     elif known != size:
-        raise ValueError(f"cannot reshape array of size {size} into shape "
-                         f"{tuple(shape)}")
+        raise ValueError(
+            f"cannot reshape array of size {size} into shape {tuple(shape)}"
+        )
     return tuple(shape)
 
 
@@ -730,10 +841,14 @@ def reshape(x, shape, order="C", copy=None):
             rt = vals[0].type.with_(shape=new)
             return [_ir.reshape(fb, vals[0], rt)]
 
-        return _single(_execute(("reshape", new), [o], [None], emit, [new],
-                                o.qid, o.usm))
-    base = x if x._c_contiguous and not copy else x._contiguous(
-        x._queue_id, x._usm_kind, bool(copy))
+        return _single(
+            _execute(("reshape", new), [o], [None], emit, [new], o.qid, o.usm)
+        )
+    base = (
+        x
+        if x._c_contiguous and not copy
+        else x._contiguous(x._queue_id, x._usm_kind, bool(copy))
+    )
     if copy is False and base is not x:
         raise ValueError("cannot reshape without a copy (copy=False)")
     strides = []
@@ -757,11 +872,15 @@ def transpose(x, axes=None):
             raise ValueError("axes don't match array")
         perm = tuple(a % nd if -nd <= a < nd else -1 for a in perm)
         if sorted(perm) != list(range(nd)):
-            raise ValueError(f"axes {tuple(axes)} are not a permutation of "
-                             f"the {nd} axes")
+            raise ValueError(
+                f"axes {tuple(axes)} are not a permutation of the {nd} axes"
+            )
     if perm == tuple(range(nd)):
-        return x if o.kind != "A" else x._view(x._offset, list(x.shape),
-                                               list(x._strides))
+        return (
+            x
+            if o.kind != "A"
+            else x._view(x._offset, list(x.shape), list(x._strides))
+        )
     shape = tuple(o.shape[p] for p in perm)
 
     def emit(fb, vals):
@@ -769,8 +888,9 @@ def transpose(x, axes=None):
         rt = vals[0].type.with_(shape=tuple(s[p] for p in perm))
         return [_ir.transpose(fb, vals[0], perm, rt)]
 
-    return _single(_execute(("transpose", perm), [o], [None], emit, [shape],
-                            o.qid, o.usm))
+    return _single(
+        _execute(("transpose", perm), [o], [None], emit, [shape], o.qid, o.usm)
+    )
 
 
 def matrix_transpose(x):
@@ -800,8 +920,10 @@ def squeeze(x, axis=None):
         axes = _normalize_axes(axis, len(shape))
         for a in axes:
             if shape[a] != 1:
-                raise ValueError("cannot select an axis to squeeze out "
-                                 "which has size not equal to one")
+                raise ValueError(
+                    "cannot select an axis to squeeze out "
+                    "which has size not equal to one"
+                )
     return reshape(x, tuple(d for i, d in enumerate(shape) if i not in axes))
 
 
@@ -818,23 +940,30 @@ def broadcast_to(x, shape):
     o = _operand(x)
     if not o.is_usm:
         raise TypeError("sluice.broadcast_to needs a sluice.Array")
-    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(
-        operator.index(d) for d in shape)
+    shape = (
+        (shape,)
+        if isinstance(shape, (int, np.integer))
+        else tuple(operator.index(d) for d in shape)
+    )
     if builtins.any(d < 0 for d in shape):
-        raise ValueError("all elements of broadcast shape must be "
-                         "non-negative")
-    ok = len(shape) >= len(o.shape) and _broadcast_shapes(
-        [tuple(o.shape), shape]) == shape
+        raise ValueError(
+            "all elements of broadcast shape must be non-negative"
+        )
+    ok = (
+        len(shape) >= len(o.shape)
+        and _broadcast_shapes([tuple(o.shape), shape]) == shape
+    )
     if not ok:
-        raise ValueError(f"cannot broadcast an array of shape "
-                         f"{tuple(o.shape)} to shape {shape}")
+        raise ValueError(
+            f"cannot broadcast an array of shape "
+            f"{tuple(o.shape)} to shape {shape}"
+        )
     if shape == tuple(o.shape):
         return x if o.kind != "A" else copy(x)
     eager = o.kind == "A" and _trace.current() is None
     ops = [o]
     if eager:
-        ops += [_Operand(int(d), "S", _dtypes.int64, weak=int)
-                for d in shape]
+        ops += [_Operand(int(d), "S", _dtypes.int64, weak=int) for d in shape]
 
     def emit(fb, vals):
         v = vals[0]
@@ -844,9 +973,17 @@ def broadcast_to(x, shape):
             return [_ir.broadcast_to(fb, v, rt, sizes)]
         return [_ir.broadcast_to(fb, v, v.type.with_(shape=shape))]
 
-    return _single(_execute(("broadcast_to", len(shape)), ops,
-                            [None] + [_dtypes.int64] * (len(ops) - 1),
-                            emit, [shape], o.qid, o.usm))
+    return _single(
+        _execute(
+            ("broadcast_to", len(shape)),
+            ops,
+            [None] + [_dtypes.int64] * (len(ops) - 1),
+            emit,
+            [shape],
+            o.qid,
+            o.usm,
+        )
+    )
 
 
 def broadcast_arrays(*args):
@@ -855,6 +992,7 @@ def broadcast_arrays(*args):
 
 
 # --- placement --------------------------------------------------------------------
+
 
 def to_device(x, device):
     o = _operand(x)
@@ -870,8 +1008,11 @@ def to_device(x, device):
     def emit(fb, vals):
         return [_ir.to_device(fb, vals[0], vals[0].type.with_(qid=q._id))]
 
-    return _single(_execute(("to_device", q._id), [o], [None], emit,
-                            [o.shape], o.qid, o.usm))
+    return _single(
+        _execute(
+            ("to_device", q._id), [o], [None], emit, [o.shape], o.qid, o.usm
+        )
+    )
 
 
 def copy(x):

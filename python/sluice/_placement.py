@@ -16,7 +16,8 @@ def usm_kind(usm_type, default="device"):
     except (KeyError, TypeError):
         raise ValueError(
             f"unknown usm_type {usm_type!r}: expected 'device', 'shared' or "
-            "'host'") from None
+            "'host'"
+        ) from None
 
 
 def coerce_kinds(kinds):
@@ -34,14 +35,17 @@ def resolve_queue(device=None, sycl_queue=None):
         elif isinstance(sycl_queue, Device):
             q = sycl_queue.sycl_queue
         else:
-            raise TypeError("sycl_queue must be a sluice.Queue, not "
-                            f"{type(sycl_queue).__name__}")
+            raise TypeError(
+                "sycl_queue must be a sluice.Queue, not "
+                f"{type(sycl_queue).__name__}"
+            )
         if device is not None:
             other = _coerce_device(device).sycl_queue
             if other is not q:
                 raise TypeError(
                     "`device` and `sycl_queue` name different queues "
-                    f"({other!r} and {q!r}); use one or the other")
+                    f"({other!r} and {q!r}); use one or the other"
+                )
         return q
     return _coerce_device(device).sycl_queue
 
@@ -60,8 +64,10 @@ def execution_queue(queue_ids, where=None):
             first = qid
         elif qid != first:
             a, b = _queue_from_id(first), _queue_from_id(qid)
-            msg = (f"{PLACEMENT_MESSAGE} The operands are on {a!r} and "
-                   f"{b!r}; migrate one of them with to_device().")
+            msg = (
+                f"{PLACEMENT_MESSAGE} The operands are on {a!r} and "
+                f"{b!r}; migrate one of them with to_device()."
+            )
             if where is not None:
                 msg = f"{where[0]}:{where[1]}:{where[2]}: {msg}"
             raise ExecutionPlacementError(msg, where)

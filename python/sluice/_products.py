@@ -37,8 +37,10 @@ def _numpy_blas():
     so that the process has one BLAS and one set of BLAS threads
     (docs/linalg.md)."""
     import glob
-    libs = os.path.join(os.path.dirname(os.path.dirname(np.__file__)),
-                        "numpy.libs")
+
+    libs = os.path.join(
+        os.path.dirname(os.path.dirname(np.__file__)), "numpy.libs"
+    )
     found = sorted(glob.glob(os.path.join(libs, "libscipy_openblas*.so")))
     return found[0] if found else None
 
@@ -51,6 +53,7 @@ if "SLUICE_BLAS_PREFERRED" not in os.environ:
 
 def _array_type():
     from ._array import Array
+
     return Array
 
 
@@ -70,7 +73,8 @@ def _on_host(qid):
 
 def _traced(*xs):
     return _trace.current() is not None or builtins.any(
-        isinstance(x, (_trace.Tracer, _trace.ScalarTracer)) for x in xs)
+        isinstance(x, (_trace.Tracer, _trace.ScalarTracer)) for x in xs
+    )
 
 
 def _arrays(*xs, scalars=False):
@@ -87,21 +91,36 @@ def _arrays(*xs, scalars=False):
         if o.kind in "AT" or (o.kind in "SD" and scalars):
             out.append(x)
         elif o.kind == "D":
-            raise TypeError("a traced scalar is not an array: products "
-                            "need arrays")
+            raise TypeError(
+                "a traced scalar is not an array: products need arrays"
+            )
         elif traced and o.kind == "S":
             from ._creation import full
-            out.append(full((), x, dtype=_np_dtype(o),
-                            sycl_queue=_queue_from_id(qid),
-                            usm_type=_usm_name(kind)))
+
+            out.append(
+                full(
+                    (),
+                    x,
+                    dtype=_np_dtype(o),
+                    sycl_queue=_queue_from_id(qid),
+                    usm_type=_usm_name(kind),
+                )
+            )
         elif traced:
-            raise TypeError("NumPy arrays cannot be operands of products "
-                            "inside @sluice.jit: pass them as arguments")
+            raise TypeError(
+                "NumPy arrays cannot be operands of products "
+                "inside @sluice.jit: pass them as arguments"
+            )
         else:
             from ._creation import asarray
-            out.append(asarray(np.asarray(x, dtype=_np_dtype(o)),
-                               sycl_queue=_queue_from_id(qid),
-                               usm_type=_usm_name(kind)))
+
+            out.append(
+                asarray(
+                    np.asarray(x, dtype=_np_dtype(o)),
+                    sycl_queue=_queue_from_id(qid),
+                    usm_type=_usm_name(kind),
+                )
+            )
     return out, qid, kind
 
 
@@ -114,8 +133,9 @@ def _moveaxis(x, src, dst):
     src, dst = src % nd, dst % nd
     order = [i for i in range(nd) if i != src]
     order.insert(dst, src)
-    return _ops.permute_dims(x, tuple(order)) if order != list(range(nd)) \
-        else x
+    return (
+        _ops.permute_dims(x, tuple(order)) if order != list(range(nd)) else x
+    )
 
 
 def _np_dtype(o):
@@ -130,6 +150,7 @@ def _np_dtype(o):
 
 def _usm_name(kind):
     from ._placement import USM_NAMES
+
     return USM_NAMES[kind]
 
 
@@ -140,12 +161,18 @@ def _host_view(x):
 
 def _empty(shape, dtype, qid, kind):
     from ._creation import empty
-    return empty(tuple(shape), dtype=dtype, sycl_queue=_queue_from_id(qid),
-                 usm_type=_usm_name(kind))
+
+    return empty(
+        tuple(shape),
+        dtype=dtype,
+        sycl_queue=_queue_from_id(qid),
+        usm_type=_usm_name(kind),
+    )
 
 
 def _from_numpy(a, qid, kind):
     from ._array import _from_host
+
     a = np.asarray(a)
     if not a.flags.c_contiguous:
         a = a.copy()
@@ -166,52 +193,69 @@ def _finish(r, out, name):
         return r
     Array = _array_type()
     if not isinstance(out, Array):
-        raise TypeError(f"{name}: out must be a sluice.Array, not "
-                        f"{type(out).__name__}")
+        raise TypeError(
+            f"{name}: out must be a sluice.Array, not {type(out).__name__}"
+        )
     if tuple(out.shape) != tuple(r.shape):
-        raise ValueError(f"{name}: out has shape {tuple(out.shape)}, the "
-                         f"result has shape {tuple(r.shape)}")
-    if out.dtype != r.dtype and not np.can_cast(r.dtype, out.dtype,
-                                                 "same_kind"):
-        raise TypeError(f"Cannot cast {name} output from {r.dtype!r} to "
-                        f"{out.dtype!r} with casting rule 'same_kind'")
+        raise ValueError(
+            f"{name}: out has shape {tuple(out.shape)}, the "
+            f"result has shape {tuple(r.shape)}"
+        )
+    if out.dtype != r.dtype and not np.can_cast(
+        r.dtype, out.dtype, "same_kind"
+    ):
+        raise TypeError(
+            f"Cannot cast {name} output from {r.dtype!r} to "
+            f"{out.dtype!r} with casting rule 'same_kind'"
+        )
     out[...] = r
     return out
 
 
 # --- the contraction ------------------------------------------------------------
 
+
 def _contract_ir(a, b, rdt):
     """``a @ b`` for a (..., M, K) and b (..., K, N) in usm IR: one
     ``usm.matmul`` (expanded by usm-expand-contractions into a product and a
     sum that fuse into one reduction kernel with the ops around it)."""
-    static = builtins.all(isinstance(d, int) for d in
-                          tuple(a.shape) + tuple(b.shape))
+    static = builtins.all(
+        isinstance(d, int) for d in tuple(a.shape) + tuple(b.shape)
+    )
     if rdt.kind == "b" or not static:
         return _contract_composed(a, b, rdt)
     from . import _ir
+
     ops = [_dispatch._operand(a), _dispatch._operand(b)]
     qid, kind = _dispatch._placement(ops, _trace.user_location())
-    shape = tuple(np.broadcast_shapes(tuple(a.shape[:-2]),
-                                      tuple(b.shape[:-2]))) + (
-        a.shape[-2], b.shape[-1])
+    shape = tuple(
+        np.broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
+    ) + (a.shape[-2], b.shape[-1])
 
     def emit(fb, vals):
         rt = _ir.ArrayT(rdt, shape, qid, kind)
         x, y = vals
-        return [fb.op(f"usm.matmul {x.name}, {y.name} : ({x.type.text()}, "
-                      f"{y.type.text()}) -> {rt.text()}", rt)]
+        return [
+            fb.op(
+                f"usm.matmul {x.name}, {y.name} : ({x.type.text()}, "
+                f"{y.type.text()}) -> {rt.text()}",
+                rt,
+            )
+        ]
 
-    return _dispatch._single(_dispatch._execute(
-        ("matmul", rdt), ops, [rdt, rdt], emit, [shape], qid, kind))
+    return _dispatch._single(
+        _dispatch._execute(
+            ("matmul", rdt), ops, [rdt, rdt], emit, [shape], qid, kind
+        )
+    )
 
 
 def _contract_composed(a, b, rdt):
     """The same contraction written with elementwise ops and a sum (for
     booleans, and for dynamic sizes)."""
-    bt = _ops.swapaxes(b, -1, -2)                     # (..., N, K)
-    a4 = _ops.expand_dims(a, -2)                      # (..., M, 1, K)
-    b4 = _ops.expand_dims(bt, -3)                     # (..., 1, N, K)
+    bt = _ops.swapaxes(b, -1, -2)  # (..., N, K)
+    a4 = _ops.expand_dims(a, -2)  # (..., M, 1, K)
+    b4 = _ops.expand_dims(bt, -3)  # (..., 1, N, K)
     if rdt.kind == "b":
         p = _ops.logical_and(a4, b4)
         return _ops.any(p, axis=-1)
@@ -236,15 +280,20 @@ def _contract(a, b, rdt):
     if _on_host(a._queue_id):
         av, bv = _host_view(a), _host_view(b)
         shape = np.broadcast_shapes(av.shape[:-2], bv.shape[:-2]) + (
-            av.shape[-2], bv.shape[-1])
+            av.shape[-2],
+            bv.shape[-1],
+        )
         r = _empty(shape, rdt, a._queue_id, min(a._usm_kind, b._usm_kind))
         if r.size:
             np.matmul(av, bv, out=_host_view(r), dtype=rdt)
         return r
     if _tiled_eligible(a, b, rdt):
         from ._matmul_kernels import tiled_matmul
+
         shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + (
-            a.shape[-2], b.shape[-1])
+            a.shape[-2],
+            b.shape[-1],
+        )
         r = _empty(shape, rdt, a._queue_id, min(a._usm_kind, b._usm_kind))
         if a.dtype != rdt:
             a = _ops.astype(a, rdt)
@@ -254,14 +303,19 @@ def _contract(a, b, rdt):
     f = _contract_jit.get(rdt)
     if f is None:
         from ._jit import jit
+
         f = jit(lambda x, y: _contract_ir(x, y, rdt))
         _contract_jit[rdt] = f
-    if builtins.any(d == 0 for d in a.shape[:-2] + b.shape[:-2]) or \
-            a.shape[-2] == 0 or b.shape[-1] == 0:
+    if (
+        builtins.any(d == 0 for d in a.shape[:-2] + b.shape[:-2])
+        or a.shape[-2] == 0
+        or b.shape[-1] == 0
+    ):
         shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + (
-            a.shape[-2], b.shape[-1])
-        return _empty(shape, rdt, a._queue_id,
-                      min(a._usm_kind, b._usm_kind))
+            a.shape[-2],
+            b.shape[-1],
+        )
+        return _empty(shape, rdt, a._queue_id, min(a._usm_kind, b._usm_kind))
     return f(a, b)
 
 
@@ -273,7 +327,9 @@ def _tiled_eligible(a, b, rdt):
     if rdt not in (np.float32, np.float64):
         return False
     if _queue_from_id(a._queue_id).sycl_device.backend.name not in (
-            "opencl", "level_zero"):
+        "opencl",
+        "level_zero",
+    ):
         return False
     batch = tuple(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
     count = int(np.prod(batch, dtype=np.int64))
@@ -294,21 +350,33 @@ def _check_matmul_dtype(*xs):
             raise TypeError(f"matmul is not defined for dtype {dt}")
 
 
-def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind",
-           order="K", axes=None):
+def matmul(
+    x1,
+    x2,
+    /,
+    out=None,
+    *,
+    dtype=None,
+    casting="same_kind",
+    order="K",
+    axes=None,
+):
     """The matrix product (``x1 @ x2``) with NumPy's rules: 1-D operands
     are promoted to matrices and the added dimension removed afterwards;
     dimensions before the last two broadcast."""
     if axes is not None:
-        raise NotImplementedError("matmul: axes= is not supported; move the "
-                                  "axes with sluice.moveaxis/transpose")
+        raise NotImplementedError(
+            "matmul: axes= is not supported; move the "
+            "axes with sluice.moveaxis/transpose"
+        )
     (a, b), qid, kind = _arrays(x1, x2, scalars=True)
     _check_matmul_dtype(a, b)
     if _ndim(a) == 0 or _ndim(b) == 0:
-        raise ValueError("matmul: Input operand does not have enough "
-                         "dimensions (a scalar is not a matrix; use *)")
-    rdt = _dtypes.to_dtype(dtype) if dtype is not None else \
-        _result_dtype(a, b)
+        raise ValueError(
+            "matmul: Input operand does not have enough "
+            "dimensions (a scalar is not a matrix; use *)"
+        )
+    rdt = _dtypes.to_dtype(dtype) if dtype is not None else _result_dtype(a, b)
     squeeze = []
     if a.ndim == 1:
         a = _ops.reshape(a, (1, a.shape[0]))
@@ -320,12 +388,15 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind",
         raise ValueError(
             f"matmul: Input operand 1 has a mismatch in its core dimension "
             f"0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size "
-            f"{b.shape[-2]} is different from {a.shape[-1]})")
+            f"{b.shape[-2]} is different from {a.shape[-1]})"
+        )
     try:
         np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     except ValueError:
-        raise ValueError(f"matmul: batch dimensions {a.shape[:-2]} and "
-                         f"{b.shape[:-2]} do not broadcast") from None
+        raise ValueError(
+            f"matmul: batch dimensions {a.shape[:-2]} and "
+            f"{b.shape[:-2]} do not broadcast"
+        ) from None
     r = _contract(a, b, rdt)
     if squeeze:
         shape = list(r.shape)
@@ -340,7 +411,8 @@ def _imatmul(self, other):
     if tuple(r.shape) != tuple(self.shape):
         raise ValueError(
             "matmul: in-place matrix multiplication needs a result of the "
-            f"operand's shape {tuple(self.shape)}, not {tuple(r.shape)}")
+            f"operand's shape {tuple(self.shape)}, not {tuple(r.shape)}"
+        )
     return _finish(r, self, "matmul")
 
 
@@ -371,13 +443,16 @@ def tensordot(a, b, /, axes=2):
     k = int(np.prod([a.shape[i] for i in axa], dtype=np.int64))
     m = int(np.prod([a.shape[i] for i in fa], dtype=np.int64))
     n = int(np.prod([b.shape[j] for j in fb], dtype=np.int64))
-    at = _ops.reshape(_ops.permute_dims(a, tuple(fa + axa))
-                      if a.ndim else a, (m, k))
-    bt = _ops.reshape(_ops.permute_dims(b, tuple(axb + fb))
-                      if b.ndim else b, (k, n))
+    at = _ops.reshape(
+        _ops.permute_dims(a, tuple(fa + axa)) if a.ndim else a, (m, k)
+    )
+    bt = _ops.reshape(
+        _ops.permute_dims(b, tuple(axb + fb)) if b.ndim else b, (k, n)
+    )
     r = matmul(at, bt)
-    return _ops.reshape(r, tuple(a.shape[i] for i in fa) +
-                        tuple(b.shape[j] for j in fb))
+    return _ops.reshape(
+        r, tuple(a.shape[i] for i in fa) + tuple(b.shape[j] for j in fb)
+    )
 
 
 def dot(a, b, out=None):
@@ -398,8 +473,10 @@ def vdot(a, b, /):
     """The dot product of the flattened arrays."""
     (a, b), qid, kind = _arrays(a, b)
     if a.size != b.size:
-        raise ValueError("vdot: cannot reshape arrays of sizes "
-                         f"{a.size} and {b.size} into vectors of one length")
+        raise ValueError(
+            "vdot: cannot reshape arrays of sizes "
+            f"{a.size} and {b.size} into vectors of one length"
+        )
     return matmul(_ops.reshape(a, (-1,)), _ops.reshape(b, (-1,)))
 
 
@@ -409,8 +486,10 @@ def inner(a, b, /):
     if _ndim(a) == 0 or _ndim(b) == 0:
         return _ops.multiply(a, b)
     if a.shape[-1] != b.shape[-1]:
-        raise ValueError("inner: shapes of the last axes differ "
-                         f"({a.shape[-1]} and {b.shape[-1]})")
+        raise ValueError(
+            "inner: shapes of the last axes differ "
+            f"({a.shape[-1]} and {b.shape[-1]})"
+        )
     return tensordot(a, b, axes=([a.ndim - 1], [b.ndim - 1]))
 
 
@@ -444,11 +523,13 @@ def vecdot(x1, x2, /, *, axis=-1):
         raise ValueError(f"vecdot: axis {axis} is out of range")
     ax = axis if axis < 0 else axis - builtins.max(na, nb)
     if a.shape[ax] != b.shape[ax]:
-        raise ValueError("vecdot: the operands differ in the length of the "
-                         f"contracted axis ({a.shape[ax]} and "
-                         f"{b.shape[ax]})")
-    a = _ops.expand_dims(_moveaxis(a, ax, -1), -2)   # (..., 1, K)
-    b = _ops.expand_dims(_moveaxis(b, ax, -1), -1)   # (..., K, 1)
+        raise ValueError(
+            "vecdot: the operands differ in the length of the "
+            f"contracted axis ({a.shape[ax]} and "
+            f"{b.shape[ax]})"
+        )
+    a = _ops.expand_dims(_moveaxis(a, ax, -1), -2)  # (..., 1, K)
+    b = _ops.expand_dims(_moveaxis(b, ax, -1), -1)  # (..., K, 1)
     r = matmul(a, b)
     return _ops.reshape(r, tuple(r.shape[:-2]))
 
@@ -465,11 +546,17 @@ def matrix_power(a, n, /):
         raise ValueError("matrix_power needs square matrices (..., M, M)")
     if n == 0:
         from ._creation import eye
-        e = eye(a.shape[-1], dtype=a.dtype, sycl_queue=_queue_from_id(qid),
-                usm_type=_usm_name(kind))
+
+        e = eye(
+            a.shape[-1],
+            dtype=a.dtype,
+            sycl_queue=_queue_from_id(qid),
+            usm_type=_usm_name(kind),
+        )
         return _ops.broadcast_to(e, tuple(a.shape))
     if n < 0:
         from .linalg import inv
+
         a = inv(a)
         n = -n
     result = None
@@ -485,6 +572,7 @@ def matrix_power(a, n, /):
 
 # --- einsum ------------------------------------------------------------------------
 
+
 def _parse_einsum(subscripts, shapes):
     s = subscripts.replace(" ", "")
     if "->" in s:
@@ -493,8 +581,10 @@ def _parse_einsum(subscripts, shapes):
         lhs, rhs = s, None
     terms = lhs.split(",")
     if len(terms) != len(shapes):
-        raise ValueError(f"einsum: {len(terms)} operand subscripts for "
-                         f"{len(shapes)} operands")
+        raise ValueError(
+            f"einsum: {len(terms)} operand subscripts for "
+            f"{len(shapes)} operands"
+        )
     # Ellipses become letters not used elsewhere.
     used = set(c for c in s if c.isalpha())
     free = [c for c in string.ascii_letters if c not in used]
@@ -507,10 +597,12 @@ def _parse_einsum(subscripts, shapes):
     for t, shp in zip(terms, shapes):
         if "..." in t:
             k = len(shp) - (len(t) - 3)
-            t = t.replace("...", ell[ell_rank - k:] if k else "")
+            t = t.replace("...", ell[ell_rank - k :] if k else "")
         if len(t) != len(shp):
-            raise ValueError(f"einsum: subscripts {t!r} do not match an "
-                             f"operand of rank {len(shp)}")
+            raise ValueError(
+                f"einsum: subscripts {t!r} do not match an "
+                f"operand of rank {len(shp)}"
+            )
         for c in t:
             if not c.isalpha():
                 raise ValueError(f"einsum: invalid subscript {c!r}")
@@ -520,14 +612,17 @@ def _parse_einsum(subscripts, shapes):
         for t in out_terms:
             for c in t:
                 counts[c] = counts.get(c, 0) + 1
-        rhs = ell + "".join(sorted(c for c in counts
-                                   if counts[c] == 1 and c not in ell))
+        rhs = ell + "".join(
+            sorted(c for c in counts if counts[c] == 1 and c not in ell)
+        )
     else:
         rhs = rhs.replace("...", ell)
         for c in rhs:
             if not builtins.any(c in t for t in out_terms):
-                raise ValueError(f"einsum: output subscript {c!r} does not "
-                                 "appear in the inputs")
+                raise ValueError(
+                    f"einsum: output subscript {c!r} does not "
+                    "appear in the inputs"
+                )
     return out_terms, rhs
 
 
@@ -538,8 +633,10 @@ def _einsum_sizes(terms, shapes):
             if d == 1 and c in sizes:
                 continue
             if c in sizes and sizes[c] != d and sizes[c] != 1:
-                raise ValueError(f"einsum: size {d} of subscript {c!r} does "
-                                 f"not match {sizes[c]}")
+                raise ValueError(
+                    f"einsum: size {d} of subscript {c!r} does "
+                    f"not match {sizes[c]}"
+                )
             sizes[c] = d
     return sizes
 
@@ -553,8 +650,9 @@ def _diagonal_term(x, t):
         i = t.index(dup)
         j = t.index(dup, i + 1)
         from .linalg import diagonal
+
         x = diagonal(x, axis1=i, axis2=j)  # the diagonal goes last
-        t = t[:i] + t[i + 1:j] + t[j + 1:] + dup
+        t = t[:i] + t[i + 1 : j] + t[j + 1 :] + dup
 
 
 def _einsum_pair(x, tx, y, ty, keep, sizes):
@@ -566,8 +664,11 @@ def _einsum_pair(x, tx, y, ty, keep, sizes):
     fy = [c for c in ty if c not in tx]
 
     def arrange(v, t, order, shape):
-        v = _ops.permute_dims(v, tuple(t.index(c) for c in order)) \
-            if order != list(t) else v
+        v = (
+            _ops.permute_dims(v, tuple(t.index(c) for c in order))
+            if order != list(t)
+            else v
+        )
         shp = tuple(v.shape)
         full = tuple(sizes[c] for c in order)
         if shp != full:
@@ -581,8 +682,10 @@ def _einsum_pair(x, tx, y, ty, keep, sizes):
     xm = arrange(x, tx, batch + fx + summed, tuple(nb) + (m, k))
     ym = arrange(y, ty, batch + summed + fy, tuple(nb) + (k, n))
     r = matmul(xm, ym)
-    r = _ops.reshape(r, tuple(nb) + tuple(sizes[c] for c in fx) +
-                     tuple(sizes[c] for c in fy))
+    r = _ops.reshape(
+        r,
+        tuple(nb) + tuple(sizes[c] for c in fx) + tuple(sizes[c] for c in fy),
+    )
     return r, "".join(batch + fx + fy)
 
 
@@ -604,8 +707,7 @@ def _einsum_order(terms, rhs, sizes):
                 keep = set(ts[i]) | set(ts[j])
                 out = [c for c in keep if c in others]
                 size = int(np.prod([sizes[c] for c in out], dtype=np.int64))
-                cost = int(np.prod([sizes[c] for c in keep],
-                                   dtype=np.int64))
+                cost = int(np.prod([sizes[c] for c in keep], dtype=np.int64))
                 key = (size, cost)
                 if best is None or key < best[0]:
                     best = (key, i, j, "".join(sorted(out)))
@@ -616,8 +718,9 @@ def _einsum_order(terms, rhs, sizes):
     return order
 
 
-def einsum(subscripts, *operands, out=None, dtype=None, optimize=True,
-           **kwargs):
+def einsum(
+    subscripts, *operands, out=None, dtype=None, optimize=True, **kwargs
+):
     """Einstein summation (NumPy's einsum, explicit and implicit forms,
     ``...``). Operands are contracted pairwise, in the order that keeps the
     intermediate results smallest; each pairwise contraction is a batched
@@ -625,21 +728,27 @@ def einsum(subscripts, *operands, out=None, dtype=None, optimize=True,
     if kwargs:
         raise TypeError(f"einsum: unsupported arguments {sorted(kwargs)}")
     if not isinstance(subscripts, str):
-        raise TypeError("einsum: subscripts must be a string (the "
-                        "interleaved form is not supported)")
+        raise TypeError(
+            "einsum: subscripts must be a string (the "
+            "interleaved form is not supported)"
+        )
     arrs, qid, kind = _arrays(*operands)
-    rdt = _dtypes.to_dtype(dtype) if dtype is not None else \
-        _result_dtype(*arrs)
-    arrs = [_ops.astype(x, rdt, copy=False) if x.dtype != rdt else x
-            for x in arrs]
+    rdt = (
+        _dtypes.to_dtype(dtype) if dtype is not None else _result_dtype(*arrs)
+    )
+    arrs = [
+        _ops.astype(x, rdt, copy=False) if x.dtype != rdt else x for x in arrs
+    ]
     terms, rhs = _parse_einsum(subscripts, [tuple(x.shape) for x in arrs])
     sizes = _einsum_sizes(terms, [tuple(x.shape) for x in arrs])
     if not _traced(*arrs) and _on_host(qid):
         views = [_host_view(x) for x in arrs]
-        r = np.einsum(",".join(terms) + "->" + rhs, *views,
-                      optimize=bool(optimize))
-        return _finish(_from_numpy(np.asarray(r, dtype=rdt), qid, kind),
-                       out, "einsum")
+        r = np.einsum(
+            ",".join(terms) + "->" + rhs, *views, optimize=bool(optimize)
+        )
+        return _finish(
+            _from_numpy(np.asarray(r, dtype=rdt), qid, kind), out, "einsum"
+        )
     # One operand at a time: diagonals, then subscripts no one else needs
     # are summed first.
     xs, ts = [], []
@@ -651,8 +760,11 @@ def einsum(subscripts, *operands, out=None, dtype=None, optimize=True,
                 others |= set(u)
         drop = [i for i, c in enumerate(t) if c not in others]
         if drop:
-            x = _ops.sum(x, axis=tuple(drop)) if x.dtype.kind != "b" else \
-                _ops.any(x, axis=tuple(drop))
+            x = (
+                _ops.sum(x, axis=tuple(drop))
+                if x.dtype.kind != "b"
+                else _ops.any(x, axis=tuple(drop))
+            )
             t = "".join(c for c in t if c in others)
         xs.append(x)
         ts.append(t)
@@ -683,8 +795,10 @@ def einsum(subscripts, *operands, out=None, dtype=None, optimize=True,
 def einsum_path(subscripts, *operands, optimize="greedy"):
     """The pairwise contraction order einsum uses, as NumPy's
     ``einsum_path`` lists it: ``(["einsum_path", (i, j), ...], report)``."""
-    shapes = [tuple(np.shape(x)) if not hasattr(x, "shape")
-              else tuple(x.shape) for x in operands]
+    shapes = [
+        tuple(np.shape(x)) if not hasattr(x, "shape") else tuple(x.shape)
+        for x in operands
+    ]
     terms, rhs = _parse_einsum(subscripts, shapes)
     sizes = _einsum_sizes(terms, shapes)
     order = _einsum_order(terms, rhs, sizes)
@@ -712,8 +826,10 @@ def set_matmul_precision(precision):
     (docs/linalg.md says which kernels honour the switch)."""
     global _precision
     if precision not in _PRECISIONS:
-        raise ValueError(f"unknown matmul precision {precision!r}: expected "
-                         "one of " + ", ".join(repr(p) for p in _PRECISIONS))
+        raise ValueError(
+            f"unknown matmul precision {precision!r}: expected "
+            "one of " + ", ".join(repr(p) for p in _PRECISIONS)
+        )
     _precision = precision
     # The runtime reads it at each library product (cuBLAS on CUDA).
     os.environ["SLUICE_MATMUL_PRECISION"] = precision
@@ -725,7 +841,9 @@ def get_matmul_precision():
     if _precision is None:
         env = os.environ.get("SLUICE_MATMUL_PRECISION", "highest")
         if env not in _PRECISIONS:
-            raise ValueError(f"SLUICE_MATMUL_PRECISION={env!r}: expected "
-                             "one of " + ", ".join(_PRECISIONS))
+            raise ValueError(
+                f"SLUICE_MATMUL_PRECISION={env!r}: expected "
+                "one of " + ", ".join(_PRECISIONS)
+            )
         _precision = env
     return _precision

@@ -16,8 +16,7 @@ from . import _dtypes, _ops
 from . import _sort_kernels as K
 from . import kernel_api as kapi
 from ._kernel import call_kernel
-from ._sorting import (_array, _back, _empty, _flat, _full, _norm_axis,
-                       _to_last)
+from ._sorting import _array, _back, _empty, _flat, _full, _norm_axis, _to_last
 
 
 def _acc_dtype(dt, dtype):
@@ -55,11 +54,13 @@ def _scan(x, axis, dtype, prod, name):
     offs = _full(w, 1 if prod else 0, cdt, x)
     space = kapi.NdRange((w,), (1,))
     if nch > 1:
-        call_kernel(K.k_block_total, space, flat, length, chunk, nch,
-                    int(prod), offs)
+        call_kernel(
+            K.k_block_total, space, flat, length, chunk, nch, int(prod), offs
+        )
         call_kernel(K.k_scan_totals, kapi.Range(rows), offs, nch, int(prod))
-    call_kernel(K.k_block_scan, space, flat, length, chunk, nch, int(prod),
-                offs, out)
+    call_kernel(
+        K.k_block_scan, space, flat, length, chunk, nch, int(prod), offs, out
+    )
     r = _back(_ops.reshape(out, xm.shape), inv)
     return r if cdt == rdt else _ops.astype(r, rdt)
 
@@ -98,8 +99,9 @@ def _cumulative(x, axis, dtype, include_initial, prod, name):
     x = _array(x, name)
     if axis is None:
         if x.ndim > 1:
-            raise ValueError(f"{name} needs axis= for arrays of more than "
-                             "one dimension")
+            raise ValueError(
+                f"{name} needs axis= for arrays of more than one dimension"
+            )
         axis = 0
     if x.ndim == 0:
         raise ValueError(f"{name} needs an array of at least one dimension")
@@ -118,13 +120,15 @@ def _cumulative(x, axis, dtype, include_initial, prod, name):
 
 
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
-    return _cumulative(x, axis, dtype, include_initial, False,
-                       "cumulative_sum")
+    return _cumulative(
+        x, axis, dtype, include_initial, False, "cumulative_sum"
+    )
 
 
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
-    return _cumulative(x, axis, dtype, include_initial, True,
-                       "cumulative_prod")
+    return _cumulative(
+        x, axis, dtype, include_initial, True, "cumulative_prod"
+    )
 
 
 def _join(parts, axis):
@@ -147,10 +151,16 @@ def _join(parts, axis):
 def _edge(v, a, axis):
     from ._array import Array
     from ._creation import asarray
+
     if not isinstance(v, Array):
-        v = asarray(v, dtype=a.dtype if not isinstance(v, float) or
-                    a.dtype.kind == "f" else None,
-                    sycl_queue=a.sycl_queue, usm_type=a.usm_type)
+        v = asarray(
+            v,
+            dtype=a.dtype
+            if not isinstance(v, float) or a.dtype.kind == "f"
+            else None,
+            sycl_queue=a.sycl_queue,
+            usm_type=a.usm_type,
+        )
     if v.ndim == 0:
         shape = list(a.shape)
         shape[axis] = 1
@@ -166,8 +176,9 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
     if n < 0:
         raise ValueError(f"order must be non-negative but got {n}")
     if a.ndim == 0:
-        raise ValueError("diff requires input that is at least one "
-                         "dimensional")
+        raise ValueError(
+            "diff requires input that is at least one dimensional"
+        )
     axis = _norm_axis(axis, a.ndim)
     parts = []
     if prepend is not None:

@@ -167,8 +167,7 @@ def _count_kernel(rows, bits, ways):
     M = R - 1
 
     @kernel
-    def k_count(it: kapi.NdItem, keys, vals, n, chunk, length, shift,
-                counts):
+    def k_count(it: kapi.NdItem, keys, vals, n, chunk, length, shift, counts):
         # counts[b * R + digit]: block b's count of each digit at `shift`
         # (blocks change contents every pass, so each pass counts anew;
         # each block's counters are its own cache lines, zeroed here).
@@ -225,8 +224,21 @@ def _scatter_kernel(pairs, rows, bits, final, ways):
     M = R - 1
 
     @kernel
-    def k_scatter(it: kapi.NdItem, keys, vals, n, chunk, length, shift,
-                  offs, out, outv, c1, c2, desc):
+    def k_scatter(
+        it: kapi.NdItem,
+        keys,
+        vals,
+        n,
+        chunk,
+        length,
+        shift,
+        offs,
+        out,
+        outv,
+        c1,
+        c2,
+        desc,
+    ):
         # each block writes its elements, in order, from its offsets
         w = it.get_global_id(0)
         c0 = max(chunk, 0)
@@ -261,8 +273,21 @@ def _scatter_kernel(pairs, rows, bits, final, ways):
 
 def _small_radix_kernel(gather):
     @kernel
-    def k_radix_small(it: kapi.Item, keys, vals, tk, tv, n, length, mask,
-                      npass, rpass, counts, src, out):
+    def k_radix_small(
+        it: kapi.Item,
+        keys,
+        vals,
+        tk,
+        tv,
+        n,
+        length,
+        mask,
+        npass,
+        rpass,
+        counts,
+        src,
+        out,
+    ):
         # the whole LSD sort of a small array (keys and their positions
         # vals) in one work-item: the passes of `mask`'s 8-bit digits, then
         # rpass passes on the row (vals // length); with `gather`,
@@ -303,14 +328,26 @@ def _small_radix_kernel(gather):
 
 RADIX_BITS = (8, 9, 10, 11)
 WAYS = (1, 2)
-COUNT = {(rows, bits, ways): _count_kernel(rows, bits, ways)
-         for rows in (False, True) for bits in RADIX_BITS for ways in WAYS}
-SCATTER = {(pairs, rows, bits, final, ways): _scatter_kernel(
-    pairs, rows, bits, final, ways)
-    for pairs, rows, final in ((False, False, 0), (True, False, 0),
-                               (True, True, 0), (False, False, 1),
-                               (False, False, 2))
-    for bits in RADIX_BITS for ways in WAYS}
+COUNT = {
+    (rows, bits, ways): _count_kernel(rows, bits, ways)
+    for rows in (False, True)
+    for bits in RADIX_BITS
+    for ways in WAYS
+}
+SCATTER = {
+    (pairs, rows, bits, final, ways): _scatter_kernel(
+        pairs, rows, bits, final, ways
+    )
+    for pairs, rows, final in (
+        (False, False, 0),
+        (True, False, 0),
+        (True, True, 0),
+        (False, False, 1),
+        (False, False, 2),
+    )
+    for bits in RADIX_BITS
+    for ways in WAYS
+}
 SMALL = {gather: _small_radix_kernel(gather) for gather in (False, True)}
 
 
@@ -410,8 +447,7 @@ def _arg_extreme_kernel(want_max, nan_first, is_float):
     element by element. The three flags are compile-time constants."""
 
     @kernel
-    def k_arg_extreme(it: kapi.NdItem, x, length, chunk, nchunks, outv,
-                      outi):
+    def k_arg_extreme(it: kapi.NdItem, x, length, chunk, nchunks, outv, outi):
         w = it.get_global_id(0)
         r = w // nchunks
         c = w % nchunks
@@ -470,14 +506,18 @@ def _arg_extreme_kernel(want_max, nan_first, is_float):
     return k_arg_extreme
 
 
-ARG_EXTREME = {(m, f, fl): _arg_extreme_kernel(m, f, fl)
-               for m in (False, True) for f in (False, True)
-               for fl in (False, True)}
+ARG_EXTREME = {
+    (m, f, fl): _arg_extreme_kernel(m, f, fl)
+    for m in (False, True)
+    for f in (False, True)
+    for fl in (False, True)
+}
 
 
 @kernel
-def k_arg_combine(it: kapi.Item, x, length, nchunks, want_max, nan_first,
-                  found, idx, out):
+def k_arg_combine(
+    it: kapi.Item, x, length, nchunks, want_max, nan_first, found, idx, out
+):
     r = it.get_id(0)
     best = -1
     for c in range(nchunks):
@@ -539,8 +579,7 @@ def k_scan_totals(it: kapi.Item, tot, nchunks, prod):
 
 
 @kernel
-def k_block_scan(it: kapi.NdItem, x, length, chunk, nchunks, prod, offs,
-                 out):
+def k_block_scan(it: kapi.NdItem, x, length, chunk, nchunks, prod, offs, out):
     w = it.get_global_id(0)
     r = w // nchunks
     c = w % nchunks
@@ -810,8 +849,7 @@ def k_gamma(it: kapi.Item, out, k0, k1, ctr, shape, scale, tries):
     for t in range(tries):
         u1 = philox_u01(k0, k1, base + 3 * t, 0)
         u2 = philox_u01(k0, k1, base + 3 * t + 1, 0)
-        x = np.sqrt(-2.0 * np.log(1.0 - u1)) * np.cos(
-            6.283185307179586 * u2)
+        x = np.sqrt(-2.0 * np.log(1.0 - u1)) * np.cos(6.283185307179586 * u2)
         v = 1.0 + c * x
         if v > 0.0:
             v = v * v * v

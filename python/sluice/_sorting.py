@@ -33,32 +33,41 @@ except ImportError:  # pragma: no cover
 
 def _array(x, what):
     from ._array import Array
+
     if isinstance(x, Array):
         return x
     if isinstance(x, _trace.Tracer):
         raise NotImplementedError(
             f"sluice.{what} is not available inside @sluice.jit yet: call it "
-            "outside the jitted function")
-    raise TypeError(f"sluice.{what} needs a sluice.Array, not "
-                    f"{type(x).__name__}")
+            "outside the jitted function"
+        )
+    raise TypeError(
+        f"sluice.{what} needs a sluice.Array, not {type(x).__name__}"
+    )
 
 
 def _empty(n, dt, like):
     from ._creation import empty
-    return empty(n, dtype=dt, sycl_queue=like.sycl_queue,
-                 usm_type=like.usm_type)
+
+    return empty(
+        n, dtype=dt, sycl_queue=like.sycl_queue, usm_type=like.usm_type
+    )
 
 
 def _zeros(n, dt, like):
     from ._creation import zeros
-    return zeros(n, dtype=dt, sycl_queue=like.sycl_queue,
-                 usm_type=like.usm_type)
+
+    return zeros(
+        n, dtype=dt, sycl_queue=like.sycl_queue, usm_type=like.usm_type
+    )
 
 
 def _full(n, v, dt, like):
     from ._creation import full
-    return full(n, v, dtype=dt, sycl_queue=like.sycl_queue,
-                usm_type=like.usm_type)
+
+    return full(
+        n, v, dtype=dt, sycl_queue=like.sycl_queue, usm_type=like.usm_type
+    )
 
 
 def _contig(x):
@@ -78,8 +87,9 @@ def _flat(x):
 def _view(x, dt):
     """The same memory as another dtype of the same size (C-contiguous)."""
     dt = _dtypes.to_dtype(dt)
-    return _ext.core_reinterpret(x, _dtypes.CODES[dt], x._offset,
-                                 list(x.shape), list(x._strides))
+    return _ext.core_reinterpret(
+        x, _dtypes.CODES[dt], x._offset, list(x.shape), list(x._strides)
+    )
 
 
 def _blocks(n, x, per=4096, most=64):
@@ -143,6 +153,7 @@ class _KeyStats:
 
     def _parse(self):
         from ._array import asnumpy
+
         nb = self.nb
         self._read = True
         st = [int(v) for v in asnumpy(self._stats)] if nb else []
@@ -151,7 +162,7 @@ class _KeyStats:
         self.negzero = False
         last = None
         for b in range(nb):
-            o, a_, flags, first, lst = st[5 * b:5 * b + 5]
+            o, a_, flags, first, lst = st[5 * b : 5 * b + 5]
             if flags & 1 or (last is not None and first < last):
                 self.sorted = False
             self.negzero = self.negzero or bool(flags & 2)
@@ -173,8 +184,11 @@ class _KeyStats:
         span = vary.bit_length() - lo
         npass = -(-span // most)
         width = builtins.max(8, -(-span // npass))
-        return [(sh, width) for sh in range(lo, lo + span, width)
-                if (vary >> sh) & ((1 << width) - 1)]
+        return [
+            (sh, width)
+            for sh in range(lo, lo + span, width)
+            if (vary >> sh) & ((1 << width) - 1)
+        ]
 
 
 def _keys(x, descending):
@@ -197,10 +211,24 @@ def _keys(x, descending):
         sign = np.uint64(1 << 63) if big else np.uint32(1 << 31)
         nan = np.uint64(0x7FF0000000000000) if big else np.uint32(0x7F800000)
         keys = _empty(n, ut, x)
-        call_kernel(K.KEY[True], space, _view(x, ut), n, chunk, keys, sign,
-                    nan, int(descending), stats)
-        return (keys, 8 if big else 4, ("f", x.dtype, dt, sign),
-                _KeyStats(stats, nb))
+        call_kernel(
+            K.KEY[True],
+            space,
+            _view(x, ut),
+            n,
+            chunk,
+            keys,
+            sign,
+            nan,
+            int(descending),
+            stats,
+        )
+        return (
+            keys,
+            8 if big else 4,
+            ("f", x.dtype, dt, sign),
+            _KeyStats(stats, nb),
+        )
     size = dt.itemsize
     if size == 8:
         xi = _view(x, _dtypes.int64)
@@ -209,12 +237,21 @@ def _keys(x, descending):
         keys = _empty(n, _dtypes.uint64, x)
     else:
         xi = x
-        bias = np.int64(1 << (8 * size - 1)) if dt.kind == "i" else \
-            np.int64(0)
+        bias = np.int64(1 << (8 * size - 1)) if dt.kind == "i" else np.int64(0)
         top = np.int64((1 << (8 * size)) - 1)
         keys = _empty(n, _dtypes.uint32, x)
-    call_kernel(K.KEY[False], space, xi, n, chunk, keys, bias, top,
-                int(descending), stats)
+    call_kernel(
+        K.KEY[False],
+        space,
+        xi,
+        n,
+        chunk,
+        keys,
+        bias,
+        top,
+        int(descending),
+        stats,
+    )
     return keys, size, ("i", dt, bias, top), _KeyStats(stats, nb)
 
 
@@ -224,18 +261,26 @@ def _unkey(keys, how, descending, like):
         _, fdt, dt, sign = how
         ut = keys.dtype
         out = _empty(n, fdt, like)
-        call_kernel(K.k_unkey_float, kapi.Range(n), keys, _view(out, ut),
-                    sign, int(descending))
+        call_kernel(
+            K.k_unkey_float,
+            kapi.Range(n),
+            keys,
+            _view(out, ut),
+            sign,
+            int(descending),
+        )
         return out if fdt == dt else _ops.astype(out, dt)
     _, dt, bias, top = how
     if dt == _dtypes.uint8 and like.dtype == _dtypes.bool_:
         out = _empty(n, dt, like)
-        call_kernel(K.k_unkey_int, kapi.Range(n), keys, out, bias, top,
-                    int(descending))
+        call_kernel(
+            K.k_unkey_int, kapi.Range(n), keys, out, bias, top, int(descending)
+        )
         return _ops.astype(out, _dtypes.bool_)
     out = _empty(n, dt, like)
-    call_kernel(K.k_unkey_int, kapi.Range(n), keys, out, bias, top,
-                int(descending))
+    call_kernel(
+        K.k_unkey_int, kapi.Range(n), keys, out, bias, top, int(descending)
+    )
     return out
 
 
@@ -257,8 +302,13 @@ def _fused_unkey(how, descending, like, n):
         if fdt != dt:
             return None
         out = _empty(n, dt, like)
-        return out, _view(out, _dtypes.uint64 if dt.itemsize == 8 else
-                          _dtypes.uint32), 1, sign, sign
+        return (
+            out,
+            _view(out, _dtypes.uint64 if dt.itemsize == 8 else _dtypes.uint32),
+            1,
+            sign,
+            sign,
+        )
     _, dt, bias, top = how
     if like.dtype == _dtypes.bool_:
         return None
@@ -295,24 +345,61 @@ def _radix(keys, vals, digits, length=1, rows=1, final=None):
     if rows > 1:
         rpass = builtins.max(1, ((rows - 1).bit_length() + 7) // 8)
     todo = [(False, sh, db) for sh, db in digits] + [
-        (True, 8 * p, 8) for p in range(rpass)]
+        (True, 8 * p, 8) for p in range(rpass)
+    ]
     most = builtins.max([8] + [db for _, db in digits])
     counts = _empty((1 << most) * nb, _dtypes.int64, keys)
     for i, (by_row, shift, db) in enumerate(todo):
         pairs = vals is not None
         v_in = va if pairs else a
         v_out = vb if pairs else b
-        call_kernel(K.COUNT[(by_row, db, ways)], space, a, v_in, n, chunk,
-                    length, shift, counts)
+        call_kernel(
+            K.COUNT[(by_row, db, ways)],
+            space,
+            a,
+            v_in,
+            n,
+            chunk,
+            length,
+            shift,
+            counts,
+        )
         call_kernel(K.k_offsets, kapi.Range(1), counts, nb, 1 << db)
         if final is not None and i == len(todo) - 1:
             out, view, kind, c1, c2, desc = final
-            call_kernel(K.SCATTER[(False, False, db, kind, ways)], space, a,
-                        a, n, chunk, length, shift, counts, view, view, c1,
-                        c2, desc)
+            call_kernel(
+                K.SCATTER[(False, False, db, kind, ways)],
+                space,
+                a,
+                a,
+                n,
+                chunk,
+                length,
+                shift,
+                counts,
+                view,
+                view,
+                c1,
+                c2,
+                desc,
+            )
             return out, None
-        call_kernel(K.SCATTER[(pairs, by_row, db, 0, ways)], space, a, v_in,
-                    n, chunk, length, shift, counts, b, v_out, 0, 0, 0)
+        call_kernel(
+            K.SCATTER[(pairs, by_row, db, 0, ways)],
+            space,
+            a,
+            v_in,
+            n,
+            chunk,
+            length,
+            shift,
+            counts,
+            b,
+            v_out,
+            0,
+            0,
+            0,
+        )
         if pairs:
             va, vb = vb, va
         a, b = b, a
@@ -356,10 +443,22 @@ def _sort_rows(x, axis, descending, want_index):
         if rows > 1:
             rpass = builtins.max(1, ((rows - 1).bit_length() + 7) // 8)
         out = v if want_index else _empty(n, flat.dtype, x)
-        call_kernel(K.SMALL[not want_index], kapi.Range(1), keys, v,
-                    _empty(n, keys.dtype, x), _empty(n, _dtypes.int64, x), n,
-                    length, (1 << npass) - 1, npass, rpass,
-                    _empty(256, _dtypes.int64, x), flat, out)
+        call_kernel(
+            K.SMALL[not want_index],
+            kapi.Range(1),
+            keys,
+            v,
+            _empty(n, keys.dtype, x),
+            _empty(n, _dtypes.int64, x),
+            n,
+            length,
+            (1 << npass) - 1,
+            npass,
+            rpass,
+            _empty(256, _dtypes.int64, x),
+            flat,
+            out,
+        )
         r = out
         if want_index and rows > 1:
             r = _empty(n, _dtypes.int64, x)
@@ -382,8 +481,12 @@ def _sort_rows(x, axis, descending, want_index):
         fused = _fused_unkey(how, descending, x, n) if digits else None
         if fused is not None:
             out, view, kind, c1, c2 = fused
-            r, _ = _radix(keys, None, digits,
-                          final=(out, view, kind, c1, c2, int(descending)))
+            r, _ = _radix(
+                keys,
+                None,
+                digits,
+                final=(out, view, kind, c1, c2, int(descending)),
+            )
             return _back(_shaped(r, xm.shape), inv)
         k, v = _radix(keys, None, digits)
     if want_index:
@@ -398,8 +501,7 @@ def _sort_rows(x, axis, descending, want_index):
     return _back(_shaped(r, xm.shape), inv)
 
 
-def sort(a, axis=-1, kind=None, order=None, *, descending=False,
-         stable=None):
+def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=None):
     """A sorted copy of ``a`` along ``axis`` (None: flattened); stable;
     NaNs last."""
     if order is not None:
@@ -407,8 +509,9 @@ def sort(a, axis=-1, kind=None, order=None, *, descending=False,
     return _sort_rows(a, axis, descending, False)
 
 
-def argsort(a, axis=-1, kind=None, order=None, *, descending=False,
-            stable=None):
+def argsort(
+    a, axis=-1, kind=None, order=None, *, descending=False, stable=None
+):
     """Indices that sort ``a`` along ``axis`` (stable; NaNs last)."""
     if order is not None:
         raise NotImplementedError("argsort(order=...) needs structured dtypes")
@@ -448,26 +551,33 @@ def _gather(src, idx):
     idx = _contig(idx)
     out = _empty(idx.shape, src.dtype, src)
     if idx.size:
-        call_kernel(K.k_gather, kapi.Range(idx.size), src,
-                    _ops.reshape(idx, (idx.size,)),
-                    _ops.reshape(out, (idx.size,)))
+        call_kernel(
+            K.k_gather,
+            kapi.Range(idx.size),
+            src,
+            _ops.reshape(idx, (idx.size,)),
+            _ops.reshape(out, (idx.size,)),
+        )
     return out
 
 
 def searchsorted(a, v, side="left", sorter=None):
     """Indices where ``v`` would be inserted into sorted 1-D ``a``."""
     from ._array import Array
+
     a = _array(a, "searchsorted")
     if a.ndim != 1:
         raise ValueError("object too deep for desired array")
     if side not in ("left", "right"):
         raise ValueError(f"side must be 'left' or 'right' (got {side!r})")
     if sorter is not None:
-        a = _gather(a, _ops.astype(_array(sorter, "searchsorted"),
-                                   _dtypes.int64))
+        a = _gather(
+            a, _ops.astype(_array(sorter, "searchsorted"), _dtypes.int64)
+        )
     scalar = not isinstance(v, Array)
     if scalar:
         from ._creation import asarray
+
         v = asarray(v, sycl_queue=a.sycl_queue, usm_type=a.usm_type)
     dt = _dtypes.to_dtype(np.result_type(a.dtype, v.dtype))
     if dt == _dtypes.bool_:
@@ -476,8 +586,15 @@ def searchsorted(a, v, side="left", sorter=None):
     vf = _flat(_ops.astype(v, dt, copy=False))
     out = _empty(v.shape, _dtypes.int64, a)
     if v.size:
-        call_kernel(K.k_searchsorted, kapi.Range(v.size), a2, a.size, vf,
-                    int(side == "right"), _ops.reshape(out, (v.size,)))
+        call_kernel(
+            K.k_searchsorted,
+            kapi.Range(v.size),
+            a2,
+            a.size,
+            vf,
+            int(side == "right"),
+            _ops.reshape(out, (v.size,)),
+        )
     return out
 
 
@@ -502,20 +619,32 @@ def _arg_extreme(x, axis, keepdims, want_max, nan_first, name):
     if rows == 0:
         out = _empty(shape, _dtypes.int64, x)
     else:
-        host = queue_info(x.sycl_queue).get("backend_name") in (None,
-                                                                 "host")
-        nch = builtins.max(1, builtins.min(length // 16384 if host else
-                                           length // 4096,
-                                           -(-(16 if host else 64) // rows)))
+        host = queue_info(x.sycl_queue).get("backend_name") in (None, "host")
+        nch = builtins.max(
+            1,
+            builtins.min(
+                length // 16384 if host else length // 4096,
+                -(-(16 if host else 64) // rows),
+            ),
+        )
         chunk = -(-length // nch)
         w = rows * nch
         found = _empty(w, _dtypes.uint8, x)
         idx = _empty(w, _dtypes.int64, x)
         flat = _flat(xm)
-        kern = K.ARG_EXTREME[(bool(want_max), bool(nan_first),
-                              x.dtype.kind == "f")]
-        call_kernel(kern, kapi.NdRange((w,), (1,)), flat, length, chunk, nch,
-                    found, idx)
+        kern = K.ARG_EXTREME[
+            (bool(want_max), bool(nan_first), x.dtype.kind == "f")
+        ]
+        call_kernel(
+            kern,
+            kapi.NdRange((w,), (1,)),
+            flat,
+            length,
+            chunk,
+            nch,
+            found,
+            idx,
+        )
         if nch == 1:
             out = idx  # one chunk per row: its result is the row's
             if not nan_first and x.dtype.kind == "f":
@@ -523,8 +652,18 @@ def _arg_extreme(x, axis, keepdims, want_max, nan_first, name):
                     raise ValueError("All-NaN slice encountered")
         else:
             out = _empty(rows, _dtypes.int64, x)
-            call_kernel(K.k_arg_combine, kapi.Range(rows), flat, length,
-                        nch, int(want_max), int(nan_first), found, idx, out)
+            call_kernel(
+                K.k_arg_combine,
+                kapi.Range(rows),
+                flat,
+                length,
+                nch,
+                int(want_max),
+                int(nan_first),
+                found,
+                idx,
+                out,
+            )
             if not nan_first and x.dtype.kind == "f":
                 if bool(_ops.any(_ops.less(out, 0))):
                     raise ValueError("All-NaN slice encountered")
@@ -568,6 +707,7 @@ def _positions(flags):
     """Inclusive prefix sums of 0/1 flags (int64) and their total (read on
     the host: it is the size of the result)."""
     from ._scans import cumsum
+
     pos = cumsum(flags)
     total = int(pos[flags.size - 1]) if flags.size else 0
     return pos, total
@@ -579,17 +719,21 @@ def _compress(x, mask):
     pos, m = _positions(flags)
     idx = _empty(m, _dtypes.int64, x)
     if m:
-        call_kernel(K.k_compact_starts, kapi.Range(flags.size), flags, pos,
-                    idx)
+        call_kernel(
+            K.k_compact_starts, kapi.Range(flags.size), flags, pos, idx
+        )
     return _gather(x, idx)
 
 
 UniqueAllResult = collections.namedtuple(
-    "UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
-UniqueCountsResult = collections.namedtuple("UniqueCountsResult",
-                                            ["values", "counts"])
-UniqueInverseResult = collections.namedtuple("UniqueInverseResult",
-                                             ["values", "inverse_indices"])
+    "UniqueAllResult", ["values", "indices", "inverse_indices", "counts"]
+)
+UniqueCountsResult = collections.namedtuple(
+    "UniqueCountsResult", ["values", "counts"]
+)
+UniqueInverseResult = collections.namedtuple(
+    "UniqueInverseResult", ["values", "inverse_indices"]
+)
 
 
 def _unique_parts(x):
@@ -612,13 +756,21 @@ def _unique_parts(x):
     counts = _empty(m, _dtypes.int64, x)
     call_kernel(K.k_run_lengths, kapi.Range(m), starts, m, n, counts)
     inverse = _empty(n, _dtypes.int64, x)
-    call_kernel(K.k_scatter_index, kapi.Range(n), perm,
-                _ops.subtract(pos, 1), inverse)
+    call_kernel(
+        K.k_scatter_index, kapi.Range(n), perm, _ops.subtract(pos, 1), inverse
+    )
     return values, first, inverse, counts
 
 
-def unique(ar, return_index=False, return_inverse=False,
-           return_counts=False, axis=None, *, equal_nan=True):
+def unique(
+    ar,
+    return_index=False,
+    return_inverse=False,
+    return_counts=False,
+    axis=None,
+    *,
+    equal_nan=True,
+):
     """The sorted unique values of ``ar`` (flattened); NaNs count as one
     value."""
     if axis is not None:
@@ -630,8 +782,7 @@ def unique(ar, return_index=False, return_inverse=False,
     if return_index:
         r.append(first)
     if return_inverse:
-        r.append(inverse if ar.ndim <= 1 else _ops.reshape(inverse,
-                                                           ar.shape))
+        r.append(inverse if ar.ndim <= 1 else _ops.reshape(inverse, ar.shape))
     if return_counts:
         r.append(counts)
     return tuple(r)
@@ -679,14 +830,17 @@ def unique_all(x):
 
 def _as_array_like(v, like):
     from ._array import Array
+
     if isinstance(v, Array):
         return v
     from ._creation import asarray
+
     return asarray(v, sycl_queue=like.sycl_queue, usm_type=like.usm_type)
 
 
-def isin(element, test_elements, assume_unique=False, invert=False, *,
-         kind=None):
+def isin(
+    element, test_elements, assume_unique=False, invert=False, *, kind=None
+):
     """Whether each element is in ``test_elements`` (a sort of the tests
     and a binary search per element)."""
     element = _array(element, "isin")
@@ -698,17 +852,24 @@ def isin(element, test_elements, assume_unique=False, invert=False, *,
     e = _flat(_ops.astype(element, dt, copy=False))
     out = _empty(element.shape, _dtypes.bool_, element)
     if element.size:
-        call_kernel(K.k_member, kapi.Range(e.size), s, s.size, e,
-                    int(bool(invert)), _ops.reshape(out, (e.size,)))
+        call_kernel(
+            K.k_member,
+            kapi.Range(e.size),
+            s,
+            s.size,
+            e,
+            int(bool(invert)),
+            _ops.reshape(out, (e.size,)),
+        )
     return out
 
 
 def _concat1(a, b):
     out = _empty(a.size + b.size, np.result_type(a.dtype, b.dtype), a)
     if a.size:
-        out[:a.size] = _flat(a)
+        out[: a.size] = _flat(a)
     if b.size:
-        out[a.size:] = _flat(b)
+        out[a.size :] = _flat(b)
     return out
 
 

@@ -14,8 +14,19 @@ from . import _dtypes, _ops
 from . import _sort_kernels as K
 from . import kernel_api as kapi
 from ._kernel import call_kernel
-from ._sorting import (_array, _as_array_like, _blocks, _contig, _empty,
-                       _flat, _full, _norm_axis, _zeros, searchsorted, sort)
+from ._sorting import (
+    _array,
+    _as_array_like,
+    _blocks,
+    _contig,
+    _empty,
+    _flat,
+    _full,
+    _norm_axis,
+    _zeros,
+    searchsorted,
+    sort,
+)
 
 
 def _isnan(a):
@@ -26,6 +37,7 @@ def _float(a):
     if a.dtype.kind == "f":
         return a
     from ._ops import _float_for
+
     return _ops.astype(a, _float_for(a))
 
 
@@ -52,8 +64,11 @@ def _nan_extreme(a, axis, keepdims, is_max):
     if a.dtype.kind != "f":
         return f(a, axis=axis, keepdims=keepdims)
     nan = _isnan(a)
-    r = f(_ops.where(nan, -np.inf if is_max else np.inf, a), axis=axis,
-          keepdims=keepdims)
+    r = f(
+        _ops.where(nan, -np.inf if is_max else np.inf, a),
+        axis=axis,
+        keepdims=keepdims,
+    )
     allnan = _ops.all(nan, axis=axis, keepdims=keepdims)
     return _ops.where(allnan, np.nan, r)
 
@@ -68,8 +83,12 @@ def nanmin(a, axis=None, out=None, keepdims=False):
 
 
 def _nan_count(a, axis, keepdims):
-    return _ops.sum(_ops.logical_not(_isnan(a)), axis=axis,
-                    dtype=_dtypes.int64, keepdims=keepdims)
+    return _ops.sum(
+        _ops.logical_not(_isnan(a)),
+        axis=axis,
+        dtype=_dtypes.int64,
+        keepdims=keepdims,
+    )
 
 
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
@@ -88,8 +107,9 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     m = nanmean(a, axis=axis, keepdims=True)
     d = _ops.where(_isnan(a), 0, _ops.subtract(a, m))
     s = _ops.sum(_ops.multiply(d, d), axis=axis, keepdims=keepdims)
-    n = _ops.subtract(_ops.astype(_nan_count(a, axis, keepdims), s.dtype),
-                      ddof)
+    n = _ops.subtract(
+        _ops.astype(_nan_count(a, axis, keepdims), s.dtype), ddof
+    )
     return _ops.divide(s, _ops.where(_ops.less_equal(n, 0), np.nan, n))
 
 
@@ -99,32 +119,41 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
 
 def ptp(a, axis=None, out=None, keepdims=False):
     """max - min along axis."""
-    return _ops.subtract(_ops.max(a, axis=axis, keepdims=keepdims),
-                         _ops.min(a, axis=axis, keepdims=keepdims))
+    return _ops.subtract(
+        _ops.max(a, axis=axis, keepdims=keepdims),
+        _ops.min(a, axis=axis, keepdims=keepdims),
+    )
 
 
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     a = _array(a, "average")
     if weights is None:
         r = _ops.mean(a, axis=axis, keepdims=keepdims)
-        n = a.size if axis is None else int(np.prod(
-            [a.shape[i] for i in np.atleast_1d(axis)]))
+        n = (
+            a.size
+            if axis is None
+            else int(np.prod([a.shape[i] for i in np.atleast_1d(axis)]))
+        )
         if returned:
             return r, _full(r.shape, n, r.dtype, a)
         return r
     w = _as_array_like(weights, a)
     if w.shape != a.shape:
         if axis is None or w.ndim != 1:
-            raise TypeError("Axis must be specified when shapes of a and "
-                            "weights differ.")
+            raise TypeError(
+                "Axis must be specified when shapes of a and weights differ."
+            )
         ax = _norm_axis(axis, a.ndim)
         shape = [1] * a.ndim
         shape[ax] = w.shape[0]
         w = _ops.reshape(w, tuple(shape))
     a = _float(a)
     s = _ops.sum(_ops.multiply(a, w), axis=axis, keepdims=keepdims)
-    sw = _ops.sum(_ops.broadcast_to(_ops.astype(w, a.dtype), a.shape),
-                  axis=axis, keepdims=keepdims)
+    sw = _ops.sum(
+        _ops.broadcast_to(_ops.astype(w, a.dtype), a.shape),
+        axis=axis,
+        keepdims=keepdims,
+    )
     r = _ops.divide(s, sw)
     return (r, sw) if returned else r
 
@@ -134,8 +163,9 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 
 def _quantile(a, q, axis, keepdims, ignore_nan, name, method="linear"):
     if method != "linear":
-        raise NotImplementedError(f"{name}(method={method!r}): only "
-                                  "'linear' is supported")
+        raise NotImplementedError(
+            f"{name}(method={method!r}): only 'linear' is supported"
+        )
     a = _array(a, name)
     qs = np.asarray(q, dtype=np.float64)
     if np.any((qs < 0) | (qs > 1)) or np.any(np.isnan(qs)):
@@ -165,29 +195,37 @@ def _quantile(a, q, axis, keepdims, ignore_nan, name, method="linear"):
     last = _ops.subtract(cnt, 1)
     results = []
     for qv in qs.reshape(-1):
-        pos = _ops.multiply(_ops.astype(_ops.maximum(last, 0),
-                                        _dtypes.float64), float(qv))
+        pos = _ops.multiply(
+            _ops.astype(_ops.maximum(last, 0), _dtypes.float64), float(qv)
+        )
         lo = _ops.astype(pos, _dtypes.int64)
         hi = _ops.minimum(_ops.add(lo, 1), _ops.maximum(last, 0))
-        t = _ops.astype(_ops.subtract(pos, _ops.astype(lo, _dtypes.float64)),
-                        a.dtype)
+        t = _ops.astype(
+            _ops.subtract(pos, _ops.astype(lo, _dtypes.float64)), a.dtype
+        )
         vlo = _empty(rows, a.dtype, a)
         vhi = _empty(rows, a.dtype, a)
         call_kernel(K.k_pick_rows, kapi.Range(rows), flat, lo, length, vlo)
         call_kernel(K.k_pick_rows, kapi.Range(rows), flat, hi, length, vhi)
         d = _ops.subtract(vhi, vlo)
-        r = _ops.where(_ops.greater_equal(t, 0.5),
-                       _ops.subtract(vhi, _ops.multiply(d, _ops.subtract(
-                           1, t))),
-                       _ops.add(vlo, _ops.multiply(d, t)))
+        r = _ops.where(
+            _ops.greater_equal(t, 0.5),
+            _ops.subtract(vhi, _ops.multiply(d, _ops.subtract(1, t))),
+            _ops.add(vlo, _ops.multiply(d, t)),
+        )
         r = _ops.where(_ops.equal(vhi, vlo), vlo, r)
         if ignore_nan:
             r = _ops.where(_ops.less_equal(cnt, 0), np.nan, r)
         else:
             lastv = _empty(rows, a.dtype, a)
-            call_kernel(K.k_pick_rows, kapi.Range(rows), flat,
-                        _full(rows, length - 1, _dtypes.int64, a), length,
-                        lastv)
+            call_kernel(
+                K.k_pick_rows,
+                kapi.Range(rows),
+                flat,
+                _full(rows, length - 1, _dtypes.int64, a),
+                length,
+                lastv,
+            )
             r = _ops.where(_isnan(lastv), np.nan, r)
         r = _ops.reshape(r, red_shape)
         if keepdims:
@@ -199,49 +237,112 @@ def _quantile(a, q, axis, keepdims, ignore_nan, name, method="linear"):
     if qs.ndim == 0:
         return results[0]
     from ._creation import empty
-    out = empty(qs.shape + results[0].shape, dtype=results[0].dtype,
-                sycl_queue=a.sycl_queue, usm_type=a.usm_type)
+
+    out = empty(
+        qs.shape + results[0].shape,
+        dtype=results[0].dtype,
+        sycl_queue=a.sycl_queue,
+        usm_type=a.usm_type,
+    )
     for i, r in enumerate(results):
         out[np.unravel_index(i, qs.shape)] = r
     return out
 
 
-def quantile(a, q, axis=None, out=None, overwrite_input=False,
-             method="linear", keepdims=False, *, weights=None):
+def quantile(
+    a,
+    q,
+    axis=None,
+    out=None,
+    overwrite_input=False,
+    method="linear",
+    keepdims=False,
+    *,
+    weights=None,
+):
     return _quantile(a, q, axis, keepdims, False, "quantile", method)
 
 
-def nanquantile(a, q, axis=None, out=None, overwrite_input=False,
-                method="linear", keepdims=False, *, weights=None):
+def nanquantile(
+    a,
+    q,
+    axis=None,
+    out=None,
+    overwrite_input=False,
+    method="linear",
+    keepdims=False,
+    *,
+    weights=None,
+):
     return _quantile(a, q, axis, keepdims, True, "nanquantile", method)
 
 
-def percentile(a, q, axis=None, out=None, overwrite_input=False,
-               method="linear", keepdims=False, *, weights=None):
-    return _quantile(a, np.asarray(q, dtype=np.float64) / 100, axis,
-                     keepdims, False, "percentile", method)
+def percentile(
+    a,
+    q,
+    axis=None,
+    out=None,
+    overwrite_input=False,
+    method="linear",
+    keepdims=False,
+    *,
+    weights=None,
+):
+    return _quantile(
+        a,
+        np.asarray(q, dtype=np.float64) / 100,
+        axis,
+        keepdims,
+        False,
+        "percentile",
+        method,
+    )
 
 
-def nanpercentile(a, q, axis=None, out=None, overwrite_input=False,
-                  method="linear", keepdims=False, *, weights=None):
-    return _quantile(a, np.asarray(q, dtype=np.float64) / 100, axis,
-                     keepdims, True, "nanpercentile", method)
+def nanpercentile(
+    a,
+    q,
+    axis=None,
+    out=None,
+    overwrite_input=False,
+    method="linear",
+    keepdims=False,
+    *,
+    weights=None,
+):
+    return _quantile(
+        a,
+        np.asarray(q, dtype=np.float64) / 100,
+        axis,
+        keepdims,
+        True,
+        "nanpercentile",
+        method,
+    )
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     return _quantile(a, 0.5, axis, keepdims, False, "median")
 
 
-def nanmedian(a, axis=None, out=None, overwrite_input=False,
-              keepdims=False):
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     return _quantile(a, 0.5, axis, keepdims, True, "nanmedian")
 
 
 # --- covariance ------------------------------------------------------------------
 
 
-def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
-        aweights=None, *, dtype=None):
+def cov(
+    m,
+    y=None,
+    rowvar=True,
+    bias=False,
+    ddof=None,
+    fweights=None,
+    aweights=None,
+    *,
+    dtype=None,
+):
     if fweights is not None or aweights is not None:
         raise NotImplementedError("cov(fweights=, aweights=)")
     m = _float(_array(m, "cov"))
@@ -256,6 +357,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
         if not rowvar:
             y = _ops.transpose(y)
         from ._scans import _join
+
         m = _join([m, _ops.astype(y, m.dtype)], 0)
     if ddof is None:
         ddof = 0 if bias else 1
@@ -277,8 +379,9 @@ def corrcoef(x, y=None, rowvar=True, *, dtype=None):
     eye = _ops.astype(_as_array_like(np.eye(n), c), _dtypes.bool_)
     d = _ops.sum(_ops.where(eye, c, 0), axis=1)
     sd = _ops.sqrt(d)
-    r = _ops.divide(_ops.divide(c, _ops.expand_dims(sd, 1)),
-                    _ops.expand_dims(sd, 0))
+    r = _ops.divide(
+        _ops.divide(c, _ops.expand_dims(sd, 1)), _ops.expand_dims(sd, 0)
+    )
     return _ops.clip(r, -1, 1)
 
 
@@ -293,13 +396,26 @@ def _count_bins(idx, nbins, weights, like):
     out = _zeros(nbins, wdt, like)
     if n == 0 or nbins == 0:
         return out
-    nb = builtins.max(1, builtins.min(_blocks(n, like), 4 * 1024 * 1024 //
-                                      builtins.max(nbins, 1)))
+    nb = builtins.max(
+        1,
+        builtins.min(
+            _blocks(n, like), 4 * 1024 * 1024 // builtins.max(nbins, 1)
+        ),
+    )
     chunk = -(-n // nb)
     counts = _zeros(nb * nbins, wdt, like)
     w = weights if weights is not None else idx
-    call_kernel(K.k_bin_counts, kapi.NdRange((nb,), (1,)), idx, w, n, chunk,
-                nbins, int(weights is not None), counts)
+    call_kernel(
+        K.k_bin_counts,
+        kapi.NdRange((nb,), (1,)),
+        idx,
+        w,
+        n,
+        chunk,
+        nbins,
+        int(weights is not None),
+        counts,
+    )
     call_kernel(K.k_sum_rows, kapi.Range(nbins), counts, nb, nbins, out)
     return out
 
@@ -310,8 +426,10 @@ def bincount(x, weights=None, minlength=0):
     if x.ndim != 1:
         raise ValueError("object too deep for desired array")
     if x.dtype.kind not in "iub":
-        raise TypeError("Cannot cast array data from dtype('float64') to "
-                        "dtype('int64') according to the rule 'safe'")
+        raise TypeError(
+            "Cannot cast array data from dtype('float64') to "
+            "dtype('int64') according to the rule 'safe'"
+        )
     xi = _contig(_ops.astype(x, _dtypes.int64, copy=False))
     nbins = minlength
     if x.size:
@@ -320,9 +438,14 @@ def bincount(x, weights=None, minlength=0):
         nbins = builtins.max(minlength, int(_ops.max(xi)) + 1)
     w = None
     if weights is not None:
-        w = _contig(_ops.astype(_as_array_like(weights, x), _dtypes.float64
-                                if x.sycl_device.has_aspect_fp64 else
-                                _dtypes.float32))
+        w = _contig(
+            _ops.astype(
+                _as_array_like(weights, x),
+                _dtypes.float64
+                if x.sycl_device.has_aspect_fp64
+                else _dtypes.float32,
+            )
+        )
     return _count_bins(xi, nbins, w, x)
 
 
@@ -337,6 +460,7 @@ def _bin_index(x, edges):
 def _edges(a, bins, rng):
     """Bin edges as NumPy computes them (on the host, from the range)."""
     from ._array import Array
+
     if isinstance(bins, Array):
         return bins
     if not np.isscalar(bins):
@@ -344,17 +468,20 @@ def _edges(a, bins, rng):
     if rng is None:
         if a.size:
             lo, hi = _ops.min(a), _ops.max(a)
-            lo_h = np.asarray(lo._item() if hasattr(lo, "_item") else
-                              float(lo), dtype=a.dtype)
-            hi_h = np.asarray(hi._item() if hasattr(hi, "_item") else
-                              float(hi), dtype=a.dtype)
+            lo_h = np.asarray(
+                lo._item() if hasattr(lo, "_item") else float(lo),
+                dtype=a.dtype,
+            )
+            hi_h = np.asarray(
+                hi._item() if hasattr(hi, "_item") else float(hi),
+                dtype=a.dtype,
+            )
             sample = np.array([lo_h, hi_h], dtype=a.dtype)
         else:
             sample = np.zeros(0, dtype=a.dtype)
         e = np.histogram_bin_edges(sample, bins)
     else:
-        e = np.histogram_bin_edges(np.zeros(0, dtype=a.dtype), bins,
-                                   range=rng)
+        e = np.histogram_bin_edges(np.zeros(0, dtype=a.dtype), bins, range=rng)
     return _as_array_like(e, a)
 
 
@@ -370,14 +497,26 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
         w = _flat(_as_array_like(weights, a))
     if np.isscalar(bins) and e.size > 1:
         # equal bins: O(1) per value, as NumPy's own fast path
-        eh = np.histogram_bin_edges(np.zeros(0), bins, range) if range \
-            else None
-        lo, hi = (float(eh[0]), float(eh[-1])) if eh is not None else (
-            float(e[0]), float(e[e.size - 1]))
+        eh = (
+            np.histogram_bin_edges(np.zeros(0), bins, range) if range else None
+        )
+        lo, hi = (
+            (float(eh[0]), float(eh[-1]))
+            if eh is not None
+            else (float(e[0]), float(e[e.size - 1]))
+        )
         idx = _empty(x.size, _dtypes.int64, a)
         if x.size:
-            call_kernel(K.k_uniform_bin, kapi.Range(x.size), x, e,
-                        e.size - 1, lo, (e.size - 1) / (hi - lo), idx)
+            call_kernel(
+                K.k_uniform_bin,
+                kapi.Range(x.size),
+                x,
+                e,
+                e.size - 1,
+                lo,
+                (e.size - 1) / (hi - lo),
+                idx,
+            )
     else:
         idx = _bin_index(x, e)
     hist = _count_bins(idx, e.size - 1, w, a)
@@ -424,8 +563,9 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
         for d, e in enumerate(edges):
             shape = [1] * dims
             shape[d] = sizes[d]
-            hist = _ops.divide(hist, _ops.reshape(
-                _ops.subtract(e[1:], e[:-1]), tuple(shape)))
+            hist = _ops.divide(
+                hist, _ops.reshape(_ops.subtract(e[1:], e[:-1]), tuple(shape))
+            )
     return hist, edges
 
 
@@ -433,9 +573,15 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
     x = _array(x, "histogram2d")
     y = _as_array_like(y, x)
     from ._scans import _join
+
     dt = np.result_type(x.dtype, y.dtype)
-    s = _join([_ops.reshape(_ops.astype(x, dt), (x.size, 1)),
-               _ops.reshape(_ops.astype(y, dt), (y.size, 1))], 1)
+    s = _join(
+        [
+            _ops.reshape(_ops.astype(x, dt), (x.size, 1)),
+            _ops.reshape(_ops.astype(y, dt), (y.size, 1)),
+        ],
+        1,
+    )
     if not np.isscalar(bins) and len(bins) != 2:
         bins = [bins, bins]
     h, e = histogramdd(s, bins, range, density, weights)
@@ -467,8 +613,7 @@ def logsumexp(x, /, *, axis=None, dtype=None, keepdims=False, out=None):
     m = _ops.max(x, axis=axis, keepdims=True)
     finite = _ops.equal(_ops.subtract(m, m), 0)  # not inf or NaN
     m0 = _ops.where(finite, m, 0)
-    s = _ops.sum(_ops.exp(_ops.subtract(x, m0)), axis=axis,
-                 keepdims=keepdims)
+    s = _ops.sum(_ops.exp(_ops.subtract(x, m0)), axis=axis, keepdims=keepdims)
     if not keepdims:
         m0 = _ops.reshape(m0, s.shape)
     return _ops.add(_ops.log(s), m0)
@@ -481,12 +626,12 @@ def reduce_hypot(x, /, *, axis=None, dtype=None, keepdims=False, out=None):
     if dtype is not None:
         x = _ops.astype(x, dtype)
     m = _ops.max(_ops.absolute(x), axis=axis, keepdims=True)
-    ok = _ops.logical_and(_ops.greater(m, 0), _ops.equal(
-        _ops.subtract(m, m), 0))
+    ok = _ops.logical_and(
+        _ops.greater(m, 0), _ops.equal(_ops.subtract(m, m), 0)
+    )
     scale = _ops.where(ok, m, 1)
     y = _ops.divide(x, scale)
-    s = _ops.sqrt(_ops.sum(_ops.multiply(y, y), axis=axis,
-                           keepdims=keepdims))
+    s = _ops.sqrt(_ops.sum(_ops.multiply(y, y), axis=axis, keepdims=keepdims))
     if not keepdims:
         scale = _ops.reshape(scale, s.shape)
         m = _ops.reshape(m, s.shape)

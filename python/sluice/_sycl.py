@@ -12,14 +12,25 @@ import enum
 import time
 
 from . import _sluice as _ext
-from ._device import (Device, Queue, _coerce_device, _info, backend_type,
-                      device_type, get_devices)
-from ._errors import (DeviceNotFoundError, SyclContextCreationError,
-                      SyclDeviceCreationError)
+from ._device import (
+    Device,
+    Queue,
+    _coerce_device,
+    _info,
+    backend_type,
+    device_type,
+    get_devices,
+)
+from ._errors import (
+    DeviceNotFoundError,
+    SyclContextCreationError,
+    SyclDeviceCreationError,
+)
 
 
 class event_status_type(enum.Enum):
     """What ``SyclEvent.execution_status`` reports."""
+
     unknown_status = 0
     submitted = 1
     running = 2
@@ -59,8 +70,10 @@ class SyclPlatform:
 
     def __init__(self, arg=None):
         if arg is not None and not isinstance(arg, (str, Device)):
-            raise TypeError("SyclPlatform() takes a filter string or a "
-                            f"device, not {type(arg).__name__}")
+            raise TypeError(
+                "SyclPlatform() takes a filter string or a "
+                f"device, not {type(arg).__name__}"
+            )
         dev = _coerce_device(arg)
         self._backend, self._name = _platform_key(dev)
 
@@ -71,8 +84,11 @@ class SyclPlatform:
         return p
 
     def _devices(self):
-        return [d for d in get_devices()
-                if _platform_key(d) == (self._backend, self._name)]
+        return [
+            d
+            for d in get_devices()
+            if _platform_key(d) == (self._backend, self._name)
+        ]
 
     @property
     def name(self):
@@ -125,8 +141,10 @@ class SyclPlatform:
         return hash((self._backend, self._name))
 
     def __repr__(self):
-        return (f"<sluice.SyclPlatform [{self.name}, {self.vendor}, "
-                f"{self.version}]>")
+        return (
+            f"<sluice.SyclPlatform [{self.name}, {self.vendor}, "
+            f"{self.version}]>"
+        )
 
 
 def _device_type_of(value):
@@ -163,18 +181,22 @@ def _describe_platform(p, index, verbosity):
         return f"{p.name} {p.version}\n"
     devs = p.get_devices()
     head = "Platform" if index is None else f"Platform {index}"
-    lines = [f"{head} ::",
-             f"    Name        {p.name}",
-             f"    Version     {p.version}",
-             f"    Vendor      {p.vendor}",
-             f"    Backend     {p.backend.name}",
-             f"    Num Devices {len(devs)}"]
+    lines = [
+        f"{head} ::",
+        f"    Name        {p.name}",
+        f"    Version     {p.version}",
+        f"    Vendor      {p.vendor}",
+        f"    Backend     {p.backend.name}",
+        f"    Num Devices {len(devs)}",
+    ]
     if verbosity == 2:
         for i, d in enumerate(devs):
-            lines += [f"      # {i}",
-                      f"        Name            {d.name}",
-                      f"        Version         {d.driver_version}",
-                      f"        Filter string   {d.filter_string}"]
+            lines += [
+                f"      # {i}",
+                f"        Name            {d.name}",
+                f"        Version         {d.driver_version}",
+                f"        Filter string   {d.filter_string}",
+            ]
     return "\n".join(lines) + "\n"
 
 
@@ -187,8 +209,10 @@ def lsplatform(verbosity=0):
         raise TypeError("verbosity must be an int")
     if verbosity not in (0, 1, 2):
         raise ValueError(f"verbosity must be 0, 1 or 2, not {verbosity}")
-    out = [_describe_platform(p, i, verbosity)
-           for i, p in enumerate(get_platforms())]
+    out = [
+        _describe_platform(p, i, verbosity)
+        for i, p in enumerate(get_platforms())
+    ]
     print("".join(out), end="")
 
 
@@ -223,11 +247,14 @@ class SyclContext:
                     ) from None
                 if not items:
                     raise SyclContextCreationError(
-                        "a context needs at least one device")
+                        "a context needs at least one device"
+                    )
                 for d in items:
                     if not isinstance(d, Device):
-                        raise TypeError("SyclContext([...]) takes devices, "
-                                        f"not {type(d).__name__}")
+                        raise TypeError(
+                            "SyclContext([...]) takes devices, "
+                            f"not {type(d).__name__}"
+                        )
                 devs = [d.sycl_device for d in items]
         except (DeviceNotFoundError, SyclDeviceCreationError) as e:
             raise SyclContextCreationError(str(e)) from e
@@ -235,7 +262,8 @@ class SyclContext:
         if len(platforms) != 1:
             raise SyclContextCreationError(
                 "the devices of a context must belong to one platform, not "
-                + ", ".join(sorted(f"{b.name} ({n})" for b, n in platforms)))
+                + ", ".join(sorted(f"{b.name} ({n})" for b, n in platforms))
+            )
         handles = []
         for d in devs:
             if d._handle not in handles:
@@ -303,8 +331,10 @@ class SyclEvent:
             self._core = arg._core
             self._deps = arg._deps
         else:
-            raise TypeError("SyclEvent() takes nothing or a SyclEvent, not "
-                            f"{type(arg).__name__}")
+            raise TypeError(
+                "SyclEvent() takes nothing or a SyclEvent, not "
+                f"{type(arg).__name__}"
+            )
 
     @classmethod
     def _marker(cls, queue, deps=None):
@@ -370,8 +400,9 @@ def _event_list(events):
     out = list(events)
     for e in out:
         if not isinstance(e, SyclEvent):
-            raise TypeError("expected SyclEvent objects, not "
-                            f"{type(e).__name__}")
+            raise TypeError(
+                f"expected SyclEvent objects, not {type(e).__name__}"
+            )
     return out
 
 
@@ -393,11 +424,14 @@ class SyclTimer:
     ``time_scale`` (1: seconds).
     """
 
-    def __init__(self, host_timer=time.perf_counter, device_timer=None,
-                 time_scale=1):
+    def __init__(
+        self, host_timer=time.perf_counter, device_timer=None, time_scale=1
+    ):
         if device_timer not in (None, "queue_barrier"):
-            raise ValueError(f"unsupported device_timer {device_timer!r} "
-                             "(only 'queue_barrier')")
+            raise ValueError(
+                f"unsupported device_timer {device_timer!r} "
+                "(only 'queue_barrier')"
+            )
         self._host_timer = host_timer
         self._scale = time_scale
         self._queue = None
@@ -411,8 +445,9 @@ class SyclTimer:
 
     def __enter__(self):
         if self._queue is None:
-            raise ValueError("SyclTimer needs a queue: use `with "
-                             "timer(queue):`")
+            raise ValueError(
+                "SyclTimer needs a queue: use `with timer(queue):`"
+            )
         self._start_event = self._queue.submit_barrier()
         self._start = self._host_timer()
         return self
@@ -422,8 +457,9 @@ class SyclTimer:
         end_event.wait()
         self._host_end = self._host_timer()
         self._start_event.wait()
-        self._marks.append((self._start, self._host_end,
-                            self._start_event, end_event))
+        self._marks.append(
+            (self._start, self._host_end, self._start_event, end_event)
+        )
         return False
 
     @property
@@ -466,6 +502,7 @@ def select_device_with_aspects(required_aspects, excluded_aspects=()):
     that have every aspect of ``required_aspects`` and none of
     ``excluded_aspects`` (names such as "fp64", "gpu",
     "usm_shared_allocations"); SyclDeviceCreationError when none does."""
+
     def names(a):
         return [a] if isinstance(a, str) else list(a)
 
@@ -477,15 +514,19 @@ def select_device_with_aspects(required_aspects, excluded_aspects=()):
             raise AttributeError(f"unknown aspect {a!r}")
     best = None
     for d in get_devices():
-        if all(getattr(d, "has_aspect_" + a) for a in req) and \
-                not any(getattr(d, "has_aspect_" + a) for a in exc):
-            if best is None or \
-                    d.default_selector_score > best.default_selector_score:
+        if all(getattr(d, "has_aspect_" + a) for a in req) and not any(
+            getattr(d, "has_aspect_" + a) for a in exc
+        ):
+            if (
+                best is None
+                or d.default_selector_score > best.default_selector_score
+            ):
                 best = d
     if best is None:
         raise SyclDeviceCreationError(
             f"no device has the aspects {req}"
-            + (f" without {exc}" if exc else ""))
+            + (f" without {exc}" if exc else "")
+        )
     return best
 
 
@@ -500,7 +541,11 @@ def get_include():
     """The directory of Sluice's C API headers (sluice-c/Runtime.h) when
     the package is built from a source tree; None otherwise."""
     import os
+
     here = os.path.dirname(os.path.realpath(__file__))
     cand = os.path.normpath(os.path.join(here, "..", "..", "include"))
-    return cand if os.path.isfile(
-        os.path.join(cand, "sluice-c", "Runtime.h")) else None
+    return (
+        cand
+        if os.path.isfile(os.path.join(cand, "sluice-c", "Runtime.h"))
+        else None
+    )

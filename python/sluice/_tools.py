@@ -12,7 +12,9 @@ _BIN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin")
 def _run(name):
     path = os.path.join(_BIN, name)
     if not os.access(path, os.X_OK):
-        sys.stderr.write(f"{name}: this installation of sluice has no {path}\n")
+        sys.stderr.write(
+            f"{name}: this installation of sluice has no {path}\n"
+        )
         sys.exit(127)
     sys.stdout.flush()
     sys.stderr.flush()

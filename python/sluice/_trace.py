@@ -79,8 +79,9 @@ class Trace:
         function into it (passed again on every call)."""
         entry = self.captured.get(id(array))
         if entry is None:
-            t = _ir.ArrayT(array.dtype, array.shape, array._queue_id,
-                           array._usm_kind)
+            t = _ir.ArrayT(
+                array.dtype, array.shape, array._queue_id, array._usm_kind
+            )
             entry = (array, self.fb.arg(t, user_location()))
             self.captured[id(array)] = entry
         return entry[1]
@@ -90,7 +91,8 @@ def _concrete_error(what):
     return TracerError(
         f"{what} needs a concrete value, but inside @sluice.jit this is a "
         "traced value; use sluice.where() for data-dependent choices, or "
-        "mark the argument static (static_argnums / static_argnames)")
+        "mark the argument static (static_argnums / static_argnames)"
+    )
 
 
 class Tracer:
@@ -164,8 +166,10 @@ class Tracer:
             yield self[i]
 
     def __repr__(self):
-        return (f"Tracer(shape={self.shape}, dtype={self.dtype}, "
-                f"device={self.device}, usm_type={self.usm_type})")
+        return (
+            f"Tracer(shape={self.shape}, dtype={self.dtype}, "
+            f"device={self.device}, usm_type={self.usm_type})"
+        )
 
 
 class ScalarTracer:

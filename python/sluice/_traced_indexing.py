@@ -42,17 +42,22 @@ def traced_getitem(x, key):
                 shape.append(x.shape[axis])
                 axis += 1
         return _ops.reshape(x, tuple(shape))
-    offset, shape, strides = view_of(tuple(x.shape), _c_strides(x.shape), 0,
-                                     key)
+    offset, shape, strides = view_of(
+        tuple(x.shape), _c_strides(x.shape), 0, key
+    )
     return gather(x, _flat_positions(x, offset, shape, strides))
 
 
 def _whole_mask(x, key):
     """The mask when ``key`` is one boolean array of ``x``'s shape."""
     k = key[0] if isinstance(key, tuple) and len(key) == 1 else key
-    if hasattr(k, "dtype") and hasattr(k, "shape") and \
-            np.dtype(k.dtype) == np.bool_ and \
-            tuple(k.shape) == tuple(x.shape) and len(x.shape):
+    if (
+        hasattr(k, "dtype")
+        and hasattr(k, "shape")
+        and np.dtype(k.dtype) == np.bool_
+        and tuple(k.shape) == tuple(x.shape)
+        and len(x.shape)
+    ):
         return k
     return None
 
@@ -62,7 +67,8 @@ def _masked_error():
         "x[mask] inside @sluice.jit: its size depends on the data, so it "
         "can only be computed on elementwise and assigned back through the "
         "same mask (x[mask] += 1, x[mask] = x[mask] * 2); use "
-        "sluice.where(mask, a, b) otherwise")
+        "sluice.where(mask, a, b) otherwise"
+    )
 
 
 class MaskedSelection:
@@ -103,16 +109,31 @@ class MaskedSelection:
 
 
 def _masked_dunders():
-    names = {"add": "add", "sub": "subtract", "mul": "multiply",
-             "truediv": "divide", "floordiv": "floor_divide",
-             "mod": "remainder", "pow": "power"}
+    names = {
+        "add": "add",
+        "sub": "subtract",
+        "mul": "multiply",
+        "truediv": "divide",
+        "floordiv": "floor_divide",
+        "mod": "remainder",
+        "pow": "power",
+    }
     for short, name in names.items():
-        setattr(MaskedSelection, f"__{short}__",
-                lambda self, o, n=name: self._op(n, o))
-        setattr(MaskedSelection, f"__r{short}__",
-                lambda self, o, n=name: self._op(n, o, True))
-        setattr(MaskedSelection, f"__i{short}__",
-                lambda self, o, n=name: self._op(n, o))
+        setattr(
+            MaskedSelection,
+            f"__{short}__",
+            lambda self, o, n=name: self._op(n, o),
+        )
+        setattr(
+            MaskedSelection,
+            f"__r{short}__",
+            lambda self, o, n=name: self._op(n, o, True),
+        )
+        setattr(
+            MaskedSelection,
+            f"__i{short}__",
+            lambda self, o, n=name: self._op(n, o),
+        )
     MaskedSelection.__neg__ = lambda self: self._op("negative")
     MaskedSelection.__abs__ = lambda self: self._op("absolute")
 
@@ -123,8 +144,9 @@ _masked_dunders()
 def _idt(x):
     """The dtype of x's flat positions: int32 while they fit (half the
     traffic of int64 index arrays), else int64."""
-    return np.int32 if int(np.prod(x.shape, dtype=np.int64)) < 2**31 \
-        else np.int64
+    return (
+        np.int32 if int(np.prod(x.shape, dtype=np.int64)) < 2**31 else np.int64
+    )
 
 
 def _c_strides(shape):
@@ -138,8 +160,7 @@ def _c_strides(shape):
 
 def _axis_term(x, n, stride, axis, ndim):
     """``arange(n) * stride`` along ``axis`` of an ``ndim``-d shape."""
-    a = arange(n, dtype=_idt(x), sycl_queue=x.sycl_queue,
-               usm_type=x.usm_type)
+    a = arange(n, dtype=_idt(x), sycl_queue=x.sycl_queue, usm_type=x.usm_type)
     if stride != 1:
         a = _ops.multiply(a, stride)
     shape = [1] * ndim
@@ -157,8 +178,13 @@ def _flat_positions(x, offset, shape, strides):
         t = _axis_term(x, n, st, axis, nd)
         pos = t if pos is None else _ops.add(pos, t)
     if pos is None:
-        return full(tuple(shape), offset, dtype=_idt(x),
-                    sycl_queue=x.sycl_queue, usm_type=x.usm_type)
+        return full(
+            tuple(shape),
+            offset,
+            dtype=_idt(x),
+            sycl_queue=x.sycl_queue,
+            usm_type=x.usm_type,
+        )
     if offset:
         pos = _ops.add(pos, offset)
     if tuple(pos.shape) != tuple(shape):
@@ -174,13 +200,26 @@ def gather(x, positions):
     def emit(fb, vals):
         src, idx = vals
         rt = src.type.with_(shape=idx.type.shape)
-        return [fb.op(f"usm.gather {src.name}[{idx.name}] : "
-                      f"{src.type.text()}, {idx.type.text()} -> "
-                      f"{rt.text()}", rt)]
+        return [
+            fb.op(
+                f"usm.gather {src.name}[{idx.name}] : "
+                f"{src.type.text()}, {idx.type.text()} -> "
+                f"{rt.text()}",
+                rt,
+            )
+        ]
 
-    return _dispatch._single(_dispatch._execute(
-        ("gather",), [o, p], [None, None], emit, [tuple(p.shape)], qid,
-        o.usm))
+    return _dispatch._single(
+        _dispatch._execute(
+            ("gather",),
+            [o, p],
+            [None, None],
+            emit,
+            [tuple(p.shape)],
+            qid,
+            o.usm,
+        )
+    )
 
 
 def _traced_advanced_getitem(x, key):
@@ -189,13 +228,16 @@ def _traced_advanced_getitem(x, key):
     keys = key if isinstance(key, tuple) else (key,)
     conv = []
     for k in keys:
-        if isinstance(k, (bool, np.bool_)) or (
-                hasattr(k, "dtype") and np.dtype(k.dtype) == np.bool_) or (
-                isinstance(k, list) and np.asarray(k).dtype == np.bool_):
+        if (
+            isinstance(k, (bool, np.bool_))
+            or (hasattr(k, "dtype") and np.dtype(k.dtype) == np.bool_)
+            or (isinstance(k, list) and np.asarray(k).dtype == np.bool_)
+        ):
             raise TracerError(
                 "boolean mask indexing inside @sluice.jit: the result's size "
                 "depends on the data; use sluice.where(mask, a, b), or "
-                "assign through the mask (x[mask] = value)")
+                "assign through the mask (x[mask] = value)"
+            )
         if isinstance(k, list):
             k = np.asarray(k)
         conv.append(k)
@@ -203,16 +245,18 @@ def _traced_advanced_getitem(x, key):
     ndim = x.ndim
     used = sum(1 for k in conv if k is not None and k is not Ellipsis)
     if used > ndim:
-        raise IndexError(f"too many indices for array: array is "
-                         f"{ndim}-dimensional, but {used} were indexed")
+        raise IndexError(
+            f"too many indices for array: array is "
+            f"{ndim}-dimensional, but {used} were indexed"
+        )
     if Ellipsis in [k for k in conv if not hasattr(k, "shape")]:
         i = [j for j, k in enumerate(conv) if k is Ellipsis][0]
-        conv = conv[:i] + [slice(None)] * (ndim - used) + conv[i + 1:]
+        conv = conv[:i] + [slice(None)] * (ndim - used) + conv[i + 1 :]
     else:
         conv = conv + [slice(None)] * (ndim - used)
     strides = _c_strides(x.shape)
-    adv = []        # (key position, axis size, stride, index array)
-    basic = []      # (out size, stride) of slices and None, in order
+    adv = []  # (key position, axis size, stride, index array)
+    basic = []  # (out size, stride) of slices and None, in order
     first_adv_out = None
     offset = 0
     axis = 0
@@ -229,36 +273,51 @@ def _traced_advanced_getitem(x, key):
             continue
         if isinstance(k, Tracer) or hasattr(k, "shape"):
             if np.dtype(k.dtype).kind not in "iu":
-                raise IndexError("arrays used as indices must be of integer "
-                                 "(or boolean) type")
-            if isinstance(k, np.ndarray) and k.size and (
-                    (k < -n).any() or (k >= n).any()):
+                raise IndexError(
+                    "arrays used as indices must be of integer "
+                    "(or boolean) type"
+                )
+            if (
+                isinstance(k, np.ndarray)
+                and k.size
+                and ((k < -n).any() or (k >= n).any())
+            ):
                 v = int(k[(k < -n) | (k >= n)].reshape(-1)[0])
-                raise IndexError(f"index {v} is out of bounds for axis "
-                                 f"{axis - 1} with size {n}")
+                raise IndexError(
+                    f"index {v} is out of bounds for axis "
+                    f"{axis - 1} with size {n}"
+                )
         else:
             k = operator.index(k)
             if not -n <= k < n:
-                raise IndexError(f"index {k} is out of bounds for axis "
-                                 f"{axis - 1} with size {n}")
+                raise IndexError(
+                    f"index {k} is out of bounds for axis "
+                    f"{axis - 1} with size {n}"
+                )
         if first_adv_out is None:
             first_adv_out = len(basic)
         adv.append((pos, n, st, k))
-    shapes = [tuple(np.shape(k)) if not isinstance(k, Tracer) else
-              tuple(k.shape) for _, _, _, k in adv]
+    shapes = [
+        tuple(np.shape(k)) if not isinstance(k, Tracer) else tuple(k.shape)
+        for _, _, _, k in adv
+    ]
     try:
         bshape = tuple(np.broadcast_shapes(*shapes))
     except ValueError:
-        raise IndexError("shape mismatch: indexing arrays could not be "
-                         "broadcast together with shapes "
-                         + " ".join(str(s) for s in shapes)) from None
+        raise IndexError(
+            "shape mismatch: indexing arrays could not be "
+            "broadcast together with shapes "
+            + " ".join(str(s) for s in shapes)
+        ) from None
     positions = [p for p, _, _, _ in adv]
-    adjacent = positions == list(range(positions[0],
-                                       positions[0] + len(positions)))
+    adjacent = positions == list(
+        range(positions[0], positions[0] + len(positions))
+    )
     at = first_adv_out if adjacent else 0
     nb = len(bshape)
-    out_shape = ([d for d, _ in basic[:at]] + list(bshape)
-                 + [d for d, _ in basic[at:]])
+    out_shape = (
+        [d for d, _ in basic[:at]] + list(bshape) + [d for d, _ in basic[at:]]
+    )
     nd = len(out_shape)
     total = None
     for i, (d, st) in enumerate(basic):
@@ -271,22 +330,33 @@ def _traced_advanced_getitem(x, key):
         if isinstance(k, int):
             offset += (k % n) * st
             continue
-        k = _ops.astype(k, np.int64) if not isinstance(k, np.ndarray) \
+        k = (
+            _ops.astype(k, np.int64)
+            if not isinstance(k, np.ndarray)
             else np.where(k < 0, k + n, k).astype(_idt(x))
+        )
         if not isinstance(k, np.ndarray):
             k = _ops.where(_ops.less(k, 0), _ops.add(k, n), k)
         if st != 1:
             k = k * st if isinstance(k, np.ndarray) else _ops.multiply(k, st)
-        shape = [1] * at + list((1,) * (nb - len(np.shape(k)))
-                                + tuple(np.shape(k))) + [1] * (nd - at - nb)
+        shape = (
+            [1] * at
+            + list((1,) * (nb - len(np.shape(k))) + tuple(np.shape(k)))
+            + [1] * (nd - at - nb)
+        )
         if isinstance(k, np.ndarray):
             k = _const(x, k.reshape(shape).astype(_idt(x)))
         else:
             k = _ops.reshape(k, tuple(shape))
         total = k if total is None else _ops.add(total, k)
     if total is None:
-        total = full(tuple(out_shape), offset, dtype=_idt(x),
-                     sycl_queue=x.sycl_queue, usm_type=x.usm_type)
+        total = full(
+            tuple(out_shape),
+            offset,
+            dtype=_idt(x),
+            sycl_queue=x.sycl_queue,
+            usm_type=x.usm_type,
+        )
     else:
         if offset:
             total = _ops.add(total, offset)
@@ -296,8 +366,13 @@ def _traced_advanced_getitem(x, key):
 
 
 def _traced_zero(x, dtype=None):
-    return full((), 0, dtype=dtype or _idt(x), sycl_queue=x.sycl_queue,
-                usm_type=x.usm_type)
+    return full(
+        (),
+        0,
+        dtype=dtype or _idt(x),
+        sycl_queue=x.sycl_queue,
+        usm_type=x.usm_type,
+    )
 
 
 def _const(x, arr):
@@ -305,8 +380,13 @@ def _const(x, arr):
     (integers; booleans through their int values)."""
     if arr.dtype == np.bool_:
         return _ops.not_equal(_const(x, arr.astype(_idt(x))), 0)
-    zero = full(arr.shape, 0, dtype=arr.dtype, sycl_queue=x.sycl_queue,
-                usm_type=x.usm_type)
+    zero = full(
+        arr.shape,
+        0,
+        dtype=arr.dtype,
+        sycl_queue=x.sycl_queue,
+        usm_type=x.usm_type,
+    )
     return _ops.add(zero, arr)
 
 
@@ -332,11 +412,18 @@ def traced_setitem(x, key, value):
                 raise TracerError(
                     "x[mask] = array inside @sluice.jit: the number of "
                     "selected elements depends on the data; assign a scalar "
-                    "or use sluice.where(mask, values, x)")
-            v = value if not hasattr(value, "shape") or not value.shape \
+                    "or use sluice.where(mask, values, x)"
+                )
+            v = (
+                value
+                if not hasattr(value, "shape") or not value.shape
                 else _ops.reshape(value, ())
-            new = _ops.where(mask, _ops.astype(v, x.dtype)
-                             if isinstance(v, Tracer) else v, x)
+            )
+            new = _ops.where(
+                mask,
+                _ops.astype(v, x.dtype) if isinstance(v, Tracer) else v,
+                x,
+            )
             if new.dtype != x.dtype:
                 new = _ops.astype(new, x.dtype)
             x._v = new._v
@@ -344,14 +431,15 @@ def traced_setitem(x, key, value):
         raise TracerError(
             "assignment through integer index arrays inside @sluice.jit is "
             "not supported yet (eagerly it is); assign through slices or a "
-            "boolean mask of the array's shape")
+            "boolean mask of the array's shape"
+        )
     k = _expand(key, x.ndim)
     nd = x.ndim
     # The region's shape (as x[key] has it) and, per axis of x, which
     # coordinates it covers and where they come from.
     rshape = []
-    conds = []      # per axis of x: (axis, bool array of n) or None
-    sources = []    # (axis of x, coordinate array of n, axis in rshape)
+    conds = []  # per axis of x: (axis, bool array of n) or None
+    sources = []  # (axis of x, coordinate array of n, axis in rshape)
     axis = 0
     for part in k:
         if part is None:
@@ -365,14 +453,16 @@ def traced_setitem(x, key, value):
             t = c - start
             inside = (t % step == 0) & (t // step >= 0) & (t // step < length)
             conds.append((axis, inside))
-            sources.append((axis, np.clip(t // step, 0, max(length - 1, 0)),
-                            len(rshape)))
+            sources.append(
+                (axis, np.clip(t // step, 0, max(length - 1, 0)), len(rshape))
+            )
             rshape.append(length)
         else:
             i = operator.index(part)
             if not -n <= i < n:
-                raise IndexError(f"index {i} is out of bounds for axis "
-                                 f"{axis} with size {n}")
+                raise IndexError(
+                    f"index {i} is out of bounds for axis {axis} with size {n}"
+                )
             conds.append((axis, c == i % n))
         axis += 1
     if isinstance(value, Tracer) or hasattr(value, "shape"):
@@ -380,18 +470,20 @@ def traced_setitem(x, key, value):
     else:
         vshape = ()
     try:
-        ok = tuple(np.broadcast_shapes(vshape, tuple(rshape))) == \
-            tuple(rshape)
+        ok = tuple(np.broadcast_shapes(vshape, tuple(rshape))) == tuple(rshape)
     except ValueError:
         ok = False
     if not ok:
-        raise ValueError(f"could not broadcast input array from shape "
-                         f"{vshape} into shape {tuple(rshape)}")
+        raise ValueError(
+            f"could not broadcast input array from shape "
+            f"{vshape} into shape {tuple(rshape)}"
+        )
     if int(np.prod(rshape, dtype=np.int64)) == 0:
         return
     full_cover = all(c.all() for _, c in conds)
-    if not isinstance(value, (Tracer, np.ndarray)) and \
-            not hasattr(value, "shape"):
+    if not isinstance(value, (Tracer, np.ndarray)) and not hasattr(
+        value, "shape"
+    ):
         v = np.asarray(value).astype(x.dtype)[()]
         vsrc = None
     else:
@@ -407,12 +499,18 @@ def traced_setitem(x, key, value):
                 continue
             shape = [1] * nd
             shape[ax] = x.shape[ax]
-            term = _const(x, (coords * rstr[rax]).reshape(shape).astype(
-                _idt(x)))
+            term = _const(
+                x, (coords * rstr[rax]).reshape(shape).astype(_idt(x))
+            )
             idx = term if idx is None else _ops.add(idx, term)
         if idx is None:
-            idx = full(tuple(x.shape), 0, dtype=_idt(x),
-                       sycl_queue=x.sycl_queue, usm_type=x.usm_type)
+            idx = full(
+                tuple(x.shape),
+                0,
+                dtype=_idt(x),
+                sycl_queue=x.sycl_queue,
+                usm_type=x.usm_type,
+            )
         if tuple(idx.shape) != tuple(x.shape):
             idx = _ops.broadcast_to(idx, tuple(x.shape))
         v = gather(vsrc, idx)

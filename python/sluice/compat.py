@@ -31,6 +31,7 @@ def install_aliases(*, dpnp=False, force=False):
     dpnp) is already imported, unless ``force`` replaces it. Returns the
     names registered."""
     import importlib
+
     names = dict(ALIASES)
     if dpnp:
         names.update(DPNP_ALIASES)
@@ -40,7 +41,8 @@ def install_aliases(*, dpnp=False, force=False):
             if present is not None and present.__name__ != target:
                 raise ImportError(
                     f"the module {alias!r} is imported already (not "
-                    "Sluice's): pass force=True to replace it")
+                    "Sluice's): pass force=True to replace it"
+                )
     for alias, target in names.items():
         sys.modules[alias] = importlib.import_module(target)
     return sorted(names)

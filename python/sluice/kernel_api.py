@@ -27,9 +27,19 @@ import enum
 import numpy as np
 
 __all__ = [
-    "AddressSpace", "AtomicRef", "Group", "Item", "LocalAccessor",
-    "MemoryOrder", "MemoryScope", "NdItem", "NdRange", "PrivateArray",
-    "Range", "atomic_fence", "group_barrier",
+    "AddressSpace",
+    "AtomicRef",
+    "Group",
+    "Item",
+    "LocalAccessor",
+    "MemoryOrder",
+    "MemoryScope",
+    "NdItem",
+    "NdRange",
+    "PrivateArray",
+    "Range",
+    "atomic_fence",
+    "group_barrier",
 ]
 
 
@@ -37,14 +47,15 @@ def _sizes(what, values):
     if len(values) == 1 and isinstance(values[0], (tuple, list)):
         values = tuple(values[0])
     if not 1 <= len(values) <= 3:
-        raise ValueError(f"{what} has 1, 2 or 3 dimensions, not "
-                         f"{len(values)}")
+        raise ValueError(f"{what} has 1, 2 or 3 dimensions, not {len(values)}")
     out = []
     for v in values:
         if isinstance(v, (bool, np.bool_)) or not isinstance(
-                v, (int, np.integer)):
-            raise TypeError(f"{what} sizes must be integers, not "
-                            f"{type(v).__name__}")
+            v, (int, np.integer)
+        ):
+            raise TypeError(
+                f"{what} sizes must be integers, not {type(v).__name__}"
+            )
         if v < 0:
             raise ValueError(f"{what} sizes must not be negative: {v}")
         out.append(int(v))
@@ -81,21 +92,39 @@ class NdRange:
     number of dimensions; each global size a multiple of the local one)."""
 
     def __init__(self, global_size, local_size):
-        g = global_size if isinstance(global_size, Range) else Range(
-            *(global_size if isinstance(global_size, (tuple, list))
-              else (global_size,)))
-        lo = local_size if isinstance(local_size, Range) else Range(
-            *(local_size if isinstance(local_size, (tuple, list))
-              else (local_size,)))
+        g = (
+            global_size
+            if isinstance(global_size, Range)
+            else Range(
+                *(
+                    global_size
+                    if isinstance(global_size, (tuple, list))
+                    else (global_size,)
+                )
+            )
+        )
+        lo = (
+            local_size
+            if isinstance(local_size, Range)
+            else Range(
+                *(
+                    local_size
+                    if isinstance(local_size, (tuple, list))
+                    else (local_size,)
+                )
+            )
+        )
         if len(g) != len(lo):
             raise ValueError(
                 f"NdRange: the global range {tuple(g)} and the local range "
-                f"{tuple(lo)} have different numbers of dimensions")
+                f"{tuple(lo)} have different numbers of dimensions"
+            )
         for d, (gs, ls) in enumerate(zip(g, lo)):
             if ls == 0 or gs % ls:
                 raise ValueError(
                     f"NdRange: global size {gs} of dimension {d} is not a "
-                    f"multiple of the local size {ls}")
+                    f"multiple of the local size {ls}"
+                )
         self._global = g
         self._local = lo
 
@@ -118,19 +147,25 @@ class NdRange:
         return len(self._global)
 
     def __eq__(self, other):
-        return (isinstance(other, NdRange) and self._global == other._global
-                and self._local == other._local)
+        return (
+            isinstance(other, NdRange)
+            and self._global == other._global
+            and self._local == other._local
+        )
 
     def __hash__(self):
         return hash((tuple(self._global), tuple(self._local)))
 
     def __repr__(self):
-        return (f"NdRange(global_size={tuple(self._global)}, "
-                f"local_size={tuple(self._local)})")
+        return (
+            f"NdRange(global_size={tuple(self._global)}, "
+            f"local_size={tuple(self._local)})"
+        )
 
 
 class MemoryOrder(enum.IntEnum):
     """Memory orders of atomic operations and fences (SYCL's)."""
+
     RELAXED = 0
     ACQUIRE = 2
     RELEASE = 3
@@ -140,6 +175,7 @@ class MemoryOrder(enum.IntEnum):
 
 class MemoryScope(enum.IntEnum):
     """The work-items an atomic operation or fence orders memory for."""
+
     WORK_ITEM = 0
     SUB_GROUP = 1
     WORK_GROUP = 2
@@ -149,6 +185,7 @@ class MemoryScope(enum.IntEnum):
 
 class AddressSpace(enum.IntEnum):
     """Where the memory of an atomic reference lives."""
+
     PRIVATE = 0
     GLOBAL = 1
     CONSTANT = 2
@@ -166,9 +203,12 @@ class LocalAccessor:
             shape = (int(shape),)
         shape = tuple(int(s) for s in shape)
         if not 1 <= len(shape) <= 3 or any(s <= 0 for s in shape):
-            raise ValueError("LocalAccessor: shape must have 1 to 3 positive "
-                             f"sizes, not {shape}")
+            raise ValueError(
+                "LocalAccessor: shape must have 1 to 3 positive "
+                f"sizes, not {shape}"
+            )
         from . import _dtypes
+
         self.shape = shape
         self.dtype = _dtypes.to_dtype(dtype)
         self.ndim = len(shape)
@@ -178,8 +218,9 @@ class LocalAccessor:
 
 
 def _only_in_kernels(name):
-    raise RuntimeError(f"kernel_api.{name} can only be used inside a "
-                       "@sluice.kernel function")
+    raise RuntimeError(
+        f"kernel_api.{name} can only be used inside a @sluice.kernel function"
+    )
 
 
 class _KernelOnly:

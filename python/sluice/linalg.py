@@ -29,16 +29,54 @@ import numpy as np
 
 from . import _dtypes, _ops, _trace
 from ._errors import TracerError
-from ._products import (_arrays, _finish, _from_numpy, _host_view,
-                        _on_host, _traced, matmul, matrix_power, outer,
-                        tensordot, vecdot)
+from ._products import (
+    _arrays,
+    _finish,
+    _from_numpy,
+    _host_view,
+    _on_host,
+    _traced,
+    matmul,
+    matrix_power,
+    outer,
+    tensordot,
+    vecdot,
+)
 
-__all__ = ["LinAlgError", "cholesky", "cond", "cross", "det", "diagonal",
-           "eig", "eigh", "eigvals", "eigvalsh", "inv", "lstsq",
-           "matmul", "matrix_norm", "matrix_power", "matrix_rank",
-           "matrix_transpose", "multi_dot", "norm", "outer", "pinv", "qr",
-           "slogdet", "solve", "svd", "svdvals", "tensordot", "tensorinv",
-           "tensorsolve", "trace", "vecdot", "vector_norm"]
+__all__ = [
+    "LinAlgError",
+    "cholesky",
+    "cond",
+    "cross",
+    "det",
+    "diagonal",
+    "eig",
+    "eigh",
+    "eigvals",
+    "eigvalsh",
+    "inv",
+    "lstsq",
+    "matmul",
+    "matrix_norm",
+    "matrix_power",
+    "matrix_rank",
+    "matrix_transpose",
+    "multi_dot",
+    "norm",
+    "outer",
+    "pinv",
+    "qr",
+    "slogdet",
+    "solve",
+    "svd",
+    "svdvals",
+    "tensordot",
+    "tensorinv",
+    "tensorsolve",
+    "trace",
+    "vecdot",
+    "vector_norm",
+]
 
 
 class LinAlgError(np.linalg.LinAlgError):
@@ -52,29 +90,34 @@ def matrix_transpose(x, /):
 
 # --- LAPACK on the host device ---------------------------------------------------
 
+
 def _lapack(name, fn, *xs, n_arrays=None):
     """Runs NumPy's ``fn`` (LAPACK) on the arrays' data when they live on
     the host device; the results become arrays on the same queue."""
     if _traced(*xs):
         raise TracerError(
             f"sluice.linalg.{name} cannot be traced: it calls LAPACK on the "
-            "host device; call it outside @sluice.jit")
+            "host device; call it outside @sluice.jit"
+        )
     arrs, qid, kind = _arrays(*xs[:n_arrays] if n_arrays else xs)
     if not _on_host(qid):
         from ._device import _queue_from_id
+
         dev = _queue_from_id(qid).sycl_device.filter_string
         raise NotImplementedError(
             f"sluice.linalg.{name} is not available on {dev} yet (LAPACK "
             "serves the host device; no generated kernel for this device). "
             "Nothing is copied implicitly: migrate the operands with "
-            "x.to_device('host') and move the result back")
+            "x.to_device('host') and move the result back"
+        )
     views = [_host_view(a) for a in arrs]
     if n_arrays:
         views += list(xs[n_arrays:])
-    for v in views[:len(arrs)]:
+    for v in views[: len(arrs)]:
         if v.dtype.kind not in "biuf":
-            raise TypeError(f"sluice.linalg.{name}: unsupported dtype "
-                            f"{v.dtype}")
+            raise TypeError(
+                f"sluice.linalg.{name}: unsupported dtype {v.dtype}"
+            )
     try:
         with np.errstate(all="ignore"):
             r = fn(*views)
@@ -89,7 +132,8 @@ def _lapack(name, fn, *xs, n_arrays=None):
             else:
                 raise TypeError(
                     f"sluice.linalg.{name}: the result is complex, and "
-                    "sluice arrays have no complex dtype yet")
+                    "sluice arrays have no complex dtype yet"
+                )
         return _from_numpy(v, qid, kind)
 
     if isinstance(r, tuple):
@@ -137,16 +181,19 @@ def solve(x1, x2, /):
 def lstsq(a, b, rcond=None):
     """The least-squares solution of ``a @ x = b`` (NumPy's result tuple:
     solution, residuals, rank, singular values)."""
-    return _lapack("lstsq", lambda x, y: np.linalg.lstsq(x, y, rcond=rcond),
-                   a, b)
+    return _lapack(
+        "lstsq", lambda x, y: np.linalg.lstsq(x, y, rcond=rcond), a, b
+    )
 
 
 def cholesky(x, /, *, upper=False):
     """The Cholesky factor; not positive definite input raises
     LinAlgError."""
+
     def f(a):
         r = np.linalg.cholesky(a)
         return np.swapaxes(r, -1, -2).copy() if upper else r
+
     return _lapack("cholesky", f, x)
 
 
@@ -157,15 +204,21 @@ def qr(x, /, mode="reduced"):
 
 def svd(x, /, full_matrices=True, compute_uv=True, hermitian=False):
     """The singular value decomposition (U, S, Vh)."""
-    return _lapack("svd", lambda a: np.linalg.svd(
-        a, full_matrices=full_matrices, compute_uv=compute_uv,
-        hermitian=hermitian), x)
+    return _lapack(
+        "svd",
+        lambda a: np.linalg.svd(
+            a,
+            full_matrices=full_matrices,
+            compute_uv=compute_uv,
+            hermitian=hermitian,
+        ),
+        x,
+    )
 
 
 def svdvals(x, /):
     """The singular values, largest first."""
-    return _lapack("svdvals", lambda a: np.linalg.svd(a, compute_uv=False),
-                   x)
+    return _lapack("svdvals", lambda a: np.linalg.svd(a, compute_uv=False), x)
 
 
 def eig(x, /):
@@ -186,8 +239,7 @@ def eigh(x, /, UPLO="L"):
 
 def eigvalsh(x, /, UPLO="L"):
     """Eigenvalues (ascending) of symmetric matrices."""
-    return _lapack("eigvalsh", lambda a: np.linalg.eigvalsh(a, UPLO=UPLO),
-                   x)
+    return _lapack("eigvalsh", lambda a: np.linalg.eigvalsh(a, UPLO=UPLO), x)
 
 
 def matrix_rank(x, /, tol=None, hermitian=False, *, rtol=None):
@@ -197,8 +249,9 @@ def matrix_rank(x, /, tol=None, hermitian=False, *, rtol=None):
         kw["rtol"] = rtol
     if tol is not None:
         kw["tol"] = tol
-    return _lapack("matrix_rank", lambda a: np.asarray(
-        np.linalg.matrix_rank(a, **kw)), x)
+    return _lapack(
+        "matrix_rank", lambda a: np.asarray(np.linalg.matrix_rank(a, **kw)), x
+    )
 
 
 def cond(x, p=None):
@@ -208,17 +261,29 @@ def cond(x, p=None):
 
 def tensorinv(a, ind=2):
     """The inverse of a tensor with respect to ``tensordot(., ., ind)``."""
-    return _lapack("tensorinv", lambda x, i: np.linalg.tensorinv(x, ind=i),
-                   a, ind, n_arrays=1)
+    return _lapack(
+        "tensorinv",
+        lambda x, i: np.linalg.tensorinv(x, ind=i),
+        a,
+        ind,
+        n_arrays=1,
+    )
 
 
 def tensorsolve(a, b, axes=None):
     """The solution x of ``tensordot(a, x, b.ndim) = b``."""
-    return _lapack("tensorsolve", lambda x, y, ax: np.linalg.tensorsolve(
-        x, y, axes=ax), a, b, axes, n_arrays=2)
+    return _lapack(
+        "tensorsolve",
+        lambda x, y, ax: np.linalg.tensorsolve(x, y, axes=ax),
+        a,
+        b,
+        axes,
+        n_arrays=2,
+    )
 
 
 # --- on every device ---------------------------------------------------------------
+
 
 def diagonal(x, /, *, offset=0, axis1=-2, axis2=-1):
     """The diagonal (offset ``offset``) of the matrices in ``axis1`` and
@@ -232,8 +297,9 @@ def diagonal(x, /, *, offset=0, axis1=-2, axis2=-1):
         raise ValueError("axis1 and axis2 cannot be the same")
     n1, n2 = x.shape[a1], x.shape[a2]
     k = operator.index(offset)
-    length = builtins.max(0, builtins.min(n1, n2 - k) if k >= 0
-                          else builtins.min(n1 + k, n2))
+    length = builtins.max(
+        0, builtins.min(n1, n2 - k) if k >= 0 else builtins.min(n1 + k, n2)
+    )
     rest = [i for i in range(nd) if i not in (a1, a2)]
     if not _traced(x):
         s = x._strides
@@ -253,8 +319,9 @@ def diagonal(x, /, *, offset=0, axis1=-2, axis2=-1):
         sel[r, c, d] = True
     from ._creation import asarray
     from ._device import _queue_from_id
+
     mask = asarray(sel, sycl_queue=_queue_from_id(qid))
-    xe = _ops.expand_dims(xt, -1)                           # (..., n1, n2, 1)
+    xe = _ops.expand_dims(xt, -1)  # (..., n1, n2, 1)
     zero = False if x.dtype.kind == "b" else 0
     picked = _ops.where(mask, xe, zero)
     if x.dtype.kind == "b":
@@ -277,10 +344,13 @@ def cross(x1, x2, /, *, axis=-1):
     broadcast)."""
     (a, b), qid, kind = _arrays(x1, x2)
     if a.shape[axis] != 3 or b.shape[axis] != 3:
-        raise ValueError("cross: both operands need length 3 along axis "
-                         f"{axis} (got {a.shape[axis]} and {b.shape[axis]})")
+        raise ValueError(
+            "cross: both operands need length 3 along axis "
+            f"{axis} (got {a.shape[axis]} and {b.shape[axis]})"
+        )
     dt = _dtypes.to_dtype(np.result_type(a.dtype, b.dtype))
     from ._products import _moveaxis
+
     a = _moveaxis(a, axis, -1)
     b = _moveaxis(b, axis, -1)
     # cross(a, b)_i = sum_jk eps_ijk a_j b_k: the outer product of the two
@@ -290,14 +360,18 @@ def cross(x1, x2, /, *, axis=-1):
     eps[0, 2, 1] = eps[2, 1, 0] = eps[1, 0, 2] = -1
     from ._creation import asarray
     from ._device import _queue_from_id
-    e = asarray(np.ascontiguousarray(eps.transpose(1, 2, 0).reshape(9, 3)),
-                sycl_queue=_queue_from_id(qid))
+
+    e = asarray(
+        np.ascontiguousarray(eps.transpose(1, 2, 0).reshape(9, 3)),
+        sycl_queue=_queue_from_id(qid),
+    )
     ab = _ops.multiply(_ops.expand_dims(a, -1), _ops.expand_dims(b, -2))
     shape = tuple(ab.shape[:-2])
     r = matmul(_ops.reshape(ab, shape + (9,)), e)
     if r.dtype != dt:
         r = _ops.astype(r, dt, copy=False)
     from ._products import _moveaxis as mv
+
     return mv(r, -1, axis) if axis not in (-1, r.ndim - 1) else r
 
 
@@ -340,8 +414,7 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
         if axis is None:
             shape = (1,) * nd
         else:
-            shape = tuple(1 if i in axes else d
-                          for i, d in enumerate(x.shape))
+            shape = tuple(1 if i in axes else d for i, d in enumerate(x.shape))
         r = _ops.reshape(r, shape)
     return r
 
@@ -356,8 +429,13 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     if x.ndim < 2:
         raise ValueError("matrix_norm needs an array of rank >= 2")
     if ord in _HOST_MATRIX_NORMS:
-        r = _lapack("matrix_norm", lambda a: np.asarray(np.linalg.norm(
-            a, ord=ord, axis=(-2, -1), keepdims=keepdims)), x)
+        r = _lapack(
+            "matrix_norm",
+            lambda a: np.asarray(
+                np.linalg.norm(a, ord=ord, axis=(-2, -1), keepdims=keepdims)
+            ),
+            x,
+        )
         return r
     fdt = _real_float(x)
     if x.dtype != fdt:
@@ -394,15 +472,19 @@ def norm(x, ord=None, axis=None, keepdims=False):
         axis = (int(axis),)
     axis = tuple(axis)
     if len(axis) == 1:
-        return vector_norm(x, axis=axis, keepdims=keepdims,
-                           ord=2 if ord is None else ord)
+        return vector_norm(
+            x, axis=axis, keepdims=keepdims, ord=2 if ord is None else ord
+        )
     if len(axis) == 2:
         a1, a2 = axis[0] % nd, axis[1] % nd
         if a1 == a2:
             raise ValueError("Duplicate axes given.")
         rest = [i for i in range(nd) if i not in (a1, a2)]
-        xt = _ops.permute_dims(x, tuple(rest + [a1, a2])) \
-            if rest + [a1, a2] != list(range(nd)) else x
+        xt = (
+            _ops.permute_dims(x, tuple(rest + [a1, a2]))
+            if rest + [a1, a2] != list(range(nd))
+            else x
+        )
         r = matrix_norm(xt, ord="fro" if ord is None else ord)
         if keepdims:
             shape = [1 if i in (a1, a2) else d for i, d in enumerate(x.shape)]
@@ -426,8 +508,9 @@ def multi_dot(arrays, *, out=None):
         arrs[-1] = _ops.reshape(arrs[-1], (-1, 1))
     for a in arrs:
         if a.ndim != 2:
-            raise ValueError("multi_dot: every array but the first and last "
-                             "must be 2-D")
+            raise ValueError(
+                "multi_dot: every array but the first and last must be 2-D"
+            )
     dims = [arrs[0].shape[0]] + [a.shape[1] for a in arrs]
     n = len(arrs)
     cost = [[0] * n for _ in range(n)]
@@ -437,8 +520,11 @@ def multi_dot(arrays, *, out=None):
             j = i + length
             cost[i][j] = None
             for k in range(i, j):
-                c = cost[i][k] + cost[k + 1][j] + \
-                    dims[i] * dims[k + 1] * dims[j + 1]
+                c = (
+                    cost[i][k]
+                    + cost[k + 1][j]
+                    + dims[i] * dims[k + 1] * dims[j + 1]
+                )
                 if cost[i][j] is None or c < cost[i][j]:
                     cost[i][j] = c
                     split[i][j] = k

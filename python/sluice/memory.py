@@ -22,8 +22,13 @@ from ._device import Device, Queue, _coerce_device, _queue_from_id
 from ._errors import SluiceError, USMAllocationError
 from ._placement import USM_KINDS, USM_NAMES
 
-__all__ = ["MemoryUSMDevice", "MemoryUSMShared", "MemoryUSMHost",
-           "as_usm_memory", "USMAllocationError"]
+__all__ = [
+    "MemoryUSMDevice",
+    "MemoryUSMShared",
+    "MemoryUSMHost",
+    "as_usm_memory",
+    "USMAllocationError",
+]
 
 _U8 = _dtypes.CODES[_dtypes.uint8]
 
@@ -33,8 +38,9 @@ def _default_queue(queue):
         return _coerce_device(None).sycl_queue
     if isinstance(queue, Queue):
         return queue
-    raise TypeError("queue must be a sluice.SyclQueue or None, not "
-                    f"{type(queue).__name__}")
+    raise TypeError(
+        f"queue must be a sluice.SyclQueue or None, not {type(queue).__name__}"
+    )
 
 
 def _host_buffer(obj, writable):
@@ -42,8 +48,9 @@ def _host_buffer(obj, writable):
     try:
         mv = memoryview(obj)
     except TypeError:
-        raise TypeError(f"{type(obj).__name__} does not support the buffer "
-                        "protocol") from None
+        raise TypeError(
+            f"{type(obj).__name__} does not support the buffer protocol"
+        ) from None
     if writable and mv.readonly:
         raise ValueError("the destination buffer is read-only")
     if not mv.c_contiguous:
@@ -61,32 +68,40 @@ class _Memory(_ext.MemoryCore):
     def __init__(self, nbytes, alignment=0, queue=None, copy=False):
         super().__init__()
         self._owner = None
-        if isinstance(nbytes, (int, np.integer)) and \
-                not isinstance(nbytes, bool):
+        if isinstance(nbytes, (int, np.integer)) and not isinstance(
+            nbytes, bool
+        ):
             nbytes = int(nbytes)
             if nbytes <= 0:
-                raise ValueError("the number of bytes to allocate must be "
-                                 f"positive, not {nbytes}")
+                raise ValueError(
+                    "the number of bytes to allocate must be "
+                    f"positive, not {nbytes}"
+                )
             if not isinstance(alignment, int) or (
-                    alignment > 0 and alignment & (alignment - 1)):
+                alignment > 0 and alignment & (alignment - 1)
+            ):
                 raise ValueError("alignment must be 0 or a power of two")
             q = _default_queue(queue)
             try:
-                arr = _ext.empty(q._id, USM_KINDS[self._kind_name], _U8,
-                                 [nbytes])
+                arr = _ext.empty(
+                    q._id, USM_KINDS[self._kind_name], _U8, [nbytes]
+                )
             except MemoryError as e:
                 raise USMAllocationError(str(e)) from e
             except SluiceError as e:
                 raise USMAllocationError(str(e)) from e
             if alignment > 0 and arr._data_pointer() % alignment:
                 raise USMAllocationError(
-                    f"no allocation aligned to {alignment} bytes")
+                    f"no allocation aligned to {alignment} bytes"
+                )
             self._set_bytes(arr)
             return
         if alignment or queue is not None:
-            raise TypeError("alignment and queue are for new allocations; "
-                            "an object with __sycl_usm_array_interface__ "
-                            "brings its own")
+            raise TypeError(
+                "alignment and queue are for new allocations; "
+                "an object with __sycl_usm_array_interface__ "
+                "brings its own"
+            )
         arr = _bytes_of(nbytes)
         kind = USM_KINDS[self._kind_name]
         if arr._usm_kind != kind:
@@ -94,7 +109,8 @@ class _Memory(_ext.MemoryCore):
                 raise ValueError(
                     f"the object's memory is USM {USM_NAMES[arr._usm_kind]} "
                     f"memory, not {self._kind_name}: pass copy=True to copy "
-                    "it")
+                    "it"
+                )
             arr = arr._contiguous(arr._queue_id, kind, True)
         else:
             self._owner = nbytes
@@ -137,7 +153,7 @@ class _Memory(_ext.MemoryCore):
         return self._owner
 
     def get_usm_type(self, syclobj=None):
-        """"device", "shared" or "host"."""
+        """ "device", "shared" or "host"."""
         return USM_NAMES[self._bytes._usm_kind]
 
     def get_usm_type_enum(self, syclobj=None):
@@ -147,9 +163,15 @@ class _Memory(_ext.MemoryCore):
     @property
     def __sycl_usm_array_interface__(self):
         _ext.usm_register_export(self._bytes)
-        return {"data": (self._pointer, False), "shape": (self.nbytes,),
-                "strides": None, "typestr": "|u1", "version": 1,
-                "syclobj": self.sycl_queue, "offset": 0}
+        return {
+            "data": (self._pointer, False),
+            "shape": (self.nbytes,),
+            "strides": None,
+            "typestr": "|u1",
+            "version": 1,
+            "syclobj": self.sycl_queue,
+            "offset": 0,
+        }
 
     # --- copies -------------------------------------------------------------
     def copy_to_host(self, obj=None):
@@ -162,9 +184,11 @@ class _Memory(_ext.MemoryCore):
             return out
         dst = _host_buffer(obj, writable=True)
         if dst.nbytes < self.nbytes:
-            raise ValueError(f"the destination holds {dst.nbytes} bytes, "
-                             f"fewer than {self.nbytes}")
-        dst[:self.nbytes] = out
+            raise ValueError(
+                f"the destination holds {dst.nbytes} bytes, "
+                f"fewer than {self.nbytes}"
+            )
+        dst[: self.nbytes] = out
         return obj
 
     def copy_from_host(self, obj):
@@ -172,13 +196,20 @@ class _Memory(_ext.MemoryCore):
         memory (at most ``nbytes``)."""
         src = _host_buffer(obj, writable=False)
         if src.nbytes > self.nbytes:
-            raise ValueError(f"the source holds {src.nbytes} bytes, more "
-                             f"than the {self.nbytes} of this memory")
+            raise ValueError(
+                f"the source holds {src.nbytes} bytes, more "
+                f"than the {self.nbytes} of this memory"
+            )
         if src.nbytes == 0:
             return
-        part = self._bytes[:src.nbytes]
-        tmp = _ext.from_host(_host_queue_id(), USM_KINDS["host"], _U8,
-                             [src.nbytes], np.ascontiguousarray(src))
+        part = self._bytes[: src.nbytes]
+        tmp = _ext.from_host(
+            _host_queue_id(),
+            USM_KINDS["host"],
+            _U8,
+            [src.nbytes],
+            np.ascontiguousarray(src),
+        )
         part._copy_from(tmp)
         part._wait()
 
@@ -189,8 +220,10 @@ class _Memory(_ext.MemoryCore):
         src = _bytes_of(sycl_usm_ary)
         n = src.shape[0]
         if n > self.nbytes:
-            raise ValueError(f"the source holds {n} bytes, more than the "
-                             f"{self.nbytes} of this memory")
+            raise ValueError(
+                f"the source holds {n} bytes, more than the "
+                f"{self.nbytes} of this memory"
+            )
         if n == 0:
             return
         part = self._bytes[:n]
@@ -212,23 +245,28 @@ class _Memory(_ext.MemoryCore):
         return self.nbytes
 
     def __repr__(self):
-        return (f"<sluice.memory.{type(self).__name__} of {self.nbytes} "
-                f"bytes on {self.sycl_device.filter_string}>")
+        return (
+            f"<sluice.memory.{type(self).__name__} of {self.nbytes} "
+            f"bytes on {self.sycl_device.filter_string}>"
+        )
 
 
 class MemoryUSMDevice(_Memory):
     """``nbytes`` of USM device memory (the host cannot read it: no
     buffer protocol on backends other than host)."""
+
     _kind_name = "device"
 
 
 class MemoryUSMShared(_Memory):
     """``nbytes`` of USM shared memory (buffer protocol)."""
+
     _kind_name = "shared"
 
 
 class MemoryUSMHost(_Memory):
     """``nbytes`` of USM host memory (buffer protocol)."""
+
     _kind_name = "host"
 
 
@@ -259,6 +297,7 @@ def _typestr_dtype(typestr):
 
 def _interface_queue(syclobj):
     from ._sycl import SyclContext
+
     if isinstance(syclobj, Queue):
         return syclobj
     if isinstance(syclobj, Device):
@@ -267,8 +306,10 @@ def _interface_queue(syclobj):
         return syclobj.get_devices()[0].sycl_queue
     if syclobj is None:
         return None
-    raise TypeError("syclobj of __sycl_usm_array_interface__ must be a "
-                    f"SyclQueue or SyclContext, not {type(syclobj).__name__}")
+    raise TypeError(
+        "syclobj of __sycl_usm_array_interface__ must be a "
+        f"SyclQueue or SyclContext, not {type(syclobj).__name__}"
+    )
 
 
 def from_usm_interface(obj):
@@ -285,8 +326,9 @@ def from_usm_interface(obj):
     try:
         iface = obj.__sycl_usm_array_interface__
     except AttributeError:
-        raise TypeError(f"{type(obj).__name__} has no "
-                        "__sycl_usm_array_interface__") from None
+        raise TypeError(
+            f"{type(obj).__name__} has no __sycl_usm_array_interface__"
+        ) from None
     if not isinstance(iface, dict):
         raise TypeError("__sycl_usm_array_interface__ must be a dict")
     try:
@@ -294,13 +336,16 @@ def from_usm_interface(obj):
         shape = tuple(int(d) for d in iface["shape"])
         typestr = iface["typestr"]
     except (KeyError, TypeError, ValueError):
-        raise ValueError("__sycl_usm_array_interface__ needs 'data' "
-                         "(pointer, read-only flag), 'shape' and "
-                         "'typestr'") from None
+        raise ValueError(
+            "__sycl_usm_array_interface__ needs 'data' "
+            "(pointer, read-only flag), 'shape' and "
+            "'typestr'"
+        ) from None
     version = iface.get("version", 1)
     if version != 1:
-        raise ValueError(f"unsupported __sycl_usm_array_interface__ "
-                         f"version {version}")
+        raise ValueError(
+            f"unsupported __sycl_usm_array_interface__ version {version}"
+        )
     dt = _typestr_dtype(typestr)
     item = dt.itemsize
     strides = iface.get("strides")
@@ -325,15 +370,27 @@ def from_usm_interface(obj):
                 hi += ext
         hi += item
     if q is None:
-        kind, qid, _, _ = _ext.pointer_info(first + lo if all(shape) else
-                                            first)
+        kind, qid, _, _ = _ext.pointer_info(
+            first + lo if all(shape) else first
+        )
         if not qid:
-            raise ValueError("__sycl_usm_array_interface__ without a "
-                             "syclobj describes memory Sluice did not "
-                             "allocate")
+            raise ValueError(
+                "__sycl_usm_array_interface__ without a "
+                "syclobj describes memory Sluice did not "
+                "allocate"
+            )
         q = _queue_from_id(qid)
-    return _ext.usm_import(first, lo, hi, _dtypes.CODES[dt], list(shape),
-                           strides, obj, bool(readonly), q._id)
+    return _ext.usm_import(
+        first,
+        lo,
+        hi,
+        _dtypes.CODES[dt],
+        list(shape),
+        strides,
+        obj,
+        bool(readonly),
+        q._id,
+    )
 
 
 def _bytes_of(obj):
@@ -344,8 +401,9 @@ def _bytes_of(obj):
     n = arr.size * arr.itemsize
     if arr._dtype_code == _U8 and arr.ndim == 1:
         return arr
-    return _ext.core_reinterpret(arr, _U8, arr._offset * arr.itemsize, [n],
-                                 [1])
+    return _ext.core_reinterpret(
+        arr, _U8, arr._offset * arr.itemsize, [n], [1]
+    )
 
 
 def as_usm_memory(obj):
@@ -361,29 +419,37 @@ def as_usm_memory(obj):
 def _copy_bytes(queue, dest, src, count, deps):
     """Queue.memcpy_async: ``count`` bytes from src to dest."""
     from ._sycl import SyclEvent
+
     if not isinstance(count, (int, np.integer)) or count < 0:
         raise ValueError("count must be a non-negative int")
     count = int(count)
-    evs = [] if deps is None else ([deps] if isinstance(deps, SyclEvent)
-                                   else list(deps))
+    evs = (
+        []
+        if deps is None
+        else ([deps] if isinstance(deps, SyclEvent) else list(deps))
+    )
     for e in evs:
         e.wait()
 
     def side(obj, writable):
         if hasattr(obj, "__sycl_usm_array_interface__") or isinstance(
-                obj, _Memory):
+            obj, _Memory
+        ):
             return _bytes_of(obj), None
         h = _host_buffer(obj, writable)
         return None, h
 
     d_usm, d_host = side(dest, True)
     s_usm, s_host = side(src, False)
-    for name, usm, host in (("destination", d_usm, d_host),
-                            ("source", s_usm, s_host)):
+    for name, usm, host in (
+        ("destination", d_usm, d_host),
+        ("source", s_usm, s_host),
+    ):
         n = usm.shape[0] if usm is not None else host.nbytes
         if n < count:
-            raise ValueError(f"the {name} holds {n} bytes, fewer than "
-                             f"count={count}")
+            raise ValueError(
+                f"the {name} holds {n} bytes, fewer than count={count}"
+            )
     if d_usm is None and s_usm is None:
         raise TypeError("memcpy needs USM memory on one side at least")
     if count:
@@ -393,9 +459,13 @@ def _copy_bytes(queue, dest, src, count, deps):
             d_host[:count] = tmp
         else:
             if s_usm is None:
-                s_usm = _ext.from_host(_host_queue_id(), USM_KINDS["host"],
-                                       _U8, [count],
-                                       np.ascontiguousarray(s_host[:count]))
+                s_usm = _ext.from_host(
+                    _host_queue_id(),
+                    USM_KINDS["host"],
+                    _U8,
+                    [count],
+                    np.ascontiguousarray(s_host[:count]),
+                )
             # Through the runtime's queue: the event's timestamps are the
             # copy's.
             d_usm[:count]._copy_from(s_usm[:count], profiled=True)
@@ -408,7 +478,12 @@ def array_interface(x):
     pending writes)."""
     ptr = x._data_pointer()
     _ext.usm_register_export(x)
-    return {"data": (ptr, bool(x._readonly)), "shape": tuple(x.shape),
-            "strides": None if x._c_contiguous else tuple(x._strides),
-            "typestr": x.dtype.str, "version": 1, "syclobj": x.sycl_queue,
-            "offset": 0}
+    return {
+        "data": (ptr, bool(x._readonly)),
+        "shape": tuple(x.shape),
+        "strides": None if x._c_contiguous else tuple(x._strides),
+        "typestr": x.dtype.str,
+        "version": 1,
+        "syclobj": x.sycl_queue,
+        "offset": 0,
+    }

@@ -26,11 +26,31 @@ from . import kernel_api as kapi
 from ._kernel import call_kernel
 from ._placement import queue_info, resolve_queue
 
-__all__ = ["RandomState", "seed", "rand", "randn", "random", "random_sample",
-           "ranf", "sample", "uniform", "normal", "randint",
-           "random_integers", "standard_normal", "exponential",
-           "standard_exponential", "gamma", "standard_gamma", "beta",
-           "binomial", "poisson", "choice", "permutation", "shuffle"]
+__all__ = [
+    "RandomState",
+    "seed",
+    "rand",
+    "randn",
+    "random",
+    "random_sample",
+    "ranf",
+    "sample",
+    "uniform",
+    "normal",
+    "randint",
+    "random_integers",
+    "standard_normal",
+    "exponential",
+    "standard_exponential",
+    "gamma",
+    "standard_gamma",
+    "beta",
+    "binomial",
+    "poisson",
+    "choice",
+    "permutation",
+    "shuffle",
+]
 
 
 def _size(size):
@@ -68,102 +88,180 @@ class RandomState:
             self._ctr = 0  # wraps after 2**63 draws
         return c
 
-    def _out(self, shape, dtype, default_kind, device, usm_type,
-             sycl_queue):
+    def _out(self, shape, dtype, default_kind, device, usm_type, sycl_queue):
         if device is None and sycl_queue is None:
             q = self._queue
         else:
             q = resolve_queue(device, sycl_queue)
         info = queue_info(q)
         if dtype is None:
-            dt = _dtypes.default_float(info) if default_kind == "f" else \
-                _dtypes.int64
+            dt = (
+                _dtypes.default_float(info)
+                if default_kind == "f"
+                else _dtypes.int64
+            )
         else:
             dt = _dtypes.to_dtype(dtype)
         _dtypes.check_supported(dt, info)
         from ._creation import empty
-        return empty(shape, dtype=dt, sycl_queue=q,
-                     usm_type=usm_type or "device")
+
+        return empty(
+            shape, dtype=dt, sycl_queue=q, usm_type=usm_type or "device"
+        )
 
     def _run(self, kern, out, per, *args):
         n = out.size
         ctr = self._take(n * per)
         if n:
             flat = _ops.reshape(out, (n,))
-            call_kernel(kern, kapi.Range(n), flat, self._key[0],
-                        self._key[1], ctr, *args)
+            call_kernel(
+                kern,
+                kapi.Range(n),
+                flat,
+                self._key[0],
+                self._key[1],
+                ctr,
+                *args,
+            )
         return out
 
     # --- continuous ---------------------------------------------------------
-    def uniform(self, low=0.0, high=1.0, size=None, dtype=None, device=None,
-                usm_type="device", sycl_queue=None):
-        out = self._out(_size(size), dtype, "f", device, usm_type,
-                        sycl_queue)
+    def uniform(
+        self,
+        low=0.0,
+        high=1.0,
+        size=None,
+        dtype=None,
+        device=None,
+        usm_type="device",
+        sycl_queue=None,
+    ):
+        out = self._out(_size(size), dtype, "f", device, usm_type, sycl_queue)
         if out.dtype.kind != "f":
             raise TypeError("uniform draws floats")
-        return self._run(K.k_uniform, out, 1, float(low),
-                         float(high) - float(low),
-                         int(out.dtype.itemsize < 8))
+        return self._run(
+            K.k_uniform,
+            out,
+            1,
+            float(low),
+            float(high) - float(low),
+            int(out.dtype.itemsize < 8),
+        )
 
-    def random_sample(self, size=None, dtype=None, device=None,
-                      usm_type="device", sycl_queue=None):
-        return self.uniform(0.0, 1.0, size, dtype, device, usm_type,
-                            sycl_queue)
+    def random_sample(
+        self,
+        size=None,
+        dtype=None,
+        device=None,
+        usm_type="device",
+        sycl_queue=None,
+    ):
+        return self.uniform(
+            0.0, 1.0, size, dtype, device, usm_type, sycl_queue
+        )
 
     random = random_sample
 
     def rand(self, *shape, device=None, usm_type="device", sycl_queue=None):
-        return self.uniform(0.0, 1.0, shape, None, device, usm_type,
-                            sycl_queue)
+        return self.uniform(
+            0.0, 1.0, shape, None, device, usm_type, sycl_queue
+        )
 
-    def normal(self, loc=0.0, scale=1.0, size=None, dtype=None, device=None,
-               usm_type="device", sycl_queue=None):
+    def normal(
+        self,
+        loc=0.0,
+        scale=1.0,
+        size=None,
+        dtype=None,
+        device=None,
+        usm_type="device",
+        sycl_queue=None,
+    ):
         if scale < 0:
             raise ValueError("scale < 0")
-        out = self._out(_size(size), dtype, "f", device, usm_type,
-                        sycl_queue)
+        out = self._out(_size(size), dtype, "f", device, usm_type, sycl_queue)
         return self._run(K.k_normal, out, 2, float(loc), float(scale))
 
-    def standard_normal(self, size=None, dtype=None, device=None,
-                        usm_type="device", sycl_queue=None):
-        return self.normal(0.0, 1.0, size, dtype, device, usm_type,
-                           sycl_queue)
+    def standard_normal(
+        self,
+        size=None,
+        dtype=None,
+        device=None,
+        usm_type="device",
+        sycl_queue=None,
+    ):
+        return self.normal(0.0, 1.0, size, dtype, device, usm_type, sycl_queue)
 
     def randn(self, *shape, device=None, usm_type="device", sycl_queue=None):
-        return self.normal(0.0, 1.0, shape, None, device, usm_type,
-                           sycl_queue)
+        return self.normal(0.0, 1.0, shape, None, device, usm_type, sycl_queue)
 
-    def exponential(self, scale=1.0, size=None, dtype=None, device=None,
-                    usm_type="device", sycl_queue=None):
+    def exponential(
+        self,
+        scale=1.0,
+        size=None,
+        dtype=None,
+        device=None,
+        usm_type="device",
+        sycl_queue=None,
+    ):
         if scale < 0:
             raise ValueError("scale < 0")
-        u = self.uniform(0.0, 1.0, size, dtype, device, usm_type,
-                         sycl_queue)
-        return _ops.multiply(_ops.negative(_ops.log(_ops.subtract(1, u))),
-                             scale)
+        u = self.uniform(0.0, 1.0, size, dtype, device, usm_type, sycl_queue)
+        return _ops.multiply(
+            _ops.negative(_ops.log(_ops.subtract(1, u))), scale
+        )
 
-    def standard_exponential(self, size=None, dtype=None, device=None,
-                             usm_type="device", sycl_queue=None):
-        return self.exponential(1.0, size, dtype, device, usm_type,
-                                sycl_queue)
+    def standard_exponential(
+        self,
+        size=None,
+        dtype=None,
+        device=None,
+        usm_type="device",
+        sycl_queue=None,
+    ):
+        return self.exponential(1.0, size, dtype, device, usm_type, sycl_queue)
 
-    def gamma(self, shape, scale=1.0, size=None, dtype=None, device=None,
-              usm_type="device", sycl_queue=None):
+    def gamma(
+        self,
+        shape,
+        scale=1.0,
+        size=None,
+        dtype=None,
+        device=None,
+        usm_type="device",
+        sycl_queue=None,
+    ):
         if shape <= 0 or scale < 0:
             raise ValueError("shape <= 0 or scale < 0")
-        out = self._out(_size(size), dtype, "f", device, usm_type,
-                        sycl_queue)
+        out = self._out(_size(size), dtype, "f", device, usm_type, sycl_queue)
         tries = 12
-        return self._run(K.k_gamma, out, 3 * tries + 1, float(shape),
-                         float(scale), tries)
+        return self._run(
+            K.k_gamma, out, 3 * tries + 1, float(shape), float(scale), tries
+        )
 
-    def standard_gamma(self, shape, size=None, dtype=None, device=None,
-                       usm_type="device", sycl_queue=None):
-        return self.gamma(shape, 1.0, size, dtype, device, usm_type,
-                          sycl_queue)
+    def standard_gamma(
+        self,
+        shape,
+        size=None,
+        dtype=None,
+        device=None,
+        usm_type="device",
+        sycl_queue=None,
+    ):
+        return self.gamma(
+            shape, 1.0, size, dtype, device, usm_type, sycl_queue
+        )
 
-    def beta(self, a, b, size=None, dtype=None, device=None,
-             usm_type="device", sycl_queue=None):
+    def beta(
+        self,
+        a,
+        b,
+        size=None,
+        dtype=None,
+        device=None,
+        usm_type="device",
+        sycl_queue=None,
+    ):
         if a <= 0 or b <= 0:
             raise ValueError("a <= 0 or b <= 0")
         x = self.gamma(a, 1.0, size, dtype, device, usm_type, sycl_queue)
@@ -171,8 +269,16 @@ class RandomState:
         return _ops.divide(x, _ops.add(x, y))
 
     # --- discrete -------------------------------------------------------------
-    def randint(self, low, high=None, size=None, dtype=int, device=None,
-                usm_type="device", sycl_queue=None):
+    def randint(
+        self,
+        low,
+        high=None,
+        size=None,
+        dtype=int,
+        device=None,
+        usm_type="device",
+        sycl_queue=None,
+    ):
         if high is None:
             low, high = 0, low
         low, high = int(low), int(high)
@@ -182,79 +288,115 @@ class RandomState:
         info = np.iinfo(dt)
         if low < info.min or high - 1 > info.max:
             raise ValueError(f"low or high out of bounds for {dt}")
-        out = self._out(_size(size), _dtypes.int64, "i", device, usm_type,
-                        sycl_queue)
+        out = self._out(
+            _size(size), _dtypes.int64, "i", device, usm_type, sycl_queue
+        )
         self._run(K.k_randint, out, 1, low, high - low)
         return out if dt == _dtypes.int64 else _ops.astype(out, dt)
 
-    def random_integers(self, low, high=None, size=None, device=None,
-                        usm_type="device", sycl_queue=None):
+    def random_integers(
+        self,
+        low,
+        high=None,
+        size=None,
+        device=None,
+        usm_type="device",
+        sycl_queue=None,
+    ):
         if high is None:
             low, high = 1, low
-        return self.randint(low, int(high) + 1, size, int, device, usm_type,
-                            sycl_queue)
+        return self.randint(
+            low, int(high) + 1, size, int, device, usm_type, sycl_queue
+        )
 
-    def poisson(self, lam=1.0, size=None, device=None, usm_type="device",
-                sycl_queue=None):
+    def poisson(
+        self,
+        lam=1.0,
+        size=None,
+        device=None,
+        usm_type="device",
+        sycl_queue=None,
+    ):
         if lam < 0:
             raise ValueError("lam < 0")
         if lam > 1e4:
             raise NotImplementedError("poisson with lam > 1e4")
         tries = int(lam + 12 * np.sqrt(lam) + 30)
-        out = self._out(_size(size), _dtypes.int64, "i", device, usm_type,
-                        sycl_queue)
+        out = self._out(
+            _size(size), _dtypes.int64, "i", device, usm_type, sycl_queue
+        )
         return self._run(K.k_poisson, out, tries, float(lam), tries)
 
-    def binomial(self, n, p, size=None, device=None, usm_type="device",
-                 sycl_queue=None):
+    def binomial(
+        self, n, p, size=None, device=None, usm_type="device", sycl_queue=None
+    ):
         n = operator.index(n)
         if n < 0 or not 0 <= p <= 1:
             raise ValueError("n < 0 or p out of [0, 1]")
-        out = self._out(_size(size), _dtypes.int64, "i", device, usm_type,
-                        sycl_queue)
+        out = self._out(
+            _size(size), _dtypes.int64, "i", device, usm_type, sycl_queue
+        )
         return self._run(K.k_binomial, out, max(n, 1), n, float(p))
 
-    def permutation(self, x, device=None, usm_type="device",
-                    sycl_queue=None):
+    def permutation(self, x, device=None, usm_type="device", sycl_queue=None):
         """A random permutation of ``range(x)`` (an int) or a permuted copy
         of an array along its first axis."""
         from ._array import Array
         from ._sorting import _gather, _iota, argsort
+
         if isinstance(x, Array):
             n = x.shape[0] if x.ndim else 0
             if x.ndim == 0:
-                raise IndexError("x must be an integer or at least "
-                                 "1-dimensional")
-            keys = self.uniform(size=n, dtype=_dtypes.float64 if
-                                x.sycl_device.has_aspect_fp64 else
-                                _dtypes.float32, sycl_queue=x.sycl_queue)
+                raise IndexError(
+                    "x must be an integer or at least 1-dimensional"
+                )
+            keys = self.uniform(
+                size=n,
+                dtype=_dtypes.float64
+                if x.sycl_device.has_aspect_fp64
+                else _dtypes.float32,
+                sycl_queue=x.sycl_queue,
+            )
             perm = argsort(keys)
             if x.ndim == 1:
                 return _gather(x, perm)
             row = int(np.prod(x.shape[1:]))
-            idx = _ops.add(_ops.multiply(_ops.reshape(perm, (n, 1)), row),
-                           _ops.reshape(_iota(row, x), (1, row)))
+            idx = _ops.add(
+                _ops.multiply(_ops.reshape(perm, (n, 1)), row),
+                _ops.reshape(_iota(row, x), (1, row)),
+            )
             return _ops.reshape(_gather(x, idx), x.shape)
         n = operator.index(x)
-        keys = self.uniform(size=n, device=device, usm_type=usm_type,
-                            sycl_queue=sycl_queue)
+        keys = self.uniform(
+            size=n, device=device, usm_type=usm_type, sycl_queue=sycl_queue
+        )
         return argsort(keys)
 
     def shuffle(self, x):
         """Permutes ``x`` in place along its first axis."""
         x[...] = self.permutation(x)
 
-    def choice(self, a, size=None, replace=True, p=None, device=None,
-               usm_type="device", sycl_queue=None):
+    def choice(
+        self,
+        a,
+        size=None,
+        replace=True,
+        p=None,
+        device=None,
+        usm_type="device",
+        sycl_queue=None,
+    ):
         from ._array import Array
         from ._sorting import _gather, searchsorted
+
         pool = a if isinstance(a, Array) else None
         n = a.shape[0] if pool is not None else operator.index(a)
         if pool is not None and pool.ndim != 1:
             raise ValueError("a must be 1-dimensional")
         if n <= 0:
-            raise ValueError("a must be greater than 0 unless no samples "
-                             "are taken")
+            raise ValueError(
+                "a must be greater than 0 unless no samples are taken"
+            )
         if pool is not None and device is None and sycl_queue is None:
             sycl_queue = pool.sycl_queue
         shape = _size(size)
@@ -264,23 +406,38 @@ class RandomState:
                 raise NotImplementedError("choice(replace=False, p=...)")
             from ._creation import asarray
             from ._scans import cumsum
-            q = self._queue if device is None and sycl_queue is None \
+
+            q = (
+                self._queue
+                if device is None and sycl_queue is None
                 else resolve_queue(device, sycl_queue)
-            pw = p if isinstance(p, Array) else asarray(
-                np.asarray(p, dtype=_dtypes.default_float(queue_info(q))),
-                sycl_queue=q)
+            )
+            pw = (
+                p
+                if isinstance(p, Array)
+                else asarray(
+                    np.asarray(p, dtype=_dtypes.default_float(queue_info(q))),
+                    sycl_queue=q,
+                )
+            )
             cdf = cumsum(pw)
-            u = self.uniform(0.0, 1.0, shape, cdf.dtype, device, usm_type,
-                             sycl_queue)
-            idx = _ops.minimum(searchsorted(cdf, _ops.multiply(
-                u, cdf[n - 1]), side="right"), n - 1)
+            u = self.uniform(
+                0.0, 1.0, shape, cdf.dtype, device, usm_type, sycl_queue
+            )
+            idx = _ops.minimum(
+                searchsorted(cdf, _ops.multiply(u, cdf[n - 1]), side="right"),
+                n - 1,
+            )
         elif replace:
-            idx = self.randint(0, n, shape, np.int64, device, usm_type,
-                               sycl_queue)
+            idx = self.randint(
+                0, n, shape, np.int64, device, usm_type, sycl_queue
+            )
         else:
             if m > n:
-                raise ValueError("Cannot take a larger sample than "
-                                 "population when 'replace=False'")
+                raise ValueError(
+                    "Cannot take a larger sample than "
+                    "population when 'replace=False'"
+                )
             perm = self.permutation(n, device, usm_type, sycl_queue)
             idx = _ops.reshape(perm[:m], shape)
         if pool is None:

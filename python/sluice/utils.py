@@ -7,9 +7,15 @@ import weakref
 from ._device import Device, Queue
 from ._errors import ExecutionPlacementError
 
-__all__ = ["get_execution_queue", "get_coerced_usm_type",
-           "validate_usm_type", "ExecutionPlacementError",
-           "SequentialOrderManager", "onetrace_enabled", "intel_device_info"]
+__all__ = [
+    "get_execution_queue",
+    "get_coerced_usm_type",
+    "validate_usm_type",
+    "ExecutionPlacementError",
+    "SequentialOrderManager",
+    "onetrace_enabled",
+    "intel_device_info",
+]
 
 _USM_ORDER = ("device", "shared", "host")
 
@@ -19,14 +25,18 @@ def get_execution_queue(qs, /):
     all are the same one, else None (mixing queues is an
     ExecutionPlacementError where arrays meet)."""
     if not isinstance(qs, (list, tuple)):
-        raise TypeError("get_execution_queue() takes a list or tuple of "
-                        f"queues, not {type(qs).__name__}")
+        raise TypeError(
+            "get_execution_queue() takes a list or tuple of "
+            f"queues, not {type(qs).__name__}"
+        )
     if not qs:
         return None
     for q in qs:
         if not isinstance(q, Queue):
-            raise TypeError("get_execution_queue() takes sluice.SyclQueue "
-                            f"objects, not {type(q).__name__}")
+            raise TypeError(
+                "get_execution_queue() takes sluice.SyclQueue "
+                f"objects, not {type(q).__name__}"
+            )
     first = qs[0]
     return first if all(q is first for q in qs[1:]) else None
 
@@ -36,8 +46,10 @@ def get_coerced_usm_type(usm_types, /):
     "shared" < "host", the smallest wins; None when a name is not a USM
     type (or the sequence is empty)."""
     if not isinstance(usm_types, (list, tuple)):
-        raise TypeError("get_coerced_usm_type() takes a list or tuple of "
-                        f"strings, not {type(usm_types).__name__}")
+        raise TypeError(
+            "get_coerced_usm_type() takes a list or tuple of "
+            f"strings, not {type(usm_types).__name__}"
+        )
     if not usm_types or any(u not in _USM_ORDER for u in usm_types):
         return None
     return min(usm_types, key=_USM_ORDER.index)
@@ -49,12 +61,16 @@ def validate_usm_type(usm_type, /, *, allow_none=True):
     if usm_type is None and allow_none:
         return
     if not isinstance(usm_type, str):
-        raise TypeError("usm_type must be a string"
-                        + (" or None" if allow_none else "")
-                        + f", not {type(usm_type).__name__}")
+        raise TypeError(
+            "usm_type must be a string"
+            + (" or None" if allow_none else "")
+            + f", not {type(usm_type).__name__}"
+        )
     if usm_type not in _USM_ORDER:
-        raise ValueError(f"unknown usm_type {usm_type!r}: expected "
-                         "'device', 'shared' or 'host'")
+        raise ValueError(
+            f"unknown usm_type {usm_type!r}: expected "
+            "'device', 'shared' or 'host'"
+        )
 
 
 @contextlib.contextmanager
@@ -134,8 +150,10 @@ class _SequentialOrderManager:
 
     def __getitem__(self, q):
         if not isinstance(q, Queue):
-            raise TypeError("SequentialOrderManager[...] takes a "
-                            f"sluice.SyclQueue, not {type(q).__name__}")
+            raise TypeError(
+                "SequentialOrderManager[...] takes a "
+                f"sluice.SyclQueue, not {type(q).__name__}"
+            )
         with self._lock:
             order = self._map.get(q)
             if order is None:
