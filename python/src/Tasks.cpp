@@ -58,21 +58,22 @@ void Task::settle() const {
           ? SLUICE_SUCCESS
           : sluiceEventsWait(static_cast<uint32_t>(launched.size()),
                              launched.data());
-  int expected = 3;
+  const char *msg =
+      result == SLUICE_SUCCESS ? nullptr : sluiceGetLastErrorMessage();
   {
+    // The outcome is written before the state says so, under the lock
+    // that makes a second settler (another thread) see it is done.
     std::lock_guard<std::mutex> lock(doneMutex);
-    if (!state.compare_exchange_strong(expected,
-                                       result == SLUICE_SUCCESS ? 1 : 2,
-                                       std::memory_order_acq_rel))
-      return; // another thread settled it
-  }
-  if (result != SLUICE_SUCCESS) {
-    auto *self = const_cast<Task *>(this);
-    const char *msg = sluiceGetLastErrorMessage();
-    self->status = result;
-    self->message = msg && *msg ? msg : "a device task failed";
-    if (queue)
-      queue->recordFailure(result, self->message);
+    if (state.load(std::memory_order_acquire) != 3)
+      return;
+    if (result != SLUICE_SUCCESS) {
+      auto *self = const_cast<Task *>(this);
+      self->status = result;
+      self->message = msg && *msg ? msg : "a device task failed";
+      if (queue)
+        queue->recordFailure(result, self->message);
+    }
+    state.store(result == SLUICE_SUCCESS ? 1 : 2, std::memory_order_release);
   }
   doneCv.notify_all();
 }
