@@ -19,6 +19,7 @@ from . import _sluice as _ext
 from ._array import Array
 from ._dispatch import (
     _FAST_OPS,
+    fast_code,
     _INTO_BASE,
     _Operand,
     _broadcast,
@@ -621,7 +622,9 @@ def scalar_negative(s):
 def _normalize_axes(axis, ndim):
     if axis is None:
         return tuple(range(ndim))
-    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    # A tuple as NumPy takes, or a list (dpctl.tensor takes them too);
+    # anything else must be an integer (operator.index raises NumPy's error).
+    axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
     out = []
     for a in axes:
         a = operator.index(a)
@@ -636,12 +639,18 @@ def _normalize_axes(axis, ndim):
 
 def _reduce(name, x, axis, keepdims, dtype=None, out=None):
     fast = None
-    if axis is None and dtype is None and not keepdims and out is None:
-        op = _FAST_OPS[name + "/all"]
-        r = _ext.fast_call(op, x)
-        if r is not None:
-            return r
-        fast = (op, (x,))
+    if dtype is None and out is None:
+        if axis is None and not keepdims:
+            op = _FAST_OPS[name + "/all"]
+        else:  # the raw axis: the operand's rank is part of the fast key
+            op = fast_code(
+                (name, tuple(axis) if type(axis) is list else axis, keepdims)
+            )
+        if op is not None:
+            r = _ext.fast_call(op, x)
+            if r is not None:
+                return r
+            fast = (op, (x,))
     if out is not None:
         raise TypeError(
             "out= is not supported (sluice arrays are results of operations)"
@@ -929,7 +938,9 @@ def squeeze(x, axis=None):
 
 def expand_dims(x, axis):
     shape = list(x.shape)
-    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    # A tuple as NumPy takes, or a list (dpctl.tensor takes them too);
+    # anything else must be an integer (operator.index raises NumPy's error).
+    axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
     nd = len(shape) + len(axes)
     for a in sorted(_normalize_axes(axes, nd)):
         shape.insert(a, 1)

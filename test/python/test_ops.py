@@ -374,6 +374,42 @@ def test_reductions(device, name, ref, axis, keepdims):
         )
 
 
+def test_axis_reductions_take_the_fast_path(device, fresh_cache):
+    """A second axis reduction of the same signature skips Python's type
+    resolution (one fast-path entry per (name, axis, keepdims) and operand
+    signature), and entries of other axes, ranks or views never mix."""
+    from sluice import _dispatch
+
+    a = _data("float32", (3, 4, 5))
+    x = sluice.asarray(a, device=device)
+    before = _dispatch._ext.fast_size()
+    for _ in range(2):
+        for axis in (0, 1, -1, (0, 2), [0, 2]):
+            for keepdims in (False, True):
+                want = a.sum(
+                    axis=tuple(axis) if isinstance(axis, list) else axis,
+                    keepdims=keepdims,
+                )
+                _close(x.sum(axis=axis, keepdims=keepdims), want)
+                _close(
+                    x.max(axis=axis, keepdims=keepdims),
+                    a.max(
+                        axis=tuple(axis) if isinstance(axis, list) else axis,
+                        keepdims=keepdims,
+                    ),
+                )
+    # (axis, keepdims) pairs of sum and max: a list and its tuple are one
+    # key; the second round added nothing.
+    assert _dispatch._ext.fast_size() - before == 2 * 4 * 2
+    # The same raw axis on another rank and on a strided view.
+    b = a[:, 1:, ::2]
+    _close(x[:, 1:, ::2].sum(axis=-1), b.sum(axis=-1))
+    _close(x[0].sum(axis=-1, keepdims=True), a[0].sum(axis=-1, keepdims=True))
+    # An unhashable axis still gets NumPy's error from the slow path.
+    with pytest.raises(TypeError):
+        x.sum(axis={0: 1})
+
+
 def test_mean_var_std_all_any(device):
     a = _data("float32", (4, 5))
     x = sluice.asarray(a, device=device)
