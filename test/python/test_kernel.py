@@ -277,6 +277,35 @@ def test_compiled_once_per_signature(device):
     assert k.compile_count == 3
 
 
+def test_launch_cache_keeps_every_check(device):
+    """Launches of a seen signature skip the full signature (the launch
+    cache) but not its checks: a strided view, a scalar of another type, a
+    range given as an int and a second queue behave as on a first launch."""
+    m = runpy.run_path(os.path.join(EXAMPLES, "vecadd.py"))
+    k = m["vecadd"]
+    a = sluice.ones(8, dtype=np.float32, device=device)
+    c = sluice.empty_like(a)
+    for _ in range(3):
+        sluice.call_kernel(k, kapi.Range(8), a, a, c)
+    assert k.compile_count == 1
+    sluice.call_kernel(k, 8, a, a, c)  # a plain int range: the same kernel
+    sluice.call_kernel(k, (8,), a, a, c)
+    assert k.compile_count == 1
+    np.testing.assert_array_equal(sluice.asnumpy(c), np.full(8, 2, np.float32))
+    big = sluice.ones(16, dtype=np.float32, device=device)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        sluice.call_kernel(k, kapi.Range(8), big[::2], a, c)
+    with pytest.raises(TypeError, match="argument"):
+        sluice.call_kernel(k, kapi.Range(8), a, "x", c)
+    with pytest.raises(TypeError, match="takes 3 argument"):
+        sluice.call_kernel(k, kapi.Range(8), a, a)
+    if device.filter_string != "host:cpu:0":
+        b = sluice.ones(8, dtype=np.float32, device="host")
+        with pytest.raises(sluice.ExecutionPlacementError):
+            sluice.call_kernel(k, kapi.Range(8), a, b, c)
+    assert k.compile_count == 1
+
+
 # --- nd-range kernels --------------------------------------------------------
 
 
