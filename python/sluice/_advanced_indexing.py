@@ -345,11 +345,6 @@ def _adjacent(adv):
     return positions == list(range(positions[0], positions[0] + len(adv)))
 
 
-# Host arrays up to this many elements (the array and each index array) are
-# indexed by NumPy on zero-copy views: on the CPU that is the fastest
-# kernel there is for small arrays (no launch, no bounds check on the
-# side), and NumPy's semantics and errors are the reference anyway.
-_HOST_SMALL = 1 << 16
 
 
 def _host_small_keys(x, key):
@@ -357,19 +352,19 @@ def _host_small_keys(x, key):
     which waits for their data) when x is a small array of a host queue and
     every array of the key is small and on x's queue; else None."""
     from ._array import Array
-    from ._products import _on_host
+    from ._host_small import LIMIT, on_host
 
-    if x.size > _HOST_SMALL or _trace.current() is not None:
+    if x.size > LIMIT or _trace.current() is not None:
         return None
     qid = x._queue_id
-    if not _on_host(qid):
+    if not on_host(qid):
         return None
     items = key if type(key) is tuple else (key,)
     keys = []
     for k in items:
         t = type(k)
         if t is Array:
-            if k._queue_id != qid or k.size > _HOST_SMALL:
+            if k._queue_id != qid or k.size > LIMIT:
                 return None
             keys.append(np.from_dlpack(k))
         elif (
@@ -400,9 +395,10 @@ def _host_small_setitem(x, key, value):
     a NumPy array or a small array of x's queue; False when that does not
     apply. The view of x waits for every task that uses its memory."""
     from ._array import Array
+    from ._host_small import LIMIT
 
     if type(value) is Array:
-        if value._queue_id != x._queue_id or value.size > _HOST_SMALL:
+        if value._queue_id != x._queue_id or value.size > LIMIT:
             return False
     elif not isinstance(value, (bool, int, float, complex, np.generic)) and (
         type(value) is not np.ndarray

@@ -27,7 +27,7 @@ import os
 
 import numpy as np
 
-from . import _dispatch, _dtypes, _ops, _trace
+from . import _dispatch, _dtypes, _host_small, _ops, _trace
 from ._device import _queue_from_id
 
 
@@ -59,16 +59,7 @@ def _array_type():
 
 # --- placement helpers ------------------------------------------------------
 
-_host_queues = {}
-
-
-def _on_host(qid):
-    """Whether queue ``qid`` is a queue of the host backend."""
-    r = _host_queues.get(qid)
-    if r is None:
-        r = _queue_from_id(qid).sycl_device.backend.name == "host"
-        _host_queues[qid] = r
-    return r
+_on_host = _host_small.on_host
 
 
 def _host_matmul(x1, x2):
