@@ -217,8 +217,7 @@ public:
   /// the last one folds every partial into the output and resets the
   /// counter. The flag goes through workgroup memory, so the branch is
   /// uniform and its barriers are reached by the whole workgroup.
-  LogicalResult lastWorkgroupCombine(Value item, Value items, Value tid,
-                                     Value bdim) {
+  LogicalResult lastWorkgroupCombine(Value items, Value tid, Value bdim) {
     auto func = bb.func;
     Value scratch = func.getWorkgroupAttributions()[0];
     Value flag = func.getWorkgroupAttributions()[1];
@@ -532,7 +531,7 @@ LogicalResult sluice::kernels::buildCudaReductionKernel(gpu::GPUFuncOp func,
     }
   }
   if (!spec.ticketGlobal.empty() &&
-      failed(cb.lastWorkgroupCombine(item, items, tid, bdim)))
+      failed(cb.lastWorkgroupCombine(items, tid, bdim)))
     return failure();
   // The next item reuses the workgroup memory.
   gpu::BarrierOp::create(b, loc);
