@@ -20,7 +20,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sluice_artifact import Artifact, Runtime  # noqa: E402
+from sluice_artifact import Artifact, Runtime, SluiceError  # noqa: E402
 
 SIZES = [0, 1, 3, 1000, 2047, 2048, 2049, 8191, 65537, 1000003, 2**22 + 7]
 BIG = 2**24 + 1  # f32 and i32 only (the benchmark's range)
@@ -92,7 +92,12 @@ def close(t, op, got, ref, x):
         return abs(g - ref) <= 1e-2 * np.sum(np.abs(x.astype(np.float64))) + 1
     rtol = {"f32": 1e-5, "f64": 1e-12}[t]
     if op == "prod":
-        rtol = {"f32": 2e-3, "f64": 1e-9}[t]
+        # Products of millions of f32 values near 1 drift: the tree of
+        # lane accumulators and partials (16 per work-item, 256 work-items,
+        # up to 1024 workgroups), emulated in NumPy on the same input, is
+        # 1.4% off the exact product at n = 2^24 + 1 (each rounding of a
+        # product of two values near 1 is not unbiased).
+        rtol = {"f32": 3e-2, "f64": 1e-9}[t]
     return abs(g - ref) <= rtol * abs(ref) + 1e-30
 
 
@@ -113,6 +118,29 @@ def main():
         sizes = SIZES + ([BIG] if t in ("f32", "i32") else [])
         for n in sizes:
             x = inputs(t, n, rng)
+            if n == 0:
+                # NumPy raises for max and min of nothing: so must Sluice,
+                # cleanly.
+                call = art.prepare(f"r_{t}", [x])
+                checks += 1
+                try:
+                    call.run()
+                    failures += 1
+                    print(f"FAIL {t} n=0: max/min of nothing did not fail")
+                except SluiceError as e:
+                    if "zero-size" not in str(e):
+                        failures += 1
+                        print(f"FAIL {t} n=0: unexpected error {e}")
+                call.close()
+                if t == "f32":
+                    call = art.prepare("sp_f32", [x])
+                    got = call.run()
+                    call.close()
+                    checks += 1
+                    if float(got[0]) != 0.0 or float(got[1]) != 1.0:
+                        failures += 1
+                        print(f"FAIL sum/prod of nothing: {got}")
+                continue
             runs = []
             for _ in range(args.reps):
                 call = art.prepare(f"r_{t}", [x])
