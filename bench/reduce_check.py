@@ -181,9 +181,10 @@ def main():
                             f"note {t} n={n} {op}: {runs[0][k]!r} here, "
                             f"{theirs[k]!r} from --other"
                         )
+    same = f", {same_as_other} results bit-identical to --other"
     print(
         f"reduce_check: {checks} checks, {failures} failures"
-        + (f", {same_as_other} results bit-identical to --other" if other else "")
+        + (same if other else "")
     )
     return 1 if failures else 0
 
