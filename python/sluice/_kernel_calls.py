@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from . import _dtypes
+from . import _dtypes, _kernel_cuda_atomics
 from . import kernel_api as kapi
 from ._kernel_codegen import (
     _BINARY_FLOAT,
@@ -125,10 +125,26 @@ def call(w, node):
                 "group_barrier needs an nd-range kernel "
                 "(kapi.NdRange and an NdItem)",
             )
+        a = _bind(w, node, ["group", "fence_scope"], ["group"])
+        scope = w.expr(a["fence_scope"]) if "fence_scope" in a else Const(2)
+        wide = em.ctx.target == "cuda" and not (
+            isinstance(scope, Const) and int(scope.value) <= 2
+        )
+        # bar.sync orders memory within the block; a wider fence scope
+        # takes a fence on either side.
+        if wide:
+            _kernel_cuda_atomics.fence(w, node, Const(4), scope)
         em.emit("gpu.barrier")
+        if wide:
+            _kernel_cuda_atomics.fence(w, node, Const(4), scope)
         return PyObj(None)
     if obj is kapi.atomic_fence:
-        if em.ctx.target != "host":
+        a = _bind(w, node, ["memory_order", "memory_scope"], ["memory_order"])
+        order = w.expr(a["memory_order"])
+        scope = w.expr(a["memory_scope"]) if "memory_scope" in a else Const(3)
+        if em.ctx.target == "cuda":
+            _kernel_cuda_atomics.fence(w, node, order, scope)
+        elif em.ctx.target != "host":
             raise w.error(
                 node, "atomic_fence is not supported on this backend yet"
             )
@@ -580,6 +596,8 @@ def atomic_method(w, node, ref, attr):
     dt = arr.dtype
     t = mlir_type(dt)
     kind = 0 if dt.kind == "f" else (1 if dt.kind == "i" else 2)
+    if em.ctx.target == "cuda":
+        return _kernel_cuda_atomics.atomic(w, node, ref, attr, _bind)
     if (
         em.ctx.target == "spirv"
         and attr != "load"
@@ -652,6 +670,8 @@ def atomic_method(w, node, ref, attr):
             dt,
         )
         return PyObj(None) if attr == "store" else r
+    if attr == "compare_exchange" and dt.kind == "f":
+        return _kernel_cuda_atomics.compare_exchange(w, node, ref, _bind)
     if attr == "compare_exchange":
         a = _bind(
             w,
@@ -679,7 +699,7 @@ def atomic_method(w, node, ref, attr):
             dt,
         )
         desired = em.cast(em.materialize(w.scalar(a["desired"])), dt)
-        cmp = "arith.cmpf oeq" if dt.kind == "f" else "arith.cmpi eq"
+        cmp = "arith.cmpi eq"
 
         def update(cur):
             eq = em.op(f"{cmp}, {cur}, {expected.name} : {t}", BOOL)

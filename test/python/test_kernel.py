@@ -408,23 +408,7 @@ def global_atomics_i32(item: kapi.Item, ints, flags):
         flags[1] = i + 1
 
 
-def _skip_on_cuda_after_checking_the_error(device):
-    """CUDA kernels lack these atomic operations: launching one raises a
-    clear KernelError (checked), then the test is skipped."""
-    if device.backend.name != "cuda":
-        return
-    with pytest.raises(sluice.KernelError, match="host backend only"):
-        sluice.call_kernel(
-            global_atomics_i32,
-            kapi.Range(1),
-            sluice.zeros(7, dtype=np.int32, device=device),
-            sluice.zeros(2, dtype=np.int32, device=device),
-        )
-    pytest.skip("CUDA kernels lack these atomic operations (KernelError)")
-
-
 def test_global_atomics_int32(device):
-    _skip_on_cuda_after_checking_the_error(device)
     n = 1000
     ints = sluice.asarray(
         np.array([0, 0, 0, 0, 0, 0, 255], np.int32), device=device
@@ -445,7 +429,6 @@ def test_global_atomics_int32(device):
 
 
 def test_global_atomics(device):
-    _skip_on_cuda_after_checking_the_error(device)
     n = 1000
     ints = sluice.zeros(5, dtype=np.int64, device=device)
     floats = sluice.zeros(1, dtype=np.float64, device=device)

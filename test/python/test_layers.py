@@ -68,6 +68,7 @@ LAYERS = [
             "_kernel",
             "_kernel_calls",
             "_kernel_codegen",
+            "_kernel_cuda_atomics",
             "_kernel_values",
             "_jit",
             "_artifact",

@@ -12,7 +12,7 @@ import numpy as np
 import sluice
 from sluice import kernel_api as kapi
 
-TILE = 8
+TILE = 16
 
 
 @sluice.kernel
