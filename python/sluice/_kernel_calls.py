@@ -272,9 +272,62 @@ def _float_dt(v):
     return F64
 
 
+def _static_number(w, node):
+    """The Python number that ``node`` is at compile time (a literal, a
+    global or closure constant, a ``math`` function of such numbers, or
+    arithmetic on them), else None. Emits no code."""
+    if isinstance(node, ast.Constant):
+        v = node.value
+    elif isinstance(node, ast.UnaryOp) and isinstance(
+        node.op, (ast.USub, ast.UAdd)
+    ):
+        v = _static_number(w, node.operand)
+        if v is not None:
+            v = -v if isinstance(node.op, ast.USub) else v
+    elif isinstance(node, ast.BinOp) and isinstance(
+        node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)
+    ):
+        x, y = _static_number(w, node.left), _static_number(w, node.right)
+        if x is None or y is None or (isinstance(node.op, ast.Div) and not y):
+            return None
+        op = {ast.Add: "__add__", ast.Sub: "__sub__", ast.Mult: "__mul__"}
+        v = (
+            x / y
+            if isinstance(node.op, ast.Div)
+            else getattr(x, op[type(node.op)])(y)
+        )
+    elif isinstance(node, (ast.Name, ast.Attribute)):
+        o = w.expr_obj(node)
+        v = o.obj if o is not None else None
+    elif (
+        isinstance(node, ast.Call)
+        and not node.keywords
+        and w.expr_obj(node.func) is not None
+        and _module_of(w.expr_obj(node.func).obj) == "math"
+    ):
+        vals = [_static_number(w, a) for a in node.args]
+        if any(x is None for x in vals):
+            return None
+        try:
+            v = w.expr_obj(node.func).obj(*vals)
+        except (ValueError, OverflowError, TypeError):
+            return None
+    else:
+        return None
+    if type(v) not in (int, float):
+        return None
+    return v
+
+
 def math_call(w, node, mod, name, args):
     em = w.em
     nargs = len(args)
+    if mod == "math":
+        # Python's math functions of Python numbers are Python numbers
+        # (weak: math.sqrt(2.0) * x keeps x's dtype): computed now.
+        v = _static_number(w, node)
+        if v is not None:
+            return Const(v)
     if mod == "numpy" or mod == "sluice":
         if name in ("absolute", "abs") and nargs == 1:
             return absolute(w, w.scalar(args[0]))

@@ -477,6 +477,29 @@ def test_atomics_64(device):
     assert (sluice.asnumpy(x) == 123).all()
 
 
+@sluice.kernel
+def weak_math(item: kapi.Item, x, out):
+    i = item.get_id(0)
+    out[i] = x[i] * (1.0 / math.sqrt(2.0)) + math.pi
+
+
+def test_math_of_python_numbers_is_weak(device):
+    """math functions of Python numbers are Python numbers (computed when
+    the kernel compiles): they keep a float32 operand float32 (NEP 50)."""
+    x_np = np.linspace(0, 1, 8, dtype=np.float32)
+    x = sluice.asarray(x_np, device=device)
+    out = sluice.zeros(8, dtype=np.float32, device=device)
+    sluice.call_kernel(weak_math, kapi.Range(8), x, out)
+    np.testing.assert_allclose(
+        sluice.asnumpy(out), x_np / np.sqrt(2) + np.pi, rtol=1e-6
+    )
+    text = weak_math.lower(kapi.Range(8), x, out).as_text()
+    kernel = text[text.index("gpu.func") :]
+    assert "math.sqrt" not in kernel
+    assert "arith.mulf" in kernel and "f64 to f32" in kernel
+    assert "arith.extf" not in kernel  # no float64 arithmetic
+
+
 # --- bounds checking ---------------------------------------------------------
 
 
