@@ -9,9 +9,12 @@ multiplication with workgroup memory and barriers, histograms with global
 and with workgroup-local atomics, a work-group reduction, Black-Scholes);
 the CuPy side is the same algorithm, the same workgroup sizes and the same
 float32 arithmetic in CUDA C. Each is checked against NumPy before it is
-timed. Times are medians of --reps calls, each a launch followed by a
-device synchronisation (for Sluice: the queue's wait), after a warm-up
-call; the ratio is CuPy's time over Sluice's (above 1: Sluice is faster).
+timed. A sample is a batch of launches in a row followed by one device
+synchronisation (for Sluice: the queue's wait), the batch long enough
+(about 20 ms, at most 100 launches, the same for both sides) that the
+time is the device's rather than the launch's; times are medians of
+--reps samples per launch; the ratio is CuPy's time over Sluice's (above
+1: Sluice is faster).
 
 Skips (exit status 0, with a message) where CuPy, a CUDA device, or
 Sluice's CUDA queue is missing. With a device that is not CUDA's
@@ -133,16 +136,31 @@ def skip(msg):
     sys.exit(0)
 
 
-def median_time(fn, sync, reps):
+def median_time(fn, sync, reps, batch):
+    """The median over ``reps`` samples of the time per call of ``batch``
+    calls in a row followed by one synchronisation."""
     fn()
     sync()
     ts = []
     for _ in range(reps):
         t0 = time.perf_counter()
-        fn()
+        for _ in range(batch):
+            fn()
         sync()
-        ts.append(time.perf_counter() - t0)
+        ts.append((time.perf_counter() - t0) / batch)
     return statistics.median(ts)
+
+
+def batch_size(fn, sync):
+    """Calls per sample: enough for about 20 ms, so that the time is the
+    device's and not the launch's (at most 100)."""
+    fn()
+    sync()
+    t0 = time.perf_counter()
+    fn()
+    sync()
+    t = time.perf_counter() - t0
+    return max(1, min(100, int(0.02 / max(t, 1e-6))))
 
 
 class Bench:
@@ -156,27 +174,28 @@ class Bench:
     def case(self, name, size, work, unit, s_fn, s_check, c_fn, c_check):
         s_fn()
         ok_s = bool(s_check())
-        t_s = median_time(s_fn, self.queue.wait, self.reps)
+        batch = batch_size(s_fn, self.queue.wait)
+        t_s = median_time(s_fn, self.queue.wait, self.reps, batch)
         ok_c, t_c = None, None
         if self.cp is not None:
             c_fn()
             ok_c = bool(c_check())
             t_c = median_time(
-                c_fn, self.cp.cuda.Device().synchronize, self.reps
+                c_fn, self.cp.cuda.Device().synchronize, self.reps, batch
             )
-        self.rows.append((name, size, work, unit, t_s, t_c, ok_s, ok_c))
+        self.rows.append((name, size, work, unit, t_s, t_c, ok_s, ok_c, batch))
         print(f"  {name}: done", flush=True)
 
     def table(self, title):
         print(f"\n{title}")
         head = (
             f"{'kernel':30} {'size':>10} {'sluice ms':>10} {'cupy ms':>10} "
-            f"{'sluice':>9} {'cupy':>9} {'unit':>8} {'ratio':>6}"
+            f"{'sluice':>9} {'cupy':>9} {'unit':>8} {'ratio':>6} {'batch':>5}"
         )
         print(head)
         print("-" * len(head))
         status = 0
-        for name, size, work, unit, t_s, t_c, ok_s, ok_c in self.rows:
+        for name, size, work, unit, t_s, t_c, ok_s, ok_c, batch in self.rows:
             rs = f"{work / t_s / 1e9:9.1f}" if ok_s else "    wrong"
             if ok_c is None:
                 tc, rc, ratio = "n/a", "n/a", "n/a"
@@ -188,7 +207,7 @@ class Bench:
                 status = 1
             print(
                 f"{name:30} {size:>10} {t_s * 1e3:10.3f} {tc:>10} {rs} "
-                f"{rc:>9} {unit:>8} {ratio:>6}"
+                f"{rc:>9} {unit:>8} {ratio:>6} {batch:>5}"
             )
         print(
             "ratio: CuPy's time over Sluice's (above 1: Sluice is faster); "
@@ -428,7 +447,7 @@ def main():
         name = "no CuPy"
     return bench.table(
         f"Kernels on {dev} ({name}), float32, medians of {reps} "
-        "(launch + synchronisation); GFLOP/s or GB/s of compulsory traffic"
+        "(per launch, in batches); GFLOP/s or GB/s of compulsory traffic"
     )
 
 
