@@ -936,20 +936,19 @@ def device_func(fn=None, *, inline=True):
     return wrap(fn) if fn is not None else wrap
 
 
-def _not_traced(what):
-    """Kernels cannot be launched while @sluice.jit traces a function."""
+def _traced(kernel, index_space, args):
+    """Inside a function that @sluice.jit traces, the launch becomes a
+    step of the traced program (sluice._jit_kernels); returns whether it
+    did."""
     from . import _trace
-    from ._errors import TracerError
 
-    if _trace.current() is not None:
-        raise TracerError(
-            f"{what} inside @sluice.jit is not supported: a kernel writes "
-            "its arrays in place, which a traced array program (values, not "
-            "buffers) cannot express yet, and a launch made while tracing "
-            "would run once, not at every call. Launch the kernel outside "
-            "the jitted function: it runs in order with the function's work "
-            "on the queue (docs/kernels.md)"
-        )
+    tr = _trace.current()
+    if tr is None:
+        return False
+    from . import _jit_kernels
+
+    _jit_kernels.launch(tr, kernel, index_space, args)
+    return True
 
 
 def call_kernel(kernel, index_space, *args):
@@ -962,7 +961,8 @@ def call_kernel(kernel, index_space, *args):
             "call_kernel takes a @sluice.kernel function, not "
             f"{type(kernel).__name__}"
         )
-    _not_traced("call_kernel")
+    if _traced(kernel, index_space, args):
+        return
     kernel._launch(index_space, args)
 
 
@@ -986,7 +986,8 @@ def call_kernel_async(kernel, index_space, dependent_events, *args):
             "call_kernel_async takes a @sluice.kernel function, "
             f"not {type(kernel).__name__}"
         )
-    _not_traced("call_kernel_async")
+    if _traced(kernel, index_space, args):
+        return KernelEvent([])  # ordered with the function's work
     qids = {a._queue_id for a in args if isinstance(a, Array)}
     for ev in dependent_events or ():
         if not isinstance(ev, KernelEvent):

@@ -69,6 +69,8 @@ LAYERS = [
             "_kernel",
             "_kernel_calls",
             "_kernel_codegen",
+            "_kernel_cuda_atomics",
+            "_jit_kernels",
             "_kernel_values",
             "_jit",
             "_artifact",
