@@ -102,14 +102,8 @@ def ConvertLinalgToKernelsPass
       contiguous row, with vector loads, warp shuffles and one value per
       warp through workgroup memory, or a serial loop per work-item when
       the reduced loops are not innermost); phase two folds the partials
-      into the output (on CUDA a workgroup per output), starting from its
-      initial value. A CUDA reduction to one output (`sum` and the other
-      full reductions) is one launch: each workgroup stores its partial,
-      fences (`nvvm.memory.barrier`) and takes a ticket from a counter in
-      the kernel module (`memref.atomic_rmw` on a zero-initialised
-      `memref.global`); the workgroup that takes the last ticket folds the
-      partials in a fixed order (the same bits on every run) and resets
-      the counter. On CUDA rows shorter than 64 elements take a
+      into the output (on CUDA a warp per output), starting from its
+      initial value. On CUDA rows shorter than 64 elements take a
       work-item each instead of a workgroup (chosen when the program runs
       where the row length is dynamic). An output just filled with the
       combiner's identity (as `usm.sum` starts; the fill may be followed by
@@ -149,8 +143,7 @@ def ConvertLinalgToKernelsPass
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",
     "mlir::memref::MemRefDialect", "mlir::scf::SCFDialect",
-    "mlir::linalg::LinalgDialect", "mlir::vector::VectorDialect",
-    "mlir::NVVM::NVVMDialect"
+    "mlir::linalg::LinalgDialect", "mlir::vector::VectorDialect"
   ];
 }
 

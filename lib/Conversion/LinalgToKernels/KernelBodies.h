@@ -60,14 +60,6 @@ struct KernelSpec {
   /// Reductions: the slice count and partials arguments (-1 when absent).
   int64_t slicesArg = -1, partialArg = -1;
   bool singlePhase = false;
-  /// CUDA reductions to one output in a single launch: every workgroup
-  /// stores its partial and takes a ticket from this counter (a
-  /// zero-initialised `memref<1xi32>` global of the kernel module); the one
-  /// that takes the last folds the partials in a fixed order (the result is
-  /// the same bits whichever workgroup finishes last) and resets the
-  /// counter for the next launch. Empty when the partials are folded by a
-  /// combine kernel.
-  std::string ticketGlobal;
   /// The output starts as the combiner's identity (its fill was dropped):
   /// reduced values are stored, not folded into what the output held.
   bool initIsIdentity = false;
@@ -121,9 +113,7 @@ mlir::LogicalResult buildCombineKernel(mlir::gpu::GPUFuncOp func,
 /// CUDA's kernels (CudaKernelBodies.cpp): vector loads and stores, and
 /// reductions through warp shuffles. The reduction kernel needs
 /// reducedLoopsInnermost(); it and the combine kernel need a
-/// workgroup-memory attribution of workgroupSize elements (and the
-/// reduction kernel with a ticket a second one, memref<1xi32>, for the
-/// last workgroup's flag).
+/// workgroup-memory attribution of workgroupSize elements.
 mlir::LogicalResult buildCudaElementwiseKernel(mlir::gpu::GPUFuncOp func,
                                                KernelSpec &spec);
 mlir::LogicalResult buildCudaReductionKernel(mlir::gpu::GPUFuncOp func,

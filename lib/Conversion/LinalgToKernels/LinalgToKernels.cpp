@@ -1,9 +1,7 @@
 //===- LinalgToKernels.cpp - linalg on USM memrefs to GPU kernels ---------===//
 //
 // Every linalg op left after convert-usm-to-linalg becomes one kernel (two
-// for reductions split into slices, except CUDA reductions to one output,
-// whose last workgroup folds the partials) in the gpu.module of its queue's
-// target family, launched
+// for reductions) in the gpu.module of its queue's target family, launched
 // from where the op was. See the pass description in Passes.td for the
 // shapes of the kernels; KernelBodies.cpp builds their bodies.
 //
@@ -50,10 +48,6 @@ constexpr int64_t kHostReductionGroups = 64;
 constexpr int64_t kGpuReductionGroups = 1024;
 /// CUDA reductions over rows shorter than this run a work-item per row.
 constexpr int64_t kCudaShortRow = 64;
-/// Fewest elements of a slice that a GPU work-item reduces alone.
-constexpr int64_t kGpuSerialMinChunk = 1024;
-static_assert(kCudaShortRow <= kGpuSerialMinChunk,
-              "a short CUDA row is one slice");
 /// Marks a reduction whose output starts as its combiner's identity.
 constexpr llvm::StringLiteral kInitIsIdentityAttrName =
     "sluice.init_is_identity";
@@ -106,9 +100,6 @@ private:
   gpu::GPUFuncOp createKernel(KernelTarget target, StringRef name,
                               ArrayRef<Type> argTypes, Location loc,
                               TypeRange workgroupMemory = {});
-  /// A zero-initialised i32 counter in the global memory of the kernel
-  /// module of `target`; returns its (unique) symbol name.
-  std::string createTicket(KernelTarget target, StringRef name, Location loc);
 
   // The phases of run: the op's one placement, the kernel arguments, and
   // the kernels and launches of a map or a reduction.
@@ -141,7 +132,7 @@ private:
   /// The kernels of a reduction whose work-items reduce slices alone
   /// (`serialItems`) or, on CUDA, whose workgroups share them.
   LogicalResult formReductionAs(FormContext &ctx, const ReductionShape &shape,
-                                bool serialItems, bool oneSlice = false);
+                                bool serialItems);
   /// The launches of one way to run it: `slices` slices per output, in one
   /// phase (slices == 1: each output stored at once) or two.
   LogicalResult formReductionPhases(FormContext &ctx, Value numOutputs,
@@ -212,22 +203,6 @@ Value KernelFormer::stridedBase(OpBuilder &b, Location loc,
   return memref::ReinterpretCastOp::create(
       b, loc, flatType, meta.getBaseBuffer(), b.getIndexAttr(0), {extent},
       {b.getIndexAttr(1)});
-}
-
-std::string KernelFormer::createTicket(KernelTarget target, StringRef name,
-                                       Location loc) {
-  gpu::GPUModuleOp gpuModule = moduleFor(target);
-  OpBuilder b(gpuModule.getContext()); // inserted below, renamed on a clash
-  auto type = MemRefType::get(
-      {1}, b.getI32Type(), MemRefLayoutAttrInterface(),
-      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Global));
-  auto global = memref::GlobalOp::create(
-      b, loc, name, b.getStringAttr("private"), type,
-      DenseElementsAttr::get(RankedTensorType::get({1}, b.getI32Type()),
-                             b.getI32IntegerAttr(0).getValue()),
-      /*constant=*/false, /*alignment=*/IntegerAttr());
-  SymbolTable(gpuModule).insert(global, gpuModule.getBody()->begin());
-  return global.getSymName().str();
 }
 
 gpu::GPUFuncOp KernelFormer::createKernel(KernelTarget target, StringRef name,
@@ -555,9 +530,7 @@ LogicalResult KernelFormer::formReduction(FormContext &ctx) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(branch.thenBlock()->getTerminator());
   KernelSpec serial = spec;
-  // Rows this short are one slice each (a slice is 1024 elements at least).
-  if (failed(formReductionAs(ctx, shape, /*serialItems=*/true,
-                             /*oneSlice=*/true)))
+  if (failed(formReductionAs(ctx, shape, /*serialItems=*/true)))
     return failure();
   spec = serial;
   b.setInsertionPoint(branch.elseBlock()->getTerminator());
@@ -566,7 +539,7 @@ LogicalResult KernelFormer::formReduction(FormContext &ctx) {
 
 LogicalResult KernelFormer::formReductionAs(FormContext &ctx,
                                             const ReductionShape &shape,
-                                            bool serialItems, bool oneSlice) {
+                                            bool serialItems) {
   auto &[b, m, spec, placement, hostLoopSizes, base] = ctx;
   Location loc = m.loc;
   bool isHost = spec.target == KernelTarget::Host;
@@ -581,7 +554,7 @@ LogicalResult KernelFormer::formReductionAs(FormContext &ctx,
                     : serialItems ? kGpuReductionGroups * 4
                                   : kGpuReductionGroups;
   int64_t minChunk = isHost        ? opts.hostGrain
-                     : serialItems ? kGpuSerialMinChunk
+                     : serialItems ? 1024
                                    : opts.workgroupSize * 8;
   // S = max(1, min(ceil(T / P), ceil(R / minChunk))).
   auto slicesFor = [&](int64_t p, int64_t r) {
@@ -590,9 +563,6 @@ LogicalResult KernelFormer::formReductionAs(FormContext &ctx,
     int64_t byWork = (r + minChunk - 1) / minChunk;
     return std::max<int64_t>(1, std::min(byGroups, byWork));
   };
-  if (oneSlice)
-    return formReductionPhases(ctx, numOutputs, m.c(1), serialItems,
-                               /*singlePhase=*/true);
   if (shape.allStatic) {
     int64_t slices = slicesFor(shape.staticP, shape.staticR);
     return formReductionPhases(ctx, numOutputs, m.c(slices), serialItems,
@@ -663,32 +633,15 @@ LogicalResult KernelFormer::formReductionPhases(FormContext &ctx,
         MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(b.getContext(),
                                    gpu::AddressSpace::Workgroup)));
-  // A CUDA reduction to one output folds its partials in the workgroup
-  // that finishes last, in the same launch.
-  bool lastWorkgroupCombines = isCuda && !serialItems && !singlePhase &&
-                               matchPattern(numOutputs, m_One());
-  if (lastWorkgroupCombines) {
-    cudaScratch.push_back(
-        MemRefType::get({1}, b.getI32Type(), MemRefLayoutAttrInterface(),
-                        gpu::AddressSpaceAttr::get(
-                            b.getContext(), gpu::AddressSpace::Workgroup)));
-    spec.ticketGlobal = createTicket(spec.target, base + "_ticket", loc);
-  }
   TypeRange scratch = serialItems ? TypeRange() : TypeRange(cudaScratch);
   gpu::GPUFuncOp partialKernel = createKernel(spec.target, base + "_reduce",
                                               spec.argTypes(), loc, scratch);
-  LogicalResult built = isCuda && !serialItems
-                            ? buildCudaReductionKernel(partialKernel, spec)
-                            : buildReductionKernel(partialKernel, spec);
-  spec.ticketGlobal.clear();
-  if (failed(built))
+  if (failed(isCuda && !serialItems
+                 ? buildCudaReductionKernel(partialKernel, spec)
+                 : buildReductionKernel(partialKernel, spec)))
     return failure();
   launch(b, loc, spec, partialKernel, groups1, spec.workgroupSize,
          placement.getQueue());
-  if (lastWorkgroupCombines) {
-    memref::DeallocOp::create(b, loc, partials);
-    return success();
-  }
   if (!singlePhase) {
     // CUDA folds each output's partials with a workgroup.
     int64_t outputsPerGroup = isHost   ? opts.hostGrain

@@ -16,7 +16,7 @@
 
 // The kernels of CUDA queues become PTX, with math from libdevice, 16-byte
 // vector loads and stores, reductions through warp shuffles (and shared
-// memory between warps) in one launch; ptxas accepts it for sm_90 and sm_80 where the
+// memory between warps); ptxas accepts it for sm_90 and sm_80 where the
 // CUDA toolkit is installed.
 !G = !usm.array<?xf32, "cuda:gpu:0", device>
 !S = !usm.array<f32, "cuda:gpu:0", device>
@@ -41,23 +41,13 @@
 // PTX: .entry f_map
 // PTX: ld.global.v4.b32
 // PTX: st.global.v4.b32
-// The sum is one launch: its ticket counter is a zero-initialised global;
-// the workgroup that takes the last ticket folds the partials and resets
-// it (no combine kernel).
-// PTX: .global .align 4 .b8 f_ticket[4];
-// PTX: .entry f_reduce_0
+// PTX: .entry f_reduce
 // PTX: .shared
 // PTX: ld.global.v4.b32
 // PTX: shfl.sync.bfly.b32
 // PTX: bar.sync
-// PTX: .entry f_reduce_1
-// PTX: membar.gl;
-// PTX-NEXT: atom.global.add.u32 {{.*}}, [f_ticket], 1;
-// PTX: bar.sync
-// PTX: membar.gl;
+// PTX: .entry f_combine
 // PTX: shfl.sync.bfly.b32
-// PTX: st.global.b32 [f_ticket], 0;
-// PTX-NOT: .entry f_combine
 // SM80: .target sm_80
 // SM80: shfl.sync.bfly.b32
 func.func @f(%a: !G) -> (!G, !S) {
