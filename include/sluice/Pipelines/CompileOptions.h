@@ -1,5 +1,4 @@
-//===- CompileOptions.h - One compile-options type and its binder -*- C++
-//-*-===//
+//===- CompileOptions.h - Compile options and their binder ------*- C++ -*-===//
 //
 // What a user chooses about compiling a program, as one type, and the one
 // binder of command-line flags to it. sluice-compile and sluice-run bind the
