@@ -67,32 +67,36 @@ sluice::buildCompileProgramPipeline(OpPassManager &pm,
 }
 
 namespace {
+// The pipelines' options as sluice-opt takes them; their defaults are
+// CompileOptions' (one set of defaults for every tool and the C API).
+const sluice::CompileOptions defaults;
+
 struct LowerToKernelsOptions : PassPipelineOptions<LowerToKernelsOptions> {
   Option<int64_t> workgroupSize{
       *this, "workgroup-size",
       llvm::cl::desc("work-items per workgroup of GPU kernels"),
-      llvm::cl::init(256)};
+      llvm::cl::init(sluice::KernelPipelineOptions().workgroupSize)};
 };
 
 struct CompileProgramOptions : PassPipelineOptions<CompileProgramOptions> {
   Option<int64_t> workgroupSize{
       *this, "workgroup-size",
       llvm::cl::desc("work-items per workgroup of GPU kernels"),
-      llvm::cl::init(256)};
+      llvm::cl::init(defaults.workgroupSize)};
   Option<bool> fuse{*this, "fuse", llvm::cl::desc("fuse elementwise groups"),
-                    llvm::cl::init(true)};
+                    llvm::cl::init(defaults.fuse)};
   Option<std::string> cudaChip{*this, "cuda-chip",
                                llvm::cl::desc("NVIDIA chip of CUDA kernels"),
-                               llvm::cl::init("sm_90")};
+                               llvm::cl::init(defaults.cudaChip)};
   Option<unsigned> cudaOptLevel{
       *this, "cuda-opt-level",
       llvm::cl::desc("LLVM optimisation level of CUDA kernels (0-3)"),
-      llvm::cl::init(3)};
+      llvm::cl::init(defaults.optLevel)};
   Option<bool> spirvNativeF16{
       *this, "spirv-native-f16",
       llvm::cl::desc("SPIR-V kernels compute f16 as half (devices with "
                      "cl_khr_fp16)"),
-      llvm::cl::init(false)};
+      llvm::cl::init(defaults.spirvNativeF16)};
 };
 } // namespace
 

@@ -1,5 +1,5 @@
 //===- SpirvCapabilities.cpp - What a SPIR-V module asks of a device ------===//
-#include "SpirvCapabilities.h"
+#include "sluice/Runtime/SpirvCapabilities.h"
 
 #include <cstring>
 

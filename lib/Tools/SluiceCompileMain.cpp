@@ -8,31 +8,27 @@
 // Compiles a program with Sluice's pipeline into an artifact: a shared
 // object with the host code, host kernels and device binaries, linked
 // against libsluice-runtime.so, that `sluice-run prog.so` runs. The work is
-// done by lib/Execution (ArtifactWriter.h); this is option handling.
+// done by lib/Execution (ArtifactWriter.h) and the phases of
+// sluice/Tools/EmitModule.h; this is option handling.
 //
 //===----------------------------------------------------------------------===//
 
 #include "sluice/Execution/Artifact.h"
-#include "sluice/Execution/ArtifactWriter.h"
-#include "sluice/Execution/Compiler.h"
 #include "sluice/Pipelines/CompileOptions.h"
+#include "sluice/Tools/EmitModule.h"
 #include "sluice/Tools/ToolMains.h"
 #include "sluice/Tools/ToolSupport.h"
 
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace sluice;
+using tools::Emit;
 namespace cl = llvm::cl;
 
 namespace {
-
-enum class Emit { Mlir, Llvm, Obj, So };
 
 /// sluice-compile's command line. Registered when the tool runs (a
 /// function-local static), so other tools in the same image never see it.
@@ -45,15 +41,8 @@ struct Options {
       cl::desc("output file (- for standard output; default: the input's "
                "name with .so or .o, or - for text)"),
       cl::value_desc("file"), cl::cat(category)};
-  cl::opt<Emit> emit{
-      "emit", cl::desc("what to write"), cl::init(Emit::So),
-      cl::values(clEnumValN(Emit::So, "so",
-                            "a shared object that sluice-run runs (default)"),
-                 clEnumValN(Emit::Obj, "obj", "a relocatable object file"),
-                 clEnumValN(Emit::Llvm, "llvm", "optimised LLVM IR"),
-                 clEnumValN(Emit::Mlir, "mlir",
-                            "MLIR after the stage of --stop-after")),
-      cl::cat(category)};
+  cl::opt<Emit> emit{"emit", cl::desc("what to write"), cl::init(Emit::So),
+                     tools::emitValues(), cl::cat(category)};
   CompileFlagOptions compile{
       category, "compile every queue of the program for this device (a "
                 "filter selector such as host, opencl:cpu:0, gpu, or default)"};
@@ -77,21 +66,7 @@ struct Options {
   // is registered, see options()).
   cl::opt<ProgramStage> stopAfter{
       "stop-after", cl::desc("with --emit=mlir: the last stage to run"),
-      cl::init(ProgramStage::LLVM),
-      cl::values(
-          clEnumValN(ProgramStage::Placed,
-                     programStageName(ProgramStage::Placed),
-                     "placement verified, canonicalised"),
-          clEnumValN(ProgramStage::Fused, programStageName(ProgramStage::Fused),
-                     "elementwise groups fused"),
-          clEnumValN(ProgramStage::Kernels,
-                     programStageName(ProgramStage::Kernels),
-                     "kernels formed (gpu.launch_func, gpu.module)"),
-          clEnumValN(ProgramStage::Binaries,
-                     programStageName(ProgramStage::Binaries),
-                     "device kernels compiled to binaries"),
-          clEnumValN(ProgramStage::LLVM, programStageName(ProgramStage::LLVM),
-                     "everything in the LLVM dialect (default)")),
+      cl::init(ProgramStage::LLVM), tools::stopAfterValues(),
       cl::cat(category)};
 };
 
@@ -108,51 +83,6 @@ Options &options() {
 int fail(const llvm::Twine &message) {
   llvm::errs() << "sluice-compile: error: " << message << "\n";
   return 1;
-}
-
-/// The default output: the input's file name with `extension`, in the
-/// current directory.
-std::string defaultOutput(StringRef inputFile, StringRef extension) {
-  if (inputFile == "-")
-    return ("a" + extension).str();
-  llvm::SmallString<128> name(llvm::sys::path::filename(inputFile));
-  llvm::sys::path::replace_extension(name, extension);
-  return name.str().str();
-}
-
-/// Writes `module` (compiled up to the stage `--emit` asks for) as text,
-/// LLVM IR or an object file.
-int writeText(const Options &opts, ModuleOp module, const std::string &output,
-              bool toLLVM, ArrayRef<exec::EntrySignature> signatures) {
-  unsigned optLevel = opts.compile.options().optLevel;
-  if (toLLVM)
-    if (llvm::Error e = exec::addArtifactGlobals(module, signatures))
-      return fail(toString(std::move(e)));
-  std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> out = openOutputFile(output, &error);
-  if (!out)
-    return fail(error);
-  switch (opts.emit) {
-  case Emit::Mlir:
-    module->print(out->os());
-    break;
-  case Emit::Llvm:
-    if (llvm::Error e = exec::emitLLVMIR(module, out->os(), optLevel))
-      return fail(toString(std::move(e)));
-    break;
-  case Emit::Obj:
-    if (llvm::Error e = exec::emitObject(module, out->os(), optLevel))
-      return fail(toString(std::move(e)));
-    break;
-  case Emit::So:
-    break;
-  }
-  out->os().flush();
-  if (out->os().has_error())
-    return fail("cannot write '" + output +
-                "': " + out->os().error().message());
-  out->keep();
-  return 0;
 }
 
 } // namespace
@@ -176,11 +106,9 @@ int sluiceCompileMain(int argc, char **argv) {
   const CompileOptions &chosen = opts.compile.options();
   if (opts.stopAfter.getNumOccurrences() && opts.emit != Emit::Mlir)
     return fail("--stop-after needs --emit=mlir");
-  std::string output = opts.outputFile;
-  if (output.empty())
-    output = opts.emit == Emit::So    ? defaultOutput(opts.inputFile, ".so")
-             : opts.emit == Emit::Obj ? defaultOutput(opts.inputFile, ".o")
-                                      : "-";
+  std::string output = opts.outputFile.empty()
+                           ? tools::defaultOutputFile(opts.inputFile, opts.emit)
+                           : std::string(opts.outputFile);
   if (opts.emit == Emit::So && output == "-")
     return fail("a shared object cannot be written to standard output; use "
                 "-o FILE");
@@ -193,31 +121,19 @@ int sluiceCompileMain(int argc, char **argv) {
     return error.empty() ? 1 : fail(error);
   ModuleOp module = *program->module;
 
-  // Signatures come from the usm-level functions, before lowering.
-  bool toLLVM = opts.emit != Emit::Mlir || opts.stopAfter == ProgramStage::LLVM;
-  std::vector<exec::EntrySignature> signatures;
-  if (toLLVM) {
-    FailureOr<std::vector<exec::EntrySignature>> sigs =
-        exec::publicSignatures(module);
-    if (failed(sigs))
-      return 1;
-    signatures = std::move(*sigs);
-  }
-
-  ProgramPipelineOptions pipeline = chosen.pipelineOptions();
-  pipeline.stopAfter =
+  ProgramStage stopAfter =
       opts.emit == Emit::Mlir ? opts.stopAfter : ProgramStage::LLVM;
-  if (failed(exec::compileProgram(module, pipeline)))
+  std::vector<exec::EntrySignature> signatures;
+  if (failed(tools::compileToStage(module, chosen, stopAfter, signatures)))
     return 1;
-
-  if (opts.emit != Emit::So)
-    return writeText(opts, module, output, toLLVM, signatures);
   exec::ArtifactOptions artifact;
   artifact.optLevel = chosen.optLevel;
   artifact.runtimeDir = opts.runtimeDir;
   artifact.linker = opts.linker;
   artifact.removeTemporariesOnSignal = true;
-  if (llvm::Error e = exec::writeArtifact(module, signatures, output, artifact))
-    return fail(toString(std::move(e)));
+  bool inLLVM = stopAfter == ProgramStage::LLVM;
+  if (!tools::writeModule(module, opts.emit, output, signatures, inLLVM,
+                          artifact, error))
+    return fail(error);
   return 0;
 }

@@ -14,12 +14,11 @@
 #include "sluice/Execution/Artifact.h"
 #include "sluice/Execution/Compiler.h"
 #include "sluice/Pipelines/CompileOptions.h"
-#include "sluice/Support/ArrayIO.h"
+#include "sluice/Tools/RunEntry.h"
 #include "sluice/Tools/ToolMains.h"
 #include "sluice/Tools/ToolSupport.h"
 
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -76,67 +75,9 @@ static int fail(const std::string &message) {
   return 1;
 }
 
-/// Parses the --input values for `signature`.
-static int parseInputs(const Options &opts,
-                       const exec::EntrySignature &signature,
-                       std::vector<io::HostArray> &args) {
-  for (const std::string &spec : opts.inputs) {
-    io::Result<io::HostArray> a = io::parseInputSpec(spec);
-    if (!a)
-      return fail(
-          "--input=" + (spec.size() > 80 ? spec.substr(0, 77) + "..." : spec) +
-          ": " + a.error());
-    args.push_back(a.take());
-  }
-  if (args.size() != signature.args.size())
-    return fail("@" + signature.name + " takes " +
-                std::to_string(signature.args.size()) + " arguments (" +
-                signature.toString() + "); " + std::to_string(args.size()) +
-                " --input given");
-  return 0;
-}
-
-/// Runs the entry and prints or writes its results. `hint` follows a
-/// failure of the call.
-static int runEntry(const Options &opts, const exec::EntrySignature &signature,
-                    const exec::EntryFunction &fn,
-                    const std::vector<io::HostArray> &args,
-                    const std::string &hint = "") {
-  exec::InvokeOptions invokeOptions;
-  invokeOptions.benchmarkRuns = opts.benchmark;
-  io::Result<exec::InvokeResult> result =
-      exec::invoke(signature, fn, args, invokeOptions);
-  if (!result) {
-    fail(result.error());
-    if (!hint.empty())
-      llvm::errs() << "sluice-run: note: " << hint << "\n";
-    return 1;
-  }
-
-  for (size_t i = 0; i < result->outputs.size(); ++i) {
-    const io::HostArray &out = result->outputs[i];
-    std::string where = i < opts.outputs.size() ? opts.outputs[i] : "-";
-    if (where == "-") {
-      io::PrintOptions print;
-      print.maxElements = opts.maxElements;
-      llvm::outs() << io::formatArray(out, print) << "\n";
-    } else if (!where.empty() && where[0] == '@') {
-      if (io::Status s = io::writeNpyFile(where.substr(1), out); !s)
-        return fail("--output=" + where + ": " + s.error());
-    } else {
-      return fail("--output=" + where + ": expected @file.npy or -");
-    }
-  }
-  if (opts.benchmark > 0)
-    llvm::outs() << "sluice-run: benchmark: median "
-                 << llvm::format("%.9f", result->medianSeconds) << " s over "
-                 << opts.benchmark << " runs\n";
-  return 0;
-}
-
 /// Runs an artifact of sluice-compile: no compilation, the device override
 /// is the runtime's.
-static int runArtifact(const Options &opts) {
+static int runArtifact(const Options &opts, tools::RunOptions run) {
   const std::string &device = opts.compile.options().device;
   if (!opts.compile.givenOtherThanDevice().empty())
     return fail(opts.compile.givenOtherThanDevice().front() +
@@ -148,16 +89,16 @@ static int runArtifact(const Options &opts) {
   if (!signature)
     return fail(signature.error());
   std::vector<io::HostArray> args;
-  if (int rc = parseInputs(opts, **signature, args))
-    return rc;
   std::string selector, error;
+  if (!tools::parseEntryInputs(opts.inputs, **signature, args, error))
+    return fail(error);
   if (!tools::overrideArtifactDevice(device, selector, error))
     return fail(error);
   auto fn = (*artifact)->entry((*signature)->name);
   if (!fn)
     return fail(fn.error());
-  std::string hint = tools::artifactBackendHint(**signature, selector);
-  return runEntry(opts, **signature, *fn, args, hint);
+  run.hint = tools::artifactBackendHint(**signature, selector);
+  return tools::runEntry(**signature, *fn, args, run);
 }
 
 int sluiceRunMain(int argc, char **argv) {
@@ -168,8 +109,9 @@ int sluiceRunMain(int argc, char **argv) {
   if (!opts.compile.error().empty())
     return fail(opts.compile.error());
   const CompileOptions &chosen = opts.compile.options();
+  tools::RunOptions run{opts.benchmark, opts.outputs, opts.maxElements, ""};
   if (exec::isElfFile(opts.inputFile))
-    return runArtifact(opts);
+    return runArtifact(opts, run);
 
   std::string error;
   std::unique_ptr<tools::LoadedProgram> program = tools::loadProgram(
@@ -178,25 +120,18 @@ int sluiceRunMain(int argc, char **argv) {
     return error.empty() ? 1 : fail(error);
   ModuleOp module = *program->module;
 
-  FailureOr<func::FuncOp> entry = exec::findEntry(module, opts.entryName);
-  if (failed(entry))
-    return 1;
-  FailureOr<exec::EntrySignature> signature = exec::signatureOf(*entry);
+  FailureOr<exec::EntrySignature> signature =
+      tools::entrySignature(module, opts.entryName);
   if (failed(signature))
     return 1;
-
   std::vector<io::HostArray> args;
-  if (int rc = parseInputs(opts, *signature, args))
-    return rc;
+  if (!tools::parseEntryInputs(opts.inputs, *signature, args, error))
+    return fail(error);
 
-  if (failed(exec::compileProgram(module, chosen.pipelineOptions())))
-    return 1;
-  auto jit = exec::JitProgram::create(module, chosen.optLevel);
-  if (!jit)
-    return fail("JIT compilation failed: " + toString(jit.takeError()));
-  auto fn = (*jit)->entry(signature->name);
+  std::unique_ptr<exec::JitProgram> jit;
+  std::optional<exec::EntryFunction> fn =
+      tools::jitEntry(module, chosen, signature->name, jit, error);
   if (!fn)
-    return fail(toString(fn.takeError()));
-
-  return runEntry(opts, *signature, *fn, args);
+    return error.empty() ? 1 : fail(error);
+  return tools::runEntry(*signature, *fn, args, run);
 }

@@ -58,6 +58,34 @@ sluice::tools::loadProgram(llvm::StringRef file, llvm::StringRef device,
   return program;
 }
 
+FailureOr<exec::EntrySignature>
+sluice::tools::entrySignature(ModuleOp module, llvm::StringRef name) {
+  FailureOr<func::FuncOp> entry = exec::findEntry(module, name);
+  if (failed(entry))
+    return failure();
+  return exec::signatureOf(*entry);
+}
+
+std::optional<exec::EntryFunction> sluice::tools::jitEntry(
+    ModuleOp module, const CompileOptions &options, llvm::StringRef name,
+    std::unique_ptr<exec::JitProgram> &jit, std::string &error) {
+  error.clear();
+  if (failed(exec::compileProgram(module, options.pipelineOptions())))
+    return std::nullopt;
+  auto created = exec::JitProgram::create(module, options.optLevel);
+  if (!created) {
+    error = "JIT compilation failed: " + toString(created.takeError());
+    return std::nullopt;
+  }
+  jit = std::move(*created);
+  auto fn = jit->entry(name);
+  if (!fn) {
+    error = toString(fn.takeError());
+    return std::nullopt;
+  }
+  return std::move(*fn);
+}
+
 std::string
 sluice::tools::artifactBackendHint(const exec::EntrySignature &signature,
                                    const std::string &selector) {

@@ -109,7 +109,6 @@ def _as_index(k, x):
 def _nonzero_arrays(mask, shape):
     """Integer index arrays of the true positions of ``mask`` (NumPy or
     sluice), one per axis."""
-    Array = _array_type()
     if isinstance(mask, np.ndarray):
         return [_Adv(i.astype(np.int64), True) for i in np.nonzero(mask)]
     from . import _ops
@@ -231,7 +230,6 @@ def _parse(x, key):
 
 def _normalized(adv, size, axis):
     """The index as int64 in [0, size), checked (IndexError)."""
-    Array = _array_type()
     a = adv.index
     if isinstance(a, np.ndarray):
         a = a.astype(np.int64, copy=False)

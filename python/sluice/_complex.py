@@ -195,30 +195,6 @@ def isreal(x):
     return _ops.equal(imag(x), 0)
 
 
-# Functions of an order that complex numbers do not have (the Array API's
-# rule; NumPy orders them lexicographically).
-UNORDERED = frozenset(
-    {
-        "less",
-        "less_equal",
-        "greater",
-        "greater_equal",
-        "maximum",
-        "minimum",
-        "max",
-        "min",
-    }
-)
-
-
-def reject_ordering(name, dt):
-    raise TypeError(
-        f"sluice.{name} is not defined for complex numbers "
-        f"({dt}): they have no order; compare real parts or "
-        "absolute values instead"
-    )
-
-
 # --- reductions of complex arrays ------------------------------------------------
 
 

@@ -431,8 +431,8 @@ def _with_loc(emit, fb, values, loc):
     start = len(fb.ops)
     outs = emit(fb, values)
     for i in range(start, len(fb.ops)):
-        text, l = fb.ops[i]
-        if l is None:
+        text, at = fb.ops[i]
+        if at is None:
             fb.ops[i] = (text, loc)
     return outs
 

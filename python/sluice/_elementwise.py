@@ -18,9 +18,14 @@ import math
 
 import numpy as np
 
-from . import _dispatch, _dtypes, _ir, _ops, _trace
+from . import _dispatch, _dtypes, _ir, _trace
 from ._array import Array
 from ._errors import TracerError
+
+# sluice._ops, the operations this module wraps and calls, as bind() gets it:
+# sluice._ops imports this module and hands itself over once its functions
+# are defined, so this module imports no operation.
+_ops = None
 
 # name: (ufunc for type resolution, usm op, doc)
 UNARY = {
@@ -319,18 +324,22 @@ for _name, (_uf, _op, _doc) in BINARY.items():
         ),
         _doc,
     )
-for _name, _doc in WRAPPED_UNARY.items():
-    _fn = getattr(_ops, _name)
-    _table[_name] = _make_unary(
-        _name, (lambda fn: lambda x: fn(*_scalars_to_arrays((x,))))(_fn), _doc
-    )
-for _name, _doc in WRAPPED_BINARY.items():
-    _fn = getattr(_ops, _name)
-    _table[_name] = _make_binary(
-        _name,
-        (lambda fn: lambda a, b: fn(*_scalars_to_arrays((a, b))))(_fn),
-        _doc,
-    )
+
+
+def _wrap_operations():
+    """The table's rows for sluice._ops's own functions (bind)."""
+    for name, doc in WRAPPED_UNARY.items():
+        op = getattr(_ops, name)
+        _table[name] = _make_unary(
+            name, (lambda fn: lambda x: fn(*_scalars_to_arrays((x,))))(op), doc
+        )
+    for name, doc in WRAPPED_BINARY.items():
+        op = getattr(_ops, name)
+        _table[name] = _make_binary(
+            name,
+            (lambda fn: lambda a, b: fn(*_scalars_to_arrays((a, b))))(op),
+            doc,
+        )
 
 
 # --- compositions ---------------------------------------------------------------
@@ -663,10 +672,8 @@ def iscomplexobj(x):
 
 # --- reductions with out=, where= ------------------------------------------------
 
-_orig = {
-    n: getattr(_ops, n)
-    for n in ("sum", "prod", "max", "min", "mean", "var", "std", "all", "any")
-}
+_REDUCTIONS = ("sum", "prod", "max", "min", "mean", "var", "std", "all", "any")
+_orig = {}  # name -> sluice._ops's own function (bind)
 _IDENTITY = {"sum": 0, "prod": 1, "all": True, "any": False}
 
 
@@ -780,10 +787,6 @@ def _masked_statistic(name, x, axis, keepdims, where, out, kw):
     return r if out is None else _store(name, r, out, True)
 
 
-for _name in _orig:
-    _table[_name] = _reduction(_name)
-
-
 def clip(
     x, /, min=None, max=None, out=None, *, a_min=None, a_max=None, where=True
 ):
@@ -826,11 +829,23 @@ _table.update(
     iscomplexobj=iscomplexobj,
     clip=clip,
 )
-for _alias, _target in ALIASES.items():
-    _table[_alias] = _table[_target]
 
-globals().update(_table)
-__all__ = sorted(_table)
+
+def bind(ops):
+    """Takes sluice._ops (which calls this once its own functions are
+    defined): wraps its functions and reductions, and makes the whole
+    table this module's names (``__all__``), which then take the place of
+    sluice._ops's own."""
+    global _ops, __all__
+    _ops = ops
+    _wrap_operations()
+    _orig.update((n, getattr(ops, n)) for n in _REDUCTIONS)
+    for name in _REDUCTIONS:
+        _table[name] = _reduction(name)
+    for alias, target in ALIASES.items():
+        _table[alias] = _table[target]
+    globals().update(_table)
+    __all__ = sorted(_table)
 
 
 def function_list():

@@ -7,7 +7,6 @@ are int64 arrays on the queue of the input (or, for generators given only
 sizes, on the device the keyword arguments name, as creation functions).
 """
 
-import builtins
 import operator
 
 import numpy as np

@@ -42,6 +42,29 @@ try:  # NumPy >= 2
 except ImportError:  # pragma: no cover
     AxisError = np.AxisError
 
+# Functions of an order that complex numbers do not have (the Array API's
+# rule; NumPy orders them lexicographically).
+UNORDERED = frozenset(
+    {
+        "less",
+        "less_equal",
+        "greater",
+        "greater_equal",
+        "maximum",
+        "minimum",
+        "max",
+        "min",
+    }
+)
+
+
+def reject_ordering(name, dt):
+    raise TypeError(
+        f"sluice.{name} is not defined for complex numbers "
+        f"({dt}): they have no order; compare real parts or "
+        "absolute values instead"
+    )
+
 
 # --- elementwise ----------------------------------------------------------------
 
@@ -92,8 +115,8 @@ def _binary(name, x1, x2):
     where = _trace.user_location() if tr is not None else None
     qid, kind = _placement(ops, where)
     d1, d2, out = _resolve(ufunc, ops, qid)
-    if d1.kind == "c" and name in _complex.UNORDERED:
-        _complex.reject_ordering(name, d1)
+    if d1.kind == "c" and name in UNORDERED:
+        reject_ordering(name, d1)
     if name == "logical_xor":  # "not equal" of the truth values
         d1 = d2 = _dtypes.bool_
     if out.kind == "b" and d1.kind == "b" and usm_op in ("add", "mul"):
@@ -689,8 +712,8 @@ def _reduce(name, x, axis, keepdims, dtype=None, out=None):
             "which has no identity"
         )
     dt = o.dtype
-    if dt.kind == "c" and name in _complex.UNORDERED:
-        _complex.reject_ordering(name, dt)
+    if dt.kind == "c" and name in UNORDERED:
+        reject_ordering(name, dt)
     if name in ("sum", "prod") and (
         dt.kind == "b" or (dt.kind in "iu" and dt.itemsize < 8)
     ):
@@ -742,7 +765,9 @@ def prod(x, axis=None, dtype=None, out=None, keepdims=False):
         out is None
         and _operand(x).is_usm
         and np.result_type(x.dtype, dtype or x.dtype).kind == "c"
-    ):  # a tree (_complex.py)
+    ):  # a tree (_complex.py, a layer above: imported here, when needed)
+        from . import _complex
+
         return _complex.prod(
             astype(x, dtype or x.dtype, copy=False), axis, keepdims
         )
@@ -881,6 +906,8 @@ def var(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     rdt = _dtypes.to_dtype(dtype) if dtype is not None else _float_for(x)
     xf = astype(x, rdt, copy=False)
     if rdt.kind == "c":  # real, as NumPy: mean(|x - mean(x)|**2)
+        from . import _complex
+
         return _complex.var(xf, axis, ddof, keepdims)
     m = mean(xf, axis=axis, keepdims=True)
     d = subtract(xf, m)
@@ -1154,6 +1181,13 @@ for _i, _fn in enumerate((add, subtract, multiply, divide)):
 
 
 # The elementwise functions of the table (USMMathOps.td), and out=/where= on
-# every elementwise function and reduction: _elementwise.py.
+# every elementwise function and reduction: _elementwise.py, the layer above,
+# which imports no operation: it is handed this module (bind), wraps the
+# functions above, and its functions then take their place here. (The
+# complex functions, _complex.py, are above this module too.)
+import sys  # noqa: E402
+
+from . import _elementwise  # noqa: E402
+
+_elementwise.bind(sys.modules[__name__])
 from ._elementwise import *  # noqa: E402,F401,F403
-from . import _complex  # noqa: E402  (uses this module)

@@ -3,8 +3,10 @@
 from ._device import Device, Queue, _coerce_device, _info, _queue_from_id
 from ._errors import PLACEMENT_MESSAGE, ExecutionPlacementError
 
+# The USM kinds: SluiceUsmKind's numbers (sluice-c/Runtime.h), in the
+# order of coercion (device < shared < host, the smallest wins).
 USM_KINDS = {"device": 1, "shared": 2, "host": 3}
-USM_NAMES = {1: "device", 2: "shared", 3: "host"}
+USM_NAMES = {code: name for name, code in USM_KINDS.items()}
 
 
 def usm_kind(usm_type, default="device"):

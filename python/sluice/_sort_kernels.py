@@ -761,7 +761,7 @@ def philox_u01(k0, k1, c0, c1):
     x3 = np.uint64(0)
     a = np.uint64(k0)
     b = np.uint64(k1)
-    for r in range(10):
+    for _ in range(10):
         p0 = x0 * 0xD2511F53
         p1 = x2 * 0xCD9E8D57
         y0 = (p1 >> 32) ^ x1 ^ a

@@ -27,7 +27,7 @@ import operator
 
 import numpy as np
 
-from . import _dtypes, _ops, _trace
+from . import _dtypes, _ops
 from ._errors import TracerError
 from ._products import (
     _arrays,

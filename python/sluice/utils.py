@@ -6,6 +6,7 @@ import weakref
 
 from ._device import Device, Queue
 from ._errors import ExecutionPlacementError
+from ._placement import USM_KINDS
 
 __all__ = [
     "get_execution_queue",
@@ -17,7 +18,7 @@ __all__ = [
     "intel_device_info",
 ]
 
-_USM_ORDER = ("device", "shared", "host")
+_USM_ORDER = tuple(USM_KINDS)  # device < shared < host
 
 
 def get_execution_queue(qs, /):

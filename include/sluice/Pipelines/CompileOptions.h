@@ -1,5 +1,4 @@
-//===- CompileOptions.h - One compile-options type and its binder -*- C++
-//-*-===//
+//===- CompileOptions.h - Compile options and their binder ------*- C++ -*-===//
 //
 // What a user chooses about compiling a program, as one type, and the one
 // binder of command-line flags to it. sluice-compile and sluice-run bind the
@@ -24,20 +23,23 @@
 
 namespace sluice {
 
+/// The defaults are the pipeline's (Pipelines.h), written once there.
 struct CompileOptions {
   /// --device=SELECTOR: the device every queue is bound to ("" or
   /// --device=none keeps the program's queues).
   std::string device;
-  /// --fusion, --no-fusion: fuse elementwise groups.
-  bool fuse = true;
-  /// -O0..-O3: LLVM optimisation level of host code and CUDA kernels.
-  unsigned optLevel = 3;
-  /// --cuda-chip=sm_NN: NVIDIA chip of CUDA kernels.
-  std::string cudaChip = "sm_90";
-  /// --workgroup-size=N: work-items per workgroup (a power of 2, 1-1024).
-  int64_t workgroupSize = 256;
+  /// --fusion, --no-fusion: fuse elementwise groups (default on).
+  bool fuse = ProgramPipelineOptions().fuse;
+  /// -O0..-O3: LLVM optimisation level of host code and CUDA kernels
+  /// (default 3).
+  unsigned optLevel = ProgramPipelineOptions().cudaOptLevel;
+  /// --cuda-chip=sm_NN: NVIDIA chip of CUDA kernels (default sm_90).
+  std::string cudaChip = ProgramPipelineOptions().cudaChip;
+  /// --workgroup-size=N: work-items per workgroup (a power of 2, 1-1024;
+  /// default 256).
+  int64_t workgroupSize = KernelPipelineOptions().workgroupSize;
   /// --spirv-native-f16: OpenCL/Level Zero kernels compute f16 as half.
-  bool spirvNativeF16 = false;
+  bool spirvNativeF16 = ProgramPipelineOptions().spirvNativeF16;
 
   /// The whole-program pipeline these options select (every stage).
   ProgramPipelineOptions pipelineOptions() const;

@@ -1,7 +1,8 @@
 //===- ToolSupport.h - What sluice-compile and sluice-run share -*- C++ -*-===//
 //
 // The program loader both tools share: open, check the nesting depth, parse
-// with the compiler's dialects, and rebind to --device. (Their compile flags
+// with the compiler's dialects, and rebind to --device; finding an entry and
+// JIT-compiling it; running artifacts on another device. (Their compile flags
 // are sluice/Pipelines/CompileOptions.h's.)
 //
 //===----------------------------------------------------------------------===//
@@ -10,6 +11,8 @@
 #define SLUICE_TOOLS_TOOLSUPPORT_H
 
 #include "sluice/Execution/EntrySignature.h"
+#include "sluice/Execution/Invoker.h"
+#include "sluice/Pipelines/CompileOptions.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -19,7 +22,12 @@
 #include "llvm/Support/SourceMgr.h"
 
 #include <memory>
+#include <optional>
 #include <string>
+
+namespace sluice::exec {
+class JitProgram;
+} // namespace sluice::exec
 
 namespace sluice::tools {
 
@@ -47,6 +55,19 @@ std::unique_ptr<LoadedProgram> loadProgram(llvm::StringRef file,
                                            llvm::StringRef device,
                                            bool allowAbsent,
                                            std::string &error);
+
+/// The signature of the function `name` of `module` (empty: @main or the
+/// only public one); failure when the diagnostics printed why not.
+mlir::FailureOr<exec::EntrySignature> entrySignature(mlir::ModuleOp module,
+                                                     llvm::StringRef name);
+
+/// Compiles `module` with `options`, JIT-compiles it into `jit` and returns
+/// its entry point `name`. Empty with `error` set when the JIT fails; empty
+/// with `error` empty when the diagnostics printed why.
+std::optional<exec::EntryFunction>
+jitEntry(mlir::ModuleOp module, const CompileOptions &options,
+         llvm::StringRef name, std::unique_ptr<exec::JitProgram> &jit,
+         std::string &error);
 
 /// Runs artifacts' programs on `device` (a filter selector, or "default":
 /// the runtime's default device; "" keeps their placements), through the

@@ -6,9 +6,8 @@
 #include "OpenClInfo.h"
 #include "SpirvTranslator.h"
 
-#include "../../SpirvCapabilities.h"
-
 #include "sluice/Runtime/ErrorState.h"
+#include "sluice/Runtime/SpirvCapabilities.h"
 
 #include <cstring>
 

@@ -6,8 +6,13 @@
 #include "sluice/Dialect/USM/IR/USMTypes.h"
 
 #include "mlir/Pass/Pass.h"
+#include "llvm/Support/CommandLine.h"
 
 namespace sluice::usm {
+
+/// The values of a pass option that names a USM kind: the kinds as the
+/// dialect spells them (stringifyUSMKind).
+llvm::cl::ValuesClass usmKindOptionValues();
 
 #define GEN_PASS_DECL
 #include "sluice/Dialect/USM/Transforms/Passes.h.inc"

@@ -98,10 +98,7 @@ def USMInferPlacementPass : Pass<"usm-infer-placement", "::mlir::ModuleOp"> {
     Option<"defaultKind", "default-kind", "::sluice::usm::USMKind",
            /*default=*/"::sluice::usm::USMKind::device",
            "USM kind for arrays placed on the default queue",
-           [{::llvm::cl::values(
-               clEnumValN(::sluice::usm::USMKind::device, "device", "device USM"),
-               clEnumValN(::sluice::usm::USMKind::shared, "shared", "shared USM"),
-               clEnumValN(::sluice::usm::USMKind::host, "host", "host USM"))}]>
+           [{::sluice::usm::usmKindOptionValues()}]>
   ];
 }
 

@@ -1,13 +1,12 @@
-//===- SpirvCapabilities.h - What a SPIR-V module asks of a device -*- C++
-//-*-===//
+//===- SpirvCapabilities.h - What SPIR-V asks of a device -------*- C++ -*-===//
 //
 // Internal to the runtime: the OpCapability declarations of a SPIR-V binary,
 // so that a backend can refuse a module its device cannot run with a clear
 // message instead of a driver's build failure.
 //
 //===----------------------------------------------------------------------===//
-#ifndef SLUICE_LIB_RUNTIME_SPIRVCAPABILITIES_H
-#define SLUICE_LIB_RUNTIME_SPIRVCAPABILITIES_H
+#ifndef SLUICE_RUNTIME_SPIRVCAPABILITIES_H
+#define SLUICE_RUNTIME_SPIRVCAPABILITIES_H
 
 #include <cstddef>
 #include <cstdint>
@@ -29,4 +28,4 @@ std::vector<uint32_t> spirvCapabilities(const void *bytes, size_t size);
 
 } // namespace sluice::rt
 
-#endif // SLUICE_LIB_RUNTIME_SPIRVCAPABILITIES_H
+#endif // SLUICE_RUNTIME_SPIRVCAPABILITIES_H
