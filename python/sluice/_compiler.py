@@ -301,7 +301,7 @@ def lower_text(text, stage, flags=(), name="program"):
     return r["ir"][STAGES[stage]]
 
 
-def _spec(value):
+def _spec(value, view=False):
     from ._ir import ArrayT
     from ._dtypes import CODES
 
@@ -313,6 +313,7 @@ def _spec(value):
             [-1 if d is None else d for d in t.shape],
             t.qid,
             t.kind,
+            view,
         )
     return (False, CODES[t.dtype], [], 0, 0)
 
@@ -325,7 +326,7 @@ def compile_function(fb, name="program", flags=()):
     )
     return _ext.Program(
         entry,
-        [_spec(a) for a in fb.args],
+        [_spec(a, i in fb.views) for i, a in enumerate(fb.args)],
         [_spec(r) for r in fb.results],
         name,
     )
