@@ -34,7 +34,8 @@
 #       the extension is compiled; no LLVM needed). Then, from the installed
 #       package alone: the Python test suite on cuda:gpu:0 (eager, @jit,
 #       compile on use, kernels) and host:cpu:0, and the Python benchmarks
-#       (bench/eager.py, bench/python_overhead.py) on cuda:gpu:0.
+#       (bench/eager.py, bench/python_overhead.py, bench/lazy.py,
+#       bench/kernels_gpu.py) on cuda:gpu:0.
 #
 # SLUICE_BUILD_DIR names the compiler build (default build/); the runtime
 # for the bundle is built in build-gpu-runtime/.
@@ -282,6 +283,7 @@ if [ "$mode" = wheel-device ]; then
     timeout 240 "$vpy" "$src/bench/python_overhead.py" --device=cuda:gpu:0 || status=1
     timeout 300 "$vpy" "$src/bench/eager.py" --device=cuda:gpu:0 --quick || status=1
     timeout 240 "$vpy" "$src/bench/lazy.py" --device=cuda:gpu:0 --reps 5 || status=1
+    timeout 240 "$vpy" "$src/bench/kernels_gpu.py" --quick || status=1
   fi
   exit $status
 fi

@@ -345,8 +345,80 @@ def _adjacent(adv):
     return positions == list(range(positions[0], positions[0] + len(adv)))
 
 
+
+
+def _host_small_keys(x, key):
+    """The NumPy form of ``key`` (its sluice arrays as zero-copy views,
+    which waits for their data) when x is a small array of a host queue and
+    every array of the key is small and on x's queue; else None."""
+    from ._array import Array
+    from ._host_small import LIMIT, on_host
+
+    if x.size > LIMIT or _trace.current() is not None:
+        return None
+    qid = x._queue_id
+    if not on_host(qid):
+        return None
+    items = key if type(key) is tuple else (key,)
+    keys = []
+    for k in items:
+        t = type(k)
+        if t is Array:
+            if k._queue_id != qid or k.size > LIMIT:
+                return None
+            keys.append(np.from_dlpack(k))
+        elif (
+            t in (int, slice, bool, np.ndarray, list)
+            or k is None
+            or (k is Ellipsis)
+        ):
+            keys.append(k)
+        else:
+            return None
+    return tuple(keys)
+
+
+def _host_small_getitem(x, key):
+    """``x[key]`` through NumPy (see _host_small_keys); None when that does
+    not apply."""
+    from ._array import _from_host
+
+    keys = _host_small_keys(x, key)
+    if keys is None:
+        return None
+    r = np.from_dlpack(x)[keys]
+    return _from_host(np.ascontiguousarray(r), x._queue_id, x._usm_kind)
+
+
+def _host_small_setitem(x, key, value):
+    """``x[key] = value`` through NumPy (see _host_small_keys) for a scalar,
+    a NumPy array or a small array of x's queue; False when that does not
+    apply. The view of x waits for every task that uses its memory."""
+    from ._array import Array
+    from ._host_small import LIMIT
+
+    if type(value) is Array:
+        if value._queue_id != x._queue_id or value.size > LIMIT:
+            return False
+    elif not isinstance(value, (bool, int, float, complex, np.generic)) and (
+        type(value) is not np.ndarray
+    ):
+        return False
+    keys = _host_small_keys(x, key)
+    if keys is None:
+        return False
+    if type(value) is Array:
+        value = np.from_dlpack(value)
+    np.from_dlpack(x)[keys] = value
+    return True
+
+
 def getitem(x, key):
     from . import _ops
+
+    r = _host_small_getitem(x, key)
+    if r is not None:
+        return r
 
     offset, vshape, vstrides, adv = _plan(x, key)
     q = x
@@ -412,6 +484,8 @@ def setitem(x, key, value):
             "a traced value cannot be stored into a concrete "
             "array inside @sluice.jit"
         )
+    if _host_small_setitem(x, key, value):
+        return
     mask = _full_mask(x, key)
     scalar = isinstance(value, (bool, int, float, np.generic)) or (
         isinstance(value, (Array, np.ndarray)) and value.ndim == 0

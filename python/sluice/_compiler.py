@@ -11,6 +11,7 @@ disables it).
 import collections
 import hashlib
 import os
+import re
 import tempfile
 import threading
 
@@ -318,12 +319,48 @@ def _spec(value, view=False):
     return (False, CODES[t.dtype], [], 0, 0)
 
 
+# Host programs whose arrays are all static and at most this many elements
+# are compiled at -O0: their kernels run for a few microseconds at most
+# either way, and LLVM's -O3 pipeline and instruction selection are most of
+# their compile time (bench/RESULTS.md, "Compile time on the host device").
+TINY_STATIC_ELEMENTS = 256
+_ARRAY_TYPE = re.compile(r'!usm\.array<([^,>]*)(?:<[^>]*>)?[^,>]*, "([^"]*)"')
+_DIMS = re.compile(r"(?:(?:\d+|\?)x)*")
+
+
+def tiny_static_host(text):
+    """Whether every array of the program ``text`` is on a host queue and
+    statically shaped with at most TINY_STATIC_ELEMENTS elements."""
+    found = False
+    for shape, queue in _ARRAY_TYPE.findall(text):
+        if not queue.startswith(("host:", "native_cpu:")):
+            return False
+        elements = 1
+        for d in _DIMS.match(shape).group(0).split("x")[:-1]:
+            if not d.isdigit():
+                return False
+            elements *= int(d)
+        if elements > TINY_STATIC_ELEMENTS:
+            return False
+        found = True
+    return found
+
+
+def program_flags(text, flags=()):
+    """``flags`` with the optimisation level chosen for the program
+    ``text`` (-O0 for tiny static host programs) unless they name one."""
+    flags = tuple(flags)
+    if not any(f.startswith("-O") for f in flags) and tiny_static_host(text):
+        flags += ("-O0",)
+    return flags
+
+
 def compile_function(fb, name="program", flags=()):
     """A callable _sluice.Program for the function a FunctionBuilder
     holds."""
-    entry = compile_text(
-        fb.render(locations=True), fb.render(locations=False), flags, name
-    )
+    keytext = fb.render(locations=False)
+    flags = program_flags(keytext, flags)
+    entry = compile_text(fb.render(locations=True), keytext, flags, name)
     return _ext.Program(
         entry,
         [_spec(a, i in fb.views) for i, a in enumerate(fb.args)],

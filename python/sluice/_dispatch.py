@@ -256,6 +256,29 @@ _FAST_OPS = {
 }
 
 
+# Codes of parametrised operations (an axis reduction with its axes and
+# keepdims), numbered from 256 as they are met; FastPath.cpp takes codes
+# below 4096.
+_PARAM_CODES = {}
+_PARAM_BASE, _PARAM_LIMIT = 256, 4096
+
+
+def fast_code(key):
+    """The fast-path code of a parametrised operation (a hashable key such
+    as ``("sum", 1, True)``), or None when the key is not hashable or the
+    codes are used up (the operation then always takes the slow path)."""
+    try:
+        code = _PARAM_CODES.get(key)
+    except TypeError:
+        return None
+    if code is None:
+        code = _PARAM_BASE + len(_PARAM_CODES)
+        if code >= _PARAM_LIMIT:
+            return None
+        _PARAM_CODES[key] = code
+    return code
+
+
 def _execute(
     opkey,
     ops,

@@ -179,6 +179,13 @@ def _scalars_to_arrays(args):
 
 def _apply(usm_op, ufunc, args, second_as_first=False):
     args = _scalars_to_arrays(args)
+    # Seen before with operands of these signatures: straight to the
+    # program (FastPath.cpp), without type resolution.
+    code = _dispatch.fast_code(("ew", usm_op, ufunc, second_as_first))
+    if code is not None:
+        r = _dispatch._ext.fast_call(code, *args)
+        if r is not None:
+            return r
     ops = [_dispatch._operand(a) for a in args]
     tr = _dispatch._trace_for(ops) or _trace.current()
     loc = _trace.user_location() if tr is not None else None
@@ -203,10 +210,12 @@ def _apply(usm_op, ufunc, args, second_as_first=False):
         )
         return [_ir.elementwise(fb, usm_op, vals, rt)]
 
-    out = _dispatch._execute(
-        ("ew", usm_op, res), ops, ins, emit, [shape], qid, kind
-    )[0]
     want = r[len(ops)]
+    direct = want == res or want.kind == "b"  # no conversion after
+    fast = (code, tuple(args)) if code is not None and direct else None
+    out = _dispatch._execute(
+        ("ew", usm_op, res), ops, ins, emit, [shape], qid, kind, fast
+    )[0]
     if want != res and want.kind != "b":
         out = _ops.astype(out, want, copy=False)
     return out

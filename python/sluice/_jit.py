@@ -23,7 +23,7 @@ import os
 
 import numpy as np
 
-from . import _artifact, _compiler, _dtypes, _ir, _trace
+from . import _artifact, _compiler, _dtypes, _ir, _jit_kernels, _trace
 from . import _sluice as _ext
 from . import _traced_indexing
 from ._array import Array, _from_host
@@ -403,6 +403,10 @@ class JitFunction:
         s, targs, tkwargs = self._signature(args, kwargs)
         tr, (out, values) = self._trace(s, targs, tkwargs)
         template = self._outputs(tr, out, values)
+        if getattr(tr, "kernel_steps", None) is not None:
+            return _jit_kernels.LoweredSteps(
+                tr.kernel_steps, self._flags, self.__name__
+            )
         return Lowered(
             tr.fb, self._flags, self.__name__, template, len(tr.captured)
         )
@@ -461,6 +465,8 @@ class JitFunction:
     def _outputs(self, tr, out, values):
         """Makes the traced values the function returns its results;
         returns the template that rebuilds the Python result."""
+        if getattr(tr, "kernel_steps", None) is not None:
+            return _jit_kernels.finish(tr, out, values)
         fb = tr.fb
         inputs = {id(v._v): i for i, v in enumerate(values)}
         results = []
@@ -509,6 +515,15 @@ class JitFunction:
     def _build(self, s, targs, tkwargs):
         tr, (out, values) = self._trace(s, targs, tkwargs)
         template = self._outputs(tr, out, values)
+        if getattr(tr, "kernel_steps", None) is not None:
+            return _jit_kernels.SegmentedEntry(
+                tr.kernel_steps,
+                template,
+                self._flags,
+                self.__name__,
+                list(s.numpy_leaves),
+                self._numpy_queue(s) if s.numpy_leaves else None,
+            )
         program = _compiler.compile_function(tr.fb, self.__name__, self._flags)
         e = _Entry()
         e.program = program

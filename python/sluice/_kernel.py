@@ -14,6 +14,7 @@ everything else submitted there. See docs/kernels.md.
 
 import ast
 import functools
+import math
 import os
 
 import numpy as np
@@ -118,9 +119,46 @@ class _BoundsSig(_ArraySig):
 _BOUNDS_NAME = "<bounds>"
 
 
+# os.environ's own dict (bytes on POSIX): reading it raises nothing when the
+# variable is unset (os.environ.get does, and catches it: 1.5 us a launch).
+_ENV_DATA = getattr(os.environ, "_data", None)
+_BOUNDS_KEY = "SLUICE_KERNEL_BOUNDS_CHECK"
+
+
 def _bounds_env():
-    v = os.environ.get("SLUICE_KERNEL_BOUNDS_CHECK", "")
+    if isinstance(_ENV_DATA, dict):
+        raw = _ENV_DATA.get(
+            os.fsencode(_BOUNDS_KEY)
+            if os.name != "nt"
+            else _BOUNDS_KEY.upper()
+        )
+        v = os.fsdecode(raw) if isinstance(raw, bytes) else (raw or "")
+    else:
+        v = os.environ.get(_BOUNDS_KEY, "")
     return v.strip().lower() not in ("", "0", "off", "false", "no")
+
+
+def _quick_key(rng, args, bounds):
+    """A cheap key of a launch's signature (the index space's kind and rank,
+    each argument's type and, for arrays, dtype, rank, queue, USM kind and
+    contiguity), or None for arguments it does not describe. Launches of
+    one quick key have one full signature (KernelFunction._signature)."""
+    key = [type(rng), len(rng) if type(rng) in (tuple, list) else 0, bounds]
+    if isinstance(rng, (kapi.Range, kapi.NdRange)):
+        key.append(rng.ndim)
+    for a in args:
+        t = type(a)
+        if t is Array:
+            key.append(
+                (a.dtype, a.ndim, a._queue_id, a._usm_kind, a._c_contiguous)
+            )
+        elif t is kapi.LocalAccessor:
+            key.append((t, tuple(a.shape), np.dtype(a.dtype)))
+        elif t in (int, float, bool) or isinstance(a, np.generic):
+            key.append(t)
+        else:
+            return None
+    return tuple(key)
 
 
 def _scalar_sig(v):
@@ -167,6 +205,8 @@ class KernelFunction:
         self._fn = fn
         self._src = None
         self._cache = {}
+        # Launch signatures by _quick_key: (nd, ndim, sigs, qid, key).
+        self._quick = {}
         self._bounds_check = bounds_check
         self.compile_count = 0
 
@@ -192,6 +232,7 @@ class KernelFunction:
 
     def cache_clear(self):
         self._cache.clear()
+        self._quick.clear()
 
     # --- signatures -----------------------------------------------------------
     def _signature(self, rng, args):
@@ -712,7 +753,18 @@ class KernelFunction:
             self._cache[key] = self._compile(nd, ndim, sigs, qid, key)
 
     def _launch(self, rng, args):
-        rng, nd, ndim, sigs, qid, key = self._signature(rng, args)
+        qk = _quick_key(rng, args, self._bounds())
+        seen = self._quick.get(qk) if qk is not None else None
+        if seen is None:
+            rng, nd, ndim, sigs, qid, key = self._signature(rng, args)
+            if qk is not None and len(self._quick) < 1024:
+                self._quick[qk] = (nd, ndim, sigs, qid, key)
+        else:
+            nd, ndim, sigs, qid, key = seen
+            if not isinstance(rng, (kapi.Range, kapi.NdRange)):
+                rng = kapi.Range(
+                    *(rng if isinstance(rng, (tuple, list)) else (rng,))
+                )
         entry = self._cache.get(key)
         if entry is None:
             entry = self._compile(nd, ndim, sigs, qid, key)
@@ -720,7 +772,7 @@ class KernelFunction:
         program, _, sites = entry
         if nd:
             sizes = list(rng.global_range) + list(rng.local_range)
-            ltotal = int(np.prod(rng.local_range))
+            ltotal = math.prod(rng.local_range)
             maxwg = _info(_queue_from_id(qid)._device_handle).get(
                 "max_work_group_size", 0
             )
@@ -884,20 +936,19 @@ def device_func(fn=None, *, inline=True):
     return wrap(fn) if fn is not None else wrap
 
 
-def _not_traced(what):
-    """Kernels cannot be launched while @sluice.jit traces a function."""
+def _traced(kernel, index_space, args):
+    """Inside a function that @sluice.jit traces, the launch becomes a
+    step of the traced program (sluice._jit_kernels); returns whether it
+    did."""
     from . import _trace
-    from ._errors import TracerError
 
-    if _trace.current() is not None:
-        raise TracerError(
-            f"{what} inside @sluice.jit is not supported: a kernel writes "
-            "its arrays in place, which a traced array program (values, not "
-            "buffers) cannot express yet, and a launch made while tracing "
-            "would run once, not at every call. Launch the kernel outside "
-            "the jitted function: it runs in order with the function's work "
-            "on the queue (docs/kernels.md)"
-        )
+    tr = _trace.current()
+    if tr is None:
+        return False
+    from . import _jit_kernels
+
+    _jit_kernels.launch(tr, kernel, index_space, args)
+    return True
 
 
 def call_kernel(kernel, index_space, *args):
@@ -910,7 +961,8 @@ def call_kernel(kernel, index_space, *args):
             "call_kernel takes a @sluice.kernel function, not "
             f"{type(kernel).__name__}"
         )
-    _not_traced("call_kernel")
+    if _traced(kernel, index_space, args):
+        return
     kernel._launch(index_space, args)
 
 
@@ -934,7 +986,8 @@ def call_kernel_async(kernel, index_space, dependent_events, *args):
             "call_kernel_async takes a @sluice.kernel function, "
             f"not {type(kernel).__name__}"
         )
-    _not_traced("call_kernel_async")
+    if _traced(kernel, index_space, args):
+        return KernelEvent([])  # ordered with the function's work
     qids = {a._queue_id for a in args if isinstance(a, Array)}
     for ev in dependent_events or ():
         if not isinstance(ev, KernelEvent):

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from . import _dtypes
+from . import _dtypes, _kernel_cuda_atomics
 from . import kernel_api as kapi
 from ._kernel_codegen import (
     _BINARY_FLOAT,
@@ -125,10 +125,26 @@ def call(w, node):
                 "group_barrier needs an nd-range kernel "
                 "(kapi.NdRange and an NdItem)",
             )
+        a = _bind(w, node, ["group", "fence_scope"], ["group"])
+        scope = w.expr(a["fence_scope"]) if "fence_scope" in a else Const(2)
+        wide = em.ctx.target == "cuda" and not (
+            isinstance(scope, Const) and int(scope.value) <= 2
+        )
+        # bar.sync orders memory within the block; a wider fence scope
+        # takes a fence on either side.
+        if wide:
+            _kernel_cuda_atomics.fence(w, node, Const(4), scope)
         em.emit("gpu.barrier")
+        if wide:
+            _kernel_cuda_atomics.fence(w, node, Const(4), scope)
         return PyObj(None)
     if obj is kapi.atomic_fence:
-        if em.ctx.target != "host":
+        a = _bind(w, node, ["memory_order", "memory_scope"], ["memory_order"])
+        order = w.expr(a["memory_order"])
+        scope = w.expr(a["memory_scope"]) if "memory_scope" in a else Const(3)
+        if em.ctx.target == "cuda":
+            _kernel_cuda_atomics.fence(w, node, order, scope)
+        elif em.ctx.target != "host":
             raise w.error(
                 node, "atomic_fence is not supported on this backend yet"
             )
@@ -256,9 +272,62 @@ def _float_dt(v):
     return F64
 
 
+def _static_number(w, node):
+    """The Python number that ``node`` is at compile time (a literal, a
+    global or closure constant, a ``math`` function of such numbers, or
+    arithmetic on them), else None. Emits no code."""
+    if isinstance(node, ast.Constant):
+        v = node.value
+    elif isinstance(node, ast.UnaryOp) and isinstance(
+        node.op, (ast.USub, ast.UAdd)
+    ):
+        v = _static_number(w, node.operand)
+        if v is not None:
+            v = -v if isinstance(node.op, ast.USub) else v
+    elif isinstance(node, ast.BinOp) and isinstance(
+        node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)
+    ):
+        x, y = _static_number(w, node.left), _static_number(w, node.right)
+        if x is None or y is None or (isinstance(node.op, ast.Div) and not y):
+            return None
+        op = {ast.Add: "__add__", ast.Sub: "__sub__", ast.Mult: "__mul__"}
+        v = (
+            x / y
+            if isinstance(node.op, ast.Div)
+            else getattr(x, op[type(node.op)])(y)
+        )
+    elif isinstance(node, (ast.Name, ast.Attribute)):
+        o = w.expr_obj(node)
+        v = o.obj if o is not None else None
+    elif (
+        isinstance(node, ast.Call)
+        and not node.keywords
+        and w.expr_obj(node.func) is not None
+        and _module_of(w.expr_obj(node.func).obj) == "math"
+    ):
+        vals = [_static_number(w, a) for a in node.args]
+        if any(x is None for x in vals):
+            return None
+        try:
+            v = w.expr_obj(node.func).obj(*vals)
+        except (ValueError, OverflowError, TypeError):
+            return None
+    else:
+        return None
+    if type(v) not in (int, float):
+        return None
+    return v
+
+
 def math_call(w, node, mod, name, args):
     em = w.em
     nargs = len(args)
+    if mod == "math":
+        # Python's math functions of Python numbers are Python numbers
+        # (weak: math.sqrt(2.0) * x keeps x's dtype): computed now.
+        v = _static_number(w, node)
+        if v is not None:
+            return Const(v)
     if mod == "numpy" or mod == "sluice":
         if name in ("absolute", "abs") and nargs == 1:
             return absolute(w, w.scalar(args[0]))
@@ -580,6 +649,8 @@ def atomic_method(w, node, ref, attr):
     dt = arr.dtype
     t = mlir_type(dt)
     kind = 0 if dt.kind == "f" else (1 if dt.kind == "i" else 2)
+    if em.ctx.target == "cuda":
+        return _kernel_cuda_atomics.atomic(w, node, ref, attr, _bind)
     if (
         em.ctx.target == "spirv"
         and attr != "load"
@@ -652,6 +723,8 @@ def atomic_method(w, node, ref, attr):
             dt,
         )
         return PyObj(None) if attr == "store" else r
+    if attr == "compare_exchange" and dt.kind == "f":
+        return _kernel_cuda_atomics.compare_exchange(w, node, ref, _bind)
     if attr == "compare_exchange":
         a = _bind(
             w,
@@ -679,7 +752,7 @@ def atomic_method(w, node, ref, attr):
             dt,
         )
         desired = em.cast(em.materialize(w.scalar(a["desired"])), dt)
-        cmp = "arith.cmpf oeq" if dt.kind == "f" else "arith.cmpi eq"
+        cmp = "arith.cmpi eq"
 
         def update(cur):
             eq = em.op(f"{cmp}, {cur}, {expected.name} : {t}", BOOL)

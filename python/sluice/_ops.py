@@ -10,6 +10,7 @@ where= on every one, are sluice._elementwise's.
 """
 
 import builtins
+import math
 import operator
 
 import numpy as np
@@ -19,6 +20,7 @@ from . import _sluice as _ext
 from ._array import Array
 from ._dispatch import (
     _FAST_OPS,
+    fast_code,
     _INTO_BASE,
     _Operand,
     _broadcast,
@@ -495,6 +497,10 @@ def where(condition, x=None, y=None):
         return nonzero(condition)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
+    code = fast_code(("where",))
+    r = _ext.fast_call(code, condition, x, y)
+    if r is not None:
+        return r
     ops = [_operand(condition), _operand(x), _operand(y)]
     tr = _trace_for(ops) or _trace.current()
     where_ = _trace.user_location() if tr is not None else None
@@ -522,6 +528,7 @@ def where(condition, x=None, y=None):
             [shape],
             qid,
             kind,
+            (code, (condition, x, y)),
         )
     )
 
@@ -537,6 +544,18 @@ def clip(x, a_min=None, a_max=None):
 
 def astype(x, dtype, copy=True, casting="unsafe", device=None):
     dt = _dtypes.to_dtype(dtype)
+    fast = None
+    if (
+        device is None
+        and casting == "unsafe"
+        and type(x) is Array
+        and x.dtype != dt
+    ):
+        code = fast_code(("astype", dt))
+        r = _ext.fast_call(code, x)
+        if r is not None:
+            return r
+        fast = (code, (x,))
     if casting != "unsafe" and not np.can_cast(x.dtype, dt, casting):
         raise TypeError(
             f"cannot cast {x.dtype} to {dt} with casting rule {casting!r}"
@@ -554,7 +573,9 @@ def astype(x, dtype, copy=True, casting="unsafe", device=None):
         return [vals[0]]
 
     return _single(
-        _execute(("astype", dt), [o], [dt], emit, [o.shape], o.qid, o.usm)
+        _execute(
+            ("astype", dt), [o], [dt], emit, [o.shape], o.qid, o.usm, fast
+        )
     )
 
 
@@ -621,7 +642,9 @@ def scalar_negative(s):
 def _normalize_axes(axis, ndim):
     if axis is None:
         return tuple(range(ndim))
-    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    # A tuple as NumPy takes, or a list (dpctl.tensor takes them too);
+    # anything else must be an integer (operator.index raises NumPy's error).
+    axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
     out = []
     for a in axes:
         a = operator.index(a)
@@ -636,12 +659,18 @@ def _normalize_axes(axis, ndim):
 
 def _reduce(name, x, axis, keepdims, dtype=None, out=None):
     fast = None
-    if axis is None and dtype is None and not keepdims and out is None:
-        op = _FAST_OPS[name + "/all"]
-        r = _ext.fast_call(op, x)
-        if r is not None:
-            return r
-        fast = (op, (x,))
+    if dtype is None and out is None:
+        if axis is None and not keepdims:
+            op = _FAST_OPS[name + "/all"]
+        else:  # the raw axis: the operand's rank is part of the fast key
+            op = fast_code(
+                (name, tuple(axis) if type(axis) is list else axis, keepdims)
+            )
+        if op is not None:
+            r = _ext.fast_call(op, x)
+            if r is not None:
+                return r
+            fast = (op, (x,))
     if out is not None:
         raise TypeError(
             "out= is not supported (sluice arrays are results of operations)"
@@ -741,7 +770,94 @@ def _float_for(x):
     )
 
 
+def _moment_size(x, axis):
+    """The element count mean/var divide by (the fast path's operand: the
+    operand signature fixes the shape, so this is cheap and cannot fail)."""
+    if axis is None:
+        return x.size
+    shape = x.shape
+    if type(axis) is int:
+        return shape[axis]
+    return math.prod(shape[a] for a in axis)
+
+
+def _moment(name, x, axis, keepdims, ddof):
+    """mean (name "mean") or var of a real floating array in one program:
+    the sums and the divisions in one call (var: sum((x - mean)**2)),
+    remembered by the fast path under (name, axis, keepdims)."""
+    key_axis = tuple(axis) if type(axis) is list else axis
+    code = fast_code((name, key_axis, keepdims))
+    if code is not None and type(x) is Array and _trace.current() is None:
+        n = _moment_size(x, key_axis)
+        d = builtins.max(n - ddof, 0) if name == "var" else n
+        r = _ext.fast_call(code, x, float(n), float(d) or math.nan)
+        if r is not None:
+            return r
+    o = _operand(x)
+    axes = _normalize_axes(axis, len(o.shape))
+    n = math.prod(o.shape[a] for a in axes)
+    d = builtins.max(n - ddof, 0) if name == "var" else n
+    rdt = _float_for(x)
+    shape = tuple(
+        (1 if i in axes else s)
+        for i, s in enumerate(o.shape)
+        if keepdims or i not in axes
+    )
+
+    def emit(fb, vals):
+        xv, nv, dv = vals
+        s = xv.type.shape
+
+        def typed(dims):
+            return _ir.ArrayT(rdt, tuple(dims), o.qid, o.usm)
+
+        kept = typed(1 if i in axes else e for i, e in enumerate(s))
+        out_t = typed(
+            (1 if i in axes else e)
+            for i, e in enumerate(s)
+            if keepdims or i not in axes
+        )
+        if name == "mean":
+            total = _ir.reduction(fb, "sum", xv, axes, keepdims, out_t)
+            return [_ir.elementwise(fb, "div", [total, dv], out_t)]
+        total = _ir.reduction(fb, "sum", xv, axes, True, kept)
+        m = _ir.elementwise(fb, "div", [total, nv], kept)
+        dev = _ir.elementwise(fb, "sub", [xv, m], typed(s))
+        sq = _ir.elementwise(fb, "mul", [dev, dev], typed(s))
+        ss = _ir.reduction(fb, "sum", sq, axes, keepdims, out_t)
+        return [_ir.elementwise(fb, "div", [ss, dv], out_t)]
+
+    nf, df = float(n), float(d) or math.nan
+    fast = (code, (x, nf, df)) if code is not None else None
+    return _single(
+        _execute(
+            ("moment", name, axes, keepdims, rdt),
+            [o, _operand(nf), _operand(df)],
+            [rdt, rdt, rdt],
+            emit,
+            [shape],
+            o.qid,
+            o.usm,
+            fast,
+        )
+    )
+
+
+def _one_program_moment(x, dtype, out):
+    """Whether mean/var of x can be one program (_moment): real floating
+    results at their own precision (float16 sums in float32, complex var
+    is real) and no dtype= or out=."""
+    if dtype is not None or out is not None:
+        return False
+    if type(x) is not Array and not isinstance(x, _trace.Tracer):
+        return False
+    rdt = _float_for(x)
+    return rdt.kind == "f" and rdt != _dtypes.float16
+
+
 def mean(x, axis=None, dtype=None, out=None, keepdims=False):
+    if type(x) is Array and _one_program_moment(x, dtype, out):
+        return _moment("mean", x, axis, keepdims, 0)
     o = _operand(x)
     if not o.is_usm:
         raise TypeError("sluice.mean needs a sluice.Array")
@@ -755,6 +871,8 @@ def mean(x, axis=None, dtype=None, out=None, keepdims=False):
 
 
 def var(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    if type(x) is Array and _one_program_moment(x, dtype, out):
+        return _moment("var", x, axis, keepdims, ddof)
     o = _operand(x)
     if not o.is_usm:
         raise TypeError("sluice.var needs a sluice.Array")
@@ -810,7 +928,7 @@ def _normalize_shape(shape, size):
         raise ValueError("can only specify one unknown dimension")
     if builtins.any(d < -1 for d in shape):
         raise ValueError("negative dimensions not allowed")
-    known = int(np.prod([d for d in shape if d != -1], dtype=np.int64))
+    known = math.prod(d for d in shape if d != -1)
     if unknown:
         if known == 0 or size % known:
             raise ValueError(
@@ -831,7 +949,7 @@ def reshape(x, shape, order="C", copy=None):
     o = _operand(x)
     if not o.is_usm:
         raise TypeError("sluice.reshape needs a sluice.Array")
-    size = int(np.prod(o.shape, dtype=np.int64))
+    size = math.prod(o.shape)
     new = _normalize_shape(shape, size)
     if o.kind == "T" or _trace.current() is not None and o.kind == "A":
         if new == tuple(o.shape):
@@ -882,6 +1000,11 @@ def transpose(x, axes=None):
             else x._view(x._offset, list(x.shape), list(x._strides))
         )
     shape = tuple(o.shape[p] for p in perm)
+    if o.kind == "A" and _trace.current() is None:
+        # A view with its strides permuted, as NumPy's: writes through it
+        # reach x, and nothing is copied.
+        st = x._strides
+        return x._view(x._offset, list(shape), [st[p] for p in perm])
 
     def emit(fb, vals):
         s = vals[0].type.shape
@@ -929,7 +1052,9 @@ def squeeze(x, axis=None):
 
 def expand_dims(x, axis):
     shape = list(x.shape)
-    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    # A tuple as NumPy takes, or a list (dpctl.tensor takes them too);
+    # anything else must be an integer (operator.index raises NumPy's error).
+    axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
     nd = len(shape) + len(axes)
     for a in sorted(_normalize_axes(axes, nd)):
         shape.insert(a, 1)

@@ -27,7 +27,7 @@ import os
 
 import numpy as np
 
-from . import _dispatch, _dtypes, _ops, _trace
+from . import _dispatch, _dtypes, _host_small, _ops, _trace
 from ._device import _queue_from_id
 
 
@@ -59,15 +59,41 @@ def _array_type():
 
 # --- placement helpers ------------------------------------------------------
 
-_host_queues = {}
+_on_host = _host_small.on_host
 
 
-def _on_host(qid):
-    """Whether queue ``qid`` is a queue of the host backend."""
-    r = _host_queues.get(qid)
-    if r is None:
-        r = _queue_from_id(qid).sycl_device.backend.name == "host"
-        _host_queues[qid] = r
+def _host_matmul(x1, x2):
+    """x1 @ x2 for two vectors or matrices of one floating or complex dtype
+    on one host queue, through NumPy's BLAS on zero-copy views into a new
+    array: the common case without the general path's steps. None when
+    that does not apply (the general path decides, and raises its errors)."""
+    Array = _array_type()
+    if type(x1) is not Array or type(x2) is not Array:
+        return None
+    qid = x1._queue_id
+    if (
+        x2._queue_id != qid
+        or x1.dtype != x2.dtype
+        or x1.dtype.kind not in "fc"
+    ):
+        return None
+    sa, sb = x1.shape, x2.shape
+    if not (0 < len(sa) <= 2 and 0 < len(sb) <= 2):
+        return None
+    if sa[-1] != sb[0] or _trace.current() is not None or not _on_host(qid):
+        return None
+    shape = sa[:-1] + sb[1:]
+    r = _dispatch._ext.empty(
+        qid,
+        min(x1._usm_kind, x2._usm_kind),
+        _dtypes.CODES[x1.dtype],
+        list(shape),
+    )
+    av, bv = _host_view(x1), _host_view(x2)
+    if not shape:  # NumPy's matmul has no 0-d out=
+        _host_view(r)[...] = np.matmul(av, bv)
+    elif r.size:
+        np.matmul(av, bv, out=_host_view(r))
     return r
 
 
@@ -369,6 +395,10 @@ def matmul(
             "matmul: axes= is not supported; move the "
             "axes with sluice.moveaxis/transpose"
         )
+    if dtype is None:
+        r = _host_matmul(x1, x2)
+        if r is not None:
+            return _finish(r, out, "matmul")
     (a, b), qid, kind = _arrays(x1, x2, scalars=True)
     _check_matmul_dtype(a, b)
     if _ndim(a) == 0 or _ndim(b) == 0:
@@ -459,6 +489,9 @@ def dot(a, b, out=None):
     """NumPy's dot: the inner product of vectors, the matrix product of
     matrices, a scalar times an array, and for N-D the sum over the last
     axis of ``a`` and the second-to-last of ``b``."""
+    r = _host_matmul(a, b)
+    if r is not None:
+        return _finish(r, out, "dot")
     (a, b), qid, kind = _arrays(a, b, scalars=True)
     if _ndim(a) == 0 or _ndim(b) == 0:
         r = _ops.multiply(a, b)

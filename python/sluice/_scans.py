@@ -12,7 +12,7 @@ import builtins
 
 import numpy as np
 
-from . import _dtypes, _ops
+from . import _dtypes, _host_small, _ops
 from . import _sort_kernels as K
 from . import kernel_api as kapi
 from ._kernel import call_kernel
@@ -67,12 +67,18 @@ def _scan(x, axis, dtype, prod, name):
 
 def cumsum(a, axis=None, dtype=None, out=None):
     """Cumulative sums along ``axis`` (None: of the flattened array)."""
+    if out is None and dtype is None and _host_small.applies(a):
+        return _host_small.result(a, np.cumsum(_host_small.view(a), axis=axis))
     if out is not None:
         raise TypeError("out= is not supported")
     return _scan(a, axis, dtype, False, "cumsum")
 
 
 def cumprod(a, axis=None, dtype=None, out=None):
+    if out is None and dtype is None and _host_small.applies(a):
+        return _host_small.result(
+            a, np.cumprod(_host_small.view(a), axis=axis)
+        )
     if out is not None:
         raise TypeError("out= is not supported")
     return _scan(a, axis, dtype, True, "cumprod")

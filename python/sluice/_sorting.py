@@ -15,7 +15,7 @@ import operator
 
 import numpy as np
 
-from . import _dtypes, _ops, _trace
+from . import _dtypes, _host_small, _ops, _trace
 from . import _sluice as _ext
 from . import _sort_kernels as K
 from . import kernel_api as kapi
@@ -504,6 +504,12 @@ def _sort_rows(x, axis, descending, want_index):
 def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=None):
     """A sorted copy of ``a`` along ``axis`` (None: flattened); stable;
     NaNs last."""
+    if order is None and not descending and _host_small.applies(a):
+        # Stable where it shows: the order of -0.0 and 0.0 (equal integers
+        # are indistinguishable, and NumPy's default sort is much faster).
+        v = _host_small.view(a)
+        kind = "stable" if v.dtype.kind in "fc" else None
+        return _host_small.result(a, np.sort(v, axis=axis, kind=kind))
     if order is not None:
         raise NotImplementedError("sort(order=...) needs structured dtypes")
     return _sort_rows(a, axis, descending, False)
@@ -678,10 +684,20 @@ def _arg_extreme(x, axis, keepdims, want_max, nan_first, name):
 
 def argmax(a, axis=None, out=None, *, keepdims=False):
     """Index of the first maximum (a NaN is the maximum, as in NumPy)."""
+    if out is None and _host_small.applies(a) and a.size:
+        v = _host_small.view(a)
+        return _host_small.result(
+            a, np.argmax(v, axis=axis, keepdims=keepdims)
+        )
     return _arg_extreme(a, axis, keepdims, True, True, "argmax")
 
 
 def argmin(a, axis=None, out=None, *, keepdims=False):
+    if out is None and _host_small.applies(a) and a.size:
+        v = _host_small.view(a)
+        return _host_small.result(
+            a, np.argmin(v, axis=axis, keepdims=keepdims)
+        )
     return _arg_extreme(a, axis, keepdims, False, True, "argmin")
 
 

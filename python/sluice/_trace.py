@@ -10,6 +10,7 @@ called it.
 import os
 import sys
 import threading
+import weakref
 
 import numpy as np
 
@@ -64,6 +65,9 @@ class Trace:
         self.name = name
         # id(Array) -> (Array, Value) for arrays captured from outside.
         self.captured = {}
+        # The live Tracers and ScalarTracers (a kernel launched while
+        # tracing rebinds them: sluice._jit_kernels).
+        self.tracers = weakref.WeakValueDictionary()
 
     def __enter__(self):
         _state.stack.append(self)
@@ -99,11 +103,12 @@ class Tracer:
     """An array inside a function that ``@sluice.jit`` traces (its operators,
     methods and indexing: sluice._methods)."""
 
-    __slots__ = ("_v", "_trace")
+    __slots__ = ("_v", "_trace", "__weakref__")
 
     def __init__(self, value, trace):
         self._v = value
         self._trace = trace
+        trace.tracers[id(self)] = self
 
     @property
     def shape(self):
@@ -178,12 +183,13 @@ class ScalarTracer:
     as NumPy's Python scalars do, or None for a NumPy scalar's fixed
     dtype. Its arithmetic is sluice._methods'."""
 
-    __slots__ = ("_v", "_trace", "weak")
+    __slots__ = ("_v", "_trace", "weak", "__weakref__")
 
     def __init__(self, value, trace, weak):
         self._v = value
         self._trace = trace
         self.weak = weak
+        trace.tracers[id(self)] = self
 
     @property
     def dtype(self):

@@ -282,6 +282,21 @@ private:
   bool direct;
 };
 
+/// `count` copies of the `item`-byte pattern at `d`: the pattern, then
+/// copies of what is written so far, doubling (a few memcpy calls at memory
+/// speed, not one call per element).
+void fillBytes(char *d, const void *pattern, size_t item, size_t count) {
+  size_t total = item * count;
+  if (total == 0)
+    return;
+  std::memcpy(d, pattern, item);
+  for (size_t done = item; done < total;) {
+    size_t step = std::min(done, total - done);
+    std::memcpy(d + done, d, step);
+    done += step;
+  }
+}
+
 class FillTask : public Task {
 public:
   FillTask(ArrayCore dst, const void *value) : dst(std::move(dst)) {
@@ -295,9 +310,7 @@ public:
       return SLUICE_SUCCESS;
     if (dst.cContiguous() && onHostQueue(dst) &&
         n * static_cast<int64_t>(item) <= kDirectBytes) {
-      char *d = dst.dataPointer();
-      for (int64_t i = 0; i < n; ++i)
-        std::memcpy(d + i * item, pattern, item);
+      fillBytes(dst.dataPointer(), pattern, item, static_cast<size_t>(n));
       return SLUICE_SUCCESS;
     }
     if (dst.cContiguous()) {

@@ -23,8 +23,11 @@ enum FastOp : int {
   NumOperatorOps = 4,
 };
 
-/// Operations the table may hold (operators and functions).
-constexpr int kMaxOps = 256;
+/// Operations the table may hold: operators and functions below 128, their
+/// "into" forms from kIntoBase, and from 256 the parametrised operations
+/// that Python numbers as it meets them (sluice._dispatch.fast_code: an
+/// axis reduction is one code per (name, axes, keepdims)).
+constexpr int kMaxOps = 4096;
 /// Stores into an operand ("into" programs, see tryInto) take codes from
 /// here: kIntoBase + 3 * op + the position of the destination.
 constexpr int kIntoBase = 128;

@@ -420,9 +420,8 @@ def test_disk_cache(device, fresh_cache):
     # has not loaded: a loaded artifact stays mapped).
     h = sluice.jit(lambda a: a * 4.0)
     keytext = h.lower(x).as_text()
-    path = _compiler._artifact_path(
-        _compiler._key(keytext, _compiler.DEFAULT_FLAGS)
-    )
+    flags = _compiler.DEFAULT_FLAGS + _compiler.program_flags(keytext)
+    path = _compiler._artifact_path(_compiler._key(keytext, flags))
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as fh:
         fh.write(b"not an artifact")
@@ -476,3 +475,52 @@ def test_jit_keyword_arguments(device):
     np.testing.assert_array_equal(_np(f(x, scale=2.0)), [2, 2])
     np.testing.assert_array_equal(_np(f(x, scale=2.0, shift=1.0)), [3, 3])
     assert f.__name__ == "f"
+
+
+def test_tiny_static_host_programs():
+    """Host programs whose arrays are static and tiny compile at -O0."""
+    t = _compiler.tiny_static_host
+    host = '"host:cpu:0", device>'
+    assert t(f"!usm.array<16xf32, {host} !usm.array<f32, {host}")
+    assert t(f"!usm.array<4x5xcomplex<f32>, {host}")
+    assert t(f"!usm.array<{_compiler.TINY_STATIC_ELEMENTS}xi8, {host}")
+    assert not t(f"!usm.array<{_compiler.TINY_STATIC_ELEMENTS + 1}xi8, {host}")
+    assert not t(f"!usm.array<16xf32, {host} !usm.array<4x?xf32, {host}")
+    assert not t(f"!usm.array<16x16x2xf32, {host}")
+    assert not t('!usm.array<16xf32, "cuda:gpu:0", device>')
+    assert not t('!usm.array<16xf32, "opencl:cpu:0", device>')
+    assert not t("func.func @main() {}")
+
+
+@pytest.mark.parametrize("n", [16, 4096])
+def test_jit_tiny_and_large_static(device, fresh_cache, n):
+    """A static 16-element program (at -O0 on the host) and a larger one
+    (-O3) give NumPy's results."""
+    seen = []
+    compile_text = _compiler.compile_text
+
+    def spy(text, keytext, flags=(), name="program"):
+        seen.append(tuple(flags))
+        return compile_text(text, keytext, flags, name)
+
+    @sluice.jit
+    def f(a, b):
+        t = sluice.tanh(a * b + 1.5) * sluice.exp(b) - a / (b + 3.0)
+        return t + sluice.sqrt(sluice.abs(a)) * 2.0
+
+    a = np.linspace(-1, 1, n, dtype=np.float32)
+    b = np.linspace(0, 2, n, dtype=np.float32)
+    _compiler.compile_text = spy
+    try:
+        r = f(
+            sluice.asarray(a, device=device), sluice.asarray(b, device=device)
+        )
+    finally:
+        _compiler.compile_text = compile_text
+    t = np.tanh(a * b + 1.5) * np.exp(b) - a / (b + 3)
+    np.testing.assert_allclose(
+        _np(r), t + np.sqrt(np.abs(a)) * 2, rtol=1e-5, atol=1e-6
+    )
+    host = str(device).startswith("host")
+    tiny = host and n <= _compiler.TINY_STATIC_ELEMENTS
+    assert seen and (("-O0" in seen[-1]) == tiny)

@@ -277,6 +277,35 @@ def test_compiled_once_per_signature(device):
     assert k.compile_count == 3
 
 
+def test_launch_cache_keeps_every_check(device):
+    """Launches of a seen signature skip the full signature (the launch
+    cache) but not its checks: a strided view, a scalar of another type, a
+    range given as an int and a second queue behave as on a first launch."""
+    m = runpy.run_path(os.path.join(EXAMPLES, "vecadd.py"))
+    k = m["vecadd"]
+    a = sluice.ones(8, dtype=np.float32, device=device)
+    c = sluice.empty_like(a)
+    for _ in range(3):
+        sluice.call_kernel(k, kapi.Range(8), a, a, c)
+    assert k.compile_count == 1
+    sluice.call_kernel(k, 8, a, a, c)  # a plain int range: the same kernel
+    sluice.call_kernel(k, (8,), a, a, c)
+    assert k.compile_count == 1
+    np.testing.assert_array_equal(sluice.asnumpy(c), np.full(8, 2, np.float32))
+    big = sluice.ones(16, dtype=np.float32, device=device)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        sluice.call_kernel(k, kapi.Range(8), big[::2], a, c)
+    with pytest.raises(TypeError, match="argument"):
+        sluice.call_kernel(k, kapi.Range(8), a, "x", c)
+    with pytest.raises(TypeError, match="takes 3 argument"):
+        sluice.call_kernel(k, kapi.Range(8), a, a)
+    if device.filter_string != "host:cpu:0":
+        b = sluice.ones(8, dtype=np.float32, device="host")
+        with pytest.raises(sluice.ExecutionPlacementError):
+            sluice.call_kernel(k, kapi.Range(8), a, b, c)
+    assert k.compile_count == 1
+
+
 # --- nd-range kernels --------------------------------------------------------
 
 
@@ -408,23 +437,7 @@ def global_atomics_i32(item: kapi.Item, ints, flags):
         flags[1] = i + 1
 
 
-def _skip_on_cuda_after_checking_the_error(device):
-    """CUDA kernels lack these atomic operations: launching one raises a
-    clear KernelError (checked), then the test is skipped."""
-    if device.backend.name != "cuda":
-        return
-    with pytest.raises(sluice.KernelError, match="host backend only"):
-        sluice.call_kernel(
-            global_atomics_i32,
-            kapi.Range(1),
-            sluice.zeros(7, dtype=np.int32, device=device),
-            sluice.zeros(2, dtype=np.int32, device=device),
-        )
-    pytest.skip("CUDA kernels lack these atomic operations (KernelError)")
-
-
 def test_global_atomics_int32(device):
-    _skip_on_cuda_after_checking_the_error(device)
     n = 1000
     ints = sluice.asarray(
         np.array([0, 0, 0, 0, 0, 0, 255], np.int32), device=device
@@ -445,7 +458,6 @@ def test_global_atomics_int32(device):
 
 
 def test_global_atomics(device):
-    _skip_on_cuda_after_checking_the_error(device)
     n = 1000
     ints = sluice.zeros(5, dtype=np.int64, device=device)
     floats = sluice.zeros(1, dtype=np.float64, device=device)
@@ -492,6 +504,29 @@ def test_atomics_64(device):
         2.5,
     ]
     assert (sluice.asnumpy(x) == 123).all()
+
+
+@sluice.kernel
+def weak_math(item: kapi.Item, x, out):
+    i = item.get_id(0)
+    out[i] = x[i] * (1.0 / math.sqrt(2.0)) + math.pi
+
+
+def test_math_of_python_numbers_is_weak(device):
+    """math functions of Python numbers are Python numbers (computed when
+    the kernel compiles): they keep a float32 operand float32 (NEP 50)."""
+    x_np = np.linspace(0, 1, 8, dtype=np.float32)
+    x = sluice.asarray(x_np, device=device)
+    out = sluice.zeros(8, dtype=np.float32, device=device)
+    sluice.call_kernel(weak_math, kapi.Range(8), x, out)
+    np.testing.assert_allclose(
+        sluice.asnumpy(out), x_np / np.sqrt(2) + np.pi, rtol=1e-6
+    )
+    text = weak_math.lower(kapi.Range(8), x, out).as_text()
+    kernel = text[text.index("gpu.func") :]
+    assert "math.sqrt" not in kernel
+    assert "arith.mulf" in kernel and "f64 to f32" in kernel
+    assert "arith.extf" not in kernel  # no float64 arithmetic
 
 
 # --- bounds checking ---------------------------------------------------------
@@ -602,34 +637,121 @@ def test_bounds_check_local(device):
         )
 
 
+@sluice.kernel
+def add_into(item: kapi.Item, src, dst, scale):
+    i = item.get_id(0)
+    dst[i] += src[i] * scale
+
+
+@sluice.kernel
+def count_signs(item: kapi.Item, x, counts):
+    i = item.get_id(0)
+    kapi.AtomicRef(counts, 1 if x[i] > 0 else 0).fetch_add(1)
+
+
 def test_call_kernel_inside_jit(device):
-    """Not supported yet: a clear TracerError, nothing launched."""
-    a = sluice.asarray(np.arange(10, dtype=np.float32), device=device)
+    """A kernel launched inside @sluice.jit runs in order with the traced
+    operations: arrays the trace computed are its arguments, its in-place
+    writes are seen by the operations after it and by the caller."""
+    a_np = np.arange(10, dtype=np.float32)
+    a = sluice.asarray(a_np, device=device)
     b = sluice.zeros(10, dtype=np.float32, device=device)
 
     @sluice.jit
     def f(x, y):
-        sluice.call_kernel(reverse, kapi.Range(10), x, y)
-        return y + 1
+        t = x + 1  # computed by the trace
+        sluice.call_kernel(reverse, kapi.Range(10), t, y)  # writes y
+        return y + t, t
 
-    with pytest.raises(
-        sluice.TracerError,
-        match="call_kernel inside @sluice.jit is not supported",
-    ):
-        f(a, b)
+    for _ in range(2):  # traced once, then run from the cache
+        r, t = f(a, b)
+        np.testing.assert_array_equal(sluice.asnumpy(b), (a_np + 1)[::-1] * 2)
+        np.testing.assert_array_equal(
+            sluice.asnumpy(r), (a_np + 1)[::-1] * 2 + a_np + 1
+        )
+        np.testing.assert_array_equal(sluice.asnumpy(t), a_np + 1)
+    assert f.trace_count == 1
+    text = f.lower(a, b).as_text()
+    assert "// kernel reverse over" in text and text.count("func.func") == 2
+
+
+def test_kernels_inside_jit_in_order(device):
+    """Two launches on values the trace made and changes in between: each
+    sees the ones before it; an array captured from outside and a scalar
+    argument are kernel arguments; a traced assignment into an argument
+    and a kernel's write into a copy of it both reach the caller."""
+    x_np = np.linspace(-1, 1, 16, dtype=np.float32)
+    x = sluice.asarray(x_np, device=device)
+    outside = sluice.asarray(np.full(16, 3, np.float32), device=device)
+    y = sluice.asarray(np.ones(16, np.float32), device=device)
 
     @sluice.jit
-    def g(x):
-        sluice.call_kernel_async(reverse, kapi.Range(10), [], a, b)
-        return x * 2
+    def g(x, y, s):
+        acc = sluice.zeros_like(x)
+        sluice.call_kernel(add_into, kapi.Range(16), x, acc, s)  # acc = s*x
+        acc = acc * 2  # 2*s*x
+        sluice.call_kernel(add_into, kapi.Range(16), outside, acc, 1.0)
+        y[...] = 5.0  # a traced write into the argument
+        sluice.call_kernel(add_into, kapi.Range(16), acc, y, 1.0)
+        counts = sluice.zeros(2, dtype=np.int32, device=x.device)
+        sluice.call_kernel(count_signs, kapi.Range(16), acc, counts)
+        return acc, counts
 
-    with pytest.raises(
-        sluice.TracerError, match="call_kernel_async inside @sluice.jit"
-    ):
-        g(a)
-    assert (sluice.asnumpy(b) == 0).all()
-    sluice.call_kernel(reverse, kapi.Range(10), a, b)  # outside: fine
-    assert sluice.asnumpy(b)[0] == 18
+    acc, counts = g(x, y, 0.5)
+    want = 2 * 0.5 * x_np + 3
+    np.testing.assert_allclose(sluice.asnumpy(acc), want, rtol=1e-6)
+    np.testing.assert_allclose(sluice.asnumpy(y), 5.0 + want, rtol=1e-6)
+    assert list(sluice.asnumpy(counts)) == [
+        int(np.sum(want <= 0)),
+        int(np.sum(want > 0)),
+    ]
+    # Another scalar: the same program, the scalar reaches the kernel.
+    y2 = sluice.asarray(np.ones(16, np.float32), device=device)
+    acc, _ = g(x, y2, -1.0)
+    np.testing.assert_allclose(
+        sluice.asnumpy(acc), 2 * -1.0 * x_np + 3, rtol=1e-6
+    )
+    assert g.trace_count == 1
+    with pytest.raises(ValueError, match="launches kernels"):
+        g.lower(x, y, 0.5).save("never.so")
+
+
+def test_traced_scalar_across_a_launch(device):
+    a = sluice.asarray(np.arange(10, dtype=np.float32), device=device)
+    b = sluice.zeros(10, dtype=np.float32, device=device)
+
+    @sluice.jit
+    def f(x, y, s):
+        s2 = s * 2  # a traced scalar the trace computes
+        sluice.call_kernel(reverse, kapi.Range(10), x, y)
+        return y * s2
+
+    with pytest.raises(sluice.TracerError, match="across a kernel launch"):
+        f(a, b, 1.5)
+
+    @sluice.jit
+    def g(x, y, s):
+        sluice.call_kernel(reverse, kapi.Range(10), x, y)
+        return y * (s * 2)  # computed after the launch: fine
+
+    np.testing.assert_array_equal(
+        sluice.asnumpy(g(a, b, 1.5)), np.arange(10.0)[::-1] * 2 * 3
+    )
+
+
+def test_call_kernel_async_inside_jit(device):
+    a = sluice.asarray(np.arange(10, dtype=np.float32), device=device)
+    b = sluice.zeros(10, dtype=np.float32, device=device)
+
+    @sluice.jit
+    def h(x, y):
+        ev = sluice.call_kernel_async(reverse, kapi.Range(10), [], x, y)
+        ev.wait()  # nothing to wait for while tracing
+        return y * 2
+
+    np.testing.assert_array_equal(
+        sluice.asnumpy(h(a, b)), np.arange(10, dtype=np.float32)[::-1] * 4
+    )
 
 
 # --- errors ------------------------------------------------------------------

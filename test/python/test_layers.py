@@ -40,8 +40,9 @@ LAYERS = [
     # The values: an array, a traced array or scalar, a view's index
     # arithmetic. They import no operation.
     ("values", {"_indexing", "_trace", "_array"}),
-    # How an operation runs: operands, types, placement, execution.
-    ("dispatch", {"_dispatch"}),
+    # How an operation runs: operands, types, placement, execution (and
+    # small host arrays through NumPy on views).
+    ("dispatch", {"_dispatch", "_host_small"}),
     # The operations and what builds on them.
     (
         "operations",
@@ -68,6 +69,8 @@ LAYERS = [
             "_kernel",
             "_kernel_calls",
             "_kernel_codegen",
+            "_kernel_cuda_atomics",
+            "_jit_kernels",
             "_kernel_values",
             "_jit",
             "_artifact",

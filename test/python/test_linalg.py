@@ -407,3 +407,37 @@ def test_precision_switch(monkeypatch):
     assert sluice.get_matmul_precision() == "highest"
     with pytest.raises(ValueError, match="expected"):
         sluice.set_matmul_precision("fast")
+
+
+@pytest.mark.parametrize(
+    "sa,sb",
+    [
+        ((5,), (5,)),
+        ((3, 5), (5,)),
+        ((5,), (5, 4)),
+        ((3, 5), (5, 4)),
+        ((0, 5), (5, 4)),
+        ((3, 0), (0, 4)),
+    ],
+)
+def test_vector_and_matrix_products_of_one_dtype(device, sa, sb):
+    """Vectors and matrices of one floating dtype (on the host: NumPy's
+    BLAS on views, straight into the result) give NumPy's shapes, dtypes
+    and values through @, matmul and dot, with out= too."""
+    rng = np.random.default_rng(0)
+    for dt in (np.float32, np.complex64):
+        a_np = (rng.random(sa) + (1j if dt == np.complex64 else 0)).astype(dt)
+        b_np = rng.random(sb).astype(dt)
+        a = sluice.asarray(a_np, device=device)
+        b = sluice.asarray(b_np, device=device)
+        want = a_np @ b_np
+        for f in (lambda x, y: x @ y, sluice.matmul, sluice.dot):
+            got = f(a, b)
+            assert got.shape == want.shape and got.dtype == want.dtype
+            np.testing.assert_allclose(sluice.asnumpy(got), want, rtol=1e-5)
+        if want.ndim:
+            out = sluice.empty(want.shape, dtype=dt, device=device)
+            assert sluice.matmul(a, b, out=out) is out
+            np.testing.assert_allclose(sluice.asnumpy(out), want, rtol=1e-5)
+    with pytest.raises(ValueError, match="mismatch"):
+        sluice.ones((3, 4), device=device) @ sluice.ones((5, 2), device=device)

@@ -374,6 +374,101 @@ def test_reductions(device, name, ref, axis, keepdims):
         )
 
 
+def test_axis_reductions_take_the_fast_path(device, fresh_cache):
+    """A second axis reduction of the same signature skips Python's type
+    resolution (one fast-path entry per (name, axis, keepdims) and operand
+    signature), and entries of other axes, ranks or views never mix."""
+    from sluice import _dispatch
+
+    a = _data("float32", (3, 4, 5))
+    x = sluice.asarray(a, device=device)
+    before = _dispatch._ext.fast_size()
+    for _ in range(2):
+        for axis in (0, 1, -1, (0, 2), [0, 2]):
+            for keepdims in (False, True):
+                want = a.sum(
+                    axis=tuple(axis) if isinstance(axis, list) else axis,
+                    keepdims=keepdims,
+                )
+                _close(x.sum(axis=axis, keepdims=keepdims), want)
+                _close(
+                    x.max(axis=axis, keepdims=keepdims),
+                    a.max(
+                        axis=tuple(axis) if isinstance(axis, list) else axis,
+                        keepdims=keepdims,
+                    ),
+                )
+    # (axis, keepdims) pairs of sum and max: a list and its tuple are one
+    # key; the second round added nothing.
+    assert _dispatch._ext.fast_size() - before == 2 * 4 * 2
+    # The same raw axis on another rank and on a strided view.
+    b = a[:, 1:, ::2]
+    _close(x[:, 1:, ::2].sum(axis=-1), b.sum(axis=-1))
+    _close(x[0].sum(axis=-1, keepdims=True), a[0].sum(axis=-1, keepdims=True))
+    # An unhashable axis still gets NumPy's error from the slow path.
+    with pytest.raises(TypeError):
+        x.sum(axis={0: 1})
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64", "int32", "bool"])
+def test_mean_var_std_one_program(device, dt):
+    """mean/var/std run as one program each (sums and divisions together),
+    for every axis form, keepdims, ddof, views and a second call through
+    the fast path."""
+    if dt == "float64" and not device.has_aspect_fp64:
+        pytest.skip("no float64 on this device")
+    a = _data(dt, (3, 4, 5))
+    x = sluice.asarray(a, device=device)
+    tol = 1e-5 if dt != "float64" else 1e-12
+    for _ in range(2):
+        for axis in (None, 0, -1, (0, 2), [1, 2]):
+            np_axis = tuple(axis) if isinstance(axis, list) else axis
+            for keepdims in (False, True):
+                for name in ("mean", "var", "std"):
+                    got = getattr(x, name)(axis=axis, keepdims=keepdims)
+                    want = getattr(a, name)(axis=np_axis, keepdims=keepdims)
+                    if device.has_aspect_fp64 or want.dtype != np.float64:
+                        assert got.dtype == want.dtype
+                    np.testing.assert_allclose(
+                        sluice.asnumpy(got), want, rtol=tol, atol=tol
+                    )
+        np.testing.assert_allclose(
+            sluice.asnumpy(x.var(axis=1, ddof=1)),
+            a.var(axis=1, ddof=1),
+            rtol=tol,
+            atol=tol,
+        )
+    v = x[:, 1:, ::2]
+    np.testing.assert_allclose(
+        sluice.asnumpy(v.std(axis=0)),
+        a[:, 1:, ::2].std(axis=0),
+        rtol=tol,
+        atol=tol,
+    )
+    # Nothing to average: NaN, as NumPy (which also warns).
+    e = sluice.ones((0, 3), dtype=np.float32, device=device)
+    assert np.isnan(sluice.asnumpy(e.mean())).all()
+    assert np.isnan(sluice.asnumpy(x.var(axis=0, ddof=3))).all()
+
+
+def test_transpose_is_a_view(device):
+    """x.T and transpose() share x's memory, as NumPy's views do."""
+    a = np.arange(24.0, dtype=np.float32).reshape(2, 3, 4)
+    x = sluice.asarray(a, device=device)
+    t = x.T
+    t[1, 2, 0] = 100.0
+    a[0, 2, 1] = 100.0
+    np.testing.assert_array_equal(sluice.asnumpy(x), a)
+    p = sluice.transpose(x, (1, 0, 2))
+    p[0, 1] += 1.0
+    a.transpose(1, 0, 2)[0, 1] += 1.0
+    np.testing.assert_array_equal(sluice.asnumpy(x), a)
+    np.testing.assert_array_equal(
+        sluice.asnumpy(p * 2), a.transpose(1, 0, 2) * 2
+    )
+    np.testing.assert_array_equal(sluice.asnumpy(x.T.copy()), a.T)
+
+
 def test_mean_var_std_all_any(device):
     a = _data("float32", (4, 5))
     x = sluice.asarray(a, device=device)

@@ -12,7 +12,7 @@ import numpy as np
 import sluice
 from sluice import kernel_api as kapi
 
-TILE = 8
+TILE = 16
 
 
 @sluice.kernel
@@ -23,7 +23,7 @@ def matmul(item: kapi.NdItem, a, b, c, ta, tb):
     lj = item.get_local_id(1)
     group = item.get_group()
     n = a.shape[1]
-    acc = 0.0
+    acc = np.float32(0.0)  # float32 sums (0.0 would make them float64)
     for t in range(n // TILE):
         ta[li, lj] = a[i, t * TILE + lj]
         tb[li, lj] = b[t * TILE + li, j]

@@ -16,7 +16,7 @@ GROUP = 64
 
 
 @sluice.kernel
-def group_sum(item: kapi.NdItem, a, partial, scratch):
+def group_sum(item: kapi.NdItem, a, partial, total, scratch):
     gid = item.get_global_id(0)
     lid = item.get_local_id(0)
     group = item.get_group()
@@ -30,6 +30,7 @@ def group_sum(item: kapi.NdItem, a, partial, scratch):
         stride = stride // 2
     if lid == 0:
         partial[group.get_group_id(0)] = scratch[0]
+        kapi.AtomicRef(total, 0).fetch_add(scratch[0])
 
 
 def main(device):
@@ -38,21 +39,24 @@ def main(device):
     a_np = np.random.default_rng(5).integers(0, 100, n).astype(np.int64)
     a = sluice.asarray(a_np, device=device)
     partial = sluice.zeros(groups, dtype=np.int64, device=device)
+    total = sluice.zeros(1, dtype=np.int64, device=device)
     sluice.call_kernel(
         group_sum,
         kapi.NdRange((n,), (GROUP,)),
         a,
         partial,
+        total,
         kapi.LocalAccessor((GROUP,), np.int64),
     )
     got = sluice.asnumpy(partial)
     ref = a_np.reshape(groups, GROUP).sum(axis=1)
     print(
         f"sum of {n} integers in workgroups of {GROUP} on "
-        f"{partial.device.filter_string}: {got.sum()} (NumPy "
-        f"{a_np.sum()})"
+        f"{partial.device.filter_string}: {sluice.asnumpy(total)[0]} "
+        f"(NumPy {a_np.sum()})"
     )
     assert np.array_equal(got, ref)
+    assert sluice.asnumpy(total)[0] == a_np.sum()
     print("OK")
 
 

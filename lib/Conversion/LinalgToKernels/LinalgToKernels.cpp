@@ -143,6 +143,10 @@ private:
   const ConvertLinalgToKernelsPassOptions &opts;
   SymbolTable symbols;
   llvm::DenseMap<unsigned, gpu::GPUModuleOp> modules;
+  /// The elements reduced into each output by the reduction being formed:
+  /// host reductions take a workgroup per hostGrain elements of work, not
+  /// per output (64 rows of 64 elements are one workgroup, not 64).
+  Value reducedPerOutput;
 };
 
 gpu::GPUModuleOp KernelFormer::moduleFor(KernelTarget target) {
@@ -541,6 +545,7 @@ LogicalResult KernelFormer::formReductionAs(FormContext &ctx,
   bool isHost = spec.target == KernelTarget::Host;
   Value numOutputs = m.product(shape.parallelSizes);
   Value reduced = m.product(shape.reductionSizes);
+  reducedPerOutput = reduced;
   // Work-items that reduce whole slices alone (host workgroups, SPIR-V
   // work-items, CUDA work-items when the reduced loops are not innermost
   // or short) want more, smaller slices than CUDA workgroups, which share
@@ -612,7 +617,10 @@ LogicalResult KernelFormer::formReductionPhases(FormContext &ctx,
   spec.singlePhase = singlePhase;
 
   Value groups1 =
-      isHost ? m.clamp(items, 1, opts.hostMaxGroups)
+      isHost
+          ? m.clamp(m.min(items, m.ceilDiv(m.mul(numOutputs, reducedPerOutput),
+                                           m.c(opts.hostGrain))),
+                    1, opts.hostMaxGroups)
       : isCuda && serialItems
           ? m.clamp(m.ceilDiv(items, m.c(opts.workgroupSize)), 1, kMaxGpuGroups)
           : m.clamp(items, 1, kMaxGpuGroups);

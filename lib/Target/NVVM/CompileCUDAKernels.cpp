@@ -169,6 +169,13 @@ struct CompileCUDAKernelsPass
   LogicalResult compile(ModuleOp module, gpu::GPUModuleOp gm,
                         const std::string &symbol, unsigned level) {
     Location loc = gm.getLoc();
+    // LLVM's data layout of 64-bit NVPTX, known when the kernels become
+    // LLVM IR: without it, accesses get the default layout's 4-byte
+    // alignment of 64-bit types and PTX splits each into two 32-bit ones.
+    gm->setAttr(LLVM::LLVMDialect::getDataLayoutAttrName(),
+                StringAttr::get(gm.getContext(), "e-p6:32:32-i64:64-i128:128-"
+                                                 "i256:256-v16:16-v32:32-"
+                                                 "n16:32:64"));
     OwningOpRef<ModuleOp> scratch = ModuleOp::create(loc);
     if (gm->getParentOp())
       gm->moveBefore(scratch->getBody(), scratch->getBody()->end());
