@@ -15,7 +15,7 @@ func.func @view(%b: !F, %o: index, %m: index, %s: index) {
 // -----
 
 func.func @base_rank(%b: !usm.array<2x2xf32, "host:cpu:0", device>, %o: index) {
-  // expected-error @+1 {{'usm.strided_view' op base must be a 1-D array, not of shape (2, 2)}}
+  // expected-error @+1 {{'usm.strided_view' op base must be a 1-D array, not of shape (2,2)}}
   %0 = usm.strided_view %b[%o] sizes(%o) strides(%o) : !usm.array<2x2xf32, "host:cpu:0", device> -> !usm.array<?xf32, "host:cpu:0", device>
   return
 }
