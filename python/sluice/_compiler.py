@@ -302,7 +302,7 @@ def lower_text(text, stage, flags=(), name="program"):
     return r["ir"][STAGES[stage]]
 
 
-def _spec(value):
+def _spec(value, view=False):
     from ._ir import ArrayT
     from ._dtypes import CODES
 
@@ -314,6 +314,7 @@ def _spec(value):
             [-1 if d is None else d for d in t.shape],
             t.qid,
             t.kind,
+            view,
         )
     return (False, CODES[t.dtype], [], 0, 0)
 
@@ -362,7 +363,7 @@ def compile_function(fb, name="program", flags=()):
     entry = compile_text(fb.render(locations=True), keytext, flags, name)
     return _ext.Program(
         entry,
-        [_spec(a) for a in fb.args],
+        [_spec(a, i in fb.views) for i, a in enumerate(fb.args)],
         [_spec(r) for r in fb.results],
         name,
     )

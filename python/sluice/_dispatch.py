@@ -317,7 +317,15 @@ def _execute(
             o.usm = kind
             o.qid = qid
         if o.kind == "A":
-            key_parts.append((o.dtype, dt, _ir.generic_shape(o.shape), o.usm))
+            key_parts.append(
+                (
+                    o.dtype,
+                    dt,
+                    _ir.generic_shape(o.shape),
+                    o.usm,
+                    _is_view(o, len(args), written),
+                )
+            )
         else:
             key_parts.append(("S", dt if dt is not None else o.dtype))
         args.append(o.obj)
@@ -345,11 +353,10 @@ def _execute(
     if k is None:
         fb = _ir.FunctionBuilder("main")
         values = []
-        for o, dt in zip(ops, in_dtypes):
+        for i, (o, dt) in enumerate(zip(ops, in_dtypes)):
             if o.kind == "A":
-                v = fb.arg(
-                    _ir.ArrayT(o.dtype, _ir.generic_shape(o.shape), qid, o.usm)
-                )
+                t = _ir.ArrayT(o.dtype, _ir.generic_shape(o.shape), qid, o.usm)
+                v = fb.view_arg(t) if _is_view(o, i, written) else fb.arg(t)
             else:
                 v = fb.arg(
                     _ir.ScalarT(
@@ -375,6 +382,13 @@ def _execute(
             op, operands, k.program, out_shapes, _scalar_bounds(ops, in_dtypes)
         )
     return results
+
+
+def _is_view(o, i, written=()):
+    """Whether array operand ``o`` (operand ``i``) is passed as a view: a
+    strided array the program reads (a basic slice, a transpose, negative
+    steps) is read in place rather than copied first."""
+    return len(o.shape) > 0 and i not in written and not o.obj._c_contiguous
 
 
 def _scalar_bounds(ops, in_dtypes):

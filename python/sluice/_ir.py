@@ -104,6 +104,9 @@ class FunctionBuilder:
         self.ops = []  # (text, loc)
         self.results = []
         self._n = 0
+        # Arguments taken as views: index -> (base, [offset, sizes...,
+        # strides...]) (the IR arguments that stand for it).
+        self.views = {}
 
     def fresh(self):
         self._n += 1
@@ -114,6 +117,42 @@ class FunctionBuilder:
         self.args.append(v)
         self.arg_locs.append(loc)
         return v
+
+    def view_arg(self, type_, loc=None):
+        """An array argument of ArrayT ``type_`` that the caller passes as a
+        view of any strides (no copy): the function receives its 1-D base
+        with the offset, sizes and strides, and reads it through a
+        usm.strided_view."""
+        i = len(self.args)
+        base = Value(f"%a{i}", type_.with_(shape=(None,)))
+        index = [
+            Value(f"%a{i}_{j}", ScalarT(None))
+            for j in range(1 + 2 * len(type_.shape))
+        ]
+        nd = len(type_.shape)
+        sizes = ", ".join(v.name for v in index[1 : 1 + nd])
+        strides = ", ".join(v.name for v in index[1 + nd :])
+        v = self.op(
+            f"usm.strided_view {base.name}[{index[0].name}] sizes({sizes}) "
+            f"strides({strides}) : {base.type.text()} -> {type_.text()}",
+            type_,
+            loc,
+        )
+        self.views[i] = (base, index)
+        self.args.append(v)
+        self.arg_locs.append(loc)
+        return v
+
+    def _params(self):
+        """The IR arguments: (Value, loc) per argument of each view."""
+        for i, (a, loc) in enumerate(zip(self.args, self.arg_locs)):
+            if i in self.views:
+                base, index = self.views[i]
+                yield base, loc
+                for v in index:
+                    yield v, loc
+            else:
+                yield a, loc
 
     def op(self, text, type_, loc=None):
         """Emits ``%new = <text>`` and returns the new value."""
@@ -129,7 +168,7 @@ class FunctionBuilder:
         args = ", ".join(
             f"{a.name}: {a.type.text()}"
             + (_loc_text(loc) if locations else "")
-            for a, loc in zip(self.args, self.arg_locs)
+            for a, loc in self._params()
         )
         res = ", ".join(v.type.text() for v in self.results)
         lines = [f"func.func @{name or self.name}({args}) -> ({res}) {{"]

@@ -160,12 +160,17 @@ def _result_types_of(key, ops, in_dtypes, emit, qid, kind):
 
 def _sig_of(o, dt):
     if o.kind == "A":
-        return ("A", o.dtype, _ir.generic_shape(o.shape), o.usm)
+        # A strided array (a basic slice, a transpose) is read in place
+        # through a view argument: "V".
+        tag = "A" if not o.shape or o.obj._c_contiguous else "V"
+        return (tag, o.dtype, _ir.generic_shape(o.shape), o.usm)
     return ("S", dt if dt is not None else o.dtype)
 
 
 def _arg_value(fb, sig, dt, qid, kind):
-    if sig[0] == "A":
+    if sig[0] == "V":
+        v = fb.view_arg(_ir.ArrayT(sig[1], sig[2], qid, sig[3]))
+    elif sig[0] == "A":
         v = fb.arg(_ir.ArrayT(sig[1], sig[2], qid, sig[3]))
     else:
         v = fb.arg(_ir.ScalarT(sig[1], signless=False))
@@ -258,7 +263,7 @@ def record_fast(template, operands):
     it eagerly instead (a small result with no pending operand)."""
     if template[8] < _limit(template[5]):
         for x, s in zip(operands, template[7]):
-            if s[0] == "A" and x._lazy_id:
+            if s[0] != "S" and x._lazy_id:
                 break
         else:
             return None
@@ -272,7 +277,7 @@ def _record(template, objs):
         # A view of part of a pending result, or one of another graph, is
         # used: submit first (its memory must exist).
         for x, s in zip(objs, sigs):
-            if s[0] == "A":
+            if s[0] != "S":
                 lid = x._lazy_id
                 if lid and (g is None or lid < 0 or lid not in g.by_id):
                     flush_all("a view of a pending result was used")
@@ -283,7 +288,7 @@ def _record(template, objs):
             _ext.lazy_pending(True)
         refs = []
         for x, s in zip(objs, sigs):
-            if s[0] == "A":
+            if s[0] != "S":
                 lid = x._lazy_id
                 if lid:
                     j, r = g.by_id[lid]
@@ -390,7 +395,7 @@ def _submit_part(g, wanted, reason):
             g.nodes[j].tokens[r].fail(message)
     rest = _remaining(g)
     for x, s in zip(g.args, g.sigs):
-        if s[0] == "A":
+        if s[0] != "S":
             _ext.lazy_mark_read(x, -1)
     return rest
 
@@ -428,7 +433,7 @@ def _remaining(g):
                 sig = ("A", t[2], _ir.generic_shape(src.shapes[ref[1]]), t[0])
             else:
                 x, sig = g.args[ref], g.sigs[ref]
-            if sig[0] == "A":
+            if sig[0] != "S":
                 i = h.arg_index.get(id(x))
                 if i is None:
                     i = len(h.args)
@@ -469,7 +474,7 @@ def _submit(g, reason):
             g.nodes[j].tokens[r].fail(message)
     finally:
         for x, s in zip(g.args, g.sigs):
-            if s[0] == "A":
+            if s[0] != "S":
                 _ext.lazy_mark_read(x, -1)
 
 

@@ -84,6 +84,8 @@ bool encode(KeyBuffer &key, PyObject *x) {
     key.put(a.buffer->queue);
     key.put(static_cast<uint8_t>(a.shape.size()));
     key.put(a.shape.data(), a.shape.size() * sizeof(int64_t));
+    // Views and contiguous arrays take different programs.
+    key.put(static_cast<uint8_t>(a.cContiguous()));
   } else {
     return false;
   }

@@ -74,6 +74,14 @@ float halfToFloat(uint16_t h) {
 /// sizes, strides.
 size_t arrayFields(const ValueSpec &v) { return 3 + 2 * v.shape.size(); }
 
+/// Slots of an argument: an array's fields; a view's 1-D base (5 fields),
+/// then its offset, sizes and strides; a scalar's one.
+size_t argumentSlots(const ValueSpec &v) {
+  if (!v.isArray)
+    return 1;
+  return v.view ? 6 + 2 * v.shape.size() : arrayFields(v);
+}
+
 /// Size and alignment of a result in the results struct (the LLVM struct of
 /// the results: 8-byte fields for an array, a scalar at its own size).
 std::pair<size_t, size_t> resultLayout(const ValueSpec &v) {
@@ -415,7 +423,7 @@ Program::Program(uintptr_t entryAddress, std::vector<ValueSpec> argSpecs,
     throw Error(ErrorKind::Value, "a program needs an entry point");
   for (const ValueSpec &a : args) {
     argSlot.push_back(numSlots);
-    numSlots += a.isArray ? arrayFields(a) : 1;
+    numSlots += argumentSlots(a);
     if (a.isArray && !runOn)
       runOn = a.queue;
   }
@@ -508,6 +516,15 @@ void Program::packArguments(CallTask &task, PyObject *const *items,
                   programName + ": argument " + std::to_string(i) +
                       " is not on the queue and USM kind it was compiled "
                       "for");
+    if (spec.view) {
+      if (writes(i))
+        throw Error(ErrorKind::Value, programName + ": argument " +
+                                          std::to_string(i) +
+                                          " is written, so it cannot be a "
+                                          "view argument");
+      packView(task, *core, argSlot[i]);
+      continue;
+    }
     const ArrayCore *in = core;
     if (!core->cContiguous()) {
       compacted.push_back(
@@ -533,6 +550,30 @@ void Program::packArguments(CallTask &task, PyObject *const *items,
       slot[3 + rank + d] = static_cast<uint64_t>(stride);
       stride *= std::max<int64_t>(in->shape[d], 1);
     }
+  }
+}
+
+void Program::packView(CallTask &task, const ArrayCore &a, size_t at) const {
+  // The base: the elements the view reaches, from the lowest to the
+  // highest (negative strides reach below the first element).
+  size_t rank = a.shape.size();
+  int64_t lo = 0, hi = 0;
+  bool empty = a.size() == 0;
+  for (size_t d = 0; d < rank && !empty; ++d) {
+    int64_t reach = (a.shape[d] - 1) * a.strides[d];
+    (reach < 0 ? lo : hi) += reach;
+  }
+  uint64_t *slot = &task.slots[at];
+  int64_t byteOffset =
+      empty ? 0 : (a.offset + lo) * static_cast<int64_t>(a.itemsize());
+  task.pointers.push_back({at, a.buffer, byteOffset, /*written=*/false});
+  slot[2] = 0;
+  slot[3] = static_cast<uint64_t>(empty ? 0 : hi - lo + 1);
+  slot[4] = 1;
+  slot[5] = static_cast<uint64_t>(-lo);
+  for (size_t d = 0; d < rank; ++d) {
+    slot[6 + d] = static_cast<uint64_t>(a.shape[d]);
+    slot[6 + rank + d] = static_cast<uint64_t>(empty ? 0 : a.strides[d]);
   }
 }
 

@@ -34,6 +34,10 @@ struct ValueSpec {
   std::vector<int64_t> shape;
   QueueState *queue = nullptr;
   SluiceUsmKind kind = SLUICE_USM_DEVICE;
+  /// Array arguments taken as a view (usm.strided_view of a 1-D base): the
+  /// base, then the offset, sizes and strides as index arguments; any
+  /// strided array is passed without a copy.
+  bool view = false;
 };
 
 class Program {
@@ -77,6 +81,8 @@ private:
                              nanobind::handle targets) const;
   /// Packs the arguments into the task's slots (non-contiguous arrays are
   /// copied into `compacted` first).
+  /// A strided array as a view argument's slots (no copy).
+  void packView(CallTask &task, const ArrayCore &a, size_t at) const;
   void packArguments(CallTask &task, PyObject *const *items,
                      std::vector<ArrayCore> &compacted) const;
   /// The result shapes (static ones from the types, dynamic ones from

@@ -35,6 +35,7 @@ ValueSpec specFrom(nb::handle t) {
   uintptr_t q = nb::cast<uintptr_t>(t[3]);
   v.queue = q ? reinterpret_cast<QueueState *>(q) : nullptr;
   v.kind = v.isArray ? kindFrom(nb::cast<int>(t[4])) : SLUICE_USM_DEVICE;
+  v.view = v.isArray && nb::len(t) > 5 && nb::cast<bool>(t[5]);
   if (v.isArray && !v.queue)
     throw Error(ErrorKind::Value, "array types need a queue");
   return v;

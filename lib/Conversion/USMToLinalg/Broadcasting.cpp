@@ -65,17 +65,30 @@ Value broadcastView(OpBuilder &b, Location loc, const BroadcastOperand &operand,
   int64_t offset = static_cast<int64_t>(result.size()) - rank;
   SmallVector<OpFoldResult> sizes, strides(rank);
   SmallVector<int64_t> staticSizes, staticStrides(rank);
+  // A strided operand (a view read in place) keeps its own strides and
+  // offset; a contiguous one has row-major strides.
+  Value source = operand.value;
+  OpFoldResult viewOffset = b.getIndexAttr(0);
+  SmallVector<OpFoldResult> ownStrides;
+  if (!type.getLayout().isIdentity()) {
+    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, source);
+    source = meta.getBaseBuffer();
+    viewOffset = meta.getOffset();
+    for (Value s : meta.getStrides())
+      ownStrides.push_back(s);
+  }
   OpFoldResult rowMajor = b.getIndexAttr(1);
   for (int64_t i = rank - 1; i >= 0; --i) {
     OpFoldResult d = operand.shape[i];
+    OpFoldResult own = ownStrides.empty() ? rowMajor : ownStrides[i];
     std::optional<int64_t> c = getConstantIntValue(d);
     if (c && *c == 1)
       strides[i] = b.getIndexAttr(0);
     else if (c)
-      strides[i] = rowMajor;
+      strides[i] = own;
     else
       strides[i] =
-          m.select(m.isEqual(d, 1), OpFoldResult(b.getIndexAttr(0)), rowMajor);
+          m.select(m.isEqual(d, 1), OpFoldResult(b.getIndexAttr(0)), own);
     rowMajor = m.mul(rowMajor, d);
   }
   for (int64_t i = 0; i < rank; ++i) {
@@ -92,12 +105,16 @@ Value broadcastView(OpBuilder &b, Location loc, const BroadcastOperand &operand,
   };
   llvm::for_each(sizes, fold);
   llvm::for_each(strides, fold);
-  auto viewType =
-      MemRefType::get(staticSizes, type.getElementType(),
-                      StridedLayoutAttr::get(b.getContext(), 0, staticStrides),
-                      type.getMemorySpace());
-  return memref::ReinterpretCastOp::create(b, loc, viewType, operand.value,
-                                           b.getIndexAttr(0), sizes, strides);
+  fold(viewOffset);
+  std::optional<int64_t> staticOffset = getConstantIntValue(viewOffset);
+  auto viewType = MemRefType::get(
+      staticSizes, type.getElementType(),
+      StridedLayoutAttr::get(
+          b.getContext(), staticOffset ? *staticOffset : ShapedType::kDynamic,
+          staticStrides),
+      type.getMemorySpace());
+  return memref::ReinterpretCastOp::create(b, loc, viewType, source, viewOffset,
+                                           sizes, strides);
 }
 
 } // namespace

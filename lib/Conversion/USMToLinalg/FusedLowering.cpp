@@ -88,6 +88,10 @@ struct FusedElementwiseLowering : OpConversionPattern<FusedOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (!isElementwiseGroup(op))
       return rewriter.notifyMatchFailure(op, "not an elementwise group");
+    // Views (usm.strided_view) are read in place.
+    SmallVector<Value> inputs;
+    for (Value v : adaptor.getInputs())
+      inputs.push_back(lookThroughView(v));
     Location loc = op.getLoc();
     Block &body = op.getBody().front();
     auto yield = cast<YieldOp>(body.getTerminator());
@@ -96,8 +100,7 @@ struct FusedElementwiseLowering : OpConversionPattern<FusedOp> {
     // The run-time shape of every value of the group, checked op by op as
     // the unfused program would be.
     llvm::DenseMap<Value, Shape> shapes;
-    for (auto [arg, input] :
-         llvm::zip(body.getArguments(), adaptor.getInputs()))
+    for (auto [arg, input] : llvm::zip(body.getArguments(), inputs))
       shapes[arg] = runtimeShape(rewriter, loc, input);
     for (Operation &inner : body.without_terminator()) {
       if (isa<arith::ConstantOp>(inner))
@@ -131,8 +134,7 @@ struct FusedElementwiseLowering : OpConversionPattern<FusedOp> {
     // shape, and the ops run one by one, each broadcasting at run time.
     Shape space = shapes[yield.getOperand(0)];
     SmallVector<BroadcastOperand> operands;
-    for (auto [arg, input] :
-         llvm::zip(body.getArguments(), adaptor.getInputs()))
+    for (auto [arg, input] : llvm::zip(body.getArguments(), inputs))
       operands.push_back({input, arg.use_empty() ? Shape() : shapes[arg]});
     Value fits = noRunTimeBroadcast(rewriter, loc, operands, space);
     auto fused = [&](OpBuilder &b) {
@@ -152,7 +154,7 @@ struct FusedElementwiseLowering : OpConversionPattern<FusedOp> {
             scf::YieldOp::create(b, l);
           },
           [&](OpBuilder &b, Location l) {
-            lowerOpByOp(b, body, adaptor.getInputs(), shapes, outs);
+            lowerOpByOp(b, body, inputs, shapes, outs);
             scf::YieldOp::create(b, l);
           });
     }

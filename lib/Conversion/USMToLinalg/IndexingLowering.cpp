@@ -1,4 +1,4 @@
-//===- IndexingLowering.cpp - usm.gather to linalg ------------------------===//
+//===- IndexingLowering.cpp - usm.gather and usm.strided_view to linalg --===//
 //
 // A gather is one linalg.generic over the indices: each element's index is
 // clamped into the source's element count and loaded from a flat view of
@@ -83,9 +83,85 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
   }
 };
 
+/// usm.strided_view: a memref.reinterpret_cast of the base with a strided
+/// layout. Its users expect an identity-layout memref, so the conversion
+/// hands them a cast that elementwise lowerings look through (reading the
+/// view in place, see lookThroughView); the type converter turns the casts
+/// still used by anything else into contiguous copies.
+struct StridedViewLowering : OpConversionPattern<StridedViewOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(StridedViewOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto converted =
+        cast<MemRefType>(getTypeConverter()->convertType(op.getType()));
+    int64_t rank = converted.getRank();
+    SmallVector<OpFoldResult> sizes, strides;
+    for (int64_t i = 0; i < rank; ++i) {
+      int64_t d = converted.getDimSize(i);
+      sizes.push_back(ShapedType::isDynamic(d)
+                          ? OpFoldResult(adaptor.getSizes()[i])
+                          : OpFoldResult(rewriter.getIndexAttr(d)));
+      strides.push_back(adaptor.getStrides()[i]);
+    }
+    auto layout = StridedLayoutAttr::get(
+        rewriter.getContext(), ShapedType::kDynamic,
+        SmallVector<int64_t>(rank, ShapedType::kDynamic));
+    auto type =
+        MemRefType::get(converted.getShape(), converted.getElementType(),
+                        layout, converted.getMemorySpace());
+    Value view = memref::ReinterpretCastOp::create(
+        rewriter, op.getLoc(), type, adaptor.getBase(),
+        OpFoldResult(adaptor.getOffset()), sizes, strides);
+    rewriter.replaceOp(op, view);
+    return success();
+  }
+};
+
 } // namespace
+
+Value sluice::usm::lookThroughView(Value v) {
+  auto cast = v.getDefiningOp<UnrealizedConversionCastOp>();
+  if (!cast || cast.getInputs().size() != 1)
+    return v;
+  Value in = cast.getInputs().front();
+  auto from = dyn_cast<MemRefType>(in.getType());
+  auto to = dyn_cast<MemRefType>(v.getType());
+  if (!from || !to || !to.getLayout().isIdentity() ||
+      !isa<StridedLayoutAttr>(from.getLayout()) ||
+      from.getShape() != to.getShape() ||
+      from.getElementType() != to.getElementType() ||
+      from.getMemorySpace() != to.getMemorySpace())
+    return v;
+  return in;
+}
+
+Value sluice::usm::contiguousCopyOfView(OpBuilder &b, Location loc,
+                                        MemRefType type, Value view) {
+  auto from = dyn_cast<MemRefType>(view.getType());
+  if (!from || !isa<StridedLayoutAttr>(from.getLayout()) ||
+      !type.getLayout().isIdentity() || from.getShape() != type.getShape() ||
+      from.getElementType() != type.getElementType())
+    return Value();
+  SmallVector<Value> sizes;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    if (type.isDynamicDim(i))
+      sizes.push_back(memref::DimOp::create(b, loc, view, i));
+  Value out =
+      memref::AllocOp::create(b, loc, type, sizes, b.getI64IntegerAttr(64));
+  int64_t rank = type.getRank();
+  AffineMap id = b.getMultiDimIdentityMap(rank);
+  linalg::GenericOp::create(
+      b, loc, ValueRange{view}, ValueRange{out}, ArrayRef<AffineMap>{id, id},
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      [](OpBuilder &nb, Location l, ValueRange args) {
+        linalg::YieldOp::create(nb, l, args[0]);
+      });
+  return out;
+}
 
 void sluice::usm::populateIndexingLoweringPatterns(
     USMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<GatherLowering>(converter, patterns.getContext());
+  patterns.add<GatherLowering, StridedViewLowering>(converter,
+                                                    patterns.getContext());
 }

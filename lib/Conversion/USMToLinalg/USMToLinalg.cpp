@@ -53,6 +53,15 @@ USMTypeConverter::USMTypeConverter() {
                            getStorageElementType(t.getElementType()),
                            MemRefLayoutAttrInterface(), space);
   });
+  // A usm.strided_view used other than by an elementwise lowering that
+  // reads it in place: a contiguous copy.
+  addTargetMaterialization(
+      [](OpBuilder &b, Type type, ValueRange inputs, Location loc) -> Value {
+        auto memref = dyn_cast<MemRefType>(type);
+        if (!memref || inputs.size() != 1)
+          return Value();
+        return contiguousCopyOfView(b, loc, memref, inputs.front());
+      });
 }
 
 namespace {
@@ -122,9 +131,13 @@ struct ElementwiseLowering : ConversionPattern {
                           ctx) {}
 
   LogicalResult
-  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+  matchAndRewrite(Operation *op, ArrayRef<Value> converted,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op->getLoc();
+    // Views (usm.strided_view) are read in place.
+    SmallVector<Value> operands;
+    for (Value v : converted)
+      operands.push_back(lookThroughView(v));
     SmallVector<Shape> shapes = operandShapes(rewriter, loc, operands);
     Shape shape = broadcastAtRunTime(
         rewriter, loc, op, shapes,

@@ -73,8 +73,8 @@ bool isReductionGroup(FusedOp op);
 void populateFusedGroupLoweringPatterns(USMTypeConverter &converter,
                                         mlir::RewritePatternSet &patterns);
 
-/// usm.gather as a linalg.generic loading from its source
-/// (IndexingLowering.cpp).
+/// usm.gather as a linalg.generic loading from its source, usm.strided_view
+/// as a strided memref view (IndexingLowering.cpp).
 void populateIndexingLoweringPatterns(USMTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);
 
@@ -82,6 +82,17 @@ void populateIndexingLoweringPatterns(USMTypeConverter &converter,
 /// result buffer and usm.library_matmul (ContractionLowering.cpp).
 void populateContractionLoweringPatterns(USMTypeConverter &converter,
                                          mlir::RewritePatternSet &patterns);
+
+/// The strided memref of a usm.strided_view when `v` is the cast the
+/// conversion made of it (an elementwise lowering reads that in place);
+/// else `v` itself.
+mlir::Value lookThroughView(mlir::Value v);
+
+/// A contiguous copy of `view` (a strided memref) of identity-layout
+/// `type`, or a null value when `view` is no such view: the type
+/// converter's materialization for uses of a view that read it whole.
+mlir::Value contiguousCopyOfView(mlir::OpBuilder &b, mlir::Location loc,
+                                 mlir::MemRefType type, mlir::Value view);
 
 void populateUSMToLinalgConversionPatterns(USMTypeConverter &converter,
                                            mlir::RewritePatternSet &patterns);

@@ -40,3 +40,28 @@ LogicalResult GatherOp::verify() {
            << "; a gather runs on one queue";
   return success();
 }
+
+LogicalResult StridedViewOp::verify() {
+  ArrayType base = getBase().getType();
+  ArrayType result = getType();
+  if (base.getRank() != 1)
+    return emitOpError("base must be a 1-D array, not of shape ")
+           << ud::formatShape(base.getShape());
+  if (result.getElementType() != base.getElementType())
+    return emitOpError("result element type ")
+           << result.getElementType() << " differs from the base's "
+           << base.getElementType();
+  if (!base.samePlacement(result))
+    return emitOpError("result placement (")
+           << ud::formatQueue(result.getQueue()) << ", "
+           << stringifyUSMKind(result.getKind())
+           << ") differs from the base's (" << ud::formatQueue(base.getQueue())
+           << ", " << stringifyUSMKind(base.getKind()) << ")";
+  int64_t rank = result.getRank();
+  if (static_cast<int64_t>(getSizes().size()) != rank ||
+      static_cast<int64_t>(getStrides().size()) != rank)
+    return emitOpError("needs one size and one stride per result dimension (")
+           << rank << "), got " << getSizes().size() << " sizes and "
+           << getStrides().size() << " strides";
+  return success();
+}

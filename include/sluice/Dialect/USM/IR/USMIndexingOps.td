@@ -34,4 +34,33 @@ def USM_GatherOp : USM_Op<"gather", [Pure]> {
   let hasVerifier = 1;
 }
 
+def USM_StridedViewOp : USM_Op<"strided_view", [Pure, AttrSizedOperandSegments]> {
+  let summary = "reads a strided window of a flat array";
+  let description = [{
+    `result[i_0, ..., i_k] = base[offset + i_0 * strides[0] + ... +
+    i_k * strides[k]]`: the elements of a view (a basic slice, a transpose,
+    a negative step) of memory the program receives whole, as a 1-D array,
+    with the view's offset, sizes and strides as `index` operands (one size
+    and one stride per result dimension; static result sizes must equal
+    their operands). Elementwise consumers read through the view without a
+    copy (the lowering passes the strides on to the kernel); any other use
+    reads a contiguous copy. The caller guarantees every element the view
+    reaches lies inside `base`. Both arrays are on one queue.
+
+    ```mlir
+    %v = usm.strided_view %base[%off] sizes(%m, %n) strides(%s, %c1)
+        : !usm.array<?xf32, "gpu:0", device>
+       -> !usm.array<?x?xf32, "gpu:0", device>
+    ```
+  }];
+  let arguments = (ins USM_Array:$base, Index:$offset, Variadic<Index>:$sizes,
+                       Variadic<Index>:$strides);
+  let results = (outs USM_Array:$result);
+  let assemblyFormat = [{
+    $base `[` $offset `]` `sizes` `(` $sizes `)` `strides` `(` $strides `)`
+    attr-dict `:` qualified(type($base)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // SLUICE_DIALECT_USM_IR_USMINDEXINGOPS_TD
