@@ -150,6 +150,12 @@ typedef enum SluiceCompileStage {
   SLUICE_STAGE_LLVM = 5,
 } SluiceCompileStage;
 
+/* The name of a stage as the tools and Python spell it ("input", "placed",
+ * "fused", "kernels", "binaries", "llvm"), or NULL for a value that is not a
+ * stage. Stages are the values 0 to SLUICE_STAGE_LLVM. */
+SLUICE_COMPILER_EXPORT const char *
+sluiceCompileStageName(SluiceCompileStage stage);
+
 SLUICE_COMPILER_EXPORT SluiceStatus sluiceCompilerInvocationCreate(
     SluiceCompilerSession session, SluiceCompilerInvocation *invocation);
 SLUICE_COMPILER_EXPORT void

@@ -296,6 +296,12 @@ sluiceCompilerInvocationRunPipeline(SluiceCompilerInvocation invocation,
   return runTo(invocation, stage, scope);
 }
 
+const char *sluiceCompileStageName(SluiceCompileStage stage) {
+  if (stage < SLUICE_STAGE_INPUT || stage > SLUICE_STAGE_LLVM)
+    return nullptr;
+  return stageName(stage);
+}
+
 SluiceCompileStage
 sluiceCompilerInvocationGetStage(SluiceCompilerInvocation invocation) {
   if (!invocation)

@@ -18,15 +18,10 @@ import threading
 from . import _sluice as _ext
 from ._errors import CompileError, ExecutionPlacementError
 
-# Stages of sluice-c/Compiler.h (SluiceCompileStage).
-STAGES = {
-    "input": 0,
-    "placed": 1,
-    "fused": 2,
-    "kernels": 3,
-    "binaries": 4,
-    "llvm": 5,
-}
+# Stages of sluice-c/Compiler.h (SluiceCompileStage), named by the compiler
+# (sluiceCompileStageName): name -> value, in order. Empty in a build
+# without the compiler, where nothing compiles.
+STAGES = dict(_ext.compile_stages())
 
 DEFAULT_FLAGS = ("--device=none", "--fusion", "-O3", "--workgroup-size=256")
 

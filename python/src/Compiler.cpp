@@ -223,4 +223,11 @@ nb::dict compileProgram(const std::string &text, const std::string &bufferName,
 
 std::string compilerVersion() { return sluiceCompilerGetVersionString(); }
 
+nanobind::dict compileStages() {
+  nanobind::dict stages;
+  for (int s = SLUICE_STAGE_INPUT; s <= SLUICE_STAGE_LLVM; ++s)
+    stages[sluiceCompileStageName(static_cast<SluiceCompileStage>(s))] = s;
+  return stages;
+}
+
 } // namespace sluice::py

@@ -26,6 +26,10 @@ nanobind::dict compileProgram(const std::string &text,
 /// sluiceCompilerGetVersionString().
 std::string compilerVersion();
 
+/// The compiler's stages by name (sluiceCompileStageName); empty without
+/// the compiler.
+nanobind::dict compileStages();
+
 } // namespace sluice::py
 
 #endif // SLUICE_PYTHON_COMPILER_H

@@ -28,4 +28,6 @@ nanobind::dict compileProgram(const std::string &, const std::string &,
 
 std::string compilerVersion() { return ""; }
 
+nanobind::dict compileStages() { return nanobind::dict(); }
+
 } // namespace sluice::py

@@ -78,4 +78,6 @@ void sluice::py::bindPrograms(nb::module_ &m) {
   m.def("open_artifact", &openArtifact, nb::arg("path"));
   m.def("load_artifact", &loadArtifact, nb::arg("path"), nb::arg("entry"));
   m.def("compiler_version", &compilerVersion);
+  m.def("compile_stages", &compileStages,
+        "The compiler's stages, name -> SluiceCompileStage value.");
 }

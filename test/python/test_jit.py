@@ -524,3 +524,25 @@ def test_jit_tiny_and_large_static(device, fresh_cache, n):
     host = str(device).startswith("host")
     tiny = host and n <= _compiler.TINY_STATIC_ELEMENTS
     assert seen and (("-O0" in seen[-1]) == tiny)
+
+
+def test_stage_names_come_from_the_compiler():
+    """sluice._compiler.STAGES is the compiler's table
+    (sluiceCompileStageName), in pipeline order; lowering takes each name
+    and rejects others."""
+    from sluice import _compiler
+
+    names = list(_compiler.STAGES)
+    assert list(_compiler.STAGES.values()) == list(range(len(names)))
+    assert names[0] == "input" and names[-1] == "llvm"
+    assert {"placed", "fused", "kernels", "binaries"} <= set(names)
+
+    @sluice.jit
+    def f(a):
+        return a * 2.0
+
+    x = sluice.ones(4, dtype=np.float32)
+    for stage in names:
+        assert f.lower(x).as_text(stage)
+    with pytest.raises(ValueError, match="unknown stage"):
+        f.lower(x).as_text("nowhere")
