@@ -1,11 +1,13 @@
 """Placement: queues from dpnp's keywords, USM kinds and their coercion."""
 
+from . import _sluice as _ext
 from ._device import Device, Queue, _coerce_device, _info, _queue_from_id
 from ._errors import PLACEMENT_MESSAGE, ExecutionPlacementError
 
-# The USM kinds: SluiceUsmKind's numbers (sluice-c/Runtime.h), in the
-# order of coercion (device < shared < host, the smallest wins).
-USM_KINDS = {"device": 1, "shared": 2, "host": 3}
+# The USM kinds: SluiceUsmKind's numbers by the runtime's names
+# (sluice/Runtime/UsmKind.h), in the order of coercion (device < shared <
+# host, the smallest wins).
+USM_KINDS = dict(_ext.usm_kinds())
 USM_NAMES = {code: name for name, code in USM_KINDS.items()}
 
 

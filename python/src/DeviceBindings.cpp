@@ -11,6 +11,7 @@
 #include "Memory.h"
 #include "Program.h"
 #include "Sizes.h"
+#include "sluice/Runtime/UsmKind.h"
 
 #include "sluice-c/Runtime.h"
 
@@ -50,6 +51,17 @@ nb::dict deviceInfo(uintptr_t id) {
 
 /// Devices: counts, handles, selection, properties, sub-devices.
 void sluice::py::bindDevices(nb::module_ &m) {
+  m.def(
+      "usm_kinds",
+      [] {
+        nb::dict kinds; // name -> SluiceUsmKind, in the order of coercion
+        for (SluiceUsmKind k :
+             {SLUICE_USM_DEVICE, SLUICE_USM_SHARED, SLUICE_USM_HOST})
+          kinds[rt::usmKindName(k)] = static_cast<int>(k);
+        return kinds;
+      },
+      "The USM kinds by name (the runtime's table), device < shared < "
+      "host.");
   m.def("device_count", [] {
     uint32_t n = 0;
     check(sluiceDeviceGetCount(&n), "cannot count devices");
