@@ -343,8 +343,6 @@ def _adjacent(adv):
     return positions == list(range(positions[0], positions[0] + len(adv)))
 
 
-
-
 def _host_small_keys(x, key):
     """The NumPy form of ``key`` (its sluice arrays as zero-copy views,
     which waits for their data) when x is a small array of a host queue and

@@ -56,7 +56,7 @@ class Array(_ext.ArrayCore):
             "WRITEABLE": not self._readonly,
         }
 
-    # --- host conversion ------------------------------------------------------
+    # --- host conversion -----------------------------------------------------
     def __array__(self, dtype=None, copy=None):
         raise TypeError(
             "Implicit conversion of a sluice.Array to a NumPy array is not "
@@ -139,7 +139,7 @@ class Array(_ext.ArrayCore):
     def fill(self, value):
         self[...] = value
 
-    # --- DLPack ------------------------------------------------------------------
+    # --- DLPack --------------------------------------------------------------
     def __dlpack_device__(self):
         return tuple(self._dlpack_device())
 

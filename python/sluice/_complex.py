@@ -195,7 +195,7 @@ def isreal(x):
     return _ops.equal(imag(x), 0)
 
 
-# --- reductions of complex arrays ------------------------------------------------
+# --- reductions of complex arrays --------------------------------------------
 
 
 def _reduced(o, axis):

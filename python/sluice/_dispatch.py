@@ -197,7 +197,7 @@ def _broadcast(shapes):
     return shape
 
 
-# --- running an operation -----------------------------------------------------
+# --- running an operation ----------------------------------------------------
 
 
 class _Kernel:

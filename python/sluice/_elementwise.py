@@ -6,8 +6,9 @@ fitted to the device), the usm op that computes it (a row of
 include/sluice/Dialect/USM/IR/USMMathOps.td) and a one-line doc. A row's
 function runs eagerly or inside ``@sluice.jit`` like every other operation,
 and fuses with its neighbours. Functions that are compositions of others
-(``modf``, ``isclose``, ``sinc`` ...) are written below the table; docs/python.md lists them all
-(``python -m sluice._elementwise`` prints the list).
+(``modf``, ``isclose``, ``sinc`` ...) are written below the table;
+docs/python.md lists them all (``python -m sluice._elementwise`` prints
+the list).
 
 Every function takes NumPy's ``out=`` (positional too: ``add(a, b, a)``,
 ``sqrt(a, a)``) and ``where=``; ``out`` may alias an input.
@@ -342,7 +343,7 @@ def _wrap_operations():
         )
 
 
-# --- compositions ---------------------------------------------------------------
+# --- compositions ------------------------------------------------------------
 
 
 def _float_dtype(ufunc, *xs):
@@ -670,7 +671,7 @@ def iscomplexobj(x):
     return False
 
 
-# --- reductions with out=, where= ------------------------------------------------
+# --- reductions with out=, where= --------------------------------------------
 
 _REDUCTIONS = ("sum", "prod", "max", "min", "mean", "var", "std", "all", "any")
 _orig = {}  # name -> sluice._ops's own function (bind)
@@ -868,8 +869,10 @@ def markdown():
 
 def write_docs(path):
     """Rewrites the table between <!-- functions --> and
-    <!-- /functions --> in ``path``:
-    ``python -c "import sluice._elementwise as e; e.write_docs('docs/python.md')"``
+    <!-- /functions --> in ``path``::
+
+        python -c "import sluice._elementwise as e;
+                   e.write_docs('docs/python.md')"
     """
     with open(path) as f:
         text = f.read()

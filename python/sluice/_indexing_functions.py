@@ -282,7 +282,7 @@ def select(condlist, choicelist, default=0):
     return r
 
 
-# --- nonzero and friends -------------------------------------------------------
+# --- nonzero and friends -----------------------------------------------------
 
 
 def nonzero(a):
@@ -327,7 +327,7 @@ def argwhere(a):
     return stack(nonzero(a), axis=1)
 
 
-# --- index generators ---------------------------------------------------------------
+# --- index generators --------------------------------------------------------
 
 
 def _placed(host, like=None, device=None, usm_type=None, sycl_queue=None):

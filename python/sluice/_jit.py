@@ -418,7 +418,7 @@ class JitFunction:
     def cache_size(self):
         return len(self._cache)
 
-    # --- tracing --------------------------------------------------------------
+    # --- tracing -------------------------------------------------------------
     def _numpy_queue(self, s):
         for v in s.leaves:
             if isinstance(v, Array):

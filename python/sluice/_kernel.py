@@ -234,7 +234,7 @@ class KernelFunction:
         self._cache.clear()
         self._quick.clear()
 
-    # --- signatures -----------------------------------------------------------
+    # --- signatures ----------------------------------------------------------
     def _signature(self, rng, args):
         src = self.source
         loc = (src.file, src.first)
@@ -620,8 +620,9 @@ class KernelFunction:
         )
         lines += ["    " + o for o in h.ops]
         lines.append(
-            f"    gpu.launch_func @{mod}::@{fname} blocks in ({blocks}, {one}, "
-            f"{one}) threads in ({threads}, {one}, {one}) args("
+            f"    gpu.launch_func @{mod}::@{fname} blocks in "
+            f"({blocks}, {one}, {one}) threads in ({threads}, {one}, {one}) "
+            "args("
             + ", ".join(f"{v} : {t}" for v, t in h.launch_args)
             + f") {{sluice.queue = {qattr}}}"
         )

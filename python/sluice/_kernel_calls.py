@@ -399,7 +399,7 @@ def math_call(w, node, mod, name, args):
     )
 
 
-# --- work-items and groups ------------------------------------------------------
+# --- work-items and groups ---------------------------------------------------
 
 
 def _decompose(em, linear, sizes, d):
@@ -534,7 +534,7 @@ def group_method(w, node, attr):
     raise w.error(node, f"Group has no method {attr!r}")
 
 
-# --- private arrays and atomics ---------------------------------------------------
+# --- private arrays and atomics ----------------------------------------------
 
 
 def _static_shape(w, node, v):

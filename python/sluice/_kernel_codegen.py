@@ -145,7 +145,7 @@ class Emitter:
         # checked index, in the order of the error buffer's slots.
         self.bounds_sites = []
 
-    # --- text -----------------------------------------------------------------
+    # --- text ----------------------------------------------------------------
     def fresh(self):
         self._n += 1
         return f"%t{self._n}"
@@ -166,7 +166,7 @@ class Emitter:
     def error(self, msg):
         return KernelError(msg, self.loc)
 
-    # --- index arithmetic -------------------------------------------------------
+    # --- index arithmetic ----------------------------------------------------
     def ic(self, v):
         """An index constant."""
         name = self.fresh()
@@ -208,7 +208,7 @@ class Emitter:
             f"arith.index_cast {i.name} : index to i64", I64, nonneg=nonneg
         )
 
-    # --- scalars ----------------------------------------------------------------
+    # --- scalars -------------------------------------------------------------
     def const(self, value, dt):
         if dt.kind == "b":
             lit = "true" if value else "false"
@@ -502,7 +502,7 @@ class Emitter:
         v = self.materialize(v)
         return self.cast(v, BOOL)
 
-    # --- variables ------------------------------------------------------------
+    # --- variables -----------------------------------------------------------
     def alloca_text(self, dt, n=None):
         """A function-entry alloca of one element (or ``n``, an Index or
         int, elements) of ``dt``."""
@@ -891,7 +891,7 @@ class Walker:
             em.depth -= 1
             em.emit("}")
 
-    # --- statements -------------------------------------------------------------
+    # --- statements ----------------------------------------------------------
     def stmts(self, body):
         body = list(body)
         if self.group_level:
@@ -1324,7 +1324,7 @@ class Walker:
         self.region(body)
         em.emit("}")
 
-    # --- arrays -------------------------------------------------------------------
+    # --- arrays --------------------------------------------------------------
     def element(self, node):
         """The array and flat Index of ``a[i, j]``."""
         arr = self.expr(node.value)
@@ -1467,7 +1467,7 @@ class Walker:
     def error_here(self, msg):
         return self.em.error(msg)
 
-    # --- expressions ----------------------------------------------------------
+    # --- expressions ---------------------------------------------------------
     def expr_obj(self, node):
         """Resolves a name or attribute chain to a Python object at compile
         time when it names one (without emitting code), else None."""

@@ -86,7 +86,7 @@ def _index(axis, ndim, part):
     return (slice(None),) * axis + (part,) + (slice(None),) * (ndim - axis - 1)
 
 
-# --- joining -------------------------------------------------------------------
+# --- joining -----------------------------------------------------------------
 
 
 def concatenate(
@@ -214,7 +214,7 @@ def column_stack(tup):
     return concatenate(arrs, axis=1)
 
 
-# --- splitting -------------------------------------------------------------------
+# --- splitting ---------------------------------------------------------------
 
 
 def array_split(ary, indices_or_sections, axis=0):
@@ -270,7 +270,7 @@ def unstack(x, /, *, axis=0):
     return tuple(x[_index(axis, x.ndim, i)] for i in range(x.shape[axis]))
 
 
-# --- rearranging -------------------------------------------------------------------
+# --- rearranging -------------------------------------------------------------
 
 
 def flip(m, axis=None):
@@ -634,7 +634,7 @@ mgrid = _Grid(False)
 ogrid = _Grid(True)
 
 
-# --- triangles and diagonals -----------------------------------------------------
+# --- triangles and diagonals -------------------------------------------------
 
 
 def _tri_mask(n, m, k, like, lower):

@@ -398,7 +398,7 @@ class _ArrayOwn:
             order=order,
         )
 
-    # --- indexing -------------------------------------------------------------
+    # --- indexing ------------------------------------------------------------
     # ArrayCore's __getitem__/__setitem__ (C++) take basic keys (and array
     # values of the same dtype and queue); they call these for the rest.
     def _getitem_slow(self, key):
@@ -454,7 +454,7 @@ class _ArrayOwn:
         src = _from_host(host, self._queue_id, self._usm_kind)
         dst._copy_from(_broadcast_view(src, shape))
 
-    # --- in-place operators: compute, then copy into this array ---------------
+    # --- in-place operators: compute, then copy into this array --------------
     def _inplace(self, op, other, name):
         # The read and the write are submitted back to back under one lock,
         # so they are adjacent in queue order: an update from another thread

@@ -66,7 +66,7 @@ def reject_ordering(name, dt):
     )
 
 
-# --- elementwise ----------------------------------------------------------------
+# --- elementwise -------------------------------------------------------------
 
 # name -> (NumPy ufunc, usm op)
 _BINARY = {
@@ -602,7 +602,7 @@ def astype(x, dtype, copy=True, casting="unsafe", device=None):
     )
 
 
-# --- scalar arithmetic inside traces ---------------------------------------------
+# --- scalar arithmetic inside traces -----------------------------------------
 
 _ARITH = {
     "add": ("arith.addf", "arith.addi"),
@@ -659,7 +659,7 @@ def scalar_negative(s):
     return scalar_or_array_binary("subtract", 0, s, False)
 
 
-# --- reductions -----------------------------------------------------------------
+# --- reductions --------------------------------------------------------------
 
 
 def _normalize_axes(axis, ndim):
@@ -943,7 +943,7 @@ def _logical_reduce(x, axis, keepdims, out, is_all):
     return (min if is_all else max)(b, axis=axis, keepdims=keepdims, out=out)
 
 
-# --- shapes ---------------------------------------------------------------------
+# --- shapes ------------------------------------------------------------------
 
 
 def _normalize_shape(shape, size):
@@ -1143,7 +1143,7 @@ def broadcast_arrays(*args):
     return [broadcast_to(a, shape) for a in args]
 
 
-# --- placement --------------------------------------------------------------------
+# --- placement ---------------------------------------------------------------
 
 
 def to_device(x, device):

@@ -238,7 +238,7 @@ def _finish(r, out, name):
     return out
 
 
-# --- the contraction ------------------------------------------------------------
+# --- the contraction ---------------------------------------------------------
 
 
 def _contract_ir(a, b, rdt):
@@ -603,7 +603,7 @@ def matrix_power(a, n, /):
         z = matmul(z, z)
 
 
-# --- einsum ------------------------------------------------------------------------
+# --- einsum ------------------------------------------------------------------
 
 
 def _parse_einsum(subscripts, shapes):
@@ -843,7 +843,7 @@ def einsum_path(subscripts, *operands, optimize="greedy"):
     return path, f"greedy order for {subscripts}: {order}"
 
 
-# --- the precision switch -------------------------------------------------------
+# --- the precision switch ----------------------------------------------------
 
 _PRECISIONS = ("highest", "tf32", "bf16")
 _precision = None

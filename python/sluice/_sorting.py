@@ -28,7 +28,7 @@ except ImportError:  # pragma: no cover
     AxisError = np.AxisError
 
 
-# --- helpers ------------------------------------------------------------------
+# --- helpers -----------------------------------------------------------------
 
 
 def _array(x, what):
@@ -133,7 +133,7 @@ def _back(r, inv):
     return r if inv is None else _ops.transpose(r, inv)
 
 
-# --- radix sort -----------------------------------------------------------------
+# --- radix sort --------------------------------------------------------------
 
 
 class _KeyStats:
@@ -716,7 +716,7 @@ def count_nonzero(a, axis=None, *, keepdims=False):
     return _ops.sum(nz, axis=axis, dtype=_dtypes.int64, keepdims=keepdims)
 
 
-# --- compaction and sets --------------------------------------------------------
+# --- compaction and sets -----------------------------------------------------
 
 
 def _positions(flags):

@@ -158,7 +158,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     return (r, sw) if returned else r
 
 
-# --- order statistics ----------------------------------------------------------
+# --- order statistics --------------------------------------------------------
 
 
 def _quantile(a, q, axis, keepdims, ignore_nan, name, method="linear"):
@@ -329,7 +329,7 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     return _quantile(a, 0.5, axis, keepdims, True, "nanmedian")
 
 
-# --- covariance ------------------------------------------------------------------
+# --- covariance --------------------------------------------------------------
 
 
 def cov(
@@ -385,7 +385,7 @@ def corrcoef(x, y=None, rowvar=True, *, dtype=None):
     return _ops.clip(r, -1, 1)
 
 
-# --- histograms --------------------------------------------------------------------
+# --- histograms --------------------------------------------------------------
 
 
 def _count_bins(idx, nbins, weights, like):
@@ -602,7 +602,7 @@ def digitize(x, bins, right=False):
     return searchsorted(b, x, side=side)
 
 
-# --- reductions of dpnp beyond NumPy -------------------------------------------
+# --- reductions of dpnp beyond NumPy -----------------------------------------
 
 
 def logsumexp(x, /, *, axis=None, dtype=None, keepdims=False, out=None):

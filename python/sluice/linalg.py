@@ -88,7 +88,7 @@ def matrix_transpose(x, /):
     return _ops.matrix_transpose(x)
 
 
-# --- LAPACK on the host device ---------------------------------------------------
+# --- LAPACK on the host device -----------------------------------------------
 
 
 def _lapack(name, fn, *xs, n_arrays=None):
@@ -282,7 +282,7 @@ def tensorsolve(a, b, axes=None):
     )
 
 
-# --- on every device ---------------------------------------------------------------
+# --- on every device ---------------------------------------------------------
 
 
 def diagonal(x, /, *, offset=0, axis1=-2, axis2=-1):

@@ -268,7 +268,7 @@ class RandomState:
         y = self.gamma(b, 1.0, size, dtype, device, usm_type, sycl_queue)
         return _ops.divide(x, _ops.add(x, y))
 
-    # --- discrete -------------------------------------------------------------
+    # --- discrete ------------------------------------------------------------
     def randint(
         self,
         low,
