@@ -119,19 +119,21 @@ class _BoundsSig(_ArraySig):
 _BOUNDS_NAME = "<bounds>"
 
 
-# os.environ's own dict (bytes on POSIX): reading it raises nothing when the
-# variable is unset (os.environ.get does, and catches it: 1.5 us a launch).
+# os.environ's own dict, keyed as the platform encodes names (bytes on
+# POSIX): a lookup of an unset variable raises nothing there, where
+# os.environ.get raises and catches KeyError (1.5 us a launch).
 _ENV_DATA = getattr(os.environ, "_data", None)
 _BOUNDS_KEY = "SLUICE_KERNEL_BOUNDS_CHECK"
+_BOUNDS_DATA_KEY = (
+    os.environ.encodekey(_BOUNDS_KEY)
+    if hasattr(os.environ, "encodekey")
+    else _BOUNDS_KEY
+)
 
 
 def _bounds_env():
     if isinstance(_ENV_DATA, dict):
-        raw = _ENV_DATA.get(
-            os.fsencode(_BOUNDS_KEY)
-            if os.name != "nt"
-            else _BOUNDS_KEY.upper()
-        )
+        raw = _ENV_DATA.get(_BOUNDS_DATA_KEY)
         v = os.fsdecode(raw) if isinstance(raw, bytes) else (raw or "")
     else:
         v = os.environ.get(_BOUNDS_KEY, "")
