@@ -13,6 +13,7 @@ import builtins
 import numpy as np
 
 from . import _dtypes, _host_small, _ops
+from . import _jit_library as J
 from . import _sort_kernels as K
 from . import kernel_api as kapi
 from ._kernel import call_kernel
@@ -65,6 +66,7 @@ def _scan(x, axis, dtype, prod, name):
     return r if cdt == rdt else _ops.astype(r, rdt)
 
 
+@J.steps(J.along(J.accumulated))
 def cumsum(a, axis=None, dtype=None, out=None):
     """Cumulative sums along ``axis`` (None: of the flattened array)."""
     if out is None and dtype is None and _host_small.applies(a):
@@ -74,6 +76,7 @@ def cumsum(a, axis=None, dtype=None, out=None):
     return _scan(a, axis, dtype, False, "cumsum")
 
 
+@J.steps(J.along(J.accumulated))
 def cumprod(a, axis=None, dtype=None, out=None):
     if out is None and dtype is None and _host_small.applies(a):
         return _host_small.result(
@@ -91,11 +94,13 @@ def _no_nan(a, fill):
     return _ops.where(_ops.not_equal(a, a), fill, a)
 
 
+@J.steps(J.along(J.accumulated))
 def nancumsum(a, axis=None, dtype=None, out=None):
     """cumsum with NaNs counted as zero."""
     return cumsum(_no_nan(a, 0), axis, dtype, out)
 
 
+@J.steps(J.along(J.accumulated))
 def nancumprod(a, axis=None, dtype=None, out=None):
     """cumprod with NaNs counted as one."""
     return cumprod(_no_nan(a, 1), axis, dtype, out)
@@ -125,12 +130,14 @@ def _cumulative(x, axis, dtype, include_initial, prod, name):
     return res
 
 
+@J.steps(J.cumulative)
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
     return _cumulative(
         x, axis, dtype, include_initial, False, "cumulative_sum"
     )
 
 
+@J.steps(J.cumulative)
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
     return _cumulative(
         x, axis, dtype, include_initial, True, "cumulative_prod"

@@ -16,6 +16,7 @@ import operator
 import numpy as np
 
 from . import _dtypes, _host_small, _ops, _trace
+from . import _jit_library as J
 from . import _sluice as _ext
 from . import _sort_kernels as K
 from . import kernel_api as kapi
@@ -38,8 +39,9 @@ def _array(x, what):
         return x
     if isinstance(x, _trace.Tracer):
         raise NotImplementedError(
-            f"sluice.{what} is not available inside @sluice.jit yet: call it "
-            "outside the jitted function"
+            f"sluice.{what} is not available inside @sluice.jit (sorts, "
+            "scans and searches are; functions whose result's size depends "
+            "on the data are not): call it outside the jitted function"
         )
     raise TypeError(
         f"sluice.{what} needs a sluice.Array, not {type(x).__name__}"
@@ -501,6 +503,7 @@ def _sort_rows(x, axis, descending, want_index):
     return _back(_shaped(r, xm.shape), inv)
 
 
+@J.steps(J.along())
 def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=None):
     """A sorted copy of ``a`` along ``axis`` (None: flattened); stable;
     NaNs last."""
@@ -515,6 +518,7 @@ def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=None):
     return _sort_rows(a, axis, descending, False)
 
 
+@J.steps(J.along(_dtypes.int64))
 def argsort(
     a, axis=-1, kind=None, order=None, *, descending=False, stable=None
 ):
@@ -533,6 +537,7 @@ def _check_kth(kth, n):
             raise ValueError(f"kth(={k}) out of bounds ({n})")
 
 
+@J.steps(J.along())
 def partition(a, kth, axis=-1, kind="introselect", order=None):
     """``a`` with the kth elements in their sorted places, smaller ones
     before and larger ones after (this implementation sorts fully, which
@@ -543,6 +548,7 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
     return sort(a, axis=axis)
 
 
+@J.steps(J.along(_dtypes.int64))
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     """Indices that partition ``a`` (a full stable argsort)."""
     a = _array(a, "argpartition")
@@ -567,6 +573,7 @@ def _gather(src, idx):
     return out
 
 
+@J.steps(J.like_arg("v", _dtypes.int64))
 def searchsorted(a, v, side="left", sorter=None):
     """Indices where ``v`` would be inserted into sorted 1-D ``a``."""
     from ._array import Array
@@ -682,6 +689,7 @@ def _arg_extreme(x, axis, keepdims, want_max, nan_first, name):
     return out
 
 
+@J.steps(J.reduced(_dtypes.int64))
 def argmax(a, axis=None, out=None, *, keepdims=False):
     """Index of the first maximum (a NaN is the maximum, as in NumPy)."""
     if out is None and _host_small.applies(a) and a.size:
@@ -692,6 +700,7 @@ def argmax(a, axis=None, out=None, *, keepdims=False):
     return _arg_extreme(a, axis, keepdims, True, True, "argmax")
 
 
+@J.steps(J.reduced(_dtypes.int64))
 def argmin(a, axis=None, out=None, *, keepdims=False):
     if out is None and _host_small.applies(a) and a.size:
         v = _host_small.view(a)
@@ -701,17 +710,20 @@ def argmin(a, axis=None, out=None, *, keepdims=False):
     return _arg_extreme(a, axis, keepdims, False, True, "argmin")
 
 
+@J.steps(J.reduced(_dtypes.int64))
 def nanargmax(a, axis=None, out=None, *, keepdims=False):
     """argmax ignoring NaNs; an all-NaN slice is a ValueError."""
     return _arg_extreme(a, axis, keepdims, True, False, "nanargmax")
 
 
+@J.steps(J.reduced(_dtypes.int64))
 def nanargmin(a, axis=None, out=None, *, keepdims=False):
     return _arg_extreme(a, axis, keepdims, False, False, "nanargmin")
 
 
 def count_nonzero(a, axis=None, *, keepdims=False):
-    a = _array(a, "count_nonzero")
+    if not isinstance(a, _trace.Tracer):  # traced: an array program
+        a = _array(a, "count_nonzero")
     nz = _ops.astype(a, _dtypes.bool_)
     return _ops.sum(nz, axis=axis, dtype=_dtypes.int64, keepdims=keepdims)
 

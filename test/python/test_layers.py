@@ -72,6 +72,7 @@ LAYERS = [
             "_kernel_codegen",
             "_kernel_cuda_atomics",
             "_jit_kernels",
+            "_jit_library",
             "_kernel_values",
             "_jit",
             "_artifact",
