@@ -145,11 +145,16 @@ def time_ops(b, n, loop, reps):
         b.sync()
         caller, e2e = [], []
         for _ in range(reps):
+            # Every result stays alive until the synchronisation: with
+            # lazy execution a result nobody holds is never computed, which
+            # would time fewer operations than the peers do.
+            kept = []
             t = time.perf_counter()
             for _ in range(calls):
-                r = fn()
+                kept.append(fn())
             b.sync()
             caller.append((time.perf_counter() - t) / calls)
+            del kept
             if n < (1 << 20):
                 t = time.perf_counter()
                 for _ in range(calls // 4):
