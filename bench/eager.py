@@ -161,7 +161,7 @@ def time_ops(b, n, loop, reps):
                     r = fn()
                     b.sync()
                 e2e.append((time.perf_counter() - t) / (calls // 4))
-        del r
+                del r
         out[name] = (median(caller) * 1e6, median(e2e) * 1e6 if e2e else None)
     return out
 
