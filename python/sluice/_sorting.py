@@ -101,6 +101,20 @@ def _blocks(n, x, per=4096, most=64):
     return builtins.max(1, builtins.min(most, n // per))
 
 
+# The internal switch of the workgroup-cooperative kernels
+# (``_coop_kernels``): None chooses by the device (GPUs), True forces them
+# on every device (the tests use it on the CPU devices), False never.
+COOPERATIVE = None
+
+
+def cooperative(x):
+    """Whether the workgroup-cooperative kernels serve x's queue."""
+    if COOPERATIVE is not None:
+        return COOPERATIVE
+    info = queue_info(x.sycl_queue)
+    return ":gpu:" in info.get("filter_string", "")
+
+
 def _sort_blocks(n, x):
     """Blocks of the radix sort: on the host at most 16 (a block's 2048
     counters per pass stay few against its share of the keys)."""
