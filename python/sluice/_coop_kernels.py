@@ -182,3 +182,178 @@ def _scan_kernel(prod):
 
 
 SCAN = {prod: _scan_kernel(prod) for prod in (False, True)}
+
+
+# --- argmax and friends ------------------------------------------------------
+
+ARG_U = 8  # loads a work-item issues before it compares them
+
+
+@_k.device_func
+def _takes(fa, va, ia, fb, vb, ib, want_max, nan_first):
+    # whether candidate b (found fb, value vb, index ib) replaces a: NumPy's
+    # first maximum (minimum); with nan_first the first NaN wins (argmax),
+    # else NaNs were never made candidates (nanargmax)
+    t = False
+    if fb != 0:
+        if fa == 0:
+            t = True
+        elif nan_first and (va != va or vb != vb):
+            if va != va and vb != vb:
+                t = ib < ia
+            else:
+                t = vb != vb
+        elif vb == va:
+            t = ib < ia
+        elif want_max:
+            t = vb > va
+        else:
+            t = vb < va
+    return t
+
+
+def _arg_group_kernel(want_max, nan_first):
+    """One workgroup per (row, chunk) of argmax / argmin / nanargmax /
+    nanargmin: outv[w] = 1 when the chunk has a candidate, outi[w] its
+    index in the row. With `combine`, the chunks' results of each row are
+    reduced instead (one workgroup per row; x is read at their indices)."""
+
+    @kernel
+    def k_arg_group(
+        it: kapi.NdItem, x, length, chunk, nchunks, outv, outi, lf, lv, li
+    ):
+        lid = it.get_local_id(0)
+        g = it.get_group()
+        w = g.get_group_id(0)
+        r = w // nchunks
+        c = w - r * nchunks
+        base = r * length
+        lo = c * chunk
+        hi = min(lo + chunk, length)
+        fa = 0
+        ia = lo
+        va = x[base + min(lo, length - 1)]
+        i = lo + lid
+        while i + (ARG_U - 1) * WG < hi:
+            e0 = x[base + i]
+            e1 = x[base + i + WG]
+            e2 = x[base + i + 2 * WG]
+            e3 = x[base + i + 3 * WG]
+            e4 = x[base + i + 4 * WG]
+            e5 = x[base + i + 5 * WG]
+            e6 = x[base + i + 6 * WG]
+            e7 = x[base + i + 7 * WG]
+            for u in range(ARG_U):
+                e = e0
+                if u == 1:
+                    e = e1
+                elif u == 2:
+                    e = e2
+                elif u == 3:
+                    e = e3
+                elif u == 4:
+                    e = e4
+                elif u == 5:
+                    e = e5
+                elif u == 6:
+                    e = e6
+                elif u == 7:
+                    e = e7
+                fb = 1
+                if not nan_first and e != e:
+                    fb = 0
+                j = i + u * WG
+                if _takes(fa, va, ia, fb, e, j, want_max, nan_first):
+                    fa = 1
+                    va = e
+                    ia = j
+            i += ARG_U * WG
+        while i < hi:
+            e = x[base + i]
+            fb = 1
+            if not nan_first and e != e:
+                fb = 0
+            if _takes(fa, va, ia, fb, e, i, want_max, nan_first):
+                fa = 1
+                va = e
+                ia = i
+            i += WG
+        lf[lid] = fa
+        lv[lid] = va
+        li[lid] = ia
+        kapi.group_barrier(g)
+        s = WG // 2
+        while s > 0:
+            if lid < s:
+                fb = lf[lid + s]
+                vb = lv[lid + s]
+                ib = li[lid + s]
+                if _takes(lf[lid], lv[lid], li[lid], fb, vb, ib, want_max,
+                          nan_first):
+                    lf[lid] = fb
+                    lv[lid] = vb
+                    li[lid] = ib
+            kapi.group_barrier(g)
+            s = s // 2
+        if lid == 0:
+            outv[w] = lf[0]
+            outi[w] = li[0]
+
+    return k_arg_group
+
+
+def _arg_combine_kernel(want_max, nan_first):
+    @kernel
+    def k_arg_group_combine(
+        it: kapi.NdItem, x, length, nchunks, found, idx, out, lf, lv, li
+    ):
+        # the first best of each row's chunk results (one workgroup a row)
+        lid = it.get_local_id(0)
+        g = it.get_group()
+        r = g.get_group_id(0)
+        fa = 0
+        ia = 0
+        va = x[r * length]
+        c = lid
+        while c < nchunks:
+            fb = found[r * nchunks + c]
+            ib = idx[r * nchunks + c]
+            vb = x[r * length + ib]
+            if _takes(fa, va, ia, fb, vb, ib, want_max, nan_first):
+                fa = 1
+                va = vb
+                ia = ib
+            c += WG
+        lf[lid] = fa
+        lv[lid] = va
+        li[lid] = ia
+        kapi.group_barrier(g)
+        s = WG // 2
+        while s > 0:
+            if lid < s:
+                fb = lf[lid + s]
+                vb = lv[lid + s]
+                ib = li[lid + s]
+                if _takes(lf[lid], lv[lid], li[lid], fb, vb, ib, want_max,
+                          nan_first):
+                    lf[lid] = fb
+                    lv[lid] = vb
+                    li[lid] = ib
+            kapi.group_barrier(g)
+            s = s // 2
+        if lid == 0:
+            out[r] = li[0]
+            if lf[0] == 0:
+                out[r] = -1
+
+    return k_arg_group_combine
+
+
+ARG_GROUP = {
+    (m, f): _arg_group_kernel(m, f) for m in (False, True) for f in (False, True)
+}
+ARG_COMBINE = {
+    (m, f): _arg_combine_kernel(m, f)
+    for m in (False, True)
+    for f in (False, True)
+}
