@@ -357,3 +357,124 @@ ARG_COMBINE = {
     for m in (False, True)
     for f in (False, True)
 }
+
+
+# --- histograms --------------------------------------------------------------
+
+HIST_U = 4  # loads a work-item issues before its atomic additions
+_LOCAL = kapi.AddressSpace.LOCAL
+
+
+def _hist_kernel(uniform):
+    """Counts of bins in workgroup memory, then added to the global
+    counts. Without `uniform`, x holds the bins (bincount: other values
+    are skipped); with it, x holds values binned as np.histogram's equal
+    bins (edges, lo, norm as in _sort_kernels.k_uniform_bin)."""
+
+    @kernel
+    def k_hist_local(
+        it: kapi.NdItem, x, n, chunk, nbins, edges, lo, norm, counts, lc
+    ):
+        lid = it.get_local_id(0)
+        g = it.get_group()
+        w = g.get_group_id(0)
+        b = lid
+        while b < nbins:
+            lc[b] = 0
+            b += WG
+        kapi.group_barrier(g)
+        start = w * chunk
+        end = min(start + chunk, n)
+        i = start + lid
+        while i < end:
+            e0 = x[i]
+            e1 = e0
+            e2 = e0
+            e3 = e0
+            m = min((end - i + WG - 1) // WG, HIST_U)
+            if m > 1:
+                e1 = x[i + WG]
+            if m > 2:
+                e2 = x[i + 2 * WG]
+            if m > 3:
+                e3 = x[i + 3 * WG]
+            for u in range(HIST_U):
+                if u < m:
+                    v = e0
+                    if u == 1:
+                        v = e1
+                    elif u == 2:
+                        v = e2
+                    elif u == 3:
+                        v = e3
+                    j = -1
+                    if uniform:
+                        if v >= edges[0] and v <= edges[nbins]:
+                            j = np.int64((v - lo) * norm)
+                            if j >= nbins:
+                                j = nbins - 1
+                            if j < 0:
+                                j = 0
+                            if v < edges[j]:
+                                j -= 1
+                            elif v >= edges[j + 1] and j != nbins - 1:
+                                j += 1
+                    else:
+                        j = np.int64(v)
+                    if j >= 0 and j < nbins:
+                        kapi.AtomicRef(lc, j, address_space=_LOCAL).fetch_add(
+                            1
+                        )
+            i += HIST_U * WG
+        kapi.group_barrier(g)
+        b = lid
+        while b < nbins:
+            c = lc[b]
+            if c != 0:
+                kapi.AtomicRef(counts, b).fetch_add(c)
+            b += WG
+
+    return k_hist_local
+
+
+HIST = {u: _hist_kernel(u) for u in (False, True)}
+
+
+@kernel
+def k_minmax(it: kapi.NdItem, x, n, chunk, mm, lmin, lmax):
+    # mm[0] = min(mm[0], min of x), mm[1] = max(mm[1], max of x) for
+    # integers: each workgroup reduces its chunk, then two global atomics
+    lid = it.get_local_id(0)
+    g = it.get_group()
+    w = g.get_group_id(0)
+    start = w * chunk
+    end = min(start + chunk, n)
+    lo = np.int64(x[min(start, n - 1)])
+    hi = lo
+    i = start + lid
+    while i + 3 * WG < end:
+        v0 = np.int64(x[i])
+        v1 = np.int64(x[i + WG])
+        v2 = np.int64(x[i + 2 * WG])
+        v3 = np.int64(x[i + 3 * WG])
+        lo = min(lo, min(min(v0, v1), min(v2, v3)))
+        hi = max(hi, max(max(v0, v1), max(v2, v3)))
+        i += 4 * WG
+    while i < end:
+        v = np.int64(x[i])
+        lo = min(lo, v)
+        hi = max(hi, v)
+        i += WG
+    lmin[lid] = lo
+    lmax[lid] = hi
+    kapi.group_barrier(g)
+    s = WG // 2
+    while s > 0:
+        if lid < s:
+            lmin[lid] = min(lmin[lid], lmin[lid + s])
+            lmax[lid] = max(lmax[lid], lmax[lid + s])
+        kapi.group_barrier(g)
+        s = s // 2
+    if lid == 0:
+        kapi.AtomicRef(mm, 0).fetch_min(lmin[0])
+        kapi.AtomicRef(mm, 1).fetch_max(lmax[0])
