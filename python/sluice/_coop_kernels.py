@@ -478,3 +478,127 @@ def k_minmax(it: kapi.NdItem, x, n, chunk, mm, lmin, lmax):
     if lid == 0:
         kapi.AtomicRef(mm, 0).fetch_min(lmin[0])
         kapi.AtomicRef(mm, 1).fetch_max(lmax[0])
+
+
+# --- mask compaction ---------------------------------------------------------
+
+
+@kernel
+def k_mask_count(it: kapi.NdItem, mask, n, cnt, tot, lc):
+    # cnt[t]: the non-zero elements of tile t of mask; tot[0] += them all
+    lid = it.get_local_id(0)
+    g = it.get_group()
+    t = g.get_group_id(0)
+    lo = t * TILE
+    c = 0
+    for j in range(IPT):
+        k = lo + j * WG + lid
+        if k < n:
+            if mask[k] != 0:
+                c += 1
+    lc[lid] = c
+    kapi.group_barrier(g)
+    s = WG // 2
+    while s > 0:
+        if lid < s:
+            lc[lid] = lc[lid] + lc[lid + s]
+        kapi.group_barrier(g)
+        s = s // 2
+    if lid == 0:
+        cnt[t] = lc[0]
+        kapi.AtomicRef(tot, 0).fetch_add(lc[0])
+
+
+def _compact_kernel(values):
+    """Each tile writes, from its offset, the positions of its non-zero
+    mask elements (with `values`, src at those positions). The offset is
+    a look-back over the earlier tiles: their counts (k_mask_count's) until
+    one that has published its inclusive offset (flag 2)."""
+
+    @kernel
+    def k_mask_write(
+        it: kapi.NdItem,
+        mask,
+        src,
+        n,
+        ntiles,
+        cnt,
+        flags,
+        incl,
+        out,
+        lf,
+        lp,
+        tots,
+        ticket,
+    ):
+        lid = it.get_local_id(0)
+        g = it.get_group()
+        top = WG  # tots[top]: the tile's offset
+        if lid == 0:
+            ticket[0] = kapi.AtomicRef(flags, ntiles).fetch_add(1)
+        kapi.group_barrier(g)
+        t = ticket[0]
+        lo = t * TILE
+        m = min(n - lo, TILE)
+        for j in range(IPT):
+            k = j * WG + lid
+            if k < m:
+                lf[_pad(k)] = 0
+                if mask[lo + k] != 0:
+                    lf[_pad(k)] = 1
+        kapi.group_barrier(g)
+        b = lid * IPT
+        c = 0
+        for j in range(IPT):
+            if b + j < m:
+                c += lf[_pad(b + j)]
+        tots[lid] = c
+        kapi.group_barrier(g)
+        d = 1
+        while d < WG:
+            v = tots[lid]
+            if lid >= d:
+                v = tots[lid - d] + v
+            kapi.group_barrier(g)
+            tots[lid] = v
+            kapi.group_barrier(g)
+            d = d * 2
+        if lid == 0:
+            pre = tots[lid] * 0
+            jb = t - 1
+            f = 0
+            while f != 2 and jb >= 0:
+                f = kapi.AtomicRef(flags, jb, _ACQ, _DEV).load()
+                if f == 2:
+                    pre += kapi.AtomicRef(incl, jb).load()
+                else:
+                    pre += cnt[jb]
+                    jb -= 1
+            kapi.AtomicRef(incl, t).store(pre + tots[WG - 1])
+            kapi.AtomicRef(flags, t, _REL, _DEV).store(2)
+            tots[top] = pre
+        kapi.group_barrier(g)
+        # the tile's selected positions, in order, into lp
+        q = 0
+        if lid > 0:
+            q = tots[lid - 1]
+        for j in range(IPT):
+            if b + j < m:
+                if lf[_pad(b + j)] != 0:
+                    lp[q] = b + j
+                    q += 1
+        kapi.group_barrier(g)
+        pre = tots[top]
+        sel = tots[WG - 1]
+        for j in range(IPT):
+            k = j * WG + lid
+            if k < sel:
+                if values:
+                    out[pre + k] = src[lo + lp[k]]
+                else:
+                    out[pre + k] = lo + lp[k]
+
+    return k_mask_write
+
+
+COMPACT = {v: _compact_kernel(v) for v in (False, True)}
