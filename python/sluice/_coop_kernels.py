@@ -288,8 +288,9 @@ def _arg_group_kernel(want_max, nan_first):
                 fb = lf[lid + s]
                 vb = lv[lid + s]
                 ib = li[lid + s]
-                if _takes(lf[lid], lv[lid], li[lid], fb, vb, ib, want_max,
-                          nan_first):
+                if _takes(
+                    lf[lid], lv[lid], li[lid], fb, vb, ib, want_max, nan_first
+                ):
                     lf[lid] = fb
                     lv[lid] = vb
                     li[lid] = ib
@@ -334,8 +335,9 @@ def _arg_combine_kernel(want_max, nan_first):
                 fb = lf[lid + s]
                 vb = lv[lid + s]
                 ib = li[lid + s]
-                if _takes(lf[lid], lv[lid], li[lid], fb, vb, ib, want_max,
-                          nan_first):
+                if _takes(
+                    lf[lid], lv[lid], li[lid], fb, vb, ib, want_max, nan_first
+                ):
                     lf[lid] = fb
                     lv[lid] = vb
                     li[lid] = ib
@@ -350,7 +352,9 @@ def _arg_combine_kernel(want_max, nan_first):
 
 
 ARG_GROUP = {
-    (m, f): _arg_group_kernel(m, f) for m in (False, True) for f in (False, True)
+    (m, f): _arg_group_kernel(m, f)
+    for m in (False, True)
+    for f in (False, True)
 }
 ARG_COMBINE = {
     (m, f): _arg_combine_kernel(m, f)

@@ -20,7 +20,6 @@ from . import _coop_kernels as C
 from ._sorting import (
     _array,
     _back,
-    _contig,
     _empty,
     _flat,
     _full,
@@ -86,7 +85,12 @@ def _scan(x, axis, dtype, prod, name):
     return r if cdt == rdt else _ops.astype(r, rdt)
 
 
-_COOP_DTYPES = (_dtypes.float32, _dtypes.float64, _dtypes.int64, _dtypes.uint64)
+_COOP_DTYPES = (
+    _dtypes.float32,
+    _dtypes.float64,
+    _dtypes.int64,
+    _dtypes.uint64,
+)
 
 
 def _cooperative_scan(x, cdt, rows, length):
