@@ -20,8 +20,9 @@ combine their parts through workgroup memory between barriers.
   then a tree in workgroup memory with NumPy's tie and NaN rules.
 - histograms: counts private to the workgroup in workgroup memory (local
   atomics), added to the global counts with one global atomic per bin.
-- mask compaction: a look-back scan of the mask's tile counts, then each
-  tile writes its selected positions (or values) from its offset.
+- mask compaction: a count per tile, the look-back scan of the counts,
+  then each tile writes its selected positions (or values) from its
+  offset.
 
 ``_sorting.cooperative(x)`` decides where these run: GPUs, or any device
 while the internal switch ``_sorting.COOPERATIVE`` is True (the tests
@@ -54,6 +55,9 @@ def _pad(i):
 # --- scans -------------------------------------------------------------------
 
 
+LB = 32  # predecessors one step of a look-back reads at once
+
+
 def _scan_kernel(prod):
     @kernel
     def k_scan_lookback(
@@ -68,25 +72,42 @@ def _scan_kernel(prod):
         incl,
         buf,
         tots,
-        ticket,
+        lfl,
+        lv,
+        ctl,
     ):
-        # inclusive scan of each row (length elements, tpr tiles) of x
+        # inclusive scan of each row (length elements, tpr tiles) of x;
+        # ctl: [ticket, nearest predecessor not yet added, done]
         lid = it.get_local_id(0)
         g = it.get_group()
-        top = WG  # tots[top]: the tile's prefix (a constant index
-        # in an assignment's target is taken for a variable)
+        # (a global name in an assignment's target is taken for a
+        # variable: these are the constants there)
+        top = WG  # tots[top]: the tile's prefix
+        wg = WG
         if lid == 0:
-            ticket[0] = kapi.AtomicRef(flags, ntiles).fetch_add(1)
+            ctl[0] = kapi.AtomicRef(flags, ntiles).fetch_add(1)
         kapi.group_barrier(g)
-        t = ticket[0]
+        t = ctl[0]
         row = t // tpr
         tr = t - row * tpr
         lo = row * length + tr * TILE
         cnt = min(length - tr * TILE, TILE)
-        for j in range(IPT):
-            k = j * WG + lid
-            if k < cnt:
-                buf[_pad(k)] = x[lo + k]
+        # striped loads, four in flight per work-item
+        for jj in range(IPT // 4):
+            k = 4 * jj * WG + lid
+            if k + 3 * WG < cnt:
+                e0 = x[lo + k]
+                e1 = x[lo + k + WG]
+                e2 = x[lo + k + 2 * WG]
+                e3 = x[lo + k + 3 * WG]
+                buf[_pad(k)] = e0
+                buf[_pad(k + wg)] = e1
+                buf[_pad(k + 2 * wg)] = e2
+                buf[_pad(k + 3 * wg)] = e3
+            else:
+                for u in range(4):
+                    if k + u * WG < cnt:
+                        buf[_pad(k + u * wg)] = x[lo + k + u * WG]
         kapi.group_barrier(g)
         # each work-item scans its IPT consecutive elements in place
         b = lid * IPT
@@ -116,25 +137,44 @@ def _scan_kernel(prod):
             tots[lid] = v
             kapi.group_barrier(g)
             d = d * 2
+        total = tots[(cnt - 1) // IPT]
         if lid == 0:
-            total = tots[(cnt - 1) // IPT]
             if tr == 0:
                 kapi.AtomicRef(incl, t).store(total)
                 kapi.AtomicRef(flags, t, _REL, _DEV).store(2)
+                ctl[2] = 1
             else:
                 kapi.AtomicRef(agg, t).store(total)
                 kapi.AtomicRef(flags, t, _REL, _DEV).store(1)
-                pre = total
-                first = 1
-                jb = t - 1
-                f = 0
-                while f != 2:
-                    f = kapi.AtomicRef(flags, jb, _ACQ, _DEV).load()
-                    if f != 0:
-                        if f == 2:
-                            v = kapi.AtomicRef(incl, jb).load()
-                        else:
-                            v = kapi.AtomicRef(agg, jb).load()
+                ctl[2] = 0
+            ctl[1] = t - 1
+        kapi.group_barrier(g)
+        # look-back: LB work-items read LB predecessors' flags and values
+        # at once; work-item 0 adds them, nearest first, up to the first
+        # inclusive prefix, or up to a predecessor that has published
+        # nothing yet (then the next step starts there)
+        pre = total
+        first = 1
+        while ctl[2] == 0:
+            base = ctl[1]
+            if lid < LB:
+                j = base - lid
+                f = 3
+                if j >= t - tr:
+                    f = kapi.AtomicRef(flags, j, _ACQ, _DEV).load()
+                    if f == 2:
+                        lv[lid] = kapi.AtomicRef(incl, j).load()
+                    elif f == 1:
+                        lv[lid] = kapi.AtomicRef(agg, j).load()
+                lfl[lid] = f
+            kapi.group_barrier(g)
+            if lid == 0:
+                k = 0
+                go = 1
+                while go == 1 and k < LB:
+                    f = lfl[k]
+                    if f == 1 or f == 2:
+                        v = lv[k]
                         if first == 1:
                             pre = v
                             first = 0
@@ -142,13 +182,21 @@ def _scan_kernel(prod):
                             pre = v * pre
                         else:
                             pre = v + pre
-                        jb -= 1
-                tots[top] = pre
-                if prod:
-                    kapi.AtomicRef(incl, t).store(pre * total)
-                else:
-                    kapi.AtomicRef(incl, t).store(pre + total)
-                kapi.AtomicRef(flags, t, _REL, _DEV).store(2)
+                        k += 1
+                        if f == 2:
+                            go = 0
+                            ctl[2] = 1
+                    else:
+                        go = 0
+                ctl[1] = base - k
+            kapi.group_barrier(g)
+        if lid == 0 and tr > 0:
+            tots[top] = pre
+            if prod:
+                kapi.AtomicRef(incl, t).store(pre * total)
+            else:
+                kapi.AtomicRef(incl, t).store(pre + total)
+            kapi.AtomicRef(flags, t, _REL, _DEV).store(2)
         kapi.group_barrier(g)
         if m > 0:
             has = 0
@@ -234,7 +282,10 @@ def _arg_group_kernel(want_max, nan_first):
         ia = lo
         va = x[base + min(lo, length - 1)]
         i = lo + lid
-        while i + (ARG_U - 1) * WG < hi:
+        # (with nan_first, a work-item that holds a NaN is done)
+        while i + (ARG_U - 1) * WG < hi and not (
+            nan_first and fa == 1 and va != va
+        ):
             e0 = x[base + i]
             e1 = x[base + i + WG]
             e2 = x[base + i + 2 * WG]
@@ -243,32 +294,53 @@ def _arg_group_kernel(want_max, nan_first):
             e5 = x[base + i + 5 * WG]
             e6 = x[base + i + 6 * WG]
             e7 = x[base + i + 7 * WG]
-            for u in range(ARG_U):
-                e = e0
-                if u == 1:
-                    e = e1
-                elif u == 2:
-                    e = e2
-                elif u == 3:
-                    e = e3
-                elif u == 4:
-                    e = e4
-                elif u == 5:
-                    e = e5
-                elif u == 6:
-                    e = e6
-                elif u == 7:
-                    e = e7
-                fb = 1
-                if not nan_first and e != e:
-                    fb = 0
-                j = i + u * WG
-                if _takes(fa, va, ia, fb, e, j, want_max, nan_first):
-                    fa = 1
-                    va = e
-                    ia = j
+            # the batch as a whole first (branch-free): only one that may
+            # hold a better candidate (or a NaN) is searched element-wise
+            if nan_first and want_max:
+                h = (not (e0 <= va)) | (not (e1 <= va)) | (not (e2 <= va))
+                h = h | (not (e3 <= va)) | (not (e4 <= va))
+                h = h | (not (e5 <= va)) | (not (e6 <= va))
+                h = h | (not (e7 <= va))
+            elif nan_first:
+                h = (not (e0 >= va)) | (not (e1 >= va)) | (not (e2 >= va))
+                h = h | (not (e3 >= va)) | (not (e4 >= va))
+                h = h | (not (e5 >= va)) | (not (e6 >= va))
+                h = h | (not (e7 >= va))
+            elif want_max:
+                h = (e0 > va) | (e1 > va) | (e2 > va) | (e3 > va)
+                h = h | (e4 > va) | (e5 > va) | (e6 > va) | (e7 > va)
+            else:
+                h = (e0 < va) | (e1 < va) | (e2 < va) | (e3 < va)
+                h = h | (e4 < va) | (e5 < va) | (e6 < va) | (e7 < va)
+            if fa == 0:
+                h = True
+            if h:
+                for u in range(ARG_U):
+                    e = e0
+                    if u == 1:
+                        e = e1
+                    elif u == 2:
+                        e = e2
+                    elif u == 3:
+                        e = e3
+                    elif u == 4:
+                        e = e4
+                    elif u == 5:
+                        e = e5
+                    elif u == 6:
+                        e = e6
+                    elif u == 7:
+                        e = e7
+                    fb = 1
+                    if not nan_first and e != e:
+                        fb = 0
+                    j = i + u * WG
+                    if _takes(fa, va, ia, fb, e, j, want_max, nan_first):
+                        fa = 1
+                        va = e
+                        ia = j
             i += ARG_U * WG
-        while i < hi:
+        while i < hi and not (nan_first and fa == 1 and va != va):
             e = x[base + i]
             fb = 1
             if not nan_first and e != e:
@@ -365,7 +437,7 @@ ARG_COMBINE = {
 
 # --- histograms --------------------------------------------------------------
 
-HIST_U = 4  # loads a work-item issues before its atomic additions
+HIST_U = 8  # loads a work-item issues before its atomic additions
 _LOCAL = kapi.AddressSpace.LOCAL
 
 
@@ -391,17 +463,36 @@ def _hist_kernel(uniform):
         end = min(start + chunk, n)
         i = start + lid
         while i < end:
+            m = min((end - i + WG - 1) // WG, HIST_U)
             e0 = x[i]
             e1 = e0
             e2 = e0
             e3 = e0
-            m = min((end - i + WG - 1) // WG, HIST_U)
-            if m > 1:
+            e4 = e0
+            e5 = e0
+            e6 = e0
+            e7 = e0
+            if m == HIST_U:  # a full batch: its loads all in flight
                 e1 = x[i + WG]
-            if m > 2:
                 e2 = x[i + 2 * WG]
-            if m > 3:
                 e3 = x[i + 3 * WG]
+                e4 = x[i + 4 * WG]
+                e5 = x[i + 5 * WG]
+                e6 = x[i + 6 * WG]
+                e7 = x[i + 7 * WG]
+            else:
+                if m > 1:
+                    e1 = x[i + WG]
+                if m > 2:
+                    e2 = x[i + 2 * WG]
+                if m > 3:
+                    e3 = x[i + 3 * WG]
+                if m > 4:
+                    e4 = x[i + 4 * WG]
+                if m > 5:
+                    e5 = x[i + 5 * WG]
+                if m > 6:
+                    e6 = x[i + 6 * WG]
             for u in range(HIST_U):
                 if u < m:
                     v = e0
@@ -411,6 +502,14 @@ def _hist_kernel(uniform):
                         v = e2
                     elif u == 3:
                         v = e3
+                    elif u == 4:
+                        v = e4
+                    elif u == 5:
+                        v = e5
+                    elif u == 6:
+                        v = e6
+                    elif u == 7:
+                        v = e7
                     j = -1
                     if uniform:
                         if v >= edges[0] and v <= edges[nbins]:
@@ -514,34 +613,16 @@ def k_mask_count(it: kapi.NdItem, mask, n, cnt, tot, lc):
 
 
 def _compact_kernel(values):
-    """Each tile writes, from its offset, the positions of its non-zero
-    mask elements (with `values`, src at those positions). The offset is
-    a look-back over the earlier tiles: their counts (k_mask_count's) until
-    one that has published its inclusive offset (flag 2)."""
+    """Tile t writes, from offset offs[t - 1] (offs: the inclusive scan of
+    k_mask_count's counts), the positions of its non-zero mask elements
+    (with `values`, src at those positions), through workgroup memory so
+    that the stores are striped."""
 
     @kernel
-    def k_mask_write(
-        it: kapi.NdItem,
-        mask,
-        src,
-        n,
-        ntiles,
-        cnt,
-        flags,
-        incl,
-        out,
-        lf,
-        lp,
-        tots,
-        ticket,
-    ):
+    def k_mask_write(it: kapi.NdItem, mask, src, n, offs, out, lf, lp, tots):
         lid = it.get_local_id(0)
         g = it.get_group()
-        top = WG  # tots[top]: the tile's offset
-        if lid == 0:
-            ticket[0] = kapi.AtomicRef(flags, ntiles).fetch_add(1)
-        kapi.group_barrier(g)
-        t = ticket[0]
+        t = g.get_group_id(0)
         lo = t * TILE
         m = min(n - lo, TILE)
         for j in range(IPT):
@@ -567,21 +648,6 @@ def _compact_kernel(values):
             tots[lid] = v
             kapi.group_barrier(g)
             d = d * 2
-        if lid == 0:
-            pre = tots[lid] * 0
-            jb = t - 1
-            f = 0
-            while f != 2 and jb >= 0:
-                f = kapi.AtomicRef(flags, jb, _ACQ, _DEV).load()
-                if f == 2:
-                    pre += kapi.AtomicRef(incl, jb).load()
-                else:
-                    pre += cnt[jb]
-                    jb -= 1
-            kapi.AtomicRef(incl, t).store(pre + tots[WG - 1])
-            kapi.AtomicRef(flags, t, _REL, _DEV).store(2)
-            tots[top] = pre
-        kapi.group_barrier(g)
         # the tile's selected positions, in order, into lp
         q = 0
         if lid > 0:
@@ -592,7 +658,9 @@ def _compact_kernel(values):
                     lp[q] = b + j
                     q += 1
         kapi.group_barrier(g)
-        pre = tots[top]
+        pre = 0
+        if t > 0:
+            pre = offs[t - 1]
         sel = tots[WG - 1]
         for j in range(IPT):
             k = j * WG + lid

@@ -157,8 +157,9 @@ def compact(mask1d, src=None):
     """With ``_coop_kernels``' workgroups (GPUs): the positions of the
     non-zero elements of a contiguous 1-d mask, or with ``src`` (1-d,
     contiguous, as long as the mask) the elements of src there. A count
-    per tile with the total (read here: it is the result's size), then one
-    launch that writes each tile's part from its offset."""
+    per tile with the total (read here: it is the result's size), the
+    look-back scan of the counts, then one launch that writes each tile's
+    part from its offset."""
     from . import _coop_kernels as C
     from ._array import asnumpy
 
@@ -181,23 +182,20 @@ def compact(mask1d, src=None):
     total = int(asnumpy(tot)[0])
     out = _empty((total,), dt, mask1d)
     if total:
-        flags = _zeros(ntiles + 1, np.int32, mask1d)
-        incl = _empty((ntiles,), np.int64, mask1d)
+        from ._scans import _lookback_scan
+
+        offs = _lookback_scan(cnt, 1, ntiles, np.int64, False, mask1d)
         call_kernel(
             C.COMPACT[src is not None],
             kapi.NdRange((ntiles * C.WG,), (C.WG,)),
             mask1d,
             mask1d if src is None else src,
             n,
-            ntiles,
-            cnt,
-            flags,
-            incl,
+            offs,
             out,
             kapi.LocalAccessor((C.TILE + C.TILE // 32,), np.int32),
             kapi.LocalAccessor((C.TILE,), np.int32),
-            kapi.LocalAccessor((C.WG + 1,), np.int64),
-            kapi.LocalAccessor((1,), np.int32),
+            kapi.LocalAccessor((C.WG,), np.int64),
         )
     return out
 

@@ -125,7 +125,9 @@ def _lookback_scan(src, rows, length, cdt, prod, like):
         incl,
         kapi.LocalAccessor((C.TILE + C.TILE // 32,), cdt),
         kapi.LocalAccessor((C.WG + 1,), cdt),
-        kapi.LocalAccessor((1,), _dtypes.int32),
+        kapi.LocalAccessor((C.LB,), _dtypes.int32),
+        kapi.LocalAccessor((C.LB,), cdt),
+        kapi.LocalAccessor((3,), _dtypes.int64),
     )
     return out
 

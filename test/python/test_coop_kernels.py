@@ -93,6 +93,9 @@ def test_arg_extremes(device, fn):
         a.flat[[a.size // 3, a.size // 2]] = np.nan
         x = sluice.asarray(a, device=device)
         np.testing.assert_array_equal(A(f(x, axis=axis)), g(a, axis=axis))
+        a.flat[0] = np.nan  # the first element of a chunk
+        x = sluice.asarray(a, device=device)
+        np.testing.assert_array_equal(A(f(x, axis=axis)), g(a, axis=axis))
         i = (rng.random(shape) * 50).astype(np.int32)
         if not fn.startswith("nan"):
             x = sluice.asarray(i, device=device)
