@@ -37,7 +37,7 @@ from . import kernel_api as kapi
 kernel = _k.kernel
 
 WG = 256  # work-items of a workgroup
-IPT = 16  # elements per work-item of a scan tile
+IPT = 16  # elements per work-item of a mask compaction's tile
 TILE = WG * IPT
 
 _ACQ = kapi.MemoryOrder.ACQUIRE
@@ -58,7 +58,9 @@ def _pad(i):
 LB = 32  # predecessors one step of a look-back reads at once
 
 
-def _scan_kernel(prod):
+def _scan_kernel(prod, IPT):
+    TILE = WG * IPT
+
     @kernel
     def k_scan_lookback(
         it: kapi.NdItem,
@@ -198,38 +200,47 @@ def _scan_kernel(prod):
                 kapi.AtomicRef(incl, t).store(pre + total)
             kapi.AtomicRef(flags, t, _REL, _DEV).store(2)
         kapi.group_barrier(g)
-        if m > 0:
-            has = 0
-            p = tots[top]
-            if tr > 0:
-                has = 1
-            if lid > 0:
-                e = tots[lid - 1]
-                if has == 1:
-                    if prod:
-                        p = p * e
-                    else:
-                        p = p + e
-                else:
-                    p = e
-                    has = 1
-            if has == 1:
-                for j in range(m):
-                    q = _pad(b + j)
-                    if prod:
-                        buf[q] = p * buf[q]
-                    else:
-                        buf[q] = p + buf[q]
+        # each work-item's prefix (the tile's and the earlier work-items'
+        # totals) into tots[lid], added as the tile is stored
+        p = tots[top]
+        if lid > 0:
+            e = tots[lid - 1]
+            if tr == 0:
+                p = e
+            elif prod:
+                p = p * e
+            else:
+                p = p + e
+        kapi.group_barrier(g)
+        tots[lid] = p
         kapi.group_barrier(g)
         for j in range(IPT):
             k = j * WG + lid
             if k < cnt:
-                out[lo + k] = buf[_pad(k)]
+                h = k // IPT
+                if tr == 0 and h == 0:
+                    out[lo + k] = buf[_pad(k)]
+                elif prod:
+                    out[lo + k] = tots[h] * buf[_pad(k)]
+                else:
+                    out[lo + k] = tots[h] + buf[_pad(k)]
 
     return k_scan_lookback
 
 
-SCAN = {prod: _scan_kernel(prod) for prod in (False, True)}
+# (prod, elements per work-item): 32 for 4-byte values, 16 for 8-byte ones
+# (their tile fills 33 KB of workgroup memory either way)
+SCAN = {
+    (prod, ipt): _scan_kernel(prod, ipt)
+    for prod in (False, True)
+    for ipt in (16, 32)
+}
+
+
+def scan_ipt(dtype):
+    """Elements per work-item of the look-back scan of dtype's values."""
+    return 32 if dtype.itemsize <= 4 else 16
+
 
 
 # --- argmax and friends ------------------------------------------------------

@@ -98,7 +98,7 @@ def _cooperative_scan(x, cdt, rows, length):
     for rows long enough to fill tiles."""
     return (
         cdt in _COOP_DTYPES
-        and (rows == 1 or length >= C.TILE)
+        and (rows == 1 or length >= C.WG * C.scan_ipt(cdt))
         and cooperative(x)
     )
 
@@ -106,14 +106,17 @@ def _cooperative_scan(x, cdt, rows, length):
 def _lookback_scan(src, rows, length, cdt, prod, like):
     """Inclusive scans of the rows of flat src (its dtype is cast to cdt
     as it is read) in one launch of ``_coop_kernels``' look-back scan."""
-    tpr = -(-length // C.TILE)
+    cdt = _dtypes.to_dtype(cdt)
+    ipt = C.scan_ipt(cdt)
+    tile = C.WG * ipt
+    tpr = -(-length // tile)
     ntiles = rows * tpr
     out = _empty(rows * length, cdt, like)
     flags = _zeros(ntiles + 1, _dtypes.int32, like)  # + the ticket counter
     agg = _empty(ntiles, cdt, like)
     incl = _empty(ntiles, cdt, like)
     call_kernel(
-        C.SCAN[bool(prod)],
+        C.SCAN[(bool(prod), ipt)],
         kapi.NdRange((ntiles * C.WG,), (C.WG,)),
         src,
         length,
@@ -123,7 +126,7 @@ def _lookback_scan(src, rows, length, cdt, prod, like):
         flags,
         agg,
         incl,
-        kapi.LocalAccessor((C.TILE + C.TILE // 32,), cdt),
+        kapi.LocalAccessor((tile + tile // 32,), cdt),
         kapi.LocalAccessor((C.WG + 1,), cdt),
         kapi.LocalAccessor((C.LB,), _dtypes.int32),
         kapi.LocalAccessor((C.LB,), cdt),

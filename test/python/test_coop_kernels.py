@@ -16,6 +16,7 @@ from sluice import _sorting
 
 A = sluice.asnumpy
 BIG = (1 << 20) + 3
+ST = C.WG * C.scan_ipt(np.dtype(np.float32))  # a scan's tile of float32
 
 
 @pytest.fixture(autouse=True)
@@ -31,7 +32,7 @@ def _compiled(*kernels):
 
 
 @pytest.mark.parametrize(
-    "n", [0, C.TILE - 1, C.TILE, 3 * C.TILE + 17, 70001, BIG]
+    "n", [0, ST - 1, ST, 3 * ST + 17, 70001, BIG]
 )
 @pytest.mark.parametrize("dt", ["float32", "int32", "bool"])
 def test_cumsum(device, n, dt):
@@ -52,7 +53,7 @@ def test_cumsum(device, n, dt):
 def test_scan_special_values(device):
     # -0.0 leading (NumPy keeps its sign: no identity is added), then
     # NaN and infinities; a run of -0.0 longer than a tile
-    a = np.full(2 * C.TILE + 5, -0.0, np.float32)
+    a = np.full(2 * ST + 5, -0.0, np.float32)
     a[-3:] = [np.inf, np.nan, 1.0]
     x = sluice.asarray(a, device=device)
     got = A(sluice.cumsum(x))
@@ -69,13 +70,13 @@ def test_scan_special_values(device):
 
 def test_scan_rows_and_prod(device):
     rng = np.random.default_rng(3)
-    a = 1 + 1e-4 * rng.random((3, 2 * C.TILE + 7))
+    a = 1 + 1e-4 * rng.random((3, 2 * ST + 7))
     x = sluice.asarray(a, device=device)
     np.testing.assert_allclose(A(sluice.cumprod(x, axis=1)), np.cumprod(a, 1))
     np.testing.assert_allclose(A(sluice.cumsum(x, axis=1)), np.cumsum(a, 1))
     t = sluice.asarray(np.ascontiguousarray(a.T), device=device)
     np.testing.assert_allclose(A(sluice.cumsum(t, axis=0)), np.cumsum(a.T, 0))
-    z = np.full((2, C.TILE + 1), -0.0)
+    z = np.full((2, ST + 1), -0.0)
     got = A(sluice.cumsum(sluice.asarray(z, device=device), axis=1))
     assert np.signbit(got).all()
 
