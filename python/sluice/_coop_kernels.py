@@ -242,7 +242,6 @@ def scan_ipt(dtype):
     return 32 if dtype.itemsize <= 4 else 16
 
 
-
 # --- argmax and friends ------------------------------------------------------
 
 ARG_U = 8  # loads a work-item issues before it compares them
@@ -554,46 +553,6 @@ def _hist_kernel(uniform):
 HIST = {u: _hist_kernel(u) for u in (False, True)}
 
 
-@kernel
-def k_minmax(it: kapi.NdItem, x, n, chunk, mm, lmin, lmax):
-    # mm[0] = min(mm[0], min of x), mm[1] = max(mm[1], max of x) for
-    # integers: each workgroup reduces its chunk, then two global atomics
-    lid = it.get_local_id(0)
-    g = it.get_group()
-    w = g.get_group_id(0)
-    start = w * chunk
-    end = min(start + chunk, n)
-    lo = np.int64(x[min(start, n - 1)])
-    hi = lo
-    i = start + lid
-    while i + 3 * WG < end:
-        v0 = np.int64(x[i])
-        v1 = np.int64(x[i + WG])
-        v2 = np.int64(x[i + 2 * WG])
-        v3 = np.int64(x[i + 3 * WG])
-        lo = min(lo, min(min(v0, v1), min(v2, v3)))
-        hi = max(hi, max(max(v0, v1), max(v2, v3)))
-        i += 4 * WG
-    while i < end:
-        v = np.int64(x[i])
-        lo = min(lo, v)
-        hi = max(hi, v)
-        i += WG
-    lmin[lid] = lo
-    lmax[lid] = hi
-    kapi.group_barrier(g)
-    s = WG // 2
-    while s > 0:
-        if lid < s:
-            lmin[lid] = min(lmin[lid], lmin[lid + s])
-            lmax[lid] = max(lmax[lid], lmax[lid + s])
-        kapi.group_barrier(g)
-        s = s // 2
-    if lid == 0:
-        kapi.AtomicRef(mm, 0).fetch_min(lmin[0])
-        kapi.AtomicRef(mm, 1).fetch_max(lmax[0])
-
-
 # --- mask compaction ---------------------------------------------------------
 
 
@@ -685,3 +644,99 @@ def _compact_kernel(values):
 
 
 COMPACT = {v: _compact_kernel(v) for v in (False, True)}
+
+
+@kernel
+def k_bincount_minmax(
+    it: kapi.NdItem, x, n, chunk, nloc, counts, mm, lc, lmin, lmax
+):
+    # bincount in one pass when the values turn out to be below nloc: the
+    # counts of the values in [0, nloc) (workgroup-private, then global),
+    # and mm[0] = min, mm[1] = max of x (tree, then global atomics)
+    lid = it.get_local_id(0)
+    g = it.get_group()
+    w = g.get_group_id(0)
+    b = lid
+    while b < nloc:
+        lc[b] = 0
+        b += WG
+    kapi.group_barrier(g)
+    start = w * chunk
+    end = min(start + chunk, n)
+    lo = np.int64(x[min(start, n - 1)])
+    hi = lo
+    i = start + lid
+    while i < end:
+        m = min((end - i + WG - 1) // WG, HIST_U)
+        e0 = np.int64(x[i])
+        e1 = e0
+        e2 = e0
+        e3 = e0
+        e4 = e0
+        e5 = e0
+        e6 = e0
+        e7 = e0
+        if m == HIST_U:
+            e1 = np.int64(x[i + WG])
+            e2 = np.int64(x[i + 2 * WG])
+            e3 = np.int64(x[i + 3 * WG])
+            e4 = np.int64(x[i + 4 * WG])
+            e5 = np.int64(x[i + 5 * WG])
+            e6 = np.int64(x[i + 6 * WG])
+            e7 = np.int64(x[i + 7 * WG])
+        else:
+            if m > 1:
+                e1 = np.int64(x[i + WG])
+            if m > 2:
+                e2 = np.int64(x[i + 2 * WG])
+            if m > 3:
+                e3 = np.int64(x[i + 3 * WG])
+            if m > 4:
+                e4 = np.int64(x[i + 4 * WG])
+            if m > 5:
+                e5 = np.int64(x[i + 5 * WG])
+            if m > 6:
+                e6 = np.int64(x[i + 6 * WG])
+        lo = min(lo, min(min(min(e0, e1), min(e2, e3)), min(min(e4, e5), e6)))
+        hi = max(hi, max(max(max(e0, e1), max(e2, e3)), max(max(e4, e5), e6)))
+        lo = min(lo, e7)
+        hi = max(hi, e7)
+        for u in range(HIST_U):
+            if u < m:
+                j = e0
+                if u == 1:
+                    j = e1
+                elif u == 2:
+                    j = e2
+                elif u == 3:
+                    j = e3
+                elif u == 4:
+                    j = e4
+                elif u == 5:
+                    j = e5
+                elif u == 6:
+                    j = e6
+                elif u == 7:
+                    j = e7
+                if j >= 0 and j < nloc:
+                    kapi.AtomicRef(lc, j, address_space=_LOCAL).fetch_add(1)
+        i += HIST_U * WG
+    lmin[lid] = lo
+    lmax[lid] = hi
+    kapi.group_barrier(g)
+    s = WG // 2
+    while s > 0:
+        if lid < s:
+            lmin[lid] = min(lmin[lid], lmin[lid + s])
+            lmax[lid] = max(lmax[lid], lmax[lid + s])
+        kapi.group_barrier(g)
+        s = s // 2
+    if lid == 0:
+        kapi.AtomicRef(mm, 0).fetch_min(lmin[0])
+        kapi.AtomicRef(mm, 1).fetch_max(lmax[0])
+    b = lid
+    while b < nloc:
+        c = lc[b]
+        if c != 0:
+            kapi.AtomicRef(counts, b).fetch_add(c)
+        b += WG

@@ -705,7 +705,7 @@ def _arg_extreme(x, axis, keepdims, want_max, nan_first, name):
 def _arg_groups(flat, rows, length, want_max, nan_first, like):
     """argmax and friends of each row with ``_coop_kernels``' workgroups:
     one per (row, chunk), then, with several chunks, one per row."""
-    nch = builtins.max(1, builtins.min(length // 65536, -(-1024 // rows)))
+    nch = builtins.max(1, builtins.min(length // 32768, -(-4096 // rows)))
     chunk = -(-length // nch)
     nch = -(-length // chunk)
     w = rows * nch

@@ -423,10 +423,9 @@ def _count_bins(idx, nbins, weights, like):
 
 
 def _groups(n):
-    """(workgroups, chunk) of ``_coop_kernels``' histogram and min-max
-    kernels for n elements: at most 1024 workgroups, at least WG * 16
-    elements each."""
-    nb = builtins.max(1, builtins.min(1024, n // (C.WG * 16)))
+    """(workgroups, chunk) of ``_coop_kernels``' histogram kernels for n
+    elements: at most 4096 workgroups, at least WG * 16 elements each."""
+    nb = builtins.max(1, builtins.min(4096, n // (C.WG * 16)))
     chunk = -(-n // nb)
     return -(-n // chunk), chunk
 
@@ -462,9 +461,14 @@ def _local_counts(x, nbins, uniform, edges=None, lo=0.0, norm=0.0):
 _LOCAL_BINS = 8192  # int32 counters: 32 KB of workgroup memory
 
 
+_GUESS_BINS = 2048  # bins bincount counts in its first pass
+
+
 def _bincount_groups(x, minlength):
-    """bincount of a non-empty integer array: the minimum and maximum in
-    one pass (one read on the host), then workgroup-private counts."""
+    """bincount of a non-empty integer array: one pass finds the minimum
+    and maximum and counts the values below _GUESS_BINS (workgroup-private
+    counts); the host reads the two numbers; only larger values need a
+    second pass."""
     if x.dtype == _dtypes.bool_:
         x = _ops.astype(x, _dtypes.uint8)
     n = x.size
@@ -476,13 +480,18 @@ def _bincount_groups(x, minlength):
         sycl_queue=x.sycl_queue,
         usm_type=x.usm_type,
     )
+    nloc = builtins.max(_GUESS_BINS, builtins.min(minlength, _LOCAL_BINS))
+    counts = _zeros(nloc, _dtypes.int64, x)
     call_kernel(
-        C.k_minmax,
+        C.k_bincount_minmax,
         kapi.NdRange((nb * C.WG,), (C.WG,)),
         x,
         n,
         chunk,
+        nloc,
+        counts,
         mm,
+        kapi.LocalAccessor((nloc,), _dtypes.int32),
         kapi.LocalAccessor((C.WG,), _dtypes.int64),
         kapi.LocalAccessor((C.WG,), _dtypes.int64),
     )
@@ -490,6 +499,12 @@ def _bincount_groups(x, minlength):
     if lo < 0:
         raise ValueError("'list' argument must have no negative elements")
     nbins = builtins.max(minlength, hi + 1)
+    if hi < nloc:
+        if nbins <= nloc:
+            return counts if nbins == nloc else counts[:nbins]
+        r = _zeros(nbins, _dtypes.int64, x)
+        r[:nloc] = counts
+        return r
     r = _local_counts(x, nbins, False)
     if r is None:
         r = _count_bins(
