@@ -94,29 +94,20 @@ def _scan_kernel(prod, IPT):
         tr = t - row * tpr
         lo = row * length + tr * TILE
         cnt = min(length - tr * TILE, TILE)
-        # striped loads, eight in flight per work-item before they are
-        # stored (fewer leave a GPU's memory waiting on latency)
-        for jj in range(IPT // 8):
-            k = 8 * jj * WG + lid
-            if k + 7 * WG < cnt:
+        # striped loads, four in flight per work-item
+        for jj in range(IPT // 4):
+            k = 4 * jj * WG + lid
+            if k + 3 * WG < cnt:
                 e0 = x[lo + k]
                 e1 = x[lo + k + WG]
                 e2 = x[lo + k + 2 * WG]
                 e3 = x[lo + k + 3 * WG]
-                e4 = x[lo + k + 4 * WG]
-                e5 = x[lo + k + 5 * WG]
-                e6 = x[lo + k + 6 * WG]
-                e7 = x[lo + k + 7 * WG]
                 buf[_pad(k)] = e0
                 buf[_pad(k + wg)] = e1
                 buf[_pad(k + 2 * wg)] = e2
                 buf[_pad(k + 3 * wg)] = e3
-                buf[_pad(k + 4 * wg)] = e4
-                buf[_pad(k + 5 * wg)] = e5
-                buf[_pad(k + 6 * wg)] = e6
-                buf[_pad(k + 7 * wg)] = e7
             else:
-                for u in range(8):
+                for u in range(4):
                     if k + u * WG < cnt:
                         buf[_pad(k + u * wg)] = x[lo + k + u * WG]
         kapi.group_barrier(g)
@@ -601,33 +592,15 @@ def _compact_kernel(values):
     def k_mask_write(it: kapi.NdItem, mask, src, n, offs, out, lf, lp, tots):
         lid = it.get_local_id(0)
         g = it.get_group()
-        wg = WG  # (a global name in a target is taken for a variable)
         t = g.get_group_id(0)
         lo = t * TILE
         m = min(n - lo, TILE)
-        for jj in range(IPT // 8):
-            k = 8 * jj * WG + lid
-            if k + 7 * WG < m:
-                f0 = mask[lo + k] != 0
-                f1 = mask[lo + k + WG] != 0
-                f2 = mask[lo + k + 2 * WG] != 0
-                f3 = mask[lo + k + 3 * WG] != 0
-                f4 = mask[lo + k + 4 * WG] != 0
-                f5 = mask[lo + k + 5 * WG] != 0
-                f6 = mask[lo + k + 6 * WG] != 0
-                f7 = mask[lo + k + 7 * WG] != 0
-                lf[_pad(k)] = f0
-                lf[_pad(k + wg)] = f1
-                lf[_pad(k + 2 * wg)] = f2
-                lf[_pad(k + 3 * wg)] = f3
-                lf[_pad(k + 4 * wg)] = f4
-                lf[_pad(k + 5 * wg)] = f5
-                lf[_pad(k + 6 * wg)] = f6
-                lf[_pad(k + 7 * wg)] = f7
-            else:
-                for u in range(8):
-                    if k + u * WG < m:
-                        lf[_pad(k + u * wg)] = mask[lo + k + u * WG] != 0
+        for j in range(IPT):
+            k = j * WG + lid
+            if k < m:
+                lf[_pad(k)] = 0
+                if mask[lo + k] != 0:
+                    lf[_pad(k)] = 1
         kapi.group_barrier(g)
         b = lid * IPT
         c = 0
