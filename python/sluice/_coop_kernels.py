@@ -11,15 +11,17 @@ combine their parts through workgroup memory between barriers.
 - scans: one pass with decoupled look-back. Each workgroup takes the next
   tile from a ticket counter (so every tile before it has been started:
   no wait can deadlock), scans it in workgroup memory, publishes its total
-  (flag 1) and looks back over its predecessors' flags until it finds an
-  inclusive prefix (flag 2), then publishes its own inclusive prefix. The
+  (flag 1) and looks back over its predecessors' flags, LB at a time,
+  until it finds an inclusive prefix (flag 2), then publishes its own
+  inclusive prefix. The
   flag is stored with release and loaded with acquire ordering, the values
   beside it relaxed. No identity element is ever added, so a leading -0.0
   keeps its sign (as NumPy's sequential sum).
 - argmax and friends: each workgroup reduces a chunk, work-items striding,
   then a tree in workgroup memory with NumPy's tie and NaN rules.
 - histograms: counts private to the workgroup in workgroup memory (local
-  atomics), added to the global counts with one global atomic per bin.
+  atomics), added to the global counts with one global atomic per bin;
+  bincount's first pass also finds the minimum and maximum.
 - mask compaction: a count per tile, the look-back scan of the counts,
   then each tile writes its selected positions (or values) from its
   offset.
