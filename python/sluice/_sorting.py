@@ -18,6 +18,7 @@ import numpy as np
 from . import _dtypes, _host_small, _ops, _trace
 from . import _jit_library as J
 from . import _sluice as _ext
+from . import _coop_kernels as C
 from . import _sort_kernels as K
 from . import kernel_api as kapi
 from ._kernel import call_kernel
@@ -101,6 +102,20 @@ def _blocks(n, x, per=4096, most=64):
         most = 1024
         per = 1024
     return builtins.max(1, builtins.min(most, n // per))
+
+
+# The internal switch of the workgroup-cooperative kernels
+# (``_coop_kernels``): None chooses by the device (GPUs), True forces them
+# on every device (the tests use it on the CPU devices), False never.
+COOPERATIVE = None
+
+
+def cooperative(x):
+    """Whether the workgroup-cooperative kernels serve x's queue."""
+    if COOPERATIVE is not None:
+        return COOPERATIVE
+    info = queue_info(x.sycl_queue)
+    return ":gpu:" in info.get("filter_string", "")
 
 
 def _sort_blocks(n, x):
@@ -631,6 +646,11 @@ def _arg_extreme(x, axis, keepdims, want_max, nan_first, name):
     shape = xm.shape[:-1]
     if rows == 0:
         out = _empty(shape, _dtypes.int64, x)
+    elif cooperative(x) and length >= 2 * C.WG:
+        out = _shaped(
+            _arg_groups(_flat(xm), rows, length, want_max, nan_first, x),
+            shape,
+        )
     else:
         host = queue_info(x.sycl_queue).get("backend_name") in (None, "host")
         nch = builtins.max(
@@ -686,6 +706,57 @@ def _arg_extreme(x, axis, keepdims, want_max, nan_first, name):
         out = _ops.expand_dims(out, nd - 1)
         if inv is not None:
             out = _ops.transpose(out, inv)
+    return out
+
+
+def _arg_groups(flat, rows, length, want_max, nan_first, like):
+    """argmax and friends of each row with ``_coop_kernels``' workgroups:
+    one per (row, chunk), then, with several chunks, one per row."""
+    nch = builtins.max(1, builtins.min(length // 32768, -(-4096 // rows)))
+    chunk = -(-length // nch)
+    nch = -(-length // chunk)
+    w = rows * nch
+    found = _empty(w, _dtypes.int32, like)
+    idx = _empty(w, _dtypes.int64, like)
+    key = (bool(want_max), bool(nan_first))
+
+    def scratch():
+        return (
+            kapi.LocalAccessor((C.WG,), _dtypes.int32),
+            kapi.LocalAccessor((C.WG,), flat.dtype),
+            kapi.LocalAccessor((C.WG,), _dtypes.int64),
+        )
+
+    call_kernel(
+        C.ARG_GROUP[key],
+        kapi.NdRange((w * C.WG,), (C.WG,)),
+        flat,
+        length,
+        chunk,
+        nch,
+        found,
+        idx,
+        *scratch(),
+    )
+    if nch == 1:
+        out = idx
+        bad = _ops.logical_not(_ops.all(found)) if not nan_first else None
+    else:
+        out = _empty(rows, _dtypes.int64, like)
+        call_kernel(
+            C.ARG_COMBINE[key],
+            kapi.NdRange((rows * C.WG,), (C.WG,)),
+            flat,
+            length,
+            nch,
+            found,
+            idx,
+            out,
+            *scratch(),
+        )
+        bad = _ops.any(_ops.less(out, 0)) if not nan_first else None
+    if bad is not None and flat.dtype.kind == "f" and bool(bad):
+        raise ValueError("All-NaN slice encountered")
     return out
 
 

@@ -63,6 +63,7 @@ LAYERS = [
             "linalg",
             "_sorting",
             "_sort_kernels",
+            "_coop_kernels",
             "_scans",
             "_statistics",
             "random",
