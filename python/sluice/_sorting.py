@@ -19,6 +19,7 @@ from . import _dtypes, _host_small, _ops, _trace
 from . import _jit_library as J
 from . import _sluice as _ext
 from . import _coop_kernels as C
+from . import _coop_sort_kernels as CS
 from . import _sort_kernels as K
 from . import kernel_api as kapi
 from ._kernel import call_kernel
@@ -208,15 +209,22 @@ class _KeyStats:
         ]
 
 
-def _keys(x, descending):
+def _keys(x, descending, coop=False):
     """(unsigned keys of the flat contiguous x, number of 8-bit digits,
-    how to get values back: (kind, args), _KeyStats)."""
+    how to get values back: (kind, args), _KeyStats). With `coop`, the
+    keys come from ``_coop_sort_kernels``' workgroups and the stats are
+    combined on the device into those of one block."""
     dt = x.dtype
     n = x.size
     nb = _sort_blocks(n, x)
     chunk = -(-n // nb)
     space = kapi.NdRange((nb,), (1,))
     stats = _empty(5 * nb, _dtypes.uint64, x)
+    if coop:
+        nb = builtins.max(1, builtins.min(-(-n // (8 * C.WG)), 2048))
+        chunk = -(-n // nb)
+        space = kapi.NdRange((nb * C.WG,), (C.WG,))
+        stats = _CoopStats(nb, x)
     if dt == _dtypes.bool_:
         x = _ops.astype(x, _dtypes.uint8)
         dt = x.dtype
@@ -229,7 +237,7 @@ def _keys(x, descending):
         nan = np.uint64(0x7FF0000000000000) if big else np.uint32(0x7F800000)
         keys = _empty(n, ut, x)
         call_kernel(
-            K.KEY[True],
+            CS.COOP_KEY[True] if coop else K.KEY[True],
             space,
             _view(x, ut),
             n,
@@ -238,13 +246,13 @@ def _keys(x, descending):
             sign,
             nan,
             int(descending),
-            stats,
+            *(stats.args() if coop else (stats,)),
         )
         return (
             keys,
             8 if big else 4,
             ("f", x.dtype, dt, sign),
-            _KeyStats(stats, nb),
+            stats.done() if coop else _KeyStats(stats, nb),
         )
     size = dt.itemsize
     if size == 8:
@@ -258,7 +266,7 @@ def _keys(x, descending):
         top = np.int64((1 << (8 * size)) - 1)
         keys = _empty(n, _dtypes.uint32, x)
     call_kernel(
-        K.KEY[False],
+        CS.COOP_KEY[False] if coop else K.KEY[False],
         space,
         xi,
         n,
@@ -267,9 +275,42 @@ def _keys(x, descending):
         bias,
         top,
         int(descending),
-        stats,
+        *(stats.args() if coop else (stats,)),
     )
-    return keys, size, ("i", dt, bias, top), _KeyStats(stats, nb)
+    st = stats.done() if coop else _KeyStats(stats, nb)
+    return keys, size, ("i", dt, bias, top), st
+
+
+class _CoopStats:
+    """The per-workgroup stats of ``CS.COOP_KEY`` and their combination
+    into one block's (``_KeyStats``)."""
+
+    def __init__(self, nw, like):
+        self.nw = nw
+        self.like = like
+        self.wst = _empty(3 * nw, _dtypes.uint64, like)
+
+    def _locals(self):
+        return (
+            kapi.LocalAccessor((C.WG,), _dtypes.uint64),
+            kapi.LocalAccessor((C.WG,), _dtypes.uint64),
+            kapi.LocalAccessor((C.WG,), _dtypes.int64),
+        )
+
+    def args(self):
+        return (self.wst, *self._locals())
+
+    def done(self):
+        stats = _empty(5, _dtypes.uint64, self.like)
+        call_kernel(
+            CS.k_coop_key_stats,
+            kapi.NdRange((C.WG,), (C.WG,)),
+            self.wst,
+            self.nw,
+            stats,
+            *self._locals(),
+        )
+        return _KeyStats(stats, 1)
 
 
 def _unkey(keys, how, descending, like):
@@ -427,6 +468,104 @@ def _radix(keys, vals, digits, length=1, rows=1, final=None):
     return a, va
 
 
+def _coop_radix(keys, vals, digits, length=1, rows=1, final=None, iota=False):
+    """_radix with ``_coop_sort_kernels``' workgroups (GPUs): per pass a
+    histogram per chunk, the look-back scan of the counts, a scatter of
+    tiles sorted in workgroup memory. With `iota` (vals None), the values
+    are the positions, made by the first pass (which must be a pass on
+    the keys)."""
+    from ._scans import _lookback_scan
+
+    n = keys.size
+    size = keys.dtype.itemsize
+    a, b = keys, _empty(n, keys.dtype, keys)
+    va = vals
+    vb = None
+    if vals is not None or iota:
+        vb = _empty(n, _dtypes.int64, keys)
+    rpass = 0
+    if rows > 1:
+        rpass = builtins.max(1, ((rows - 1).bit_length() + 7) // 8)
+    todo = [(False, sh, db) for sh, db in digits] + [
+        (True, 8 * p, 8) for p in range(rpass)
+    ]
+    bits = 8
+    radix = 1 << bits
+    kmax = np.uint32(0xFFFFFFFF) if size == 4 else np.uint64((1 << 64) - 1)
+    for i, (by_row, shift, db) in enumerate(todo):
+        if db > bits:
+            raise AssertionError("cooperative radix digits have 8 bits")
+        io = iota and i == 0
+        pairs = va is not None or io
+        ipt = CS.ipt(size, pairs)
+        tile = C.WG * ipt
+        chunk = CS.TPW * tile
+        nch = -(-n // chunk)
+        counts = _empty(radix * nch, _dtypes.int64, keys)
+        call_kernel(
+            CS.RHIST[(by_row, bits)],
+            kapi.NdRange((nch * C.WG,), (C.WG,)),
+            a,
+            va if by_row else a,
+            n,
+            chunk,
+            nch,
+            length,
+            shift,
+            counts,
+            kapi.LocalAccessor((CS.HC * radix,), _dtypes.int32),
+        )
+        incl = _lookback_scan(
+            counts, 1, radix * nch, _dtypes.int64, False, keys
+        )
+        last = final is not None and i == len(todo) - 1
+        kind = final[2] if last else 0
+        out, outv = b, vb
+        c1, c2, desc = 0, 0, 0
+        if last:
+            _, view, _, c1, c2, desc = final
+            out = view
+        pad = tile + tile // 32 + 1
+        call_kernel(
+            CS.RSCATTER[(pairs, by_row, io, kind, bits, size)],
+            kapi.NdRange((nch * C.WG,), (C.WG,)),
+            a,
+            va if va is not None else a,
+            n,
+            chunk,
+            nch,
+            length,
+            shift,
+            counts,
+            incl,
+            out,
+            outv if pairs else out,
+            kmax,
+            c1,
+            c2,
+            desc,
+            kapi.LocalAccessor((pad,), keys.dtype),
+            kapi.LocalAccessor((pad if pairs else 1,), _dtypes.int64),
+            kapi.LocalAccessor(
+                (CS.NSUB * C.WG + CS.NSUB * C.WG // 32,), _dtypes.int32
+            ),
+            kapi.LocalAccessor((C.WG + CS.NSUB,), _dtypes.int32),
+            kapi.LocalAccessor((radix,), _dtypes.int64),
+            kapi.LocalAccessor((radix,), _dtypes.int32),
+            kapi.LocalAccessor((radix,), _dtypes.int32),
+        )
+        if last:
+            return final[0], None
+        if pairs:
+            va, vb = vb, va
+        a, b = b, a
+        if i == 0 and b is keys:
+            b = _empty(n, keys.dtype, keys)  # never write the caller's keys
+        if pairs and (vb is None or vb is vals):
+            vb = _empty(n, _dtypes.int64, keys)
+    return a, va
+
+
 def _iota(n, like):
     out = _empty(n, _dtypes.int64, like)
     if n:
@@ -450,7 +589,14 @@ def _sort_rows(x, axis, descending, want_index):
         return _back(r, inv)
     rows = n // length
     flat = _flat(xm)
-    keys, npass, how, st = _keys(flat, descending)
+    coop = cooperative(x)
+    keys, npass, how, st = _keys(flat, descending, coop)
+    if coop:
+        return _back(
+            _coop_sort(flat, keys, how, st, xm.shape, rows, descending,
+                       want_index),
+            inv,
+        )
     if st.nb == 1:
         # one block: the whole sort is one kernel, with positions along;
         # every digit is sorted (no wait for the keys' stats) and values
@@ -516,6 +662,49 @@ def _sort_rows(x, axis, descending, want_index):
     else:
         r = _unkey(k, how, descending, x)
     return _back(_shaped(r, xm.shape), inv)
+
+
+def _coop_sort(flat, keys, how, st, shape, rows, descending, want_index):
+    """_sort_rows' sort of the keys on GPUs (``_coop_radix``)."""
+    n = flat.size
+    length = shape[-1]
+    if st.sorted:
+        if not want_index:
+            return _ops.copy(_shaped(flat, shape))
+        v = _iota(n, flat)
+    else:
+        digits = st.digits(8)
+        if want_index or rows > 1 or st.negzero:
+            # positions travel with the keys; values are gathered through
+            # them when -0.0 must keep its sign and its place among zeros
+            if digits:
+                k, v = _coop_radix(
+                    keys, None, digits, length, rows, iota=True
+                )
+            else:
+                k, v = _coop_radix(keys, _iota(n, flat), [], length, rows)
+        else:
+            fused = _fused_unkey(how, descending, flat, n) if digits else None
+            if fused is not None:
+                out, view, kind, c1, c2 = fused
+                r, _ = _coop_radix(
+                    keys,
+                    None,
+                    digits,
+                    final=(out, view, kind, c1, c2, int(descending)),
+                )
+                return _shaped(r, shape)
+            k, v = _coop_radix(keys, None, digits)
+    if want_index:
+        r = v
+        if rows > 1:
+            r = _empty(n, _dtypes.int64, flat)
+            call_kernel(K.k_local_index, kapi.Range(n), v, length, r)
+    elif st.negzero:
+        r = _gather(flat, v)
+    else:
+        r = _unkey(k, how, descending, flat)
+    return _shaped(r, shape)
 
 
 @J.steps(J.along())

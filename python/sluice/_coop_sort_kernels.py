@@ -1,0 +1,434 @@
+"""Workgroup-cooperative LSD radix sort: the GPU-shaped counterpart of the
+blocked radix sort of ``_sort_kernels`` (one work-item per block there).
+
+The keys are the unsigned keys of ``_sort_kernels`` (total order, NaNs
+last, ``descending`` folded in). A workgroup of ``WG`` work-items owns a
+chunk of ``TPW`` tiles of the array; one pass on a digit of at most 8 bits
+is three launches:
+
+- ``RHIST``: each workgroup counts the digits of its chunk in workgroup
+  memory (local atomics, ``HC`` copies of the counters so that a skewed
+  digit is spread over several addresses) and writes them in (digit,
+  chunk) order;
+- the look-back scan of ``_coop_kernels`` over those counts: digit d of
+  chunk c then starts at its inclusive prefix less its own count;
+- ``RSCATTER``: each workgroup takes its chunk tile by tile, in order. A
+  tile is loaded into workgroup memory (striped), sorted stably by the
+  digit there, in two splits on 4-bit sub-digits (each: every work-item
+  counts the sub-digits of its run of consecutive elements in its own
+  column of 16 counters, an exclusive scan of the 16 x WG counters in
+  (sub-digit, work-item) order, every element to its rank), then the
+  tile's digit runs are found by comparing neighbours and each element is
+  stored at the chunk's running offset of its digit plus its place in its
+  run: neighbouring work-items store neighbouring elements of a run. The
+  chunk's offsets advance by the tile's counts.
+
+Keys travel alone or with 64-bit values (positions); the first pass of an
+argsort makes the positions itself (``iota``), the last pass of a sort of
+keys alone writes the values (``final``), as in ``_sort_kernels``.
+Segmented sorts (rows) add passes on 8-bit digits of the row
+(``vals // length``), as there.
+"""
+
+import numpy as np
+
+from . import _kernel as _k
+from . import kernel_api as kapi
+from ._coop_kernels import WG, _pad
+from ._sort_kernels import (
+    _float_key,
+    _float_unkey,
+    _int_key,
+    _int_unkey,
+    _key_digit,
+    _row_digit,
+)
+
+kernel = _k.kernel
+
+TPW = 8  # tiles of a workgroup's chunk
+HC = 4  # copies of a histogram's counters in workgroup memory
+NSUB = 16  # counters of a work-item in a split (4-bit sub-digits)
+_LOCAL = kapi.AddressSpace.LOCAL
+
+
+def ipt(key_size, pairs):
+    """Elements per work-item of a scatter's tile: the tile's keys, values
+    and counters stay under 48 KB of workgroup memory."""
+    if key_size <= 4:
+        return 8 if pairs else 16
+    return 6 if pairs else 8
+
+
+# --- keys --------------------------------------------------------------------
+
+
+def _coop_key_kernel(is_float):
+    """Keys of a chunk per workgroup (as ``_sort_kernels.k_key``) and the
+    chunk's stats wst[3w:3w+3] = (OR, AND of its keys, flags); flags bit 0:
+    a key is smaller than the one before it (the array's, not only the
+    chunk's), bit 1: a -0.0."""
+
+    @kernel
+    def k_coop_key(it: kapi.NdItem, x, n, chunk, out, c1, c2, desc, wst, lo_,
+                   la_, lf_):
+        lid = it.get_local_id(0)
+        g = it.get_group()
+        w = g.get_group_id(0)
+        start = w * chunk
+        end = min(start + chunk, n)
+        ko = np.uint64(0)
+        if is_float:
+            ka = np.uint64((c1 - 1) | c1)
+        else:
+            ka = np.uint64(c2)
+        fl = 0
+        i = start + lid
+        while i < end:
+            if is_float:
+                u = x[i]
+                if u == c1:
+                    fl = fl | 2
+                k = _float_key(u, c1, c2, desc)
+                if i > 0:
+                    if k < _float_key(x[i - 1], c1, c2, desc):
+                        fl = fl | 1
+            else:
+                k = _int_key(x[i], c1, c2, desc)
+                if i > 0:
+                    if k < _int_key(x[i - 1], c1, c2, desc):
+                        fl = fl | 1
+            out[i] = k
+            ko = ko | np.uint64(k)
+            ka = ka & np.uint64(k)
+            i += WG
+        lo_[lid] = ko
+        la_[lid] = ka
+        lf_[lid] = fl
+        kapi.group_barrier(g)
+        s = WG // 2
+        while s > 0:
+            if lid < s:
+                lo_[lid] = lo_[lid] | lo_[lid + s]
+                la_[lid] = la_[lid] & la_[lid + s]
+                lf_[lid] = lf_[lid] | lf_[lid + s]
+            kapi.group_barrier(g)
+            s = s // 2
+        if lid == 0:
+            wst[3 * w] = lo_[0]
+            wst[3 * w + 1] = la_[0]
+            wst[3 * w + 2] = lf_[0]
+
+    return k_coop_key
+
+
+COOP_KEY = {f: _coop_key_kernel(f) for f in (False, True)}
+
+
+@kernel
+def k_coop_key_stats(it: kapi.NdItem, wst, nw, stats, lo_, la_, lf_):
+    # one workgroup: the chunks' stats combined, in _sort_kernels' format
+    # of one block (OR, AND, flags, first, last; first = last = 0)
+    lid = it.get_local_id(0)
+    g = it.get_group()
+    ko = wst[0]
+    ka = wst[1]
+    fl = wst[2]
+    j = lid
+    while j < nw:
+        ko = ko | wst[3 * j]
+        ka = ka & wst[3 * j + 1]
+        fl = fl | wst[3 * j + 2]
+        j += WG
+    lo_[lid] = ko
+    la_[lid] = ka
+    lf_[lid] = fl
+    kapi.group_barrier(g)
+    s = WG // 2
+    while s > 0:
+        if lid < s:
+            lo_[lid] = lo_[lid] | lo_[lid + s]
+            la_[lid] = la_[lid] & la_[lid + s]
+            lf_[lid] = lf_[lid] | lf_[lid + s]
+        kapi.group_barrier(g)
+        s = s // 2
+    if lid == 0:
+        stats[0] = lo_[0]
+        stats[1] = la_[0]
+        stats[2] = lf_[0]
+        stats[3] = 0
+        stats[4] = 0
+
+
+# --- one radix pass ------------------------------------------------------------
+
+HIST_U = 8  # loads a work-item issues before its atomic additions
+
+
+def _hist_kernel(by_row, bits):
+    R = 1 << bits
+    M = R - 1
+
+    @kernel
+    def k_radix_hist(
+        it: kapi.NdItem, keys, vals, n, chunk, nch, length, shift, counts, lc
+    ):
+        # counts[d * nch + w]: chunk w's count of digit d
+        lid = it.get_local_id(0)
+        g = it.get_group()
+        w = g.get_group_id(0)
+        b = lid
+        while b < HC * R:
+            lc[b] = 0
+            b += WG
+        kapi.group_barrier(g)
+        cp = (lid & (HC - 1)) * R
+        start = w * chunk
+        end = min(start + chunk, n)
+        pdg = kapi.PrivateArray(HIST_U, np.int64)
+        i = start + lid
+        while i < end:
+            m = min((end - i + WG - 1) // WG, HIST_U)
+            # the batch's loads all in flight before its atomics
+            for u in range(HIST_U):
+                if u < m:
+                    if by_row:
+                        pdg[u] = _row_digit(vals[i + u * WG], length, shift, M)
+                    else:
+                        pdg[u] = _key_digit(keys[i + u * WG], shift, M)
+            for u in range(HIST_U):
+                if u < m:
+                    kapi.AtomicRef(
+                        lc, cp + pdg[u], address_space=_LOCAL
+                    ).fetch_add(1)
+            i += HIST_U * WG
+        kapi.group_barrier(g)
+        b = lid
+        while b < R:
+            c = lc[b]
+            for h in range(1, HC):
+                c += lc[h * R + b]
+            counts[b * nch + w] = c
+            b += WG
+
+    return k_radix_hist
+
+
+def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt):
+    """One pass's stable scatter (module docstring). final: 1 writes
+    floats' bits from the keys (c1 = sign bit), 2 integers (c1 = bias,
+    c2 = top); iota: the values are the positions (vals unused)."""
+    R = 1 << bits
+    M = R - 1
+    NS = 1 if bits <= 4 else 2
+    TILE = WG * IPT
+
+    @kernel
+    def k_radix_scatter(
+        it: kapi.NdItem,
+        keys,
+        vals,
+        n,
+        chunk,
+        nch,
+        length,
+        shift,
+        counts,
+        incl,
+        out,
+        outv,
+        kmax,
+        c1,
+        c2,
+        desc,
+        lk,
+        lv,
+        lc,
+        lt,
+        lb,
+        ls,
+        lh,
+    ):
+        lid = it.get_local_id(0)
+        g = it.get_group()
+        w = g.get_group_id(0)
+        wg = WG
+        pk = kapi.PrivateArray(IPT, kdt)
+        pv = kapi.PrivateArray(IPT, np.int64)
+        pd = kapi.PrivateArray(IPT, np.int32)
+        pr = kapi.PrivateArray(IPT, np.int32)
+        if lid < R:
+            j = lid * nch + w
+            lb[lid] = incl[j] - counts[j]
+            lh[lid] = 0
+        start = w * chunk
+        end = min(start + chunk, n)
+        nt = max((end - start + TILE - 1) // TILE, 0)
+        kapi.group_barrier(g)
+        for t in range(nt):
+            lo = start + t * TILE
+            cnt = min(end - lo, TILE)
+            # the tile, striped; the places past its end hold the largest
+            # digit (they stay last: a stable sort keeps them behind)
+            for j in range(IPT):
+                k = j * WG + lid
+                if k < cnt:
+                    lk[_pad(k)] = keys[lo + k]
+                    if iota:
+                        lv[_pad(k)] = lo + k
+                    elif pairs:
+                        lv[_pad(k)] = vals[lo + k]
+                else:
+                    lk[_pad(k)] = kmax
+                    if pairs:
+                        lv[_pad(k)] = -1
+            kapi.group_barrier(g)
+            for p in range(NS):
+                # each work-item its run of IPT elements: the counts of
+                # its sub-digits in its column of counters, and each
+                # element's rank among its run's equal sub-digits
+                for dd in range(NSUB):
+                    lc[_pad(dd * wg + lid)] = 0
+                for j in range(IPT):
+                    q = _pad(lid * IPT + j)
+                    kk = lk[q]
+                    vv = np.int64(0)
+                    if pairs:
+                        vv = lv[q]
+                    pk[j] = kk
+                    pv[j] = vv
+                    if by_row:
+                        dg = _row_digit(vv, length, shift, M)
+                    else:
+                        dg = _key_digit(kk, shift, M)
+                    sd = (dg >> (4 * p)) & (NSUB - 1)
+                    c = _pad(sd * wg + lid)
+                    r = lc[c]
+                    pr[j] = r
+                    pd[j] = sd
+                    lc[c] = r + 1
+                kapi.group_barrier(g)
+                # exclusive scan of the counters in (sub-digit, work-item)
+                # order: each work-item its 16 consecutive counters, then
+                # the work-items' totals (16 rakes of 16, then the rakes)
+                s = 0
+                for j in range(NSUB):
+                    s += lc[_pad(lid * NSUB + j)]
+                lt[lid] = s
+                kapi.group_barrier(g)
+                if lid < NSUB:
+                    a = 0
+                    for j in range(NSUB):
+                        e = lt[lid * NSUB + j]
+                        lt[lid * NSUB + j] = a
+                        a += e
+                    lt[wg + lid] = a
+                kapi.group_barrier(g)
+                if lid == 0:
+                    a = 0
+                    for j in range(NSUB):
+                        e = lt[wg + j]
+                        lt[wg + j] = a
+                        a += e
+                kapi.group_barrier(g)
+                s = lt[lid] + lt[wg + lid // NSUB]
+                for j in range(NSUB):
+                    q = _pad(lid * NSUB + j)
+                    e = lc[q]
+                    lc[q] = s
+                    s += e
+                kapi.group_barrier(g)
+                for j in range(IPT):
+                    dst = lc[_pad(pd[j] * wg + lid)] + pr[j]
+                    lk[_pad(dst)] = pk[j]
+                    if pairs:
+                        lv[_pad(dst)] = pv[j]
+                kapi.group_barrier(g)
+            # the tile is in digit order: where each digit's run starts
+            for j in range(IPT):
+                k = j * WG + lid
+                if k < cnt:
+                    kk = lk[_pad(k)]
+                    if by_row:
+                        dg = _row_digit(lv[_pad(k)], length, shift, M)
+                    else:
+                        dg = _key_digit(kk, shift, M)
+                    if k == 0:
+                        ls[dg] = 0
+                    else:
+                        if by_row:
+                            dp = _row_digit(lv[_pad(k - 1)], length, shift, M)
+                        else:
+                            dp = _key_digit(lk[_pad(k - 1)], shift, M)
+                        if dp != dg:
+                            ls[dg] = k
+            kapi.group_barrier(g)
+            for j in range(IPT):
+                k = j * WG + lid
+                if k < cnt:
+                    kk = lk[_pad(k)]
+                    vv = np.int64(0)
+                    if pairs:
+                        vv = lv[_pad(k)]
+                    if by_row:
+                        dg = _row_digit(vv, length, shift, M)
+                    else:
+                        dg = _key_digit(kk, shift, M)
+                    st = ls[dg]
+                    if k == cnt - 1:
+                        lh[dg] = k + 1 - st
+                    else:
+                        if by_row:
+                            dn = _row_digit(lv[_pad(k + 1)], length, shift, M)
+                        else:
+                            dn = _key_digit(lk[_pad(k + 1)], shift, M)
+                        if dn != dg:
+                            lh[dg] = k + 1 - st
+                    q = lb[dg] + (k - st)
+                    if final == 1:
+                        out[q] = _float_unkey(kk, c1, desc)
+                    elif final == 2:
+                        out[q] = _int_unkey(kk, c1, c2, desc)
+                    else:
+                        out[q] = kk
+                    if pairs:
+                        outv[q] = vv
+            kapi.group_barrier(g)
+            if lid < R:
+                lb[lid] = lb[lid] + lh[lid]
+                lh[lid] = 0
+            kapi.group_barrier(g)
+
+    return k_radix_scatter
+
+
+RADIX_BITS = (8,)
+RHIST = {
+    (by_row, bits): _hist_kernel(by_row, bits)
+    for by_row in (False, True)
+    for bits in RADIX_BITS
+}
+
+# (pairs, by_row, iota, final, bits, key size)
+_SCATTER_KINDS = [
+    (False, False, False, 0),
+    (True, False, False, 0),
+    (True, False, True, 0),
+    (True, True, False, 0),
+    (False, False, False, 1),
+    (False, False, False, 2),
+]
+RSCATTER = {
+    (pairs, by_row, iota, final, bits, size): _scatter_kernel(
+        pairs,
+        by_row,
+        iota,
+        final,
+        bits,
+        ipt(size, pairs),
+        np.uint32 if size == 4 else np.uint64,
+    )
+    for pairs, by_row, iota, final in _SCATTER_KINDS
+    for bits in RADIX_BITS
+    for size in (4, 8)
+}
