@@ -6,13 +6,13 @@ last, ``descending`` folded in). A workgroup of ``WG`` work-items owns a
 chunk of ``TPW`` tiles of the array; one pass on a digit of at most 8 bits
 is three launches:
 
-- ``RHIST``: each workgroup counts the digits of its chunk in workgroup
+- ``hist``: each workgroup counts the digits of its chunk in workgroup
   memory (local atomics, ``HC`` copies of the counters so that a skewed
   digit is spread over several addresses) and writes them in (digit,
   chunk) order;
 - the look-back scan of ``_coop_kernels`` over those counts: digit d of
   chunk c then starts at its inclusive prefix less its own count;
-- ``RSCATTER``: each workgroup takes its chunk tile by tile, in order. A
+- ``scatter``: each workgroup takes its chunk tile by tile, in order. A
   tile is loaded into workgroup memory (striped), sorted stably by the
   digit there, in two splits on 4-bit sub-digits (each: every work-item
   counts the sub-digits of its run of consecutive elements in its own
@@ -47,17 +47,19 @@ from ._sort_kernels import (
 kernel = _k.kernel
 
 TPW = 8  # tiles of a workgroup's chunk
-HC = 4  # copies of a histogram's counters in workgroup memory
+HC = 8  # copies of a histogram's counters in workgroup memory
 NSUB = 16  # counters of a work-item in a split (4-bit sub-digits)
 _LOCAL = kapi.AddressSpace.LOCAL
 
 
+# elements per work-item of a scatter's tile, by (key size, values along):
+# the tile's keys, values and counters stay under 48 KB of workgroup memory
+IPT = {(4, False): 16, (4, True): 8, (8, False): 8, (8, True): 6}
+
+
 def ipt(key_size, pairs):
-    """Elements per work-item of a scatter's tile: the tile's keys, values
-    and counters stay under 48 KB of workgroup memory."""
-    if key_size <= 4:
-        return 8 if pairs else 16
-    return 6 if pairs else 8
+    """Elements per work-item of a scatter's tile."""
+    return IPT[(key_size, bool(pairs))]
 
 
 # --- keys --------------------------------------------------------------------
@@ -165,7 +167,7 @@ def k_coop_key_stats(it: kapi.NdItem, wst, nw, stats, lo_, la_, lf_):
 HIST_U = 8  # loads a work-item issues before its atomic additions
 
 
-def _hist_kernel(by_row, bits):
+def _hist_kernel(by_row, bits, HC):
     R = 1 << bits
     M = R - 1
 
@@ -403,32 +405,36 @@ def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt):
 
 
 RADIX_BITS = (8,)
-RHIST = {
-    (by_row, bits): _hist_kernel(by_row, bits)
-    for by_row in (False, True)
-    for bits in RADIX_BITS
-}
+_HIST = {}
+_SCATTER = {}
 
-# (pairs, by_row, iota, final, bits, key size)
-_SCATTER_KINDS = [
-    (False, False, False, 0),
-    (True, False, False, 0),
-    (True, False, True, 0),
-    (True, True, False, 0),
-    (False, False, False, 1),
-    (False, False, False, 2),
-]
-RSCATTER = {
-    (pairs, by_row, iota, final, bits, size): _scatter_kernel(
-        pairs,
-        by_row,
-        iota,
-        final,
-        bits,
-        ipt(size, pairs),
-        np.uint32 if size == 4 else np.uint64,
-    )
-    for pairs, by_row, iota, final in _SCATTER_KINDS
-    for bits in RADIX_BITS
-    for size in (4, 8)
-}
+
+def hist(by_row, bits, hc=None):
+    """The histogram kernel of a pass (``hc`` copies of the counters)."""
+    key = (by_row, bits, hc or HC)
+    if key not in _HIST:
+        _HIST[key] = _hist_kernel(*key)
+    return _HIST[key]
+
+
+def scatter(pairs, by_row, iota, final, bits, size, ipt_=None):
+    """The scatter kernel of a pass (values along with `pairs`, 8-byte
+    keys with size 8)."""
+    ipt_ = ipt_ or ipt(size, pairs)
+    key = (pairs, by_row, iota, final, bits, size, ipt_)
+    if key not in _SCATTER:
+        _SCATTER[key] = _scatter_kernel(
+            pairs,
+            by_row,
+            iota,
+            final,
+            bits,
+            ipt_,
+            np.uint32 if size == 4 else np.uint64,
+        )
+    return _SCATTER[key]
+
+
+def kernels():
+    """Every kernel made so far (their compile counts show use)."""
+    return [*COOP_KEY.values(), *_HIST.values(), *_SCATTER.values()]

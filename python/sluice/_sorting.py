@@ -503,7 +503,7 @@ def _coop_radix(keys, vals, digits, length=1, rows=1, final=None, iota=False):
         nch = -(-n // chunk)
         counts = _empty(radix * nch, _dtypes.int64, keys)
         call_kernel(
-            CS.RHIST[(by_row, bits)],
+            CS.hist(by_row, bits, CS.HC),
             kapi.NdRange((nch * C.WG,), (C.WG,)),
             a,
             va if by_row else a,
@@ -527,7 +527,7 @@ def _coop_radix(keys, vals, digits, length=1, rows=1, final=None, iota=False):
             out = view
         pad = tile + tile // 32 + 1
         call_kernel(
-            CS.RSCATTER[(pairs, by_row, io, kind, bits, size)],
+            CS.scatter(pairs, by_row, io, kind, bits, size),
             kapi.NdRange((nch * C.WG,), (C.WG,)),
             a,
             va if va is not None else a,

@@ -63,7 +63,7 @@ def test_sizes(device, n):
     a = rng.random(n).astype(np.float32)
     _check(sluice.asarray(a, device=device), a)
     if n >= CHUNK:
-        assert _compiled(*CS.RHIST.values(), *CS.RSCATTER.values()) > 1
+        assert _compiled(*CS.kernels()) > 1
 
 
 def test_special_floats_and_descending(device):
