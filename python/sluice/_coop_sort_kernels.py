@@ -65,15 +65,24 @@ def ipt(key_size, pairs):
 # --- keys --------------------------------------------------------------------
 
 
+@_k.device_func
+def _key_of(u, c1, c2, desc, is_float):
+    if is_float:
+        return _float_key(u, c1, c2, desc)
+    return _int_key(u, c1, c2, desc)
+
+
 def _coop_key_kernel(is_float):
     """Keys of a chunk per workgroup (as ``_sort_kernels.k_key``) and the
     chunk's stats wst[3w:3w+3] = (OR, AND of its keys, flags); flags bit 0:
     a key is smaller than the one before it (the array's, not only the
-    chunk's), bit 1: a -0.0."""
+    chunk's), bit 1: a -0.0. Four elements and their predecessors are
+    loaded at once."""
 
     @kernel
-    def k_coop_key(it: kapi.NdItem, x, n, chunk, out, c1, c2, desc, wst, lo_,
-                   la_, lf_):
+    def k_coop_key(
+        it: kapi.NdItem, x, n, chunk, out, c1, c2, desc, wst, lo_, la_, lf_
+    ):
         lid = it.get_local_id(0)
         g = it.get_group()
         w = g.get_group_id(0)
@@ -86,20 +95,48 @@ def _coop_key_kernel(is_float):
             ka = np.uint64(c2)
         fl = 0
         i = start + lid
+        while i + 3 * WG < end:
+            e0 = x[i]
+            e1 = x[i + WG]
+            e2 = x[i + 2 * WG]
+            e3 = x[i + 3 * WG]
+            p0 = x[max(i - 1, 0)]
+            p1 = x[i + WG - 1]
+            p2 = x[i + 2 * WG - 1]
+            p3 = x[i + 3 * WG - 1]
+            for u in range(4):
+                e = e0
+                p = p0
+                if u == 1:
+                    e = e1
+                    p = p1
+                elif u == 2:
+                    e = e2
+                    p = p2
+                elif u == 3:
+                    e = e3
+                    p = p3
+                j = i + u * WG
+                if is_float:
+                    if e == c1:
+                        fl = fl | 2
+                k = _key_of(e, c1, c2, desc, is_float)
+                if j > 0:
+                    if k < _key_of(p, c1, c2, desc, is_float):
+                        fl = fl | 1
+                out[j] = k
+                ko = ko | np.uint64(k)
+                ka = ka & np.uint64(k)
+            i += 4 * WG
         while i < end:
+            e = x[i]
             if is_float:
-                u = x[i]
-                if u == c1:
+                if e == c1:
                     fl = fl | 2
-                k = _float_key(u, c1, c2, desc)
-                if i > 0:
-                    if k < _float_key(x[i - 1], c1, c2, desc):
-                        fl = fl | 1
-            else:
-                k = _int_key(x[i], c1, c2, desc)
-                if i > 0:
-                    if k < _int_key(x[i - 1], c1, c2, desc):
-                        fl = fl | 1
+            k = _key_of(e, c1, c2, desc, is_float)
+            if i > 0:
+                if k < _key_of(x[i - 1], c1, c2, desc, is_float):
+                    fl = fl | 1
             out[i] = k
             ko = ko | np.uint64(k)
             ka = ka & np.uint64(k)
