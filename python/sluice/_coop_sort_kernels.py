@@ -202,6 +202,7 @@ def k_coop_key_stats(it: kapi.NdItem, wst, nw, stats, lo_, la_, lf_):
 # --- one radix pass ------------------------------------------------------------
 
 HIST_U = 8  # loads a work-item issues before its atomic additions
+SIMPLE_HIST = False  # (diagnosis) one load, one atomic addition at a time
 
 
 def _hist_kernel(by_row, bits, HC):
@@ -226,6 +227,13 @@ def _hist_kernel(by_row, bits, HC):
         end = min(start + chunk, n)
         pdg = kapi.PrivateArray(HIST_U, np.int64)
         i = start + lid
+        while SIMPLE_HIST and i < end:
+            if by_row:
+                d = _row_digit(vals[i], length, shift, M)
+            else:
+                d = _key_digit(keys[i], shift, M)
+            kapi.AtomicRef(lc, cp + d, address_space=_LOCAL).fetch_add(1)
+            i += WG
         while i < end:
             m = min((end - i + WG - 1) // WG, HIST_U)
             # the batch's loads all in flight before its atomics
@@ -448,9 +456,9 @@ _SCATTER = {}
 
 def hist(by_row, bits, hc=None):
     """The histogram kernel of a pass (``hc`` copies of the counters)."""
-    key = (by_row, bits, hc or HC)
+    key = (by_row, bits, hc or HC, SIMPLE_HIST)
     if key not in _HIST:
-        _HIST[key] = _hist_kernel(*key)
+        _HIST[key] = _hist_kernel(*key[:3])
     return _HIST[key]
 
 

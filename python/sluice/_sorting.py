@@ -525,7 +525,9 @@ def _coop_radix(keys, vals, digits, length=1, rows=1, final=None, iota=False):
         if last:
             _, view, _, c1, c2, desc = final
             out = view
-        pad = tile + tile // 32 + 1
+        # (every workgroup array a multiple of 8 bytes: CUDA lays them out
+        # one after the other, and the 8-byte ones must stay aligned)
+        pad = (tile + tile // 32 + 8) // 8 * 8
         call_kernel(
             CS.scatter(pairs, by_row, io, kind, bits, size),
             kapi.NdRange((nch * C.WG,), (C.WG,)),
