@@ -136,11 +136,11 @@ def main():
         ("sort", sluice.sort, ref),
         ("argsort", sluice.argsort, refi),
     ):
-        pairs = what == "argsort"
-        for ipt in (8, 16) if not pairs else (8,):
-            for tpw in (2, 4, 8, 16):
-                for hc in (1, 8) if tpw == 8 else (8,):
-                    CS.IPT[(4, pairs)] = ipt
+        vs = 4 if what == "argsort" else 0
+        for ipt in (8, 16) if not vs else (8, 12):
+            for tpw in (1, 2, 4):
+                for hc in (1, 8) if tpw == 2 else (8,):
+                    CS.IPT[(4, vs)] = ipt
                     CS.TPW = tpw
                     CS.HC = hc
                     try:

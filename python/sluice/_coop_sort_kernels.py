@@ -23,7 +23,8 @@ is three launches:
   run: neighbouring work-items store neighbouring elements of a run. The
   chunk's offsets advance by the tile's counts.
 
-Keys travel alone or with 64-bit values (positions); the first pass of an
+Keys travel alone or with values (positions: 32-bit ones below 2^31
+elements, the last pass writing them as int64); the first pass of an
 argsort makes the positions itself (``iota``), the last pass of a sort of
 keys alone writes the values (``final``), as in ``_sort_kernels``.
 Segmented sorts (rows) add passes on 8-bit digits of the row
@@ -46,7 +47,7 @@ from ._sort_kernels import (
 
 kernel = _k.kernel
 
-TPW = 8  # tiles of a workgroup's chunk
+TPW = 2  # tiles of a workgroup's chunk
 HC = 8  # copies of a histogram's counters in workgroup memory
 NSUB = 16  # counters of a work-item in a split (4-bit sub-digits)
 _LOCAL = kapi.AddressSpace.LOCAL
@@ -54,12 +55,13 @@ _LOCAL = kapi.AddressSpace.LOCAL
 
 # elements per work-item of a scatter's tile, by (key size, values along):
 # the tile's keys, values and counters stay under 48 KB of workgroup memory
-IPT = {(4, False): 16, (4, True): 8, (8, False): 8, (8, True): 6}
+# (value size 0: keys alone)
+IPT = {(4, 0): 8, (4, 4): 8, (4, 8): 8, (8, 0): 8, (8, 4): 8, (8, 8): 6}
 
 
-def ipt(key_size, pairs):
+def ipt(key_size, val_size=0):
     """Elements per work-item of a scatter's tile."""
-    return IPT[(key_size, bool(pairs))]
+    return IPT[(key_size, val_size)]
 
 
 # --- keys --------------------------------------------------------------------
@@ -261,7 +263,7 @@ def _hist_kernel(by_row, bits, HC):
     return k_radix_hist
 
 
-def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt):
+def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
     """One pass's stable scatter (module docstring). final: 1 writes
     floats' bits from the keys (c1 = sign bit), 2 integers (c1 = bias,
     c2 = top); iota: the values are the positions (vals unused)."""
@@ -301,7 +303,7 @@ def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt):
         w = g.get_group_id(0)
         wg = WG
         pk = kapi.PrivateArray(IPT, kdt)
-        pv = kapi.PrivateArray(IPT, np.int64)
+        pv = kapi.PrivateArray(IPT, vdt)
         pd = kapi.PrivateArray(IPT, np.int32)
         pr = kapi.PrivateArray(IPT, np.int32)
         if lid < R:
@@ -462,11 +464,12 @@ def hist(by_row, bits, hc=None):
     return _HIST[key]
 
 
-def scatter(pairs, by_row, iota, final, bits, size, ipt_=None):
-    """The scatter kernel of a pass (values along with `pairs`, 8-byte
-    keys with size 8)."""
-    ipt_ = ipt_ or ipt(size, pairs)
-    key = (pairs, by_row, iota, final, bits, size, ipt_)
+def scatter(pairs, by_row, iota, final, bits, size, vsize=8, ipt_=None):
+    """The scatter kernel of a pass (values of vsize bytes along with
+    `pairs`, 8-byte keys with size 8)."""
+    vsize = vsize if pairs else 0
+    ipt_ = ipt_ or ipt(size, vsize)
+    key = (pairs, by_row, iota, final, bits, size, vsize, ipt_)
     if key not in _SCATTER:
         _SCATTER[key] = _scatter_kernel(
             pairs,
@@ -476,6 +479,7 @@ def scatter(pairs, by_row, iota, final, bits, size, ipt_=None):
             bits,
             ipt_,
             np.uint32 if size == 4 else np.uint64,
+            np.int32 if vsize == 4 else np.int64,
         )
     return _SCATTER[key]
 

@@ -473,16 +473,28 @@ def _coop_radix(keys, vals, digits, length=1, rows=1, final=None, iota=False):
     histogram per chunk, the look-back scan of the counts, a scatter of
     tiles sorted in workgroup memory. With `iota` (vals None), the values
     are the positions, made by the first pass (which must be a pass on
-    the keys)."""
+    the keys), carried as int32 below 2^31 elements and written as int64
+    by the last pass."""
     from ._scans import _lookback_scan
 
     n = keys.size
     size = keys.dtype.itemsize
     a, b = keys, _empty(n, keys.dtype, keys)
     va = vals
-    vb = None
-    if vals is not None or iota:
-        vb = _empty(n, _dtypes.int64, keys)
+    vdt = vals.dtype if vals is not None else _dtypes.int64
+    if iota and n < (1 << 31):
+        vdt = _dtypes.int32
+    vtmp = []
+
+    def vbuf(dt, busy):
+        # a values buffer of dt that is neither `busy` nor the caller's
+        for v in vtmp:
+            if v is not busy and v.dtype == dt:
+                return v
+        v = _empty(n, dt, keys)
+        vtmp.append(v)
+        return v
+
     rpass = 0
     if rows > 1:
         rpass = builtins.max(1, ((rows - 1).bit_length() + 7) // 8)
@@ -497,7 +509,8 @@ def _coop_radix(keys, vals, digits, length=1, rows=1, final=None, iota=False):
             raise AssertionError("cooperative radix digits have 8 bits")
         io = iota and i == 0
         pairs = va is not None or io
-        ipt = CS.ipt(size, pairs)
+        vsize = vdt.itemsize if pairs else 0
+        ipt = CS.ipt(size, vsize)
         tile = C.WG * ipt
         chunk = CS.TPW * tile
         nch = -(-n // chunk)
@@ -518,18 +531,21 @@ def _coop_radix(keys, vals, digits, length=1, rows=1, final=None, iota=False):
         incl = _lookback_scan(
             counts, 1, radix * nch, _dtypes.int64, False, keys
         )
-        last = final is not None and i == len(todo) - 1
-        kind = final[2] if last else 0
-        out, outv = b, vb
+        last = i == len(todo) - 1
+        kind = final[2] if last and final is not None else 0
+        out = b
+        outv = None
+        if pairs:
+            outv = vbuf(_dtypes.int64 if last else vdt, va)
         c1, c2, desc = 0, 0, 0
-        if last:
+        if kind:
             _, view, _, c1, c2, desc = final
             out = view
         # (every workgroup array a multiple of 8 bytes: CUDA lays them out
         # one after the other, and the 8-byte ones must stay aligned)
         pad = (tile + tile // 32 + 8) // 8 * 8
         call_kernel(
-            CS.scatter(pairs, by_row, io, kind, bits, size),
+            CS.scatter(pairs, by_row, io, kind, bits, size, vsize),
             kapi.NdRange((nch * C.WG,), (C.WG,)),
             a,
             va if va is not None else a,
@@ -547,7 +563,7 @@ def _coop_radix(keys, vals, digits, length=1, rows=1, final=None, iota=False):
             c2,
             desc,
             kapi.LocalAccessor((pad,), keys.dtype),
-            kapi.LocalAccessor((pad if pairs else 1,), _dtypes.int64),
+            kapi.LocalAccessor((pad if pairs else 1,), vdt),
             kapi.LocalAccessor(
                 (CS.NSUB * C.WG + CS.NSUB * C.WG // 32,), _dtypes.int32
             ),
@@ -556,15 +572,13 @@ def _coop_radix(keys, vals, digits, length=1, rows=1, final=None, iota=False):
             kapi.LocalAccessor((radix,), _dtypes.int32),
             kapi.LocalAccessor((radix,), _dtypes.int32),
         )
-        if last:
+        if kind:
             return final[0], None
         if pairs:
-            va, vb = vb, va
+            va = outv
         a, b = b, a
         if i == 0 and b is keys:
             b = _empty(n, keys.dtype, keys)  # never write the caller's keys
-        if pairs and (vb is None or vb is vals):
-            vb = _empty(n, _dtypes.int64, keys)
     return a, va
 
 

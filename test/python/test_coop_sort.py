@@ -18,7 +18,7 @@ from sluice import _sorting
 
 A = sluice.asnumpy
 BIG = (1 << 20) + 3
-TILE = C.WG * CS.ipt(4, False)  # a scatter's tile of 4-byte keys alone
+TILE = C.WG * CS.ipt(4)  # a scatter's tile of 4-byte keys alone
 CHUNK = CS.TPW * TILE
 
 
