@@ -47,7 +47,7 @@ from ._sort_kernels import (
 
 kernel = _k.kernel
 
-TPW = 2  # tiles of a workgroup's chunk
+TPW = 1  # tiles of a workgroup's chunk (bench/sort_passes.py: 1 was best)
 HC = 8  # copies of a histogram's counters in workgroup memory
 NSUB = 16  # counters of a work-item in a split (4-bit sub-digits)
 _LOCAL = kapi.AddressSpace.LOCAL
@@ -56,7 +56,7 @@ _LOCAL = kapi.AddressSpace.LOCAL
 # elements per work-item of a scatter's tile, by (key size, values along):
 # the tile's keys, values and counters stay under 48 KB of workgroup memory
 # (value size 0: keys alone)
-IPT = {(4, 0): 8, (4, 4): 8, (4, 8): 8, (8, 0): 8, (8, 4): 8, (8, 8): 6}
+IPT = {(4, 0): 16, (4, 4): 12, (4, 8): 8, (8, 0): 8, (8, 4): 8, (8, 8): 6}
 
 
 def ipt(key_size, val_size=0):
