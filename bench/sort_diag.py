@@ -1,5 +1,6 @@
 """Diagnosis helper (GPU runs): each kernel launch of the cooperative sort
 synchronised and named, so a fault is pinned on its kernel."""
+
 import sys
 import time
 
@@ -33,9 +34,16 @@ for mod in (_sorting, _scans):
 for n in [int(v) for v in sys.argv[2:]] or [4095]:
     a = np.random.default_rng(n).random(n).astype(np.float32)
     x = sluice.asarray(a, device=dev)
-    for fn, ref in ((sluice.sort, np.sort(a)),
-                    (sluice.argsort, np.argsort(a, kind="stable"))):
+    for fn, ref in (
+        (sluice.sort, np.sort(a)),
+        (sluice.argsort, np.argsort(a, kind="stable")),
+    ):
         t = time.time()
         got = sluice.asnumpy(fn(x))
-        print(n, fn.__name__, "OK" if np.array_equal(got, ref) else "WRONG",
-              time.time() - t, flush=True)
+        print(
+            n,
+            fn.__name__,
+            "OK" if np.array_equal(got, ref) else "WRONG",
+            time.time() - t,
+            flush=True,
+        )

@@ -33,7 +33,9 @@ def _instrument(rec):
             t = time.perf_counter()
             r = _f(k, space, *args)
             sluice.synchronize()
-            rec.append((getattr(k, "__name__", str(k)), time.perf_counter() - t))
+            rec.append(
+                (getattr(k, "__name__", str(k)), time.perf_counter() - t)
+            )
             return r
 
         saved[mod] = f

@@ -201,7 +201,7 @@ def k_coop_key_stats(it: kapi.NdItem, wst, nw, stats, lo_, la_, lf_):
         stats[4] = 0
 
 
-# --- one radix pass ------------------------------------------------------------
+# --- one radix pass ---------------------------------------------------------
 
 HIST_U = 8  # loads a work-item issues before its atomic additions
 SIMPLE_HIST = False  # (diagnosis) one load, one atomic addition at a time

@@ -609,8 +609,9 @@ def _sort_rows(x, axis, descending, want_index):
     keys, npass, how, st = _keys(flat, descending, coop)
     if coop:
         return _back(
-            _coop_sort(flat, keys, how, st, xm.shape, rows, descending,
-                       want_index),
+            _coop_sort(
+                flat, keys, how, st, xm.shape, rows, descending, want_index
+            ),
             inv,
         )
     if st.nb == 1:
@@ -694,9 +695,7 @@ def _coop_sort(flat, keys, how, st, shape, rows, descending, want_index):
             # positions travel with the keys; values are gathered through
             # them when -0.0 must keep its sign and its place among zeros
             if digits:
-                k, v = _coop_radix(
-                    keys, None, digits, length, rows, iota=True
-                )
+                k, v = _coop_radix(keys, None, digits, length, rows, iota=True)
             else:
                 k, v = _coop_radix(keys, _iota(n, flat), [], length, rows)
         else:

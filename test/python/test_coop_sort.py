@@ -51,7 +51,8 @@ def _check(x, a, axis=-1):
     if a.dtype.kind == "f":  # -0.0 where the stable order puts it
         np.testing.assert_array_equal(np.signbit(got), np.signbit(ref))
     np.testing.assert_array_equal(
-        A(sluice.argsort(x, axis=axis)), np.argsort(a, axis=axis, kind="stable")
+        A(sluice.argsort(x, axis=axis)),
+        np.argsort(a, axis=axis, kind="stable"),
     )
 
 
