@@ -1100,6 +1100,15 @@ def _unique_sorted_values(x):
     n = s.size
     if n == 0:
         return s
+    if cooperative(s):
+        # GPUs: flags where a new value starts, then the workgroup mask
+        # compaction of _coop_kernels (the blocked kernels below have one
+        # work-item per block)
+        from ._index_kernels import compact
+
+        flags = _empty(n, _dtypes.uint8, s)
+        call_kernel(K.k_flag_new, kapi.Range(n), s, flags)
+        return compact(flags, s)
     nb = _blocks(n, s)
     chunk = -(-n // nb)
     space = kapi.NdRange((nb,), (1,))

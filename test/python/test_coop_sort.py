@@ -175,6 +175,12 @@ def test_built_on_sort(device):
     )
     for g, r in ((v, rv), (idx, ridx), (inv, rinv), (cnt, rcnt)):
         np.testing.assert_array_equal(A(g), r)
+    g = np.round(f * 50).astype(np.float32)
+    g[::11] = np.nan
+    g[1::13] = -0.0
+    np.testing.assert_array_equal(
+        A(sluice.unique(sluice.asarray(g, device=device))), np.unique(g)
+    )
     np.testing.assert_allclose(A(sluice.median(xf)), np.median(f))
     p = A(sluice.partition(xf, 100))
     assert p[100] == np.sort(f)[100]
