@@ -263,6 +263,14 @@ def _hist_kernel(by_row, bits, HC):
     return k_radix_hist
 
 
+@_k.device_func
+def _digit(k, v, length, shift, M, by_row):
+    # the digit a pass sorts by: of the key, or of the row (v // length)
+    if by_row:
+        return _row_digit(v, length, shift, M)
+    return _key_digit(k, shift, M)
+
+
 def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
     """One pass's stable scatter (module docstring). final: 1 writes
     floats' bits from the keys (c1 = sign bit), 2 integers (c1 = bias,
@@ -296,12 +304,10 @@ def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
         lt,
         lb,
         ls,
-        lh,
     ):
         lid = it.get_local_id(0)
         g = it.get_group()
         w = g.get_group_id(0)
-        wg = WG
         pk = kapi.PrivateArray(IPT, kdt)
         pv = kapi.PrivateArray(IPT, vdt)
         pd = kapi.PrivateArray(IPT, np.int32)
@@ -309,7 +315,7 @@ def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
         if lid < R:
             j = lid * nch + w
             lb[lid] = incl[j] - counts[j]
-            lh[lid] = 0
+            ls[R + lid] = 0
         start = w * chunk
         end = min(start + chunk, n)
         nt = max((end - start + TILE - 1) // TILE, 0)
@@ -321,37 +327,26 @@ def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
             # digit (they stay last: a stable sort keeps them behind)
             for j in range(IPT):
                 k = j * WG + lid
-                if k < cnt:
-                    lk[_pad(k)] = keys[lo + k]
-                    if iota:
-                        lv[_pad(k)] = lo + k
-                    elif pairs:
-                        lv[_pad(k)] = vals[lo + k]
-                else:
-                    lk[_pad(k)] = kmax
-                    if pairs:
-                        lv[_pad(k)] = -1
+                lk[_pad(k)] = keys[lo + k] if k < cnt else kmax
+                if pairs:
+                    v = (lo + k if iota else vals[lo + k]) if k < cnt else -1
+                    lv[_pad(k)] = v
             kapi.group_barrier(g)
             for p in range(NS):
                 # each work-item its run of IPT elements: the counts of
                 # its sub-digits in its column of counters, and each
                 # element's rank among its run's equal sub-digits
                 for dd in range(NSUB):
-                    lc[_pad(dd * wg + lid)] = 0
+                    lc[_pad(dd * WG + lid)] = 0
                 for j in range(IPT):
                     q = _pad(lid * IPT + j)
                     kk = lk[q]
-                    vv = np.int64(0)
-                    if pairs:
-                        vv = lv[q]
+                    vv = lv[q] if pairs else np.int64(0)
                     pk[j] = kk
                     pv[j] = vv
-                    if by_row:
-                        dg = _row_digit(vv, length, shift, M)
-                    else:
-                        dg = _key_digit(kk, shift, M)
+                    dg = _digit(kk, vv, length, shift, M, by_row)
                     sd = (dg >> (4 * p)) & (NSUB - 1)
-                    c = _pad(sd * wg + lid)
+                    c = _pad(sd * WG + lid)
                     r = lc[c]
                     pr[j] = r
                     pd[j] = sd
@@ -371,16 +366,16 @@ def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
                         e = lt[lid * NSUB + j]
                         lt[lid * NSUB + j] = a
                         a += e
-                    lt[wg + lid] = a
+                    lt[WG + lid] = a
                 kapi.group_barrier(g)
                 if lid == 0:
                     a = 0
                     for j in range(NSUB):
-                        e = lt[wg + j]
-                        lt[wg + j] = a
+                        e = lt[WG + j]
+                        lt[WG + j] = a
                         a += e
                 kapi.group_barrier(g)
-                s = lt[lid] + lt[wg + lid // NSUB]
+                s = lt[lid] + lt[WG + lid // NSUB]
                 for j in range(NSUB):
                     q = _pad(lid * NSUB + j)
                     e = lc[q]
@@ -388,7 +383,7 @@ def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
                     s += e
                 kapi.group_barrier(g)
                 for j in range(IPT):
-                    dst = lc[_pad(pd[j] * wg + lid)] + pr[j]
+                    dst = lc[_pad(pd[j] * WG + lid)] + pr[j]
                     lk[_pad(dst)] = pk[j]
                     if pairs:
                         lv[_pad(dst)] = pv[j]
@@ -397,42 +392,31 @@ def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
             for j in range(IPT):
                 k = j * WG + lid
                 if k < cnt:
-                    kk = lk[_pad(k)]
-                    if by_row:
-                        dg = _row_digit(lv[_pad(k)], length, shift, M)
-                    else:
-                        dg = _key_digit(kk, shift, M)
+                    q = _pad(k)
+                    vv = lv[q] if by_row else np.int64(0)
+                    dg = _digit(lk[q], vv, length, shift, M, by_row)
                     if k == 0:
                         ls[dg] = 0
                     else:
-                        if by_row:
-                            dp = _row_digit(lv[_pad(k - 1)], length, shift, M)
-                        else:
-                            dp = _key_digit(lk[_pad(k - 1)], shift, M)
-                        if dp != dg:
+                        q = _pad(k - 1)
+                        vp = lv[q] if by_row else np.int64(0)
+                        if _digit(lk[q], vp, length, shift, M, by_row) != dg:
                             ls[dg] = k
             kapi.group_barrier(g)
             for j in range(IPT):
                 k = j * WG + lid
                 if k < cnt:
                     kk = lk[_pad(k)]
-                    vv = np.int64(0)
-                    if pairs:
-                        vv = lv[_pad(k)]
-                    if by_row:
-                        dg = _row_digit(vv, length, shift, M)
-                    else:
-                        dg = _key_digit(kk, shift, M)
+                    vv = lv[_pad(k)] if pairs else np.int64(0)
+                    dg = _digit(kk, vv, length, shift, M, by_row)
                     st = ls[dg]
                     if k == cnt - 1:
-                        lh[dg] = k + 1 - st
+                        ls[R + dg] = k + 1 - st
                     else:
-                        if by_row:
-                            dn = _row_digit(lv[_pad(k + 1)], length, shift, M)
-                        else:
-                            dn = _key_digit(lk[_pad(k + 1)], shift, M)
-                        if dn != dg:
-                            lh[dg] = k + 1 - st
+                        q = _pad(k + 1)
+                        vn = lv[q] if by_row else np.int64(0)
+                        if _digit(lk[q], vn, length, shift, M, by_row) != dg:
+                            ls[R + dg] = k + 1 - st
                     q = lb[dg] + (k - st)
                     if final == 1:
                         out[q] = _float_unkey(kk, c1, desc)
@@ -444,8 +428,8 @@ def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
                         outv[q] = vv
             kapi.group_barrier(g)
             if lid < R:
-                lb[lid] = lb[lid] + lh[lid]
-                lh[lid] = 0
+                lb[lid] = lb[lid] + ls[R + lid]
+                ls[R + lid] = 0
             kapi.group_barrier(g)
 
     return k_radix_scatter

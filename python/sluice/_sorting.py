@@ -569,8 +569,7 @@ def _coop_radix(keys, vals, digits, length=1, rows=1, final=None, iota=False):
             ),
             kapi.LocalAccessor((C.WG + CS.NSUB,), _dtypes.int32),
             kapi.LocalAccessor((radix,), _dtypes.int64),
-            kapi.LocalAccessor((radix,), _dtypes.int32),
-            kapi.LocalAccessor((radix,), _dtypes.int32),
+            kapi.LocalAccessor((2 * radix,), _dtypes.int32),
         )
         if kind:
             return final[0], None
