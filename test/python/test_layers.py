@@ -64,6 +64,7 @@ LAYERS = [
             "_sorting",
             "_sort_kernels",
             "_coop_kernels",
+            "_coop_sort_kernels",
             "_scans",
             "_statistics",
             "random",
