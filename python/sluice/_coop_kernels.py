@@ -54,6 +54,14 @@ def _pad(i):
     return i + (i >> 5)
 
 
+@_k.device_func
+def _comb(a, b, prod):
+    """a * b in a product scan, else a + b (prod is a constant)."""
+    if prod:
+        return a * b
+    return a + b
+
+
 # --- scans -------------------------------------------------------------------
 
 
@@ -120,10 +128,7 @@ def _scan_kernel(prod, IPT):
             s = buf[_pad(b)]
             for j in range(1, m):
                 q = _pad(b + j)
-                if prod:
-                    s = s * buf[q]
-                else:
-                    s = s + buf[q]
+                s = _comb(s, buf[q], prod)
                 buf[q] = s
             tots[lid] = s
         kapi.group_barrier(g)
@@ -133,10 +138,7 @@ def _scan_kernel(prod, IPT):
         while d < WG:
             v = tots[lid]
             if lid >= d:
-                if prod:
-                    v = tots[lid - d] * v
-                else:
-                    v = tots[lid - d] + v
+                v = _comb(tots[lid - d], v, prod)
             kapi.group_barrier(g)
             tots[lid] = v
             kapi.group_barrier(g)
@@ -182,10 +184,8 @@ def _scan_kernel(prod, IPT):
                         if first == 1:
                             pre = v
                             first = 0
-                        elif prod:
-                            pre = v * pre
                         else:
-                            pre = v + pre
+                            pre = _comb(v, pre, prod)
                         k += 1
                         if f == 2:
                             go = 0
@@ -196,10 +196,7 @@ def _scan_kernel(prod, IPT):
             kapi.group_barrier(g)
         if lid == 0 and tr > 0:
             tots[top] = pre
-            if prod:
-                kapi.AtomicRef(incl, t).store(pre * total)
-            else:
-                kapi.AtomicRef(incl, t).store(pre + total)
+            kapi.AtomicRef(incl, t).store(_comb(pre, total, prod))
             kapi.AtomicRef(flags, t, _REL, _DEV).store(2)
         kapi.group_barrier(g)
         # each work-item's prefix (the tile's and the earlier work-items'
@@ -207,12 +204,7 @@ def _scan_kernel(prod, IPT):
         p = tots[top]
         if lid > 0:
             e = tots[lid - 1]
-            if tr == 0:
-                p = e
-            elif prod:
-                p = p * e
-            else:
-                p = p + e
+            p = e if tr == 0 else _comb(p, e, prod)
         kapi.group_barrier(g)
         tots[lid] = p
         kapi.group_barrier(g)
@@ -222,10 +214,8 @@ def _scan_kernel(prod, IPT):
                 h = k // IPT
                 if tr == 0 and h == 0:
                     out[lo + k] = buf[_pad(k)]
-                elif prod:
-                    out[lo + k] = tots[h] * buf[_pad(k)]
                 else:
-                    out[lo + k] = tots[h] + buf[_pad(k)]
+                    out[lo + k] = _comb(tots[h], buf[_pad(k)], prod)
 
     return k_scan_lookback
 

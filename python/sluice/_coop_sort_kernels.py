@@ -264,6 +264,17 @@ def _hist_kernel(by_row, bits, HC):
 
 
 @_k.device_func
+def _unkey(kk, c1, c2, desc, final):
+    """The value a last pass writes: final 1 a float's bits from its key
+    (c1 = sign bit), 2 an integer (c1 = bias, c2 = top), else the key."""
+    if final == 1:
+        return _float_unkey(kk, c1, desc)
+    if final == 2:
+        return _int_unkey(kk, c1, c2, desc)
+    return kk
+
+
+@_k.device_func
 def _digit(k, v, length, shift, M, by_row):
     # the digit a pass sorts by: of the key, or of the row (v // length)
     if by_row:
@@ -272,13 +283,9 @@ def _digit(k, v, length, shift, M, by_row):
 
 
 def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
-    """One pass's stable scatter (module docstring). final: 1 writes
-    floats' bits from the keys (c1 = sign bit), 2 integers (c1 = bias,
-    c2 = top); iota: the values are the positions (vals unused)."""
-    R = 1 << bits
+    """One pass's stable scatter (module docstring; final: _unkey's)."""
+    R, NS, TILE = 1 << bits, 1 if bits <= 4 else 2, WG * IPT
     M = R - 1
-    NS = 1 if bits <= 4 else 2
-    TILE = WG * IPT
 
     @kernel
     def k_radix_scatter(
@@ -323,8 +330,7 @@ def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
         for t in range(nt):
             lo = start + t * TILE
             cnt = min(end - lo, TILE)
-            # the tile, striped; the places past its end hold the largest
-            # digit (they stay last: a stable sort keeps them behind)
+            # the tile, striped; past its end the largest digit (kept last)
             for j in range(IPT):
                 k = j * WG + lid
                 lk[_pad(k)] = keys[lo + k] if k < cnt else kmax
@@ -333,9 +339,8 @@ def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
                     lv[_pad(k)] = v
             kapi.group_barrier(g)
             for p in range(NS):
-                # each work-item its run of IPT elements: the counts of
-                # its sub-digits in its column of counters, and each
-                # element's rank among its run's equal sub-digits
+                # each work-item's run of IPT elements: its sub-digits'
+                # counts (its column) and each element's rank among them
                 for dd in range(NSUB):
                     lc[_pad(dd * WG + lid)] = 0
                 for j in range(IPT):
@@ -352,9 +357,8 @@ def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
                     pd[j] = sd
                     lc[c] = r + 1
                 kapi.group_barrier(g)
-                # exclusive scan of the counters in (sub-digit, work-item)
-                # order: each work-item its 16 consecutive counters, then
-                # the work-items' totals (16 rakes of 16, then the rakes)
+                # exclusive scan of the counters, (sub-digit, work-item)
+                # order: 16 each, the totals in 16 rakes, then the rakes
                 s = 0
                 for j in range(NSUB):
                     s += lc[_pad(lid * NSUB + j)]
@@ -418,12 +422,7 @@ def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
                         if _digit(lk[q], vn, length, shift, M, by_row) != dg:
                             ls[R + dg] = k + 1 - st
                     q = lb[dg] + (k - st)
-                    if final == 1:
-                        out[q] = _float_unkey(kk, c1, desc)
-                    elif final == 2:
-                        out[q] = _int_unkey(kk, c1, c2, desc)
-                    else:
-                        out[q] = kk
+                    out[q] = _unkey(kk, c1, c2, desc, final)
                     if pairs:
                         outv[q] = vv
             kapi.group_barrier(g)
