@@ -217,9 +217,22 @@ JitProgram::create(ModuleOp module, unsigned optLevel) {
       makeHostOptimizingTransformer(launchOnly ? 0 : optLevel, tm->get());
   ExecutionEngineOptions options;
   options.transformer = transformer;
-  options.jitCodeGenOptLevel = launchOnly ? llvm::CodeGenOptLevel::None
-                                          : llvm::CodeGenOptLevel::Aggressive;
-  auto engine = ExecutionEngine::create(module, options);
+  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  // The engine generates code with the target machine it is given; the one
+  // it makes without one has the default level, whatever
+  // jitCodeGenOptLevel says. Launch code gets one at -O0 (fast instruction
+  // selection and register allocation).
+  std::unique_ptr<llvm::TargetMachine> codegenTm;
+  if (launchOnly) {
+    auto made = hostTargetMachine();
+    if (!made)
+      return made.takeError();
+    codegenTm = std::move(*made);
+    codegenTm->setOptLevel(llvm::CodeGenOptLevel::None);
+    codegenTm->setO0WantsFastISel(true);
+    options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::None;
+  }
+  auto engine = ExecutionEngine::create(module, options, std::move(codegenTm));
   if (!engine)
     return engine.takeError();
   std::unique_ptr<JitProgram> program(new JitProgram());
