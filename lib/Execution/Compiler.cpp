@@ -5,6 +5,7 @@
 
 #include "sluice-c/Runtime.h"
 
+#include "sluice/Conversion/LinalgToKernels/KernelTarget.h"
 #include "sluice/Conversion/Passes.h"
 #include "sluice/Dialect/USM/IR/USMDialect.h"
 #include "sluice/Dialect/USM/IR/USMTypes.h"
@@ -184,6 +185,10 @@ sluice::exec::compileProgram(ModuleOp module,
   return pm.run(module);
 }
 
+bool sluice::exec::isLaunchCodeOnly(ModuleOp module) {
+  return module->hasAttr(kLaunchCodeOnlyAttrName);
+}
+
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 sluice::exec::hostTargetMachine(bool positionIndependent) {
   static std::once_flag init;
@@ -207,11 +212,27 @@ JitProgram::create(ModuleOp module, unsigned optLevel) {
   auto tm = hostTargetMachine();
   if (!tm)
     return tm.takeError();
-  auto transformer = makeHostOptimizingTransformer(optLevel, tm->get());
+  bool launchOnly = isLaunchCodeOnly(module);
+  auto transformer =
+      makeHostOptimizingTransformer(launchOnly ? 0 : optLevel, tm->get());
   ExecutionEngineOptions options;
   options.transformer = transformer;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  auto engine = ExecutionEngine::create(module, options);
+  // The engine generates code with the target machine it is given; the one
+  // it makes without one has the default level, whatever
+  // jitCodeGenOptLevel says. Launch code gets one at -O0 (fast instruction
+  // selection and register allocation).
+  std::unique_ptr<llvm::TargetMachine> codegenTm;
+  if (launchOnly) {
+    auto made = hostTargetMachine();
+    if (!made)
+      return made.takeError();
+    codegenTm = std::move(*made);
+    codegenTm->setOptLevel(llvm::CodeGenOptLevel::None);
+    codegenTm->setO0WantsFastISel(true);
+    options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::None;
+  }
+  auto engine = ExecutionEngine::create(module, options, std::move(codegenTm));
   if (!engine)
     return engine.takeError();
   std::unique_ptr<JitProgram> program(new JitProgram());
@@ -259,7 +280,8 @@ llvm::Error sluice::exec::emitLLVMIR(ModuleOp module, llvm::raw_ostream &os,
   if (!tm)
     return tm.takeError();
   llvm::LLVMContext ctx;
-  auto llvmModule = optimizedModule(module, ctx, **tm, optLevel);
+  auto llvmModule = optimizedModule(module, ctx, **tm,
+                                    isLaunchCodeOnly(module) ? 0 : optLevel);
   if (!llvmModule)
     return llvmModule.takeError();
   (*llvmModule)->print(os, nullptr);
@@ -272,6 +294,10 @@ llvm::Error sluice::exec::emitObject(ModuleOp module,
   auto tm = hostTargetMachine(/*positionIndependent=*/true);
   if (!tm)
     return tm.takeError();
+  if (isLaunchCodeOnly(module)) {
+    optLevel = 0;
+    (*tm)->setOptLevel(llvm::CodeGenOptLevel::None);
+  }
   llvm::LLVMContext ctx;
   auto llvmModule = optimizedModule(module, ctx, **tm, optLevel);
   if (!llvmModule)

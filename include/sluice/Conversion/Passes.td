@@ -299,6 +299,13 @@ def CompileCUDAKernelsPass
     Scalar `arith.negf` becomes an integer `xor` of the sign bit (inline
     PTX): PTX's `neg.f32`/`neg.f64` do not keep a NaN's sign, where IEEE
     negation and NumPy flip it.
+
+    Compiled modules are reused by content: the object of a kernel module
+    is kept by the SHA-256 of its text, the chip, the level, the toolkit's
+    libdevice and the compiler's build, in memory for the process and on
+    disk under `$SLUICE_CACHE_DIR/ptx` (default `$XDG_CACHE_HOME/sluice`,
+    else `~/.cache/sluice`; `SLUICE_CACHE_DIR=off`: memory only;
+    `SLUICE_KERNEL_CACHE=off`: neither). A damaged entry is compiled again.
   }];
   let options = [
     Option<"chip", "chip", "std::string", "\"sm_90\"",

@@ -56,6 +56,12 @@ llvm::Expected<std::string> resolveDevice(llvm::StringRef device,
 mlir::LogicalResult compileProgram(mlir::ModuleOp module,
                                    const ProgramPipelineOptions &options);
 
+/// Whether the host code of `module` (in the LLVM dialect) only launches
+/// device kernels and calls the runtime (convert-host-to-runtime marked it
+/// kLaunchCodeOnlyAttrName): it is then compiled without optimisation,
+/// whatever the level asked for.
+bool isLaunchCodeOnly(mlir::ModuleOp module);
+
 /// A target machine for the host CPU (its features, for vectorisation).
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 hostTargetMachine(bool positionIndependent = false);

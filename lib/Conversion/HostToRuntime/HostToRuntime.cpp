@@ -596,6 +596,12 @@ struct ConvertHostToRuntimePass
     if (failed(applyFullConversion(module, target, std::move(patterns))))
       return signalPassFailure();
     module->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());
+    // Host code that only launches kernels (no host kernel in the module)
+    // compiles without optimisation (sluice::exec::JitProgram): it makes
+    // runtime calls, which optimisation does not speed up.
+    if (kernels.empty())
+      module->setAttr(kLaunchCodeOnlyAttrName, UnitAttr::get(ctx));
+    hoistArgumentSlots(module, kernels);
 
     if (failed(createHostKernelWrappers(module, kernels)) ||
         failed(createEntryPoints(module, entries)))

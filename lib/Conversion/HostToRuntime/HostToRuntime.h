@@ -69,6 +69,13 @@ struct BinaryInfo {
 mlir::LogicalResult embedBinaries(mlir::ModuleOp module,
                                   llvm::StringMap<BinaryInfo> &out);
 
+/// After conversion to LLVM: the stack slots of launch and failure
+/// arguments (allocated between stacksave and stackrestore where they are
+/// used) become slots in each function's entry block, shared by every
+/// launch of the function (ArgumentSlots.cpp). Host kernels are left alone.
+void hoistArgumentSlots(mlir::ModuleOp module,
+                        llvm::ArrayRef<HostKernel> kernels);
+
 /// After conversion to LLVM: the ABI wrappers of host kernels and the entry
 /// points of public functions.
 mlir::LogicalResult

@@ -1,5 +1,7 @@
 //===- CompileCUDAKernels.cpp - Kernels of CUDA queues to PTX -------------===//
 
+#include "KernelObjectCache.h"
+
 #include "sluice/Conversion/LinalgToKernels/KernelTarget.h"
 #include "sluice/Conversion/Passes.h"
 #include "sluice/Dialect/USM/IR/USMDialect.h"
@@ -18,6 +20,9 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 #include <algorithm>
 
@@ -78,6 +83,19 @@ void negateBySignBit(gpu::GPUModuleOp gm) {
     neg.replaceAllUsesWith(out);
     neg.erase();
   });
+}
+
+/// What identifies the toolkit's libdevice (its size and modification
+/// time): math functions in the PTX come from it.
+std::string libdeviceStamp(StringRef toolkit) {
+  llvm::SmallString<256> path(toolkit);
+  llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+  llvm::sys::fs::file_status status;
+  if (llvm::sys::fs::status(path, status))
+    return "none";
+  return std::to_string(status.getSize()) + ":" +
+         std::to_string(
+             status.getLastModificationTime().time_since_epoch().count());
 }
 
 struct CompileCUDAKernelsPass
@@ -181,6 +199,28 @@ struct CompileCUDAKernelsPass
       gm->moveBefore(scratch->getBody(), scratch->getBody()->end());
     else
       scratch->getBody()->push_back(gm);
+    // The same kernels compiled before (this process or, on disk, another):
+    // their object (KernelObjectCache.h).
+    std::string key;
+    if (nvvm::kernelCacheEnabled()) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      gm->print(os);
+      os.flush();
+      std::string libdevice = libdeviceStamp(toolkit);
+      std::string levelText = std::to_string(level);
+      key = nvvm::kernelCacheKey({"sluice-cuda-kernels 1", LLVM_VERSION_STRING,
+                                  chip, "+ptx80", levelText, toolkit, libdevice,
+                                  text});
+      if (Attribute object =
+              nvvm::lookupKernelObject(module.getContext(), key)) {
+        OpBuilder b(module.getContext());
+        b.setInsertionPointToEnd(module.getBody());
+        gpu::BinaryOp::create(b, loc, symbol, /*offloadingHandler=*/nullptr,
+                              ArrayAttr::get(module.getContext(), {object}));
+        return success();
+      }
+    }
     // Typed options of the upstream passes (nvvm-attach-target,
     // gpu.module(arith-expand, convert-scf-to-cf, convert-gpu-to-nvvm,
     // convert-math-to-llvm, reconcile-unrealized-casts), gpu-module-to-binary).
@@ -211,6 +251,25 @@ struct CompileCUDAKernelsPass
       emitError(loc) << "gpu-module-to-binary produced no binary";
       return failure();
     }
+    // The object without the time its compile took (a property that made
+    // two compiles of the same program differ).
+    SmallVector<Attribute> objects;
+    for (Attribute a : compiled.getObjects()) {
+      auto object = dyn_cast<gpu::ObjectAttr>(a);
+      if (object && object.getProperties() &&
+          object.getProperties().get("LLVMIRToISATimeInMs")) {
+        NamedAttrList kept(object.getProperties());
+        kept.erase("LLVMIRToISATimeInMs");
+        a = gpu::ObjectAttr::get(object.getContext(), object.getTarget(),
+                                 object.getFormat(), object.getObject(),
+                                 kept.getDictionary(object.getContext()),
+                                 object.getKernels());
+      }
+      objects.push_back(a);
+    }
+    compiled.setObjectsAttr(ArrayAttr::get(module.getContext(), objects));
+    if (!key.empty() && objects.size() == 1)
+      nvvm::storeKernelObject(key, objects[0]);
     compiled->moveBefore(module.getBody(), module.getBody()->end());
     return success();
   }

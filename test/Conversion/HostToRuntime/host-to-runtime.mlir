@@ -103,11 +103,13 @@ module attributes {gpu.container_module} {
 // A run-time check branches to a block that records the failure with the
 // message and the values, then goes on (later runtime calls do nothing).
 // CHECK-DAG: llvm.mlir.global internal constant @[[MSG:sluice_str_[0-9a-f]+]]("usm.add at a.mlir:3:8: shapes ({0},) ({1},)\00")
+// The values' slot is in the entry block (ArgumentSlots.cpp).
 // CHECK-LABEL: llvm.func internal @check
 // CHECK-SAME: (%[[OK:.*]]: i1, %[[N:.*]]: i64, %[[M:.*]]: i64)
+// CHECK: %[[VALUES:.*]] = llvm.alloca %{{.*}} x i8
 // CHECK: llvm.cond_br %[[OK]], ^[[CONT:.*]], ^[[FAIL:.*]]
 // CHECK: ^[[FAIL]]:
-// CHECK: %[[VALUES:.*]] = llvm.alloca %{{.*}} x i64
+// CHECK-NOT: llvm.intr.stacksave
 // CHECK: llvm.store %[[N]]
 // CHECK: llvm.store %[[M]]
 // CHECK: %[[TEXT:.*]] = llvm.mlir.addressof @[[MSG]]
