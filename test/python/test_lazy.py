@@ -378,15 +378,41 @@ def test_switch(device):
 
 
 def test_small_results_run_eagerly_by_default(device):
+    # Resolved in Python (the first time), a small operation runs eagerly;
+    # seen before, the fast path's tape records it (at any size).
     sluice.set_lazy(True, min_elements=None)
-    a = sluice.asarray(np.ones(16, np.float32), device=device)
+    a = sluice.asarray(np.ones((3, 7), np.float32), device=device)
+    sluice._sluice.fast_clear()
     sluice.lazy_report(reset=True)
     b = a * 2.0 + 1.0
     assert _report()["recorded"] == 0
+    b2 = a * 2.0 + 1.0
+    assert _report()["recorded"] == 2
     big = sluice.ones(1 << 16, dtype="float32", device=device)
     c = big * 2.0 + 1.0  # large: recorded, and so is what uses it
+    assert _report()["recorded"] == 4
+    assert float(c[0]) == 3.0 and float(b[0, 0]) == 3.0
+    np.testing.assert_array_equal(b2.asnumpy(), np.full((3, 7), 3.0))
+
+
+def test_tape_threshold_and_switch(device):
+    # SLUICE_LAZY_MIN_ELEMENTS (set_lazy's min_elements) applies to the
+    # tape too; lazy execution off runs what was seen before eagerly.
+    a = sluice.asarray(np.ones((3, 9), np.float32), device=device)
+    a * 3.0 - 1.0
+    sluice.synchronize()
+    sluice.set_lazy(True, min_elements=1000)
+    sluice.lazy_report(reset=True)
+    r = a * 3.0 - 1.0
+    assert _report()["recorded"] == 0
+    sluice.set_lazy(False)
+    r2 = a * 3.0 - 1.0
+    assert _report()["recorded"] == 0
+    sluice.set_lazy(True, min_elements=0)
+    r3 = a * 3.0 - 1.0
     assert _report()["recorded"] == 2
-    assert float(c[0]) == 3.0 and float(b[0]) == 3.0
+    for x in (r, r2, r3):
+        np.testing.assert_array_equal(x.asnumpy(), np.full((3, 9), 2.0))
 
 
 def test_environment_switch():
