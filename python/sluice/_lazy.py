@@ -443,14 +443,21 @@ def _adopt_tape():
     _ext.lazy_pending(True)
 
 
+def _adopt_locked():
+    with _lock:
+        _adopt_tape()
+
+
 def flush_all(reason="a value was needed", wanted=0):
     """Submits pending graphs (the extension's hook). ``wanted``: the lazy
     id of the one result that is needed; then only the operations it
     depends on run, and the other pending results stay recorded (they are
     computed when needed, or never if they die first). Otherwise every
     result still referenced is computed."""
-    _ext.lazy_tape_flush(reason)
     with _lock:
+        if wanted and _ext.lazy_tape_pending():
+            _adopt_tape()  # (runs what `wanted` needs, keeps the rest)
+        _ext.lazy_tape_flush(reason)
         if not _graphs:
             _ext.lazy_pending(False)
             return
@@ -714,6 +721,7 @@ def reset_report():
 
 _ext.lazy_set_hook(flush_all)
 _ext.lazy_tape_set_compiler(compile_tape)
+_ext.lazy_tape_set_adopter(_adopt_locked)
 _tape_limits()
 _ext.fast_set_lazy_recorder(record_fast)
 _ext.fast_lazy(_enabled)

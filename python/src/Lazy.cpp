@@ -69,8 +69,9 @@ void lazyFlushAll(const char *reason, uint64_t wanted) {
     return;
   flushing = true;
   try {
-    // The tape first (Python's graphs are empty while it records).
-    tapeFlush(reason);
+    // The tape first (Python's graphs are empty while it records; it may
+    // become one of them).
+    tapeFlush(reason, wanted);
     if (pending && hook->is_valid())
       (*hook)(reason, wanted);
   } catch (...) {
@@ -132,6 +133,10 @@ bool lazyGraphsPending() { return pending; }
 
 bool lazyTokenLive(nb::handle token) {
   return nb::inst_ptr<LazyToken>(token)->buffer.use_count() > 1;
+}
+
+uint64_t lazyTokenId(nb::handle token) {
+  return nb::inst_ptr<LazyToken>(token)->id;
 }
 
 namespace {

@@ -52,6 +52,8 @@ newLazyResult(QueueState *queue, SluiceUsmKind kind, int dtype,
 bool lazyGraphsPending();
 /// Whether an array other than the token holds the token's buffer.
 bool lazyTokenLive(nanobind::handle token);
+/// The token's lazy id.
+uint64_t lazyTokenId(nanobind::handle token);
 /// Gives the token's buffer a failed producer with this message.
 void lazyTokenFail(nanobind::handle token, const std::string &message);
 /// Counts a recorded operation reading `buffer`'s memory (+1) or one

@@ -73,6 +73,7 @@ struct Tape {
 // Never destroyed: Python may be finalized before static destructors run.
 Tape &tape = *new Tape;
 nb::object &compiler = *new nb::object;
+nb::object &adopter = *new nb::object;
 nb::dict &structureIds = *new nb::dict;
 std::unordered_map<std::string, nb::object> &programs =
     *new std::unordered_map<std::string, nb::object>;
@@ -218,9 +219,26 @@ TapeOutcome tapeRecord(const std::shared_ptr<TapeTemplate> &tmpl,
   return TapeOutcome::Recorded;
 }
 
-void tapeFlush(const char *reason) {
+void tapeFlush(const char *reason, uint64_t wanted) {
   if (tape.ops.empty())
     return;
+  if (wanted && adopter.is_valid()) {
+    // One result is needed and others are referenced too: Python's
+    // recorder runs what it needs and keeps the rest pending (computed
+    // when needed, or never).
+    size_t live = 0;
+    bool found = false;
+    for (const TapeOp &op : tape.ops)
+      for (const nb::object &tok : op.tokens)
+        if (lazyTokenLive(tok)) {
+          ++live;
+          found |= lazyTokenId(tok) == wanted;
+        }
+    if (live > 1 || !found) {
+      adopter();
+      return;
+    }
+  }
   Tape t = std::move(tape);
   tape = Tape();
   ++boundaries[reason];
@@ -348,6 +366,10 @@ void bindLazyTape(nb::module_ &m) {
       "Submits the operations the fast path recorded.");
   m.def("lazy_tape_pending", &tapePending,
         "Whether the fast path recorded operations not yet submitted.");
+  m.def(
+      "lazy_tape_set_adopter", [](nb::object fn) { adopter = std::move(fn); },
+      "fn(): makes the tape a pending graph of Python's recorder "
+      "(lazy_tape_take).");
   m.def(
       "lazy_tape_set_compiler", [](nb::object fn) { compiler = std::move(fn); },
       "fn(ops, outs) -> Program: compiles a tape (ops: (template, refs), "

@@ -43,8 +43,11 @@ TapeOutcome tapeRecord(const std::shared_ptr<TapeTemplate> &t,
 
 /// Whether the tape holds operations not yet submitted.
 bool tapePending();
-/// Submits the tape as one program (nothing if it is empty).
-void tapeFlush(const char *reason);
+/// Submits the tape as one program (nothing if it is empty). `wanted`:
+/// the lazy id of the one result needed (0: all); when other results are
+/// referenced too, Python's recorder adopts the tape instead and submits
+/// only what that result needs.
+void tapeFlush(const char *reason, uint64_t wanted = 0);
 
 /// Binds lazy_tape_flush, lazy_tape_pending, lazy_tape_stats,
 /// lazy_tape_min_elements, lazy_tape_set_compiler.
