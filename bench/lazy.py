@@ -11,7 +11,7 @@ prints milliseconds per run with ratios (peer time / Sluice lazy time: above
 Programs: Black-Scholes (2**20 and 2**12 options), a 2-D Jacobi step with
 slices (61x61 and 1024x1024, 100 iterations), pairwise distances with
 broadcasting (2048 points x 3 and 256 x 3), a softmax over rows (4096 x
-256 and 64 x 64).
+256, 1024 x 1024 and 64 x 64).
 
     python bench/lazy.py [--device host] [--reps 5] [--quick]
 """
@@ -121,6 +121,7 @@ def cases(quick):
             ("jacobi 1024x1024 x100", jacobi, (1024,)),
             ("pairwise 2048x3", pairwise, (2048,)),
             ("softmax 4096x256", softmax, (4096, 256)),
+            ("softmax 1024x1024", softmax, (1024, 1024)),
         ]
     if _ONLY:
         c = [x for x in c if _ONLY in x[0]]

@@ -307,12 +307,16 @@ def compile_tape(ops, outs):
         tuple(outs),
         tuple(sigs[i] for i in range(len(sigs))),
     )
-    with _lock:
-        program = _programs.get(key)
-        if program is not None:
+    # (Not under _lock: the tape's lock is held here, and _lock's holders
+    # may wait for it. The cache's operations are atomic.)
+    program = _programs.get(key)
+    if program is not None:
+        try:
             _programs.move_to_end(key)
-            _stats["programs reused"] += 1
-            return program
+        except KeyError:  # (dropped by another thread meanwhile)
+            pass
+        _stats["programs reused"] += 1
+        return program
     fb = _ir.FunctionBuilder("main")
     argv = [_arg_value(fb, sigs[i], None, qid, kind) for i in range(len(sigs))]
     values = {}
@@ -327,11 +331,10 @@ def compile_tape(ops, outs):
             values[(j, r)] = v
     fb.ret([values[o] for o in outs])
     program = _compiler.compile_function(fb, name="sluice.lazy")
-    with _lock:
-        _programs[key] = program
-        if len(_programs) > _MAX_PROGRAMS:
-            _programs.popitem(last=False)
-        _stats["programs compiled"] += 1
+    _programs[key] = program
+    if len(_programs) > _MAX_PROGRAMS:
+        _programs.popitem(last=False)
+    _stats["programs compiled"] += 1
     return program
 
 
@@ -349,11 +352,12 @@ def record_fast(template, operands):
 
 def _record(template, objs):
     key, emit, in_dtypes, shapes, types, qid, kind, sigs, _ = template
+    if _ext.lazy_tape_pending():
+        # The fast path's tape and a graph here are never both pending:
+        # this graph takes the tape's operations over. (Not under _lock:
+        # the tape's own lock comes first.)
+        _adopt_tape()
     with _lock:
-        if _ext.lazy_tape_pending():
-            # The fast path's tape and a graph here are never both
-            # pending: this graph takes the tape's operations over.
-            _adopt_tape()
         g = _graphs.get(qid)
         # A view of part of a pending result, or one of another graph, is
         # used: submit first (its memory must exist).
@@ -417,7 +421,11 @@ def _adopt_tape():
     taken = _ext.lazy_tape_take()
     if taken is None:
         return
-    ops, args = taken
+    with _lock:
+        _adopt(*taken)
+
+
+def _adopt(ops, args):
     first = ops[0][0]
     qid, kind = first[5], first[6]
     g = _Graph(qid, kind)
@@ -439,13 +447,11 @@ def _adopt_tape():
         g.parts.append((key, tuple(refs)))
         for r, tok in enumerate(tokens):
             g.by_id[tok.id] = (j, r)
+    if qid in _graphs:  # (another thread's graph: this one runs now)
+        _submit(g, "graphs of two threads met")
+        return
     _graphs[qid] = g
     _ext.lazy_pending(True)
-
-
-def _adopt_locked():
-    with _lock:
-        _adopt_tape()
 
 
 def flush_all(reason="a value was needed", wanted=0):
@@ -454,10 +460,8 @@ def flush_all(reason="a value was needed", wanted=0):
     depends on run, and the other pending results stay recorded (they are
     computed when needed, or never if they die first). Otherwise every
     result still referenced is computed."""
+    _ext.lazy_tape_flush(reason)  # (before _lock: see _record)
     with _lock:
-        if wanted and _ext.lazy_tape_pending():
-            _adopt_tape()  # (runs what `wanted` needs, keeps the rest)
-        _ext.lazy_tape_flush(reason)
         if not _graphs:
             _ext.lazy_pending(False)
             return
@@ -721,7 +725,6 @@ def reset_report():
 
 _ext.lazy_set_hook(flush_all)
 _ext.lazy_tape_set_compiler(compile_tape)
-_ext.lazy_tape_set_adopter(_adopt_locked)
 _tape_limits()
 _ext.fast_set_lazy_recorder(record_fast)
 _ext.fast_lazy(_enabled)

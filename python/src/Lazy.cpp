@@ -140,6 +140,29 @@ uint64_t lazyTokenId(nb::handle token) {
 }
 
 namespace {
+nb::object tokenArray(LazyToken &t, int dtype,
+                      const std::vector<int64_t> &shape) {
+  if (t.buffer->lazyId || dtype < 0 || dtype >= NumDTypes)
+    throw Error(ErrorKind::Value, "LazyToken.array: the result "
+                                  "is not produced, or a bad "
+                                  "dtype");
+  ArrayCore core;
+  core.buffer = t.buffer;
+  core.dtype = static_cast<uint8_t>(dtype);
+  core.shape = shape;
+  core.strides = contiguousStrides(shape);
+  if (static_cast<size_t>(core.size()) * core.itemsize() != t.buffer->bytes)
+    throw Error(ErrorKind::Value, "LazyToken.array: wrong size");
+  return wrapArray(std::move(core));
+}
+} // namespace
+
+nb::object lazyTokenArray(nb::handle token, int dtype,
+                          const std::vector<int64_t> &shape) {
+  return tokenArray(*nb::inst_ptr<LazyToken>(token), dtype, shape);
+}
+
+namespace {
 void failBuffer(Buffer &b, const std::string &message) {
   if (!b.lazyId)
     return;
@@ -190,19 +213,7 @@ void bindLazy(nb::module_ &m, nb::class_<ArrayCore> &c) {
       .def(
           "array",
           [](LazyToken &t, int dtype, const std::vector<int64_t> &shape) {
-            if (t.buffer->lazyId || dtype < 0 || dtype >= NumDTypes)
-              throw Error(ErrorKind::Value, "LazyToken.array: the result "
-                                            "is not produced, or a bad "
-                                            "dtype");
-            ArrayCore core;
-            core.buffer = t.buffer;
-            core.dtype = static_cast<uint8_t>(dtype);
-            core.shape = shape;
-            core.strides = contiguousStrides(shape);
-            if (static_cast<size_t>(core.size()) * core.itemsize() !=
-                t.buffer->bytes)
-              throw Error(ErrorKind::Value, "LazyToken.array: wrong size");
-            return wrapArray(std::move(core));
+            return tokenArray(t, dtype, shape);
           },
           "An array over the buffer once its operation was submitted.")
       .def(

@@ -54,6 +54,9 @@ bool lazyGraphsPending();
 bool lazyTokenLive(nanobind::handle token);
 /// The token's lazy id.
 uint64_t lazyTokenId(nanobind::handle token);
+/// An array over the token's buffer once its operation was submitted.
+nanobind::object lazyTokenArray(nanobind::handle token, int dtype,
+                                const std::vector<int64_t> &shape);
 /// Gives the token's buffer a failed producer with this message.
 void lazyTokenFail(nanobind::handle token, const std::string &message);
 /// Counts a recorded operation reading `buffer`'s memory (+1) or one

@@ -6,9 +6,12 @@
 
 #include <nanobind/stl/string.h>
 
+#include <atomic>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -57,6 +60,8 @@ struct TapeOp {
   /// Per result: its LazyToken (the only owner of the buffer besides the
   /// arrays the user holds).
   std::vector<nb::object> tokens;
+  /// Per result: the argument that holds it once submitted (-1: pending).
+  std::vector<int32_t> producedArg;
 };
 
 struct Tape {
@@ -73,7 +78,6 @@ struct Tape {
 // Never destroyed: Python may be finalized before static destructors run.
 Tape &tape = *new Tape;
 nb::object &compiler = *new nb::object;
-nb::object &adopter = *new nb::object;
 nb::dict &structureIds = *new nb::dict;
 std::unordered_map<std::string, nb::object> &programs =
     *new std::unordered_map<std::string, nb::object>;
@@ -82,6 +86,44 @@ std::map<std::string, uint64_t> &boundaries =
 struct Stats {
   uint64_t recorded = 0, graphs = 0, operations = 0, reused = 0, noLive = 0;
 } stats;
+
+/// One thread at a time records into or submits the tape: a submission
+/// releases the GIL (compiling, running inline work), and another thread
+/// must not record into or submit the tape meanwhile. Re-entrant on its
+/// thread; waiting releases the GIL (the holder may need it).
+std::mutex &tapeMutex = *new std::mutex;
+std::atomic<std::thread::id> tapeOwner;
+int tapeDepth = 0;
+/// Submissions of a tape under way (its operations no longer on `tape`).
+std::atomic<int> inFlight{0};
+struct InFlight {
+  InFlight() { ++inFlight; }
+  ~InFlight() { --inFlight; }
+};
+
+class TapeLock {
+public:
+  TapeLock() {
+    if (tapeOwner.load() == std::this_thread::get_id()) {
+      ++tapeDepth;
+      return;
+    }
+    if (!tapeMutex.try_lock()) {
+      nb::gil_scoped_release release;
+      tapeMutex.lock();
+    }
+    tapeOwner.store(std::this_thread::get_id());
+    tapeDepth = 1;
+  }
+  ~TapeLock() {
+    if (--tapeDepth == 0) {
+      tapeOwner.store(std::thread::id());
+      tapeMutex.unlock();
+    }
+  }
+  TapeLock(const TapeLock &) = delete;
+  TapeLock &operator=(const TapeLock &) = delete;
+};
 
 /// The tape's result that `a` is (whole, same shape and dtype), if any.
 const TapeRef *producedBy(const ArrayCore &a) {
@@ -145,12 +187,15 @@ std::shared_ptr<TapeTemplate> parseTemplate(nb::handle py) {
 }
 } // namespace
 
-bool tapePending() { return !tape.ops.empty(); }
+bool tapePending() { return !tape.ops.empty() || inFlight.load() > 0; }
 
 TapeOutcome tapeRecord(const std::shared_ptr<TapeTemplate> &tmpl,
                        PyObject *const *xs, size_t n, nb::object &result) {
   const TapeTemplate &t = *tmpl;
   if (lazyGraphsPending() || n != t.isArray.size())
+    return TapeOutcome::UsePython;
+  TapeLock lock;
+  if (lazyGraphsPending()) // (another thread's, while this one waited)
     return TapeOutcome::UsePython;
   if (tape.queue && tape.queue != t.queue)
     tapeFlush("an operation on another queue was recorded");
@@ -210,6 +255,7 @@ TapeOutcome tapeRecord(const std::shared_ptr<TapeTemplate> &tmpl,
     tape.produced[nb::inst_ptr<ArrayCore>(array)->buffer.get()] = {
         j, static_cast<int32_t>(r)};
     op.tokens.push_back(std::move(token));
+    op.producedArg.push_back(-1);
   }
   op.tmpl = tmpl;
   tape.ops.push_back(std::move(op));
@@ -219,69 +265,69 @@ TapeOutcome tapeRecord(const std::shared_ptr<TapeTemplate> &tmpl,
   return TapeOutcome::Recorded;
 }
 
-void tapeFlush(const char *reason, uint64_t wanted) {
-  if (tape.ops.empty())
-    return;
-  if (wanted && adopter.is_valid()) {
-    // One result is needed and others are referenced too: Python's
-    // recorder runs what it needs and keeps the rest pending (computed
-    // when needed, or never).
-    size_t live = 0;
-    bool found = false;
-    for (const TapeOp &op : tape.ops)
-      for (const nb::object &tok : op.tokens)
-        if (lazyTokenLive(tok)) {
-          ++live;
-          found |= lazyTokenId(tok) == wanted;
-        }
-    if (live > 1 || !found) {
-      adopter();
-      return;
-    }
-  }
-  Tape t = std::move(tape);
-  tape = Tape();
-  ++boundaries[reason];
-  struct Unmark {
-    Tape &t;
-    ~Unmark() {
-      for (size_t i = 0; i < t.args.size(); ++i)
-        if (t.argIsArray[i])
-          lazyMarkRead(*nb::inst_ptr<ArrayCore>(t.args[i])->buffer, -1);
-    }
-  } unmark{t};
-  std::vector<TapeRef> live;
-  for (size_t j = 0; j < t.ops.size(); ++j)
-    for (size_t r = 0; r < t.ops[j].tokens.size(); ++r)
-      if (lazyTokenLive(t.ops[j].tokens[r]))
-        live.push_back({static_cast<int32_t>(j), static_cast<int32_t>(r)});
-  if (live.empty()) {
-    ++stats.noLive;
-    return;
-  }
-  // The structure: operations, how their operands connect, live results.
+namespace {
+
+/// `r` through the results submitted already (arguments now).
+TapeRef resolve(const Tape &t, TapeRef r) {
+  if (r.op >= 0)
+    if (int32_t a = t.ops[r.op].producedArg[r.index]; a >= 0)
+      return {-1, a};
+  return r;
+}
+
+/// Runs what results `outs` need as one program (compiled once per
+/// structure) that fills their buffers.
+void runCone(Tape &t, const std::vector<TapeRef> &outs) {
+  size_t n = t.ops.size();
+  std::vector<char> need(n, 0);
+  for (const TapeRef &o : outs)
+    need[o.op] = 1;
+  for (size_t j = n; j-- > 0;)
+    if (need[j])
+      for (TapeRef r : t.ops[j].refs)
+        if (r = resolve(t, r); r.op >= 0)
+          need[r.op] = 1;
+  // The structure: operations, how their operands connect (arguments
+  // numbered as first used), the results returned.
+  std::vector<int32_t> newIndex(n, -1), argIndex(t.args.size(), -1);
+  std::vector<int32_t> usedArgs;
+  std::vector<std::vector<TapeRef>> refs;
   std::string key;
-  key.reserve(16 + t.ops.size() * 16 + live.size() * 8);
+  key.reserve(16 + n * 16 + outs.size() * 8);
   uintptr_t q = reinterpret_cast<uintptr_t>(t.queue);
   key.append(reinterpret_cast<const char *>(&q), sizeof(q));
-  for (const TapeOp &op : t.ops) {
-    putU32(key, op.tmpl->id);
-    for (const TapeRef &r : op.refs) {
+  for (size_t j = 0; j < n; ++j) {
+    if (!need[j])
+      continue;
+    newIndex[j] = static_cast<int32_t>(refs.size());
+    putU32(key, t.ops[j].tmpl->id);
+    std::vector<TapeRef> &mine = refs.emplace_back();
+    for (TapeRef r : t.ops[j].refs) {
+      r = resolve(t, r);
+      if (r.op < 0) {
+        int32_t &a = argIndex[r.index];
+        if (a < 0) {
+          a = static_cast<int32_t>(usedArgs.size());
+          usedArgs.push_back(r.index);
+        }
+        r.index = a;
+      } else {
+        r.op = newIndex[r.op];
+      }
+      mine.push_back(r);
       putU32(key, static_cast<uint32_t>(r.op));
       putU32(key, static_cast<uint32_t>(r.index));
     }
   }
   putU32(key, 0xffffffffu);
-  for (const TapeRef &r : live) {
-    putU32(key, static_cast<uint32_t>(r.op));
-    putU32(key, static_cast<uint32_t>(r.index));
-  }
   nb::list targets, shapes;
-  for (const TapeRef &r : live) {
-    const TapeOp &op = t.ops[r.op];
-    targets.append(op.tokens[r.index]);
+  for (const TapeRef &o : outs) {
+    putU32(key, static_cast<uint32_t>(newIndex[o.op]));
+    putU32(key, static_cast<uint32_t>(o.index));
+    const TapeOp &op = t.ops[o.op];
+    targets.append(op.tokens[o.index]);
     nb::list shape;
-    for (int64_t d : op.tmpl->results[r.index].shape)
+    for (int64_t d : op.tmpl->results[o.index].shape)
       shape.append(d);
     shapes.append(shape);
   }
@@ -294,29 +340,31 @@ void tapeFlush(const char *reason, uint64_t wanted) {
     } else {
       if (!compiler.is_valid())
         throw Error(ErrorKind::Runtime, "lazy execution: no tape compiler");
-      nb::list ops, outs;
-      for (const TapeOp &op : t.ops) {
-        nb::list refs;
-        for (const TapeRef &r : op.refs)
+      nb::list ops, results;
+      for (size_t j = 0, k = 0; j < n; ++j) {
+        if (!need[j])
+          continue;
+        nb::list operands;
+        for (const TapeRef &r : refs[k++])
           if (r.op < 0)
-            refs.append(r.index);
+            operands.append(r.index);
           else
-            refs.append(nb::make_tuple(r.op, r.index));
-        ops.append(nb::make_tuple(op.tmpl->py, nb::tuple(refs)));
+            operands.append(nb::make_tuple(r.op, r.index));
+        ops.append(nb::make_tuple(t.ops[j].tmpl->py, nb::tuple(operands)));
       }
-      for (const TapeRef &r : live)
-        outs.append(nb::make_tuple(r.op, r.index));
+      for (const TapeRef &o : outs)
+        results.append(nb::make_tuple(newIndex[o.op], o.index));
       // (Python counts the programs it compiles or finds in its cache.)
-      program = compiler(ops, outs);
+      program = compiler(ops, results);
       if (programs.size() >= kMaxPrograms)
         programs.clear();
       programs.emplace(std::move(key), program);
     }
     nb::list args;
-    for (nb::object &a : t.args)
-      args.append(a);
+    for (int32_t i : usedArgs)
+      args.append(t.args[i]);
     ++stats.graphs;
-    stats.operations += t.ops.size();
+    stats.operations += refs.size();
     nb::inst_ptr<Program>(program)->call(args, shapes, targets);
   } catch (const std::exception &e) {
     // The results' readers get the failure, as for any failed operation.
@@ -326,6 +374,66 @@ void tapeFlush(const char *reason, uint64_t wanted) {
   }
 }
 
+/// The results of the tape still pending and referenced.
+std::vector<TapeRef> liveResults(const Tape &t) {
+  std::vector<TapeRef> live;
+  for (size_t j = 0; j < t.ops.size(); ++j)
+    for (size_t r = 0; r < t.ops[j].tokens.size(); ++r)
+      if (t.ops[j].producedArg[r] < 0 && lazyTokenLive(t.ops[j].tokens[r]))
+        live.push_back({static_cast<int32_t>(j), static_cast<int32_t>(r)});
+  return live;
+}
+
+} // namespace
+
+void tapeFlush(const char *reason, uint64_t wanted) {
+  if (!tapePending())
+    return;
+  // (Waits for another thread's submission: its results may be needed.)
+  TapeLock lock;
+  if (tape.ops.empty())
+    return;
+  InFlight flight;
+  ++boundaries[reason];
+  std::vector<TapeRef> live = liveResults(tape);
+  if (wanted && live.size() > 1) {
+    // One result is needed and others are referenced too: run what it
+    // needs; the rest stays recorded (computed when needed, or never if
+    // it dies first), reading the result as an argument.
+    for (const TapeRef &w : live) {
+      TapeOp &op = tape.ops[w.op];
+      if (lazyTokenId(op.tokens[w.index]) != wanted)
+        continue;
+      if (op.tokens.size() != 1)
+        break; // (one result of several: all of them run)
+      runCone(tape, {w});
+      const TapeTemplate::Result &res = op.tmpl->results[w.index];
+      nb::object done =
+          lazyTokenArray(op.tokens[w.index], res.dtype, res.shape);
+      op.producedArg[w.index] = static_cast<int32_t>(tape.args.size());
+      tape.args.push_back(done);
+      tape.argIsArray.push_back(true);
+      lazyMarkRead(*nb::inst_ptr<ArrayCore>(done)->buffer, 1);
+      return;
+    }
+  }
+  Tape t = std::move(tape);
+  tape = Tape();
+  struct Unmark {
+    Tape &t;
+    ~Unmark() {
+      for (size_t i = 0; i < t.args.size(); ++i)
+        if (t.argIsArray[i])
+          lazyMarkRead(*nb::inst_ptr<ArrayCore>(t.args[i])->buffer, -1);
+    }
+  } unmark{t};
+  if (live.empty()) {
+    ++stats.noLive;
+    return;
+  }
+  runCone(t, live);
+}
+
 namespace {
 /// The tape's operations for Python's recorder to adopt (it then owns
 /// them as a pending graph): (ops, args) with ops (template, refs, tokens),
@@ -333,16 +441,31 @@ namespace {
 nb::object takeTape() {
   if (tape.ops.empty())
     return nb::none();
+  TapeLock lock;
   Tape t = std::move(tape);
+  if (liveResults(t).empty()) { // (nothing left to adopt)
+    for (size_t i = 0; i < t.args.size(); ++i)
+      if (t.argIsArray[i])
+        lazyMarkRead(*nb::inst_ptr<ArrayCore>(t.args[i])->buffer, -1);
+    return nb::none();
+  }
   tape = Tape();
   nb::list ops, args;
-  for (const TapeOp &op : t.ops) {
+  // (ops whose result was submitted already are left out: it is an
+  // argument now)
+  std::vector<int32_t> newIndex(t.ops.size(), -1);
+  int32_t count = 0;
+  for (size_t j = 0; j < t.ops.size(); ++j) {
+    const TapeOp &op = t.ops[j];
+    if (op.producedArg[0] >= 0)
+      continue;
+    newIndex[j] = count++;
     nb::list refs, tokens;
-    for (const TapeRef &r : op.refs)
-      if (r.op < 0)
+    for (TapeRef r : op.refs)
+      if (r = resolve(t, r); r.op < 0)
         refs.append(r.index);
       else
-        refs.append(nb::make_tuple(r.op, r.index));
+        refs.append(nb::make_tuple(newIndex[r.op], r.index));
     for (const nb::object &tok : op.tokens)
       tokens.append(tok);
     ops.append(nb::make_tuple(op.tmpl->py, refs, tokens));
@@ -366,10 +489,6 @@ void bindLazyTape(nb::module_ &m) {
       "Submits the operations the fast path recorded.");
   m.def("lazy_tape_pending", &tapePending,
         "Whether the fast path recorded operations not yet submitted.");
-  m.def(
-      "lazy_tape_set_adopter", [](nb::object fn) { adopter = std::move(fn); },
-      "fn(): makes the tape a pending graph of Python's recorder "
-      "(lazy_tape_take).");
   m.def(
       "lazy_tape_set_compiler", [](nb::object fn) { compiler = std::move(fn); },
       "fn(ops, outs) -> Program: compiles a tape (ops: (template, refs), "

@@ -45,8 +45,8 @@ TapeOutcome tapeRecord(const std::shared_ptr<TapeTemplate> &t,
 bool tapePending();
 /// Submits the tape as one program (nothing if it is empty). `wanted`:
 /// the lazy id of the one result needed (0: all); when other results are
-/// referenced too, Python's recorder adopts the tape instead and submits
-/// only what that result needs.
+/// referenced too, only what that result needs runs, and the rest stays
+/// recorded (reading it as an argument).
 void tapeFlush(const char *reason, uint64_t wanted = 0);
 
 /// Binds lazy_tape_flush, lazy_tape_pending, lazy_tape_stats,
