@@ -443,37 +443,45 @@ nb::object takeTape() {
     return nb::none();
   TapeLock lock;
   Tape t = std::move(tape);
-  if (liveResults(t).empty()) { // (nothing left to adopt)
-    for (size_t i = 0; i < t.args.size(); ++i)
-      if (t.argIsArray[i])
-        lazyMarkRead(*nb::inst_ptr<ArrayCore>(t.args[i])->buffer, -1);
-    return nb::none();
-  }
   tape = Tape();
+  struct Unmark { // (Python counts its own reads)
+    Tape &t;
+    ~Unmark() {
+      for (size_t i = 0; i < t.args.size(); ++i)
+        if (t.argIsArray[i])
+          lazyMarkRead(*nb::inst_ptr<ArrayCore>(t.args[i])->buffer, -1);
+    }
+  } unmark{t};
+  if (liveResults(t).empty())
+    return nb::none(); // (nothing left to adopt)
+  // Ops whose result was submitted already are left out (it is an
+  // argument now), and so are the arguments only they read.
   nb::list ops, args;
-  // (ops whose result was submitted already are left out: it is an
-  // argument now)
   std::vector<int32_t> newIndex(t.ops.size(), -1);
-  int32_t count = 0;
+  std::vector<int32_t> argIndex(t.args.size(), -1);
+  int32_t count = 0, numArgs = 0;
   for (size_t j = 0; j < t.ops.size(); ++j) {
     const TapeOp &op = t.ops[j];
     if (op.producedArg[0] >= 0)
       continue;
     newIndex[j] = count++;
     nb::list refs, tokens;
-    for (TapeRef r : op.refs)
-      if (r = resolve(t, r); r.op < 0)
-        refs.append(r.index);
-      else
+    for (TapeRef r : op.refs) {
+      r = resolve(t, r);
+      if (r.op >= 0) {
         refs.append(nb::make_tuple(newIndex[r.op], r.index));
+        continue;
+      }
+      int32_t &a = argIndex[r.index];
+      if (a < 0) {
+        a = numArgs++;
+        args.append(t.args[r.index]);
+      }
+      refs.append(a);
+    }
     for (const nb::object &tok : op.tokens)
       tokens.append(tok);
     ops.append(nb::make_tuple(op.tmpl->py, refs, tokens));
-  }
-  for (size_t i = 0; i < t.args.size(); ++i) {
-    args.append(t.args[i]);
-    if (t.argIsArray[i]) // Python counts its own reads
-      lazyMarkRead(*nb::inst_ptr<ArrayCore>(t.args[i])->buffer, -1);
   }
   return nb::make_tuple(ops, args);
 }
@@ -510,7 +518,10 @@ void bindLazyTape(nb::module_ &m) {
         d["operations submitted"] = stats.operations;
         d["programs reused"] = stats.reused;
         d["graphs without a live result"] = stats.noLive;
-        d["pending_operations"] = tape.ops.size();
+        size_t pendingOps = 0;
+        for (const TapeOp &op : tape.ops)
+          pendingOps += op.producedArg[0] < 0;
+        d["pending_operations"] = pendingOps;
         d["cached_programs"] = programs.size();
         for (auto &[k, v] : boundaries)
           b[k.c_str()] = v;
