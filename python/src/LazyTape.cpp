@@ -213,11 +213,15 @@ TapeOutcome tapeRecord(const std::shared_ptr<TapeTemplate> &tmpl,
       continue;
     }
     tapeFlush("a view of a pending result was used");
-    if (a.buffer->lazyId)
-      return TapeOutcome::UsePython; // not the tape's
     onTape = false;
     break;
   }
+  for (size_t i = 0; i < n; ++i)
+    if (t.isArray[i]) {
+      const ArrayCore &a = *nb::inst_ptr<ArrayCore>(nb::handle(xs[i]));
+      if (a.buffer->lazyId && !producedBy(a))
+        return TapeOutcome::UsePython; // not the tape's
+    }
   if (!onTape && t.size < minElements)
     return TapeOutcome::Eager;
   if (tape.ops.empty())
