@@ -330,12 +330,8 @@ def _execute(
             key_parts.append(("S", dt if dt is not None else o.dtype))
         args.append(o.obj)
     key = tuple(key_parts)
-    if (
-        _lazy._enabled
-        and not written
-        and opkey[0] in _lazy.RECORDABLE
-        and _lazy.worth_recording(ops, out_shapes, qid)
-    ):
+    lazy = _lazy._enabled and not written and opkey[0] in _lazy.RECORDABLE
+    if lazy and _lazy.worth_recording(ops, out_shapes, qid):
         results = _lazy.record(
             key,
             ops,
@@ -349,6 +345,7 @@ def _execute(
         )
         if results is not None:
             return results
+        lazy = False
     k = _kernels.get(key)
     if k is None:
         fb = _ir.FunctionBuilder("main")
@@ -378,9 +375,21 @@ def _execute(
     results = k.program(args, out_shapes)
     if fast_key is not None:
         op, operands = fast_key
-        _ext.fast_register(
-            op, operands, k.program, out_shapes, _scalar_bounds(ops, in_dtypes)
-        )
+        bounds = _scalar_bounds(ops, in_dtypes)
+        _ext.fast_register(op, operands, k.program, out_shapes, bounds)
+        if lazy:
+            # Small now, but the fast path's tape records it next time.
+            _lazy.register(
+                key,
+                ops,
+                in_dtypes,
+                emit,
+                out_shapes,
+                qid,
+                kind,
+                fast_key,
+                bounds,
+            )
     return results
 
 

@@ -68,11 +68,21 @@ def enabled():
 
 def set_min_elements(n):
     """Records only results of at least n elements (or with a pending
-    operand); None restores the defaults (65536 on the host, 4096 on other
-    devices, or SLUICE_LAZY_MIN_ELEMENTS)."""
+    operand); None restores the defaults (operations seen before: all of
+    them; operations resolved in Python: 65536 elements on the host, 4096
+    on other devices; or SLUICE_LAZY_MIN_ELEMENTS)."""
     global _MIN_ELEMENTS
     _MIN_ELEMENTS = "" if n is None else str(int(n))
     _min_elements.clear()
+    _tape_limits()
+
+
+def _tape_limits():
+    # Operations seen before are recorded by the fast path in C++ (see
+    # python/src/LazyTape.h), at a cost far below an eager launch: all of
+    # them, unless SLUICE_LAZY_MIN_ELEMENTS says otherwise.
+    m = _MIN_ELEMENTS.strip()
+    _ext.lazy_tape_limits(int(m) if m else 0, _MAX_OPS)
 
 
 def set_enabled(on):
@@ -227,6 +237,30 @@ def record(
     ``fast``: (op code, operands) to register with the C++ fast path, whose
     next hits on operands of the same signatures record through
     ``record_fast`` without resolving again."""
+    template = _template(key, ops, in_dtypes, emit, out_shapes, qid, kind)
+    if template is None:
+        return None
+    shapes = template[3]
+    results = _record(template, [o.obj for o in ops])
+    if fast is not None:
+        op, operands = fast
+        _ext.fast_register(op, operands, template, shapes, list(bounds))
+    return results
+
+
+def register(
+    key, ops, in_dtypes, emit, out_shapes, qid, kind, fast, bounds=()
+):
+    """Gives the fast path the template of an operation that runs eagerly
+    now (too small to record here): its next hits are recorded by the
+    fast path's tape in C++, which costs less than an eager launch."""
+    template = _template(key, ops, in_dtypes, emit, out_shapes, qid, kind)
+    if template is not None:
+        op, operands = fast
+        _ext.fast_register(op, operands, template, template[3], list(bounds))
+
+
+def _template(key, ops, in_dtypes, emit, out_shapes, qid, kind):
     for s in out_shapes:
         if s is None:
             return None
@@ -239,8 +273,7 @@ def record(
         for o, dt in zip(ops, in_dtypes)
     )
     shapes = [tuple(s) for s in out_shapes]
-    size = _elements(shapes)
-    template = (
+    return (
         key,
         emit,
         tuple(in_dtypes),
@@ -249,13 +282,60 @@ def record(
         qid,
         kind,
         sigs,
-        size,
+        _elements(shapes),
     )
-    results = _record(template, [o.obj for o in ops])
-    if fast is not None:
-        op, operands = fast
-        _ext.fast_register(op, operands, template, shapes, list(bounds))
-    return results
+
+
+def compile_tape(ops, outs):
+    """The program of a tape the fast path recorded (python/src/LazyTape.h):
+    ``ops`` are (template, refs), refs argument indices or (op, result);
+    ``outs`` the (op, result) pairs it returns."""
+    first = ops[0][0]
+    qid, kind = first[5], first[6]
+    sigs = {}
+    for template, refs in ops:
+        for ref, sig in zip(refs, template[7]):
+            if ref.__class__ is int:
+                sigs[ref] = sig
+    # Python's graphs and the tape share compiled programs: the key is the
+    # one _run makes for a graph of these operations.
+    outs = [tuple(o) for o in outs]
+    key = (
+        qid,
+        kind,
+        tuple((template[0], tuple(refs)) for template, refs in ops),
+        tuple(outs),
+        tuple(sigs[i] for i in range(len(sigs))),
+    )
+    # (Not under _lock: the tape's lock is held here, and _lock's holders
+    # may wait for it. The cache's operations are atomic.)
+    program = _programs.get(key)
+    if program is not None:
+        try:
+            _programs.move_to_end(key)
+        except KeyError:  # (dropped by another thread meanwhile)
+            pass
+        _stats["programs reused"] += 1
+        return program
+    fb = _ir.FunctionBuilder("main")
+    argv = [_arg_value(fb, sigs[i], None, qid, kind) for i in range(len(sigs))]
+    values = {}
+    for j, (template, refs) in enumerate(ops):
+        vals = []
+        for ref, dt in zip(refs, template[2]):
+            v = argv[ref] if ref.__class__ is int else values[ref]
+            if dt is not None:
+                v = _ir.convert_operand(fb, v, dt, qid, kind)
+            vals.append(v)
+        for r, v in enumerate(template[1](fb, vals)):
+            values[(j, r)] = v
+    fb.ret([values[o] for o in outs])
+    program = _compiler.compile_function(fb, name="sluice.lazy")
+    _programs[key] = program
+    if len(_programs) > _MAX_PROGRAMS:
+        _programs.popitem(last=False)
+    _stats["programs compiled"] += 1
+    return program
 
 
 def record_fast(template, operands):
@@ -272,6 +352,11 @@ def record_fast(template, operands):
 
 def _record(template, objs):
     key, emit, in_dtypes, shapes, types, qid, kind, sigs, _ = template
+    if _ext.lazy_tape_pending():
+        # The fast path's tape and a graph here are never both pending:
+        # this graph takes the tape's operations over. (Not under _lock:
+        # the tape's own lock comes first.)
+        _adopt_tape()
     with _lock:
         g = _graphs.get(qid)
         # A view of part of a pending result, or one of another graph, is
@@ -330,12 +415,52 @@ def _record(template, objs):
         return results
 
 
+def _adopt_tape():
+    """Makes the operations the fast path's tape recorded a pending graph
+    here (with the same results, arguments and structure)."""
+    taken = _ext.lazy_tape_take()
+    if taken is None:
+        return
+    with _lock:
+        _adopt(*taken)
+
+
+def _adopt(ops, args):
+    first = ops[0][0]
+    qid, kind = first[5], first[6]
+    g = _Graph(qid, kind)
+    g.args = list(args)
+    g.sigs = [None] * len(args)
+    for template, refs, _ in ops:
+        for ref, sig in zip(refs, template[7]):
+            if ref.__class__ is int:
+                g.sigs[ref] = sig
+    for i, (x, s) in enumerate(zip(g.args, g.sigs)):
+        if s[0] != "S":
+            g.arg_index[id(x)] = i
+            _ext.lazy_mark_read(x, 1)
+    for j, (template, refs, tokens) in enumerate(ops):
+        key, emit, in_dtypes, shapes, types = template[:5]
+        g.nodes.append(
+            _Node(key, emit, in_dtypes, refs, shapes, tokens, types)
+        )
+        g.parts.append((key, tuple(refs)))
+        for r, tok in enumerate(tokens):
+            g.by_id[tok.id] = (j, r)
+    if qid in _graphs:  # (another thread's graph: this one runs now)
+        _submit(g, "graphs of two threads met")
+        return
+    _graphs[qid] = g
+    _ext.lazy_pending(True)
+
+
 def flush_all(reason="a value was needed", wanted=0):
     """Submits pending graphs (the extension's hook). ``wanted``: the lazy
     id of the one result that is needed; then only the operations it
     depends on run, and the other pending results stay recorded (they are
     computed when needed, or never if they die first). Otherwise every
     result still referenced is computed."""
+    _ext.lazy_tape_flush(reason)  # (before _lock: see _record)
     with _lock:
         if not _graphs:
             _ext.lazy_pending(False)
@@ -573,13 +698,21 @@ def report():
             )
         }
         counts.update(_stats)
+        # What the fast path's tape (in C++) recorded and submitted.
+        tape = _ext.lazy_tape_stats()
+        boundaries = collections.Counter(_boundaries)
+        boundaries.update(tape.pop("boundaries"))
+        pending += tape.pop("pending_operations")
+        cached = len(_programs) + tape.pop("cached_programs")
+        for k, v in tape.items():
+            counts[k] = counts.get(k, 0) + v
         return {
             "enabled": _enabled,
             "max_ops": _MAX_OPS,
             "pending_operations": pending,
             **counts,
-            "cached_programs": len(_programs),
-            "boundaries": dict(_boundaries),
+            "cached_programs": cached,
+            "boundaries": dict(boundaries),
         }
 
 
@@ -587,8 +720,11 @@ def reset_report():
     with _lock:
         _stats.clear()
         _boundaries.clear()
+        _ext.lazy_tape_reset_stats()
 
 
 _ext.lazy_set_hook(flush_all)
+_ext.lazy_tape_set_compiler(compile_tape)
+_tape_limits()
 _ext.fast_set_lazy_recorder(record_fast)
 _ext.fast_lazy(_enabled)

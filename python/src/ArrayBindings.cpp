@@ -8,6 +8,7 @@
 #include "Errors.h"
 #include "FastPath.h"
 #include "Lazy.h"
+#include "LazyTape.h"
 #include "Memory.h"
 #include "Program.h"
 #include "Sizes.h"
@@ -159,6 +160,7 @@ void sluice::py::bindArrays(nb::module_ &m) {
       "host cannot reach (sluice/_strided_copy.py).");
   bindFastPath(m, arrayCore);
   bindLazy(m, arrayCore);
+  bindLazyTape(m);
 
   m.def("empty", [](uintptr_t queue, int kind, int dtype,
                     const std::vector<int64_t> &shape) {

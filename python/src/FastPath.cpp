@@ -1,6 +1,7 @@
 //===- FastPath.cpp - Eager operations seen before, without Python --------===//
 #include "FastPath.h"
 #include "Array.h"
+#include "LazyTape.h"
 #include "Program.h"
 
 #include <cstring>
@@ -103,6 +104,8 @@ struct Entry {
   nb::object shapes;  // the result shapes to pass
   /// What sluice/_lazy.py records the operation with (unset: not yet).
   nb::object lazy;
+  /// The same, parsed for the tape (LazyTape.h); null: not taped.
+  std::shared_ptr<TapeTemplate> tape;
   std::vector<Bound> bounds;
 };
 
@@ -169,6 +172,15 @@ nb::object tryCall(int op, PyObject *const *xs, size_t n) {
   const Entry *e = lookup(op, xs, n);
   if (!e)
     return nb::object();
+  if (lazyMode && e->tape) {
+    // Recorded, not run, by the tape (no Python), unless Python records.
+    nb::object r;
+    TapeOutcome outcome = tapeRecord(e->tape, xs, n, r);
+    if (outcome == TapeOutcome::Recorded)
+      return r;
+    if (outcome == TapeOutcome::Eager && e->program.is_valid())
+      return callEntry(*e, xs, n)[0];
+  }
   if (lazyMode && e->lazy.is_valid() && lazyRecorder.is_valid()) {
     // Recorded, not run: Python maps the operands into the pending graph
     // with what it resolved the first time (no type resolution again).
@@ -232,9 +244,10 @@ void registerEntry(int op, nb::tuple operands, nb::object program,
   Entry e;
   e.key.assign(key.bytes, key.size);
   bool recorded = !program.is_none() && !nb::isinstance<Program>(program);
-  if (recorded)
+  if (recorded) {
+    e.tape = makeTapeTemplate(program);
     e.lazy = std::move(program); // a template of sluice/_lazy.py
-  else
+  } else
     e.program = std::move(program);
   e.shapes = std::move(shapes);
   for (nb::handle b : bounds) {
@@ -251,10 +264,13 @@ void registerEntry(int op, nb::tuple operands, nb::object program,
     if (old.key == e.key) {
       if (recorded) {
         old.lazy = std::move(e.lazy);
+        old.tape = std::move(e.tape);
       } else {
         nb::object lazy = std::move(old.lazy);
+        std::shared_ptr<TapeTemplate> tape = std::move(old.tape);
         old = std::move(e);
         old.lazy = std::move(lazy);
+        old.tape = std::move(tape);
       }
       return;
     }

@@ -1,6 +1,7 @@
 //===- Lazy.cpp - Recorded eager operations, submitted when needed --------===//
 #include "Lazy.h"
 #include "Errors.h"
+#include "LazyTape.h"
 #include "Program.h"
 #include "Sizes.h"
 
@@ -64,11 +65,15 @@ void checkSubmitted(const Buffer &buffer) {
 } // namespace
 
 void lazyFlushAll(const char *reason, uint64_t wanted) {
-  if (!pending || flushing || !hook->is_valid())
+  if (flushing || (!pending && !tapePending()))
     return;
   flushing = true;
   try {
-    (*hook)(reason, wanted);
+    // The tape first (Python's graphs are empty while it records; it may
+    // become one of them).
+    tapeFlush(reason, wanted);
+    if (pending && hook->is_valid())
+      (*hook)(reason, wanted);
   } catch (...) {
     flushing = false;
     throw;
@@ -77,7 +82,7 @@ void lazyFlushAll(const char *reason, uint64_t wanted) {
 }
 
 void lazyBeforeUse(Buffer &buffer, bool write) {
-  if (pending && !flushing) {
+  if ((pending || tapePending()) && !flushing) {
     if (buffer.lazyId)
       lazyFlushAll("a pending result was used", buffer.lazyId);
     // (Operations still pending may read it now that it was produced.)
@@ -103,6 +108,84 @@ bool lazyTargetFits(nb::handle token, QueueState *queue, SluiceUsmKind kind) {
          t->buffer->queue == queue && t->buffer->kind == kind;
 }
 
+std::pair<nb::object, nb::object>
+newLazyResult(QueueState *queue, SluiceUsmKind kind, int dtype,
+              const std::vector<int64_t> &shape) {
+  if (!queue || kind < SLUICE_USM_DEVICE || kind > SLUICE_USM_HOST ||
+      dtype < 0 || dtype >= NumDTypes)
+    throw Error(ErrorKind::Value, "lazy_array: bad queue, kind or dtype");
+  ArrayCore core;
+  core.dtype = static_cast<uint8_t>(dtype);
+  core.shape = shape;
+  checkArrayBytes(core.shape, core.itemsize());
+  core.strides = contiguousStrides(core.shape);
+  auto buffer = std::make_shared<Buffer>();
+  buffer->queue = queue;
+  buffer->kind = kind;
+  buffer->bytes = static_cast<size_t>(core.size()) * core.itemsize();
+  buffer->lazyId = nextId++;
+  core.buffer = buffer;
+  LazyToken token{buffer, buffer->lazyId};
+  return {wrapArray(std::move(core)), nb::cast(std::move(token))};
+}
+
+bool lazyGraphsPending() { return pending; }
+
+bool lazyTokenLive(nb::handle token) {
+  return nb::inst_ptr<LazyToken>(token)->buffer.use_count() > 1;
+}
+
+uint64_t lazyTokenId(nb::handle token) {
+  return nb::inst_ptr<LazyToken>(token)->id;
+}
+
+namespace {
+nb::object tokenArray(LazyToken &t, int dtype,
+                      const std::vector<int64_t> &shape) {
+  if (t.buffer->lazyId || dtype < 0 || dtype >= NumDTypes)
+    throw Error(ErrorKind::Value, "LazyToken.array: the result "
+                                  "is not produced, or a bad "
+                                  "dtype");
+  ArrayCore core;
+  core.buffer = t.buffer;
+  core.dtype = static_cast<uint8_t>(dtype);
+  core.shape = shape;
+  core.strides = contiguousStrides(shape);
+  if (static_cast<size_t>(core.size()) * core.itemsize() != t.buffer->bytes)
+    throw Error(ErrorKind::Value, "LazyToken.array: wrong size");
+  return wrapArray(std::move(core));
+}
+} // namespace
+
+nb::object lazyTokenArray(nb::handle token, int dtype,
+                          const std::vector<int64_t> &shape) {
+  return tokenArray(*nb::inst_ptr<LazyToken>(token), dtype, shape);
+}
+
+namespace {
+void failBuffer(Buffer &b, const std::string &message) {
+  if (!b.lazyId)
+    return;
+  auto task = std::make_shared<FailedTask>(SLUICE_ERROR_BACKEND, message);
+  task->execute(); // fails at once, reporting to no queue
+  b.lazyId = 0;
+  b.last = task;
+  b.writer = task;
+}
+} // namespace
+
+void lazyTokenFail(nb::handle token, const std::string &message) {
+  failBuffer(*nb::inst_ptr<LazyToken>(token)->buffer, message);
+}
+
+void lazyMarkRead(Buffer &buffer, int delta) {
+  Buffer &owner = memoryOwner(buffer);
+  if (delta < 0 && owner.lazyReaders < static_cast<uint32_t>(-delta))
+    owner.lazyReaders = 0;
+  else
+    owner.lazyReaders += delta;
+}
+
 void bindLazy(nb::module_ &m, nb::class_<ArrayCore> &c) {
   m.def(
       "lazy_set_hook", [](nb::object fn) { *hook = std::move(fn); },
@@ -116,13 +199,7 @@ void bindLazy(nb::module_ &m, nb::class_<ArrayCore> &c) {
       "Submits every pending graph (through the hook).");
   m.def(
       "lazy_mark_read",
-      [](ArrayCore &a, int delta) {
-        Buffer &owner = memoryOwner(*a.buffer);
-        if (delta < 0 && owner.lazyReaders < static_cast<uint32_t>(-delta))
-          owner.lazyReaders = 0;
-        else
-          owner.lazyReaders += delta;
-      },
+      [](ArrayCore &a, int delta) { lazyMarkRead(*a.buffer, delta); },
       "Counts a recorded operation that reads the array's memory (+1) or "
       "one that was submitted (-1).");
   nb::class_<LazyToken>(m, "LazyToken",
@@ -136,57 +213,23 @@ void bindLazy(nb::module_ &m, nb::class_<ArrayCore> &c) {
       .def(
           "array",
           [](LazyToken &t, int dtype, const std::vector<int64_t> &shape) {
-            if (t.buffer->lazyId || dtype < 0 || dtype >= NumDTypes)
-              throw Error(ErrorKind::Value, "LazyToken.array: the result "
-                                            "is not produced, or a bad "
-                                            "dtype");
-            ArrayCore core;
-            core.buffer = t.buffer;
-            core.dtype = static_cast<uint8_t>(dtype);
-            core.shape = shape;
-            core.strides = contiguousStrides(shape);
-            if (static_cast<size_t>(core.size()) * core.itemsize() !=
-                t.buffer->bytes)
-              throw Error(ErrorKind::Value, "LazyToken.array: wrong size");
-            return wrapArray(std::move(core));
+            return tokenArray(t, dtype, shape);
           },
           "An array over the buffer once its operation was submitted.")
       .def(
           "fail",
           [](LazyToken &t, const std::string &message) {
-            Buffer &b = *t.buffer;
-            if (!b.lazyId)
-              return;
-            auto task =
-                std::make_shared<FailedTask>(SLUICE_ERROR_BACKEND, message);
-            task->execute(); // fails at once, reporting to no queue
-            b.lazyId = 0;
-            b.last = task;
-            b.writer = task;
+            failBuffer(*t.buffer, message);
           },
           "Gives the buffer a failed producer with this message.");
   m.def(
       "lazy_array",
       [](uintptr_t queue, int kind, int dtype,
          const std::vector<int64_t> &shape) {
-        if (!queue || kind < SLUICE_USM_DEVICE || kind > SLUICE_USM_HOST ||
-            dtype < 0 || dtype >= NumDTypes)
-          throw Error(ErrorKind::Value, "lazy_array: bad queue, kind or "
-                                        "dtype");
-        ArrayCore core;
-        core.dtype = static_cast<uint8_t>(dtype);
-        core.shape = shape;
-        checkArrayBytes(core.shape, core.itemsize());
-        core.strides = contiguousStrides(core.shape);
-        auto buffer = std::make_shared<Buffer>();
-        buffer->queue = reinterpret_cast<QueueState *>(queue);
-        buffer->kind = static_cast<SluiceUsmKind>(kind);
-        buffer->bytes = static_cast<size_t>(core.size()) * core.itemsize();
-        buffer->lazyId = nextId++;
-        core.buffer = buffer;
-        LazyToken token{buffer, buffer->lazyId};
-        return nb::make_tuple(wrapArray(std::move(core)),
-                              nb::cast(std::move(token)));
+        auto [array, token] =
+            newLazyResult(reinterpret_cast<QueueState *>(queue),
+                          static_cast<SluiceUsmKind>(kind), dtype, shape);
+        return nb::make_tuple(array, token);
       },
       "A new array whose memory a recorded operation will produce, and its "
       "token.");

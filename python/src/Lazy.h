@@ -19,6 +19,10 @@
 
 #include <nanobind/nanobind.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace sluice::py {
 
 /// Submits the pending graphs if `buffer` is lazy, or if it is written and
@@ -38,6 +42,26 @@ std::shared_ptr<Buffer> lazyTarget(nanobind::handle token);
 /// Whether `token` is a LazyToken not yet submitted, on (queue, kind).
 bool lazyTargetFits(nanobind::handle token, QueueState *queue,
                     SluiceUsmKind kind);
+
+/// A new array whose memory a recorded operation will produce, and its
+/// LazyToken (as lazy_array makes them).
+std::pair<nanobind::object, nanobind::object>
+newLazyResult(QueueState *queue, SluiceUsmKind kind, int dtype,
+              const std::vector<int64_t> &shape);
+/// Whether Python's recorder holds a pending graph.
+bool lazyGraphsPending();
+/// Whether an array other than the token holds the token's buffer.
+bool lazyTokenLive(nanobind::handle token);
+/// The token's lazy id.
+uint64_t lazyTokenId(nanobind::handle token);
+/// An array over the token's buffer once its operation was submitted.
+nanobind::object lazyTokenArray(nanobind::handle token, int dtype,
+                                const std::vector<int64_t> &shape);
+/// Gives the token's buffer a failed producer with this message.
+void lazyTokenFail(nanobind::handle token, const std::string &message);
+/// Counts a recorded operation reading `buffer`'s memory (+1) or one
+/// submitted (-1).
+void lazyMarkRead(Buffer &buffer, int delta);
 
 } // namespace sluice::py
 

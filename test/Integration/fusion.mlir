@@ -122,6 +122,28 @@ func.func @main(%x: !X, %c: f32) -> !X {
 
 // -----
 
+// Rows scaled by their norm: the reduction, its epilogue over the reduced
+// shape (+ 1, sqrt) and the broadcast back over the input (the division)
+// are one group; sizes of 1 broadcast at run time.
+// FOR: n in [1, 300]
+// FOR: k in [1, 33]
+// INPUT: x = rand((n, k), 'f32', -2, 2)
+// EXPECT: x / np.sqrt((x * x).sum(axis=1, keepdims=True) + np.float32(1))
+// GROUPS: 1
+!X = !usm.array<?x?xf32, "host:cpu:0", device>
+!K = !usm.array<?x1xf32, "host:cpu:0", device>
+func.func @main(%x: !X) -> !X {
+  %one = arith.constant 1.0 : f32
+  %sq = usm.mul %x, %x : (!X, !X) -> !X
+  %s = usm.sum %sq axes [1] keepdims : !X -> !K
+  %s1 = usm.add %s, %one : (!K, f32) -> !K
+  %r = usm.sqrt %s1 : (!K) -> !K
+  %0 = usm.div %x, %r : (!X, !K) -> !X
+  return %0 : !X
+}
+
+// -----
+
 // Softmax over rows: max, exp of the shifted rows and their sum, and the
 // division; integer and boolean groups alongside.
 // FOR: n in [1, 300]

@@ -328,6 +328,61 @@ struct FusedReductionLowering : OpConversionPattern<FusedOp> {
         });
     buffers.map(reduction->getResult(0), reduced);
 
+    // A broadcast epilogue: results after the reduction over its input's
+    // shape (`e / e.sum(axis=1, keepdims=True)`). One generic over that
+    // space evaluates them, recomputing the prologue from the group's
+    // inputs (the same scalar code, so the same values) rather than
+    // storing it, after the reduced-shape ops they read.
+    auto inputType = cast<ArrayType>(input.getType());
+    SmallVector<Value> broadcastLate;
+    for (Value v : yield.getOperands())
+      if (after.contains(v.getDefiningOp()) &&
+          cast<ArrayType>(v.getType()).getShape() == inputType.getShape() &&
+          !llvm::is_contained(broadcastLate, v))
+        broadcastLate.push_back(v);
+    if (!broadcastLate.empty()) {
+      llvm::SmallPtrSet<Operation *, 16> chain =
+          producers(broadcastLate, buffers);
+      // The reduced-shape ops they read, op by op into buffers first.
+      for (Operation &inner : body.without_terminator()) {
+        if (!chain.contains(&inner) || !after.contains(&inner) ||
+            cast<ArrayType>(inner.getResult(0).getType()).getShape() ==
+                inputType.getShape())
+          continue;
+        SmallVector<Value> opValues;
+        SmallVector<Shape> operandShapes;
+        for (Value v : inner.getOperands()) {
+          Value value = buffers.lookupOrNull(v);
+          if (!value) // a constant scalar of the body
+            value = rewriter.clone(*v.getDefiningOp())->getResult(0);
+          opValues.push_back(value);
+          operandShapes.push_back(shapes.lookup(v));
+        }
+        Value result = inner.getResult(0);
+        buffers.map(result, lowerElementwiseOp(rewriter, &inner, opValues,
+                                               *getTypeConverter(),
+                                               operandShapes, &shapes[result]));
+      }
+      SmallVector<Value> outs;
+      for (Value v : broadcastLate) {
+        auto memref = cast<MemRefType>(
+            getTypeConverter()->convertType(cast<ArrayType>(v.getType())));
+        outs.push_back(memref::AllocOp::create(rewriter, loc, memref,
+                                               dynamicSizes(shapes[v]),
+                                               rewriter.getI64IntegerAttr(64)));
+      }
+      Operands lateIn = operandsOf(body, producers(broadcastLate, buffers),
+                                   broadcastLate, buffers, shapes);
+      buildBroadcastingGeneric(
+          rewriter, loc, lateIn.operands, inputType.getShape(),
+          shapes[broadcastLate.front()], outs,
+          [&](OpBuilder &nb, Location, ValueRange args) {
+            return emitScalars(nb, body, lateIn, args, broadcastLate);
+          });
+      for (auto [v, out] : llvm::zip(broadcastLate, outs))
+        buffers.map(v, out);
+    }
+
     // The rest, op by op from the buffers.
     SmallVector<Value> late(yield.getOperands());
     llvm::SmallPtrSet<Operation *, 16> needed = producers(late, buffers);

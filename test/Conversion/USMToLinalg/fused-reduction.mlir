@@ -64,3 +64,35 @@ func.func @softmax_sum(%x: !X, %m: !K) -> (!X, !K) {
   }
   return %0#0, %0#1 : !X, !K
 }
+
+// -----
+
+// A broadcast epilogue (the softmax's division by the row sums): one
+// generic over the input's space after the reduction, recomputing
+// exp(x - m) from the inputs; nothing of that space is stored but the
+// result (two allocations: the sums and the result).
+// CHECK-LABEL: func.func @softmax_epilogue
+// CHECK-SAME: (%[[X:.*]]: memref<?x?xf32, {{.*}}>, %[[M:.*]]: memref<?x1xf32, {{.*}}>)
+// CHECK: %[[S:.*]] = memref.alloc(%{{.*}}) {{.*}} : memref<?x1xf32,
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[X]], %[[M]] : {{.*}}) outs(
+// CHECK: math.exp
+// CHECK-NEXT: arith.addf
+// CHECK: %[[R:.*]] = memref.alloc(%{{.*}}, %{{.*}}) {{.*}} : memref<?x?xf32,
+// CHECK-NOT: memref.alloc
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[M]], %[[S]] : {{.*}}) outs(%[[R]] :
+// CHECK: arith.subf
+// CHECK-NEXT: math.exp
+// CHECK-NEXT: arith.divf
+// CHECK: return %[[R]]
+!X = !usm.array<?x?xf32, "host:cpu:0", device>
+!K = !usm.array<?x1xf32, "host:cpu:0", device>
+func.func @softmax_epilogue(%x: !X, %m: !K) -> !X {
+  %0 = usm.fused "host:cpu:0" ins(%a = %x : !X, %b = %m : !K) -> (!X) {
+    %d = usm.sub %a, %b : (!X, !K) -> !X
+    %e = usm.exp %d : (!X) -> !X
+    %s = usm.sum %e axes [1] keepdims : !X -> !K
+    %r = usm.div %e, %s : (!X, !K) -> !X
+    usm.yield %r : !X
+  }
+  return %0 : !X
+}

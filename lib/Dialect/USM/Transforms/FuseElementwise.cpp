@@ -111,7 +111,11 @@ bool isCheap(Operation *op) {
 /// value an elementwise chain starts from, followed through ops whose array
 /// operands all have the result's written shape and the same key (NumPy
 /// broadcasting can only grow a dimension, and an op that combines arrays
-/// of equal extents keeps them), `astype` and `to_device`.
+/// of equal extents keeps them), `astype` and `to_device`. A reduction
+/// with `keepdims` has the key of its input marked as reduced along its
+/// axes (sizes 1 there, its input's elsewhere): an op combining values of
+/// key K with such values of K reduced keeps K (`x - x.max(axis=1,
+/// keepdims=True)` has x's shape).
 class ShapeKeys {
 public:
   std::string get(Value v) {
@@ -125,22 +129,40 @@ public:
         "value" +
         std::to_string(reinterpret_cast<uintptr_t>(v.getAsOpaquePointer()));
     Operation *def = v.getDefiningOp();
-    if (def && (def->hasTrait<sluice::usm::OpTrait::Elementwise>() ||
-                isa<ToDeviceOp>(def))) {
+    if (def && isReduction(def) && def->hasAttr("keepdims")) {
+      std::string axes;
+      llvm::raw_string_ostream os(axes);
+      def->getAttr("axes").print(os);
+      key = std::string(reducedPrefix) + get(def->getOperand(0)) + "|" + axes;
+    } else if (def && (def->hasTrait<sluice::usm::OpTrait::Elementwise>() ||
+                       isa<ToDeviceOp>(def))) {
       std::optional<std::string> common;
+      SmallVector<std::string> reduced; // keys of the other operands
       bool same = true;
       for (Value operand : def->getOperands()) {
         ArrayType operandType = arrayTypeOf(operand);
         if (!operandType)
           continue;
         std::string k = get(operand);
-        if (operandType.getShape() != type.getShape() ||
-            (common && *common != k)) {
+        if (operandType.getShape() != type.getShape()) {
+          if (operandType.getRank() != type.getRank() ||
+              !StringRef(k).starts_with(reducedPrefix)) {
+            same = false;
+            break;
+          }
+          reduced.push_back(std::move(k));
+          continue;
+        }
+        if (common && *common != k) {
           same = false;
           break;
         }
         common = k;
       }
+      // Operands of another written shape must be `common` reduced.
+      for (const std::string &k : reduced)
+        same &= common && StringRef(k).starts_with(std::string(reducedPrefix) +
+                                                   *common + "|");
       if (same && common)
         key = *common;
     }
@@ -149,6 +171,7 @@ public:
   }
 
 private:
+  static constexpr llvm::StringLiteral reducedPrefix = "reduced:";
   DenseMap<Value, std::string> memo;
 };
 
@@ -232,6 +255,10 @@ private:
   /// Why a producer -> consumer edge was left between groups.
   llvm::MapVector<std::pair<Operation *, Operation *>, std::string> refused;
   ShapeKeys shapeKeys;
+  /// Ops of the block whose values reach a reduction through the block's
+  /// ops (computed once, when first asked).
+  std::optional<OpSet> feedingReductions;
+  bool feedsReduction(Operation *op);
   /// Report lines about siblings left apart.
   SmallVector<std::pair<Location, std::string>> siblingNotes;
 
@@ -257,6 +284,24 @@ private:
   void mergeSiblings();
   std::string boundaryReason(Operation *producer, Operation *user);
 };
+
+bool BlockFusion::feedsReduction(Operation *op) {
+  if (!feedingReductions) {
+    feedingReductions.emplace();
+    // Users follow their producers in a block: one walk backwards.
+    SmallVector<Operation *> ops;
+    for (Operation &o : block)
+      ops.push_back(&o);
+    for (Operation *o : llvm::reverse(ops))
+      for (Operation *user : o->getUsers())
+        if (Operation *top = ancestor(user);
+            top && (isReduction(top) || feedingReductions->contains(top))) {
+          feedingReductions->insert(o);
+          break;
+        }
+  }
+  return feedingReductions->contains(op);
+}
 
 SmallVector<Value> BlockFusion::outputsOf(ArrayRef<Operation *> ops,
                                           const OpSet &set) {
@@ -328,11 +373,21 @@ std::string BlockFusion::checkShapes(ArrayRef<Operation *> ops,
     if (!reads)
       continue;
     afterReduction.insert(op);
-    if (shapeKeys.get(op->getResult(0)) != shapeKeys.get(reduced))
-      return "'" + op->getName().getStringRef().str() +
-             "' broadcasts a reduction result to the shape " +
-             formatShape(arrayTypeOf(op->getResult(0)).getShape()) +
-             " (needs a second pass over the data)";
+    std::string key = shapeKeys.get(op->getResult(0));
+    if (key == shapeKeys.get(reduced))
+      continue;
+    // A broadcast epilogue (`e / e.sum(axis=1, keepdims=True)`): over the
+    // reductions' input shape again, evaluated after them in one more pass
+    // that recomputes the prologue rather than storing it. Not for values
+    // that feed a reduction: they belong to that reduction's group.
+    if (key == shapeKeys.get(domain) && !feedsReduction(op))
+      continue;
+    return "'" + op->getName().getStringRef().str() +
+           "' broadcasts a reduction result to the shape " +
+           formatShape(arrayTypeOf(op->getResult(0)).getShape()) +
+           (key == shapeKeys.get(domain)
+                ? " and feeds a reduction (it goes with that reduction)"
+                : " (needs a second pass over the data)");
   }
   for (Value v : outputs) {
     if (afterReduction.contains(v.getDefiningOp()))

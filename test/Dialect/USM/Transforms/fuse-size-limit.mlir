@@ -68,29 +68,30 @@ func.func @across(%x: !A, %s: f32) -> !A {
 !M = !usm.array<4x3xf32, "host:cpu:0", device>
 !K = !usm.array<1x3xf32, "host:cpu:0", device>
 
-// x - mean(2*x) followed by two ops: the elementwise group is full (3 ops),
-// so 2*x is not copied into it (it is without a limit) but is a result of
-// the reduction's group.
+// x - mean(2*x) followed by two ops: the broadcast epilogue (the sub)
+// joins the reduction's group, which is then full (3 ops); the two ops
+// read its result. Without a limit it is one group.
 // CHECK-LABEL: func.func @full
-// CHECK:      %[[R:.*]]:2 = usm.fused {{.*}} -> (!usm.array<4x3xf32, "host:cpu:0", device>, !usm.array<1x3xf32, "host:cpu:0", device>)
+// CHECK:      %[[R:.*]] = usm.fused {{.*}} -> (!usm.array<4x3xf32, "host:cpu:0", device>)
 // CHECK-NEXT:   arith.constant
 // CHECK-NEXT:   usm.mul
 // CHECK-NEXT:   usm.sum
-// CHECK-NEXT:   usm.yield
-// CHECK:      usm.fused {{.*}} ins(%{{.*}} = %[[R]]#0 : {{.*}}, %{{.*}} = %[[R]]#1 : {{.*}}, %{{.*}} = %arg1 : f32)
 // CHECK-NEXT:   usm.sub
+// CHECK-NEXT:   usm.yield
+// CHECK:      usm.fused {{.*}} ins(%{{.*}} = %[[R]] : {{.*}}, %{{.*}} = %arg1 : f32)
 // CHECK-NEXT:   usm.mul
 // CHECK-NEXT:   usm.add
 // CHECK-NEXT:   usm.yield
 // ALL-LABEL: func.func @full
-// ALL:      usm.fused {{.*}} -> (!usm.array<1x3xf32, "host:cpu:0", device>)
 // ALL:      usm.fused {{.*}} ins(%{{.*}} = %arg0 : {{.*}}
 // ALL-NEXT:   arith.constant
 // ALL-NEXT:   usm.mul
+// ALL-NEXT:   usm.sum
 // ALL-NEXT:   usm.sub
 // ALL-NEXT:   usm.mul
 // ALL-NEXT:   usm.add
 // ALL-NEXT:   usm.yield
+// ALL-NOT:  usm.fused
 func.func @full(%a: !M, %n: f32) -> !M {
   %c = arith.constant 2.0 : f32
   %0 = usm.mul %a, %c : (!M, f32) -> !M

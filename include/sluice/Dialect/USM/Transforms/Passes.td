@@ -211,7 +211,10 @@ def USMFuseElementwisePass : Pass<"usm-fuse-elementwise"> {
     - elementwise producers into reductions (`sum`, `prod`, `max`, `min`):
       the reduction reads the fused expression, never a temporary;
     - reduction results into following elementwise ops whose shape is the
-      reduced shape (the reduction's epilogue);
+      reduced shape (the reduction's epilogue), or the reduction's input
+      shape again when they feed no other reduction (a broadcast epilogue:
+      `e / sum(e, keepdims)`, evaluated in one more pass that recomputes
+      the prologue);
     - siblings: groups that read the same array and iterate over the same
       shape run as one kernel with several results.
 
@@ -222,7 +225,8 @@ def USMFuseElementwisePass : Pass<"usm-fuse-elementwise"> {
     would need a kernel to wait for itself (a cycle through an op outside
     the group), an op with side effects between a group's ops that uses one
     of its values, a reduction result broadcast back over the reduced input
-    (that needs two passes), or results of different shapes.
+    by a value that feeds another reduction (it goes with that reduction),
+    or results of different shapes.
 
     Multi-use policy: a *cheap* producer (`usm.full`, splat constant,
     `broadcast_to`, and elementwise ops that read at most one array, no

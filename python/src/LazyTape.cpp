@@ -1,0 +1,545 @@
+//===- LazyTape.cpp - Lazy recording of fast-path operations in C++ -------===//
+#include "LazyTape.h"
+#include "Errors.h"
+#include "Lazy.h"
+#include "Program.h"
+
+#include <nanobind/stl/string.h>
+
+#include <atomic>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+namespace nb = nanobind;
+
+namespace sluice::py {
+
+struct TapeTemplate {
+  /// sluice/_lazy.py's template: (key, emit, in_dtypes, shapes, types,
+  /// qid, kind, sigs, size).
+  nb::object py;
+  /// The operation's structure (equal for equal eager op keys).
+  uint32_t id = 0;
+  QueueState *queue = nullptr;
+  /// Per operand: an array (else a scalar).
+  std::vector<bool> isArray;
+  struct Result {
+    SluiceUsmKind kind;
+    int dtype;
+    std::vector<int64_t> shape;
+  };
+  std::vector<Result> results;
+  /// Elements of the largest result.
+  int64_t size = 0;
+};
+
+namespace {
+
+/// Operations a tape holds before it is submitted (as
+/// SLUICE_LAZY_MAX_OPS does for Python's graphs; set by Python).
+size_t maxOps = 128;
+/// Results smaller than this (elements) run eagerly unless an operand is
+/// on the tape.
+int64_t minElements = 0;
+/// Compiled programs kept, by structure.
+constexpr size_t kMaxPrograms = 512;
+
+struct TapeRef {
+  int32_t op;    ///< -1: the external argument `index`
+  int32_t index; ///< the argument, or the op's result
+};
+
+struct TapeOp {
+  std::shared_ptr<TapeTemplate> tmpl;
+  std::vector<TapeRef> refs;
+  /// Per result: its LazyToken (the only owner of the buffer besides the
+  /// arrays the user holds).
+  std::vector<nb::object> tokens;
+  /// Per result: the argument that holds it once submitted (-1: pending).
+  std::vector<int32_t> producedArg;
+};
+
+struct Tape {
+  QueueState *queue = nullptr;
+  std::vector<TapeOp> ops;
+  /// Arguments of the program: arrays (once each) and scalars.
+  std::vector<nb::object> args;
+  std::vector<bool> argIsArray;
+  std::unordered_map<PyObject *, int32_t> argIndex;
+  /// The tape's lazy buffers: (op, result).
+  std::unordered_map<const Buffer *, TapeRef> produced;
+};
+
+// Never destroyed: Python may be finalized before static destructors run.
+Tape &tape = *new Tape;
+nb::object &compiler = *new nb::object;
+nb::dict &structureIds = *new nb::dict;
+std::unordered_map<std::string, nb::object> &programs =
+    *new std::unordered_map<std::string, nb::object>;
+std::map<std::string, uint64_t> &boundaries =
+    *new std::map<std::string, uint64_t>;
+struct Stats {
+  uint64_t recorded = 0, graphs = 0, operations = 0, reused = 0, noLive = 0;
+} stats;
+
+/// One thread at a time records into or submits the tape: a submission
+/// releases the GIL (compiling, running inline work), and another thread
+/// must not record into or submit the tape meanwhile. Re-entrant on its
+/// thread; waiting releases the GIL (the holder may need it).
+std::mutex &tapeMutex = *new std::mutex;
+std::atomic<std::thread::id> tapeOwner;
+int tapeDepth = 0;
+/// Submissions of a tape under way (its operations no longer on `tape`).
+std::atomic<int> inFlight{0};
+struct InFlight {
+  InFlight() { ++inFlight; }
+  ~InFlight() { --inFlight; }
+};
+
+class TapeLock {
+public:
+  TapeLock() {
+    if (tapeOwner.load() == std::this_thread::get_id()) {
+      ++tapeDepth;
+      return;
+    }
+    if (!tapeMutex.try_lock()) {
+      nb::gil_scoped_release release;
+      tapeMutex.lock();
+    }
+    tapeOwner.store(std::this_thread::get_id());
+    tapeDepth = 1;
+  }
+  ~TapeLock() {
+    if (--tapeDepth == 0) {
+      tapeOwner.store(std::thread::id());
+      tapeMutex.unlock();
+    }
+  }
+  TapeLock(const TapeLock &) = delete;
+  TapeLock &operator=(const TapeLock &) = delete;
+};
+
+/// The tape's result that `a` is (whole, same shape and dtype), if any.
+const TapeRef *producedBy(const ArrayCore &a) {
+  auto it = tape.produced.find(a.buffer.get());
+  if (it == tape.produced.end())
+    return nullptr;
+  const TapeOp &op = tape.ops[it->second.op];
+  const TapeTemplate::Result &r = op.tmpl->results[it->second.index];
+  bool whole = a.offset == 0 && a.cContiguous() && a.dtype == r.dtype &&
+               a.shape == r.shape;
+  return whole ? &it->second : nullptr;
+}
+
+void putU32(std::string &key, uint32_t v) {
+  key.append(reinterpret_cast<const char *>(&v), sizeof(v));
+}
+
+std::shared_ptr<TapeTemplate> parseTemplate(nb::handle py);
+
+} // namespace
+
+std::shared_ptr<TapeTemplate> makeTapeTemplate(nb::handle py) {
+  try {
+    return parseTemplate(py);
+  } catch (const std::exception &) {
+    return nullptr; // not taped: Python records it
+  }
+}
+
+namespace {
+std::shared_ptr<TapeTemplate> parseTemplate(nb::handle py) {
+  nb::tuple t;
+  if (!nb::try_cast<nb::tuple>(py, t) || t.size() != 9)
+    return nullptr;
+  auto tmpl = std::make_shared<TapeTemplate>();
+  tmpl->py = nb::borrow(py);
+  nb::object key = t[0];
+  nb::object id = structureIds.get(key, nb::none());
+  if (id.is_none()) {
+    id = nb::int_(structureIds.size() + 1);
+    structureIds[key] = id;
+  }
+  tmpl->id = nb::cast<uint32_t>(id);
+  tmpl->queue = reinterpret_cast<QueueState *>(nb::cast<uintptr_t>(t[5]));
+  for (nb::handle s : nb::cast<nb::tuple>(t[7]))
+    tmpl->isArray.push_back(nb::cast<std::string>(s[0]) != "S");
+  nb::list shapes = nb::cast<nb::list>(t[3]);
+  nb::tuple types = nb::cast<nb::tuple>(t[4]);
+  if (shapes.size() != types.size() || types.size() == 0)
+    return nullptr;
+  for (size_t r = 0; r < types.size(); ++r) {
+    TapeTemplate::Result res;
+    res.kind = static_cast<SluiceUsmKind>(nb::cast<int>(types[r][0]));
+    res.dtype = nb::cast<int>(types[r][1]);
+    for (nb::handle d : shapes[r])
+      res.shape.push_back(nb::cast<int64_t>(d));
+    tmpl->results.push_back(std::move(res));
+  }
+  tmpl->size = nb::cast<int64_t>(t[8]);
+  return tmpl;
+}
+} // namespace
+
+bool tapePending() { return !tape.ops.empty() || inFlight.load() > 0; }
+
+TapeOutcome tapeRecord(const std::shared_ptr<TapeTemplate> &tmpl,
+                       PyObject *const *xs, size_t n, nb::object &result) {
+  const TapeTemplate &t = *tmpl;
+  if (lazyGraphsPending() || n != t.isArray.size())
+    return TapeOutcome::UsePython;
+  TapeLock lock;
+  if (lazyGraphsPending()) // (another thread's, while this one waited)
+    return TapeOutcome::UsePython;
+  if (tape.queue && tape.queue != t.queue)
+    tapeFlush("an operation on another queue was recorded");
+  // Operands that are pending but not whole results of the tape (a view of
+  // part of one, a reshape): their memory must exist first.
+  bool onTape = false;
+  for (size_t i = 0; i < n; ++i) {
+    if (!t.isArray[i])
+      continue;
+    const ArrayCore &a = *nb::inst_ptr<ArrayCore>(nb::handle(xs[i]));
+    if (!a.buffer->lazyId)
+      continue;
+    if (producedBy(a)) {
+      onTape = true;
+      continue;
+    }
+    tapeFlush("a view of a pending result was used");
+    onTape = false;
+    break;
+  }
+  for (size_t i = 0; i < n; ++i)
+    if (t.isArray[i]) {
+      const ArrayCore &a = *nb::inst_ptr<ArrayCore>(nb::handle(xs[i]));
+      if (a.buffer->lazyId && !producedBy(a))
+        return TapeOutcome::UsePython; // not the tape's
+    }
+  if (!onTape && t.size < minElements)
+    return TapeOutcome::Eager;
+  if (tape.ops.empty())
+    tape.queue = t.queue;
+  TapeOp op;
+  op.refs.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (!t.isArray[i]) {
+      op.refs.push_back({-1, static_cast<int32_t>(tape.args.size())});
+      tape.args.push_back(nb::borrow(xs[i]));
+      tape.argIsArray.push_back(false);
+      continue;
+    }
+    const ArrayCore &a = *nb::inst_ptr<ArrayCore>(nb::handle(xs[i]));
+    if (a.buffer->lazyId) {
+      op.refs.push_back(*producedBy(a));
+      continue;
+    }
+    auto [it, fresh] = tape.argIndex.try_emplace(
+        xs[i], static_cast<int32_t>(tape.args.size()));
+    if (fresh) {
+      tape.args.push_back(nb::borrow(xs[i]));
+      tape.argIsArray.push_back(true);
+      lazyMarkRead(*a.buffer, 1);
+    }
+    op.refs.push_back({-1, it->second});
+  }
+  int32_t j = static_cast<int32_t>(tape.ops.size());
+  for (size_t r = 0; r < t.results.size(); ++r) {
+    const TapeTemplate::Result &res = t.results[r];
+    auto [array, token] =
+        newLazyResult(t.queue, res.kind, res.dtype, res.shape);
+    if (r == 0)
+      result = array;
+    tape.produced[nb::inst_ptr<ArrayCore>(array)->buffer.get()] = {
+        j, static_cast<int32_t>(r)};
+    op.tokens.push_back(std::move(token));
+    op.producedArg.push_back(-1);
+  }
+  op.tmpl = tmpl;
+  tape.ops.push_back(std::move(op));
+  ++stats.recorded;
+  if (tape.ops.size() >= maxOps)
+    tapeFlush("the graph reached SLUICE_LAZY_MAX_OPS operations");
+  return TapeOutcome::Recorded;
+}
+
+namespace {
+
+/// `r` through the results submitted already (arguments now).
+TapeRef resolve(const Tape &t, TapeRef r) {
+  if (r.op >= 0)
+    if (int32_t a = t.ops[r.op].producedArg[r.index]; a >= 0)
+      return {-1, a};
+  return r;
+}
+
+/// Runs what results `outs` need as one program (compiled once per
+/// structure) that fills their buffers.
+void runCone(Tape &t, const std::vector<TapeRef> &outs) {
+  size_t n = t.ops.size();
+  std::vector<char> need(n, 0);
+  for (const TapeRef &o : outs)
+    need[o.op] = 1;
+  for (size_t j = n; j-- > 0;)
+    if (need[j])
+      for (TapeRef r : t.ops[j].refs)
+        if (r = resolve(t, r); r.op >= 0)
+          need[r.op] = 1;
+  // The structure: operations, how their operands connect (arguments
+  // numbered as first used), the results returned.
+  std::vector<int32_t> newIndex(n, -1), argIndex(t.args.size(), -1);
+  std::vector<int32_t> usedArgs;
+  std::vector<std::vector<TapeRef>> refs;
+  std::string key;
+  key.reserve(16 + n * 16 + outs.size() * 8);
+  uintptr_t q = reinterpret_cast<uintptr_t>(t.queue);
+  key.append(reinterpret_cast<const char *>(&q), sizeof(q));
+  for (size_t j = 0; j < n; ++j) {
+    if (!need[j])
+      continue;
+    newIndex[j] = static_cast<int32_t>(refs.size());
+    putU32(key, t.ops[j].tmpl->id);
+    std::vector<TapeRef> &mine = refs.emplace_back();
+    for (TapeRef r : t.ops[j].refs) {
+      r = resolve(t, r);
+      if (r.op < 0) {
+        int32_t &a = argIndex[r.index];
+        if (a < 0) {
+          a = static_cast<int32_t>(usedArgs.size());
+          usedArgs.push_back(r.index);
+        }
+        r.index = a;
+      } else {
+        r.op = newIndex[r.op];
+      }
+      mine.push_back(r);
+      putU32(key, static_cast<uint32_t>(r.op));
+      putU32(key, static_cast<uint32_t>(r.index));
+    }
+  }
+  putU32(key, 0xffffffffu);
+  nb::list targets, shapes;
+  for (const TapeRef &o : outs) {
+    putU32(key, static_cast<uint32_t>(newIndex[o.op]));
+    putU32(key, static_cast<uint32_t>(o.index));
+    const TapeOp &op = t.ops[o.op];
+    targets.append(op.tokens[o.index]);
+    nb::list shape;
+    for (int64_t d : op.tmpl->results[o.index].shape)
+      shape.append(d);
+    shapes.append(shape);
+  }
+  try {
+    nb::object program;
+    auto it = programs.find(key);
+    if (it != programs.end()) {
+      program = it->second;
+      ++stats.reused;
+    } else {
+      if (!compiler.is_valid())
+        throw Error(ErrorKind::Runtime, "lazy execution: no tape compiler");
+      nb::list ops, results;
+      for (size_t j = 0, k = 0; j < n; ++j) {
+        if (!need[j])
+          continue;
+        nb::list operands;
+        for (const TapeRef &r : refs[k++])
+          if (r.op < 0)
+            operands.append(r.index);
+          else
+            operands.append(nb::make_tuple(r.op, r.index));
+        ops.append(nb::make_tuple(t.ops[j].tmpl->py, nb::tuple(operands)));
+      }
+      for (const TapeRef &o : outs)
+        results.append(nb::make_tuple(newIndex[o.op], o.index));
+      // (Python counts the programs it compiles or finds in its cache.)
+      program = compiler(ops, results);
+      if (programs.size() >= kMaxPrograms)
+        programs.clear();
+      programs.emplace(std::move(key), program);
+    }
+    nb::list args;
+    for (int32_t i : usedArgs)
+      args.append(t.args[i]);
+    ++stats.graphs;
+    stats.operations += refs.size();
+    nb::inst_ptr<Program>(program)->call(args, shapes, targets);
+  } catch (const std::exception &e) {
+    // The results' readers get the failure, as for any failed operation.
+    std::string message = e.what();
+    for (nb::handle token : targets)
+      lazyTokenFail(token, message);
+  }
+}
+
+/// The results of the tape still pending and referenced.
+std::vector<TapeRef> liveResults(const Tape &t) {
+  std::vector<TapeRef> live;
+  for (size_t j = 0; j < t.ops.size(); ++j)
+    for (size_t r = 0; r < t.ops[j].tokens.size(); ++r)
+      if (t.ops[j].producedArg[r] < 0 && lazyTokenLive(t.ops[j].tokens[r]))
+        live.push_back({static_cast<int32_t>(j), static_cast<int32_t>(r)});
+  return live;
+}
+
+} // namespace
+
+void tapeFlush(const char *reason, uint64_t wanted) {
+  if (!tapePending())
+    return;
+  // (Waits for another thread's submission: its results may be needed.)
+  TapeLock lock;
+  if (tape.ops.empty())
+    return;
+  InFlight flight;
+  ++boundaries[reason];
+  std::vector<TapeRef> live = liveResults(tape);
+  if (wanted && live.size() > 1) {
+    // One result is needed and others are referenced too: run what it
+    // needs; the rest stays recorded (computed when needed, or never if
+    // it dies first), reading the result as an argument.
+    for (const TapeRef &w : live) {
+      TapeOp &op = tape.ops[w.op];
+      if (lazyTokenId(op.tokens[w.index]) != wanted)
+        continue;
+      if (op.tokens.size() != 1)
+        break; // (one result of several: all of them run)
+      runCone(tape, {w});
+      const TapeTemplate::Result &res = op.tmpl->results[w.index];
+      nb::object done =
+          lazyTokenArray(op.tokens[w.index], res.dtype, res.shape);
+      op.producedArg[w.index] = static_cast<int32_t>(tape.args.size());
+      tape.args.push_back(done);
+      tape.argIsArray.push_back(true);
+      lazyMarkRead(*nb::inst_ptr<ArrayCore>(done)->buffer, 1);
+      return;
+    }
+  }
+  Tape t = std::move(tape);
+  tape = Tape();
+  struct Unmark {
+    Tape &t;
+    ~Unmark() {
+      for (size_t i = 0; i < t.args.size(); ++i)
+        if (t.argIsArray[i])
+          lazyMarkRead(*nb::inst_ptr<ArrayCore>(t.args[i])->buffer, -1);
+    }
+  } unmark{t};
+  if (live.empty()) {
+    ++stats.noLive;
+    return;
+  }
+  runCone(t, live);
+}
+
+namespace {
+/// The tape's operations for Python's recorder to adopt (it then owns
+/// them as a pending graph): (ops, args) with ops (template, refs, tokens),
+/// or None when the tape is empty.
+nb::object takeTape() {
+  if (tape.ops.empty())
+    return nb::none();
+  TapeLock lock;
+  Tape t = std::move(tape);
+  tape = Tape();
+  struct Unmark { // (Python counts its own reads)
+    Tape &t;
+    ~Unmark() {
+      for (size_t i = 0; i < t.args.size(); ++i)
+        if (t.argIsArray[i])
+          lazyMarkRead(*nb::inst_ptr<ArrayCore>(t.args[i])->buffer, -1);
+    }
+  } unmark{t};
+  if (liveResults(t).empty())
+    return nb::none(); // (nothing left to adopt)
+  // Ops whose result was submitted already are left out (it is an
+  // argument now), and so are the arguments only they read.
+  nb::list ops, args;
+  std::vector<int32_t> newIndex(t.ops.size(), -1);
+  std::vector<int32_t> argIndex(t.args.size(), -1);
+  int32_t count = 0, numArgs = 0;
+  for (size_t j = 0; j < t.ops.size(); ++j) {
+    const TapeOp &op = t.ops[j];
+    if (op.producedArg[0] >= 0)
+      continue;
+    newIndex[j] = count++;
+    nb::list refs, tokens;
+    for (TapeRef r : op.refs) {
+      r = resolve(t, r);
+      if (r.op >= 0) {
+        refs.append(nb::make_tuple(newIndex[r.op], r.index));
+        continue;
+      }
+      int32_t &a = argIndex[r.index];
+      if (a < 0) {
+        a = numArgs++;
+        args.append(t.args[r.index]);
+      }
+      refs.append(a);
+    }
+    for (const nb::object &tok : op.tokens)
+      tokens.append(tok);
+    ops.append(nb::make_tuple(op.tmpl->py, refs, tokens));
+  }
+  return nb::make_tuple(ops, args);
+}
+} // namespace
+
+void bindLazyTape(nb::module_ &m) {
+  m.def("lazy_tape_take", &takeTape,
+        "The recorded operations, for Python's recorder to adopt: (ops, "
+        "args), ops (template, refs, tokens); None if there are none.");
+  m.def(
+      "lazy_tape_flush",
+      [](const std::string &reason) { tapeFlush(reason.c_str()); },
+      "Submits the operations the fast path recorded.");
+  m.def("lazy_tape_pending", &tapePending,
+        "Whether the fast path recorded operations not yet submitted.");
+  m.def(
+      "lazy_tape_set_compiler", [](nb::object fn) { compiler = std::move(fn); },
+      "fn(ops, outs) -> Program: compiles a tape (ops: (template, refs), "
+      "refs: argument indices or (op, result); outs: (op, result)).");
+  m.def(
+      "lazy_tape_limits",
+      [](int64_t minimum, size_t maximum) {
+        minElements = minimum;
+        maxOps = std::max<size_t>(maximum, 1);
+      },
+      "Records results of at least `minimum` elements (or with an operand "
+      "on the tape); submits at `maximum` operations.");
+  m.def(
+      "lazy_tape_stats",
+      [] {
+        nb::dict d, b;
+        d["recorded"] = stats.recorded;
+        d["graphs submitted"] = stats.graphs;
+        d["operations submitted"] = stats.operations;
+        d["programs reused"] = stats.reused;
+        d["graphs without a live result"] = stats.noLive;
+        size_t pendingOps = 0;
+        for (const TapeOp &op : tape.ops)
+          pendingOps += op.producedArg[0] < 0;
+        d["pending_operations"] = pendingOps;
+        d["cached_programs"] = programs.size();
+        for (auto &[k, v] : boundaries)
+          b[k.c_str()] = v;
+        d["boundaries"] = b;
+        return d;
+      },
+      "What the fast path's recording did.");
+  m.def(
+      "lazy_tape_reset_stats",
+      [] {
+        stats = Stats();
+        boundaries.clear();
+      },
+      "Clears lazy_tape_stats' counts.");
+}
+
+} // namespace sluice::py
