@@ -328,12 +328,67 @@ struct FusedReductionLowering : OpConversionPattern<FusedOp> {
         });
     buffers.map(reduction->getResult(0), reduced);
 
-    // A broadcast epilogue: results after the reduction over its input's
-    // shape (`e / e.sum(axis=1, keepdims=True)`). One generic over that
-    // space evaluates them, recomputing the prologue from the group's
-    // inputs (the same scalar code, so the same values) rather than
-    // storing it, after the reduced-shape ops they read.
-    auto inputType = cast<ArrayType>(input.getType());
+    lowerBroadcastEpilogue(rewriter, loc, body, yield, after,
+                           cast<ArrayType>(input.getType()), shapes, buffers);
+
+    // The rest, op by op from the buffers.
+    SmallVector<Value> late(yield.getOperands());
+    llvm::SmallPtrSet<Operation *, 16> needed = producers(late, buffers);
+    IRMapping values = buffers;
+    for (Operation &inner : body.without_terminator()) {
+      if (isa<arith::ConstantOp>(inner)) {
+        rewriter.clone(inner, values);
+        continue;
+      }
+      if (!needed.contains(&inner))
+        continue;
+      SmallVector<Value> opValues;
+      SmallVector<Shape> operandShapes;
+      for (Value v : inner.getOperands()) {
+        opValues.push_back(values.lookup(v));
+        operandShapes.push_back(shapes.lookup(v));
+      }
+      Value result = inner.getResult(0);
+      values.map(result, lowerElementwiseOp(rewriter, &inner, opValues,
+                                            *getTypeConverter(), operandShapes,
+                                            &shapes[result]));
+    }
+    // A value returned twice is copied: every result is its own buffer.
+    SmallVector<Value> outs;
+    llvm::SmallPtrSet<Value, 4> returned;
+    for (Value v : yield.getOperands()) {
+      Value buffer = values.lookup(v);
+      if (!returned.insert(buffer).second) {
+        auto type = cast<ArrayType>(v.getType());
+        auto memref = cast<MemRefType>(getTypeConverter()->convertType(type));
+        Value copy = memref::AllocOp::create(rewriter, loc, memref,
+                                             dynamicSizes(shapes[v]),
+                                             rewriter.getI64IntegerAttr(64));
+        buildBroadcastingGeneric(rewriter, loc,
+                                 {BroadcastOperand{buffer, shapes[v]}},
+                                 type.getShape(), shapes[v], copy,
+                                 [](OpBuilder &, Location, ValueRange args) {
+                                   return SmallVector<Value>{args[0]};
+                                 });
+        buffer = copy;
+      }
+      outs.push_back(buffer);
+    }
+    rewriter.replaceOp(op, outs);
+    return success();
+  }
+
+  /// A broadcast epilogue: results after the reduction over its input's
+  /// shape (`e / e.sum(axis=1, keepdims=True)`). One generic over that
+  /// space evaluates them, recomputing the prologue from the group's
+  /// inputs (the same scalar code, so the same values) rather than
+  /// storing it, after the reduced-shape ops they read.
+  void lowerBroadcastEpilogue(ConversionPatternRewriter &rewriter, Location loc,
+                              Block &body, YieldOp yield,
+                              const llvm::SmallPtrSet<Operation *, 16> &after,
+                              ArrayType inputType,
+                              llvm::DenseMap<Value, Shape> &shapes,
+                              IRMapping &buffers) const {
     SmallVector<Value> broadcastLate;
     for (Value v : yield.getOperands())
       if (after.contains(v.getDefiningOp()) &&
@@ -382,52 +437,6 @@ struct FusedReductionLowering : OpConversionPattern<FusedOp> {
       for (auto [v, out] : llvm::zip(broadcastLate, outs))
         buffers.map(v, out);
     }
-
-    // The rest, op by op from the buffers.
-    SmallVector<Value> late(yield.getOperands());
-    llvm::SmallPtrSet<Operation *, 16> needed = producers(late, buffers);
-    IRMapping values = buffers;
-    for (Operation &inner : body.without_terminator()) {
-      if (isa<arith::ConstantOp>(inner)) {
-        rewriter.clone(inner, values);
-        continue;
-      }
-      if (!needed.contains(&inner))
-        continue;
-      SmallVector<Value> opValues;
-      SmallVector<Shape> operandShapes;
-      for (Value v : inner.getOperands()) {
-        opValues.push_back(values.lookup(v));
-        operandShapes.push_back(shapes.lookup(v));
-      }
-      Value result = inner.getResult(0);
-      values.map(result, lowerElementwiseOp(rewriter, &inner, opValues,
-                                            *getTypeConverter(), operandShapes,
-                                            &shapes[result]));
-    }
-    // A value returned twice is copied: every result is its own buffer.
-    SmallVector<Value> outs;
-    llvm::SmallPtrSet<Value, 4> returned;
-    for (Value v : yield.getOperands()) {
-      Value buffer = values.lookup(v);
-      if (!returned.insert(buffer).second) {
-        auto type = cast<ArrayType>(v.getType());
-        auto memref = cast<MemRefType>(getTypeConverter()->convertType(type));
-        Value copy = memref::AllocOp::create(rewriter, loc, memref,
-                                             dynamicSizes(shapes[v]),
-                                             rewriter.getI64IntegerAttr(64));
-        buildBroadcastingGeneric(rewriter, loc,
-                                 {BroadcastOperand{buffer, shapes[v]}},
-                                 type.getShape(), shapes[v], copy,
-                                 [](OpBuilder &, Location, ValueRange args) {
-                                   return SmallVector<Value>{args[0]};
-                                 });
-        buffer = copy;
-      }
-      outs.push_back(buffer);
-    }
-    rewriter.replaceOp(op, outs);
-    return success();
   }
 
   /// The ops that compute `values` from what has a buffer.
