@@ -1,0 +1,395 @@
+"""Kernels of sluice.linalg's factorisations on devices other than the host.
+
+Written with the kernel API (docs/kernels.md), so each compiles for the
+queue of its arrays (SPIR-V for OpenCL and Level Zero, PTX for CUDA, the
+host's thread pool) and runs in order with the queue's other work: no
+operand is ever copied to the host (only the small per-matrix status
+arrays are read back, to raise LinAlgError). Every kernel is batched over
+the leading dimensions: arrays are flat, C-ordered (batch, rows, cols)
+buffers, and the matrix of a work-item or workgroup is its batch index.
+
+- LU with partial pivoting (one workgroup per matrix: the pivot search by
+  work-item 0, the row swap and the elimination's rows spread over the
+  group, barriers between the steps), solving for right-hand sides and
+  giving the determinant, its sign and log|det| -- solve, inv, det,
+  slogdet.
+- Cholesky (one work-item per matrix, the lower factor, read from the
+  lower triangle as LAPACK's potrf).
+- Householder QR (one work-item per matrix): R and the complete Q.
+- cyclic Jacobi for symmetric matrices (one work-item per matrix):
+  eigenvalues ascending and eigenvectors.
+- one-sided (Hestenes) Jacobi SVD for matrices with rows >= columns (one
+  work-item per matrix): U (completed to an orthonormal basis for
+  full_matrices and for zero singular values), singular values
+  descending, Vh.
+
+The kernels take the element dtype's zero (``zero``) and machine epsilon
+(``eps``) as scalars of that dtype, so one kernel body compiles for
+float32 and float64 with every variable in the input's precision. Sizes
+are run-time arguments: one compilation per dtype and device.
+"""
+
+import math
+
+from . import kernel_api as kapi
+from ._kernel import kernel
+
+MAX_SWEEPS = 60
+
+
+@kernel
+def k_lu(it: kapi.NdItem, a, b, n, m, info, det, sgn, lad, sh, zero):
+    """LU of a (n x n, overwritten) with partial pivoting, the same row
+    operations applied to b (n x m, m may be 0), then b = a^-1 b by back
+    substitution; det, sign and log|det| of each matrix, info 1 where a
+    pivot is zero (singular)."""
+    g = it.get_group()
+    bi = g.get_group_id(0)
+    lid = it.get_local_id(0)
+    nw = it.get_local_range(0)
+    ab = bi * n * n
+    bb = bi * n * m
+    swaps = 0
+    for k in range(n):
+        if lid == 0:
+            p = k
+            best = abs(a[ab + k * n + k])
+            for i in range(k + 1, n):
+                v = abs(a[ab + i * n + k])
+                if v > best:
+                    best = v
+                    p = i
+            sh[0] = p
+            if p != k:
+                swaps += 1
+        kapi.group_barrier(g)
+        p = sh[0]
+        if p != k:
+            for j in range(lid, n, nw):
+                t = a[ab + k * n + j]
+                a[ab + k * n + j] = a[ab + p * n + j]
+                a[ab + p * n + j] = t
+            for j in range(lid, m, nw):
+                t = b[bb + k * m + j]
+                b[bb + k * m + j] = b[bb + p * m + j]
+                b[bb + p * m + j] = t
+        kapi.group_barrier(g)
+        d = a[ab + k * n + k]
+        if d != zero:
+            for i in range(k + 1 + lid, n, nw):
+                f = a[ab + i * n + k] / d
+                a[ab + i * n + k] = f
+                for j in range(k + 1, n):
+                    a[ab + i * n + j] -= f * a[ab + k * n + j]
+                for j in range(m):
+                    b[bb + i * m + j] -= f * b[bb + k * m + j]
+        kapi.group_barrier(g)
+    if lid == 0:
+        dt = zero + 1
+        la = zero
+        sg = zero + 1
+        sing = 0
+        for k in range(n):
+            d = a[ab + k * n + k]
+            dt = dt * d
+            if d == zero:
+                sing = 1
+            else:
+                la += math.log(abs(d))
+                if d < zero:
+                    sg = -sg
+        if swaps % 2 == 1:
+            dt = -dt
+            sg = -sg
+        if sing == 1:
+            sg = zero
+            la = zero - math.inf
+        det[bi] = dt
+        sgn[bi] = sg
+        lad[bi] = la
+        info[bi] = sing
+        sh[0] = sing
+    kapi.group_barrier(g)
+    if sh[0] == 0:
+        for c in range(lid, m, nw):
+            for kk in range(n):
+                k = n - 1 - kk
+                s = b[bb + k * m + c]
+                for j in range(k + 1, n):
+                    s -= a[ab + k * n + j] * b[bb + j * m + c]
+                b[bb + k * m + c] = s / a[ab + k * n + k]
+
+
+@kernel
+def k_cholesky(it: kapi.Item, a, n, upper, info, zero):
+    """The Cholesky factor of each a (n x n, overwritten), from its lower
+    triangle; the other triangle zero; upper: the transpose, in place.
+    info 1 where a is not positive definite."""
+    bi = it.get_id(0)
+    ab = bi * n * n
+    bad = 0
+    for j in range(n):
+        s = a[ab + j * n + j]
+        for k in range(j):
+            s -= a[ab + j * n + k] * a[ab + j * n + k]
+        if not (s > zero):
+            bad = 1
+            s = zero + 1
+        d = math.sqrt(s)
+        a[ab + j * n + j] = d
+        for i in range(j + 1, n):
+            t = a[ab + i * n + j]
+            for k in range(j):
+                t -= a[ab + i * n + k] * a[ab + j * n + k]
+            a[ab + i * n + j] = t / d
+    for i in range(n):
+        for j in range(i + 1, n):
+            if upper != 0:
+                a[ab + i * n + j] = a[ab + j * n + i]
+                a[ab + j * n + i] = zero
+            else:
+                a[ab + i * n + j] = zero
+    info[bi] = bad
+
+
+@kernel
+def k_qr(it: kapi.Item, a, q, v, m, n, zero):
+    """Householder QR of each a (m x n, overwritten by R); q (m x m) the
+    complete orthogonal factor; v a scratch vector of m per matrix. The
+    reflectors are LAPACK's (R's diagonal has the opposite sign of the
+    column's leading element), so the factors match NumPy's signs."""
+    bi = it.get_id(0)
+    ab = bi * m * n
+    qb = bi * m * m
+    vb = bi * m
+    for i in range(m):
+        for j in range(m):
+            q[qb + i * m + j] = zero
+        q[qb + i * m + i] = zero + 1
+    for j in range(min(m - 1, n)):
+        nrm = zero
+        for i in range(j, m):
+            nrm += a[ab + i * n + j] * a[ab + i * n + j]
+        nrm = math.sqrt(nrm)
+        x0 = a[ab + j * n + j]
+        alpha = nrm
+        if x0 >= zero:
+            alpha = -nrm
+        v[vb + j] = x0 - alpha
+        vv = (x0 - alpha) * (x0 - alpha)
+        for i in range(j + 1, m):
+            v[vb + i] = a[ab + i * n + j]
+            vv += a[ab + i * n + j] * a[ab + i * n + j]
+        if vv > zero:
+            for c in range(j, n):
+                s = zero
+                for i in range(j, m):
+                    s += v[vb + i] * a[ab + i * n + c]
+                f = 2 * s / vv
+                for i in range(j, m):
+                    a[ab + i * n + c] -= f * v[vb + i]
+            for r in range(m):
+                s = zero
+                for i in range(j, m):
+                    s += q[qb + r * m + i] * v[vb + i]
+                f = 2 * s / vv
+                for i in range(j, m):
+                    q[qb + r * m + i] -= f * v[vb + i]
+        for i in range(j + 1, m):
+            a[ab + i * n + j] = zero
+
+
+@kernel
+def k_eigh(it: kapi.Item, a, w, vec, n, lower, want, info, zero, eps):
+    """Cyclic Jacobi on each symmetric a (n x n, overwritten; read from
+    its lower or upper triangle): w the eigenvalues ascending, vec (n x n)
+    the eigenvectors as columns when want. info 1 where the sweeps did
+    not converge."""
+    bi = it.get_id(0)
+    ab = bi * n * n
+    wb = bi * n
+    for i in range(n):
+        for j in range(i + 1, n):
+            if lower != 0:
+                a[ab + i * n + j] = a[ab + j * n + i]
+            else:
+                a[ab + j * n + i] = a[ab + i * n + j]
+    if want != 0:
+        for i in range(n):
+            for j in range(n):
+                vec[ab + i * n + j] = zero
+            vec[ab + i * n + i] = zero + 1
+    total = zero
+    for i in range(n * n):
+        total += a[ab + i] * a[ab + i]
+    tol = eps * eps * total
+    done = 0
+    for sweep in range(MAX_SWEEPS):
+        off = zero
+        for p in range(n):
+            for q in range(p + 1, n):
+                off += a[ab + p * n + q] * a[ab + p * n + q]
+        if not (off > tol):
+            done = 1
+            break
+        for p in range(n):
+            for q in range(p + 1, n):
+                apq = a[ab + p * n + q]
+                if apq != zero:
+                    app = a[ab + p * n + p]
+                    aqq = a[ab + q * n + q]
+                    th = (aqq - app) / (2 * apq)
+                    t = 1 / (abs(th) + math.hypot(th, zero + 1))
+                    if th < zero:
+                        t = -t
+                    c = 1 / math.sqrt(t * t + 1)
+                    s = t * c
+                    for k in range(n):
+                        x = a[ab + k * n + p]
+                        y = a[ab + k * n + q]
+                        a[ab + k * n + p] = c * x - s * y
+                        a[ab + k * n + q] = s * x + c * y
+                    for k in range(n):
+                        x = a[ab + p * n + k]
+                        y = a[ab + q * n + k]
+                        a[ab + p * n + k] = c * x - s * y
+                        a[ab + q * n + k] = s * x + c * y
+                    if want != 0:
+                        for k in range(n):
+                            x = vec[ab + k * n + p]
+                            y = vec[ab + k * n + q]
+                            vec[ab + k * n + p] = c * x - s * y
+                            vec[ab + k * n + q] = s * x + c * y
+    info[bi] = 1 - done
+    for i in range(n):
+        w[wb + i] = a[ab + i * n + i]
+    # ascending, by selection; the eigenvectors' columns with them
+    for i in range(n):
+        best = i
+        for j in range(i + 1, n):
+            if w[wb + j] < w[wb + best]:
+                best = j
+        if best != i:
+            t = w[wb + i]
+            w[wb + i] = w[wb + best]
+            w[wb + best] = t
+            if want != 0:
+                for k in range(n):
+                    t = vec[ab + k * n + i]
+                    vec[ab + k * n + i] = vec[ab + k * n + best]
+                    vec[ab + k * n + best] = t
+
+
+@kernel
+def k_svd(it: kapi.Item, u, s, vh, m, n, mu, want, info, zero, eps):
+    """One-sided Jacobi SVD of each matrix with m >= n rows, given as the
+    first n columns of u (m x mu, mu = n or m): s the singular values
+    descending; when want, u's columns the left singular vectors (the
+    columns past n and those of zero singular values completed to an
+    orthonormal basis) and vh (n x n) the right ones' transpose. info 1
+    where the sweeps did not converge."""
+    bi = it.get_id(0)
+    ub = bi * m * mu
+    vb = bi * n * n
+    sb = bi * n
+    if want != 0:
+        for i in range(n):
+            for j in range(n):
+                vh[vb + i * n + j] = zero
+            vh[vb + i * n + i] = zero + 1
+    done = 0
+    for sweep in range(MAX_SWEEPS):
+        rot = 0
+        for p in range(n):
+            for q in range(p + 1, n):
+                al = zero
+                be = zero
+                ga = zero
+                for i in range(m):
+                    x = u[ub + i * mu + p]
+                    y = u[ub + i * mu + q]
+                    al += x * x
+                    be += y * y
+                    ga += x * y
+                if abs(ga) > eps * math.sqrt(al) * math.sqrt(be):
+                    rot += 1
+                    ze = (be - al) / (2 * ga)
+                    t = 1 / (abs(ze) + math.hypot(ze, zero + 1))
+                    if ze < zero:
+                        t = -t
+                    c = 1 / math.sqrt(t * t + 1)
+                    sn = t * c
+                    for i in range(m):
+                        x = u[ub + i * mu + p]
+                        y = u[ub + i * mu + q]
+                        u[ub + i * mu + p] = c * x - sn * y
+                        u[ub + i * mu + q] = sn * x + c * y
+                    if want != 0:
+                        for i in range(n):
+                            x = vh[vb + p * n + i]
+                            y = vh[vb + q * n + i]
+                            vh[vb + p * n + i] = c * x - sn * y
+                            vh[vb + q * n + i] = sn * x + c * y
+        if rot == 0:
+            done = 1
+            break
+    info[bi] = 1 - done
+    for j in range(n):
+        nrm = zero
+        for i in range(m):
+            nrm += u[ub + i * mu + j] * u[ub + i * mu + j]
+        nrm = math.sqrt(nrm)
+        s[sb + j] = nrm
+        if want != 0 and nrm > zero:
+            for i in range(m):
+                u[ub + i * mu + j] = u[ub + i * mu + j] / nrm
+    # descending, by selection; U's columns and Vh's rows with them
+    for i in range(n):
+        best = i
+        for j in range(i + 1, n):
+            if s[sb + j] > s[sb + best]:
+                best = j
+        if best != i:
+            t = s[sb + i]
+            s[sb + i] = s[sb + best]
+            s[sb + best] = t
+            if want != 0:
+                for k in range(m):
+                    t = u[ub + k * mu + i]
+                    u[ub + k * mu + i] = u[ub + k * mu + best]
+                    u[ub + k * mu + best] = t
+                for k in range(n):
+                    t = vh[vb + i * n + k]
+                    vh[vb + i * n + k] = vh[vb + best * n + k]
+                    vh[vb + best * n + k] = t
+    if want != 0:
+        # columns of zero singular values and past n: the standard basis
+        # vector that keeps most of its length, orthogonalised (twice)
+        # against the columns before
+        thr = 0.25 / max(m, 1)
+        for col in range(mu):
+            fill = col >= n
+            if not fill:
+                fill = not (s[sb + col] > zero)
+            if fill:
+                found = 0
+                for e in range(m):
+                    if found == 0:
+                        for i in range(m):
+                            u[ub + i * mu + col] = zero
+                        u[ub + e * mu + col] = zero + 1
+                        for rep in range(2):
+                            for j in range(col):
+                                d = zero
+                                for i in range(m):
+                                    d += u[ub + i * mu + j] * u[ub + i * mu + col]
+                                for i in range(m):
+                                    u[ub + i * mu + col] -= d * u[ub + i * mu + j]
+                        nrm = zero
+                        for i in range(m):
+                            nrm += u[ub + i * mu + col] * u[ub + i * mu + col]
+                        if nrm > thr:
+                            found = 1
+                            nrm = math.sqrt(nrm)
+                            for i in range(m):
+                                u[ub + i * mu + col] = u[ub + i * mu + col] / nrm
