@@ -730,8 +730,9 @@ def _dev_cond(x, p):
     else:
         _square("cond", x)
         # NumPy's: norm(x) * norm(inv(x)), inf for singular matrices
-        xi = _dev_solve_unchecked(x)
+        xi, info = _dev_solve_unchecked(x)
         r = matrix_norm(x, ord=p) * matrix_norm(xi, ord=p)
+        r = _ops.where(_ops.reshape(info, tuple(r.shape)) != 0, np.inf, r)
     return _ops.where(_ops.isnan(r), np.inf, r)
 
 
@@ -743,9 +744,10 @@ def _dev_solve_unchecked(x):
     e = eye(n, dtype=dt, sycl_queue=_queue_from_id(x._queue_id))
     b = _ops.broadcast_to(e, tuple(x.shape))
     if _prod(x.shape[:-2]) == 0 or n == 0:
-        return _new(tuple(x.shape), dt, x)
+        info = _zeros((_prod(x.shape[:-2]),), _dtypes.int64, x)
+        return _new(tuple(x.shape), dt, x), info
     bf, _, _, _, info = _lu(x, _flat(b, dt), n)
-    return _ops.reshape(bf, tuple(x.shape))
+    return _ops.reshape(bf, tuple(x.shape)), info
 
 
 def _dev_lstsq(a, b, rcond):
