@@ -379,6 +379,45 @@ def _float_dtype(name, x):
     return dt if dt.kind == "f" else _dtypes.float64
 
 
+def _embed(x):
+    """The real (..., 2m, 2n) matrix [[X, -Y], [Y, X]] of a complex
+    X + iY: products, inverses, pseudo-inverses and solutions map onto
+    the same of the embedding, and each singular value (eigenvalue, for
+    Hermitian X + iY) appears twice in it."""
+    from ._complex import imag, real
+    from ._manipulation import concat
+
+    re, im = real(x), imag(x)
+    top = concat([re, -im], axis=-1)
+    return concat([top, concat([im, re], axis=-1)], axis=-2)
+
+
+def _unembed(r, m, n):
+    """The complex (..., m, n) matrix of an embedding (its first block
+    column)."""
+    from ._complex import _from_parts
+
+    return _from_parts(r[..., :m, :n], r[..., m:, :n])
+
+
+def _hermitian(x, uplo):
+    """The Hermitian matrix of x's lower (L) or upper (U) triangle, the
+    diagonal's imaginary part ignored, as LAPACK reads it."""
+    from ._complex import conj, real
+    from ._manipulation import tril, triu
+
+    n = x.shape[-1]
+    tri = tril(x, -1) if uplo == "L" else triu(x, 1)
+    d = _eye_like(n, x.dtype, x) * _ops.astype(real(x), x.dtype)
+    return tri + conj(_ops.matrix_transpose(tri)) + d
+
+
+def _eye_like(n, dt, like):
+    from ._creation import eye
+
+    return eye(n, dtype=dt, sycl_queue=_queue_from_id(like._queue_id))
+
+
 def _square(name, x):
     if x.ndim < 2:
         raise LinAlgError(
@@ -487,6 +526,16 @@ def _dev_slogdet(x):
 
 def _dev_solve(a, b):
     _square("solve", a)
+    if a.dtype.kind == "c" or b.dtype.kind == "c":
+        cdt = _dtypes.to_dtype(np.result_type(a.dtype, b.dtype))
+        vec = b.ndim == 1
+        if vec:
+            b = _ops.reshape(b, (b.shape[0], 1))
+        a = _ops.astype(a, cdt, copy=False)
+        b = _ops.astype(b, cdt, copy=False)
+        r = _dev_solve(_embed(a), _embed(b))
+        r = _unembed(r, a.shape[-1], b.shape[-1])
+        return _ops.reshape(r, tuple(r.shape[:-1])) if vec else r
     dt = _dtypes.to_dtype(
         np.result_type(_float_dtype("solve", a), _float_dtype("solve", b))
     )
@@ -515,6 +564,9 @@ def _dev_solve(a, b):
 
 def _dev_inv(x):
     _square("inv", x)
+    if x.dtype.kind == "c":
+        n = x.shape[-1]
+        return _unembed(_dev_inv(_embed(x)), n, n)
     from ._creation import eye
 
     n = x.shape[-1]
@@ -590,6 +642,8 @@ def _dev_eigh(x, uplo, want):
     _square("eigh", x)
     if uplo not in ("L", "U"):
         raise ValueError("UPLO argument must be 'L' or 'U'")
+    if x.dtype.kind == "c" and not want:
+        return _dev_eigh(_embed(_hermitian(x, uplo)), "L", False)[..., ::2]
     dt = _float_dtype("eigh", x)
     bs = tuple(x.shape[:-2])
     n = x.shape[-1]
@@ -629,6 +683,8 @@ def _dev_svd(x, full_matrices=True, compute_uv=True):
             f"{x.ndim}-dimensional array given. Array must be at least "
             "two-dimensional"
         )
+    if x.dtype.kind == "c" and not compute_uv:
+        return _dev_svd(_embed(x), compute_uv=False)[..., ::2]
     dt = _float_dtype("svd", x)
     bs = tuple(x.shape[:-2])
     m0, n0 = x.shape[-2], x.shape[-1]
@@ -693,6 +749,9 @@ def _dev_pinv(x, rtol):
             f"{x.ndim}-dimensional array given. Array must be at least "
             "two-dimensional"
         )
+    if x.dtype.kind == "c":
+        m, n = x.shape[-2:]
+        return _unembed(_dev_pinv(_embed(x), rtol), n, m)
     u, s, vh = _dev_svd(x, full_matrices=False)
     dt = s.dtype
     if rtol is None:
@@ -895,30 +954,25 @@ def cross(x1, x2, /, *, axis=-1):
             f"{axis} (got {a.shape[axis]} and {b.shape[axis]})"
         )
     dt = _dtypes.to_dtype(np.result_type(a.dtype, b.dtype))
+    from ._manipulation import stack
     from ._products import _moveaxis
 
     a = _moveaxis(a, axis, -1)
     b = _moveaxis(b, axis, -1)
-    # cross(a, b)_i = sum_jk eps_ijk a_j b_k: the outer product of the two
-    # vectors times the Levi-Civita tensor as a (9, 3) matrix.
-    eps = np.zeros((3, 3, 3), dtype=dt)
-    eps[0, 1, 2] = eps[1, 2, 0] = eps[2, 0, 1] = 1
-    eps[0, 2, 1] = eps[2, 1, 0] = eps[1, 0, 2] = -1
-    from ._creation import asarray
-    from ._device import _queue_from_id
-
-    e = asarray(
-        np.ascontiguousarray(eps.transpose(1, 2, 0).reshape(9, 3)),
-        sycl_queue=_queue_from_id(qid),
+    if a.dtype != dt:
+        a = _ops.astype(a, dt)
+    if b.dtype != dt:
+        b = _ops.astype(b, dt)
+    # by components, in the operands' dtype (unsigned products wrap as
+    # NumPy's do)
+    a0, a1, a2 = (a[..., i] for i in range(3))
+    b0, b1, b2 = (b[..., i] for i in range(3))
+    r = stack(
+        [a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1
     )
-    ab = _ops.multiply(_ops.expand_dims(a, -1), _ops.expand_dims(b, -2))
-    shape = tuple(ab.shape[:-2])
-    r = matmul(_ops.reshape(ab, shape + (9,)), e)
     if r.dtype != dt:
         r = _ops.astype(r, dt, copy=False)
-    from ._products import _moveaxis as mv
-
-    return mv(r, -1, axis) if axis not in (-1, r.ndim - 1) else r
+    return _moveaxis(r, -1, axis) if axis not in (-1, r.ndim - 1) else r
 
 
 def _axes(axis, nd):
