@@ -142,6 +142,11 @@ def _real_float(x):
     return dt if dt.kind == "f" else _dtypes.float64
 
 
+def _host_arg(v):
+    """A tolerance for LAPACK's functions: a host array's NumPy view."""
+    return _host_view(v) if hasattr(v, "_queue_id") else v
+
+
 def _one(x):
     return _arrays(x)[0][0]
 
@@ -181,9 +186,9 @@ def pinv(x, /, rcond=None, hermitian=False, *, rtol=None):
         return _dev_pinv(_one(x), _pinv_rtol(rcond, rtol, x))
     kw = {"hermitian": hermitian}
     if rtol is not None:
-        kw["rtol"] = rtol
+        kw["rtol"] = _host_arg(rtol)
     elif rcond is not None:
-        kw["rcond"] = rcond
+        kw["rcond"] = _host_arg(rcond)
     return _lapack("pinv", lambda a: np.linalg.pinv(a, **kw), x)
 
 
@@ -284,9 +289,9 @@ def matrix_rank(x, /, tol=None, hermitian=False, *, rtol=None):
         return _dev_matrix_rank(x, tol, rtol)
     kw = {"hermitian": hermitian}
     if rtol is not None:
-        kw["rtol"] = rtol
+        kw["rtol"] = _host_arg(rtol)
     if tol is not None:
-        kw["tol"] = tol
+        kw["tol"] = _host_arg(tol)
     return _lapack(
         "matrix_rank", lambda a: np.asarray(np.linalg.matrix_rank(a, **kw)), x
     )
@@ -740,6 +745,10 @@ def _sv_cutoff(s, rtol):
     if s.shape[-1] == 0:
         return _ops.reshape(s[..., :0].sum(axis=-1), tuple(s.shape[:-1]) + (1,))
     smax = _ops.max(s, axis=-1, keepdims=True)
+    if hasattr(rtol, "_queue_id"):
+        rtol = _ops.expand_dims(rtol, -1)
+    elif np.ndim(rtol):
+        rtol = _ops.expand_dims(_like(np.asarray(rtol), s), -1)
     return smax * rtol
 
 
