@@ -224,7 +224,7 @@ def k_eigh(it: kapi.Item, a, w, vec, n, lower, want, info, zero, eps):
         total += a[ab + i] * a[ab + i]
     tol = eps * eps * total
     done = 0
-    for sweep in range(MAX_SWEEPS):
+    for _sweep in range(MAX_SWEEPS):
         off = zero
         for p in range(n):
             for q in range(p + 1, n):
@@ -298,7 +298,7 @@ def k_svd(it: kapi.Item, u, s, vh, m, n, mu, want, info, zero, eps):
                 vh[vb + i * n + j] = zero
             vh[vb + i * n + i] = zero + 1
     done = 0
-    for sweep in range(MAX_SWEEPS):
+    for _sweep in range(MAX_SWEEPS):
         rot = 0
         for p in range(n):
             for q in range(p + 1, n):
@@ -378,13 +378,18 @@ def k_svd(it: kapi.Item, u, s, vh, m, n, mu, want, info, zero, eps):
                         for i in range(m):
                             u[ub + i * mu + col] = zero
                         u[ub + e * mu + col] = zero + 1
-                        for rep in range(2):
+                        for _rep in range(2):
                             for j in range(col):
                                 d = zero
                                 for i in range(m):
-                                    d += u[ub + i * mu + j] * u[ub + i * mu + col]
+                                    d += (
+                                        u[ub + i * mu + j]
+                                        * u[ub + i * mu + col]
+                                    )
                                 for i in range(m):
-                                    u[ub + i * mu + col] -= d * u[ub + i * mu + j]
+                                    u[ub + i * mu + col] -= (
+                                        d * u[ub + i * mu + j]
+                                    )
                         nrm = zero
                         for i in range(m):
                             nrm += u[ub + i * mu + col] * u[ub + i * mu + col]
@@ -392,4 +397,6 @@ def k_svd(it: kapi.Item, u, s, vh, m, n, mu, want, info, zero, eps):
                             found = 1
                             nrm = math.sqrt(nrm)
                             for i in range(m):
-                                u[ub + i * mu + col] = u[ub + i * mu + col] / nrm
+                                u[ub + i * mu + col] = (
+                                    u[ub + i * mu + col] / nrm
+                                )

@@ -10,12 +10,15 @@ user's back:
   ``norm`` for the Frobenius, 1 and infinity norms) run on every device,
   eagerly and inside ``@sluice.jit``.
 - Factorisations and solvers (``det slogdet inv pinv solve lstsq cholesky
-  qr svd svdvals eig eigh eigvals eigvalsh matrix_rank cond tensorinv
-  tensorsolve``, 2-norms and nuclear norms) run on the host device through
-  LAPACK (the one NumPy links, on zero-copy views of the USM memory). On
-  other devices they raise ``NotImplementedError`` naming the device and
-  the explicit migration (``x.to_device("host")``); inside ``@sluice.jit``
-  a ``TracerError``.
+  qr svd svdvals eigh eigvalsh matrix_rank cond tensorinv tensorsolve``,
+  2-norms and nuclear norms) run on the host device through LAPACK (the
+  one NumPy links, on zero-copy views of the USM memory) and on every
+  other device as generated kernels (_linalg_kernels.py: LU, Cholesky,
+  Householder QR, Jacobi), batched over the leading axes. ``eig`` and
+  ``eigvals`` are LAPACK's only; elsewhere they raise
+  ``NotImplementedError`` naming the explicit migration
+  (``x.to_device("host")``). Inside ``@sluice.jit`` all of these raise
+  ``TracerError``.
 
 Singular or non-convergent input raises ``sluice.linalg.LinAlgError``, a
 subclass of ``numpy.linalg.LinAlgError``. See docs/linalg.md.
@@ -39,7 +42,6 @@ from ._products import (
     _host_view,
     _on_host,
     _traced,
-    _usm_name,
     matmul,
     matrix_power,
     outer,
@@ -332,7 +334,7 @@ def tensorsolve(a, b, axes=None):
     )
 
 
-# --- generated kernels on every other device ----------------------------------
+# --- generated kernels on every other device ---------------------------------
 #
 # The factorisations of _linalg_kernels.py, batched over the leading axes;
 # the functions built on them (inv, det, pinv, lstsq, ...) are array
@@ -743,7 +745,9 @@ def _dev_svd(x, full_matrices=True, compute_uv=True):
 def _sv_cutoff(s, rtol):
     """rtol times each matrix's largest singular value, (..., 1)."""
     if s.shape[-1] == 0:
-        return _ops.reshape(s[..., :0].sum(axis=-1), tuple(s.shape[:-1]) + (1,))
+        return _ops.reshape(
+            s[..., :0].sum(axis=-1), tuple(s.shape[:-1]) + (1,)
+        )
     smax = _ops.max(s, axis=-1, keepdims=True)
     if hasattr(rtol, "_queue_id"):
         rtol = _ops.expand_dims(rtol, -1)
@@ -869,9 +873,7 @@ def _dev_tensorinv(a, ind):
     old = tuple(a.shape)
     prod = _prod(old[ind:])
     if _prod(old[:ind]) != prod:
-        raise LinAlgError(
-            "Last 2 dimensions of the array must be square"
-        )
+        raise LinAlgError("Last 2 dimensions of the array must be square")
     ia = _dev_inv(_ops.reshape(a, (prod, prod)))
     return _ops.reshape(ia, old[ind:] + old[:ind])
 
@@ -883,16 +885,14 @@ def _dev_tensorsolve(a, b, axes):
             allaxes.remove(k)
             allaxes.insert(a.ndim, k)
         a = _ops.permute_dims(a, tuple(allaxes))
-    old = tuple(a.shape[-(a.ndim - b.ndim):])
+    old = tuple(a.shape[-(a.ndim - b.ndim) :])
     prod = _prod(old)
     if _prod(a.shape) != prod * prod:
         raise LinAlgError(
             "Input arrays must satisfy the requirement "
             "prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])"
         )
-    r = _dev_solve(
-        _ops.reshape(a, (prod, prod)), _ops.reshape(b, (prod,))
-    )
+    r = _dev_solve(_ops.reshape(a, (prod, prod)), _ops.reshape(b, (prod,)))
     return _ops.reshape(r, old)
 
 

@@ -45,7 +45,11 @@ def _close(got, want, dt, scale=1.0):
 
 def _orthonormal(q, dt, axis=-2):
     q = sluice.asnumpy(q)
-    g = np.swapaxes(q, -1, -2) @ q if axis == -2 else q @ np.swapaxes(q, -1, -2)
+    g = (
+        np.swapaxes(q, -1, -2) @ q
+        if axis == -2
+        else q @ np.swapaxes(q, -1, -2)
+    )
     _close(g, np.broadcast_to(np.eye(g.shape[-1]), g.shape), dt, 10)
 
 
@@ -142,7 +146,10 @@ def test_qr(device, shape):
         m, n = shape[-2:]
         k = min(m, n)
         q, r = sla.qr(x)
-        assert q.shape == shape[:-2] + (m, k) and r.shape == shape[:-2] + (k, n)
+        assert q.shape == shape[:-2] + (m, k) and r.shape == shape[:-2] + (
+            k,
+            n,
+        )
         _close(q @ r, a, dt, 10)
         _orthonormal(q, dt)
         rn = sluice.asnumpy(r)
@@ -165,7 +172,9 @@ def test_eigh(device):
             _close(w, np.linalg.eigvalsh(a), dt, 10)
             wn, vn = sluice.asnumpy(w), sluice.asnumpy(v)
             assert np.all(np.diff(wn, axis=-1) >= 0)
-            _close(vn @ (wn[..., :, None] * np.swapaxes(vn, -1, -2)), a, dt, 10)
+            _close(
+                vn @ (wn[..., :, None] * np.swapaxes(vn, -1, -2)), a, dt, 10
+            )
             _orthonormal(v, dt)
         _close(sla.eigvalsh(_a(device, a)), np.linalg.eigvalsh(a), dt, 10)
         # repeated eigenvalues
