@@ -400,3 +400,515 @@ def k_svd(it: kapi.Item, u, s, vh, m, n, mu, want, info, zero, eps):
                                 u[ub + i * mu + col] = (
                                     u[ub + i * mu + col] / nrm
                                 )
+
+
+# --- complex matrices --------------------------------------------------------
+#
+# The same algorithms on complex matrices given as two float arrays, the
+# real and the imaginary parts (kernels have no complex scalars): LU for
+# the determinant, Cholesky (A = L L^H), Householder QR with LAPACK's
+# complex reflectors (R's diagonal real, as NumPy's), and Jacobi for
+# Hermitian matrices and the SVD, where each rotation first turns the
+# pair's coupling real by a phase on column q, then is a real rotation.
+
+
+@kernel
+def k_lu_c(it: kapi.Item, ar, ai, n, info, dr, di, sr, si, lad, zero):
+    """det (dr + i di), its phase (sr + i si) and log|det| of each
+    complex a (n x n, overwritten by its LU factors); info 1 where a
+    pivot is zero."""
+    bi = it.get_id(0)
+    ab = bi * n * n
+    swaps = 0
+    for k in range(n):
+        p = k
+        best = ar[ab + k * n + k] ** 2 + ai[ab + k * n + k] ** 2
+        for i in range(k + 1, n):
+            v = ar[ab + i * n + k] ** 2 + ai[ab + i * n + k] ** 2
+            if v > best:
+                best = v
+                p = i
+        if p != k:
+            swaps += 1
+            for j in range(n):
+                t = ar[ab + k * n + j]
+                ar[ab + k * n + j] = ar[ab + p * n + j]
+                ar[ab + p * n + j] = t
+                t = ai[ab + k * n + j]
+                ai[ab + k * n + j] = ai[ab + p * n + j]
+                ai[ab + p * n + j] = t
+        pr = ar[ab + k * n + k]
+        pi = ai[ab + k * n + k]
+        den = pr * pr + pi * pi
+        if den != zero:
+            for i in range(k + 1, n):
+                xr = ar[ab + i * n + k]
+                xi = ai[ab + i * n + k]
+                fr = (xr * pr + xi * pi) / den
+                fi = (xi * pr - xr * pi) / den
+                for j in range(k + 1, n):
+                    kr = ar[ab + k * n + j]
+                    ki = ai[ab + k * n + j]
+                    ar[ab + i * n + j] -= fr * kr - fi * ki
+                    ai[ab + i * n + j] -= fr * ki + fi * kr
+    tr = zero + 1
+    ti = zero
+    pr = zero + 1
+    pi = zero
+    la = zero
+    sing = 0
+    for k in range(n):
+        xr = ar[ab + k * n + k]
+        xi = ai[ab + k * n + k]
+        t = tr * xr - ti * xi
+        ti = tr * xi + ti * xr
+        tr = t
+        h = math.hypot(xr, xi)
+        if h == zero:
+            sing = 1
+        else:
+            la += math.log(h)
+            t = (pr * xr - pi * xi) / h
+            pi = (pr * xi + pi * xr) / h
+            pr = t
+    if swaps % 2 == 1:
+        tr = -tr
+        ti = -ti
+        pr = -pr
+        pi = -pi
+    if sing == 1:
+        pr = zero
+        pi = zero
+        la = zero - math.inf
+    dr[bi] = tr
+    di[bi] = ti
+    sr[bi] = pr
+    si[bi] = pi
+    lad[bi] = la
+    info[bi] = sing
+
+
+@kernel
+def k_cholesky_c(it: kapi.Item, ar, ai, n, upper, info, zero):
+    """A = L L^H of each Hermitian a (n x n, overwritten; its lower
+    triangle read); upper: U = L^H. info 1 where not positive definite."""
+    bi = it.get_id(0)
+    ab = bi * n * n
+    bad = 0
+    for j in range(n):
+        s = ar[ab + j * n + j]
+        for k in range(j):
+            s -= ar[ab + j * n + k] ** 2 + ai[ab + j * n + k] ** 2
+        if not (s > zero):
+            bad = 1
+            s = zero + 1
+        d = math.sqrt(s)
+        ar[ab + j * n + j] = d
+        ai[ab + j * n + j] = zero
+        for i in range(j + 1, n):
+            tr = ar[ab + i * n + j]
+            ti = ai[ab + i * n + j]
+            for k in range(j):
+                xr = ar[ab + i * n + k]
+                xi = ai[ab + i * n + k]
+                yr = ar[ab + j * n + k]
+                yi = ai[ab + j * n + k]
+                # x * conj(y)
+                tr -= xr * yr + xi * yi
+                ti -= xi * yr - xr * yi
+            ar[ab + i * n + j] = tr / d
+            ai[ab + i * n + j] = ti / d
+    for i in range(n):
+        for j in range(i + 1, n):
+            if upper != 0:
+                ar[ab + i * n + j] = ar[ab + j * n + i]
+                ai[ab + i * n + j] = -ai[ab + j * n + i]
+                ar[ab + j * n + i] = zero
+                ai[ab + j * n + i] = zero
+            else:
+                ar[ab + i * n + j] = zero
+                ai[ab + i * n + j] = zero
+    info[bi] = bad
+
+
+@kernel
+def k_qr_c(it: kapi.Item, ar, ai, qr, qi, vr, vi, m, n, zero):
+    """Householder QR of each complex a (m x n, overwritten by R); q
+    (m x m) the complete unitary factor; v a scratch vector of m. The
+    reflectors H = I - tau v v^H are LAPACK's (zlarfg), so R's diagonal
+    is real as NumPy's."""
+    bi = it.get_id(0)
+    ab = bi * m * n
+    qb = bi * m * m
+    vb = bi * m
+    for i in range(m):
+        for j in range(m):
+            qr[qb + i * m + j] = zero
+            qi[qb + i * m + j] = zero
+        qr[qb + i * m + i] = zero + 1
+    for j in range(min(m - 1, n)):
+        alr = ar[ab + j * n + j]
+        ali = ai[ab + j * n + j]
+        xn = zero
+        for i in range(j + 1, m):
+            xn += ar[ab + i * n + j] ** 2 + ai[ab + i * n + j] ** 2
+        if xn > zero or ali != zero:
+            beta = math.sqrt(alr * alr + ali * ali + xn)
+            if alr >= zero:
+                beta = -beta
+            taur = (beta - alr) / beta
+            taui = -ali / beta
+            # v = [1; x / (alpha - beta)]
+            dr = alr - beta
+            di = ali
+            den = dr * dr + di * di
+            vr[vb + j] = zero + 1
+            vi[vb + j] = zero
+            for i in range(j + 1, m):
+                xr = ar[ab + i * n + j]
+                xi = ai[ab + i * n + j]
+                vr[vb + i] = (xr * dr + xi * di) / den
+                vi[vb + i] = (xi * dr - xr * di) / den
+            # A := H^H A on the columns j.., H^H = I - conj(tau) v v^H
+            for c in range(j, n):
+                wr = zero
+                wi = zero
+                for i in range(j, m):
+                    xr = ar[ab + i * n + c]
+                    xi = ai[ab + i * n + c]
+                    # conj(v_i) * x
+                    wr += vr[vb + i] * xr + vi[vb + i] * xi
+                    wi += vr[vb + i] * xi - vi[vb + i] * xr
+                # f = conj(tau) * w
+                fr = taur * wr + taui * wi
+                fi = taur * wi - taui * wr
+                for i in range(j, m):
+                    ar[ab + i * n + c] -= fr * vr[vb + i] - fi * vi[vb + i]
+                    ai[ab + i * n + c] -= fr * vi[vb + i] + fi * vr[vb + i]
+            # Q := Q H, H = I - tau v v^H
+            for r in range(m):
+                wr = zero
+                wi = zero
+                for i in range(j, m):
+                    xr = qr[qb + r * m + i]
+                    xi = qi[qb + r * m + i]
+                    wr += xr * vr[vb + i] - xi * vi[vb + i]
+                    wi += xr * vi[vb + i] + xi * vr[vb + i]
+                # f = tau * w; q_ri -= f * conj(v_i)
+                fr = taur * wr - taui * wi
+                fi = taur * wi + taui * wr
+                for i in range(j, m):
+                    qr[qb + r * m + i] -= fr * vr[vb + i] + fi * vi[vb + i]
+                    qi[qb + r * m + i] -= fi * vr[vb + i] - fr * vi[vb + i]
+            ar[ab + j * n + j] = beta
+            ai[ab + j * n + j] = zero
+        for i in range(j + 1, m):
+            ar[ab + i * n + j] = zero
+            ai[ab + i * n + j] = zero
+    # the last diagonal element of a square or wide matrix: LAPACK makes
+    # it real too (a reflector that is a phase)
+    if m <= n and m > 0:
+        j = m - 1
+        alr = ar[ab + j * n + j]
+        ali = ai[ab + j * n + j]
+        if ali != zero:
+            h = math.hypot(alr, ali)
+            beta = h
+            if alr >= zero:
+                beta = -h
+            # H^H = conj(phase) on row j of R, Q's column j times phase
+            pr = alr / beta
+            pi = ali / beta
+            for c in range(j, n):
+                xr = ar[ab + j * n + c]
+                xi = ai[ab + j * n + c]
+                ar[ab + j * n + c] = xr * pr + xi * pi
+                ai[ab + j * n + c] = xi * pr - xr * pi
+            for r in range(m):
+                xr = qr[qb + r * m + j]
+                xi = qi[qb + r * m + j]
+                qr[qb + r * m + j] = xr * pr - xi * pi
+                qi[qb + r * m + j] = xr * pi + xi * pr
+            ai[ab + j * n + j] = zero
+
+
+@kernel
+def k_eigh_c(
+    it: kapi.Item, ar, ai, w, vr, vi, n, lower, want, info, zero, eps
+):
+    """Cyclic Jacobi on each Hermitian a (n x n, overwritten; read from
+    one triangle): w the eigenvalues ascending, (vr, vi) the eigenvectors
+    as columns when want. info 1 where the sweeps did not converge."""
+    bi = it.get_id(0)
+    ab = bi * n * n
+    wb = bi * n
+    for i in range(n):
+        ai[ab + i * n + i] = zero
+        for j in range(i + 1, n):
+            if lower != 0:
+                ar[ab + i * n + j] = ar[ab + j * n + i]
+                ai[ab + i * n + j] = -ai[ab + j * n + i]
+            else:
+                ar[ab + j * n + i] = ar[ab + i * n + j]
+                ai[ab + j * n + i] = -ai[ab + i * n + j]
+    if want != 0:
+        for i in range(n):
+            for j in range(n):
+                vr[ab + i * n + j] = zero
+                vi[ab + i * n + j] = zero
+            vr[ab + i * n + i] = zero + 1
+    total = zero
+    for i in range(n * n):
+        total += ar[ab + i] ** 2 + ai[ab + i] ** 2
+    tol = eps * eps * total
+    done = 0
+    for _sweep in range(MAX_SWEEPS):
+        off = zero
+        for p in range(n):
+            for q in range(p + 1, n):
+                off += ar[ab + p * n + q] ** 2 + ai[ab + p * n + q] ** 2
+        if not (off > tol):
+            done = 1
+            break
+        for p in range(n):
+            for q in range(p + 1, n):
+                h = math.hypot(ar[ab + p * n + q], ai[ab + p * n + q])
+                if h != zero:
+                    # phase e = a_pq / |a_pq|: column q times conj(e),
+                    # row q times e, so that a_pq becomes |a_pq|
+                    er = ar[ab + p * n + q] / h
+                    ei = ai[ab + p * n + q] / h
+                    for k in range(n):
+                        xr = ar[ab + k * n + q]
+                        xi = ai[ab + k * n + q]
+                        ar[ab + k * n + q] = xr * er + xi * ei
+                        ai[ab + k * n + q] = xi * er - xr * ei
+                    for k in range(n):
+                        xr = ar[ab + q * n + k]
+                        xi = ai[ab + q * n + k]
+                        ar[ab + q * n + k] = xr * er - xi * ei
+                        ai[ab + q * n + k] = xr * ei + xi * er
+                    if want != 0:
+                        for k in range(n):
+                            xr = vr[ab + k * n + q]
+                            xi = vi[ab + k * n + q]
+                            vr[ab + k * n + q] = xr * er + xi * ei
+                            vi[ab + k * n + q] = xi * er - xr * ei
+                    app = ar[ab + p * n + p]
+                    aqq = ar[ab + q * n + q]
+                    th = (aqq - app) / (2 * h)
+                    t = 1 / (abs(th) + math.hypot(th, zero + 1))
+                    if th < zero:
+                        t = -t
+                    c = 1 / math.sqrt(t * t + 1)
+                    s = t * c
+                    for k in range(n):
+                        xr = ar[ab + k * n + p]
+                        yr = ar[ab + k * n + q]
+                        xi = ai[ab + k * n + p]
+                        yi = ai[ab + k * n + q]
+                        ar[ab + k * n + p] = c * xr - s * yr
+                        ar[ab + k * n + q] = s * xr + c * yr
+                        ai[ab + k * n + p] = c * xi - s * yi
+                        ai[ab + k * n + q] = s * xi + c * yi
+                    for k in range(n):
+                        xr = ar[ab + p * n + k]
+                        yr = ar[ab + q * n + k]
+                        xi = ai[ab + p * n + k]
+                        yi = ai[ab + q * n + k]
+                        ar[ab + p * n + k] = c * xr - s * yr
+                        ar[ab + q * n + k] = s * xr + c * yr
+                        ai[ab + p * n + k] = c * xi - s * yi
+                        ai[ab + q * n + k] = s * xi + c * yi
+                    if want != 0:
+                        for k in range(n):
+                            xr = vr[ab + k * n + p]
+                            yr = vr[ab + k * n + q]
+                            xi = vi[ab + k * n + p]
+                            yi = vi[ab + k * n + q]
+                            vr[ab + k * n + p] = c * xr - s * yr
+                            vr[ab + k * n + q] = s * xr + c * yr
+                            vi[ab + k * n + p] = c * xi - s * yi
+                            vi[ab + k * n + q] = s * xi + c * yi
+    info[bi] = 1 - done
+    for i in range(n):
+        w[wb + i] = ar[ab + i * n + i]
+    for i in range(n):
+        best = i
+        for j in range(i + 1, n):
+            if w[wb + j] < w[wb + best]:
+                best = j
+        if best != i:
+            t = w[wb + i]
+            w[wb + i] = w[wb + best]
+            w[wb + best] = t
+            if want != 0:
+                for k in range(n):
+                    t = vr[ab + k * n + i]
+                    vr[ab + k * n + i] = vr[ab + k * n + best]
+                    vr[ab + k * n + best] = t
+                    t = vi[ab + k * n + i]
+                    vi[ab + k * n + i] = vi[ab + k * n + best]
+                    vi[ab + k * n + best] = t
+
+
+@kernel
+def k_svd_c(it: kapi.Item, ur, ui, s, hr, hi, m, n, mu, want, info, zero, eps):
+    """One-sided Jacobi SVD of each complex matrix with m >= n rows,
+    given as the first n columns of (ur, ui) (m x mu): as k_svd, with
+    (hr, hi) = Vh (n x n)."""
+    bi = it.get_id(0)
+    ub = bi * m * mu
+    vb = bi * n * n
+    sb = bi * n
+    if want != 0:
+        for i in range(n):
+            for j in range(n):
+                hr[vb + i * n + j] = zero
+                hi[vb + i * n + j] = zero
+            hr[vb + i * n + i] = zero + 1
+    done = 0
+    for _sweep in range(MAX_SWEEPS):
+        rot = 0
+        for p in range(n):
+            for q in range(p + 1, n):
+                al = zero
+                be = zero
+                gr = zero
+                gi = zero
+                for i in range(m):
+                    xr = ur[ub + i * mu + p]
+                    xi = ui[ub + i * mu + p]
+                    yr = ur[ub + i * mu + q]
+                    yi = ui[ub + i * mu + q]
+                    al += xr * xr + xi * xi
+                    be += yr * yr + yi * yi
+                    gr += xr * yr + xi * yi
+                    gi += xr * yi - xi * yr
+                ga = math.hypot(gr, gi)
+                if ga > eps * math.sqrt(al) * math.sqrt(be):
+                    rot += 1
+                    er = gr / ga
+                    ei = gi / ga
+                    # column q of U times conj(e), row q of Vh times e
+                    for i in range(m):
+                        yr = ur[ub + i * mu + q]
+                        yi = ui[ub + i * mu + q]
+                        ur[ub + i * mu + q] = yr * er + yi * ei
+                        ui[ub + i * mu + q] = yi * er - yr * ei
+                    if want != 0:
+                        for i in range(n):
+                            yr = hr[vb + q * n + i]
+                            yi = hi[vb + q * n + i]
+                            hr[vb + q * n + i] = yr * er - yi * ei
+                            hi[vb + q * n + i] = yr * ei + yi * er
+                    ze = (be - al) / (2 * ga)
+                    t = 1 / (abs(ze) + math.hypot(ze, zero + 1))
+                    if ze < zero:
+                        t = -t
+                    c = 1 / math.sqrt(t * t + 1)
+                    sn = t * c
+                    for i in range(m):
+                        xr = ur[ub + i * mu + p]
+                        yr = ur[ub + i * mu + q]
+                        xi = ui[ub + i * mu + p]
+                        yi = ui[ub + i * mu + q]
+                        ur[ub + i * mu + p] = c * xr - sn * yr
+                        ur[ub + i * mu + q] = sn * xr + c * yr
+                        ui[ub + i * mu + p] = c * xi - sn * yi
+                        ui[ub + i * mu + q] = sn * xi + c * yi
+                    if want != 0:
+                        for i in range(n):
+                            xr = hr[vb + p * n + i]
+                            yr = hr[vb + q * n + i]
+                            xi = hi[vb + p * n + i]
+                            yi = hi[vb + q * n + i]
+                            hr[vb + p * n + i] = c * xr - sn * yr
+                            hr[vb + q * n + i] = sn * xr + c * yr
+                            hi[vb + p * n + i] = c * xi - sn * yi
+                            hi[vb + q * n + i] = sn * xi + c * yi
+        if rot == 0:
+            done = 1
+            break
+    info[bi] = 1 - done
+    for j in range(n):
+        nrm = zero
+        for i in range(m):
+            nrm += ur[ub + i * mu + j] ** 2 + ui[ub + i * mu + j] ** 2
+        nrm = math.sqrt(nrm)
+        s[sb + j] = nrm
+        if want != 0 and nrm > zero:
+            for i in range(m):
+                ur[ub + i * mu + j] = ur[ub + i * mu + j] / nrm
+                ui[ub + i * mu + j] = ui[ub + i * mu + j] / nrm
+    for i in range(n):
+        best = i
+        for j in range(i + 1, n):
+            if s[sb + j] > s[sb + best]:
+                best = j
+        if best != i:
+            t = s[sb + i]
+            s[sb + i] = s[sb + best]
+            s[sb + best] = t
+            if want != 0:
+                for k in range(m):
+                    t = ur[ub + k * mu + i]
+                    ur[ub + k * mu + i] = ur[ub + k * mu + best]
+                    ur[ub + k * mu + best] = t
+                    t = ui[ub + k * mu + i]
+                    ui[ub + k * mu + i] = ui[ub + k * mu + best]
+                    ui[ub + k * mu + best] = t
+                for k in range(n):
+                    t = hr[vb + i * n + k]
+                    hr[vb + i * n + k] = hr[vb + best * n + k]
+                    hr[vb + best * n + k] = t
+                    t = hi[vb + i * n + k]
+                    hi[vb + i * n + k] = hi[vb + best * n + k]
+                    hi[vb + best * n + k] = t
+    if want != 0:
+        thr = 0.25 / max(m, 1)
+        for col in range(mu):
+            fill = col >= n
+            if not fill:
+                fill = not (s[sb + col] > zero)
+            if fill:
+                found = 0
+                for e in range(m):
+                    if found == 0:
+                        for i in range(m):
+                            ur[ub + i * mu + col] = zero
+                            ui[ub + i * mu + col] = zero
+                        ur[ub + e * mu + col] = zero + 1
+                        for _rep in range(2):
+                            for j in range(col):
+                                # d = u_j^H u_col; u_col -= d u_j
+                                dr = zero
+                                di = zero
+                                for i in range(m):
+                                    xr = ur[ub + i * mu + j]
+                                    xi = ui[ub + i * mu + j]
+                                    yr = ur[ub + i * mu + col]
+                                    yi = ui[ub + i * mu + col]
+                                    dr += xr * yr + xi * yi
+                                    di += xr * yi - xi * yr
+                                for i in range(m):
+                                    xr = ur[ub + i * mu + j]
+                                    xi = ui[ub + i * mu + j]
+                                    ur[ub + i * mu + col] -= dr * xr - di * xi
+                                    ui[ub + i * mu + col] -= dr * xi + di * xr
+                        nrm = zero
+                        for i in range(m):
+                            nrm += (
+                                ur[ub + i * mu + col] ** 2
+                                + ui[ub + i * mu + col] ** 2
+                            )
+                        if nrm > thr:
+                            found = 1
+                            nrm = math.sqrt(nrm)
+                            for i in range(m):
+                                ur[ub + i * mu + col] = (
+                                    ur[ub + i * mu + col] / nrm
+                                )
+                                ui[ub + i * mu + col] = (
+                                    ui[ub + i * mu + col] / nrm
+                                )

@@ -141,6 +141,8 @@ def _lapack(name, fn, *xs, n_arrays=None):
 
 def _real_float(x):
     dt = x.dtype
+    if dt == _dtypes.complex64:
+        return _dtypes.float32
     return dt if dt.kind == "f" else _dtypes.float64
 
 
@@ -386,6 +388,13 @@ def _float_dtype(name, x):
     return dt if dt.kind == "f" else _dtypes.float64
 
 
+def _inexact_dtype(name, x):
+    """As _float_dtype, complex dtypes kept."""
+    if x.dtype.kind == "c":
+        return x.dtype
+    return _float_dtype(name, x)
+
+
 def _embed(x):
     """The real (..., 2m, 2n) matrix [[X, -Y], [Y, X]] of a complex
     X + iY: products, inverses, pseudo-inverses and solutions map onto
@@ -397,6 +406,35 @@ def _embed(x):
     re, im = real(x), imag(x)
     top = concat([re, -im], axis=-1)
     return concat([top, concat([im, re], axis=-1)], axis=-2)
+
+
+def _part_dtype(x):
+    return _dtypes.float32 if x.dtype == _dtypes.complex64 else _dtypes.float64
+
+
+def _parts(x):
+    """Flat copies of a complex array's real and imaginary parts (the
+    complex kernels' work arrays)."""
+    from ._complex import imag, real
+
+    dt = _part_dtype(x)
+    return _flat(real(x), dt), _flat(imag(x), dt)
+
+
+def _join(re, im, shape):
+    from ._complex import _from_parts
+
+    return _from_parts(_ops.reshape(re, shape), _ops.reshape(im, shape))
+
+
+def _mH(x):
+    """The conjugate transpose of the matrices."""
+    t = _ops.matrix_transpose(x)
+    if x.dtype.kind == "c":
+        from ._complex import conj
+
+        t = conj(t)
+    return t
 
 
 def _unembed(r, m, n):
@@ -519,14 +557,40 @@ def _lu(a, b, m):
     return bf, shaped(det), shaped(sgn), shaped(lad), info
 
 
+def _lu_complex(x):
+    """(det, sign, log|det|) of complex square matrices."""
+    from . import kernel_api as kapi
+    from ._kernel import call_kernel
+    from ._linalg_kernels import k_lu_c
+
+    bs = tuple(x.shape[:-2])
+    batch = _prod(bs)
+    n = x.shape[-1]
+    dt = _part_dtype(x)
+    ar, ai = _parts(x)
+    outs = [_new((batch,), dt, x) for _ in range(5)]
+    info = _new((batch,), _dtypes.int64, x)
+    if batch:
+        call_kernel(
+            k_lu_c, kapi.Range(batch), ar, ai, n, info, *outs, _zero(dt)
+        )
+    dr, di, sr, si, lad = outs
+    return _join(dr, di, bs), _join(sr, si, bs), _ops.reshape(lad, bs)
+
+
 def _dev_det(x):
     _square("det", x)
+    if x.dtype.kind == "c":
+        return _lu_complex(x)[0]
     _, det, _, _, _ = _lu(x, None, 0)
     return det
 
 
 def _dev_slogdet(x):
     _square("slogdet", x)
+    if x.dtype.kind == "c":
+        _, sgn, lad = _lu_complex(x)
+        return SlogdetResult(sgn, lad)
     _, _, sgn, lad, _ = _lu(x, None, 0)
     return SlogdetResult(sgn, lad)
 
@@ -588,6 +652,8 @@ def _dev_cholesky(x, upper):
     from ._linalg_kernels import k_cholesky
 
     _square("cholesky", x)
+    if x.dtype.kind == "c":
+        return _cholesky_complex(x, upper)
     dt = _float_dtype("cholesky", x)
     batch = _prod(x.shape[:-2])
     n = x.shape[-1]
@@ -607,6 +673,31 @@ def _dev_cholesky(x, upper):
     return _ops.reshape(af, tuple(x.shape))
 
 
+def _cholesky_complex(x, upper):
+    from . import kernel_api as kapi
+    from ._kernel import call_kernel
+    from ._linalg_kernels import k_cholesky_c
+
+    batch = _prod(x.shape[:-2])
+    n = x.shape[-1]
+    dt = _part_dtype(x)
+    ar, ai = _parts(x)
+    if batch and n:
+        info = _new((batch,), _dtypes.int64, x)
+        call_kernel(
+            k_cholesky_c,
+            kapi.Range(batch),
+            ar,
+            ai,
+            n,
+            1 if upper else 0,
+            info,
+            _zero(dt),
+        )
+        _check_info(info, "Matrix is not positive definite")
+    return _join(ar, ai, tuple(x.shape))
+
+
 def _dev_qr(x, mode):
     from . import kernel_api as kapi
     from ._kernel import call_kernel
@@ -621,18 +712,42 @@ def _dev_qr(x, mode):
             f"{x.ndim}-dimensional array given. Array must be at least "
             "two-dimensional"
         )
-    dt = _float_dtype("qr", x)
     bs = tuple(x.shape[:-2])
     m, n = x.shape[-2], x.shape[-1]
     batch = _prod(bs)
     k = builtins.min(m, n)
-    rf = _flat(x, dt)
-    qf = _new((batch * m * m,), dt, x)
-    if batch and m:
-        v = _new((batch * m,), dt, x)
-        call_kernel(k_qr, kapi.Range(batch), rf, qf, v, m, n, _zero(dt))
-    r = _ops.reshape(rf, bs + (m, n))
-    q = _ops.reshape(qf, bs + (m, m))
+    if x.dtype.kind == "c":
+        from ._linalg_kernels import k_qr_c
+
+        dt = _part_dtype(x)
+        ar, ai = _parts(x)
+        qr_, qi = (_new((batch * m * m,), dt, x) for _ in range(2))
+        if batch and m:
+            vr, vi = (_new((batch * m,), dt, x) for _ in range(2))
+            call_kernel(
+                k_qr_c,
+                kapi.Range(batch),
+                ar,
+                ai,
+                qr_,
+                qi,
+                vr,
+                vi,
+                m,
+                n,
+                _zero(dt),
+            )
+        r = _join(ar, ai, bs + (m, n))
+        q = _join(qr_, qi, bs + (m, m))
+    else:
+        dt = _float_dtype("qr", x)
+        rf = _flat(x, dt)
+        qf = _new((batch * m * m,), dt, x)
+        if batch and m:
+            v = _new((batch * m,), dt, x)
+            call_kernel(k_qr, kapi.Range(batch), rf, qf, v, m, n, _zero(dt))
+        r = _ops.reshape(rf, bs + (m, n))
+        q = _ops.reshape(qf, bs + (m, m))
     if mode == "complete":
         return QRResult(q, r)
     r = r[..., :k, :]
@@ -649,8 +764,8 @@ def _dev_eigh(x, uplo, want):
     _square("eigh", x)
     if uplo not in ("L", "U"):
         raise ValueError("UPLO argument must be 'L' or 'U'")
-    if x.dtype.kind == "c" and not want:
-        return _dev_eigh(_embed(_hermitian(x, uplo)), "L", False)[..., ::2]
+    if x.dtype.kind == "c":
+        return _eigh_complex(x, uplo, want)
     dt = _float_dtype("eigh", x)
     bs = tuple(x.shape[:-2])
     n = x.shape[-1]
@@ -680,6 +795,43 @@ def _dev_eigh(x, uplo, want):
     return EighResult(w, _ops.reshape(vec, bs + (n, n)))
 
 
+def _eigh_complex(x, uplo, want):
+    from . import kernel_api as kapi
+    from ._kernel import call_kernel
+    from ._linalg_kernels import k_eigh_c
+
+    dt = _part_dtype(x)
+    bs = tuple(x.shape[:-2])
+    n = x.shape[-1]
+    batch = _prod(bs)
+    ar, ai = _parts(x)
+    w = _new((batch * n,), dt, x)
+    size = (batch * n * n,) if want else (1,)
+    vr, vi = _new(size, dt, x), _new(size, dt, x)
+    if batch and n:
+        info = _new((batch,), _dtypes.int64, x)
+        call_kernel(
+            k_eigh_c,
+            kapi.Range(batch),
+            ar,
+            ai,
+            w,
+            vr,
+            vi,
+            n,
+            1 if uplo == "L" else 0,
+            1 if want else 0,
+            info,
+            _zero(dt),
+            _eps(dt),
+        )
+        _check_info(info, "Eigenvalues did not converge")
+    w = _ops.reshape(w, bs + (n,))
+    if not want:
+        return w
+    return EighResult(w, _join(vr, vi, bs + (n, n)))
+
+
 def _dev_svd(x, full_matrices=True, compute_uv=True):
     from . import kernel_api as kapi
     from ._kernel import call_kernel
@@ -690,33 +842,39 @@ def _dev_svd(x, full_matrices=True, compute_uv=True):
             f"{x.ndim}-dimensional array given. Array must be at least "
             "two-dimensional"
         )
-    if x.dtype.kind == "c" and not compute_uv:
-        return _dev_svd(_embed(x), compute_uv=False)[..., ::2]
-    dt = _float_dtype("svd", x)
+    cplx = x.dtype.kind == "c"
+    dt = _part_dtype(x) if cplx else _float_dtype("svd", x)
+    rdt = x.dtype if cplx else dt
     bs = tuple(x.shape[:-2])
     m0, n0 = x.shape[-2], x.shape[-1]
     wide = m0 < n0
     if wide:
-        x = _ops.matrix_transpose(x)
+        x = _mH(x)
     m, n = builtins.max(m0, n0), builtins.min(m0, n0)
     batch = _prod(bs)
     mu = m if (full_matrices and compute_uv) else n
-    if mu == n:
-        uf = _flat(x, dt)
-    else:
-        u3 = _zeros((batch, m, mu), dt, x)
+    if mu != n:
+        u3 = _zeros((batch, m, mu), rdt, x)
         u3[:, :, :n] = _ops.reshape(x, (batch, m, n))
-        uf = _ops.reshape(u3, (-1,))
+        x = u3
+    if cplx:
+        us = list(_parts(x))
+    else:
+        us = [_flat(x, dt)]
     s = _new((batch * n,), dt, x)
-    vh = _new((batch * n * n,) if compute_uv else (1,), dt, x)
+    vsize = (batch * n * n,) if compute_uv else (1,)
+    vs = [_new(vsize, dt, x) for _ in us]
     if batch and n:
+        from ._linalg_kernels import k_svd_c
+
         info = _new((batch,), _dtypes.int64, x)
         call_kernel(
-            k_svd,
+            k_svd_c if cplx else k_svd,
             kapi.Range(batch),
-            uf,
+            *us[:1],
+            *us[1:],
             s,
-            vh,
+            *vs,
             m,
             n,
             mu,
@@ -729,16 +887,19 @@ def _dev_svd(x, full_matrices=True, compute_uv=True):
     s = _ops.reshape(s, bs + (n,))
     if not compute_uv:
         return s
+    if cplx:
+        u = _join(us[0], us[1], bs + (m, mu))
+        vh = _join(vs[0], vs[1], bs + (n, n))
+    else:
+        u = _ops.reshape(us[0], bs + (m, mu))
+        vh = _ops.reshape(vs[0], bs + (n, n))
     if batch and n == 0 and mu:
         from ._creation import eye
 
-        e = eye(mu, dtype=dt, sycl_queue=_queue_from_id(x._queue_id))
-        u = _ops.astype(_ops.broadcast_to(e, bs + (m, mu)), dt, copy=True)
-    else:
-        u = _ops.reshape(uf, bs + (m, mu))
-    vh = _ops.reshape(vh, bs + (n, n))
+        e = eye(mu, dtype=rdt, sycl_queue=_queue_from_id(x._queue_id))
+        u = _ops.astype(_ops.broadcast_to(e, bs + (m, mu)), rdt, copy=True)
     if wide:
-        u, vh = _ops.matrix_transpose(vh), _ops.matrix_transpose(u)
+        u, vh = _mH(vh), _mH(u)
     return SVDResult(u, s, vh)
 
 
@@ -809,6 +970,10 @@ def _dev_cond(x, p):
 
 
 def _dev_solve_unchecked(x):
+    if x.dtype.kind == "c":
+        n = x.shape[-1]
+        r, info = _dev_solve_unchecked(_embed(x))
+        return _unembed(r, n, n), info
     from ._creation import eye
 
     n = x.shape[-1]
@@ -834,18 +999,18 @@ def _dev_lstsq(a, b, rcond):
     if b.shape[0] != m:
         raise LinAlgError("Incompatible dimensions")
     dt = _dtypes.to_dtype(
-        np.result_type(_float_dtype("lstsq", a), _float_dtype("lstsq", b))
+        np.result_type(_inexact_dtype("lstsq", a), _inexact_dtype("lstsq", b))
     )
     if a.dtype != dt:
         a = _ops.astype(a, dt)
     if b.dtype != dt:
         b = _ops.astype(b, dt)
     if rcond is None:
-        rcond = float(_eps(dt)) * builtins.max(m, n)
+        rcond = float(np.finfo(str(dt)).eps) * builtins.max(m, n)
     k = b.shape[1]
     if m == 0 or n == 0:
         x = _zeros((n, k), dt, a)
-        s = _new((0,), dt, a)
+        s = _new((0,), _real_float(a), a)
         rank = 0
     else:
         u, s, vh = _dev_svd(a, full_matrices=False)
@@ -853,15 +1018,15 @@ def _dev_lstsq(a, b, rcond):
         big = s > cut
         rank = int(_ops.sum(_ops.astype(big, _dtypes.int64)))
         sinv = _ops.astype(
-            _ops.where(big, 1 / _ops.where(big, s, 1), 0), dt, copy=False
+            _ops.where(big, 1 / _ops.where(big, s, 1), 0), s.dtype, copy=False
         )
-        utb = matmul(_ops.matrix_transpose(u), b)
-        x = matmul(_ops.matrix_transpose(vh), _ops.expand_dims(sinv, -1) * utb)
+        utb = matmul(_mH(u), b)
+        x = matmul(_mH(vh), _ops.expand_dims(sinv, -1) * utb)
     if rank == n and m > n:
-        d = b - matmul(a, x)
+        d = _ops.absolute(b - matmul(a, x))
         resid = _ops.sum(d * d, axis=0)
     else:
-        resid = _new((0,), dt, a)
+        resid = _new((0,), s.dtype, a)
     if vec:
         x = _ops.reshape(x, (n,))
     return x, resid, rank, s
@@ -996,6 +1161,8 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     """The vector ``ord``-norm over ``axis`` (all axes when None)."""
     (x,), qid, kind = _arrays(x)
     nd = x.ndim
+    if x.dtype.kind == "c":  # every norm of x is that of |x|
+        x = _ops.absolute(x)
     fdt = _real_float(x)
     if x.dtype != fdt:
         x = _ops.astype(x, fdt)
@@ -1059,6 +1226,8 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
             x,
         )
         return r
+    if x.dtype.kind == "c":  # these norms of x are those of |x|
+        x = _ops.absolute(x)
     fdt = _real_float(x)
     if x.dtype != fdt:
         x = _ops.astype(x, fdt)

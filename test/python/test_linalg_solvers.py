@@ -288,37 +288,93 @@ def test_empty(device):
         assert u.shape == wu.shape and vh.shape == wvh.shape
 
 
+def _cplx(shape, dt):
+    return (RNG.uniform(-1, 1, shape) + 1j * RNG.uniform(-1, 1, shape)).astype(
+        dt
+    )
+
+
+def _mh(x):
+    return np.conj(np.swapaxes(x, -1, -2))
+
+
 def test_complex(device):
-    """Complex operands through the real embedding [[X, -Y], [Y, X]]."""
+    """Complex operands: the complex kernels (parts in two float arrays),
+    and the real embedding [[X, -Y], [Y, X]] for solve, inv and pinv."""
     for dt in ["complex64"] + (
         ["complex128"] if device.has_aspect_fp64 else []
     ):
         rdt = "float32" if dt == "complex64" else "float64"
-        a = RNG.uniform(-1, 1, (2, 4, 4)) + 1j * RNG.uniform(-1, 1, (2, 4, 4))
-        a = a.astype(dt)
-        b = (RNG.uniform(-1, 1, (2, 4, 2)) + 1j).astype(dt)
+        a = _cplx((2, 4, 4), dt)
+        b = _cplx((2, 4, 2), dt)
         x, y = _a(device, a), _a(device, b)
+        h = (a @ _mh(a) + 4 * np.eye(4)).astype(dt)
+        xh = _a(device, h)
         for got, want in (
             (sla.inv(x), np.linalg.inv(a)),
             (sla.solve(x, y), np.linalg.solve(a, b)),
             (sla.pinv(x[:, :3]), np.linalg.pinv(a[:, :3])),
             (sla.svdvals(x[:, :3]), np.linalg.svdvals(a[:, :3])),
             (sla.matrix_norm(x, ord="nuc"), np.linalg.norm(a, "nuc", (1, 2))),
+            (sla.vector_norm(x), np.linalg.vector_norm(a)),
             (sla.eigvalsh(x, UPLO="U"), np.linalg.eigvalsh(a, UPLO="U")),
+            (sla.det(x), np.linalg.det(a)),
+            (sla.slogdet(x).sign, np.linalg.slogdet(a).sign),
+            (sla.slogdet(x).logabsdet, np.linalg.slogdet(a).logabsdet),
+            (sla.cholesky(xh), np.linalg.cholesky(h)),
+            (sla.cholesky(xh, upper=True), np.linalg.cholesky(h, upper=True)),
+            (sla.qr(y).R, np.linalg.qr(b).R),
+            (sla.cond(x, 1), np.linalg.cond(a, 1)),
         ):
             assert sluice.asnumpy(got).dtype == want.dtype
             _close(got, want, rdt, 100)
         _close(sla.matrix_rank(x), np.linalg.matrix_rank(a), rdt)
+        w, v = sla.eigh(xh)
+        wn, vn = sluice.asnumpy(w), sluice.asnumpy(v)
+        _close(vn @ (wn[..., :, None] * _mh(vn)), h, rdt, 100)
+        for shape in ((2, 5, 3), (2, 3, 5)):
+            c = _cplx(shape, dt)
+            q, r = sla.qr(_a(device, c), mode="complete")
+            qn = sluice.asnumpy(q)
+            _close(qn @ sluice.asnumpy(r), c, rdt, 10)
+            _close(
+                _mh(qn) @ qn,
+                np.broadcast_to(np.eye(shape[1]), qn.shape),
+                rdt,
+                10,
+            )
+            for full in (True, False):
+                u, s, vh = (
+                    sluice.asnumpy(t)
+                    for t in sla.svd(_a(device, c), full_matrices=full)
+                )
+                k = min(shape[1:])
+                _close(
+                    (u[..., :k] * s[..., None, :]) @ vh[..., :k, :], c, rdt, 10
+                )
+                _close(
+                    _mh(u) @ u,
+                    np.broadcast_to(
+                        np.eye(u.shape[-1]), u.shape[:-2] + (u.shape[-1],) * 2
+                    ),
+                    rdt,
+                    10,
+                )
+        m, rhs = _cplx((6, 3), dt), _cplx((6, 2), dt)
+        got = sla.lstsq(_a(device, m), _a(device, rhs))
+        want = np.linalg.lstsq(m, rhs)
+        _close(got[0], want[0], rdt, 100)
+        _close(got[1], want[1], rdt, 100)
 
 
 def test_unsupported_on_device(device):
-    c = _a(device, np.eye(3, dtype=np.complex64))
-    for f in (sla.det, sla.qr, sla.cholesky, sla.eigh, sla.svd):
-        with pytest.raises(NotImplementedError, match="to_device"):
-            f(c)
     if device.backend.name != "host":
+        x = _a(device, np.eye(3, dtype=np.float32))
+        for f in (sla.eig, sla.eigvals):
+            with pytest.raises(NotImplementedError, match="to_device"):
+                f(x)
         with pytest.raises(NotImplementedError, match="to_device"):
-            sla.eigvals(_a(device, np.eye(3, dtype=np.float32)))
+            sla.qr(x, mode="raw")
 
     @sluice.jit
     def f(x):
@@ -378,6 +434,11 @@ def test_kernels_compile_to_ptx(monkeypatch, tmp_path):
         (lk.k_qr, kapi.Range(1), (f, f, f, 4, 4, z)),
         (lk.k_eigh, kapi.Range(1), (f, f, f, 4, 1, 1, i, z, e)),
         (lk.k_svd, kapi.Range(1), (f, f, f, 4, 4, 4, 1, i, z, e)),
+        (lk.k_lu_c, kapi.Range(1), (f, f, 4, i, f, f, f, f, f, z)),
+        (lk.k_cholesky_c, kapi.Range(1), (f, f, 4, 1, i, z)),
+        (lk.k_qr_c, kapi.Range(1), (f, f, f, f, f, f, 4, 4, z)),
+        (lk.k_eigh_c, kapi.Range(1), (f, f, f, f, f, 4, 1, 1, i, z, e)),
+        (lk.k_svd_c, kapi.Range(1), (f, f, f, f, f, 4, 4, 4, 1, i, z, e)),
     ]
     for k, rng, args in cases:
         src = tmp_path / f"{k.__name__}.mlir"
