@@ -285,9 +285,10 @@ def k_svd(it: kapi.Item, u, s, vh, m, n, mu, want, info, zero, eps):
     """One-sided Jacobi SVD of each matrix with m >= n rows, given as the
     first n columns of u (m x mu, mu = n or m): s the singular values
     descending; when want, u's columns the left singular vectors (the
-    columns past n and those of zero singular values completed to an
-    orthonormal basis) and vh (n x n) the right ones' transpose. info 1
-    where the sweeps did not converge."""
+    columns past n and those of singular values below eps * ||A||_F
+    completed to an orthonormal basis; eps is the convergence threshold,
+    m times the dtype's epsilon) and vh (n x n) the right ones'
+    transpose. info 1 where the sweeps did not converge."""
     bi = it.get_id(0)
     ub = bi * m * mu
     vb = bi * n * n
@@ -297,6 +298,13 @@ def k_svd(it: kapi.Item, u, s, vh, m, n, mu, want, info, zero, eps):
             for j in range(n):
                 vh[vb + i * n + j] = zero
             vh[vb + i * n + i] = zero + 1
+    # columns below eps * ||A||_F are zero (rotating rounding noise
+    # against the others would never converge); they are completed below
+    total = zero
+    for i in range(m):
+        for j in range(n):
+            total += u[ub + i * mu + j] * u[ub + i * mu + j]
+    tiny = eps * eps * total
     done = 0
     for _sweep in range(MAX_SWEEPS):
         rot = 0
@@ -311,7 +319,8 @@ def k_svd(it: kapi.Item, u, s, vh, m, n, mu, want, info, zero, eps):
                     al += x * x
                     be += y * y
                     ga += x * y
-                if abs(ga) > eps * math.sqrt(al) * math.sqrt(be):
+                big = al > tiny and be > tiny
+                if big and abs(ga) > eps * math.sqrt(al) * math.sqrt(be):
                     rot += 1
                     ze = (be - al) / (2 * ga)
                     t = 1 / (abs(ze) + math.hypot(ze, zero + 1))
@@ -340,7 +349,7 @@ def k_svd(it: kapi.Item, u, s, vh, m, n, mu, want, info, zero, eps):
             nrm += u[ub + i * mu + j] * u[ub + i * mu + j]
         nrm = math.sqrt(nrm)
         s[sb + j] = nrm
-        if want != 0 and nrm > zero:
+        if want != 0 and nrm * nrm > tiny:
             for i in range(m):
                 u[ub + i * mu + j] = u[ub + i * mu + j] / nrm
     # descending, by selection; U's columns and Vh's rows with them
@@ -370,7 +379,7 @@ def k_svd(it: kapi.Item, u, s, vh, m, n, mu, want, info, zero, eps):
         for col in range(mu):
             fill = col >= n
             if not fill:
-                fill = not (s[sb + col] > zero)
+                fill = not (s[sb + col] * s[sb + col] > tiny)
             if fill:
                 found = 0
                 for e in range(m):
@@ -767,6 +776,11 @@ def k_svd_c(it: kapi.Item, ur, ui, s, hr, hi, m, n, mu, want, info, zero, eps):
                 hr[vb + i * n + j] = zero
                 hi[vb + i * n + j] = zero
             hr[vb + i * n + i] = zero + 1
+    total = zero
+    for i in range(m):
+        for j in range(n):
+            total += ur[ub + i * mu + j] ** 2 + ui[ub + i * mu + j] ** 2
+    tiny = eps * eps * total
     done = 0
     for _sweep in range(MAX_SWEEPS):
         rot = 0
@@ -786,7 +800,8 @@ def k_svd_c(it: kapi.Item, ur, ui, s, hr, hi, m, n, mu, want, info, zero, eps):
                     gr += xr * yr + xi * yi
                     gi += xr * yi - xi * yr
                 ga = math.hypot(gr, gi)
-                if ga > eps * math.sqrt(al) * math.sqrt(be):
+                big = al > tiny and be > tiny
+                if big and ga > eps * math.sqrt(al) * math.sqrt(be):
                     rot += 1
                     er = gr / ga
                     ei = gi / ga
@@ -837,7 +852,7 @@ def k_svd_c(it: kapi.Item, ur, ui, s, hr, hi, m, n, mu, want, info, zero, eps):
             nrm += ur[ub + i * mu + j] ** 2 + ui[ub + i * mu + j] ** 2
         nrm = math.sqrt(nrm)
         s[sb + j] = nrm
-        if want != 0 and nrm > zero:
+        if want != 0 and nrm * nrm > tiny:
             for i in range(m):
                 ur[ub + i * mu + j] = ur[ub + i * mu + j] / nrm
                 ui[ub + i * mu + j] = ui[ub + i * mu + j] / nrm
@@ -870,7 +885,7 @@ def k_svd_c(it: kapi.Item, ur, ui, s, hr, hi, m, n, mu, want, info, zero, eps):
         for col in range(mu):
             fill = col >= n
             if not fill:
-                fill = not (s[sb + col] > zero)
+                fill = not (s[sb + col] * s[sb + col] > tiny)
             if fill:
                 found = 0
                 for e in range(m):

@@ -503,8 +503,8 @@ def _zero(dt):
     return np.dtype(str(dt)).type(0)
 
 
-def _eps(dt):
-    return np.dtype(str(dt)).type(np.finfo(str(dt)).eps)
+def _eps(dt, scale=1):
+    return np.dtype(str(dt)).type(np.finfo(str(dt)).eps * scale)
 
 
 def _check_info(info, msg):
@@ -757,13 +757,26 @@ def _dev_qr(x, mode):
 
 
 def _dev_eigh(x, uplo, want):
+    _square("eigh", x)
+    if uplo not in ("L", "U"):
+        raise ValueError("UPLO argument must be 'L' or 'U'")
+    if x.dtype.kind not in "fc":
+        x = _ops.astype(x, _float_dtype("eigh", x))
+    x, f = _scaled(x)
+    r = _eigh_kernel(x, uplo, want)
+    if f is None:
+        return r
+    f = _ops.reshape(f, tuple(f.shape[:-1]))
+    if not want:
+        return r * f
+    return EighResult(r.eigenvalues * f, r.eigenvectors)
+
+
+def _eigh_kernel(x, uplo, want):
     from . import kernel_api as kapi
     from ._kernel import call_kernel
     from ._linalg_kernels import k_eigh
 
-    _square("eigh", x)
-    if uplo not in ("L", "U"):
-        raise ValueError("UPLO argument must be 'L' or 'U'")
     if x.dtype.kind == "c":
         return _eigh_complex(x, uplo, want)
     dt = _float_dtype("eigh", x)
@@ -832,7 +845,36 @@ def _eigh_complex(x, uplo, want):
     return EighResult(w, _join(vr, vi, bs + (n, n)))
 
 
+def _scaled(x):
+    """(x / f, f): each matrix divided by its largest magnitude (f, of
+    shape (..., 1, 1), 1 for zero and non-finite matrices), so that the
+    Jacobi kernels' sums of squares neither overflow nor underflow."""
+    if x.size == 0:
+        return x, None
+    f = _ops.max(_ops.absolute(x), axis=(-2, -1), keepdims=True)
+    f = _ops.where((f > 0) & _ops.isfinite(f), f, 1)
+    return x / f, f
+
+
 def _dev_svd(x, full_matrices=True, compute_uv=True):
+    if x.ndim < 2:
+        raise LinAlgError(
+            f"{x.ndim}-dimensional array given. Array must be at least "
+            "two-dimensional"
+        )
+    if x.dtype.kind not in "fc":
+        x = _ops.astype(x, _float_dtype("svd", x))
+    xs, f = _scaled(x)
+    r = _svd_kernel(xs, full_matrices, compute_uv)
+    if f is None:
+        return r
+    f = _ops.reshape(f, tuple(f.shape[:-1]))
+    if not compute_uv:
+        return r * f
+    return SVDResult(r.U, r.S * f, r.Vh)
+
+
+def _svd_kernel(x, full_matrices=True, compute_uv=True):
     from . import kernel_api as kapi
     from ._kernel import call_kernel
     from ._linalg_kernels import k_svd
@@ -881,7 +923,7 @@ def _dev_svd(x, full_matrices=True, compute_uv=True):
             1 if compute_uv else 0,
             info,
             _zero(dt),
-            _eps(dt),
+            _eps(dt, m),
         )
         _check_info(info, "SVD did not converge")
     s = _ops.reshape(s, bs + (n,))
