@@ -121,6 +121,75 @@ def k_lu(it: kapi.NdItem, a, b, n, m, info, det, sgn, lad, sh, zero):
 
 
 @kernel
+def k_lu1(it: kapi.Item, a, b, n, m, info, det, sgn, lad, zero):
+    """k_lu with one work-item per matrix, for small matrices (a GPU's
+    threads then take one matrix each instead of idling in tiny
+    workgroups)."""
+    bi = it.get_id(0)
+    ab = bi * n * n
+    bb = bi * n * m
+    swaps = 0
+    for k in range(n):
+        p = k
+        best = abs(a[ab + k * n + k])
+        for i in range(k + 1, n):
+            v = abs(a[ab + i * n + k])
+            if v > best:
+                best = v
+                p = i
+        if p != k:
+            swaps += 1
+            for j in range(n):
+                t = a[ab + k * n + j]
+                a[ab + k * n + j] = a[ab + p * n + j]
+                a[ab + p * n + j] = t
+            for j in range(m):
+                t = b[bb + k * m + j]
+                b[bb + k * m + j] = b[bb + p * m + j]
+                b[bb + p * m + j] = t
+        d = a[ab + k * n + k]
+        if d != zero:
+            for i in range(k + 1, n):
+                f = a[ab + i * n + k] / d
+                a[ab + i * n + k] = f
+                for j in range(k + 1, n):
+                    a[ab + i * n + j] -= f * a[ab + k * n + j]
+                for j in range(m):
+                    b[bb + i * m + j] -= f * b[bb + k * m + j]
+    dt = zero + 1
+    la = zero
+    sg = zero + 1
+    sing = 0
+    for k in range(n):
+        d = a[ab + k * n + k]
+        dt = dt * d
+        if d == zero:
+            sing = 1
+        else:
+            la += math.log(abs(d))
+            if d < zero:
+                sg = -sg
+    if swaps % 2 == 1:
+        dt = -dt
+        sg = -sg
+    if sing == 1:
+        sg = zero
+        la = zero - math.inf
+    det[bi] = dt
+    sgn[bi] = sg
+    lad[bi] = la
+    info[bi] = sing
+    if sing == 0:
+        for c in range(m):
+            for kk in range(n):
+                k = n - 1 - kk
+                s = b[bb + k * m + c]
+                for j in range(k + 1, n):
+                    s -= a[ab + k * n + j] * b[bb + j * m + c]
+                b[bb + k * m + c] = s / a[ab + k * n + k]
+
+
+@kernel
 def k_cholesky(it: kapi.Item, a, n, upper, info, zero):
     """The Cholesky factor of each a (n x n, overwritten), from its lower
     triangle; the other triangle zero; upper: the transpose, in place.

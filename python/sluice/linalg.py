@@ -514,13 +514,18 @@ def _check_info(info, msg):
         raise LinAlgError(msg)
 
 
+# Up to this order one work-item factors a matrix (k_lu1); larger ones
+# take a workgroup each (k_lu).
+LU_SMALL = 16
+
+
 def _lu(a, b, m):
     """LU of the square matrices a (..., n, n) with the right-hand sides b
     (a flat (batch * n * m,) array in a's dtype, or None): (solution,
     det, sign, log|det|, info), the last four of the batch's shape."""
     from . import kernel_api as kapi
     from ._kernel import call_kernel
-    from ._linalg_kernels import k_lu
+    from ._linalg_kernels import k_lu, k_lu1
 
     dt = _float_dtype("solve", a)
     batch_shape = tuple(a.shape[:-2])
@@ -532,7 +537,21 @@ def _lu(a, b, m):
     det = _new((batch,), dt, a)
     sgn = _new((batch,), dt, a)
     lad = _new((batch,), dt, a)
-    if batch:
+    if batch and n <= LU_SMALL:
+        call_kernel(
+            k_lu1,
+            kapi.Range(batch),
+            af,
+            bf,
+            n,
+            m,
+            info,
+            det,
+            sgn,
+            lad,
+            _zero(dt),
+        )
+    elif batch:
         w = 1
         while w < builtins.min(n, 64):
             w *= 2

@@ -85,6 +85,22 @@ def test_lu_family(device):
             dt,
             10,
         )
+        # larger than LU_SMALL: a workgroup per matrix
+        n = sla.LU_SMALL + 4
+        big = RNG.uniform(-1, 1, (2, n, n)).astype(dt) + 2 * np.eye(
+            n, dtype=dt
+        )
+        rhs = RNG.uniform(-1, 1, (2, n, 3)).astype(dt)
+        xb = _a(device, big)
+        _close(
+            sla.solve(xb, _a(device, rhs)), np.linalg.solve(big, rhs), dt, 10
+        )
+        _close(sla.slogdet(xb).logabsdet, np.linalg.slogdet(big)[1], dt, 10)
+        _close(sla.det(xb), np.linalg.det(big), dt, 100)
+        sing = big.copy()
+        sing[1, 3] = sing[1, 5]
+        with pytest.raises(sla.LinAlgError):
+            sla.inv(_a(device, sing))
         # non-contiguous: a transposed view and a strided slice
         xt = sluice.matrix_transpose(x)
         _close(sla.det(xt), np.linalg.det(np.swapaxes(a, -1, -2)), dt)
@@ -430,6 +446,7 @@ def test_kernels_compile_to_ptx(monkeypatch, tmp_path):
             kapi.NdRange((4,), (4,)),
             (f, f, 4, 1, i, f, f, f, kapi.LocalAccessor((1,), np.int64), z),
         ),
+        (lk.k_lu1, kapi.Range(1), (f, f, 4, 1, i, f, f, f, z)),
         (lk.k_cholesky, kapi.Range(1), (f, 4, 0, i, z)),
         (lk.k_qr, kapi.Range(1), (f, f, f, 4, 4, z)),
         (lk.k_eigh, kapi.Range(1), (f, f, f, 4, 1, 1, i, z, e)),
