@@ -266,7 +266,11 @@ def eig(x, /):
 
 
 def eigvals(x, /):
-    """Eigenvalues of general matrices (LAPACK on the host device)."""
+    """Eigenvalues of general matrices: real when all are real, else
+    complex (NumPy's). LAPACK on the host device; elsewhere the
+    Hessenberg QR kernel (real matrices; not in NumPy's order)."""
+    if _use_kernels("eigvals", x) and _one(x).dtype.kind != "c":
+        return _dev_eigvals(_one(x))
     return _lapack("eigvals", np.linalg.eigvals, x)
 
 
@@ -962,6 +966,32 @@ def _svd_kernel(x, full_matrices=True, compute_uv=True):
     if wide:
         u, vh = _mH(vh), _mH(u)
     return SVDResult(u, s, vh)
+
+
+def _dev_eigvals(x):
+    from . import kernel_api as kapi
+    from ._kernel import call_kernel
+    from ._linalg_kernels import k_hqr
+
+    _square("eigvals", x)
+    dt = _float_dtype("eigvals", x)
+    bs = tuple(x.shape[:-2])
+    n = x.shape[-1]
+    batch = _prod(bs)
+    af = _flat(x, dt)
+    wr = _zeros((batch * n,), dt, x)
+    wi = _zeros((batch * n,), dt, x)
+    if batch and n:
+        info = _new((batch,), _dtypes.int64, x)
+        call_kernel(k_hqr, kapi.Range(batch), af, wr, wi, n, info, _zero(dt))
+        _check_info(info, "Eigenvalues did not converge")
+    wr = _ops.reshape(wr, bs + (n,))
+    wi = _ops.reshape(wi, bs + (n,))
+    if wi.size and bool(_ops.any(wi != 0)):
+        from ._complex import _from_parts
+
+        return _from_parts(wr, wi)
+    return wr
 
 
 def _sv_cutoff(s, rtol):
