@@ -556,8 +556,12 @@ def _lu(a, b, m):
             _zero(dt),
         )
     elif batch:
+        # a power of two >= n, at most 256 work-items (and the device's
+        # limit)
+        dev = _queue_from_id(a._queue_id).sycl_device
+        top = builtins.min(256, dev.max_work_group_size)
         w = 1
-        while w < builtins.min(n, 64):
+        while w < n and w * 2 <= top:
             w *= 2
         call_kernel(
             k_lu,
