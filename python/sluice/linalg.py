@@ -556,10 +556,11 @@ def _lu(a, b, m):
             _zero(dt),
         )
     elif batch:
-        # a power of two >= n, at most 256 work-items (and the device's
-        # limit)
+        # a power of two >= n, at most 256 work-items on GPUs (64 on
+        # CPUs, which run a workgroup's items in turn) and the device's
+        # limit
         dev = _queue_from_id(a._queue_id).sycl_device
-        top = builtins.min(256, dev.max_work_group_size)
+        top = builtins.min(256 if dev.is_gpu else 64, dev.max_work_group_size)
         w = 1
         while w < n and w * 2 <= top:
             w *= 2
