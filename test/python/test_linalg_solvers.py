@@ -414,13 +414,33 @@ def test_eigvals(device):
             _same_multiset(got, np.linalg.eigvals(a), 100 * _tol(dt))
 
 
+def test_eig(device):
+    """Eigenvectors of general real matrices (inverse iteration): A v = v w
+    with unit columns; the dtypes NumPy's."""
+    for dt in _dtypes(device):
+        for n in (1, 2, 6):
+            a = RNG.uniform(-1, 1, (3, n, n)).astype(dt)
+            w, v = sla.eig(_a(device, a))
+            wn, vn = sluice.asnumpy(w), sluice.asnumpy(v)
+            want = np.linalg.eig(a)
+            assert wn.dtype == want.eigenvalues.dtype
+            assert vn.dtype == want.eigenvectors.dtype and vn.shape == a.shape
+            _close(a.astype(vn.dtype) @ vn, vn * wn[..., None, :], dt, 100)
+            _close(np.linalg.norm(vn, axis=-2), np.ones((3, n)), dt, 10)
+        # a repeated eigenvalue: independent vectors
+        v = sluice.asnumpy(
+            sla.eig(_a(device, np.eye(3, dtype=dt))).eigenvectors
+        )
+        assert abs(np.linalg.det(v)) > 0.1
+
+
 def test_unsupported_on_device(device):
     if device.backend.name != "host":
+        x = _a(device, np.eye(3, dtype=np.complex64))
+        for f in (sla.eig, sla.eigvals):
+            with pytest.raises(NotImplementedError, match="to_device"):
+                f(x)
         x = _a(device, np.eye(3, dtype=np.float32))
-        with pytest.raises(NotImplementedError, match="to_device"):
-            sla.eig(x)
-        with pytest.raises(NotImplementedError, match="to_device"):
-            sla.eigvals(_a(device, np.eye(3, dtype=np.complex64)))
         with pytest.raises(NotImplementedError, match="to_device"):
             sla.qr(x, mode="raw")
 
