@@ -10,15 +10,16 @@ user's back:
   ``norm`` for the Frobenius, 1 and infinity norms) run on every device,
   eagerly and inside ``@sluice.jit``.
 - Factorisations and solvers (``det slogdet inv pinv solve lstsq cholesky
-  qr svd svdvals eigh eigvalsh eigvals matrix_rank cond tensorinv
+  qr svd svdvals eigh eigvalsh eig eigvals matrix_rank cond tensorinv
   tensorsolve``, 2-norms and nuclear norms) run on the host device through
   LAPACK (the one NumPy links, on zero-copy views of the USM memory) and
   on every other device as generated kernels (_linalg_kernels.py: LU,
   Cholesky, Householder QR, Jacobi, Hessenberg QR), batched over the
-  leading axes, real and complex. ``eig`` (and ``eigvals`` of complex
-  matrices) is LAPACK's only; elsewhere it raises ``NotImplementedError``
-  naming the explicit migration (``x.to_device("host")``). Inside
-  ``@sluice.jit`` all of these raise ``TracerError``.
+  leading axes, real and complex. ``eig`` and ``eigvals`` of complex
+  matrices are LAPACK's only; elsewhere they raise
+  ``NotImplementedError`` naming the explicit migration
+  (``x.to_device("host")``). Inside ``@sluice.jit`` all of these raise
+  ``TracerError``.
 
 Singular or non-convergent input raises ``sluice.linalg.LinAlgError``, a
 subclass of ``numpy.linalg.LinAlgError``. See docs/linalg.md.
