@@ -415,6 +415,14 @@ def getitem(x, key):
     r = _host_small_getitem(x, key)
     if r is not None:
         return r
+    mask = _full_mask(x, key)
+    if mask is not None and type(mask) is _array_type():
+        from ._sorting import cooperative
+
+        if mask._queue_id == x._queue_id and cooperative(x):
+            # x[mask] with a mask of x's shape: the selected elements are
+            # written by the compaction itself (no positions, no gather)
+            return _k().compact(_flat1(mask), _flat1(x))
 
     offset, vshape, vstrides, adv = _plan(x, key)
     q = x
@@ -453,6 +461,12 @@ def getitem(x, key):
                 [out._strides[i] for i in order],
             )
     return out
+
+
+def _flat1(a):
+    """a as a contiguous 1-d array (a view when it is contiguous)."""
+    a = _k()._contiguous(a)
+    return a if a.ndim == 1 else a._view(a._offset, [a.size], [1])
 
 
 def _full_mask(x, key):

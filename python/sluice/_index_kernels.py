@@ -135,6 +135,10 @@ def flat_true_positions(mask1d):
     if n == 0:
         return _empty((0,), np.int64, mask1d)
     mask1d = _contiguous(mask1d)
+    from ._sorting import cooperative
+
+    if cooperative(mask1d):
+        return compact(mask1d)
     m = -(-n // CHUNK)
     counts = _empty((m,), np.int64, mask1d)
     offsets = _empty((m + 1,), np.int64, mask1d)
@@ -147,3 +151,58 @@ def flat_true_positions(mask1d):
             _write_chunks, kapi.Range(m), mask1d, offsets, out, n, CHUNK
         )
     return out
+
+
+def compact(mask1d, src=None):
+    """With ``_coop_kernels``' workgroups (GPUs): the positions of the
+    non-zero elements of a contiguous 1-d mask, or with ``src`` (1-d,
+    contiguous, as long as the mask) the elements of src there. A count
+    per tile with the total (read here: it is the result's size), the
+    look-back scan of the counts, then one launch that writes each tile's
+    part from its offset."""
+    from . import _coop_kernels as C
+    from ._array import asnumpy
+
+    n = mask1d.shape[0]
+    dt = np.int64 if src is None else src.dtype
+    if n == 0:
+        return _empty((0,), dt, mask1d)
+    ntiles = -(-n // C.TILE)
+    cnt = _empty((ntiles,), np.int64, mask1d)
+    tot = _zeros(1, np.int64, mask1d)
+    call_kernel(
+        C.k_mask_count,
+        kapi.NdRange((ntiles * C.WG,), (C.WG,)),
+        mask1d,
+        n,
+        cnt,
+        tot,
+        kapi.LocalAccessor((C.WG,), np.int64),
+    )
+    total = int(asnumpy(tot)[0])
+    out = _empty((total,), dt, mask1d)
+    if total:
+        from ._scans import _lookback_scan
+
+        offs = _lookback_scan(cnt, 1, ntiles, np.int64, False, mask1d)
+        call_kernel(
+            C.COMPACT[src is not None],
+            kapi.NdRange((ntiles * C.WG,), (C.WG,)),
+            mask1d,
+            mask1d if src is None else src,
+            n,
+            offs,
+            out,
+            kapi.LocalAccessor((C.TILE + C.TILE // 32,), np.int32),
+            kapi.LocalAccessor((C.TILE,), np.int32),
+            kapi.LocalAccessor((C.WG,), np.int64),
+        )
+    return out
+
+
+def _zeros(n, dtype, like):
+    from ._creation import zeros
+
+    return zeros(
+        n, dtype=dtype, sycl_queue=like.sycl_queue, usm_type=like.usm_type
+    )

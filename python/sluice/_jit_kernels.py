@@ -86,9 +86,10 @@ def _steps(tr):
     return st
 
 
-def launch(tr, kernel, index_space, args):
-    """``call_kernel`` while ``tr`` traces: closes the segment, records the
-    launch and starts the next segment."""
+def _close(tr, args, kwargs=None):
+    """Closes the current segment before a step that takes ``args`` (and
+    ``kwargs``): the argument specs, ("slot", s) or ("const", value), and
+    the live Tracers, each holding a slot."""
     st = _steps(tr)
     st.adopt_captured(tr)
     exports = []
@@ -104,16 +105,17 @@ def launch(tr, kernel, index_space, args):
             exports.append((v, s))
         return s
 
-    specs = []
-    for a in args:
+    def spec(a):
         if isinstance(a, (_trace.Tracer, _trace.ScalarTracer)):
             if a._trace is not tr:
                 raise TracerError("a traced value escaped its function")
-            specs.append(("slot", slot_for(a._v)))
-        elif isinstance(a, Array):
-            specs.append(("slot", st.capture(a)))
-        else:
-            specs.append(("const", a))
+            return ("slot", slot_for(a._v))
+        if isinstance(a, Array):
+            return ("slot", st.capture(a))
+        return ("const", a)
+
+    specs = [spec(a) for a in args]
+    kwspecs = {k: spec(a) for k, a in (kwargs or {}).items()}
     live = []
     for t in list(tr.tracers.values()):
         if t._trace is not tr or isinstance(t._v, _Gone):
@@ -126,8 +128,13 @@ def launch(tr, kernel, index_space, args):
         slot_for(t._v)
         live.append(t)
     st.close(tr, exports)
-    st.steps.append(("kernel", kernel, index_space, specs))
-    # The next segment: one argument per slot a live Tracer holds.
+    return st, specs, kwspecs, live
+
+
+def _open(tr, st, live, new_types=()):
+    """Starts the next segment: one argument per slot a live Tracer holds,
+    and one per type of ``new_types`` (the results of the step just
+    recorded), returned as (slot, Value) pairs."""
     fb = _ir.FunctionBuilder(tr.fb.name)
     args_of = {}
     for t in live:
@@ -138,8 +145,37 @@ def launch(tr, kernel, index_space, args):
             st.slot_of[id(v)] = s
             st.keep.append(v)
         t._v = v
+    news = []
+    for ty in new_types:
+        s = st.new_slot()
+        v = fb.arg(ty, _trace.user_location())
+        st.slot_of[id(v)] = s
+        st.keep.append(v)
+        news.append((s, v))
     tr.fb = fb
     tr.captured = {}
+    return news
+
+
+def launch(tr, kernel, index_space, args):
+    """``call_kernel`` while ``tr`` traces: closes the segment, records the
+    launch and starts the next segment."""
+    st, specs, _, live = _close(tr, args)
+    st.steps.append(("kernel", kernel, index_space, specs))
+    _open(tr, st, live)
+
+
+def call(tr, fn, args, kwargs, result_types):
+    """A library function (a sort, a scan) called on traced arrays: a step
+    that runs ``fn`` on the step's concrete arrays when the function is
+    called, between the compiled programs before and after it. Its results
+    (arrays of ``result_types``) are new Tracers of the next segment."""
+    st, specs, kwspecs, live = _close(tr, args, kwargs)
+    step = ["call", fn, specs, kwspecs, None, result_types]
+    st.steps.append(step)
+    news = _open(tr, st, live, result_types)
+    step[4] = [s for s, _ in news]
+    return [_trace.Tracer(v, tr) for _, v in news]
 
 
 def finish(tr, out, values):
@@ -226,6 +262,8 @@ class SegmentedEntry:
                 results = program([slots[s] for s in ins])
                 for s, r in zip(outs, results):
                     slots[s] = r
+            elif step[0] == "call":
+                _run_call(step, slots)
             else:
                 _, kernel, index_space, specs = step
                 kernel._launch(
@@ -233,6 +271,35 @@ class SegmentedEntry:
                     tuple(slots[x] if k == "slot" else x for k, x in specs),
                 )
         return _output(self.template, slots)
+
+
+def _run_call(step, slots):
+    _, fn, specs, kwspecs, outs, types = step
+
+    def value(spec):
+        return slots[spec[1]] if spec[0] == "slot" else spec[1]
+
+    r = fn(
+        *[value(x) for x in specs],
+        **{k: value(x) for k, x in kwspecs.items()},
+    )
+    results = r if type(r) is tuple else (r,)
+    for s, ty, a in zip(outs, types, results, strict=True):
+        shape_ok = len(a.shape) == len(ty.shape) and all(
+            d is None or d == e for d, e in zip(ty.shape, a.shape)
+        )
+        if not (
+            isinstance(a, Array)
+            and shape_ok
+            and a.dtype == ty.dtype
+            and a._queue_id == ty.qid
+        ):
+            raise TracerError(
+                f"sluice.{fn.__name__} inside @sluice.jit returned "
+                f"{a!r}, where the trace expected an array of "
+                f"{ty.text()} (a defect of Sluice: please report it)"
+            )
+        slots[s] = a
 
 
 def _output(t, slots):
@@ -285,6 +352,17 @@ def _lowered_text(st, stage, flags, name):
                         fb.render(locations=True), stage, flags, name
                     )
                 )
+        elif step[0] == "call":
+            _, fn, specs, kwspecs, outs, _ = step
+            args = [f"slot {x}" if k == "slot" else repr(x) for k, x in specs]
+            args += [
+                f"{n}=slot {x}" if k == "slot" else f"{n}={x!r}"
+                for n, (k, x) in kwspecs.items()
+            ]
+            parts.append(
+                f"// call sluice.{fn.__name__}({', '.join(args)}) -> "
+                f"slots {outs}"
+            )
         else:
             _, kernel, index_space, specs = step
             args = ", ".join(

@@ -19,6 +19,7 @@ from ._kernel_codegen import (
 )
 from ._kernel_values import (
     BOOL,
+    CAS_PARAMS,
     F64,
     I64,
     ArrayRef,
@@ -29,6 +30,8 @@ from ._kernel_values import (
     ItemObj,
     PyObj,
     Scalar,
+    cas_operands,
+    cas_store_found,
     mlir_type,
 )
 
@@ -726,32 +729,8 @@ def atomic_method(w, node, ref, attr):
     if attr == "compare_exchange" and dt.kind == "f":
         return _kernel_cuda_atomics.compare_exchange(w, node, ref, _bind)
     if attr == "compare_exchange":
-        a = _bind(
-            w,
-            node,
-            ["expected", "desired", "success", "failure", "expected_idx"],
-            ["expected", "desired"],
-        )
-        exp_arr = w.expr(a["expected"])
-        if not isinstance(exp_arr, ArrayRef):
-            raise w.error(
-                node,
-                "compare_exchange's expected value is an "
-                "array whose element receives the value found",
-            )
-        eidx = (
-            w.flat_index(exp_arr, a["expected_idx"], node)
-            if "expected_idx" in a
-            else em.ic(0)
-        )
-        expected = em.cast(
-            em.op(
-                f"memref.load {exp_arr.buf}[{eidx.name}] : {exp_arr.mtype}",
-                exp_arr.dtype,
-            ),
-            dt,
-        )
-        desired = em.cast(em.materialize(w.scalar(a["desired"])), dt)
+        a = _bind(w, node, *CAS_PARAMS)
+        exp_arr, eidx, expected, desired = cas_operands(w, node, a, dt)
         cmp = "arith.cmpi eq"
 
         def update(cur):
@@ -760,16 +739,7 @@ def atomic_method(w, node, ref, attr):
 
         old = _generic_rmw(w, node, arr, ref.index, dt, update)
         ok = em.op(f"{cmp}, {old.name}, {expected.name} : {t}", BOOL)
-        em.emit(f"scf.if {ok.name} {{")
-        em.emit("} else {")
-        em.depth += 1
-        o = em.cast(old, exp_arr.dtype)
-        em.emit(
-            f"memref.store {o.name}, {exp_arr.buf}[{eidx.name}] : "
-            f"{exp_arr.mtype}"
-        )
-        em.depth -= 1
-        em.emit("}")
+        cas_store_found(em, ok, old, exp_arr, eidx)
         return ok
     raise w.error(node, f"AtomicRef has no method {attr!r}")
 
@@ -832,48 +802,15 @@ def spirv_global_atomic(w, node, ref, attr):
         f"{ptr_t}, i64 -> {ptr_t}"
     )
     if attr == "compare_exchange":
-        a = _bind(
-            w,
-            node,
-            ["expected", "desired", "success", "failure", "expected_idx"],
-            ["expected", "desired"],
-        )
-        exp_arr = w.expr(a["expected"])
-        if not isinstance(exp_arr, ArrayRef):
-            raise w.error(
-                node,
-                "compare_exchange's expected value is an "
-                "array whose element receives the value found",
-            )
-        eidx = (
-            w.flat_index(exp_arr, a["expected_idx"], node)
-            if "expected_idx" in a
-            else em.ic(0)
-        )
-        expected = em.cast(
-            em.op(
-                f"memref.load {exp_arr.buf}[{eidx.name}] : {exp_arr.mtype}",
-                exp_arr.dtype,
-            ),
-            dt,
-        )
-        desired = em.cast(em.materialize(w.scalar(a["desired"])), dt)
+        a = _bind(w, node, *CAS_PARAMS)
+        exp_arr, eidx, expected, desired = cas_operands(w, node, a, dt)
         old = em.op(
             f"spirv.AtomicCompareExchange <Device> {sem} {sem} "
             f"{ep}, {desired.name}, {expected.name} : {ptr_t}",
             dt,
         )
         ok = em.op(f"arith.cmpi eq, {old.name}, {expected.name} : {t}", BOOL)
-        em.emit(f"scf.if {ok.name} {{")
-        em.emit("} else {")
-        em.depth += 1
-        o = em.cast(old, exp_arr.dtype)
-        em.emit(
-            f"memref.store {o.name}, {exp_arr.buf}[{eidx.name}] : "
-            f"{exp_arr.mtype}"
-        )
-        em.depth -= 1
-        em.emit("}")
+        cas_store_found(em, ok, old, exp_arr, eidx)
         return ok
     a = _bind(w, node, ["val", "order"], ["val"])
     v = em.cast(em.materialize(w.scalar(a["val"])), dt)

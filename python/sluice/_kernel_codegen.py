@@ -851,8 +851,12 @@ class Walker:
                     else [node.target]
                 )
                 for t in targets:
+                    # Only the names stored to: in ``buf[k + W] = v`` the
+                    # names of the subscript are read.
                     for n in ast.walk(t):
-                        if isinstance(n, ast.Name):
+                        if isinstance(n, ast.Name) and isinstance(
+                            n.ctx, ast.Store
+                        ):
                             assigned.add(n.id)
         self.assigned = assigned
 

@@ -9,11 +9,13 @@ import numpy as np
 
 from ._kernel_values import (
     BOOL,
+    CAS_PARAMS,
     I64,
-    ArrayRef,
     Const,
     PyObj,
     Scalar,
+    cas_operands,
+    cas_store_found,
     mlir_type,
 )
 
@@ -245,19 +247,7 @@ def _compare_exchange(w, node, ref, order, scope, bind):
     em = w.em
     arr = ref.array
     dt = arr.dtype
-    a = bind(
-        w,
-        node,
-        ["expected", "desired", "success", "failure", "expected_idx"],
-        ["expected", "desired"],
-    )
-    exp_arr = w.expr(a["expected"])
-    if not isinstance(exp_arr, ArrayRef):
-        raise w.error(
-            node,
-            "compare_exchange's expected value is an "
-            "array whose element receives the value found",
-        )
+    a = bind(w, node, *CAS_PARAMS)
     succ = order
     if "success" in a:
         succ = _constant(w, node, w.expr(a["success"]), "success", _ORDERS)
@@ -268,19 +258,7 @@ def _compare_exchange(w, node, ref, order, scope, bind):
     # LLVM: the failure order is no stronger than the success order.
     if fail == 5 and succ != 5:
         fail = 2
-    eidx = (
-        w.flat_index(exp_arr, a["expected_idx"], node)
-        if "expected_idx" in a
-        else em.ic(0)
-    )
-    expected = em.cast(
-        em.op(
-            f"memref.load {exp_arr.buf}[{eidx.name}] : {exp_arr.mtype}",
-            exp_arr.dtype,
-        ),
-        dt,
-    )
-    desired = em.cast(em.materialize(w.scalar(a["desired"])), dt)
+    exp_arr, eidx, expected, desired = cas_operands(w, node, a, dt)
     p, ptr_t = _pointer(em, arr, ref.index)
     idt = np.dtype(f"i{dt.itemsize}")
     it = mlir_type(idt)
@@ -303,13 +281,5 @@ def _compare_exchange(w, node, ref, order, scope, bind):
         old = em.op(f"arith.bitcast {old.name} : {it} to {t}", dt)
     else:
         old.dt = dt
-    em.emit(f"scf.if {ok.name} {{")
-    em.emit("} else {")
-    em.depth += 1
-    o = em.cast(old, exp_arr.dtype)
-    em.emit(
-        f"memref.store {o.name}, {exp_arr.buf}[{eidx.name}] : {exp_arr.mtype}"
-    )
-    em.depth -= 1
-    em.emit("}")
+    cas_store_found(em, ok, old, exp_arr, eidx)
     return ok

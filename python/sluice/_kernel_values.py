@@ -128,3 +128,52 @@ class PyObj:
 
     def __init__(self, obj):
         self.obj = obj
+
+
+# compare_exchange's parameters: all of them, and the required ones.
+CAS_PARAMS = (
+    ["expected", "desired", "success", "failure", "expected_idx"],
+    ["expected", "desired"],
+)
+
+
+def cas_operands(w, node, a, dt):
+    """compare_exchange's operands from its bound arguments ``a``: the
+    array whose element receives the value found, that element's flat
+    index, and the expected and desired values as ``dt``."""
+    em = w.em
+    exp_arr = w.expr(a["expected"])
+    if not isinstance(exp_arr, ArrayRef):
+        raise w.error(
+            node,
+            "compare_exchange's expected value is an "
+            "array whose element receives the value found",
+        )
+    eidx = (
+        w.flat_index(exp_arr, a["expected_idx"], node)
+        if "expected_idx" in a
+        else em.ic(0)
+    )
+    expected = em.cast(
+        em.op(
+            f"memref.load {exp_arr.buf}[{eidx.name}] : {exp_arr.mtype}",
+            exp_arr.dtype,
+        ),
+        dt,
+    )
+    desired = em.cast(em.materialize(w.scalar(a["desired"])), dt)
+    return exp_arr, eidx, expected, desired
+
+
+def cas_store_found(em, ok, old, exp_arr, eidx):
+    """Where the exchange failed (``ok`` false), the value found goes to
+    the expected value's element."""
+    em.emit(f"scf.if {ok.name} {{")
+    em.emit("} else {")
+    em.depth += 1
+    o = em.cast(old, exp_arr.dtype)
+    em.emit(
+        f"memref.store {o.name}, {exp_arr.buf}[{eidx.name}] : {exp_arr.mtype}"
+    )
+    em.depth -= 1
+    em.emit("}")

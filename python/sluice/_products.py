@@ -97,6 +97,45 @@ def _host_matmul(x1, x2):
     return r
 
 
+_BACKENDS = {}  # queue id -> its device's backend name
+
+
+def _backend(qid):
+    name = _BACKENDS.get(qid)
+    if name is None:
+        name = _queue_from_id(qid).sycl_device.backend.name
+        _BACKENDS[qid] = name
+    return name
+
+
+def _device_matmul(x1, x2):
+    """x1 @ x2 for two arrays of rank >= 2 with equal batch axes, one
+    floating or complex dtype and one CUDA queue (where the product is one
+    library call): the compiled product at once, without the general
+    path's steps. None when that does not apply."""
+    Array = _array_type()
+    if type(x1) is not Array or type(x2) is not Array:
+        return None
+    qid = x1._queue_id
+    sa, sb = x1.shape, x2.shape
+    if (
+        x2._queue_id != qid
+        or x1.dtype != x2.dtype
+        or x1.dtype.kind not in "fc"
+        or len(sa) < 2
+        or len(sb) != len(sa)
+        or sa[:-2] != sb[:-2]
+        or sa[-1] != sb[-2]
+        or 0 in sa
+        or 0 in sb
+        or _trace.current() is not None
+        or _backend(qid) != "cuda"
+    ):
+        return None
+    f = _contract_jit.get(x1.dtype)
+    return None if f is None else f(x1, x2)
+
+
 def _traced(*xs):
     return _trace.current() is not None or builtins.any(
         isinstance(x, (_trace.Tracer, _trace.ScalarTracer)) for x in xs
@@ -352,10 +391,7 @@ def _tiled_eligible(a, b, rdt):
     all of size 1."""
     if rdt not in (np.float32, np.float64):
         return False
-    if _queue_from_id(a._queue_id).sycl_device.backend.name not in (
-        "opencl",
-        "level_zero",
-    ):
+    if _backend(a._queue_id) not in ("opencl", "level_zero"):
         return False
     batch = tuple(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
     count = int(np.prod(batch, dtype=np.int64))
@@ -397,6 +433,8 @@ def matmul(
         )
     if dtype is None:
         r = _host_matmul(x1, x2)
+        if r is None:
+            r = _device_matmul(x1, x2)
         if r is not None:
             return _finish(r, out, "matmul")
     (a, b), qid, kind = _arrays(x1, x2, scalars=True)

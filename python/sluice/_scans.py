@@ -13,10 +13,22 @@ import builtins
 import numpy as np
 
 from . import _dtypes, _host_small, _ops
+from . import _jit_library as J
 from . import _sort_kernels as K
 from . import kernel_api as kapi
 from ._kernel import call_kernel
-from ._sorting import _array, _back, _empty, _flat, _full, _norm_axis, _to_last
+from . import _coop_kernels as C
+from ._sorting import (
+    _array,
+    _back,
+    _empty,
+    _flat,
+    _full,
+    _norm_axis,
+    _to_last,
+    _zeros,
+    cooperative,
+)
 
 
 def _acc_dtype(dt, dtype):
@@ -39,19 +51,28 @@ def _scan(x, axis, dtype, prod, name):
         x = _ops.reshape(x, (1,))
     axis = _norm_axis(axis, x.ndim)
     cdt = _dtypes.float32 if rdt == _dtypes.float16 else rdt
-    xc = _ops.astype(x, cdt, copy=False)
+    # the look-back scan reads integers and bools as they are (cast as
+    # they are loaded: no pass of its own); other dtypes are cast first
+    raw = x.dtype.kind in "biu" and x.dtype.itemsize <= 8
+    xc = x if raw else _ops.astype(x, cdt, copy=False)
     xm, inv = _to_last(xc, axis)
     n = xm.size
     if n == 0:
         return _back(_empty(xm.shape, rdt, x), inv)
     length = xm.shape[-1]
     rows = n // length
+    flat = _ops.reshape(xm, (n,))
+    if _cooperative_scan(x, cdt, rows, length):
+        out = _lookback_scan(flat, rows, length, cdt, prod, x)
+        r = _back(_ops.reshape(out, xm.shape), inv)
+        return r if cdt == rdt else _ops.astype(r, rdt)
+    if raw and xm.dtype != cdt:
+        flat = _ops.astype(flat, cdt)
     nch = builtins.max(1, builtins.min(length // 8192, -(-64 // rows)))
     chunk = -(-length // nch)
     w = rows * nch
-    flat = _ops.reshape(xm, (n,))
     out = _empty(n, cdt, x)
-    offs = _full(w, 1 if prod else 0, cdt, x)
+    offs = _empty(w, cdt, x)
     space = kapi.NdRange((w,), (1,))
     if nch > 1:
         call_kernel(
@@ -65,6 +86,57 @@ def _scan(x, axis, dtype, prod, name):
     return r if cdt == rdt else _ops.astype(r, rdt)
 
 
+_COOP_DTYPES = (
+    _dtypes.float32,
+    _dtypes.float64,
+    _dtypes.int64,
+    _dtypes.uint64,
+)
+
+
+def _cooperative_scan(x, cdt, rows, length):
+    """The look-back scan serves GPUs (and the CPU devices when forced),
+    for rows long enough to fill tiles."""
+    return (
+        cdt in _COOP_DTYPES
+        and (rows == 1 or length >= C.WG * C.scan_ipt(cdt))
+        and cooperative(x)
+    )
+
+
+def _lookback_scan(src, rows, length, cdt, prod, like):
+    """Inclusive scans of the rows of flat src (its dtype is cast to cdt
+    as it is read) in one launch of ``_coop_kernels``' look-back scan."""
+    cdt = _dtypes.to_dtype(cdt)
+    ipt = C.scan_ipt(cdt)
+    tile = C.WG * ipt
+    tpr = -(-length // tile)
+    ntiles = rows * tpr
+    out = _empty(rows * length, cdt, like)
+    flags = _zeros(ntiles + 1, _dtypes.int32, like)  # + the ticket counter
+    agg = _empty(ntiles, cdt, like)
+    incl = _empty(ntiles, cdt, like)
+    call_kernel(
+        C.SCAN[(bool(prod), ipt)],
+        kapi.NdRange((ntiles * C.WG,), (C.WG,)),
+        src,
+        length,
+        tpr,
+        ntiles,
+        out,
+        flags,
+        agg,
+        incl,
+        kapi.LocalAccessor((tile + tile // 32,), cdt),
+        kapi.LocalAccessor((C.WG + 1,), cdt),
+        kapi.LocalAccessor((C.LB,), _dtypes.int32),
+        kapi.LocalAccessor((C.LB,), cdt),
+        kapi.LocalAccessor((3,), _dtypes.int64),
+    )
+    return out
+
+
+@J.steps(J.along(J.accumulated))
 def cumsum(a, axis=None, dtype=None, out=None):
     """Cumulative sums along ``axis`` (None: of the flattened array)."""
     if out is None and dtype is None and _host_small.applies(a):
@@ -74,6 +146,7 @@ def cumsum(a, axis=None, dtype=None, out=None):
     return _scan(a, axis, dtype, False, "cumsum")
 
 
+@J.steps(J.along(J.accumulated))
 def cumprod(a, axis=None, dtype=None, out=None):
     if out is None and dtype is None and _host_small.applies(a):
         return _host_small.result(
@@ -91,11 +164,13 @@ def _no_nan(a, fill):
     return _ops.where(_ops.not_equal(a, a), fill, a)
 
 
+@J.steps(J.along(J.accumulated))
 def nancumsum(a, axis=None, dtype=None, out=None):
     """cumsum with NaNs counted as zero."""
     return cumsum(_no_nan(a, 0), axis, dtype, out)
 
 
+@J.steps(J.along(J.accumulated))
 def nancumprod(a, axis=None, dtype=None, out=None):
     """cumprod with NaNs counted as one."""
     return cumprod(_no_nan(a, 1), axis, dtype, out)
@@ -125,12 +200,14 @@ def _cumulative(x, axis, dtype, include_initial, prod, name):
     return res
 
 
+@J.steps(J.cumulative)
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
     return _cumulative(
         x, axis, dtype, include_initial, False, "cumulative_sum"
     )
 
 
+@J.steps(J.cumulative)
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
     return _cumulative(
         x, axis, dtype, include_initial, True, "cumulative_prod"

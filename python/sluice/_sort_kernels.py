@@ -545,6 +545,12 @@ def k_arg_combine(
 # --- scans -----------------------------------------------------------------
 
 
+# No identity element is ever added: a block's total starts from its first
+# element and the first block of a row is scanned from its first element,
+# so the signs of zeros come out as NumPy's sequential sum gives them (a
+# leading -0.0 stays -0.0; -0.0 + 0.0 would be +0.0).
+
+
 @kernel
 def k_block_total(it: kapi.NdItem, x, length, chunk, nchunks, prod, out):
     w = it.get_global_id(0)
@@ -552,24 +558,24 @@ def k_block_total(it: kapi.NdItem, x, length, chunk, nchunks, prod, out):
     c = w % nchunks
     lo = max(r * length + c * chunk, 0)
     hi = max(r * length + min((c + 1) * chunk, length), 0)
-    s = out[w]
-    if prod:
-        for i in range(lo, hi):
-            s *= x[i]
-    else:
-        for i in range(lo, hi):
-            s += x[i]
-    out[w] = s
+    if lo < hi:
+        s = x[lo]
+        if prod:
+            for i in range(lo + 1, hi):
+                s *= x[i]
+        else:
+            for i in range(lo + 1, hi):
+                s += x[i]
+        out[w] = s
 
 
 @kernel
 def k_scan_totals(it: kapi.Item, tot, nchunks, prod):
-    # exclusive scan of each row's block totals, in place
+    # exclusive scan of each row's block totals, in place (the first
+    # block's entry is left as it is: that block has no offset)
     r = it.get_id(0)
-    s = tot[r * nchunks] * 0
-    if prod:
-        s += 1
-    for c in range(r * nchunks, (r + 1) * nchunks):
+    s = tot[r * nchunks]
+    for c in range(r * nchunks + 1, (r + 1) * nchunks):
         t = tot[c]
         tot[c] = s
         if prod:
@@ -585,15 +591,22 @@ def k_block_scan(it: kapi.NdItem, x, length, chunk, nchunks, prod, offs, out):
     c = w % nchunks
     lo = max(r * length + c * chunk, 0)
     hi = max(r * length + min((c + 1) * chunk, length), 0)
-    s = offs[w]
-    if prod:
-        for i in range(lo, hi):
-            s *= x[i]
-            out[i] = s
-    else:
-        for i in range(lo, hi):
-            s += x[i]
-            out[i] = s
+    if lo < hi:
+        s = x[lo]
+        if c > 0:
+            if prod:
+                s = offs[w] * s
+            else:
+                s = offs[w] + s
+        out[lo] = s
+        if prod:
+            for i in range(lo + 1, hi):
+                s *= x[i]
+                out[i] = s
+        else:
+            for i in range(lo + 1, hi):
+                s += x[i]
+                out[i] = s
 
 
 # --- histograms --------------------------------------------------------------

@@ -16,7 +16,9 @@ import operator
 import numpy as np
 
 from . import _dtypes, _host_small, _ops, _trace
+from . import _jit_library as J
 from . import _sluice as _ext
+from . import _coop_kernels as C
 from . import _sort_kernels as K
 from . import kernel_api as kapi
 from ._kernel import call_kernel
@@ -38,8 +40,9 @@ def _array(x, what):
         return x
     if isinstance(x, _trace.Tracer):
         raise NotImplementedError(
-            f"sluice.{what} is not available inside @sluice.jit yet: call it "
-            "outside the jitted function"
+            f"sluice.{what} is not available inside @sluice.jit (sorts, "
+            "scans and searches are; functions whose result's size depends "
+            "on the data are not): call it outside the jitted function"
         )
     raise TypeError(
         f"sluice.{what} needs a sluice.Array, not {type(x).__name__}"
@@ -99,6 +102,20 @@ def _blocks(n, x, per=4096, most=64):
         most = 1024
         per = 1024
     return builtins.max(1, builtins.min(most, n // per))
+
+
+# The internal switch of the workgroup-cooperative kernels
+# (``_coop_kernels``): None chooses by the device (GPUs), True forces them
+# on every device (the tests use it on the CPU devices), False never.
+COOPERATIVE = None
+
+
+def cooperative(x):
+    """Whether the workgroup-cooperative kernels serve x's queue."""
+    if COOPERATIVE is not None:
+        return COOPERATIVE
+    info = queue_info(x.sycl_queue)
+    return ":gpu:" in info.get("filter_string", "")
 
 
 def _sort_blocks(n, x):
@@ -501,6 +518,7 @@ def _sort_rows(x, axis, descending, want_index):
     return _back(_shaped(r, xm.shape), inv)
 
 
+@J.steps(J.along())
 def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=None):
     """A sorted copy of ``a`` along ``axis`` (None: flattened); stable;
     NaNs last."""
@@ -515,6 +533,7 @@ def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=None):
     return _sort_rows(a, axis, descending, False)
 
 
+@J.steps(J.along(_dtypes.int64))
 def argsort(
     a, axis=-1, kind=None, order=None, *, descending=False, stable=None
 ):
@@ -533,6 +552,7 @@ def _check_kth(kth, n):
             raise ValueError(f"kth(={k}) out of bounds ({n})")
 
 
+@J.steps(J.along())
 def partition(a, kth, axis=-1, kind="introselect", order=None):
     """``a`` with the kth elements in their sorted places, smaller ones
     before and larger ones after (this implementation sorts fully, which
@@ -543,6 +563,7 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
     return sort(a, axis=axis)
 
 
+@J.steps(J.along(_dtypes.int64))
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     """Indices that partition ``a`` (a full stable argsort)."""
     a = _array(a, "argpartition")
@@ -567,6 +588,7 @@ def _gather(src, idx):
     return out
 
 
+@J.steps(J.like_arg("v", _dtypes.int64))
 def searchsorted(a, v, side="left", sorter=None):
     """Indices where ``v`` would be inserted into sorted 1-D ``a``."""
     from ._array import Array
@@ -624,6 +646,11 @@ def _arg_extreme(x, axis, keepdims, want_max, nan_first, name):
     shape = xm.shape[:-1]
     if rows == 0:
         out = _empty(shape, _dtypes.int64, x)
+    elif cooperative(x) and length >= 2 * C.WG:
+        out = _shaped(
+            _arg_groups(_flat(xm), rows, length, want_max, nan_first, x),
+            shape,
+        )
     else:
         host = queue_info(x.sycl_queue).get("backend_name") in (None, "host")
         nch = builtins.max(
@@ -682,6 +709,58 @@ def _arg_extreme(x, axis, keepdims, want_max, nan_first, name):
     return out
 
 
+def _arg_groups(flat, rows, length, want_max, nan_first, like):
+    """argmax and friends of each row with ``_coop_kernels``' workgroups:
+    one per (row, chunk), then, with several chunks, one per row."""
+    nch = builtins.max(1, builtins.min(length // 32768, -(-4096 // rows)))
+    chunk = -(-length // nch)
+    nch = -(-length // chunk)
+    w = rows * nch
+    found = _empty(w, _dtypes.int32, like)
+    idx = _empty(w, _dtypes.int64, like)
+    key = (bool(want_max), bool(nan_first))
+
+    def scratch():
+        return (
+            kapi.LocalAccessor((C.WG,), _dtypes.int32),
+            kapi.LocalAccessor((C.WG,), flat.dtype),
+            kapi.LocalAccessor((C.WG,), _dtypes.int64),
+        )
+
+    call_kernel(
+        C.ARG_GROUP[key],
+        kapi.NdRange((w * C.WG,), (C.WG,)),
+        flat,
+        length,
+        chunk,
+        nch,
+        found,
+        idx,
+        *scratch(),
+    )
+    if nch == 1:
+        out = idx
+        bad = _ops.logical_not(_ops.all(found)) if not nan_first else None
+    else:
+        out = _empty(rows, _dtypes.int64, like)
+        call_kernel(
+            C.ARG_COMBINE[key],
+            kapi.NdRange((rows * C.WG,), (C.WG,)),
+            flat,
+            length,
+            nch,
+            found,
+            idx,
+            out,
+            *scratch(),
+        )
+        bad = _ops.any(_ops.less(out, 0)) if not nan_first else None
+    if bad is not None and flat.dtype.kind == "f" and bool(bad):
+        raise ValueError("All-NaN slice encountered")
+    return out
+
+
+@J.steps(J.reduced(_dtypes.int64))
 def argmax(a, axis=None, out=None, *, keepdims=False):
     """Index of the first maximum (a NaN is the maximum, as in NumPy)."""
     if out is None and _host_small.applies(a) and a.size:
@@ -692,6 +771,7 @@ def argmax(a, axis=None, out=None, *, keepdims=False):
     return _arg_extreme(a, axis, keepdims, True, True, "argmax")
 
 
+@J.steps(J.reduced(_dtypes.int64))
 def argmin(a, axis=None, out=None, *, keepdims=False):
     if out is None and _host_small.applies(a) and a.size:
         v = _host_small.view(a)
@@ -701,17 +781,20 @@ def argmin(a, axis=None, out=None, *, keepdims=False):
     return _arg_extreme(a, axis, keepdims, False, True, "argmin")
 
 
+@J.steps(J.reduced(_dtypes.int64))
 def nanargmax(a, axis=None, out=None, *, keepdims=False):
     """argmax ignoring NaNs; an all-NaN slice is a ValueError."""
     return _arg_extreme(a, axis, keepdims, True, False, "nanargmax")
 
 
+@J.steps(J.reduced(_dtypes.int64))
 def nanargmin(a, axis=None, out=None, *, keepdims=False):
     return _arg_extreme(a, axis, keepdims, False, False, "nanargmin")
 
 
 def count_nonzero(a, axis=None, *, keepdims=False):
-    a = _array(a, "count_nonzero")
+    if not isinstance(a, _trace.Tracer):  # traced: an array program
+        a = _array(a, "count_nonzero")
     nz = _ops.astype(a, _dtypes.bool_)
     return _ops.sum(nz, axis=axis, dtype=_dtypes.int64, keepdims=keepdims)
 

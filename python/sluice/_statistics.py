@@ -11,6 +11,7 @@ import builtins
 import numpy as np
 
 from . import _dtypes, _ops
+from . import _coop_kernels as C
 from . import _sort_kernels as K
 from . import kernel_api as kapi
 from ._kernel import call_kernel
@@ -24,6 +25,7 @@ from ._sorting import (
     _full,
     _norm_axis,
     _zeros,
+    cooperative,
     searchsorted,
     sort,
 )
@@ -420,6 +422,103 @@ def _count_bins(idx, nbins, weights, like):
     return out
 
 
+def _groups(n):
+    """(workgroups, chunk) of ``_coop_kernels``' histogram kernels for n
+    elements: at most 4096 workgroups, at least WG * 16 elements each."""
+    nb = builtins.max(1, builtins.min(4096, n // (C.WG * 16)))
+    chunk = -(-n // nb)
+    return -(-n // chunk), chunk
+
+
+def _local_counts(x, nbins, uniform, edges=None, lo=0.0, norm=0.0):
+    """Counts of bins with ``_coop_kernels``' workgroup-private counters;
+    None when the bins do not fit in workgroup memory."""
+    if nbins > _LOCAL_BINS:
+        return None
+    out = _zeros(nbins, _dtypes.int64, x)
+    n = x.size
+    if n == 0 or nbins == 0:
+        return out
+    nb, chunk = _groups(n)
+    if edges is None:
+        edges = out
+    call_kernel(
+        C.HIST[uniform],
+        kapi.NdRange((nb * C.WG,), (C.WG,)),
+        x,
+        n,
+        chunk,
+        nbins,
+        edges,
+        float(lo),
+        float(norm),
+        out,
+        kapi.LocalAccessor((nbins,), _dtypes.int32),
+    )
+    return out
+
+
+_LOCAL_BINS = 8192  # int32 counters: 32 KB of workgroup memory
+
+
+_GUESS_BINS = 2048  # bins bincount counts in its first pass
+
+
+def _bincount_groups(x, minlength):
+    """bincount of a non-empty integer array: one pass finds the minimum
+    and maximum and counts the values below _GUESS_BINS (workgroup-private
+    counts); the host reads the two numbers; only larger values need a
+    second pass."""
+    if x.dtype == _dtypes.bool_:
+        x = _ops.astype(x, _dtypes.uint8)
+    n = x.size
+    nb, chunk = _groups(n)
+    from ._creation import asarray
+
+    mm = asarray(
+        np.array([np.iinfo(np.int64).max, np.iinfo(np.int64).min]),
+        sycl_queue=x.sycl_queue,
+        usm_type=x.usm_type,
+    )
+    nloc = builtins.max(_GUESS_BINS, builtins.min(minlength, _LOCAL_BINS))
+    counts = _zeros(nloc, _dtypes.int64, x)
+    call_kernel(
+        C.k_bincount_minmax,
+        kapi.NdRange((nb * C.WG,), (C.WG,)),
+        x,
+        n,
+        chunk,
+        nloc,
+        counts,
+        mm,
+        kapi.LocalAccessor((nloc,), _dtypes.int32),
+        kapi.LocalAccessor((C.WG,), _dtypes.int64),
+        kapi.LocalAccessor((C.WG,), _dtypes.int64),
+    )
+    lo, hi = (int(v) for v in _asnumpy(mm))
+    if lo < 0:
+        raise ValueError("'list' argument must have no negative elements")
+    nbins = builtins.max(minlength, hi + 1)
+    if hi < nloc:
+        if nbins <= nloc:
+            return counts if nbins == nloc else counts[:nbins]
+        r = _zeros(nbins, _dtypes.int64, x)
+        r[:nloc] = counts
+        return r
+    r = _local_counts(x, nbins, False)
+    if r is None:
+        r = _count_bins(
+            _contig(_ops.astype(x, _dtypes.int64, copy=False)), nbins, None, x
+        )
+    return r
+
+
+def _asnumpy(a):
+    from ._array import asnumpy
+
+    return asnumpy(a)
+
+
 def bincount(x, weights=None, minlength=0):
     """Counts of each non-negative integer in 1-D ``x``."""
     x = _array(x, "bincount")
@@ -430,6 +529,8 @@ def bincount(x, weights=None, minlength=0):
             "Cannot cast array data from dtype('float64') to "
             "dtype('int64') according to the rule 'safe'"
         )
+    if weights is None and x.size and cooperative(x):
+        return _bincount_groups(_contig(x), minlength)
     xi = _contig(_ops.astype(x, _dtypes.int64, copy=False))
     nbins = minlength
     if x.size:
@@ -490,11 +591,30 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     a = _array(a, "histogram")
     edges = _edges(a, bins, range)
     dt = np.result_type(a.dtype, edges.dtype)
-    x = _flat(_ops.astype(a, dt, copy=False))
     e = _contig(_ops.astype(edges, dt, copy=False))
     w = None
     if weights is not None:
         w = _flat(_as_array_like(weights, a))
+    if np.isscalar(bins) and e.size > 1 and w is None and cooperative(a):
+        # (floats are read as they are: compared with the edges' dtype)
+        x = _flat(a if a.dtype.kind == "f" else _ops.astype(a, dt))
+        # equal bins counted in workgroup memory as they are computed
+        eh = (
+            np.histogram_bin_edges(np.zeros(0), bins, range) if range else None
+        )
+        lo, hi = (
+            (float(eh[0]), float(eh[-1]))
+            if eh is not None
+            else (float(e[0]), float(e[e.size - 1]))
+        )
+        nb = e.size - 1
+        hist = _local_counts(x, nb, True, e, lo, nb / (hi - lo))
+        if hist is not None:
+            if density:
+                widths = _ops.subtract(e[1:], e[:-1])
+                hist = _ops.divide(_ops.divide(hist, _ops.sum(hist)), widths)
+            return hist, edges
+    x = _flat(_ops.astype(a, dt, copy=False))
     if np.isscalar(bins) and e.size > 1:
         # equal bins: O(1) per value, as NumPy's own fast path
         eh = (

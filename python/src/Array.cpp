@@ -236,6 +236,20 @@ public:
     if (dst.cContiguous() && srcContiguous) {
       if (dst.dataPointer() == src.dataPointer())
         return SLUICE_SUCCESS;
+      if (ordersOn) {
+        // Launched: the copy is ordered on its queue and ends with its
+        // event (submitCopy chose this for CUDA queues).
+        SluiceEvent event = nullptr;
+        if (SluiceStatus s =
+                sluiceMemcpy(ordersOn, dst.dataPointer(), src.dataPointer(),
+                             n * item, 0, nullptr, &event)) {
+          message = lastError("copy failed");
+          return s;
+        }
+        launched.push_back(event);
+        launchedOn = ordersOn;
+        return SLUICE_SUCCESS;
+      }
       // Host memory of host queues: the queues have finished the work of
       // earlier tasks (each task waits for its own), so copy directly.
       if (direct && onHostQueue(dst) && onHostQueue(src) &&
@@ -454,6 +468,16 @@ void submitCopy(const ArrayCore &dst, const ArrayCore &srcIn, bool profiled) {
   auto task = std::make_shared<CopyTask>(dst, src, !profiled);
   task->queue = dst.buffer->queue;
   task->small = isSmallHostCopy(dst, src);
+  // A contiguous copy within one device queue is launched and left
+  // running, as program calls are (Tasks.h, launched tasks); on CUDA on
+  // the calling thread (one cuMemcpyAsync, no hand-over to the worker).
+  QueueState *q = dst.buffer->queue;
+  if (!profiled && !synchronousMode() && launchesAsynchronously(q->backend) &&
+      src.buffer->queue == q && dst.cContiguous() && src.cContiguous() &&
+      src.shape == dst.shape) {
+    task->ordersOn = q->queue;
+    task->launchInline = q->backend == SLUICE_BACKEND_CUDA;
+  }
   std::shared_ptr<Task> self = task;
   useBuffer(*task, self, *src.buffer, /*write=*/false);
   useBuffer(*task, self, *dst.buffer, /*write=*/true);

@@ -120,6 +120,53 @@ TEST(Usm, ZeroByteCopyIsANoOpTask) {
   sluiceEventRelease(e);
 }
 
+TEST(Usm, HostCopiesAtEveryRelativeOffset) {
+  // A destination a little ahead of its source modulo 4 KiB is copied
+  // from the end down (HostQueue's backwardCopy); every other placement
+  // forward. Both, at sizes below and above the parallel split and with
+  // tails shorter than a block, must move exactly the bytes asked for.
+  SluiceQueue q = hostQueue();
+  const size_t page = 4096;
+  for (size_t bytes :
+       {size_t(3), size_t(100), size_t(4099), (size_t(1) << 20) + 36}) {
+    std::vector<unsigned char> input(bytes + 2 * page);
+    for (size_t i = 0; i < input.size(); ++i)
+      input[i] = static_cast<unsigned char>(i * 131 + 7);
+    void *a = nullptr, *b = nullptr;
+    ASSERT_OK(sluiceMalloc(q, SLUICE_USM_DEVICE, bytes + 2 * page, 0, &a));
+    ASSERT_OK(sluiceMalloc(q, SLUICE_USM_DEVICE, bytes + 2 * page, 0, &b));
+    ASSERT_OK(
+        sluiceMemcpy(q, a, input.data(), input.size(), 0, nullptr, nullptr));
+    auto *src = static_cast<char *>(a);
+    auto *dstBase = static_cast<char *>(b);
+    // Destination offsets relative to the source's page offset.
+    size_t srcOff = page - reinterpret_cast<uintptr_t>(src) % page;
+    for (long rel : {0L, 4L, 36L, 200L, 255L, 256L, -4L, 1000L}) {
+      size_t dstOff = (reinterpret_cast<uintptr_t>(src + srcOff) + rel -
+                       reinterpret_cast<uintptr_t>(dstBase)) %
+                      page;
+      std::vector<unsigned char> out(bytes + 2 * page, 0xEE);
+      ASSERT_OK(sluiceMemcpy(q, dstBase, out.data(), out.size(), 0, nullptr,
+                             nullptr));
+      ASSERT_OK(sluiceMemcpy(q, dstBase + dstOff, src + srcOff, bytes, 0,
+                             nullptr, nullptr));
+      SluiceEvent e;
+      ASSERT_OK(
+          sluiceMemcpy(q, out.data(), dstBase, out.size(), 0, nullptr, &e));
+      ASSERT_OK(sluiceEventWait(e));
+      sluiceEventRelease(e);
+      ASSERT_EQ(std::memcmp(out.data() + dstOff, input.data() + srcOff, bytes),
+                0)
+          << bytes << " bytes, relative offset " << rel;
+      for (size_t i = 0; i < out.size(); ++i)
+        if (i < dstOff || i >= dstOff + bytes)
+          ASSERT_EQ(out[i], 0xEE) << "byte " << i << " outside the copy";
+    }
+    ASSERT_OK(sluiceFree(q, a));
+    ASSERT_OK(sluiceFree(q, b));
+  }
+}
+
 TEST(Usm, LargeHostCopiesAndFillsInParallelChunks) {
   // Sizes around and well above the size from which host copies and fills
   // are split across the thread pool (1 MiB), none a multiple of a chunk.

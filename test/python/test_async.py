@@ -131,3 +131,31 @@ def test_freed_arrays_are_released_after_their_work(device):
     for _ in range(50):
         acc = acc + x * 2
     assert float(acc[123]) == 100.0
+
+
+def test_launched_copies_keep_queue_order(device):
+    # Contiguous copies within a device queue are launched and left
+    # running (on CUDA from the calling thread): each must still see the
+    # writes before it and be seen by the work after it, including when
+    # its source is dropped at once and its memory goes back to the pool.
+    n = 1 << 14
+    a = sluice.zeros(n, dtype=np.float32, device=device)
+    ref = np.zeros(n, np.float32)
+    for i in range(30):
+        b = sluice.full(n, float(i), dtype=np.float32, device=device) * 2
+        a[...] = b  # whole-array copy
+        del b
+        a[1:-1] = a[1:-1] + 1  # a program reading the copy's result
+        c = a[: n // 2].copy()  # a copy of the program's result
+        a[n // 2 :] = c  # contiguous slice assignment from a temporary
+        del c
+        ref[...] = 2.0 * i
+        ref[1:-1] += 1
+        ref[n // 2 :] = ref[: n // 2].copy()
+    np.testing.assert_array_equal(sluice.asnumpy(a), ref)
+    with blocked(a.sycl_queue):
+        d = a.copy()
+        a[...] = 7.0
+        e = a.copy()
+    np.testing.assert_array_equal(sluice.asnumpy(d), ref)
+    np.testing.assert_array_equal(sluice.asnumpy(e), np.full(n, 7.0))

@@ -72,6 +72,42 @@ def test_matmul_shapes(device, sa, sb):
     _check(x @ y, a @ b)
 
 
+def test_device_matmul_route(device, monkeypatch):
+    # On CUDA, a product of two arrays of one floating dtype with equal
+    # batch axes goes straight to the compiled product once one was made
+    # (_products._device_matmul); here the route is taken on this device
+    # by calling it CUDA. Shapes and dtypes it must leave to the general
+    # path give the general path's results and errors.
+    from sluice import _products
+
+    if _on_host(device):
+        pytest.skip("host products go through NumPy's BLAS")
+    monkeypatch.setattr(_products, "_backend", lambda qid: "cuda")
+    monkeypatch.setattr(_products, "_contract_jit", {})
+    taken = []
+    route = _products._device_matmul
+    monkeypatch.setattr(
+        _products,
+        "_device_matmul",
+        lambda a, b: taken.append(route(a, b) is not None) or route(a, b),
+    )
+    for sa, sb in [((3, 4), (4, 5)), ((2, 3, 4), (2, 4, 5))] * 2 + [
+        ((2, 3, 4), (4, 5)),
+        ((4,), (4, 5)),
+        ((3, 4), (4,)),
+        ((3, 0), (0, 5)),
+    ]:
+        a, b = _data(sa, "float32"), _data(sb, "float32")
+        x = sluice.asarray(a, device=device)
+        y = sluice.asarray(b, device=device)
+        _check(x @ y, a @ b)
+    assert taken == [False, True, True, True, False, False, False, False]
+    x = sluice.asarray(_data((2, 3, 4), "float32"), device=device)
+    y = sluice.asarray(_data((2, 5, 5), "float32"), device=device)
+    with pytest.raises(ValueError, match="core dimension"):
+        x @ y
+
+
 def test_matmul_dtypes(device):
     for dt in _float_dtypes(device) + ["int32", "int64", "uint8", "bool"]:
         a, b = _data((3, 7), dt), _data((7, 2), dt)

@@ -39,6 +39,8 @@ struct Cublas {
   std::string why; // empty once loaded
   cublasStatus_t (*create)(cublasHandle_t *) = nullptr;
   cublasStatus_t (*setStream)(cublasHandle_t, CUstream) = nullptr;
+  // Optional (cuBLAS 11+): a workspace of the caller's.
+  cublasStatus_t (*setWorkspace)(cublasHandle_t, void *, size_t) = nullptr;
   cublasStatus_t (*gemm)(cublasHandle_t, int, int, int, int, int, const void *,
                          const void *, int, int, long long, const void *, int,
                          int, long long, const void *, void *, int, int,
@@ -70,12 +72,26 @@ const Cublas &cublas() {
         ::dlsym(h, "cublasSetStream_v2"));
     c->gemm = reinterpret_cast<decltype(c->gemm)>(
         ::dlsym(h, "cublasGemmStridedBatchedEx"));
+    c->setWorkspace = reinterpret_cast<decltype(c->setWorkspace)>(
+        ::dlsym(h, "cublasSetWorkspace_v2"));
     if (!c->create || !c->setStream || !c->gemm)
       c->why = "cuBLAS lacks cublasCreate_v2, cublasSetStream_v2 or "
                "cublasGemmStridedBatchedEx";
     return c;
   }();
   return *lib;
+}
+
+/// The workspace each handle gets ($SLUICE_CUBLAS_WORKSPACE, in MiB; 0
+/// leaves cuBLAS's own): 32 MiB, what cuBLAS advises for Hopper, where a
+/// smaller one rules out some of its kernels (split-K among them).
+size_t workspaceBytes() {
+  static const size_t bytes = [] {
+    const char *env = std::getenv("SLUICE_CUBLAS_WORKSPACE");
+    long mib = env && *env ? std::strtol(env, nullptr, 10) : 32;
+    return size_t(std::clamp<long>(mib, 0, 4096)) << 20;
+  }();
+  return bytes;
 }
 
 } // namespace
@@ -99,6 +115,13 @@ SluiceStatus createBlasHandle(CUstream stream, BlasHandle *&out) {
     return fail(SLUICE_ERROR_BACKEND,
                 "cublasSetStream failed with status " + std::to_string(s));
   }
+  // The workspace lives as long as the handle (the queue's, for good).
+  // Where it cannot be had, cuBLAS keeps its own.
+  CUdeviceptr space = 0;
+  if (size_t bytes = workspaceBytes();
+      bytes && c.setWorkspace && cu().cuMemAlloc(&space, bytes) == CUDA_SUCCESS)
+    if (c.setWorkspace(h->handle, reinterpret_cast<void *>(space), bytes))
+      cu().cuMemFree(space);
   out = h;
   return SLUICE_SUCCESS;
 }
