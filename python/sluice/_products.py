@@ -599,6 +599,10 @@ def vecdot(x1, x2, /, *, axis=-1):
             f"contracted axis ({a.shape[ax]} and "
             f"{b.shape[ax]})"
         )
+    if a.dtype.kind == "c":  # the Array API's: conj(x1) . x2
+        from ._complex import conj
+
+        a = conj(a)
     a = _ops.expand_dims(_moveaxis(a, ax, -1), -2)  # (..., 1, K)
     b = _ops.expand_dims(_moveaxis(b, ax, -1), -1)  # (..., K, 1)
     r = matmul(a, b)

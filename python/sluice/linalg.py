@@ -10,18 +10,23 @@ user's back:
   ``norm`` for the Frobenius, 1 and infinity norms) run on every device,
   eagerly and inside ``@sluice.jit``.
 - Factorisations and solvers (``det slogdet inv pinv solve lstsq cholesky
-  qr svd svdvals eig eigh eigvals eigvalsh matrix_rank cond tensorinv
+  qr svd svdvals eigh eigvalsh eig eigvals matrix_rank cond tensorinv
   tensorsolve``, 2-norms and nuclear norms) run on the host device through
-  LAPACK (the one NumPy links, on zero-copy views of the USM memory). On
-  other devices they raise ``NotImplementedError`` naming the device and
-  the explicit migration (``x.to_device("host")``); inside ``@sluice.jit``
-  a ``TracerError``.
+  LAPACK (the one NumPy links, on zero-copy views of the USM memory) and
+  on every other device as generated kernels (_linalg_kernels.py: LU,
+  Cholesky, Householder QR, Jacobi, Hessenberg QR), batched over the
+  leading axes, real and complex. ``eig`` and ``eigvals`` of complex
+  matrices are LAPACK's only; elsewhere they raise
+  ``NotImplementedError`` naming the explicit migration
+  (``x.to_device("host")``). Inside ``@sluice.jit`` all of these raise
+  ``TracerError``.
 
 Singular or non-convergent input raises ``sluice.linalg.LinAlgError``, a
 subclass of ``numpy.linalg.LinAlgError``. See docs/linalg.md.
 """
 
 import builtins
+import collections
 import functools
 import operator
 
@@ -29,8 +34,10 @@ import numpy as np
 
 from . import _dtypes, _ops
 from ._errors import TracerError
+from ._device import _queue_from_id
 from ._products import (
     _arrays,
+    _empty,
     _finish,
     _from_numpy,
     _host_view,
@@ -106,7 +113,7 @@ def _lapack(name, fn, *xs, n_arrays=None):
         dev = _queue_from_id(qid).sycl_device.filter_string
         raise NotImplementedError(
             f"sluice.linalg.{name} is not available on {dev} yet (LAPACK "
-            "serves the host device; no generated kernel for this device). "
+            "serves the host device; no generated kernel computes it). "
             "Nothing is copied implicitly: migrate the operands with "
             "x.to_device('host') and move the result back"
         )
@@ -114,7 +121,7 @@ def _lapack(name, fn, *xs, n_arrays=None):
     if n_arrays:
         views += list(xs[n_arrays:])
     for v in views[: len(arrs)]:
-        if v.dtype.kind not in "biuf":
+        if v.dtype.kind not in "biufc":
             raise TypeError(
                 f"sluice.linalg.{name}: unsupported dtype {v.dtype}"
             )
@@ -125,16 +132,7 @@ def _lapack(name, fn, *xs, n_arrays=None):
         raise LinAlgError(str(e)) from None
 
     def back(v):
-        v = np.asarray(v)
-        if v.dtype.kind == "c":
-            if not np.any(v.imag):
-                v = v.real
-            else:
-                raise TypeError(
-                    f"sluice.linalg.{name}: the result is complex, and "
-                    "sluice arrays have no complex dtype yet"
-                )
-        return _from_numpy(v, qid, kind)
+        return _from_numpy(np.asarray(v), qid, kind)
 
     if isinstance(r, tuple):
         vals = [back(v) for v in r]
@@ -144,43 +142,75 @@ def _lapack(name, fn, *xs, n_arrays=None):
 
 def _real_float(x):
     dt = x.dtype
+    if dt == _dtypes.complex64:
+        return _dtypes.float32
     return dt if dt.kind == "f" else _dtypes.float64
 
 
+def _host_arg(v):
+    """A tolerance for LAPACK's functions: a host array's NumPy view."""
+    return _host_view(v) if hasattr(v, "_queue_id") else v
+
+
+def _one(x):
+    return _arrays(x)[0][0]
+
+
 def det(x, /):
-    """The determinant of each matrix (LAPACK on the host)."""
+    """The determinant of each matrix."""
+    if _use_kernels("det", x):
+        return _dev_det(_one(x))
     return _lapack("det", np.linalg.det, x)
 
 
 def slogdet(x, /):
-    """(sign, log|det|) of each matrix (LAPACK on the host)."""
+    """(sign, log|det|) of each matrix."""
+    if _use_kernels("slogdet", x):
+        return _dev_slogdet(_one(x))
     return _lapack("slogdet", np.linalg.slogdet, x)
 
 
 def inv(x, /):
-    """The inverse of each matrix (LAPACK on the host); singular input
-    raises LinAlgError."""
+    """The inverse of each matrix; singular input raises LinAlgError."""
+    if _use_kernels("inv", x):
+        return _dev_inv(_one(x))
     return _lapack("inv", np.linalg.inv, x)
 
 
+def _pinv_rtol(rcond, rtol, x):
+    if rtol is not None:
+        return rtol
+    if rcond is not None:
+        return rcond
+    return None
+
+
 def pinv(x, /, rcond=None, hermitian=False, *, rtol=None):
-    """The Moore-Penrose pseudo-inverse (SVD on the host)."""
+    """The Moore-Penrose pseudo-inverse (from the SVD)."""
+    if _use_kernels("pinv", x):
+        return _dev_pinv(_one(x), _pinv_rtol(rcond, rtol, x))
     kw = {"hermitian": hermitian}
     if rtol is not None:
-        kw["rtol"] = rtol
+        kw["rtol"] = _host_arg(rtol)
     elif rcond is not None:
-        kw["rcond"] = rcond
+        kw["rcond"] = _host_arg(rcond)
     return _lapack("pinv", lambda a: np.linalg.pinv(a, **kw), x)
 
 
 def solve(x1, x2, /):
-    """The solution of ``x1 @ x = x2`` (LAPACK on the host)."""
+    """The solution of ``x1 @ x = x2``."""
+    if _use_kernels("solve", x1, x2):
+        (a, b), _, _ = _arrays(x1, x2)
+        return _dev_solve(a, b)
     return _lapack("solve", np.linalg.solve, x1, x2)
 
 
 def lstsq(a, b, rcond=None):
     """The least-squares solution of ``a @ x = b`` (NumPy's result tuple:
     solution, residuals, rank, singular values)."""
+    if _use_kernels("lstsq", a, b):
+        (a, b), _, _ = _arrays(a, b)
+        return _dev_lstsq(a, b, rcond)
     return _lapack(
         "lstsq", lambda x, y: np.linalg.lstsq(x, y, rcond=rcond), a, b
     )
@@ -189,21 +219,28 @@ def lstsq(a, b, rcond=None):
 def cholesky(x, /, *, upper=False):
     """The Cholesky factor; not positive definite input raises
     LinAlgError."""
+    if _use_kernels("cholesky", x):
+        return _dev_cholesky(_one(x), upper)
 
     def f(a):
         r = np.linalg.cholesky(a)
-        return np.swapaxes(r, -1, -2).copy() if upper else r
+        return np.swapaxes(r, -1, -2).conj().copy() if upper else r
 
     return _lapack("cholesky", f, x)
 
 
 def qr(x, /, mode="reduced"):
-    """The QR factorisation (``mode``: reduced, complete, r, raw)."""
+    """The QR factorisation (``mode``: reduced, complete, r; raw on the
+    host)."""
+    if _use_kernels("qr", x):
+        return _dev_qr(_one(x), mode)
     return _lapack("qr", lambda a: np.linalg.qr(a, mode=mode), x)
 
 
 def svd(x, /, full_matrices=True, compute_uv=True, hermitian=False):
     """The singular value decomposition (U, S, Vh)."""
+    if _use_kernels("svd", x):
+        return _dev_svd(_one(x), full_matrices, compute_uv)
     return _lapack(
         "svd",
         lambda a: np.linalg.svd(
@@ -218,37 +255,56 @@ def svd(x, /, full_matrices=True, compute_uv=True, hermitian=False):
 
 def svdvals(x, /):
     """The singular values, largest first."""
+    if _use_kernels("svdvals", x):
+        return _dev_svd(_one(x), compute_uv=False)
     return _lapack("svdvals", lambda a: np.linalg.svd(a, compute_uv=False), x)
 
 
 def eig(x, /):
-    """Eigenvalues and right eigenvectors of general matrices (results
-    with complex values raise TypeError until complex dtypes land)."""
+    """Eigenvalues and right eigenvectors (unit columns) of general
+    matrices. LAPACK on the host device; elsewhere the Hessenberg QR
+    kernel and inverse iteration (real matrices; the eigenvectors of a
+    repeated eigenvalue come out independent but not orthogonal)."""
+    if _use_kernels("eig", x) and _one(x).dtype.kind != "c":
+        return _dev_eig(_one(x))
     return _lapack("eig", np.linalg.eig, x)
 
 
 def eigvals(x, /):
-    """Eigenvalues of general matrices."""
+    """Eigenvalues of general matrices: real when all are real, else
+    complex (NumPy's). LAPACK on the host device; elsewhere the
+    Hessenberg QR kernel (real matrices; not in NumPy's order)."""
+    if _use_kernels("eigvals", x) and _one(x).dtype.kind != "c":
+        return _dev_eigvals(_one(x))
     return _lapack("eigvals", np.linalg.eigvals, x)
 
 
 def eigh(x, /, UPLO="L"):
     """Eigenvalues (ascending) and eigenvectors of symmetric matrices."""
+    if _use_kernels("eigh", x):
+        return _dev_eigh(_one(x), UPLO, True)
     return _lapack("eigh", lambda a: np.linalg.eigh(a, UPLO=UPLO), x)
 
 
 def eigvalsh(x, /, UPLO="L"):
     """Eigenvalues (ascending) of symmetric matrices."""
+    if _use_kernels("eigvalsh", x):
+        return _dev_eigh(_one(x), UPLO, False)
     return _lapack("eigvalsh", lambda a: np.linalg.eigvalsh(a, UPLO=UPLO), x)
 
 
 def matrix_rank(x, /, tol=None, hermitian=False, *, rtol=None):
     """The rank by SVD, as NumPy computes it."""
+    if _use_kernels("matrix_rank", x):
+        x = _one(x)
+        if x.ndim < 2:
+            return _ops.astype(_ops.any(x != 0), _dtypes.int64)
+        return _dev_matrix_rank(x, tol, rtol)
     kw = {"hermitian": hermitian}
     if rtol is not None:
-        kw["rtol"] = rtol
+        kw["rtol"] = _host_arg(rtol)
     if tol is not None:
-        kw["tol"] = tol
+        kw["tol"] = _host_arg(tol)
     return _lapack(
         "matrix_rank", lambda a: np.asarray(np.linalg.matrix_rank(a, **kw)), x
     )
@@ -256,11 +312,15 @@ def matrix_rank(x, /, tol=None, hermitian=False, *, rtol=None):
 
 def cond(x, p=None):
     """The condition number in norm ``p``."""
+    if _use_kernels("cond", x):
+        return _dev_cond(_one(x), p)
     return _lapack("cond", lambda a: np.asarray(np.linalg.cond(a, p)), x)
 
 
 def tensorinv(a, ind=2):
     """The inverse of a tensor with respect to ``tensordot(., ., ind)``."""
+    if _use_kernels("tensorinv", a):
+        return _dev_tensorinv(_one(a), ind)
     return _lapack(
         "tensorinv",
         lambda x, i: np.linalg.tensorinv(x, ind=i),
@@ -272,6 +332,9 @@ def tensorinv(a, ind=2):
 
 def tensorsolve(a, b, axes=None):
     """The solution x of ``tensordot(a, x, b.ndim) = b``."""
+    if _use_kernels("tensorsolve", a, b):
+        (a, b), _, _ = _arrays(a, b)
+        return _dev_tensorsolve(a, b, axes)
     return _lapack(
         "tensorsolve",
         lambda x, y, ax: np.linalg.tensorsolve(x, y, axes=ax),
@@ -280,6 +343,874 @@ def tensorsolve(a, b, axes=None):
         axes,
         n_arrays=2,
     )
+
+
+# --- generated kernels on every other device ---------------------------------
+#
+# The factorisations of _linalg_kernels.py, batched over the leading axes;
+# the functions built on them (inv, det, pinv, lstsq, ...) are array
+# programs on the same queue. Only the per-matrix status arrays are read
+# back, to raise LinAlgError as NumPy does.
+
+# Tests set this to run the kernels on the host device too (which otherwise
+# calls LAPACK).
+_kernels_on_host = False
+
+SlogdetResult = collections.namedtuple("SlogdetResult", "sign logabsdet")
+EigResult = collections.namedtuple("EigResult", "eigenvalues eigenvectors")
+EighResult = collections.namedtuple("EighResult", "eigenvalues eigenvectors")
+QRResult = collections.namedtuple("QRResult", "Q R")
+SVDResult = collections.namedtuple("SVDResult", "U S Vh")
+
+
+def _use_kernels(name, *xs):
+    """Whether ``name`` runs the generated kernels (False: LAPACK on the
+    host device); raises TracerError inside @sluice.jit."""
+    if _traced(*xs):
+        raise TracerError(
+            f"sluice.linalg.{name} cannot be traced: call it outside "
+            "@sluice.jit"
+        )
+    arrs, qid, kind = _arrays(*xs)
+    return _kernels_on_host or not _on_host(qid)
+
+
+def _unsupported(name, x, what):
+    from ._device import _queue_from_id
+
+    dev = _queue_from_id(x._queue_id).sycl_device.filter_string
+    raise NotImplementedError(
+        f"sluice.linalg.{name} of {what} is not available on {dev} yet "
+        "(the generated kernels take float32 and float64). Nothing is "
+        "copied implicitly: migrate the operands with x.to_device('host') "
+        "and move the result back"
+    )
+
+
+def _float_dtype(name, x):
+    """The dtype the kernels compute ``x`` in: its own float dtype,
+    float64 for integers and booleans (NumPy's)."""
+    dt = x.dtype
+    if dt.kind == "c":
+        _unsupported(name, x, "complex matrices")
+    if dt.kind == "f" and dt.itemsize < 4:
+        _unsupported(name, x, str(dt))
+    return dt if dt.kind == "f" else _dtypes.float64
+
+
+def _inexact_dtype(name, x):
+    """As _float_dtype, complex dtypes kept."""
+    if x.dtype.kind == "c":
+        return x.dtype
+    return _float_dtype(name, x)
+
+
+def _embed(x):
+    """The real (..., 2m, 2n) matrix [[X, -Y], [Y, X]] of a complex
+    X + iY: products, inverses, pseudo-inverses and solutions map onto
+    the same of the embedding, and each singular value (eigenvalue, for
+    Hermitian X + iY) appears twice in it."""
+    from ._complex import imag, real
+    from ._manipulation import concat
+
+    re, im = real(x), imag(x)
+    top = concat([re, -im], axis=-1)
+    return concat([top, concat([im, re], axis=-1)], axis=-2)
+
+
+def _part_dtype(x):
+    return _dtypes.float32 if x.dtype == _dtypes.complex64 else _dtypes.float64
+
+
+def _parts(x):
+    """Flat copies of a complex array's real and imaginary parts (the
+    complex kernels' work arrays)."""
+    from ._complex import imag, real
+
+    dt = _part_dtype(x)
+    return _flat(real(x), dt), _flat(imag(x), dt)
+
+
+def _join(re, im, shape):
+    from ._complex import _from_parts
+
+    return _from_parts(_ops.reshape(re, shape), _ops.reshape(im, shape))
+
+
+def _mH(x):
+    """The conjugate transpose of the matrices."""
+    t = _ops.matrix_transpose(x)
+    if x.dtype.kind == "c":
+        from ._complex import conj
+
+        t = conj(t)
+    return t
+
+
+def _unembed(r, m, n):
+    """The complex (..., m, n) matrix of an embedding (its first block
+    column)."""
+    from ._complex import _from_parts
+
+    return _from_parts(r[..., :m, :n], r[..., m:, :n])
+
+
+def _hermitian(x, uplo):
+    """The Hermitian matrix of x's lower (L) or upper (U) triangle, the
+    diagonal's imaginary part ignored, as LAPACK reads it."""
+    from ._complex import conj, real
+    from ._manipulation import tril, triu
+
+    n = x.shape[-1]
+    tri = tril(x, -1) if uplo == "L" else triu(x, 1)
+    d = _eye_like(n, x.dtype, x) * _ops.astype(real(x), x.dtype)
+    return tri + conj(_ops.matrix_transpose(tri)) + d
+
+
+def _eye_like(n, dt, like):
+    from ._creation import eye
+
+    return eye(n, dtype=dt, sycl_queue=_queue_from_id(like._queue_id))
+
+
+def _square(name, x):
+    if x.ndim < 2:
+        raise LinAlgError(
+            f"{x.ndim}-dimensional array given. Array must be at least "
+            "two-dimensional"
+        )
+    if x.shape[-1] != x.shape[-2]:
+        raise LinAlgError("Last 2 dimensions of the array must be square")
+
+
+def _prod(shape):
+    return int(np.prod(shape, dtype=np.int64))
+
+
+def _flat(x, dt):
+    """A new C-ordered flat copy of x in dt (the kernels' work array)."""
+    y = _ops.astype(x, dt, copy=True)
+    return _ops.reshape(y, (-1,))
+
+
+def _new(shape, dt, like):
+    return _empty(shape, dt, like._queue_id, like._usm_kind)
+
+
+def _zeros(shape, dt, like):
+    from ._creation import zeros
+
+    return zeros(shape, dtype=dt, sycl_queue=_queue_from_id(like._queue_id))
+
+
+def _like(a, like):
+    from ._creation import asarray
+
+    return asarray(a, sycl_queue=_queue_from_id(like._queue_id))
+
+
+def _zero(dt):
+    return np.dtype(str(dt)).type(0)
+
+
+def _eps(dt, scale=1):
+    return np.dtype(str(dt)).type(np.finfo(str(dt)).eps * scale)
+
+
+def _check_info(info, msg):
+    from ._array import asnumpy
+
+    if info.size and np.any(asnumpy(info)):
+        raise LinAlgError(msg)
+
+
+# Up to this order one work-item factors a matrix (k_lu1); larger ones
+# take a workgroup each (k_lu).
+LU_SMALL = 16
+
+
+def _lu(a, b, m):
+    """LU of the square matrices a (..., n, n) with the right-hand sides b
+    (a flat (batch * n * m,) array in a's dtype, or None): (solution,
+    det, sign, log|det|, info), the last four of the batch's shape."""
+    from . import kernel_api as kapi
+    from ._kernel import call_kernel
+    from ._linalg_kernels import k_lu, k_lu1
+
+    dt = _float_dtype("solve", a)
+    batch_shape = tuple(a.shape[:-2])
+    n = a.shape[-1]
+    batch = _prod(batch_shape)
+    af = _flat(a, dt)
+    bf = b if b is not None else _new((1,), dt, a)
+    info = _new((batch,), _dtypes.int64, a)
+    det = _new((batch,), dt, a)
+    sgn = _new((batch,), dt, a)
+    lad = _new((batch,), dt, a)
+    if batch and n <= LU_SMALL:
+        call_kernel(
+            k_lu1,
+            kapi.Range(batch),
+            af,
+            bf,
+            n,
+            m,
+            info,
+            det,
+            sgn,
+            lad,
+            _zero(dt),
+        )
+    elif batch:
+        # a power of two >= n, at most 256 work-items on GPUs (64 on
+        # CPUs, which run a workgroup's items in turn) and the device's
+        # limit
+        dev = _queue_from_id(a._queue_id).sycl_device
+        top = builtins.min(256 if dev.is_gpu else 64, dev.max_work_group_size)
+        w = 1
+        while w < n and w * 2 <= top:
+            w *= 2
+        call_kernel(
+            k_lu,
+            kapi.NdRange((batch * w,), (w,)),
+            af,
+            bf,
+            n,
+            m,
+            info,
+            det,
+            sgn,
+            lad,
+            kapi.LocalAccessor((1,), _dtypes.int64),
+            _zero(dt),
+        )
+
+    def shaped(v):
+        return _ops.reshape(v, batch_shape)
+
+    return bf, shaped(det), shaped(sgn), shaped(lad), info
+
+
+def _lu_complex(x):
+    """(det, sign, log|det|) of complex square matrices."""
+    from . import kernel_api as kapi
+    from ._kernel import call_kernel
+    from ._linalg_kernels import k_lu_c
+
+    bs = tuple(x.shape[:-2])
+    batch = _prod(bs)
+    n = x.shape[-1]
+    dt = _part_dtype(x)
+    ar, ai = _parts(x)
+    outs = [_new((batch,), dt, x) for _ in range(5)]
+    info = _new((batch,), _dtypes.int64, x)
+    if batch:
+        call_kernel(
+            k_lu_c, kapi.Range(batch), ar, ai, n, info, *outs, _zero(dt)
+        )
+    dr, di, sr, si, lad = outs
+    return _join(dr, di, bs), _join(sr, si, bs), _ops.reshape(lad, bs)
+
+
+def _dev_det(x):
+    _square("det", x)
+    if x.dtype.kind == "c":
+        return _lu_complex(x)[0]
+    _, det, _, _, _ = _lu(x, None, 0)
+    return det
+
+
+def _dev_slogdet(x):
+    _square("slogdet", x)
+    if x.dtype.kind == "c":
+        _, sgn, lad = _lu_complex(x)
+        return SlogdetResult(sgn, lad)
+    _, _, sgn, lad, _ = _lu(x, None, 0)
+    return SlogdetResult(sgn, lad)
+
+
+def _dev_solve(a, b):
+    _square("solve", a)
+    if a.dtype.kind == "c" or b.dtype.kind == "c":
+        cdt = _dtypes.to_dtype(np.result_type(a.dtype, b.dtype))
+        vec = b.ndim == 1
+        if vec:
+            b = _ops.reshape(b, (b.shape[0], 1))
+        a = _ops.astype(a, cdt, copy=False)
+        b = _ops.astype(b, cdt, copy=False)
+        r = _dev_solve(_embed(a), _embed(b))
+        r = _unembed(r, a.shape[-1], b.shape[-1])
+        return _ops.reshape(r, tuple(r.shape[:-1])) if vec else r
+    dt = _dtypes.to_dtype(
+        np.result_type(_float_dtype("solve", a), _float_dtype("solve", b))
+    )
+    vec = b.ndim == 1
+    if vec:
+        b = _ops.reshape(b, (b.shape[0], 1))
+    n = a.shape[-1]
+    if b.shape[-2] != n:
+        raise ValueError(
+            "solve: Input operand 1 has a mismatch in its core dimension 0 "
+            f"(size {b.shape[-2]} is different from {n})"
+        )
+    batch_shape = tuple(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
+    m = b.shape[-1]
+    a = _ops.broadcast_to(a, batch_shape + (n, n))
+    b = _ops.broadcast_to(b, batch_shape + (n, m))
+    if a.dtype != dt:
+        a = _ops.astype(a, dt)
+    out_shape = batch_shape + ((n,) if vec else (n, m))
+    if _prod(batch_shape) == 0 or n == 0 or m == 0:
+        return _new(out_shape, dt, a)
+    bf, _, _, _, info = _lu(a, _flat(b, dt), m)
+    _check_info(info, "Singular matrix")
+    return _ops.reshape(bf, out_shape)
+
+
+def _dev_inv(x):
+    _square("inv", x)
+    if x.dtype.kind == "c":
+        n = x.shape[-1]
+        return _unembed(_dev_inv(_embed(x)), n, n)
+    from ._creation import eye
+
+    n = x.shape[-1]
+    dt = _float_dtype("inv", x)
+    e = eye(n, dtype=dt, sycl_queue=_queue_from_id(x._queue_id))
+    return _dev_solve(x, _ops.broadcast_to(e, tuple(x.shape)))
+
+
+def _dev_cholesky(x, upper):
+    from . import kernel_api as kapi
+    from ._kernel import call_kernel
+    from ._linalg_kernels import k_cholesky
+
+    _square("cholesky", x)
+    if x.dtype.kind == "c":
+        return _cholesky_complex(x, upper)
+    dt = _float_dtype("cholesky", x)
+    batch = _prod(x.shape[:-2])
+    n = x.shape[-1]
+    af = _flat(x, dt)
+    if batch and n:
+        info = _new((batch,), _dtypes.int64, x)
+        call_kernel(
+            k_cholesky,
+            kapi.Range(batch),
+            af,
+            n,
+            1 if upper else 0,
+            info,
+            _zero(dt),
+        )
+        _check_info(info, "Matrix is not positive definite")
+    return _ops.reshape(af, tuple(x.shape))
+
+
+def _cholesky_complex(x, upper):
+    from . import kernel_api as kapi
+    from ._kernel import call_kernel
+    from ._linalg_kernels import k_cholesky_c
+
+    batch = _prod(x.shape[:-2])
+    n = x.shape[-1]
+    dt = _part_dtype(x)
+    ar, ai = _parts(x)
+    if batch and n:
+        info = _new((batch,), _dtypes.int64, x)
+        call_kernel(
+            k_cholesky_c,
+            kapi.Range(batch),
+            ar,
+            ai,
+            n,
+            1 if upper else 0,
+            info,
+            _zero(dt),
+        )
+        _check_info(info, "Matrix is not positive definite")
+    return _join(ar, ai, tuple(x.shape))
+
+
+def _dev_qr(x, mode):
+    from . import kernel_api as kapi
+    from ._kernel import call_kernel
+    from ._linalg_kernels import k_qr
+
+    if mode not in ("reduced", "complete", "r", "raw"):
+        raise ValueError(f"Unrecognized mode '{mode}'")
+    if mode == "raw":
+        _unsupported("qr", x, "mode='raw'")
+    if x.ndim < 2:
+        raise LinAlgError(
+            f"{x.ndim}-dimensional array given. Array must be at least "
+            "two-dimensional"
+        )
+    bs = tuple(x.shape[:-2])
+    m, n = x.shape[-2], x.shape[-1]
+    batch = _prod(bs)
+    k = builtins.min(m, n)
+    if x.dtype.kind == "c":
+        from ._linalg_kernels import k_qr_c
+
+        dt = _part_dtype(x)
+        ar, ai = _parts(x)
+        qr_, qi = (_new((batch * m * m,), dt, x) for _ in range(2))
+        if batch and m:
+            vr, vi = (_new((batch * m,), dt, x) for _ in range(2))
+            call_kernel(
+                k_qr_c,
+                kapi.Range(batch),
+                ar,
+                ai,
+                qr_,
+                qi,
+                vr,
+                vi,
+                m,
+                n,
+                _zero(dt),
+            )
+        r = _join(ar, ai, bs + (m, n))
+        q = _join(qr_, qi, bs + (m, m))
+    else:
+        dt = _float_dtype("qr", x)
+        rf = _flat(x, dt)
+        qf = _new((batch * m * m,), dt, x)
+        if batch and m:
+            v = _new((batch * m,), dt, x)
+            call_kernel(k_qr, kapi.Range(batch), rf, qf, v, m, n, _zero(dt))
+        r = _ops.reshape(rf, bs + (m, n))
+        q = _ops.reshape(qf, bs + (m, m))
+    if mode == "complete":
+        return QRResult(q, r)
+    r = r[..., :k, :]
+    if mode == "r":
+        return r
+    return QRResult(q[..., :, :k], r)
+
+
+def _dev_eigh(x, uplo, want):
+    _square("eigh", x)
+    if uplo not in ("L", "U"):
+        raise ValueError("UPLO argument must be 'L' or 'U'")
+    if x.dtype.kind not in "fc":
+        x = _ops.astype(x, _float_dtype("eigh", x))
+    x, f = _scaled(x)
+    r = _eigh_kernel(x, uplo, want)
+    if f is None:
+        return r
+    f = _ops.reshape(f, tuple(f.shape[:-1]))
+    if not want:
+        return r * f
+    return EighResult(r.eigenvalues * f, r.eigenvectors)
+
+
+def _eigh_kernel(x, uplo, want):
+    from . import kernel_api as kapi
+    from ._kernel import call_kernel
+    from ._linalg_kernels import k_eigh
+
+    if x.dtype.kind == "c":
+        return _eigh_complex(x, uplo, want)
+    dt = _float_dtype("eigh", x)
+    bs = tuple(x.shape[:-2])
+    n = x.shape[-1]
+    batch = _prod(bs)
+    af = _flat(x, dt)
+    w = _new((batch * n,), dt, x)
+    vec = _new((batch * n * n,) if want else (1,), dt, x)
+    if batch and n:
+        info = _new((batch,), _dtypes.int64, x)
+        call_kernel(
+            k_eigh,
+            kapi.Range(batch),
+            af,
+            w,
+            vec,
+            n,
+            1 if uplo == "L" else 0,
+            1 if want else 0,
+            info,
+            _zero(dt),
+            _eps(dt),
+        )
+        _check_info(info, "Eigenvalues did not converge")
+    w = _ops.reshape(w, bs + (n,))
+    if not want:
+        return w
+    return EighResult(w, _ops.reshape(vec, bs + (n, n)))
+
+
+def _eigh_complex(x, uplo, want):
+    from . import kernel_api as kapi
+    from ._kernel import call_kernel
+    from ._linalg_kernels import k_eigh_c
+
+    dt = _part_dtype(x)
+    bs = tuple(x.shape[:-2])
+    n = x.shape[-1]
+    batch = _prod(bs)
+    ar, ai = _parts(x)
+    w = _new((batch * n,), dt, x)
+    size = (batch * n * n,) if want else (1,)
+    vr, vi = _new(size, dt, x), _new(size, dt, x)
+    if batch and n:
+        info = _new((batch,), _dtypes.int64, x)
+        call_kernel(
+            k_eigh_c,
+            kapi.Range(batch),
+            ar,
+            ai,
+            w,
+            vr,
+            vi,
+            n,
+            1 if uplo == "L" else 0,
+            1 if want else 0,
+            info,
+            _zero(dt),
+            _eps(dt),
+        )
+        _check_info(info, "Eigenvalues did not converge")
+    w = _ops.reshape(w, bs + (n,))
+    if not want:
+        return w
+    return EighResult(w, _join(vr, vi, bs + (n, n)))
+
+
+def _scaled(x):
+    """(x / f, f): each matrix divided by its largest magnitude (f, of
+    shape (..., 1, 1), 1 for zero and non-finite matrices), so that the
+    Jacobi kernels' sums of squares neither overflow nor underflow."""
+    if x.size == 0:
+        return x, None
+    f = _ops.max(_ops.absolute(x), axis=(-2, -1), keepdims=True)
+    f = _ops.where((f > 0) & _ops.isfinite(f), f, 1)
+    return x / f, f
+
+
+def _dev_svd(x, full_matrices=True, compute_uv=True):
+    if x.ndim < 2:
+        raise LinAlgError(
+            f"{x.ndim}-dimensional array given. Array must be at least "
+            "two-dimensional"
+        )
+    if x.dtype.kind not in "fc":
+        x = _ops.astype(x, _float_dtype("svd", x))
+    xs, f = _scaled(x)
+    r = _svd_kernel(xs, full_matrices, compute_uv)
+    if f is None:
+        return r
+    f = _ops.reshape(f, tuple(f.shape[:-1]))
+    if not compute_uv:
+        return r * f
+    return SVDResult(r.U, r.S * f, r.Vh)
+
+
+def _svd_kernel(x, full_matrices=True, compute_uv=True):
+    from . import kernel_api as kapi
+    from ._kernel import call_kernel
+    from ._linalg_kernels import k_svd
+
+    if x.ndim < 2:
+        raise LinAlgError(
+            f"{x.ndim}-dimensional array given. Array must be at least "
+            "two-dimensional"
+        )
+    cplx = x.dtype.kind == "c"
+    dt = _part_dtype(x) if cplx else _float_dtype("svd", x)
+    rdt = x.dtype if cplx else dt
+    bs = tuple(x.shape[:-2])
+    m0, n0 = x.shape[-2], x.shape[-1]
+    wide = m0 < n0
+    if wide:
+        x = _mH(x)
+    m, n = builtins.max(m0, n0), builtins.min(m0, n0)
+    batch = _prod(bs)
+    mu = m if (full_matrices and compute_uv) else n
+    if mu != n:
+        u3 = _zeros((batch, m, mu), rdt, x)
+        u3[:, :, :n] = _ops.reshape(x, (batch, m, n))
+        x = u3
+    if cplx:
+        us = list(_parts(x))
+    else:
+        us = [_flat(x, dt)]
+    s = _new((batch * n,), dt, x)
+    vsize = (batch * n * n,) if compute_uv else (1,)
+    vs = [_new(vsize, dt, x) for _ in us]
+    if batch and n:
+        from ._linalg_kernels import k_svd_c
+
+        info = _new((batch,), _dtypes.int64, x)
+        call_kernel(
+            k_svd_c if cplx else k_svd,
+            kapi.Range(batch),
+            *us[:1],
+            *us[1:],
+            s,
+            *vs,
+            m,
+            n,
+            mu,
+            1 if compute_uv else 0,
+            info,
+            _zero(dt),
+            _eps(dt, m),
+        )
+        _check_info(info, "SVD did not converge")
+    s = _ops.reshape(s, bs + (n,))
+    if not compute_uv:
+        return s
+    if cplx:
+        u = _join(us[0], us[1], bs + (m, mu))
+        vh = _join(vs[0], vs[1], bs + (n, n))
+    else:
+        u = _ops.reshape(us[0], bs + (m, mu))
+        vh = _ops.reshape(vs[0], bs + (n, n))
+    if batch and n == 0 and mu:
+        from ._creation import eye
+
+        e = eye(mu, dtype=rdt, sycl_queue=_queue_from_id(x._queue_id))
+        u = _ops.astype(_ops.broadcast_to(e, bs + (m, mu)), rdt, copy=True)
+    if wide:
+        u, vh = _mH(vh), _mH(u)
+    return SVDResult(u, s, vh)
+
+
+def _dev_eigvals(x):
+    from . import kernel_api as kapi
+    from ._kernel import call_kernel
+    from ._linalg_kernels import k_hqr
+
+    _square("eigvals", x)
+    dt = _float_dtype("eigvals", x)
+    bs = tuple(x.shape[:-2])
+    n = x.shape[-1]
+    batch = _prod(bs)
+    af = _flat(x, dt)
+    wr = _zeros((batch * n,), dt, x)
+    wi = _zeros((batch * n,), dt, x)
+    if batch and n:
+        info = _new((batch,), _dtypes.int64, x)
+        call_kernel(k_hqr, kapi.Range(batch), af, wr, wi, n, info, _zero(dt))
+        _check_info(info, "Eigenvalues did not converge")
+    wr = _ops.reshape(wr, bs + (n,))
+    wi = _ops.reshape(wi, bs + (n,))
+    if wi.size and bool(_ops.any(wi != 0)):
+        from ._complex import _from_parts
+
+        return _from_parts(wr, wi)
+    return wr
+
+
+def _dev_eig(x):
+    """Eigenvectors by two steps of inverse iteration per eigenvalue:
+    solves of (A - (w + d) I) v = b on the real embedding of the complex
+    system, d a shift of n eps max|A| off the computed eigenvalue, all
+    matrices and eigenvalues of the batch in one batched LU."""
+    from ._complex import _from_parts, real
+    from ._manipulation import concat
+
+    w = _dev_eigvals(x)
+    dt = _float_dtype("eig", x)
+    cdt = _dtypes.complex64 if dt == _dtypes.float32 else _dtypes.complex128
+    bs = tuple(x.shape[:-2])
+    n = x.shape[-1]
+    if _prod(bs) == 0 or n == 0:
+        return EigResult(w, _zeros(bs + (n, n), w.dtype, x))
+    xc = _ops.astype(x, cdt)
+    big = _ops.max(_ops.absolute(x), axis=(-2, -1))
+    d = _ops.astype(_ops.where(big > 0, big, 1) * (n * float(_eps(dt))), cdt)
+    lam = _ops.astype(w, cdt) + _ops.expand_dims(d, -1)  # (..., n)
+    eye = _eye_like(n, cdt, x)
+    m = (
+        _ops.expand_dims(xc, -3)
+        - _ops.expand_dims(_ops.expand_dims(lam, -1), -1) * eye
+    )  # (..., k, n, n): one system per eigenvalue k
+    emb = _embed(m)  # (..., k, 2n, 2n)
+    from ._creation import ones, zeros
+
+    q = _queue_from_id(x._queue_id)
+    # start k: [1 + e_k; 0], so that a repeated eigenvalue's vectors
+    # come out independent
+    start = ones((n, n), dtype=dt, sycl_queue=q) + _eye_like(n, dt, x)
+    b = concat(
+        [
+            _ops.broadcast_to(start, bs + (n, n)),
+            zeros(bs + (n, n), dtype=dt, sycl_queue=q),
+        ],
+        axis=-1,
+    )  # (..., k, 2n)
+    for _ in range(2):
+        bf, _, _, _, _ = _lu(emb, _flat(b, dt), 1)
+        b = _ops.reshape(bf, bs + (n, 2 * n))
+        nrm = _ops.sqrt(_ops.sum(b * b, axis=-1, keepdims=True))
+        b = b / _ops.where(nrm > 0, nrm, 1)
+    v = _from_parts(b[..., :n], b[..., n:])  # (..., k, n)
+    v = _ops.matrix_transpose(v)  # columns are the eigenvectors
+    if w.dtype.kind != "c":
+        v = real(v)
+    return EigResult(w, v)
+
+
+def _sv_cutoff(s, rtol):
+    """rtol times each matrix's largest singular value, (..., 1)."""
+    if s.shape[-1] == 0:
+        return _ops.reshape(
+            s[..., :0].sum(axis=-1), tuple(s.shape[:-1]) + (1,)
+        )
+    smax = _ops.max(s, axis=-1, keepdims=True)
+    if hasattr(rtol, "_queue_id"):
+        rtol = _ops.expand_dims(rtol, -1)
+    elif np.ndim(rtol):
+        rtol = _ops.expand_dims(_like(np.asarray(rtol), s), -1)
+    return smax * rtol
+
+
+def _dev_pinv(x, rtol):
+    if x.ndim < 2:
+        raise LinAlgError(
+            f"{x.ndim}-dimensional array given. Array must be at least "
+            "two-dimensional"
+        )
+    if x.dtype.kind == "c":
+        m, n = x.shape[-2:]
+        return _unembed(_dev_pinv(_embed(x), rtol), n, m)
+    u, s, vh = _dev_svd(x, full_matrices=False)
+    dt = s.dtype
+    if rtol is None:
+        rtol = 1e-15
+    cut = _sv_cutoff(s, rtol)
+    big = s > cut
+    sinv = _ops.where(big, 1 / _ops.where(big, s, 1), 0)
+    sinv = _ops.astype(sinv, dt, copy=False)
+    vt = _ops.matrix_transpose(vh) * _ops.expand_dims(sinv, -2)
+    return matmul(vt, _ops.matrix_transpose(u))
+
+
+def _dev_matrix_rank(x, tol, rtol):
+    s = _dev_svd(x, compute_uv=False)
+    if tol is None:
+        if rtol is None:
+            rtol = builtins.max(x.shape[-2:]) * float(_eps(s.dtype))
+        cut = _sv_cutoff(s, rtol)
+    else:
+        cut = tol
+        if hasattr(tol, "_queue_id"):
+            cut = _ops.expand_dims(tol, -1)
+        elif np.ndim(tol):
+            cut = _ops.expand_dims(_like(np.asarray(tol), s), -1)
+    return _ops.sum(_ops.astype(s > cut, _dtypes.int64), axis=-1)
+
+
+def _dev_cond(x, p):
+    if p in (None, 2, -2):
+        s = _dev_svd(x, compute_uv=False)
+        if p == -2:
+            r = s[..., -1] / s[..., 0]
+        else:
+            r = s[..., 0] / s[..., -1]
+    else:
+        _square("cond", x)
+        # NumPy's: norm(x) * norm(inv(x)), inf for singular matrices
+        xi, info = _dev_solve_unchecked(x)
+        r = matrix_norm(x, ord=p) * matrix_norm(xi, ord=p)
+        r = _ops.where(_ops.reshape(info, tuple(r.shape)) != 0, np.inf, r)
+    return _ops.where(_ops.isnan(r), np.inf, r)
+
+
+def _dev_solve_unchecked(x):
+    if x.dtype.kind == "c":
+        n = x.shape[-1]
+        r, info = _dev_solve_unchecked(_embed(x))
+        return _unembed(r, n, n), info
+    from ._creation import eye
+
+    n = x.shape[-1]
+    dt = _float_dtype("cond", x)
+    e = eye(n, dtype=dt, sycl_queue=_queue_from_id(x._queue_id))
+    b = _ops.broadcast_to(e, tuple(x.shape))
+    if _prod(x.shape[:-2]) == 0 or n == 0:
+        info = _zeros((_prod(x.shape[:-2]),), _dtypes.int64, x)
+        return _new(tuple(x.shape), dt, x), info
+    bf, _, _, _, info = _lu(x, _flat(b, dt), n)
+    return _ops.reshape(bf, tuple(x.shape)), info
+
+
+def _dev_lstsq(a, b, rcond):
+    if a.ndim != 2:
+        raise LinAlgError(
+            f"{a.ndim}-dimensional array given. Array must be two-dimensional"
+        )
+    vec = b.ndim == 1
+    if vec:
+        b = _ops.reshape(b, (b.shape[0], 1))
+    m, n = a.shape
+    if b.shape[0] != m:
+        raise LinAlgError("Incompatible dimensions")
+    dt = _dtypes.to_dtype(
+        np.result_type(_inexact_dtype("lstsq", a), _inexact_dtype("lstsq", b))
+    )
+    if a.dtype != dt:
+        a = _ops.astype(a, dt)
+    if b.dtype != dt:
+        b = _ops.astype(b, dt)
+    if rcond is None:
+        rcond = float(np.finfo(str(dt)).eps) * builtins.max(m, n)
+    k = b.shape[1]
+    if m == 0 or n == 0:
+        x = _zeros((n, k), dt, a)
+        s = _new((0,), _real_float(a), a)
+        rank = 0
+    else:
+        u, s, vh = _dev_svd(a, full_matrices=False)
+        cut = _sv_cutoff(s, rcond)
+        big = s > cut
+        rank = int(_ops.sum(_ops.astype(big, _dtypes.int64)))
+        sinv = _ops.astype(
+            _ops.where(big, 1 / _ops.where(big, s, 1), 0), s.dtype, copy=False
+        )
+        utb = matmul(_mH(u), b)
+        x = matmul(_mH(vh), _ops.expand_dims(sinv, -1) * utb)
+    if rank == n and m > n:
+        d = _ops.absolute(b - matmul(a, x))
+        resid = _ops.sum(d * d, axis=0)
+    else:
+        resid = _new((0,), s.dtype, a)
+    if vec:
+        x = _ops.reshape(x, (n,))
+    return x, resid, rank, s
+
+
+def _dev_tensorinv(a, ind):
+    if ind <= 0:
+        raise ValueError("Invalid ind argument.")
+    old = tuple(a.shape)
+    prod = _prod(old[ind:])
+    if _prod(old[:ind]) != prod:
+        raise LinAlgError("Last 2 dimensions of the array must be square")
+    ia = _dev_inv(_ops.reshape(a, (prod, prod)))
+    return _ops.reshape(ia, old[ind:] + old[:ind])
+
+
+def _dev_tensorsolve(a, b, axes):
+    if axes is not None:
+        allaxes = list(range(a.ndim))
+        for k in axes:
+            allaxes.remove(k)
+            allaxes.insert(a.ndim, k)
+        a = _ops.permute_dims(a, tuple(allaxes))
+    old = tuple(a.shape[-(a.ndim - b.ndim) :])
+    prod = _prod(old)
+    if _prod(a.shape) != prod * prod:
+        raise LinAlgError(
+            "Input arrays must satisfy the requirement "
+            "prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])"
+        )
+    r = _dev_solve(_ops.reshape(a, (prod, prod)), _ops.reshape(b, (prod,)))
+    return _ops.reshape(r, old)
 
 
 # --- on every device ---------------------------------------------------------
@@ -349,30 +1280,25 @@ def cross(x1, x2, /, *, axis=-1):
             f"{axis} (got {a.shape[axis]} and {b.shape[axis]})"
         )
     dt = _dtypes.to_dtype(np.result_type(a.dtype, b.dtype))
+    from ._manipulation import stack
     from ._products import _moveaxis
 
     a = _moveaxis(a, axis, -1)
     b = _moveaxis(b, axis, -1)
-    # cross(a, b)_i = sum_jk eps_ijk a_j b_k: the outer product of the two
-    # vectors times the Levi-Civita tensor as a (9, 3) matrix.
-    eps = np.zeros((3, 3, 3), dtype=dt)
-    eps[0, 1, 2] = eps[1, 2, 0] = eps[2, 0, 1] = 1
-    eps[0, 2, 1] = eps[2, 1, 0] = eps[1, 0, 2] = -1
-    from ._creation import asarray
-    from ._device import _queue_from_id
-
-    e = asarray(
-        np.ascontiguousarray(eps.transpose(1, 2, 0).reshape(9, 3)),
-        sycl_queue=_queue_from_id(qid),
+    if a.dtype != dt:
+        a = _ops.astype(a, dt)
+    if b.dtype != dt:
+        b = _ops.astype(b, dt)
+    # by components, in the operands' dtype (unsigned products wrap as
+    # NumPy's do)
+    a0, a1, a2 = (a[..., i] for i in range(3))
+    b0, b1, b2 = (b[..., i] for i in range(3))
+    r = stack(
+        [a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1
     )
-    ab = _ops.multiply(_ops.expand_dims(a, -1), _ops.expand_dims(b, -2))
-    shape = tuple(ab.shape[:-2])
-    r = matmul(_ops.reshape(ab, shape + (9,)), e)
     if r.dtype != dt:
         r = _ops.astype(r, dt, copy=False)
-    from ._products import _moveaxis as mv
-
-    return mv(r, -1, axis) if axis not in (-1, r.ndim - 1) else r
+    return _moveaxis(r, -1, axis) if axis not in (-1, r.ndim - 1) else r
 
 
 def _axes(axis, nd):
@@ -387,6 +1313,8 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     """The vector ``ord``-norm over ``axis`` (all axes when None)."""
     (x,), qid, kind = _arrays(x)
     nd = x.ndim
+    if x.dtype.kind == "c":  # every norm of x is that of |x|
+        x = _ops.absolute(x)
     fdt = _real_float(x)
     if x.dtype != fdt:
         x = _ops.astype(x, fdt)
@@ -428,6 +1356,19 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     (x,), qid, kind = _arrays(x)
     if x.ndim < 2:
         raise ValueError("matrix_norm needs an array of rank >= 2")
+    if ord in _HOST_MATRIX_NORMS and _use_kernels("matrix_norm", x):
+        s = _dev_svd(x, compute_uv=False)
+        if ord == "nuc":
+            r = _ops.sum(s, axis=-1)
+        elif s.shape[-1] == 0:
+            r = _ops.sum(s, axis=-1)
+        elif ord == 2:
+            r = _ops.max(s, axis=-1)
+        else:
+            r = _ops.min(s, axis=-1)
+        if keepdims:
+            r = _ops.reshape(r, tuple(r.shape) + (1, 1))
+        return r
     if ord in _HOST_MATRIX_NORMS:
         r = _lapack(
             "matrix_norm",
@@ -437,6 +1378,8 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
             x,
         )
         return r
+    if x.dtype.kind == "c":  # these norms of x are those of |x|
+        x = _ops.absolute(x)
     fdt = _real_float(x)
     if x.dtype != fdt:
         x = _ops.astype(x, fdt)

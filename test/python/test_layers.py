@@ -59,6 +59,7 @@ LAYERS = [
             "_index_kernels",
             "_strided_copy",
             "_matmul_kernels",
+            "_linalg_kernels",
             "_products",
             "linalg",
             "_sorting",

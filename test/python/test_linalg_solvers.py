@@ -1,0 +1,536 @@
+"""sluice.linalg's factorisations and solvers on the array's own device:
+the generated kernels of _linalg_kernels.py (LU, Cholesky, Householder QR,
+Jacobi eigh, one-sided Jacobi SVD) and the functions built on them,
+against NumPy, on every device. On the host device, which calls LAPACK
+by default, the kernels are tested too (``_kernels_on_host``). Results
+whose signs NumPy leaves to LAPACK are checked by invariants
+(reconstruction, orthonormality)."""
+
+import os
+import re
+import subprocess
+
+import numpy as np
+import pytest
+
+import sluice
+import sluice.linalg as sla
+from sluice import kernel_api as kapi
+
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+
+RNG = np.random.default_rng(2121)
+
+
+@pytest.fixture(autouse=True)
+def kernels_everywhere(monkeypatch):
+    monkeypatch.setattr(sla, "_kernels_on_host", True)
+
+
+def _dtypes(device):
+    # On the host device (where LAPACK serves by default) one precision
+    # keeps the kernels' compile time down; the others run both.
+    if device.backend.name == "host":
+        return ["float64"]
+    return ["float32"] + (["float64"] if device.has_aspect_fp64 else [])
+
+
+def _tol(dt):
+    return 2e-4 if np.dtype(dt) == np.float32 else 1e-10
+
+
+def _close(got, want, dt, scale=1.0):
+    got = sluice.asnumpy(got) if not isinstance(got, np.ndarray) else got
+    want = np.asarray(want)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    t = _tol(dt) * scale
+    np.testing.assert_allclose(got, want, rtol=t, atol=t)
+
+
+def _orthonormal(q, dt, axis=-2):
+    q = sluice.asnumpy(q)
+    g = (
+        np.swapaxes(q, -1, -2) @ q
+        if axis == -2
+        else q @ np.swapaxes(q, -1, -2)
+    )
+    _close(g, np.broadcast_to(np.eye(g.shape[-1]), g.shape), dt, 10)
+
+
+def _a(device, arr):
+    return sluice.asarray(arr, device=device)
+
+
+def _spd(shape, dt):
+    m = RNG.uniform(-1, 1, shape)
+    n = shape[-1]
+    return (m @ np.swapaxes(m, -1, -2) + n * np.eye(n)).astype(dt)
+
+
+def test_lu_family(device):
+    for dt in _dtypes(device):
+        a = RNG.uniform(-1, 1, (2, 3, 5, 5)).astype(dt)
+        b = RNG.uniform(-1, 1, (2, 3, 5, 2)).astype(dt)
+        x, y = _a(device, a), _a(device, b)
+        _close(sla.det(x), np.linalg.det(a), dt)
+        s = sla.slogdet(x)
+        e = np.linalg.slogdet(a)
+        _close(s.sign, e.sign, dt)
+        _close(s.logabsdet, e.logabsdet, dt)
+        _close(sla.inv(x), np.linalg.inv(a), dt, 10)
+        _close(sla.solve(x, y), np.linalg.solve(a, b), dt, 10)
+        # a vector right-hand side, and batch axes that broadcast
+        v = RNG.uniform(-1, 1, 5).astype(dt)
+        _close(sla.solve(x, _a(device, v)), np.linalg.solve(a, v), dt, 10)
+        bb = RNG.uniform(-1, 1, (3, 5, 4)).astype(dt)
+        _close(
+            sla.solve(_a(device, a[:1]), _a(device, bb)),
+            np.linalg.solve(a[:1], bb),
+            dt,
+            10,
+        )
+        # larger than LU_SMALL: a workgroup per matrix
+        n = sla.LU_SMALL + 4
+        big = RNG.uniform(-1, 1, (2, n, n)).astype(dt) + 2 * np.eye(
+            n, dtype=dt
+        )
+        rhs = RNG.uniform(-1, 1, (2, n, 3)).astype(dt)
+        xb = _a(device, big)
+        _close(
+            sla.solve(xb, _a(device, rhs)), np.linalg.solve(big, rhs), dt, 10
+        )
+        _close(sla.slogdet(xb).logabsdet, np.linalg.slogdet(big)[1], dt, 10)
+        _close(sla.det(xb), np.linalg.det(big), dt, 100)
+        sing = big.copy()
+        sing[1, 3] = sing[1, 5]
+        with pytest.raises(sla.LinAlgError):
+            sla.inv(_a(device, sing))
+        # non-contiguous: a transposed view and a strided slice
+        xt = sluice.matrix_transpose(x)
+        _close(sla.det(xt), np.linalg.det(np.swapaxes(a, -1, -2)), dt)
+        _close(
+            sla.inv(x[:, ::2]),
+            np.linalg.inv(a[:, ::2]),
+            dt,
+            10,
+        )
+        # integers compute in float64, as NumPy's
+        if dt == "float64":
+            ai = RNG.integers(-3, 4, (4, 4))
+            ai[np.arange(4), np.arange(4)] += 10
+            got = sla.det(_a(device, ai))
+            assert got.dtype == np.float64
+            _close(got, np.linalg.det(ai), dt)
+        _close(
+            sluice.matrix_power(x[0, 0], -2),
+            np.linalg.matrix_power(a[0, 0], -2),
+            dt,
+            100,
+        )
+
+
+def test_singular_and_not_pd(device):
+    ones = _a(device, np.ones((2, 3, 3)))
+    with pytest.raises(sla.LinAlgError, match="Singular"):
+        sla.inv(ones)
+    with pytest.raises(np.linalg.LinAlgError):
+        sla.solve(ones, _a(device, np.ones((2, 3, 1))))
+    assert np.all(sluice.asnumpy(sla.det(ones)) == 0)
+    s = sla.slogdet(ones)
+    assert np.all(sluice.asnumpy(s.sign) == 0)
+    assert np.all(sluice.asnumpy(s.logabsdet) == -np.inf)
+    with pytest.raises(np.linalg.LinAlgError, match="positive definite"):
+        sla.cholesky(_a(device, -np.eye(3, dtype=np.float32)))
+    with pytest.raises(sla.LinAlgError):
+        sla.tensorinv(_a(device, np.zeros((2, 2, 4))), ind=2)
+    # NumPy: cond of a singular matrix in the 1-norm is inf
+    assert np.all(np.isinf(sluice.asnumpy(sla.cond(ones[0], 1))))
+
+
+def test_cholesky(device):
+    for dt in _dtypes(device):
+        a = _spd((3, 4, 4), dt)
+        # only the lower triangle is read
+        junk = a + np.triu(np.full((4, 4), 7.0, dt), 1)
+        x = _a(device, junk)
+        want = np.linalg.cholesky(a)
+        _close(sla.cholesky(x), want, dt)
+        _close(sla.cholesky(x, upper=True), np.swapaxes(want, -1, -2), dt)
+
+
+@pytest.mark.parametrize("shape", [(2, 5, 5), (2, 6, 3), (2, 3, 6)])
+def test_qr(device, shape):
+    for dt in _dtypes(device):
+        a = RNG.uniform(-1, 1, shape).astype(dt)
+        x = _a(device, a)
+        m, n = shape[-2:]
+        k = min(m, n)
+        q, r = sla.qr(x)
+        assert q.shape == shape[:-2] + (m, k) and r.shape == shape[:-2] + (
+            k,
+            n,
+        )
+        _close(q @ r, a, dt, 10)
+        _orthonormal(q, dt)
+        rn = sluice.asnumpy(r)
+        assert np.all(np.tril(rn, -1) == 0)
+        # LAPACK's reflectors: NumPy's R up to rounding
+        _close(r, np.linalg.qr(a).R, dt, 10)
+        q, r = sla.qr(x, mode="complete")
+        assert q.shape == shape[:-2] + (m, m) and r.shape == shape
+        _close(q @ r, a, dt, 10)
+        _orthonormal(q, dt)
+        _close(sla.qr(x, mode="r"), np.linalg.qr(a, mode="r"), dt, 10)
+
+
+def test_eigh(device):
+    for dt in _dtypes(device):
+        a = _spd((3, 6, 6), dt) - 3 * np.eye(6, dtype=dt)
+        up = np.triu(a) + np.tril(np.full((6, 6), 9.0, dt), -1)
+        for arr, uplo in ((a, "L"), (up, "U")):
+            w, v = sla.eigh(_a(device, arr), UPLO=uplo)
+            _close(w, np.linalg.eigvalsh(a), dt, 10)
+            wn, vn = sluice.asnumpy(w), sluice.asnumpy(v)
+            assert np.all(np.diff(wn, axis=-1) >= 0)
+            _close(
+                vn @ (wn[..., :, None] * np.swapaxes(vn, -1, -2)), a, dt, 10
+            )
+            _orthonormal(v, dt)
+        _close(sla.eigvalsh(_a(device, a)), np.linalg.eigvalsh(a), dt, 10)
+        # repeated eigenvalues
+        _close(sla.eigvalsh(_a(device, np.eye(3, dtype=dt))), np.ones(3), dt)
+
+
+@pytest.mark.parametrize("shape", [(2, 4, 4), (2, 7, 3), (2, 3, 7), (1, 5)])
+def test_svd(device, shape):
+    for dt in _dtypes(device):
+        a = RNG.uniform(-1, 1, shape).astype(dt)
+        x = _a(device, a)
+        m, n = shape[-2:]
+        k = min(m, n)
+        want = np.linalg.svd(a, compute_uv=False)
+        _close(sla.svdvals(x), want, dt, 10)
+        for full in (True, False):
+            u, s, vh = sla.svd(x, full_matrices=full)
+            mu, nv = (m, n) if full else (k, k)
+            assert u.shape == shape[:-2] + (m, mu)
+            assert vh.shape == shape[:-2] + (nv, n)
+            _close(s, want, dt, 10)
+            un, sn, vn = (sluice.asnumpy(t) for t in (u, s, vh))
+            rec = (un[..., :, :k] * sn[..., None, :]) @ vn[..., :k, :]
+            _close(rec, a, dt, 10)
+            _orthonormal(u, dt)
+            _orthonormal(vh, dt, axis=-1)
+
+
+def test_svd_rank_deficient(device):
+    for dt in _dtypes(device):
+        c = RNG.uniform(-1, 1, (6, 2))
+        a = (c @ RNG.uniform(-1, 1, (2, 4))).astype(dt)
+        a[:, 3] = 0
+        x = _a(device, a)
+        u, s, vh = sla.svd(x)
+        _orthonormal(u, dt)  # completed past the rank
+        _orthonormal(vh, dt, axis=-1)
+        un, sn, vn = (sluice.asnumpy(t) for t in (u, s, vh))
+        _close((un[:, :4] * sn) @ vn, a, dt, 10)
+        assert int(sluice.asnumpy(sla.matrix_rank(x))) == 2
+        _close(sla.pinv(x, rcond=1e-4), np.linalg.pinv(a, rcond=1e-4), dt, 100)
+
+
+def test_derived(device):
+    for dt in _dtypes(device):
+        a = RNG.uniform(-1, 1, (2, 4, 4)).astype(dt) + 2 * np.eye(4, dtype=dt)
+        x = _a(device, a)
+        _close(sla.pinv(x), np.linalg.pinv(a), dt, 100)
+        _close(sla.matrix_rank(x), np.linalg.matrix_rank(a), dt)
+        for p in (None, 2, -2, "fro", 1, -1, np.inf):
+            _close(sla.cond(x, p), np.linalg.cond(a, p), dt, 100)
+        for o in (2, -2, "nuc"):
+            _close(
+                sla.matrix_norm(x, ord=o, keepdims=True),
+                np.linalg.matrix_norm(a, ord=o, keepdims=True),
+                dt,
+                10,
+            )
+            _close(
+                sla.norm(x, ord=o, axis=(-2, -1)),
+                np.linalg.norm(a, ord=o, axis=(-2, -1)),
+                dt,
+                10,
+            )
+        m = RNG.uniform(-1, 1, (6, 3)).astype(dt)
+        for rhs in (RNG.uniform(-1, 1, 6), RNG.uniform(-1, 1, (6, 2))):
+            rhs = rhs.astype(dt)
+            got = sla.lstsq(_a(device, m), _a(device, rhs))
+            want = np.linalg.lstsq(m, rhs)
+            for g, w in zip(got[:2], want[:2]):
+                _close(g, w, dt, 100)
+            assert int(got[2]) == want[2]
+            _close(got[3], want[3], dt, 10)
+        t = (np.eye(6) * 2 + RNG.uniform(0, 0.1, (6, 6))).astype(dt)
+        t = t.reshape(6, 2, 3)
+        _close(
+            sla.tensorinv(_a(device, t), ind=1),
+            np.linalg.tensorinv(t, ind=1),
+            dt,
+            10,
+        )
+        tb = RNG.uniform(-1, 1, 6).astype(dt)
+        _close(
+            sla.tensorsolve(_a(device, t), _a(device, tb)),
+            np.linalg.tensorsolve(t, tb),
+            dt,
+            10,
+        )
+
+
+def test_empty(device):
+    dt = "float32"
+    for shape in ((0, 0), (0, 3, 3), (2, 0, 0)):
+        a = np.zeros(shape, dt)
+        x = _a(device, a)
+        _close(sla.det(x), np.linalg.det(a), dt)
+        _close(sla.inv(x), np.linalg.inv(a), dt)
+        _close(sla.cholesky(x), np.linalg.cholesky(a), dt)
+        _close(sla.eigvalsh(x), np.linalg.eigvalsh(a), dt)
+        _close(sla.svdvals(x), np.linalg.svd(a, compute_uv=False), dt)
+        _close(sla.solve(x, x), np.linalg.solve(a, a), dt)
+        q, r = sla.qr(x)
+        assert q.shape == np.linalg.qr(a).Q.shape
+    for shape in ((0, 3), (3, 0), (2, 0, 4)):
+        a = np.zeros(shape, dt)
+        x = _a(device, a)
+        _close(sla.svdvals(x), np.linalg.svd(a, compute_uv=False), dt)
+        _close(sla.pinv(x), np.linalg.pinv(a), dt)
+        u, s, vh = sla.svd(x)
+        wu, ws, wvh = np.linalg.svd(a)
+        assert u.shape == wu.shape and vh.shape == wvh.shape
+
+
+def _cplx(shape, dt):
+    return (RNG.uniform(-1, 1, shape) + 1j * RNG.uniform(-1, 1, shape)).astype(
+        dt
+    )
+
+
+def _mh(x):
+    return np.conj(np.swapaxes(x, -1, -2))
+
+
+def test_complex(device):
+    """Complex operands: the complex kernels (parts in two float arrays),
+    and the real embedding [[X, -Y], [Y, X]] for solve, inv and pinv."""
+    for dt in (
+        "complex128" if d == "float64" else "complex64"
+        for d in _dtypes(device)
+    ):
+        rdt = "float32" if dt == "complex64" else "float64"
+        a = _cplx((2, 4, 4), dt)
+        b = _cplx((2, 4, 2), dt)
+        x, y = _a(device, a), _a(device, b)
+        h = (a @ _mh(a) + 4 * np.eye(4)).astype(dt)
+        xh = _a(device, h)
+        for got, want in (
+            (sla.inv(x), np.linalg.inv(a)),
+            (sla.solve(x, y), np.linalg.solve(a, b)),
+            (sla.pinv(x[:, :3]), np.linalg.pinv(a[:, :3])),
+            (sla.svdvals(x[:, :3]), np.linalg.svdvals(a[:, :3])),
+            (sla.matrix_norm(x, ord="nuc"), np.linalg.norm(a, "nuc", (1, 2))),
+            (sla.vector_norm(x), np.linalg.vector_norm(a)),
+            (sla.eigvalsh(x, UPLO="U"), np.linalg.eigvalsh(a, UPLO="U")),
+            (sla.det(x), np.linalg.det(a)),
+            (sla.slogdet(x).sign, np.linalg.slogdet(a).sign),
+            (sla.slogdet(x).logabsdet, np.linalg.slogdet(a).logabsdet),
+            (sla.cholesky(xh), np.linalg.cholesky(h)),
+            (sla.cholesky(xh, upper=True), np.linalg.cholesky(h, upper=True)),
+            (sla.qr(y).R, np.linalg.qr(b).R),
+            (sla.cond(x, 1), np.linalg.cond(a, 1)),
+        ):
+            assert sluice.asnumpy(got).dtype == want.dtype
+            _close(got, want, rdt, 100)
+        _close(sla.matrix_rank(x), np.linalg.matrix_rank(a), rdt)
+        w, v = sla.eigh(xh)
+        wn, vn = sluice.asnumpy(w), sluice.asnumpy(v)
+        _close(vn @ (wn[..., :, None] * _mh(vn)), h, rdt, 100)
+        for shape in ((2, 5, 3), (2, 3, 5)):
+            c = _cplx(shape, dt)
+            q, r = sla.qr(_a(device, c), mode="complete")
+            qn = sluice.asnumpy(q)
+            _close(qn @ sluice.asnumpy(r), c, rdt, 10)
+            _close(
+                _mh(qn) @ qn,
+                np.broadcast_to(np.eye(shape[1]), qn.shape),
+                rdt,
+                10,
+            )
+            for full in (True, False):
+                u, s, vh = (
+                    sluice.asnumpy(t)
+                    for t in sla.svd(_a(device, c), full_matrices=full)
+                )
+                k = min(shape[1:])
+                _close(
+                    (u[..., :k] * s[..., None, :]) @ vh[..., :k, :], c, rdt, 10
+                )
+                _close(
+                    _mh(u) @ u,
+                    np.broadcast_to(
+                        np.eye(u.shape[-1]), u.shape[:-2] + (u.shape[-1],) * 2
+                    ),
+                    rdt,
+                    10,
+                )
+        m, rhs = _cplx((6, 3), dt), _cplx((6, 2), dt)
+        got = sla.lstsq(_a(device, m), _a(device, rhs))
+        want = np.linalg.lstsq(m, rhs)
+        _close(got[0], want[0], rdt, 100)
+        _close(got[1], want[1], rdt, 100)
+
+
+def _same_multiset(got, want, tol):
+    got = list(np.asarray(got).ravel())
+    for v in np.asarray(want).ravel():
+        d = [abs(v - u) for u in got]
+        i = int(np.argmin(d))
+        assert d[i] <= tol * max(1.0, abs(v)), (v, got)
+        got.pop(i)
+
+
+def test_eigvals(device):
+    """Eigenvalues of general real matrices (Hessenberg QR): NumPy's as a
+    set (LAPACK's order is not kept), real when all are real."""
+    for dt in _dtypes(device):
+        for n in (1, 2, 5, 12):
+            a = RNG.uniform(-1, 1, (3, n, n)).astype(dt)
+            got = sluice.asnumpy(sla.eigvals(_a(device, a)))
+            want = np.linalg.eigvals(a)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            for g, w in zip(got, want):
+                _same_multiset(g, w, 100 * _tol(dt))
+        for a in (
+            np.array([[0.0, -1.0], [1.0, 0.0]]),
+            np.triu(np.ones((4, 4))),
+            np.zeros((3, 3)),
+        ):
+            a = a.astype(dt)
+            got = sluice.asnumpy(sla.eigvals(_a(device, a)))
+            assert got.dtype == np.linalg.eigvals(a).dtype
+            _same_multiset(got, np.linalg.eigvals(a), 100 * _tol(dt))
+
+
+def test_eig(device):
+    """Eigenvectors of general real matrices (inverse iteration): A v = v w
+    with unit columns; the dtypes NumPy's."""
+    for dt in _dtypes(device):
+        for n in (1, 2, 6):
+            a = RNG.uniform(-1, 1, (3, n, n)).astype(dt)
+            w, v = sla.eig(_a(device, a))
+            wn, vn = sluice.asnumpy(w), sluice.asnumpy(v)
+            want = np.linalg.eig(a)
+            assert wn.dtype == want.eigenvalues.dtype
+            assert vn.dtype == want.eigenvectors.dtype and vn.shape == a.shape
+            _close(a.astype(vn.dtype) @ vn, vn * wn[..., None, :], dt, 100)
+            _close(np.linalg.norm(vn, axis=-2), np.ones((3, n)), dt, 10)
+        # a repeated eigenvalue: independent vectors
+        v = sluice.asnumpy(
+            sla.eig(_a(device, np.eye(3, dtype=dt))).eigenvectors
+        )
+        assert abs(np.linalg.det(v)) > 0.1
+
+
+def test_unsupported_on_device(device):
+    if device.backend.name != "host":
+        x = _a(device, np.eye(3, dtype=np.complex64))
+        for f in (sla.eig, sla.eigvals):
+            with pytest.raises(NotImplementedError, match="to_device"):
+                f(x)
+        x = _a(device, np.eye(3, dtype=np.float32))
+        with pytest.raises(NotImplementedError, match="to_device"):
+            sla.qr(x, mode="raw")
+
+    @sluice.jit
+    def f(x):
+        return sla.det(x)
+
+    with pytest.raises(sluice.TracerError):
+        f(_a(device, np.eye(3, dtype=np.float32)))
+
+
+def test_host_lapack_complex(monkeypatch):
+    """On the host device (LAPACK) complex operands and results are
+    NumPy's."""
+    monkeypatch.setattr(sla, "_kernels_on_host", False)
+    a = RNG.uniform(-1, 1, (3, 3)) + 1j * RNG.uniform(-1, 1, (3, 3))
+    a = a.astype(np.complex64)
+    x = sluice.asarray(a, device="host")
+    _close(sla.pinv(x), np.linalg.pinv(a), "float32", 10)
+    _close(sla.inv(x), np.linalg.inv(a), "float32", 10)
+    rot = sluice.asarray(np.array([[0.0, -1.0], [1.0, 0.0]]), device="host")
+    w = sluice.asnumpy(sla.eigvals(rot))
+    assert w.dtype == np.complex128
+    np.testing.assert_allclose(np.sort_complex(w), [-1j, 1j])
+
+
+# --- the kernels compile for CUDA (PTX; no GPU needed) ----------------------
+
+
+def _sluice_compile_tool():
+    build = os.path.dirname(
+        os.path.dirname(os.path.dirname(os.path.abspath(sluice.__file__)))
+    )
+    tool = os.environ.get("SLUICE_COMPILE") or os.path.join(
+        build, "bin", "sluice-compile"
+    )
+    return tool if os.access(tool, os.X_OK) else None
+
+
+@pytest.mark.skipif(
+    _sluice_compile_tool() is None, reason="no sluice-compile tool"
+)
+def test_kernels_compile_to_ptx(monkeypatch, tmp_path):
+    from sluice import _kernel
+    from sluice import _linalg_kernels as lk
+
+    monkeypatch.setattr(_kernel.KernelFunction, "_target", lambda s, q: "cuda")
+    monkeypatch.setattr(_kernel, "_place", lambda q: '"cuda:gpu:0"')
+    f = sluice.zeros(16, dtype=np.float32, device="host")
+    i = sluice.zeros(1, dtype=np.int64, device="host")
+    z, e = np.float32(0), np.float32(1e-7)
+    cases = [
+        (
+            lk.k_lu,
+            kapi.NdRange((4,), (4,)),
+            (f, f, 4, 1, i, f, f, f, kapi.LocalAccessor((1,), np.int64), z),
+        ),
+        (lk.k_lu1, kapi.Range(1), (f, f, 4, 1, i, f, f, f, z)),
+        (lk.k_hqr, kapi.Range(1), (f, f, f, 4, i, z)),
+        (lk.k_cholesky, kapi.Range(1), (f, 4, 0, i, z)),
+        (lk.k_qr, kapi.Range(1), (f, f, f, 4, 4, z)),
+        (lk.k_eigh, kapi.Range(1), (f, f, f, 4, 1, 1, i, z, e)),
+        (lk.k_svd, kapi.Range(1), (f, f, f, 4, 4, 4, 1, i, z, e)),
+        (lk.k_lu_c, kapi.Range(1), (f, f, 4, i, f, f, f, f, f, z)),
+        (lk.k_cholesky_c, kapi.Range(1), (f, f, 4, 1, i, z)),
+        (lk.k_qr_c, kapi.Range(1), (f, f, f, f, f, f, 4, 4, z)),
+        (lk.k_eigh_c, kapi.Range(1), (f, f, f, f, f, 4, 1, 1, i, z, e)),
+        (lk.k_svd_c, kapi.Range(1), (f, f, f, f, f, 4, 4, 4, 1, i, z, e)),
+    ]
+    for k, rng, args in cases:
+        src = tmp_path / f"{k.__name__}.mlir"
+        src.write_text(k.lower(rng, *args).as_text())
+        out = tmp_path / f"{k.__name__}.out.mlir"
+        r = subprocess.run(
+            [
+                _sluice_compile_tool(),
+                str(src),
+                "--device=cuda:gpu:0",
+                "--emit=mlir",
+                "--stop-after=binaries",
+                "-o",
+                str(out),
+            ],
+            capture_output=True,
+            text=True,
+        )
+        assert r.returncode == 0, r.stderr
+        assert re.search(r'assembly = "', out.read_text()), k.__name__
