@@ -834,7 +834,7 @@ def k_eigh_c(
 def k_svd_c(it: kapi.Item, ur, ui, s, hr, hi, m, n, mu, want, info, zero, eps):
     """One-sided Jacobi SVD of each complex matrix with m >= n rows,
     given as the first n columns of (ur, ui) (m x mu): as k_svd, with
-    (hr, hi) = Vh (n x n)."""
+    (hr, hi) = Vh (n x n); k_svd_basis_c completes U."""
     bi = it.get_id(0)
     ub = bi * m * mu
     vb = bi * n * n
@@ -949,259 +949,60 @@ def k_svd_c(it: kapi.Item, ur, ui, s, hr, hi, m, n, mu, want, info, zero, eps):
                     t = hi[vb + i * n + k]
                     hi[vb + i * n + k] = hi[vb + best * n + k]
                     hi[vb + best * n + k] = t
-    if want != 0:
-        thr = 0.25 / max(m, 1)
-        for col in range(mu):
-            fill = col >= n
-            if not fill:
-                fill = not (s[sb + col] * s[sb + col] > tiny)
-            if fill:
-                found = 0
-                for e in range(m):
-                    if found == 0:
-                        for i in range(m):
-                            ur[ub + i * mu + col] = zero
-                            ui[ub + i * mu + col] = zero
-                        ur[ub + e * mu + col] = zero + 1
-                        for _rep in range(2):
-                            for j in range(col):
-                                # d = u_j^H u_col; u_col -= d u_j
-                                dr = zero
-                                di = zero
-                                for i in range(m):
-                                    xr = ur[ub + i * mu + j]
-                                    xi = ui[ub + i * mu + j]
-                                    yr = ur[ub + i * mu + col]
-                                    yi = ui[ub + i * mu + col]
-                                    dr += xr * yr + xi * yi
-                                    di += xr * yi - xi * yr
-                                for i in range(m):
-                                    xr = ur[ub + i * mu + j]
-                                    xi = ui[ub + i * mu + j]
-                                    ur[ub + i * mu + col] -= dr * xr - di * xi
-                                    ui[ub + i * mu + col] -= dr * xi + di * xr
-                        nrm = zero
-                        for i in range(m):
-                            nrm += (
-                                ur[ub + i * mu + col] ** 2
-                                + ui[ub + i * mu + col] ** 2
-                            )
-                        if nrm > thr:
-                            found = 1
-                            nrm = math.sqrt(nrm)
-                            for i in range(m):
-                                ur[ub + i * mu + col] = (
-                                    ur[ub + i * mu + col] / nrm
-                                )
-                                ui[ub + i * mu + col] = (
-                                    ui[ub + i * mu + col] / nrm
-                                )
-
-
-# --- eigenvalues of general real matrices ------------------------------------
 
 
 @kernel
-def k_hqr(it: kapi.Item, a, wr, wi, n, info, zero):
-    """The eigenvalues (wr + i wi) of each real a (n x n, overwritten):
-    reduction to upper Hessenberg form by stabilised elementary
-    similarity transforms, then the Francis double-shift QR iteration
-    (the classic EISPACK hqr scheme, with exceptional shifts at the 10th
-    and 20th iteration of an eigenvalue). info 1 where an eigenvalue took
-    more than 30 iterations. Indices are 1-based below (o = the matrix's
-    offset less n + 1)."""
+def k_svd_basis_c(it: kapi.Item, ur, ui, s, m, n, mu, zero, eps):
+    """Completes each complex U of k_svd_c to an orthonormal basis: its
+    columns past n, and those of negligible singular values, become unit
+    vectors orthogonal to the others (Gram-Schmidt, twice, from the first
+    unit vector that keeps enough of its length)."""
     bi = it.get_id(0)
-    o = bi * n * n - n - 1
-    wo = bi * n - 1
-    # Hessenberg form
-    for m in range(2, n):
-        x = zero
-        piv = m
-        for j in range(m, n + 1):
-            if abs(a[o + j * n + m - 1]) > abs(x):
-                x = a[o + j * n + m - 1]
-                piv = j
-        if piv != m:
-            for j in range(m - 1, n + 1):
-                t = a[o + piv * n + j]
-                a[o + piv * n + j] = a[o + m * n + j]
-                a[o + m * n + j] = t
-            for j in range(1, n + 1):
-                t = a[o + j * n + piv]
-                a[o + j * n + piv] = a[o + j * n + m]
-                a[o + j * n + m] = t
-        if x != zero:
-            for i in range(m + 1, n + 1):
-                y = a[o + i * n + m - 1]
-                if y != zero:
-                    y = y / x
-                    a[o + i * n + m - 1] = y
-                    for j in range(m, n + 1):
-                        a[o + i * n + j] -= y * a[o + m * n + j]
-                    for j in range(1, n + 1):
-                        a[o + j * n + m] += y * a[o + j * n + i]
-    for i in range(3, n + 1):
-        for j in range(1, i - 1):
-            a[o + i * n + j] = zero
-    anorm = zero
-    for i in range(1, n + 1):
-        for j in range(max(i - 1, 1), n + 1):
-            anorm += abs(a[o + i * n + j])
-    # double-shift QR
-    nn = n
-    t = zero
-    bad = 0
-    while nn >= 1:
-        its = 0
-        again = 1
-        while again == 1:
-            # a negligible subdiagonal element splits the matrix at l
-            el = nn
+    ub = bi * m * mu
+    sb = bi * n
+    total = zero
+    for j in range(n):
+        total += s[sb + j] * s[sb + j]
+    tiny = eps * eps * total
+    thr = 0.25 / max(m, 1)
+    for col in range(mu):
+        fill = col >= n
+        if not fill:
+            fill = not (s[sb + col] * s[sb + col] > tiny)
+        if fill:
             found = 0
-            while el >= 2 and found == 0:
-                s = abs(a[o + (el - 1) * n + el - 1]) + abs(a[o + el * n + el])
-                if s == zero:
-                    s = anorm
-                if abs(a[o + el * n + el - 1]) + s == s:
-                    a[o + el * n + el - 1] = zero
-                    found = 1
-                else:
-                    el -= 1
-            x = a[o + nn * n + nn]
-            if el == nn:
-                # one root
-                wr[wo + nn] = x + t
-                wi[wo + nn] = zero
-                nn -= 1
-                again = 0
-            else:
-                y = a[o + (nn - 1) * n + nn - 1]
-                w = a[o + nn * n + nn - 1] * a[o + (nn - 1) * n + nn]
-                if el == nn - 1:
-                    # two roots
-                    p = (y - x) * 0.5
-                    q = p * p + w
-                    z = math.sqrt(abs(q))
-                    x += t
-                    if q >= zero:
-                        if p >= zero:
-                            z = p + z
-                        else:
-                            z = p - z
-                        wr[wo + nn - 1] = x + z
-                        wr[wo + nn] = x + z
-                        if z != zero:
-                            wr[wo + nn] = x - w / z
-                        wi[wo + nn - 1] = zero
-                        wi[wo + nn] = zero
-                    else:
-                        wr[wo + nn - 1] = x + p
-                        wr[wo + nn] = x + p
-                        wi[wo + nn - 1] = -z
-                        wi[wo + nn] = z
-                    nn -= 2
-                    again = 0
-                elif its == 30:
-                    bad = 1
-                    nn = 0
-                    again = 0
-                else:
-                    if its == 10 or its == 20:
-                        # exceptional shift
-                        t += x
-                        for i in range(1, nn + 1):
-                            a[o + i * n + i] -= x
-                        s = abs(a[o + nn * n + nn - 1]) + abs(
-                            a[o + (nn - 1) * n + nn - 2]
+            for e in range(m):
+                if found == 0:
+                    for i in range(m):
+                        ur[ub + i * mu + col] = zero
+                        ui[ub + i * mu + col] = zero
+                    ur[ub + e * mu + col] = zero + 1
+                    for _rep in range(2):
+                        for j in range(col):
+                            # d = u_j^H u_col; u_col -= d u_j
+                            dr = zero
+                            di = zero
+                            for i in range(m):
+                                xr = ur[ub + i * mu + j]
+                                xi = ui[ub + i * mu + j]
+                                yr = ur[ub + i * mu + col]
+                                yi = ui[ub + i * mu + col]
+                                dr += xr * yr + xi * yi
+                                di += xr * yi - xi * yr
+                            for i in range(m):
+                                xr = ur[ub + i * mu + j]
+                                xi = ui[ub + i * mu + j]
+                                ur[ub + i * mu + col] -= dr * xr - di * xi
+                                ui[ub + i * mu + col] -= dr * xi + di * xr
+                    nrm = zero
+                    for i in range(m):
+                        nrm += (
+                            ur[ub + i * mu + col] ** 2
+                            + ui[ub + i * mu + col] ** 2
                         )
-                        x = s * 0.75
-                        y = x
-                        w = s * s * -0.4375
-                    its += 1
-                    # two consecutive small subdiagonal elements
-                    m = nn - 2
-                    stop = 0
-                    p = zero
-                    q = zero
-                    r = zero
-                    while stop == 0:
-                        z = a[o + m * n + m]
-                        r = x - z
-                        s = y - z
-                        p = (r * s - w) / a[o + (m + 1) * n + m] + a[
-                            o + m * n + m + 1
-                        ]
-                        q = a[o + (m + 1) * n + m + 1] - z - r - s
-                        r = a[o + (m + 2) * n + m + 1]
-                        s = abs(p) + abs(q) + abs(r)
-                        p = p / s
-                        q = q / s
-                        r = r / s
-                        if m == el:
-                            stop = 1
-                        else:
-                            u = abs(a[o + m * n + m - 1]) * (abs(q) + abs(r))
-                            v = abs(p) * (
-                                abs(a[o + (m - 1) * n + m - 1])
-                                + abs(z)
-                                + abs(a[o + (m + 1) * n + m + 1])
-                            )
-                            if u + v == v:
-                                stop = 1
-                            else:
-                                m -= 1
-                    for i in range(m + 2, nn + 1):
-                        a[o + i * n + i - 2] = zero
-                        if i != m + 2:
-                            a[o + i * n + i - 3] = zero
-                    # the double QR step on rows l..nn, columns m..nn
-                    for k in range(m, nn):
-                        if k != m:
-                            p = a[o + k * n + k - 1]
-                            q = a[o + (k + 1) * n + k - 1]
-                            r = zero
-                            if k != nn - 1:
-                                r = a[o + (k + 2) * n + k - 1]
-                            x = abs(p) + abs(q) + abs(r)
-                            if x != zero:
-                                p = p / x
-                                q = q / x
-                                r = r / x
-                        s = math.sqrt(p * p + q * q + r * r)
-                        if p < zero:
-                            s = -s
-                        if s != zero:
-                            if k == m:
-                                if el != m:
-                                    a[o + k * n + k - 1] = -a[
-                                        o + k * n + k - 1
-                                    ]
-                            else:
-                                a[o + k * n + k - 1] = -s * x
-                            p += s
-                            x = p / s
-                            y = q / s
-                            z = r / s
-                            q = q / p
-                            r = r / p
-                            for j in range(k, nn + 1):
-                                p = (
-                                    a[o + k * n + j]
-                                    + q * a[o + (k + 1) * n + j]
-                                )
-                                if k != nn - 1:
-                                    p += r * a[o + (k + 2) * n + j]
-                                    a[o + (k + 2) * n + j] -= p * z
-                                a[o + (k + 1) * n + j] -= p * y
-                                a[o + k * n + j] -= p * x
-                            for i in range(el, min(nn, k + 3) + 1):
-                                p = (
-                                    x * a[o + i * n + k]
-                                    + y * a[o + i * n + k + 1]
-                                )
-                                if k != nn - 1:
-                                    p += z * a[o + i * n + k + 2]
-                                    a[o + i * n + k + 2] -= p * r
-                                a[o + i * n + k + 1] -= p * q
-                                a[o + i * n + k] -= p
-    info[bi] = bad
+                    if nrm > thr:
+                        found = 1
+                        nrm = math.sqrt(nrm)
+                        for i in range(m):
+                            ur[ub + i * mu + col] = ur[ub + i * mu + col] / nrm
+                            ui[ub + i * mu + col] = ui[ub + i * mu + col] / nrm

@@ -261,21 +261,15 @@ def svdvals(x, /):
 
 
 def eig(x, /):
-    """Eigenvalues and right eigenvectors (unit columns) of general
-    matrices. LAPACK on the host device; elsewhere the Hessenberg QR
-    kernel and inverse iteration (real matrices; the eigenvectors of a
-    repeated eigenvalue come out independent but not orthogonal)."""
-    if _use_kernels("eig", x) and _one(x).dtype.kind != "c":
-        return _dev_eig(_one(x))
+    """Eigenvalues and right eigenvectors of general matrices: LAPACK on
+    the host device (other devices raise NotImplementedError naming the
+    migration)."""
     return _lapack("eig", np.linalg.eig, x)
 
 
 def eigvals(x, /):
     """Eigenvalues of general matrices: real when all are real, else
-    complex (NumPy's). LAPACK on the host device; elsewhere the
-    Hessenberg QR kernel (real matrices; not in NumPy's order)."""
-    if _use_kernels("eigvals", x) and _one(x).dtype.kind != "c":
-        return _dev_eigvals(_one(x))
+    complex (NumPy's); LAPACK on the host device."""
     return _lapack("eigvals", np.linalg.eigvals, x)
 
 
@@ -959,6 +953,20 @@ def _svd_kernel(x, full_matrices=True, compute_uv=True):
             _zero(dt),
             _eps(dt, m),
         )
+        if cplx and compute_uv:
+            from ._linalg_kernels import k_svd_basis_c
+
+            call_kernel(
+                k_svd_basis_c,
+                kapi.Range(batch),
+                *us,
+                s,
+                m,
+                n,
+                mu,
+                _zero(dt),
+                _eps(dt, m),
+            )
         _check_info(info, "SVD did not converge")
     s = _ops.reshape(s, bs + (n,))
     if not compute_uv:
@@ -977,82 +985,6 @@ def _svd_kernel(x, full_matrices=True, compute_uv=True):
     if wide:
         u, vh = _mH(vh), _mH(u)
     return SVDResult(u, s, vh)
-
-
-def _dev_eigvals(x):
-    from . import kernel_api as kapi
-    from ._kernel import call_kernel
-    from ._linalg_kernels import k_hqr
-
-    _square("eigvals", x)
-    dt = _float_dtype("eigvals", x)
-    bs = tuple(x.shape[:-2])
-    n = x.shape[-1]
-    batch = _prod(bs)
-    af = _flat(x, dt)
-    wr = _zeros((batch * n,), dt, x)
-    wi = _zeros((batch * n,), dt, x)
-    if batch and n:
-        info = _new((batch,), _dtypes.int64, x)
-        call_kernel(k_hqr, kapi.Range(batch), af, wr, wi, n, info, _zero(dt))
-        _check_info(info, "Eigenvalues did not converge")
-    wr = _ops.reshape(wr, bs + (n,))
-    wi = _ops.reshape(wi, bs + (n,))
-    if wi.size and bool(_ops.any(wi != 0)):
-        from ._complex import _from_parts
-
-        return _from_parts(wr, wi)
-    return wr
-
-
-def _dev_eig(x):
-    """Eigenvectors by two steps of inverse iteration per eigenvalue:
-    solves of (A - (w + d) I) v = b on the real embedding of the complex
-    system, d a shift of n eps max|A| off the computed eigenvalue, all
-    matrices and eigenvalues of the batch in one batched LU."""
-    from ._complex import _from_parts, real
-    from ._manipulation import concat
-
-    w = _dev_eigvals(x)
-    dt = _float_dtype("eig", x)
-    cdt = _dtypes.complex64 if dt == _dtypes.float32 else _dtypes.complex128
-    bs = tuple(x.shape[:-2])
-    n = x.shape[-1]
-    if _prod(bs) == 0 or n == 0:
-        return EigResult(w, _zeros(bs + (n, n), w.dtype, x))
-    xc = _ops.astype(x, cdt)
-    big = _ops.max(_ops.absolute(x), axis=(-2, -1))
-    d = _ops.astype(_ops.where(big > 0, big, 1) * (n * float(_eps(dt))), cdt)
-    lam = _ops.astype(w, cdt) + _ops.expand_dims(d, -1)  # (..., n)
-    eye = _eye_like(n, cdt, x)
-    m = (
-        _ops.expand_dims(xc, -3)
-        - _ops.expand_dims(_ops.expand_dims(lam, -1), -1) * eye
-    )  # (..., k, n, n): one system per eigenvalue k
-    emb = _embed(m)  # (..., k, 2n, 2n)
-    from ._creation import ones, zeros
-
-    q = _queue_from_id(x._queue_id)
-    # start k: [1 + e_k; 0], so that a repeated eigenvalue's vectors
-    # come out independent
-    start = ones((n, n), dtype=dt, sycl_queue=q) + _eye_like(n, dt, x)
-    b = concat(
-        [
-            _ops.broadcast_to(start, bs + (n, n)),
-            zeros(bs + (n, n), dtype=dt, sycl_queue=q),
-        ],
-        axis=-1,
-    )  # (..., k, 2n)
-    for _ in range(2):
-        bf, _, _, _, _ = _lu(emb, _flat(b, dt), 1)
-        b = _ops.reshape(bf, bs + (n, 2 * n))
-        nrm = _ops.sqrt(_ops.sum(b * b, axis=-1, keepdims=True))
-        b = b / _ops.where(nrm > 0, nrm, 1)
-    v = _from_parts(b[..., :n], b[..., n:])  # (..., k, n)
-    v = _ops.matrix_transpose(v)  # columns are the eigenvectors
-    if w.dtype.kind != "c":
-        v = real(v)
-    return EigResult(w, v)
 
 
 def _sv_cutoff(s, rtol):

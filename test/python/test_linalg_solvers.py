@@ -397,46 +397,19 @@ def _same_multiset(got, want, tol):
         got.pop(i)
 
 
-def test_eigvals(device):
-    """Eigenvalues of general real matrices (Hessenberg QR): NumPy's as a
-    set (LAPACK's order is not kept), real when all are real."""
-    for dt in _dtypes(device):
-        for n in (1, 2, 5, 12):
-            a = RNG.uniform(-1, 1, (3, n, n)).astype(dt)
-            got = sluice.asnumpy(sla.eigvals(_a(device, a)))
-            want = np.linalg.eigvals(a)
-            assert got.dtype == want.dtype and got.shape == want.shape
-            for g, w in zip(got, want):
-                _same_multiset(g, w, 100 * _tol(dt))
-        for a in (
-            np.array([[0.0, -1.0], [1.0, 0.0]]),
-            np.triu(np.ones((4, 4))),
-            np.zeros((3, 3)),
-        ):
-            a = a.astype(dt)
-            got = sluice.asnumpy(sla.eigvals(_a(device, a)))
-            assert got.dtype == np.linalg.eigvals(a).dtype
-            _same_multiset(got, np.linalg.eigvals(a), 100 * _tol(dt))
-
-
-def test_eig(device):
-    """Eigenvectors of general real matrices (inverse iteration): A v = v w
-    with unit columns; the dtypes NumPy's."""
-    for dt in _dtypes(device):
-        for n in (1, 2, 6):
-            a = RNG.uniform(-1, 1, (3, n, n)).astype(dt)
-            w, v = sla.eig(_a(device, a))
-            wn, vn = sluice.asnumpy(w), sluice.asnumpy(v)
-            want = np.linalg.eig(a)
-            assert wn.dtype == want.eigenvalues.dtype
-            assert vn.dtype == want.eigenvectors.dtype and vn.shape == a.shape
-            _close(a.astype(vn.dtype) @ vn, vn * wn[..., None, :], dt, 100)
-            _close(np.linalg.norm(vn, axis=-2), np.ones((3, n)), dt, 10)
-        # a repeated eigenvalue: independent vectors
-        v = sluice.asnumpy(
-            sla.eig(_a(device, np.eye(3, dtype=dt))).eigenvectors
+def test_general_eig_is_host_only(device):
+    """eig/eigvals of general matrices: LAPACK on the host device; other
+    devices say so and name the migration (no silent copy)."""
+    a = RNG.uniform(-1, 1, (2, 3, 3))
+    x = _a(device, a)
+    if device.backend.name == "host":
+        _same_multiset(
+            sluice.asnumpy(sla.eigvals(x)), np.linalg.eigvals(a), 1e-10
         )
-        assert abs(np.linalg.det(v)) > 0.1
+        return
+    for fn in (sla.eig, sla.eigvals):
+        with pytest.raises(NotImplementedError, match="to_device"):
+            fn(x)
 
 
 def test_unsupported_on_device(device):
@@ -504,7 +477,6 @@ def test_kernels_compile_to_ptx(monkeypatch, tmp_path):
             (f, f, 4, 1, i, f, f, f, kapi.LocalAccessor((1,), np.int64), z),
         ),
         (lk.k_lu1, kapi.Range(1), (f, f, 4, 1, i, f, f, f, z)),
-        (lk.k_hqr, kapi.Range(1), (f, f, f, 4, i, z)),
         (lk.k_cholesky, kapi.Range(1), (f, 4, 0, i, z)),
         (lk.k_qr, kapi.Range(1), (f, f, f, 4, 4, z)),
         (lk.k_eigh, kapi.Range(1), (f, f, f, 4, 1, 1, i, z, e)),
@@ -514,6 +486,7 @@ def test_kernels_compile_to_ptx(monkeypatch, tmp_path):
         (lk.k_qr_c, kapi.Range(1), (f, f, f, f, f, f, 4, 4, z)),
         (lk.k_eigh_c, kapi.Range(1), (f, f, f, f, f, 4, 1, 1, i, z, e)),
         (lk.k_svd_c, kapi.Range(1), (f, f, f, f, f, 4, 4, 4, 1, i, z, e)),
+        (lk.k_svd_basis_c, kapi.Range(1), (f, f, f, 4, 4, 4, z, e)),
     ]
     for k, rng, args in cases:
         src = tmp_path / f"{k.__name__}.mlir"
