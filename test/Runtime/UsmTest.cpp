@@ -158,9 +158,11 @@ TEST(Usm, HostCopiesAtEveryRelativeOffset) {
       ASSERT_EQ(std::memcmp(out.data() + dstOff, input.data() + srcOff, bytes),
                 0)
           << bytes << " bytes, relative offset " << rel;
-      for (size_t i = 0; i < out.size(); ++i)
-        if (i < dstOff || i >= dstOff + bytes)
+      for (size_t i = 0; i < out.size(); ++i) {
+        if (i < dstOff || i >= dstOff + bytes) {
           ASSERT_EQ(out[i], 0xEE) << "byte " << i << " outside the copy";
+        }
+      }
     }
     ASSERT_OK(sluiceFree(q, a));
     ASSERT_OK(sluiceFree(q, b));
