@@ -3,9 +3,9 @@
 Runs each program written the way dpnp code is written (many small array
 operations, slices, no decorator) with Sluice's lazy execution on and off,
 next to NumPy, numexpr and Numba (where installed, bench/requirements.txt)
-and dpnp itself (--dpnp-python, see bench/run-eager.sh), CuPy on a CUDA
-device, in one run, and
-prints milliseconds per run with ratios (peer time / Sluice lazy time: above
+and dpnp itself (--dpnp-python, see bench/run-eager.sh), CuPy, PyTorch
+eager and torch.compile on a CUDA device (bench/lazy_torch.py), in one
+run, and prints milliseconds per run with ratios (peer time / Sluice lazy time: above
 1 means Sluice is faster) and what lazy execution fused.
 
 Programs: Black-Scholes (2**20 and 2**12 options), a 2-D Jacobi step with
@@ -387,6 +387,13 @@ def main():
             cols["cupy"] = column("cupy", args.device, args.reps, args.quick)
         except Exception as e:  # noqa: BLE001 - the peer may be missing
             print(f"cupy peer failed: {e}")
+        # PyTorch eager and torch.compile (bench/lazy_torch.py).
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import lazy_torch
+
+        cols.update(
+            lazy_torch.columns(list(cols["sluice"]), args.reps, time_run)
+        )
     cols["numexpr"] = numexpr_column(args.reps)
     cols["numba"] = numba_column(args.reps, args.quick)
     if args.dpnp_python:

@@ -282,7 +282,7 @@ if [ "$mode" = wheel-device ]; then
     echo "== Python benchmarks from the wheel on cuda:gpu:0"
     timeout 240 "$vpy" "$src/bench/python_overhead.py" --device=cuda:gpu:0 || status=1
     timeout 300 "$vpy" "$src/bench/eager.py" --device=cuda:gpu:0 --quick || status=1
-    timeout 240 "$vpy" "$src/bench/lazy.py" --device=cuda:gpu:0 --reps 5 || status=1
+    timeout 420 "$vpy" "$src/bench/lazy.py" --device=cuda:gpu:0 --reps 5 || status=1
     timeout 240 "$vpy" "$src/bench/kernels_gpu.py" --quick || status=1
   fi
   exit $status

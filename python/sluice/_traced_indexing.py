@@ -1,8 +1,9 @@
 """Indexing traced arrays (inside ``@sluice.jit``).
 
-``x[key]`` of a Tracer: ``:``, ``...`` and None are a reshape; integers,
-slices with any step and integer arrays are a ``usm.gather`` whose flat
-indices are computed elementwise (and fuse); a boolean mask of ``x``'s
+``x[key]`` of a Tracer: ``:``, ``...`` and None are a reshape; integers and
+slices with any step are a ``usm.strided_view`` of the flat array, which
+elementwise consumers read in place (fused with them); integer arrays are a
+``usm.gather`` whose flat indices are computed elementwise; a boolean mask of ``x``'s
 shape is a MaskedSelection, which elementwise arithmetic keeps and
 ``x[mask] = ...`` assigns back through a ``where``. ``x[key] = value``
 gives the Tracer the updated array (value semantics).
@@ -12,7 +13,7 @@ import operator
 
 import numpy as np
 
-from . import _dispatch, _ops
+from . import _dispatch, _ir, _ops
 from ._advanced_indexing import is_advanced
 from ._creation import arange, full
 from ._errors import TracerError
@@ -22,10 +23,10 @@ from ._trace import Tracer
 
 def traced_getitem(x, key):
     """Indexing a traced array (inside ``@sluice.jit``): ``:``, ``...`` and
-    None are a reshape; integers, slices with any step and integer arrays
-    are a ``usm.gather`` whose flat indices are computed elementwise (and
-    fuse); boolean masks, whose result size depends on the data, raise
-    TracerError."""
+    None are a reshape; integers and slices with any step a strided view
+    (a gather where a size is not static); integer arrays are a
+    ``usm.gather`` whose flat indices are computed elementwise; boolean
+    masks of x's shape select for elementwise use (MaskedSelection)."""
     mask = _whole_mask(x, key)
     if mask is not None:
         return MaskedSelection(x, mask)
@@ -45,7 +46,46 @@ def traced_getitem(x, key):
     offset, shape, strides = view_of(
         tuple(x.shape), _c_strides(x.shape), 0, key
     )
+    if _static(x.shape) and int(np.prod(shape, dtype=np.int64)) > 0:
+        return strided_view(x, offset, shape, strides)
     return gather(x, _flat_positions(x, offset, shape, strides))
+
+
+def _static(shape):
+    return all(isinstance(d, (int, np.integer)) and d >= 0 for d in shape)
+
+
+def strided_view(x, offset, shape, strides):
+    """The basic slice of ``x`` at element ``offset`` of its C-order flat
+    form with ``shape`` and element ``strides`` (a usm.strided_view of the
+    flat array): elementwise consumers read it in place and fuse with it;
+    any other consumer reads a contiguous copy."""
+    size = int(np.prod(x.shape, dtype=np.int64))
+    flat = x if x.ndim == 1 else _ops.reshape(x, (size,))
+    o = _dispatch._operand(flat)
+    qid, kind = _dispatch._placement([o])
+
+    def emit(fb, vals):
+        (base,) = vals
+        rt = base.type.with_(shape=tuple(shape))
+        idx = [_ir.index_constant(fb, v) for v in (offset, *shape, *strides)]
+        nd = len(shape)
+        sizes = ", ".join(v.name for v in idx[1 : 1 + nd])
+        steps = ", ".join(v.name for v in idx[1 + nd :])
+        return [
+            fb.op(
+                f"usm.strided_view {base.name}[{idx[0].name}] "
+                f"sizes({sizes}) strides({steps}) : "
+                f"{base.type.text()} -> {rt.text()}",
+                rt,
+            )
+        ]
+
+    return _dispatch._single(
+        _dispatch._execute(
+            ("strided_view",), [o], [None], emit, [tuple(shape)], qid, o.usm
+        )
+    )
 
 
 def _whole_mask(x, key):
