@@ -1,12 +1,12 @@
 """Lazy execution: dpnp-style eager programs fused without a decorator.
 
 Runs each program written the way dpnp code is written (many small array
-operations, slices, no decorator) with Sluice's lazy execution on and off,
-next to NumPy, numexpr and Numba (where installed, bench/requirements.txt)
-and dpnp itself (--dpnp-python, see bench/run-eager.sh), CuPy, PyTorch
-eager and torch.compile on a CUDA device (bench/lazy_torch.py), in one
-run, and prints milliseconds per run with ratios (peer time / Sluice lazy time: above
-1 means Sluice is faster) and what lazy execution fused.
+operations, slices, no decorator) with Sluice's lazy execution on and off, next
+to NumPy, numexpr and Numba (where installed, bench/requirements.txt) and dpnp
+itself (--dpnp-python, see bench/run-eager.sh), CuPy, PyTorch eager and
+torch.compile on a CUDA device (bench/lazy_torch.py), in one run, and prints
+milliseconds per run with ratios (peer time / Sluice lazy time: above 1 means
+Sluice is faster) and what lazy execution fused.
 
 Programs: Black-Scholes (2**20 and 2**12 options), a 2-D Jacobi step with
 slices (61x61 and 1024x1024, 100 iterations), pairwise distances with

@@ -3,11 +3,10 @@
 ``x[key]`` of a Tracer: ``:``, ``...`` and None are a reshape; integers and
 slices with any step are a ``usm.strided_view`` of the flat array, which
 elementwise consumers read in place (fused with them); integer arrays are a
-``usm.gather`` whose flat indices are computed elementwise; a boolean mask of ``x``'s
-shape is a MaskedSelection, which elementwise arithmetic keeps and
-``x[mask] = ...`` assigns back through a ``where``. ``x[key] = value``
-gives the Tracer the updated array (value semantics).
-"""
+``usm.gather`` whose flat indices are computed elementwise; a boolean mask of
+``x``'s shape is a MaskedSelection, which elementwise arithmetic keeps and
+``x[mask] = ...`` assigns back through a ``where``. ``x[key] = value`` gives
+the Tracer the updated array (value semantics)."""
 
 import operator
 
