@@ -5,7 +5,9 @@
 // read at its broadcast position, the ops' scalar functions run in order in
 // the body, and every result is written once. Elementwise functions commute
 // with broadcasting, so evaluating intermediates at the points of S gives
-// the unfused program's values without materialising them.
+// the unfused program's values without materialising them. A gather in the
+// group reads its source (an input) whole, at the position its indices give
+// at each point of S; such an input is not iterated.
 //
 // With dynamic sizes that is so only when no input is broadcast at run time
 // along a dynamic dimension (a `?` that is 1 while S's is not): then the
@@ -46,6 +48,14 @@ bool broadcastsTo(ArrayRef<int64_t> shape, ArrayRef<int64_t> target) {
   return true;
 }
 
+/// Whether a group's block argument is read only as a gather's source
+/// (whole, from memory, not at the points of the group's space).
+bool readWholeOnly(BlockArgument arg) {
+  return !arg.use_empty() && llvm::all_of(arg.getUses(), [](OpOperand &use) {
+    return isa<GatherOp>(use.getOwner()) && use.getOperandNumber() == 0;
+  });
+}
+
 } // namespace
 
 bool sluice::usm::isElementwiseGroup(FusedOp op) {
@@ -64,21 +74,36 @@ bool sluice::usm::isElementwiseGroup(FusedOp op) {
   for (Operation &inner : body.without_terminator()) {
     if (isa<arith::ConstantOp>(inner))
       continue;
-    if (!inner.hasTrait<sluice::usm::OpTrait::Elementwise>() ||
-        inner.getNumResults() != 1)
+    if (auto gather = dyn_cast<GatherOp>(inner)) {
+      // Its source is read whole, and must be an input of the group.
+      if (!isa<BlockArgument>(gather.getSource()))
+        return false;
+    } else if (!inner.hasTrait<sluice::usm::OpTrait::Elementwise>() ||
+               inner.getNumResults() != 1) {
       return false;
+    }
     auto t = dyn_cast<ArrayType>(inner.getResult(0).getType());
     if (!t || !broadcastsTo(t.getShape(), first.getShape()))
       return false;
   }
-  for (Value in : op.getInputs())
+  for (auto [arg, in] : llvm::zip(body.getArguments(), op.getInputs()))
     if (auto t = dyn_cast<ArrayType>(in.getType());
-        t && !broadcastsTo(t.getShape(), first.getShape()))
+        t && !readWholeOnly(arg) &&
+        !broadcastsTo(t.getShape(), first.getShape()))
       return false;
   return true;
 }
 
 namespace {
+
+/// The flat sources of a group's gathers, by block argument.
+using GatherSources = llvm::DenseMap<Value, GatherSource>;
+
+bool isUnsignedIndex(GatherOp gather) {
+  return cast<ArrayType>(gather.getIndices().getType())
+      .getElementType()
+      .isUnsignedInteger();
+}
 
 struct FusedElementwiseLowering : OpConversionPattern<FusedOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -88,12 +113,19 @@ struct FusedElementwiseLowering : OpConversionPattern<FusedOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (!isElementwiseGroup(op))
       return rewriter.notifyMatchFailure(op, "not an elementwise group");
-    // Views (usm.strided_view) are read in place.
-    SmallVector<Value> inputs;
-    for (Value v : adaptor.getInputs())
-      inputs.push_back(lookThroughView(v));
+    // Views (usm.strided_view) are read in place, except by a gather,
+    // which reads its source whole (a view then as a contiguous copy).
     Location loc = op.getLoc();
     Block &body = op.getBody().front();
+    SmallVector<Value> inputs;
+    GatherSources whole;
+    for (auto [arg, v] : llvm::zip(body.getArguments(), adaptor.getInputs())) {
+      inputs.push_back(lookThroughView(v));
+      if (llvm::any_of(arg.getUses(), [](OpOperand &use) {
+            return isa<GatherOp>(use.getOwner()) && use.getOperandNumber() == 0;
+          }))
+        whole[arg] = gatherSourceOf(rewriter, loc, v);
+    }
     auto yield = cast<YieldOp>(body.getTerminator());
     auto resultType = cast<ArrayType>(op.getResult(0).getType());
 
@@ -105,6 +137,10 @@ struct FusedElementwiseLowering : OpConversionPattern<FusedOp> {
     for (Operation &inner : body.without_terminator()) {
       if (isa<arith::ConstantOp>(inner))
         continue;
+      if (auto gather = dyn_cast<GatherOp>(inner)) {
+        shapes[gather.getResult()] = shapes.lookup(gather.getIndices());
+        continue;
+      }
       SmallVector<Shape> operandShapes;
       for (Value v : inner.getOperands())
         operandShapes.push_back(shapes.lookup(v));
@@ -132,16 +168,22 @@ struct FusedElementwiseLowering : OpConversionPattern<FusedOp> {
     // it. One generic computes every result unless a dynamic size of an
     // input is broadcast at run time: then results may even differ in
     // shape, and the ops run one by one, each broadcasting at run time.
+    // Inputs read only whole (by gathers) are not iterated.
     Shape space = shapes[yield.getOperand(0)];
     SmallVector<BroadcastOperand> operands;
-    for (auto [arg, input] : llvm::zip(body.getArguments(), inputs))
+    SmallVector<Value> iterated;
+    for (auto [arg, input] : llvm::zip(body.getArguments(), inputs)) {
+      if (readWholeOnly(arg))
+        continue;
+      iterated.push_back(arg);
       operands.push_back({input, arg.use_empty() ? Shape() : shapes[arg]});
+    }
     Value fits = noRunTimeBroadcast(rewriter, loc, operands, space);
     auto fused = [&](OpBuilder &b) {
       buildStaticBroadcastGeneric(
           b, loc, operands, resultType.getShape(), outs,
           [&](OpBuilder &nb, Location, ValueRange args) {
-            return emitGroupBody(nb, body, args);
+            return emitGroupBody(nb, body, iterated, args, whole);
           });
     };
     if (!fits) {
@@ -154,7 +196,7 @@ struct FusedElementwiseLowering : OpConversionPattern<FusedOp> {
             scf::YieldOp::create(b, l);
           },
           [&](OpBuilder &b, Location l) {
-            lowerOpByOp(b, body, inputs, shapes, outs);
+            lowerOpByOp(b, body, inputs, shapes, outs, whole);
             scf::YieldOp::create(b, l);
           });
     }
@@ -162,15 +204,27 @@ struct FusedElementwiseLowering : OpConversionPattern<FusedOp> {
     return success();
   }
 
-  /// The group's ops as scalar code on one scalar per input.
+  /// The group's ops as scalar code on one scalar per iterated input
+  /// (`iterated`, the block arguments in the order of `args`); gathers read
+  /// their sources whole.
   static SmallVector<Value> emitGroupBody(OpBuilder &b, Block &body,
-                                          ValueRange args) {
+                                          ArrayRef<Value> iterated,
+                                          ValueRange args,
+                                          const GatherSources &whole) {
     IRMapping scalars;
-    for (auto [blockArg, scalar] : llvm::zip(body.getArguments(), args))
+    for (auto [blockArg, scalar] : llvm::zip(iterated, args))
       scalars.map(blockArg, scalar);
     for (Operation &inner : body.without_terminator()) {
       if (isa<arith::ConstantOp>(inner)) {
         b.clone(inner, scalars);
+        continue;
+      }
+      if (auto gather = dyn_cast<GatherOp>(inner)) {
+        scalars.map(gather.getResult(),
+                    gatherElement(b, inner.getLoc(),
+                                  whole.at(gather.getSource()),
+                                  scalars.lookup(gather.getIndices()),
+                                  isUnsignedIndex(gather)));
         continue;
       }
       SmallVector<Value> operands;
@@ -188,8 +242,8 @@ struct FusedElementwiseLowering : OpConversionPattern<FusedOp> {
   /// The group's ops one by one, each into its own buffer (the results'
   /// into `outs`), with the shapes already checked.
   void lowerOpByOp(OpBuilder &b, Block &body, ValueRange inputs,
-                   llvm::DenseMap<Value, Shape> &shapes,
-                   ArrayRef<Value> outs) const {
+                   llvm::DenseMap<Value, Shape> &shapes, ArrayRef<Value> outs,
+                   const GatherSources &whole) const {
     auto yield = cast<YieldOp>(body.getTerminator());
     IRMapping values;
     for (auto [arg, input] : llvm::zip(body.getArguments(), inputs))
@@ -208,6 +262,15 @@ struct FusedElementwiseLowering : OpConversionPattern<FusedOp> {
           written[k] = true;
           break;
         }
+      if (auto gather = dyn_cast<GatherOp>(inner)) {
+        auto type =
+            cast<MemRefType>(getTypeConverter()->convertType(gather.getType()));
+        const GatherSource &src = whole.at(gather.getSource());
+        values.map(result, lowerGather(b, inner.getLoc(), type, src.flat,
+                                       values.lookup(gather.getIndices()),
+                                       isUnsignedIndex(gather), out));
+        continue;
+      }
       SmallVector<Value> operands;
       SmallVector<Shape> operandShapes;
       for (Value v : inner.getOperands()) {

@@ -26,59 +26,14 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
   LogicalResult
   matchAndRewrite(GatherOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value source = adaptor.getSource();
-    Value indices = adaptor.getIndices();
     auto outType =
         cast<MemRefType>(getTypeConverter()->convertType(op.getType()));
-    SmallVector<Value> outSizes;
-    for (auto [i, d] : llvm::enumerate(outType.getShape()))
-      if (ShapedType::isDynamic(d))
-        outSizes.push_back(memref::DimOp::create(rewriter, loc, indices, i));
-    Value out = memref::AllocOp::create(rewriter, loc, outType, outSizes,
-                                        rewriter.getI64IntegerAttr(64));
-    // The source as a flat buffer (usm arrays are contiguous), with its
-    // element count, computed on the host.
-    auto sourceType = cast<MemRefType>(source.getType());
-    Value count = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    for (int64_t i = 0; i < sourceType.getRank(); ++i)
-      count = arith::MulIOp::create(
-          rewriter, loc, count,
-          memref::DimOp::create(rewriter, loc, source, i));
-    auto flatType = MemRefType::get(
-        {ShapedType::kDynamic}, sourceType.getElementType(),
-        MemRefLayoutAttrInterface(), sourceType.getMemorySpace());
-    Value flatSource = memref::ReinterpretCastOp::create(
-        rewriter, loc, flatType, source, rewriter.getIndexAttr(0),
-        ArrayRef<OpFoldResult>{count},
-        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    Value last = arith::SubIOp::create(rewriter, loc, count, one);
     bool unsignedIndex = cast<ArrayType>(op.getIndices().getType())
                              .getElementType()
                              .isUnsignedInteger();
-    int64_t rank = outType.getRank();
-    AffineMap id = rewriter.getMultiDimIdentityMap(rank);
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    linalg::GenericOp::create(
-        rewriter, loc, ValueRange{indices}, ValueRange{out},
-        ArrayRef<AffineMap>{id, id}, iterators,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value i = args[0];
-          Value flat =
-              unsignedIndex
-                  ? arith::IndexCastUIOp::create(b, l, b.getIndexType(), i)
-                        .getResult()
-                  : arith::IndexCastOp::create(b, l, b.getIndexType(), i)
-                        .getResult();
-          flat = arith::MaxSIOp::create(b, l, flat, zero);
-          flat = arith::MinSIOp::create(b, l, flat, last);
-          Value v = memref::LoadOp::create(b, l, flatSource, flat);
-          linalg::YieldOp::create(b, l, v);
-        });
-    rewriter.replaceOp(op, out);
+    rewriter.replaceOp(
+        op, lowerGather(rewriter, op.getLoc(), outType, adaptor.getSource(),
+                        adaptor.getIndices(), unsignedIndex, Value()));
     return success();
   }
 };
@@ -156,6 +111,64 @@ Value sluice::usm::contiguousCopyOfView(OpBuilder &b, Location loc,
       SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
       [](OpBuilder &nb, Location l, ValueRange args) {
         linalg::YieldOp::create(nb, l, args[0]);
+      });
+  return out;
+}
+
+GatherSource sluice::usm::gatherSourceOf(OpBuilder &b, Location loc,
+                                         Value source) {
+  // usm arrays are contiguous: the element count, computed on the host.
+  auto sourceType = cast<MemRefType>(source.getType());
+  Value count = arith::ConstantIndexOp::create(b, loc, 1);
+  for (int64_t i = 0; i < sourceType.getRank(); ++i)
+    count = arith::MulIOp::create(b, loc, count,
+                                  memref::DimOp::create(b, loc, source, i));
+  auto flatType =
+      MemRefType::get({ShapedType::kDynamic}, sourceType.getElementType(),
+                      MemRefLayoutAttrInterface(), sourceType.getMemorySpace());
+  Value flat = memref::ReinterpretCastOp::create(
+      b, loc, flatType, source, b.getIndexAttr(0),
+      ArrayRef<OpFoldResult>{count}, ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  return {flat, arith::SubIOp::create(b, loc, count, one)};
+}
+
+Value sluice::usm::gatherElement(OpBuilder &b, Location loc,
+                                 const GatherSource &source, Value index,
+                                 bool unsignedIndex) {
+  Value flat =
+      unsignedIndex
+          ? arith::IndexCastUIOp::create(b, loc, b.getIndexType(), index)
+                .getResult()
+          : arith::IndexCastOp::create(b, loc, b.getIndexType(), index)
+                .getResult();
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  flat = arith::MaxSIOp::create(b, loc, flat, zero);
+  flat = arith::MinSIOp::create(b, loc, flat, source.last);
+  return memref::LoadOp::create(b, loc, source.flat, flat);
+}
+
+Value sluice::usm::lowerGather(OpBuilder &b, Location loc, MemRefType outType,
+                               Value source, Value indices, bool unsignedIndex,
+                               Value out) {
+  if (!out) {
+    SmallVector<Value> outSizes;
+    for (auto [i, d] : llvm::enumerate(outType.getShape()))
+      if (ShapedType::isDynamic(d))
+        outSizes.push_back(memref::DimOp::create(b, loc, indices, i));
+    out = memref::AllocOp::create(b, loc, outType, outSizes,
+                                  b.getI64IntegerAttr(64));
+  }
+  GatherSource src = gatherSourceOf(b, loc, source);
+  int64_t rank = outType.getRank();
+  AffineMap id = b.getMultiDimIdentityMap(rank);
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  linalg::GenericOp::create(
+      b, loc, ValueRange{indices}, ValueRange{out}, ArrayRef<AffineMap>{id, id},
+      iterators, [&](OpBuilder &nb, Location l, ValueRange args) {
+        linalg::YieldOp::create(
+            nb, l, gatherElement(nb, l, src, args[0], unsignedIndex));
       });
   return out;
 }

@@ -94,6 +94,27 @@ mlir::Value lookThroughView(mlir::Value v);
 mlir::Value contiguousCopyOfView(mlir::OpBuilder &b, mlir::Location loc,
                                  mlir::MemRefType type, mlir::Value view);
 
+/// A gather's source (a contiguous memref) as a flat 1-D memref, and the
+/// index of its last element, computed where `b` stands.
+struct GatherSource {
+  mlir::Value flat, last;
+};
+GatherSource gatherSourceOf(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value source);
+
+/// One element of a gather, in a generic's body: `index` (an integer
+/// element of the indices) clamped into the source, then loaded.
+mlir::Value gatherElement(mlir::OpBuilder &b, mlir::Location loc,
+                          const GatherSource &source, mlir::Value index,
+                          bool unsignedIndex);
+
+/// usm.gather into `out` (a new buffer of `outType` when null); returns
+/// the buffer.
+mlir::Value lowerGather(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::MemRefType outType, mlir::Value source,
+                        mlir::Value indices, bool unsignedIndex,
+                        mlir::Value out);
+
 void populateUSMToLinalgConversionPatterns(USMTypeConverter &converter,
                                            mlir::RewritePatternSet &patterns);
 

@@ -57,6 +57,15 @@ bool isLeaf(Operation *op) {
   return false;
 }
 
+/// A gather of static shapes joins elementwise groups: its indices are
+/// computed in the group and its source, read whole from memory, is an
+/// input of the group (never computed in it).
+bool isFusibleGather(Operation *op) {
+  auto gather = dyn_cast<GatherOp>(op);
+  return gather && arrayTypeOf(gather.getResult()).hasStaticShape() &&
+         arrayTypeOf(gather.getSource()).hasStaticShape();
+}
+
 /// The queue an op runs on; null when its result is not placed.
 QueueAttr queueOf(Operation *op) {
   if (op->getNumResults() != 1)
@@ -67,7 +76,8 @@ QueueAttr queueOf(Operation *op) {
 
 /// Ops that can be part of a fused group.
 bool isCandidate(Operation *op) {
-  if (!isElementwise(op) && !isReduction(op) && !isLeaf(op))
+  if (!isElementwise(op) && !isReduction(op) && !isLeaf(op) &&
+      !isFusibleGather(op))
     return false;
   // Dead ops are left to DCE; unplaced arrays wait for usm-infer-placement.
   if (op->use_empty() || !queueOf(op))
@@ -236,6 +246,8 @@ private:
     bool uniform = false;
     std::string key;
     bool contiguous = false;
+    /// Whether the group holds a gather, a reduction.
+    bool gather = false, reduction = false;
   };
   std::vector<Summary> summaries;
   Summary summarize(Operation *op);
@@ -276,6 +288,8 @@ private:
   std::string checkSchedule(ArrayRef<Operation *> ops, const OpSet &set);
   /// Merges the groups of `a` and `b` when legal; else returns the reason.
   std::string tryMerge(unsigned a, unsigned b);
+  /// Why groups `a` and `b` cannot merge because of a gather, or empty.
+  std::string gatherConflict(unsigned a, unsigned b);
   void recomputeCheapProducers();
   /// The report line of a group, before it is outlined.
   std::string describeGroup(ArrayRef<Operation *> ops, unsigned id,
@@ -436,9 +450,27 @@ std::string BlockFusion::checkSchedule(ArrayRef<Operation *> ops,
   return {};
 }
 
+std::string BlockFusion::gatherConflict(unsigned a, unsigned b) {
+  const Summary &sa = summaries[a], &sb = summaries[b];
+  if (!sa.gather && !sb.gather)
+    return {};
+  if (sa.reduction || sb.reduction)
+    return "a gather fuses into elementwise groups only";
+  for (unsigned g : {a, b})
+    for (Operation *op : groups[g])
+      if (auto gather = dyn_cast<GatherOp>(op))
+        if (Operation *def = gather.getSource().getDefiningOp();
+            def && inGroup(def) && (groupOf[def] == a || groupOf[def] == b))
+          return "a gather reads its source whole from memory, after the "
+                 "source's kernel";
+  return {};
+}
+
 BlockFusion::Summary BlockFusion::summarize(Operation *op) {
   Summary summary;
   summary.contiguous = true;
+  summary.gather = isa<GatherOp>(op);
+  summary.reduction = isReduction(op);
   if (isReduction(op) || op->getNumResults() != 1)
     return summary;
   summary.uniform = true;
@@ -513,6 +545,8 @@ std::string BlockFusion::tryMerge(unsigned a, unsigned b) {
   if (queueOf(groups[a].front()) != queueOf(groups[b].front()))
     return "different queues " + formatQueue(queueOf(groups[a].front())) +
            " and " + formatQueue(queueOf(groups[b].front()));
+  if (std::string why = gatherConflict(a, b); !why.empty())
+    return why;
   // The fast path, which keeps long chains linear: two elementwise groups
   // whose results all have one shape key, each contiguous and next to the
   // other. Every output of the merged group then has that key (checkShapes
@@ -538,6 +572,7 @@ std::string BlockFusion::tryMerge(unsigned a, unsigned b) {
         groups[keep].insert(groups[keep].begin(), groups[gone].begin(),
                             groups[gone].end());
       groups[gone].clear();
+      summaries[keep].gather |= summaries[gone].gather;
       return {};
     }
   }
@@ -558,7 +593,8 @@ std::string BlockFusion::tryMerge(unsigned a, unsigned b) {
   groups[b].clear();
   // The merged group takes the slow path from now on, unless it is still
   // uniform and contiguous.
-  Summary summary{sa.uniform && sb.uniform && sa.key == sb.key, sa.key, true};
+  Summary summary{sa.uniform && sb.uniform && sa.key == sb.key, sa.key, true,
+                  sa.gather || sb.gather, sa.reduction || sb.reduction};
   for (size_t i = 1; summary.contiguous && i < groups[a].size(); ++i)
     summary.contiguous = adjacent(groups[a][i - 1], groups[a][i]);
   summaries[a] = std::move(summary);
@@ -596,6 +632,9 @@ void BlockFusion::recomputeCheapProducers() {
         if (!def || def->getBlock() != &block || !inGroup(def) ||
             groupOf[def] == id || !isCheap(def) ||
             queueOf(def) != queueOf(user))
+          continue;
+        // A gather's source stays an input of the group (read whole).
+        if (isa<GatherOp>(user) && use.getOperandNumber() == 0)
           continue;
         // Recomputing is producer-consumer fusion: it obeys those options,
         // and the size limits: it does not cross a split for size (else a

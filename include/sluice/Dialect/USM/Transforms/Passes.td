@@ -216,7 +216,13 @@ def USMFuseElementwisePass : Pass<"usm-fuse-elementwise"> {
       `e / sum(e, keepdims)`, evaluated in one more pass that recomputes
       the prologue);
     - siblings: groups that read the same array and iterate over the same
-      shape run as one kernel with several results.
+      shape run as one kernel with several results;
+    - gathers of static shapes (`usm.gather`: slices with steps, flips,
+      integer-array indices, the `where` of a slice assignment) into
+      elementwise groups: the indices are computed in the group and the
+      source is an input read whole, at the computed positions (so the
+      source's own producer runs first, and a gather never joins a
+      reduction's group).
 
     What never fuses: `usm.to_device` (the only placement change; it stays a
     copy between kernels), ops on different queues, ops with side effects
