@@ -100,3 +100,59 @@ def fresh_cache(tmp_path, monkeypatch):
     _dispatch._kernels.clear()
     _dispatch._kernels.update(saved_kernels)
     _dispatch._ext.fast_clear()
+
+
+def sluice_compile_tool():
+    """The sluice-compile of the build the tests import (or $SLUICE_COMPILE),
+    or None (test_load.py imports it)."""
+    import sluice
+
+    tool = os.environ.get("SLUICE_COMPILE")
+    if not tool:
+        build = os.path.dirname(
+            os.path.dirname(os.path.dirname(os.path.abspath(sluice.__file__)))
+        )
+        tool = os.path.join(build, "bin", "sluice-compile")
+    return tool if os.access(tool, os.X_OK) else None
+
+
+@pytest.fixture
+def cuda_ptx(monkeypatch, tmp_path):
+    """``cuda_ptx(kernel, range, *args)``: the PTX of a ``@sluice.kernel``
+    lowered for cuda:gpu:0 and compiled by sluice-compile (no GPU needed;
+    skips where the build has no sluice-compile)."""
+    import re
+    import subprocess
+
+    from sluice import _kernel
+
+    tool = sluice_compile_tool()
+    if tool is None:
+        pytest.skip("no sluice-compile tool (set SLUICE_COMPILE)")
+    monkeypatch.setattr(_kernel.KernelFunction, "_target", lambda s, q: "cuda")
+    monkeypatch.setattr(_kernel, "_place", lambda q: '"cuda:gpu:0"')
+
+    def compile(kernel, rng, *args):
+        name = getattr(kernel, "__name__", "kernel")
+        src = tmp_path / f"{name}.mlir"
+        src.write_text(kernel.lower(rng, *args).as_text())
+        out = tmp_path / f"{name}.out.mlir"
+        r = subprocess.run(
+            [
+                tool,
+                str(src),
+                "--device=cuda:gpu:0",
+                "--emit=mlir",
+                "--stop-after=binaries",
+                "-o",
+                str(out),
+            ],
+            capture_output=True,
+            text=True,
+        )
+        assert r.returncode == 0, r.stderr
+        m = re.search(r'assembly = "(.*?)">', out.read_text(), re.S)
+        assert m, f"no PTX in the module compiled from {name}"
+        return m.group(1).replace("\\0A", "\n").replace("\\09", " ")
+
+    return compile

@@ -913,34 +913,15 @@ def test_ids_index_without_wraparound(device):
     assert "arith.select" in text
 
 
-def _sluice_compile_tool():
-    tool = os.environ.get("SLUICE_COMPILE")
-    if not tool:
-        build = os.path.dirname(
-            os.path.dirname(os.path.dirname(os.path.abspath(sluice.__file__)))
-        )
-        tool = os.path.join(build, "bin", "sluice-compile")
-    return tool if os.access(tool, os.X_OK) else None
-
-
-@pytest.mark.skipif(
-    _sluice_compile_tool() is None,
-    reason="no sluice-compile tool (set SLUICE_COMPILE)",
-)
-def test_cuda_local_memory_is_shared_memory(monkeypatch, tmp_path):
+def test_cuda_local_memory_is_shared_memory(cuda_ptx):
     """Workgroup-local arrays of a kernel lowered for CUDA are PTX shared
     variables (gpu.func workgroup attributions), not device-heap memory:
     compiled here for cuda:gpu:0 (no GPU needed), as the tiled matmul
     example allocates them."""
-    import subprocess
-
-    from sluice import _kernel
-
     m = runpy.run_path(os.path.join(EXAMPLES, "matmul_tiled.py"))
-    monkeypatch.setattr(_kernel.KernelFunction, "_target", lambda s, q: "cuda")
-    monkeypatch.setattr(_kernel, "_place", lambda q: '"cuda:gpu:0"')
     a = sluice.ones((16, 16), dtype=np.float32)
-    lowered = m["matmul"].lower(
+    ptx = cuda_ptx(
+        m["matmul"],
         kapi.NdRange((16, 16), (8, 8)),
         a,
         a,
@@ -948,23 +929,5 @@ def test_cuda_local_memory_is_shared_memory(monkeypatch, tmp_path):
         kapi.LocalAccessor((8, 8), np.float32),
         kapi.LocalAccessor((8, 8), np.float32),
     )
-    src = tmp_path / "k.mlir"
-    src.write_text(lowered.as_text())
-    out = tmp_path / "k.out.mlir"
-    r = subprocess.run(
-        [
-            _sluice_compile_tool(),
-            str(src),
-            "--device=cuda:gpu:0",
-            "--emit=mlir",
-            "--stop-after=binaries",
-            "-o",
-            str(out),
-        ],
-        capture_output=True,
-        text=True,
-    )
-    assert r.returncode == 0, r.stderr
-    ptx = out.read_text()
     assert "malloc" not in ptx
     assert ptx.count(".shared .align") == 2

@@ -6,7 +6,6 @@ CUDA kernels compile to (no GPU needed)."""
 import os
 import re
 import runpy
-import subprocess
 
 import numpy as np
 import pytest
@@ -279,54 +278,10 @@ def test_orders_scopes_and_fences(device):
 # --- PTX (compiled here for cuda:gpu:0, no GPU needed) ----------------------
 
 
-def _sluice_compile_tool():
-    tool = os.environ.get("SLUICE_COMPILE")
-    if not tool:
-        build = os.path.dirname(
-            os.path.dirname(os.path.dirname(os.path.abspath(sluice.__file__)))
-        )
-        tool = os.path.join(build, "bin", "sluice-compile")
-    return tool if os.access(tool, os.X_OK) else None
-
-
-needs_compile_tool = pytest.mark.skipif(
-    _sluice_compile_tool() is None,
-    reason="no sluice-compile tool (set SLUICE_COMPILE)",
-)
-
-
 @pytest.fixture
-def ptx(monkeypatch, tmp_path):
-    """Compiles ``kernel`` for cuda:gpu:0 with sluice-compile and returns
-    its PTX."""
-    from sluice import _kernel
-
-    monkeypatch.setattr(_kernel.KernelFunction, "_target", lambda s, q: "cuda")
-    monkeypatch.setattr(_kernel, "_place", lambda q: '"cuda:gpu:0"')
-
-    def compile(kernel, rng, *args):
-        src = tmp_path / f"{kernel.__name__}.mlir"
-        src.write_text(kernel.lower(rng, *args).as_text())
-        out = tmp_path / f"{kernel.__name__}.out.mlir"
-        r = subprocess.run(
-            [
-                _sluice_compile_tool(),
-                str(src),
-                "--device=cuda:gpu:0",
-                "--emit=mlir",
-                "--stop-after=binaries",
-                "-o",
-                str(out),
-            ],
-            capture_output=True,
-            text=True,
-        )
-        assert r.returncode == 0, r.stderr
-        m = re.search(r'assembly = "(.*?)">', out.read_text(), re.S)
-        assert m, "no PTX in the compiled module"
-        return m.group(1).replace("\\0A", "\n").replace("\\09", " ")
-
-    return compile
+def ptx(cuda_ptx):
+    """The kernel's PTX for cuda:gpu:0 (conftest.py's cuda_ptx)."""
+    return cuda_ptx
 
 
 def _ops(ptx):
@@ -334,7 +289,6 @@ def _ops(ptx):
     return [ln.split()[0].rstrip(";") for ln in ptx.splitlines() if ln.strip()]
 
 
-@needs_compile_tool
 def test_ptx_histogram_examples(ptx):
     m = runpy.run_path(os.path.join(EXAMPLES, "histogram.py"))
     data = sluice.ones(100, dtype=np.float32)
@@ -356,7 +310,6 @@ def test_ptx_histogram_examples(ptx):
     assert "bar.sync" in ops
 
 
-@needs_compile_tool
 def test_ptx_reduction_example(ptx):
     m = runpy.run_path(os.path.join(EXAMPLES, "reduction.py"))
     a = sluice.ones(128, dtype=np.int64)
@@ -374,7 +327,6 @@ def test_ptx_reduction_example(ptx):
     assert "bar.sync" in ops
 
 
-@needs_compile_tool
 @pytest.mark.parametrize("dt", INTS + FLOATS, ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("local", [False, True], ids=["global", "local"])
 def test_ptx_every_operation(ptx, dt, local):
@@ -414,7 +366,6 @@ def test_ptx_every_operation(ptx, dt, local):
     assert "malloc" not in ops
 
 
-@needs_compile_tool
 def test_ptx_orders_scopes_and_fences(ptx):
     a = sluice.zeros(128, dtype=np.int32)
     text = ptx(message_passing, kapi.NdRange((128,), (32,)), a, a, a)

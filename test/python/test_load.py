@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 import sluice
+from conftest import sluice_compile_tool
 
 HAS_COMPILER = sluice.compiler_version() != ""
 needs_compiler = pytest.mark.skipif(
@@ -27,17 +28,7 @@ needs_compiler = pytest.mark.skipif(
 )
 
 
-def _sluice_compile():
-    tool = os.environ.get("SLUICE_COMPILE")
-    if not tool:
-        build = os.path.dirname(
-            os.path.dirname(os.path.dirname(os.path.abspath(sluice.__file__)))
-        )
-        tool = os.path.join(build, "bin", "sluice-compile")
-    return tool if os.access(tool, os.X_OK) else None
-
-
-SLUICE_COMPILE = _sluice_compile()
+SLUICE_COMPILE = sluice_compile_tool()
 needs_cli = pytest.mark.skipif(
     SLUICE_COMPILE is None,
     reason="no sluice-compile tool (set SLUICE_COMPILE)",
