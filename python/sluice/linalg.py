@@ -264,12 +264,20 @@ def eig(x, /):
     """Eigenvalues and right eigenvectors of general matrices: LAPACK on
     the host device (other devices raise NotImplementedError naming the
     migration)."""
+    if _use_kernels("eig", x):
+        from ._linalg_eig import device_eig
+
+        return device_eig(_one(x), True)
     return _lapack("eig", np.linalg.eig, x)
 
 
 def eigvals(x, /):
     """Eigenvalues of general matrices: real when all are real, else
     complex (NumPy's); LAPACK on the host device."""
+    if _use_kernels("eigvals", x):
+        from ._linalg_eig import device_eig
+
+        return device_eig(_one(x), False)
     return _lapack("eigvals", np.linalg.eigvals, x)
 
 
