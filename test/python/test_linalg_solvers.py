@@ -397,27 +397,8 @@ def _same_multiset(got, want, tol):
         got.pop(i)
 
 
-def test_general_eig_is_host_only(device):
-    """eig/eigvals of general matrices: LAPACK on the host device; other
-    devices say so and name the migration (no silent copy)."""
-    a = RNG.uniform(-1, 1, (2, 3, 3))
-    x = _a(device, a)
-    if device.backend.name == "host":
-        _same_multiset(
-            sluice.asnumpy(sla.eigvals(x)), np.linalg.eigvals(a), 1e-10
-        )
-        return
-    for fn in (sla.eig, sla.eigvals):
-        with pytest.raises(NotImplementedError, match="to_device"):
-            fn(x)
-
-
 def test_unsupported_on_device(device):
     if device.backend.name != "host":
-        x = _a(device, np.eye(3, dtype=np.complex64))
-        for f in (sla.eig, sla.eigvals):
-            with pytest.raises(NotImplementedError, match="to_device"):
-                f(x)
         x = _a(device, np.eye(3, dtype=np.float32))
         with pytest.raises(NotImplementedError, match="to_device"):
             sla.qr(x, mode="raw")
