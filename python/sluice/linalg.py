@@ -14,12 +14,11 @@ user's back:
   tensorsolve``, 2-norms and nuclear norms) run on the host device through
   LAPACK (the one NumPy links, on zero-copy views of the USM memory) and
   on every other device as generated kernels (_linalg_kernels.py: LU,
-  Cholesky, Householder QR, Jacobi, Hessenberg QR), batched over the
-  leading axes, real and complex. ``eig`` and ``eigvals`` of complex
-  matrices are LAPACK's only; elsewhere they raise
-  ``NotImplementedError`` naming the explicit migration
-  (``x.to_device("host")``). Inside ``@sluice.jit`` all of these raise
-  ``TracerError``.
+  Cholesky, Householder QR, Jacobi; _linalg_eig.py: Hessenberg reduction
+  and shifted complex QR for eig/eigvals), batched over the leading axes,
+  real and complex; on CUDA, real matrices of order _cusolver.MIN_N and
+  more go to cuSOLVER (loaded at run time, _cusolver.py). Inside
+  ``@sluice.jit`` all of these raise ``TracerError``.
 
 Singular or non-convergent input raises ``sluice.linalg.LinAlgError``, a
 subclass of ``numpy.linalg.LinAlgError``. See docs/linalg.md.
@@ -262,8 +261,8 @@ def svdvals(x, /):
 
 def eig(x, /):
     """Eigenvalues and right eigenvectors of general matrices: LAPACK on
-    the host device (other devices raise NotImplementedError naming the
-    migration)."""
+    the host device, the kernels of _linalg_eig.py elsewhere (complex
+    results there)."""
     if _use_kernels("eig", x):
         from ._linalg_eig import device_eig
 
@@ -272,8 +271,8 @@ def eig(x, /):
 
 
 def eigvals(x, /):
-    """Eigenvalues of general matrices: real when all are real, else
-    complex (NumPy's); LAPACK on the host device."""
+    """Eigenvalues of general matrices: LAPACK on the host device (NumPy's
+    result type), the kernels of _linalg_eig.py elsewhere (complex)."""
     if _use_kernels("eigvals", x):
         from ._linalg_eig import device_eig
 

@@ -488,3 +488,71 @@ def test_kernels_compile_to_ptx(monkeypatch, tmp_path):
         )
         assert r.returncode == 0, r.stderr
         assert re.search(r'assembly = "', out.read_text()), k.__name__
+
+
+# --- cuSOLVER on CUDA (order >= _cusolver.MIN_N) -----------------------------
+
+
+def test_cusolver_large(device):
+    """Large matrices on CUDA go to cuSOLVER (where it loads): the same
+    results as NumPy's, errors as LinAlgError."""
+    from sluice import _cusolver
+
+    if device.backend.name != "cuda" or _cusolver.library_path() is None:
+        pytest.skip("cuSOLVER serves CUDA devices only (where it loads)")
+    n = _cusolver.MIN_N + 8
+    for dt in _dtypes(device):
+        a = RNG.uniform(-1, 1, (2, n, n)).astype(dt) + n * np.eye(n, dtype=dt)
+        b = RNG.uniform(-1, 1, (2, n, 3)).astype(dt)
+        x = _a(device, a)
+        _close(sla.solve(x, _a(device, b)), np.linalg.solve(a, b), dt, 10)
+        _close(sla.inv(x), np.linalg.inv(a), dt, 10)
+        s = sla.slogdet(x)
+        e = np.linalg.slogdet(a)
+        _close(s.sign, e.sign, dt)
+        _close(s.logabsdet, e.logabsdet, dt, 10)
+        _close(sla.det(x[0] / n), np.linalg.det(a[0] / n), dt, 10)
+        spd = _spd((n, n), dt)
+        _close(sla.cholesky(_a(device, spd)), np.linalg.cholesky(spd), dt, 10)
+        up = sla.cholesky(_a(device, spd), upper=True)
+        _close(up, np.linalg.cholesky(spd).T, dt, 10)
+        w, v = sla.eigh(_a(device, spd))
+        _close(w, np.linalg.eigvalsh(spd), dt, 100)
+        vv = sluice.asnumpy(v)
+        _close(spd @ vv, vv * sluice.asnumpy(w), dt, 1000)
+        for shape in ((n + 5, n), (n, n + 5)):
+            g = RNG.uniform(-1, 1, shape).astype(dt)
+            for mode in ("reduced", "complete"):
+                q, r = sla.qr(_a(device, g), mode=mode)
+                wq, wr = np.linalg.qr(g, mode=mode)
+                _close(r, wr, dt, 100)
+                _close(q, wq, dt, 100)
+            for full in (True, False):
+                u, sv, vh = sla.svd(_a(device, g), full_matrices=full)
+                _close(sv, np.linalg.svd(g, compute_uv=False), dt, 100)
+                u, vh = sluice.asnumpy(u), sluice.asnumpy(vh)
+                k = min(shape)
+                rec = (u[:, :k] * sluice.asnumpy(sv)) @ vh[:k]
+                _close(rec, g, dt, 100)
+                _orthonormal(u, dt)
+                _orthonormal(vh, dt, axis=-1)
+        sing = np.ones((n, n), dtype=dt)
+        with pytest.raises(np.linalg.LinAlgError, match="Singular"):
+            sla.solve(_a(device, sing), _a(device, np.ones((n, 1), dt)))
+        assert sluice.asnumpy(sla.slogdet(_a(device, sing)).sign) == 0
+        with pytest.raises(np.linalg.LinAlgError, match="positive definite"):
+            sla.cholesky(_a(device, -spd))
+
+
+def test_cusolver_fallback(device, monkeypatch):
+    """With cuSOLVER turned off (or absent), every size is the generated
+    kernels' (and nothing else than CUDA ever asks for it)."""
+    from sluice import _cusolver
+
+    x = _a(device, np.eye(_cusolver.MIN_N, dtype=np.float32))
+    monkeypatch.setitem(_cusolver._state, "tried", True)
+    monkeypatch.setitem(_cusolver._state, "lib", None)
+    assert not _cusolver.wanted(x, _cusolver.MIN_N, 1)
+    monkeypatch.setattr(_cusolver, "MIN_N", 4)
+    _close(sla.det(_a(device, 2 * np.eye(5))), 32.0, "float32")
+    assert _cusolver._versions("/nonexistent", "libcusolver.so") == []
