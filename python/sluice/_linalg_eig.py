@@ -18,8 +18,9 @@ kernels, each batched over the matrices:
    and the shift (the eigenvalue of the block's trailing 2 x 2 nearer its
    last diagonal entry; every tenth step on one block a shift moved off it,
    to break cycles), then one complex plane rotation at a time chases the
-   step's bulge down the block while the group applies each rotation to
-   the two rows and the two columns it mixes (and to ``Z``). At most 30
+   step's bulge down the block: every work-item forms the rotation from
+   the bulge, the group applies it to the two rows, then (after a
+   barrier) to the two columns it mixes and to ``Z``. At most 30
    steps per row; past that the status is 1 ("did not converge"), so no
    input can make it loop for ever. The eigenvalues are ``T``'s diagonal.
 3. ``k_eig_vectors`` (a work-item per eigenvector) solves
@@ -294,33 +295,50 @@ def _plan_step(ar, ai, ab, n, li, lf, limit, info, bi, eps, zero):
 
 
 @device_func
-def _rotation(ar, ai, ab, n, k, top, lf, zero):
-    # (lf[0], lf[1] + i lf[2]) = (c, s): G = [[c, s], [-conj(s), c]] takes
-    # (x, y) to (r, 0): the shifted first column at the block's top, the
-    # bulge below
-    if k == top:
-        xr = ar[ab + k * n + k] - lf[3]
-        xi = ai[ab + k * n + k] - lf[4]
-        yr = ar[ab + (k + 1) * n + k]
-        yi = ai[ab + (k + 1) * n + k]
-    else:
-        xr = ar[ab + k * n + k - 1]
-        xi = ai[ab + k * n + k - 1]
-        yr = ar[ab + (k + 1) * n + k - 1]
-        yi = ai[ab + (k + 1) * n + k - 1]
+def _givens(xr, xi, yr, yi, part, zero):
+    # part 0: c, 1: re(s), 2: im(s) of G = [[c, s], [-conj(s), c]] with
+    # G (x, y) = (r, 0), c real
     nx = math.hypot(xr, xi)
     nrm = math.hypot(nx, math.hypot(yr, yi))
-    lf[0] = zero + 1
-    lf[1] = zero
-    lf[2] = zero
-    if nrm != zero:
-        if nx == zero:
-            lf[0] = zero
-            lf[1] = zero + 1
-        else:
-            lf[0] = nx / nrm
-            lf[1] = (xr * yr + xi * yi) / (nx * nrm)
-            lf[2] = (xi * yr - xr * yi) / (nx * nrm)
+    if nrm == zero:
+        return zero + 1 if part == 0 else zero
+    if nx == zero:
+        return zero + 1 if part == 1 else zero
+    if part == 0:
+        return nx / nrm
+    if part == 1:
+        return (xr * yr + xi * yi) / (nx * nrm)
+    return (xi * yr - xr * yi) / (nx * nrm)
+
+
+@device_func
+def _first_rotation(ar, ai, ab, n, k, lf, zero):
+    # the rotation of the shifted first column at the block's top row k,
+    # into lf[0..2] (the shift is lf[3], lf[4])
+    xr = ar[ab + k * n + k] - lf[3]
+    xi = ai[ab + k * n + k] - lf[4]
+    yr = ar[ab + (k + 1) * n + k]
+    yi = ai[ab + (k + 1) * n + k]
+    lf[0] = _givens(xr, xi, yr, yi, 0, zero)
+    lf[1] = _givens(xr, xi, yr, yi, 1, zero)
+    lf[2] = _givens(xr, xi, yr, yi, 2, zero)
+
+
+@device_func
+def _bulge(ar, ai, p, n, part, zero):
+    # part of the rotation that zeroes the bulge at p + n below p
+    return _givens(ar[p], ai[p], ar[p + n], ai[p + n], part, zero)
+
+
+@device_func
+def _settle_bulge(ar, ai, p, n, c, sr, si, zero):
+    # the bulge's column after its rotation: (r, 0) exactly
+    xr = ar[p]
+    xi = ai[p]
+    ar[p] = c * xr + sr * ar[p + n] - si * ai[p + n]
+    ai[p] = c * xi + sr * ai[p + n] + si * ar[p + n]
+    ar[p + n] = zero
+    ai[p + n] = zero
 
 
 @device_func
@@ -389,18 +407,26 @@ def k_eig_schur(
         kapi.group_barrier(g)
         if state == 0:
             for k in range(top, hi):
-                if lid == 0:
-                    _rotation(ar, ai, ab, n, k, top, lf, zero)
-                kapi.group_barrier(g)
-                c = lf[0]
-                sr = lf[1]
-                si = lf[2]
-                for j in range(builtins.max(k - 1, 0) + lid, n, nw):
+                # each plane rotation: its rows (from column k on), then
+                # its columns; the bulge's column k-1 is read by every
+                # work-item for the rotation and written after the rows
+                p = ab + k * n + k - 1
+                if k == top:
+                    if lid == 0:
+                        _first_rotation(ar, ai, ab, n, k, lf, zero)
+                    kapi.group_barrier(g)
+                    c = lf[0]
+                    sr = lf[1]
+                    si = lf[2]
+                else:
+                    c = _bulge(ar, ai, p, n, 0, zero)
+                    sr = _bulge(ar, ai, p, n, 1, zero)
+                    si = _bulge(ar, ai, p, n, 2, zero)
+                for j in range(k + lid, n, nw):
                     _rotate_rows(ar, ai, ab, n, k, j, c, sr, si)
-                    if k > top and j == k - 1:
-                        ar[ab + (k + 1) * n + j] = zero
-                        ai[ab + (k + 1) * n + j] = zero
                 kapi.group_barrier(g)
+                if lid == 0 and k > top:
+                    _settle_bulge(ar, ai, p, n, c, sr, si, zero)
                 for i in range(lid, builtins.min(k + 3, n), nw):
                     _rotate_cols(ar, ai, ab + i * n, k, c, sr, si)
                 if want != 0:
