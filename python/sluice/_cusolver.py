@@ -32,6 +32,10 @@ from . import _dtypes, _ops
 # float64) go to cuSOLVER; smaller ones to the generated kernels, which are
 # faster there (bench/RESULTS.md, "Factorisations and solvers").
 MIN_N = 64
+# Batches of symmetric matrices up to this order go to syevjBatched (one
+# launch for the batch) whatever their number, as eigh's Jacobi kernel
+# runs a matrix per work-item and is far slower there.
+BATCHED_MAX_N = 32
 
 _FILL_LOWER, _FILL_UPPER = 0, 1  # cublasFillMode_t
 _OP_T = 1  # cublasOperation_t
@@ -124,10 +128,22 @@ def library_path():
 def wanted(x, n, batch):
     """Whether a float32/float64 factorisation of batch matrices of order
     n on x's queue goes to cuSOLVER."""
-    from ._device import _queue_from_id
-
     if n < MIN_N or batch == 0:
         return False
+    return _cuda_ready(x)
+
+
+def wanted_eigh(x, n, batch):
+    """Whether eigh of batch symmetric matrices of order n goes to
+    cuSOLVER: as wanted(), and batches of orders up to BATCHED_MAX_N."""
+    if 1 < batch and 0 < n <= BATCHED_MAX_N:
+        return _cuda_ready(x)
+    return wanted(x, n, batch)
+
+
+def _cuda_ready(x):
+    from ._device import _queue_from_id
+
     if x.dtype not in (_dtypes.float32, _dtypes.float64):
         return False
     dev = _queue_from_id(x._queue_id).sycl_device
@@ -409,26 +425,76 @@ def eigh(a, dt, uplo, want):
     job = _EIG_VECTOR if want else _EIG_NOVECTOR
     w = _new((batch * n,), dt, a)
     s.keep.append(w)
-    info = s.array(batch, _dtypes.int32)
-    work, lw = s.work("syevd", job, fill, n, s.addr(af), n, s.addr(w))
-    for i in range(batch):
-        s.call(
-            "syevd",
-            job,
-            fill,
-            n,
-            s.addr(af, i * n * n),
-            n,
-            s.addr(w, i * n),
-            s.addr(work),
-            lw,
-            s.addr(info, i),
-        )
+    if 1 < batch and n <= BATCHED_MAX_N:
+        info = _syevj_batched(s, af, w, n, batch, job, fill)
+    else:
+        info = s.array(batch, _dtypes.int32)
+        work, lw = s.work("syevd", job, fill, n, s.addr(af), n, s.addr(w))
+        for i in range(batch):
+            s.call(
+                "syevd",
+                job,
+                fill,
+                n,
+                s.addr(af, i * n * n),
+                n,
+                s.addr(w, i * n),
+                s.addr(work),
+                lw,
+                s.addr(info, i),
+            )
     s.finish(info, "Eigenvalues did not converge")
     w = _ops.reshape(w, bs + (n,))
     if not want:
         return w, None
     return w, _ops.matrix_transpose(_ops.reshape(af, bs + (n, n)))
+
+
+def _syevj_batched(s, af, w, n, batch, job, fill):
+    """syevjBatched of the batch (one launch): its info array."""
+    if "syevj" not in _state:
+        params = ctypes.c_void_p()
+        s._check(
+            "cusolverDnCreateSyevjInfo",
+            s.lib.cusolverDnCreateSyevjInfo(ctypes.byref(params)),
+        )
+        # eigenvalues ascending, their vectors with them (NumPy's order)
+        s._check(
+            "cusolverDnXsyevjSetSortEig",
+            s.lib.cusolverDnXsyevjSetSortEig(params, 1),
+        )
+        _state["syevj"] = params
+    params = _state["syevj"]
+    lw = ctypes.c_int()
+    s.call(
+        "syevjBatched_bufferSize",
+        job,
+        fill,
+        n,
+        s.addr(af),
+        n,
+        s.addr(w),
+        ctypes.byref(lw),
+        params,
+        batch,
+    )
+    work = s.array(lw.value)
+    info = s.array(batch, _dtypes.int32)
+    s.call(
+        "syevjBatched",
+        job,
+        fill,
+        n,
+        s.addr(af),
+        n,
+        s.addr(w),
+        s.addr(work),
+        lw.value,
+        s.addr(info),
+        params,
+        batch,
+    )
+    return info
 
 
 def svd(a, dt, full_matrices, compute_uv):

@@ -836,7 +836,7 @@ def _eigh_kernel(x, uplo, want):
     bs = tuple(x.shape[:-2])
     n = x.shape[-1]
     batch = _prod(bs)
-    if _cusolver.wanted(x, n, batch):
+    if _cusolver.wanted_eigh(x, n, batch):
         w, v = _cusolver.eigh(_ops.astype(x, dt, copy=False), dt, uplo, want)
         return EighResult(w, v) if want else w
     af = _flat(x, dt)

@@ -536,6 +536,16 @@ def test_cusolver_large(device):
                 _close(rec, g, dt, 100)
                 _orthonormal(u, dt)
                 _orthonormal(vh, dt, axis=-1)
+        # a batch of small symmetric matrices: syevjBatched
+        sb = _spd((50, 12, 12), dt)
+        junk = RNG.uniform(-1, 1, sb.shape).astype(dt)
+        for uplo, other in (("L", np.triu(junk, 1)), ("U", np.tril(junk, -1))):
+            # the other triangle is not read
+            w, v = sla.eigh(_a(device, sb + other), UPLO=uplo)
+            _close(w, np.linalg.eigvalsh(sb + other, UPLO=uplo), dt, 100)
+            vv, ww = sluice.asnumpy(v), sluice.asnumpy(w)
+            _close(sb @ vv, vv * ww[:, None, :], dt, 1000)
+        _close(sla.eigvalsh(_a(device, sb)), np.linalg.eigvalsh(sb), dt, 100)
         sing = np.ones((n, n), dtype=dt)
         with pytest.raises(np.linalg.LinAlgError, match="Singular"):
             sla.solve(_a(device, sing), _a(device, np.ones((n, 1), dt)))
