@@ -7,11 +7,12 @@
     python3 bench/linalg_solvers.py --device cuda:gpu:0 --peers
 
 With --peers (a CUDA device, CuPy and PyTorch installed): solve,
-cholesky, qr, eigh, svd and eig at n = 64, 512, 2048 and a batch of 1000
-16x16 matrices, float32, through Sluice (cuSOLVER from order
-_cusolver.MIN_N, the generated kernels below it and for eig), CuPy and
-PyTorch, each waited for on its own stream; and at n = 64 Sluice's
-generated kernels too (cuSOLVER turned off), which places the threshold.
+cholesky, qr, eigh, svd and eig at n = 16, 32, 64, 512, 2048 and a batch
+of 1000 16x16 matrices, float32, through Sluice (as routed: cuSOLVER from
+order _cusolver.MIN_N and for batches up to BATCHED_MAX_N where it has a
+batched routine, the generated kernels elsewhere and for eig), CuPy and
+PyTorch, each waited for on its own stream; and up to n = 64 Sluice's
+generated kernels only and cuSOLVER only, which place the thresholds.
 
 Times (median of --reps after a warm-up that also compiles) of batched
 small solves (1000 x 4x4 and 8x8), one 256x256 solve, and batched
@@ -130,6 +131,47 @@ def _timed(fn, sync, reps, budget=20.0):
     return statistics.median(ts)
 
 
+def _routed(fn, sync, reps, min_n, batched_max):
+    """_timed with cuSOLVER's thresholds set to (min_n, batched_max)."""
+    from sluice import _cusolver
+
+    old = _cusolver.MIN_N, _cusolver.BATCHED_MAX_N
+    _cusolver.MIN_N, _cusolver.BATCHED_MAX_N = min_n, batched_max
+    try:
+        return _timed(fn, sync, reps)
+    finally:
+        _cusolver.MIN_N, _cusolver.BATCHED_MAX_N = old
+
+
+def _peer_row(label, name, n, fns, arrays, q, reps):
+    """The table's row of one case: Sluice as routed, its kernels only
+    and cuSOLVER only (small orders), CuPy, PyTorch."""
+    import cupy as cp
+    import torch
+
+    (sf, cf, tf), (xs, cs, ts_) = fns, arrays
+    row = [_timed(lambda: sf(*xs), q.wait, reps)]
+    small = n <= 64 and name != "eig"
+    big = 1 << 40
+    row.append(
+        _routed(lambda: sf(*xs), q.wait, reps, big, 0) if small else None
+    )
+    row.append(
+        _routed(lambda: sf(*xs), q.wait, reps, 1, 32) if small else None
+    )
+    sync_c = cp.cuda.Device().synchronize
+    row.append(_timed(lambda: cf(*cs), sync_c, reps) if cf else None)
+    try:
+        row.append(_timed(lambda: tf(*ts_), torch.cuda.synchronize, reps))
+    except Exception:  # noqa: BLE001 (a peer that lacks the case)
+        row.append(None)
+    peers = [t for t in row[3:] if t]
+    ratio = f"{min(peers) / row[0]:.2f}" if peers else ""
+    cells = [f"{t * 1e3:.2f}" if t else "" for t in row]
+    print(f"| {label} | " + " | ".join(cells) + f" | {ratio} |", flush=True)
+    return row[0]
+
+
 def gpu_peers(dev, reps):
     import cupy as cp
     import torch
@@ -140,62 +182,36 @@ def gpu_peers(dev, reps):
     q = dev.sycl_queue
     print(
         f"device {dev.filter_string}, float32; cuSOLVER "
-        f"{_cusolver.library_path()} from order {_cusolver.MIN_N}"
+        f"{_cusolver.library_path()} from order {_cusolver.MIN_N}, "
+        f"batches up to {_cusolver.BATCHED_MAX_N}"
     )
     print(
-        "| case | Sluice (ms) | Sluice kernels (ms) | CuPy (ms) | "
-        "PyTorch (ms) | best peer / Sluice |"
+        "| case | Sluice (ms) | Sluice kernels (ms) | Sluice cuSOLVER (ms) "
+        "| CuPy (ms) | PyTorch (ms) | best peer / Sluice |"
     )
-    print("|---|---:|---:|---:|---:|---:|")
-    sizes = [(64, 1), (512, 1), (2048, 1), (16, 1000)]
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    sizes = [(16, 1), (32, 1), (64, 1), (512, 1), (2048, 1), (16, 1000)]
     eig64 = 1.0
     for n, batch in sizes:
-        for name, inputs, (sf, cf, tf) in _gpu_cases(rng, n, batch):
+        for name, inputs, fns in _gpu_cases(rng, n, batch):
             label = (
-                f"{name} {batch} x {n}x{n}"
-                if batch > 1
-                else (f"{name} {n}x{n}")
+                f"{name} {batch} x {n}x{n}" if batch > 1 else f"{name} {n}x{n}"
             )
-            if (
-                name == "eig"
-                and n > 512
-                or (name == "eig" and n == 512 and eig64 * 100 > 60)
-            ):
-                print(f"| {label} | not run (over a minute) | | | | |")
+            if name == "eig" and (n > 512 or n == 512 and eig64 * 100 > 60):
+                print(f"| {label} | not run (over a minute) | | | | | |")
                 continue
-            xs = [sluice.asarray(x, device=dev) for x in inputs]
-            cs = [cp.asarray(x) for x in inputs]
-            ts_ = [torch.from_numpy(x).cuda() for x in inputs]
+            arrays = (
+                [sluice.asarray(x, device=dev) for x in inputs],
+                [cp.asarray(x) for x in inputs],
+                [torch.from_numpy(x).cuda() for x in inputs],
+            )
             try:
-                row = [_timed(lambda: sf(*xs), q.wait, reps)]
+                t = _peer_row(label, name, n, fns, arrays, q, reps)
             except Exception as e:  # noqa: BLE001 (reported in the table)
-                print(f"| {label} | failed: {type(e).__name__}: {e} |||||")
+                print(f"| {label} | failed: {type(e).__name__}: {e} ||||||")
                 continue
             if name == "eig" and n == 64:
-                eig64 = row[0]
-            kern = None
-            if n == 64 and name != "eig":
-                old, _cusolver.MIN_N = _cusolver.MIN_N, 1 << 40
-                try:
-                    kern = _timed(lambda: sf(*xs), q.wait, reps)
-                finally:
-                    _cusolver.MIN_N = old
-            row.append(kern)
-            sync_c = cp.cuda.Device().synchronize
-            row.append(_timed(lambda: cf(*cs), sync_c, reps) if cf else None)
-            try:
-                row.append(
-                    _timed(lambda: tf(*ts_), torch.cuda.synchronize, reps)
-                )
-            except Exception:  # noqa: BLE001 (a peer that lacks the case)
-                row.append(None)
-            peers = [t for t in row[2:] if t]
-            ratio = f"{min(peers) / row[0]:.2f}" if peers else ""
-            cells = [f"{t * 1e3:.2f}" if t else "" for t in row]
-            print(
-                f"| {label} | " + " | ".join(cells) + f" | {ratio} |",
-                flush=True,
-            )
+                eig64 = t
 
 
 def main():

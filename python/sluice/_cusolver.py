@@ -32,9 +32,10 @@ from . import _dtypes, _ops
 # float64) go to cuSOLVER; smaller ones to the generated kernels, which are
 # faster there (bench/RESULTS.md, "Factorisations and solvers").
 MIN_N = 64
-# Batches of symmetric matrices up to this order go to syevjBatched (one
-# launch for the batch) whatever their number, as eigh's Jacobi kernel
-# runs a matrix per work-item and is far slower there.
+# Batches of symmetric matrices up to this order go to syevjBatched, of
+# matrices with both sides up to it to gesvdjBatched (one launch for the
+# batch), as the Jacobi kernels run a matrix per work-item and are far
+# slower there.
 BATCHED_MAX_N = 32
 
 _FILL_LOWER, _FILL_UPPER = 0, 1  # cublasFillMode_t
@@ -141,6 +142,14 @@ def wanted_eigh(x, n, batch):
     return wanted(x, n, batch)
 
 
+def wanted_svd(x, m, n, batch):
+    """Whether the SVD of batch m x n matrices goes to cuSOLVER: as
+    wanted() for the smaller side, and batches up to BATCHED_MAX_N."""
+    if 1 < batch and 0 < builtins.min(m, n) and builtins.max(m, n) <= 32:
+        return _cuda_ready(x)
+    return wanted(x, builtins.min(m, n), batch)
+
+
 def _cuda_ready(x):
     from ._device import _queue_from_id
 
@@ -148,6 +157,10 @@ def _cuda_ready(x):
         return False
     dev = _queue_from_id(x._queue_id).sycl_device
     if not dev.filter_string.startswith("cuda"):
+        return False
+    try:
+        ctypes.CDLL("libcuda.so.1")
+    except OSError:
         return False
     return _load() is not None
 
@@ -506,6 +519,8 @@ def svd(a, dt, full_matrices, compute_uv):
     m, n = a.shape[-2], a.shape[-1]
     rows, cols = builtins.max(m, n), builtins.min(m, n)
     batch = _prod(bs)
+    if 1 < batch and rows <= BATCHED_MAX_N:
+        return _svd_batched(a, dt, full_matrices, compute_uv)
     s = _Session(a, dt)
     # gesvd takes rows >= cols: a tall matrix column-major, a wide one's
     # row-major data as it is (its transpose, column-major)
@@ -550,3 +565,69 @@ def svd(a, dt, full_matrices, compute_uv):
     if tall:
         return _ops.matrix_transpose(ut), sv, _ops.matrix_transpose(v)
     return v, sv, ut
+
+
+def _svd_batched(a, dt, full_matrices, compute_uv):
+    """svd of a batch of matrices up to 32 x 32: gesvdjBatched, one
+    launch. The row-major data are the column-major transposes A^T =
+    U' S V'^T, so U = V' and Vh = U'^T (U' read row-major)."""
+    from .linalg import _flat, _new, _prod
+
+    bs = tuple(a.shape[:-2])
+    m, n = a.shape[-2], a.shape[-1]
+    k = builtins.min(m, n)
+    batch = _prod(bs)
+    s = _Session(a, dt)
+    if "gesvdj" not in _state:
+        params = ctypes.c_void_p()
+        s._check(
+            "cusolverDnCreateGesvdjInfo",
+            s.lib.cusolverDnCreateGesvdjInfo(ctypes.byref(params)),
+        )
+        s._check(
+            "cusolverDnXgesvdjSetSortEig",
+            s.lib.cusolverDnXgesvdjSetSortEig(params, 1),
+        )
+        _state["gesvdj"] = params
+    params = _state["gesvdj"]
+    af = _flat(a, dt)  # column-major n x m: A^T
+    sv = _new((batch * k,), dt, a)
+    s.keep.append(sv)
+    up = s.array(batch * n * n)  # U' (n x n)
+    vp = s.array(batch * m * m)  # V' (m x m)
+    info = s.array(batch, _dtypes.int32)
+    job = _EIG_VECTOR if compute_uv else _EIG_NOVECTOR
+    args = (s.addr(af), n, s.addr(sv), s.addr(up), n, s.addr(vp), m)
+    lw = ctypes.c_int()
+    s.call(
+        "gesvdjBatched_bufferSize",
+        job,
+        n,
+        m,
+        *args,
+        ctypes.byref(lw),
+        params,
+        batch,
+    )
+    work = s.array(lw.value)
+    s.call(
+        "gesvdjBatched",
+        job,
+        n,
+        m,
+        *args,
+        s.addr(work),
+        lw.value,
+        s.addr(info),
+        params,
+        batch,
+    )
+    s.finish(info, "SVD did not converge")
+    sv = _ops.reshape(sv, bs + (k,))
+    if not compute_uv:
+        return None, sv, None
+    u = _ops.matrix_transpose(_ops.reshape(vp[: batch * m * m], bs + (m, m)))
+    vh = _ops.reshape(up[: batch * n * n], bs + (n, n))
+    if not full_matrices:
+        u, vh = u[..., :, :k], vh[..., :k, :]
+    return u, sv, vh

@@ -942,15 +942,14 @@ def _svd_kernel(x, full_matrices=True, compute_uv=True):
         )
     cplx = x.dtype.kind == "c"
     dt = _part_dtype(x) if cplx else _float_dtype("svd", x)
-    k = builtins.min(x.shape[-2], x.shape[-1])
-    if not cplx and _cusolver.wanted(x, k, _prod(x.shape[:-2])):
+    m0, n0 = x.shape[-2], x.shape[-1]
+    if not cplx and _cusolver.wanted_svd(x, m0, n0, _prod(x.shape[:-2])):
         u, s, vh = _cusolver.svd(
             _ops.astype(x, dt, copy=False), dt, full_matrices, compute_uv
         )
         return SVDResult(u, s, vh) if compute_uv else s
     rdt = x.dtype if cplx else dt
     bs = tuple(x.shape[:-2])
-    m0, n0 = x.shape[-2], x.shape[-1]
     wide = m0 < n0
     if wide:
         x = _mH(x)

@@ -546,6 +546,20 @@ def test_cusolver_large(device):
             vv, ww = sluice.asnumpy(v), sluice.asnumpy(w)
             _close(sb @ vv, vv * ww[:, None, :], dt, 1000)
         _close(sla.eigvalsh(_a(device, sb)), np.linalg.eigvalsh(sb), dt, 100)
+        # batches of small matrices: gesvdjBatched
+        for shape in ((30, 12, 12), (20, 10, 6), (20, 6, 10)):
+            g = RNG.uniform(-1, 1, shape).astype(dt)
+            want = np.linalg.svd(g, compute_uv=False)
+            _close(sla.svdvals(_a(device, g)), want, dt, 100)
+            for full in (True, False):
+                u, sv, vh = sla.svd(_a(device, g), full_matrices=full)
+                _close(sv, want, dt, 100)
+                u, vh, sv = map(sluice.asnumpy, (u, vh, sv))
+                k = min(shape[1:])
+                rec = (u[..., :k] * sv[..., None, :]) @ vh[..., :k, :]
+                _close(rec, g, dt, 100)
+                _orthonormal(u, dt)
+                _orthonormal(vh, dt, axis=-1)
         sing = np.ones((n, n), dtype=dt)
         with pytest.raises(np.linalg.LinAlgError, match="Singular"):
             sla.solve(_a(device, sing), _a(device, np.ones((n, 1), dt)))
