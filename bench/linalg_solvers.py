@@ -9,7 +9,7 @@
 With --peers (a CUDA device, CuPy and PyTorch installed): solve,
 cholesky, qr, eigh, svd and eig at n = 16, 32, 64, 512, 2048 and a batch
 of 1000 16x16 matrices, float32, through Sluice (as routed: cuSOLVER from
-order _cusolver.MIN_N and for batches up to BATCHED_MAX_N where it has a
+_cusolver.MIN_ORDER and for batches up to BATCHED_MAX_N where it has a
 batched routine, the generated kernels elsewhere and for eig), CuPy and
 PyTorch, each waited for on its own stream; and up to n = 64 Sluice's
 generated kernels only and cuSOLVER only, which place the thresholds.
@@ -135,12 +135,13 @@ def _routed(fn, sync, reps, min_n, batched_max):
     """_timed with cuSOLVER's thresholds set to (min_n, batched_max)."""
     from sluice import _cusolver
 
-    old = _cusolver.MIN_N, _cusolver.BATCHED_MAX_N
-    _cusolver.MIN_N, _cusolver.BATCHED_MAX_N = min_n, batched_max
+    old = _cusolver.MIN_ORDER, _cusolver.BATCHED_MAX_N
+    _cusolver.MIN_ORDER = dict.fromkeys(old[0], min_n)
+    _cusolver.BATCHED_MAX_N = batched_max
     try:
         return _timed(fn, sync, reps)
     finally:
-        _cusolver.MIN_N, _cusolver.BATCHED_MAX_N = old
+        _cusolver.MIN_ORDER, _cusolver.BATCHED_MAX_N = old
 
 
 def _peer_row(label, name, n, fns, arrays, q, reps):
@@ -182,7 +183,7 @@ def gpu_peers(dev, reps):
     q = dev.sycl_queue
     print(
         f"device {dev.filter_string}, float32; cuSOLVER "
-        f"{_cusolver.library_path()} from order {_cusolver.MIN_N}, "
+        f"{_cusolver.library_path()} from orders {_cusolver.MIN_ORDER}, "
         f"batches up to {_cusolver.BATCHED_MAX_N}"
     )
     print(

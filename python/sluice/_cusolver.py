@@ -2,7 +2,7 @@
 CUDA devices (docs/linalg.md).
 
 Like cuBLAS in the runtime, the library is opened with dlopen (ctypes)
-the first time a CUDA factorisation of order >= MIN_N runs:
+the first time a CUDA factorisation of order >= MIN_ORDER runs:
 ``$SLUICE_CUSOLVER`` (a path or soname; ``none`` keeps the generated
 kernels everywhere), else libcusolver.so.* beside the cuBLAS the process
 has loaded, in the CUDA toolkit ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda)
@@ -28,10 +28,11 @@ import numpy as np
 
 from . import _dtypes, _ops
 
-# Matrices of at least this order (one or a batch of them, float32 or
-# float64) go to cuSOLVER; smaller ones to the generated kernels, which are
-# faster there (bench/RESULTS.md, "Factorisations and solvers").
-MIN_N = 64
+# Matrices of at least these orders (one or a batch of them, float32 or
+# float64; the smaller side for qr and svd) go to cuSOLVER, smaller ones to
+# the generated kernels, which are faster there: measured on an H100
+# (bench/RESULTS.md, "On an H100, against CuPy and PyTorch").
+MIN_ORDER = {"lu": 64, "cholesky": 64, "qr": 32, "eigh": 16, "svd": 16}
 # Batches of symmetric matrices up to this order go to syevjBatched, of
 # matrices with both sides up to it to gesvdjBatched (one launch for the
 # batch), as the Jacobi kernels run a matrix per work-item and are far
@@ -126,10 +127,10 @@ def library_path():
     return _state.get("path") if _load() is not None else None
 
 
-def wanted(x, n, batch):
-    """Whether a float32/float64 factorisation of batch matrices of order
-    n on x's queue goes to cuSOLVER."""
-    if n < MIN_N or batch == 0:
+def wanted(x, n, batch, kind):
+    """Whether a float32/float64 factorisation (kind: a key of MIN_ORDER)
+    of batch matrices of order n on x's queue goes to cuSOLVER."""
+    if n < MIN_ORDER[kind] or batch == 0:
         return False
     return _cuda_ready(x)
 
@@ -139,7 +140,7 @@ def wanted_eigh(x, n, batch):
     cuSOLVER: as wanted(), and batches of orders up to BATCHED_MAX_N."""
     if 1 < batch and 0 < n <= BATCHED_MAX_N:
         return _cuda_ready(x)
-    return wanted(x, n, batch)
+    return wanted(x, n, batch, "eigh")
 
 
 def wanted_svd(x, m, n, batch):
@@ -147,7 +148,7 @@ def wanted_svd(x, m, n, batch):
     wanted() for the smaller side, and batches up to BATCHED_MAX_N."""
     if 1 < batch and 0 < builtins.min(m, n) and builtins.max(m, n) <= 32:
         return _cuda_ready(x)
-    return wanted(x, builtins.min(m, n), batch)
+    return wanted(x, builtins.min(m, n), batch, "svd")
 
 
 def _cuda_ready(x):

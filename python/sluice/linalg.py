@@ -16,8 +16,8 @@ user's back:
   on every other device as generated kernels (_linalg_kernels.py: LU,
   Cholesky, Householder QR, Jacobi; _linalg_eig.py: Hessenberg reduction
   and shifted complex QR for eig/eigvals), batched over the leading axes,
-  real and complex; on CUDA, real matrices of order _cusolver.MIN_N and
-  more go to cuSOLVER (loaded at run time, _cusolver.py). Inside
+  real and complex; on CUDA, real matrices of order _cusolver.MIN_ORDER
+  and more go to cuSOLVER (loaded at run time, _cusolver.py). Inside
   ``@sluice.jit`` all of these raise ``TracerError``.
 
 Singular or non-convergent input raises ``sluice.linalg.LinAlgError``, a
@@ -617,7 +617,7 @@ def _lu_det(x):
     """(det, sign, log|det|) of real square matrices: cuSOLVER's getrf
     for large ones on CUDA, else the LU kernels."""
     dt = _float_dtype("det", x)
-    if _cusolver.wanted(x, x.shape[-1], _prod(x.shape[:-2])):
+    if _cusolver.wanted(x, x.shape[-1], _prod(x.shape[:-2]), "lu"):
         return _cusolver.lu_det(_ops.astype(x, dt, copy=False), dt)
     _, det, sgn, lad, _ = _lu(x, None, 0)
     return det, sgn, lad
@@ -672,7 +672,7 @@ def _dev_solve(a, b):
     out_shape = batch_shape + ((n,) if vec else (n, m))
     if _prod(batch_shape) == 0 or n == 0 or m == 0:
         return _new(out_shape, dt, a)
-    if _cusolver.wanted(a, n, _prod(batch_shape)):
+    if _cusolver.wanted(a, n, _prod(batch_shape), "lu"):
         x = _cusolver.solve(a, _ops.astype(b, dt, copy=False), dt)
         return _ops.reshape(x, out_shape)
     bf, _, _, _, info = _lu(a, _flat(b, dt), m)
@@ -704,7 +704,7 @@ def _dev_cholesky(x, upper):
     dt = _float_dtype("cholesky", x)
     batch = _prod(x.shape[:-2])
     n = x.shape[-1]
-    if _cusolver.wanted(x, n, batch):
+    if _cusolver.wanted(x, n, batch, "cholesky"):
         return _cusolver.cholesky(_ops.astype(x, dt, copy=False), dt, upper)
     af = _flat(x, dt)
     if batch and n:
@@ -788,7 +788,7 @@ def _dev_qr(x, mode):
             )
         r = _join(ar, ai, bs + (m, n))
         q = _join(qr_, qi, bs + (m, m))
-    elif _cusolver.wanted(x, builtins.min(m, n), batch):
+    elif _cusolver.wanted(x, builtins.min(m, n), batch, "qr"):
         dt = _float_dtype("qr", x)
         q, r = _cusolver.qr(_ops.astype(x, dt, copy=False), dt, mode)
         return r if mode == "r" else QRResult(q, r)

@@ -490,7 +490,7 @@ def test_kernels_compile_to_ptx(monkeypatch, tmp_path):
         assert re.search(r'assembly = "', out.read_text()), k.__name__
 
 
-# --- cuSOLVER on CUDA (order >= _cusolver.MIN_N) -----------------------------
+# --- cuSOLVER on CUDA (orders >= _cusolver.MIN_ORDER) ------------------------
 
 
 def test_cusolver_large(device):
@@ -500,7 +500,7 @@ def test_cusolver_large(device):
 
     if device.backend.name != "cuda" or _cusolver.library_path() is None:
         pytest.skip("cuSOLVER serves CUDA devices only (where it loads)")
-    n = _cusolver.MIN_N + 8
+    n = max(_cusolver.MIN_ORDER.values()) + 8
     for dt in _dtypes(device):
         a = RNG.uniform(-1, 1, (2, n, n)).astype(dt) + n * np.eye(n, dtype=dt)
         b = RNG.uniform(-1, 1, (2, n, 3)).astype(dt)
@@ -573,10 +573,13 @@ def test_cusolver_fallback(device, monkeypatch):
     kernels' (and nothing else than CUDA ever asks for it)."""
     from sluice import _cusolver
 
-    x = _a(device, np.eye(_cusolver.MIN_N, dtype=np.float32))
+    x = _a(device, np.eye(64, dtype=np.float32))
     monkeypatch.setitem(_cusolver._state, "tried", True)
     monkeypatch.setitem(_cusolver._state, "lib", None)
-    assert not _cusolver.wanted(x, _cusolver.MIN_N, 1)
-    monkeypatch.setattr(_cusolver, "MIN_N", 4)
+    for kind in _cusolver.MIN_ORDER:
+        assert not _cusolver.wanted(x, 64, 1, kind)
+    assert not _cusolver.wanted_eigh(x, 8, 10)
+    assert not _cusolver.wanted_svd(x, 8, 8, 10)
+    monkeypatch.setitem(_cusolver.MIN_ORDER, "lu", 4)
     _close(sla.det(_a(device, 2 * np.eye(5))), 32.0, "float32")
     assert _cusolver._versions("/nonexistent", "libcusolver.so") == []
