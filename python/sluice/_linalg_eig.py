@@ -45,7 +45,8 @@ from . import _dtypes, _ops
 from . import kernel_api as kapi
 from ._kernel import call_kernel, device_func, kernel
 
-# QR steps allowed per row of a matrix before eig gives up.
+# QR steps allowed per row of a matrix before eig gives up (a kernel
+# argument: tests lower it).
 STEPS_PER_ROW = 30
 # Steps on one block between exceptional shifts.
 EXCEPTIONAL_EVERY = 10
@@ -371,12 +372,12 @@ def _rotate_cols(xr, xi, rb, k, c, sr, si):
 
 @kernel
 def k_eig_schur(
-    it: kapi.NdItem, ar, ai, zr, zi, n, want, info, li, lf, zero, eps
+    it: kapi.NdItem, ar, ai, zr, zi, n, want, info, li, lf, steps, zero, eps
 ):
     """Each Hessenberg (ar, ai) (n x n) becomes its upper triangular Schur
     form T, (zr, zi) Z (given as Q) becomes Q Z when want. info (from
-    k_eig_hessenberg: nonzero matrices are left alone) 1 where the steps
-    ran out."""
+    k_eig_hessenberg: nonzero matrices are left alone) 1 where the QR
+    steps, at most steps * n, ran out."""
     g = it.get_group()
     bi = g.get_group_id(0)
     lid = it.get_local_id(0)
@@ -394,7 +395,7 @@ def k_eig_schur(
             s += ar[ab + i] ** 2 + ai[ab + i] ** 2
         lf[5] = math.sqrt(s)
     kapi.group_barrier(g)
-    limit = STEPS_PER_ROW * n
+    limit = steps * n
     for _step in range(limit + n + 1):
         if lid == 0 and li[2] != 1:
             _plan_step(ar, ai, ab, n, li, lf, limit, info, bi, eps, zero)
@@ -612,7 +613,9 @@ def device_eig(x, want):
         zero,
     )
     call_kernel(
-        k_eig_schur, rng, ar, ai, zr, zi, n, flag, info, li, lf, zero, eps
+        k_eig_schur,
+        rng,
+        *(ar, ai, zr, zi, n, flag, info, li, lf, STEPS_PER_ROW, zero, eps),
     )
     _status(info)
     t = la._join(ar, ai, bs + (n, n))

@@ -182,6 +182,22 @@ def test_empty_and_errors(device):
         f(sluice.asarray(np.eye(2, dtype=dt), device=device))
 
 
+def test_not_converging(device, monkeypatch):
+    """With no QR steps allowed, a matrix that needs one raises NumPy's
+    LinAlgError (the steps are bounded: no input loops for ever); one
+    that is already triangular does not."""
+    from sluice import _linalg_eig
+
+    monkeypatch.setattr(_linalg_eig, "STEPS_PER_ROW", 0)
+    dt = _dtypes(device)[0]
+    rot = sluice.asarray(np.array([[0, -1], [1, 0]], dtype=dt), device=device)
+    with pytest.raises(np.linalg.LinAlgError, match="did not converge"):
+        sla.eigvals(rot)
+    tri = np.triu(np.arange(1.0, 10.0).reshape(3, 3)).astype(dt)
+    w = sla.eigvals(sluice.asarray(tri, device=device))
+    _same_multiset(sluice.asnumpy(w), [1, 5, 9], _tol(dt))
+
+
 def test_batched_many(device):
     dt = _dtypes(device)[-1]
     a = RNG.standard_normal((40, 5, 5)).astype(dt)
@@ -224,7 +240,7 @@ def test_kernels_compile_to_ptx(monkeypatch, tmp_path):
     lf = kapi.LocalAccessor((6,), np.float32)
     cases = [
         (le.k_eig_hessenberg, nd, (f, f, f, f, f, f, 4, 1, i, li, lf, z)),
-        (le.k_eig_schur, nd, (f, f, f, f, 4, 1, i, li, lf, z, e)),
+        (le.k_eig_schur, nd, (f, f, f, f, 4, 1, i, li, lf, 30, z, e)),
         (le.k_eig_vectors, kapi.Range(4), (f, f, f, f, f, f, f, f, 4, z, e)),
     ]
     for k, rng, args in cases:
