@@ -14,12 +14,11 @@ user's back:
   tensorsolve``, 2-norms and nuclear norms) run on the host device through
   LAPACK (the one NumPy links, on zero-copy views of the USM memory) and
   on every other device as generated kernels (_linalg_kernels.py: LU,
-  Cholesky, Householder QR, Jacobi, Hessenberg QR), batched over the
-  leading axes, real and complex. ``eig`` and ``eigvals`` of complex
-  matrices are LAPACK's only; elsewhere they raise
-  ``NotImplementedError`` naming the explicit migration
-  (``x.to_device("host")``). Inside ``@sluice.jit`` all of these raise
-  ``TracerError``.
+  Cholesky, Householder QR, Jacobi; _linalg_eig.py: Hessenberg reduction
+  and shifted complex QR for eig/eigvals), batched over the leading axes,
+  real and complex; on CUDA, real matrices of order _cusolver.MIN_ORDER
+  and more go to cuSOLVER (loaded at run time, _cusolver.py). Inside
+  ``@sluice.jit`` all of these raise ``TracerError``.
 
 Singular or non-convergent input raises ``sluice.linalg.LinAlgError``, a
 subclass of ``numpy.linalg.LinAlgError``. See docs/linalg.md.
@@ -32,7 +31,7 @@ import operator
 
 import numpy as np
 
-from . import _dtypes, _ops
+from . import _cusolver, _dtypes, _ops
 from ._errors import TracerError
 from ._device import _queue_from_id
 from ._products import (
@@ -262,14 +261,22 @@ def svdvals(x, /):
 
 def eig(x, /):
     """Eigenvalues and right eigenvectors of general matrices: LAPACK on
-    the host device (other devices raise NotImplementedError naming the
-    migration)."""
+    the host device, the kernels of _linalg_eig.py elsewhere (complex
+    results there)."""
+    if _use_kernels("eig", x):
+        from ._linalg_eig import device_eig
+
+        return device_eig(_one(x), True)
     return _lapack("eig", np.linalg.eig, x)
 
 
 def eigvals(x, /):
-    """Eigenvalues of general matrices: real when all are real, else
-    complex (NumPy's); LAPACK on the host device."""
+    """Eigenvalues of general matrices: LAPACK on the host device (NumPy's
+    result type), the kernels of _linalg_eig.py elsewhere (complex)."""
+    if _use_kernels("eigvals", x):
+        from ._linalg_eig import device_eig
+
+        return device_eig(_one(x), False)
     return _lapack("eigvals", np.linalg.eigvals, x)
 
 
@@ -606,12 +613,21 @@ def _lu_complex(x):
     return _join(dr, di, bs), _join(sr, si, bs), _ops.reshape(lad, bs)
 
 
+def _lu_det(x):
+    """(det, sign, log|det|) of real square matrices: cuSOLVER's getrf
+    for large ones on CUDA, else the LU kernels."""
+    dt = _float_dtype("det", x)
+    if _cusolver.wanted(x, x.shape[-1], _prod(x.shape[:-2]), "lu"):
+        return _cusolver.lu_det(_ops.astype(x, dt, copy=False), dt)
+    _, det, sgn, lad, _ = _lu(x, None, 0)
+    return det, sgn, lad
+
+
 def _dev_det(x):
     _square("det", x)
     if x.dtype.kind == "c":
         return _lu_complex(x)[0]
-    _, det, _, _, _ = _lu(x, None, 0)
-    return det
+    return _lu_det(x)[0]
 
 
 def _dev_slogdet(x):
@@ -619,7 +635,7 @@ def _dev_slogdet(x):
     if x.dtype.kind == "c":
         _, sgn, lad = _lu_complex(x)
         return SlogdetResult(sgn, lad)
-    _, _, sgn, lad, _ = _lu(x, None, 0)
+    _, sgn, lad = _lu_det(x)
     return SlogdetResult(sgn, lad)
 
 
@@ -656,6 +672,9 @@ def _dev_solve(a, b):
     out_shape = batch_shape + ((n,) if vec else (n, m))
     if _prod(batch_shape) == 0 or n == 0 or m == 0:
         return _new(out_shape, dt, a)
+    if _cusolver.wanted(a, n, _prod(batch_shape), "lu"):
+        x = _cusolver.solve(a, _ops.astype(b, dt, copy=False), dt)
+        return _ops.reshape(x, out_shape)
     bf, _, _, _, info = _lu(a, _flat(b, dt), m)
     _check_info(info, "Singular matrix")
     return _ops.reshape(bf, out_shape)
@@ -685,6 +704,8 @@ def _dev_cholesky(x, upper):
     dt = _float_dtype("cholesky", x)
     batch = _prod(x.shape[:-2])
     n = x.shape[-1]
+    if _cusolver.wanted(x, n, batch, "cholesky"):
+        return _cusolver.cholesky(_ops.astype(x, dt, copy=False), dt, upper)
     af = _flat(x, dt)
     if batch and n:
         info = _new((batch,), _dtypes.int64, x)
@@ -767,6 +788,10 @@ def _dev_qr(x, mode):
             )
         r = _join(ar, ai, bs + (m, n))
         q = _join(qr_, qi, bs + (m, m))
+    elif _cusolver.wanted(x, builtins.min(m, n), batch, "qr"):
+        dt = _float_dtype("qr", x)
+        q, r = _cusolver.qr(_ops.astype(x, dt, copy=False), dt, mode)
+        return r if mode == "r" else QRResult(q, r)
     else:
         dt = _float_dtype("qr", x)
         rf = _flat(x, dt)
@@ -811,6 +836,9 @@ def _eigh_kernel(x, uplo, want):
     bs = tuple(x.shape[:-2])
     n = x.shape[-1]
     batch = _prod(bs)
+    if _cusolver.wanted_eigh(x, n, batch):
+        w, v = _cusolver.eigh(_ops.astype(x, dt, copy=False), dt, uplo, want)
+        return EighResult(w, v) if want else w
     af = _flat(x, dt)
     w = _new((batch * n,), dt, x)
     vec = _new((batch * n * n,) if want else (1,), dt, x)
@@ -914,9 +942,14 @@ def _svd_kernel(x, full_matrices=True, compute_uv=True):
         )
     cplx = x.dtype.kind == "c"
     dt = _part_dtype(x) if cplx else _float_dtype("svd", x)
+    m0, n0 = x.shape[-2], x.shape[-1]
+    if not cplx and _cusolver.wanted_svd(x, m0, n0, _prod(x.shape[:-2])):
+        u, s, vh = _cusolver.svd(
+            _ops.astype(x, dt, copy=False), dt, full_matrices, compute_uv
+        )
+        return SVDResult(u, s, vh) if compute_uv else s
     rdt = x.dtype if cplx else dt
     bs = tuple(x.shape[:-2])
-    m0, n0 = x.shape[-2], x.shape[-1]
     wide = m0 < n0
     if wide:
         x = _mH(x)

@@ -60,6 +60,8 @@ LAYERS = [
             "_strided_copy",
             "_matmul_kernels",
             "_linalg_kernels",
+            "_linalg_eig",
+            "_cusolver",
             "_products",
             "linalg",
             "_sorting",

@@ -393,27 +393,8 @@ def _same_multiset(got, want, tol):
         got.pop(i)
 
 
-def test_general_eig_is_host_only(device):
-    """eig/eigvals of general matrices: LAPACK on the host device; other
-    devices say so and name the migration (no silent copy)."""
-    a = RNG.uniform(-1, 1, (2, 3, 3))
-    x = _a(device, a)
-    if device.backend.name == "host":
-        _same_multiset(
-            sluice.asnumpy(sla.eigvals(x)), np.linalg.eigvals(a), 1e-10
-        )
-        return
-    for fn in (sla.eig, sla.eigvals):
-        with pytest.raises(NotImplementedError, match="to_device"):
-            fn(x)
-
-
 def test_unsupported_on_device(device):
     if device.backend.name != "host":
-        x = _a(device, np.eye(3, dtype=np.complex64))
-        for f in (sla.eig, sla.eigvals):
-            with pytest.raises(NotImplementedError, match="to_device"):
-                f(x)
         x = _a(device, np.eye(3, dtype=np.float32))
         with pytest.raises(NotImplementedError, match="to_device"):
             sla.qr(x, mode="raw")
@@ -470,3 +451,98 @@ def test_kernels_compile_to_ptx(cuda_ptx):
     ]
     for k, rng, args in cases:
         assert ".entry" in cuda_ptx(k, rng, *args), k.__name__
+
+
+# --- cuSOLVER on CUDA (orders >= _cusolver.MIN_ORDER) ------------------------
+
+
+def test_cusolver_large(device):
+    """Large matrices on CUDA go to cuSOLVER (where it loads): the same
+    results as NumPy's, errors as LinAlgError."""
+    from sluice import _cusolver
+
+    if device.backend.name != "cuda" or _cusolver.library_path() is None:
+        pytest.skip("cuSOLVER serves CUDA devices only (where it loads)")
+    n = max(_cusolver.MIN_ORDER.values()) + 8
+    for dt in _dtypes(device):
+        a = RNG.uniform(-1, 1, (2, n, n)).astype(dt) + n * np.eye(n, dtype=dt)
+        b = RNG.uniform(-1, 1, (2, n, 3)).astype(dt)
+        x = _a(device, a)
+        _close(sla.solve(x, _a(device, b)), np.linalg.solve(a, b), dt, 10)
+        _close(sla.inv(x), np.linalg.inv(a), dt, 10)
+        s = sla.slogdet(x)
+        e = np.linalg.slogdet(a)
+        _close(s.sign, e.sign, dt)
+        _close(s.logabsdet, e.logabsdet, dt, 10)
+        _close(sla.det(x[0] / n), np.linalg.det(a[0] / n), dt, 10)
+        spd = _spd((n, n), dt)
+        _close(sla.cholesky(_a(device, spd)), np.linalg.cholesky(spd), dt, 10)
+        up = sla.cholesky(_a(device, spd), upper=True)
+        _close(up, np.linalg.cholesky(spd).T, dt, 10)
+        w, v = sla.eigh(_a(device, spd))
+        _close(w, np.linalg.eigvalsh(spd), dt, 100)
+        vv = sluice.asnumpy(v)
+        _close(spd @ vv, vv * sluice.asnumpy(w), dt, 1000)
+        for shape in ((n + 5, n), (n, n + 5)):
+            g = RNG.uniform(-1, 1, shape).astype(dt)
+            for mode in ("reduced", "complete"):
+                q, r = sla.qr(_a(device, g), mode=mode)
+                wq, wr = np.linalg.qr(g, mode=mode)
+                _close(r, wr, dt, 100)
+                _close(q, wq, dt, 100)
+            for full in (True, False):
+                u, sv, vh = sla.svd(_a(device, g), full_matrices=full)
+                _close(sv, np.linalg.svd(g, compute_uv=False), dt, 100)
+                u, vh = sluice.asnumpy(u), sluice.asnumpy(vh)
+                k = min(shape)
+                rec = (u[:, :k] * sluice.asnumpy(sv)) @ vh[:k]
+                _close(rec, g, dt, 100)
+                _orthonormal(u, dt)
+                _orthonormal(vh, dt, axis=-1)
+        # a batch of small symmetric matrices: syevjBatched
+        sb = _spd((50, 12, 12), dt)
+        junk = RNG.uniform(-1, 1, sb.shape).astype(dt)
+        for uplo, other in (("L", np.triu(junk, 1)), ("U", np.tril(junk, -1))):
+            # the other triangle is not read
+            w, v = sla.eigh(_a(device, sb + other), UPLO=uplo)
+            _close(w, np.linalg.eigvalsh(sb + other, UPLO=uplo), dt, 100)
+            vv, ww = sluice.asnumpy(v), sluice.asnumpy(w)
+            _close(sb @ vv, vv * ww[:, None, :], dt, 1000)
+        _close(sla.eigvalsh(_a(device, sb)), np.linalg.eigvalsh(sb), dt, 100)
+        # batches of small matrices: gesvdjBatched
+        for shape in ((30, 12, 12), (20, 10, 6), (20, 6, 10)):
+            g = RNG.uniform(-1, 1, shape).astype(dt)
+            want = np.linalg.svd(g, compute_uv=False)
+            _close(sla.svdvals(_a(device, g)), want, dt, 100)
+            for full in (True, False):
+                u, sv, vh = sla.svd(_a(device, g), full_matrices=full)
+                _close(sv, want, dt, 100)
+                u, vh, sv = map(sluice.asnumpy, (u, vh, sv))
+                k = min(shape[1:])
+                rec = (u[..., :k] * sv[..., None, :]) @ vh[..., :k, :]
+                _close(rec, g, dt, 100)
+                _orthonormal(u, dt)
+                _orthonormal(vh, dt, axis=-1)
+        sing = np.ones((n, n), dtype=dt)
+        with pytest.raises(np.linalg.LinAlgError, match="Singular"):
+            sla.solve(_a(device, sing), _a(device, np.ones((n, 1), dt)))
+        assert sluice.asnumpy(sla.slogdet(_a(device, sing)).sign) == 0
+        with pytest.raises(np.linalg.LinAlgError, match="positive definite"):
+            sla.cholesky(_a(device, -spd))
+
+
+def test_cusolver_fallback(device, monkeypatch):
+    """With cuSOLVER turned off (or absent), every size is the generated
+    kernels' (and nothing else than CUDA ever asks for it)."""
+    from sluice import _cusolver
+
+    x = _a(device, np.eye(64, dtype=np.float32))
+    monkeypatch.setitem(_cusolver._state, "tried", True)
+    monkeypatch.setitem(_cusolver._state, "lib", None)
+    for kind in _cusolver.MIN_ORDER:
+        assert not _cusolver.wanted(x, 64, 1, kind)
+    assert not _cusolver.wanted_eigh(x, 8, 10)
+    assert not _cusolver.wanted_svd(x, 8, 8, 10)
+    monkeypatch.setitem(_cusolver.MIN_ORDER, "lu", 4)
+    _close(sla.det(_a(device, 2 * np.eye(5))), 32.0, "float32")
+    assert _cusolver._versions("/nonexistent", "libcusolver.so") == []
