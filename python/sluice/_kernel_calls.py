@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from . import _dtypes, _kernel_cuda_atomics
+from . import _dtypes, _kernel_cuda_atomics, _kernel_subgroups
 from . import kernel_api as kapi
 from ._kernel_codegen import (
     _BINARY_FLOAT,
@@ -30,6 +30,7 @@ from ._kernel_values import (
     ItemObj,
     PyObj,
     Scalar,
+    SubGroupObj,
     cas_operands,
     cas_store_found,
     mlir_type,
@@ -94,6 +95,8 @@ def call(w, node):
             return item_method(w, node, base, f.attr)
         if isinstance(base, GroupObj):
             return group_method(w, node, f.attr)
+        if isinstance(base, SubGroupObj):
+            return _kernel_subgroups.method(w, node, f.attr)
         if isinstance(base, AtomicObj):
             return atomic_method(w, node, base, f.attr)
         raise w.error(
@@ -141,6 +144,8 @@ def call(w, node):
         if wide:
             _kernel_cuda_atomics.fence(w, node, Const(4), scope)
         return PyObj(None)
+    if any(obj is f for f in _kernel_subgroups.FUNCTIONS):
+        return _kernel_subgroups.call(w, node, obj)
     if obj is kapi.atomic_fence:
         a = _bind(w, node, ["memory_order", "memory_scope"], ["memory_order"])
         order = w.expr(a["memory_order"])
@@ -477,6 +482,7 @@ def item_method(w, node, item, attr):
             "get_local_range": "lrange",
             "get_group_range": "nrange",
             "get_group": "group",
+            "get_sub_group": "subgroup",
             "get_global_linear_id": "glin",
             "get_local_linear_id": "llin",
             "get_global_linear_range": "glinr",
@@ -502,6 +508,8 @@ def item_method(w, node, item, attr):
         raise w.error(node, f"{attr}() takes no arguments")
     if what == "group":
         return GroupObj()
+    if what == "subgroup":
+        return SubGroupObj()
     if what == "glin":
         return em.from_index(global_linear(em))
     if what == "llin":

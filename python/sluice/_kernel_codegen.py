@@ -668,6 +668,8 @@ def _describe(v):
         return "an NdItem" if v.nd else "an Item"
     if isinstance(v, GroupObj):
         return "a Group"
+    if type(v).__name__ == "SubGroupObj":
+        return "a SubGroup"
     if isinstance(v, AtomicObj):
         return "an AtomicRef"
     if isinstance(v, PyObj):
@@ -1744,4 +1746,9 @@ def _python_value(obj):
 
 
 def enum_types():
-    return (kapi.MemoryOrder, kapi.MemoryScope, kapi.AddressSpace)
+    return (
+        kapi.MemoryOrder,
+        kapi.MemoryScope,
+        kapi.AddressSpace,
+        kapi.GroupOp,
+    )
