@@ -49,7 +49,6 @@ kernel = _k.kernel
 
 TPW = 1  # tiles of a workgroup's chunk (bench/sort_passes.py: 1 was best)
 HC = 8  # copies of a histogram's counters in workgroup memory
-NSUB = 16  # counters of a work-item in a split (4-bit sub-digits)
 _LOCAL = kapi.AddressSpace.LOCAL
 
 
@@ -282,9 +281,78 @@ def _digit(k, v, length, shift, M, by_row):
     return _key_digit(k, shift, M)
 
 
+@_k.device_func
+def _peers(sg, dg, bits):
+    """The lanes of the sub-group whose digit equals this one's (a mask):
+    one ballot per bit of the digit."""
+    pe = kapi.group_ballot(sg)
+    for bb in range(bits):
+        bt = np.uint32((dg >> bb) & 1)
+        bl = kapi.group_ballot(sg, bt == 1)
+        pe = pe & (bl ^ ~(np.uint32(0) - bt))
+    return pe
+
+
+@_k.device_func
+def _warp_rank(sg, lc, base, dg, bits, lt_mask):
+    """This element's offset among its sub-group's elements of digit dg,
+    this round's and the earlier rounds' (the sub-group's counter of the
+    digit, lc[base + dg], advances by the round's count): the lowest lane
+    of the peers adds their count, the others take its old value."""
+    pe = _peers(sg, dg, bits)
+    rank = np.int32(np.bitwise_count(pe & lt_mask))
+    old = np.int32(0)
+    if rank == 0:
+        old = kapi.AtomicRef(lc, base + dg, address_space=_LOCAL).fetch_add(
+            np.int32(np.bitwise_count(pe))
+        )
+    src = np.int32(np.bitwise_count((pe & (np.uint32(0) - pe)) - 1))
+    return kapi.select_from_group(sg, old, src) + rank
+
+
+@_k.device_func
+def _digit_starts(sg, lid, R, NW, lc, lw):
+    """Per digit (work-item lid < R): the sub-groups' counters of the digit
+    become their exclusive prefixes, and ls[d] the digit's first place in
+    the tile's (returned: its count and the sub-group's inclusive scan of
+    the counts); lw[k] gets sub-group k's total."""
+    SG = sg.get_max_local_range()
+    ln = sg.get_local_id()
+    wi = sg.get_group_id()
+    tot = np.int32(0)
+    if lid < R:
+        for q in range(NW):
+            c = lc[q * R + lid]
+            lc[q * R + lid] = tot
+            tot += c
+    inc = kapi.inclusive_scan_over_group(sg, tot)
+    if ln == SG - 1:
+        lw[wi] = inc
+    return tot, inc
+
+
+@_k.device_func
+def _scan_totals(sg, NW, lw):
+    """Exclusive scan of the NW sub-groups' totals in lw, by the first
+    sub-group (each lane a run of consecutive ones)."""
+    SG = sg.get_max_local_range()
+    RUN = (NW + SG - 1) // SG
+    ln = sg.get_local_id()
+    s = np.int32(0)
+    for q in range(RUN):
+        if ln * RUN + q < NW:
+            s += lw[ln * RUN + q]
+    e = kapi.exclusive_scan_over_group(sg, s)
+    for q in range(RUN):
+        if ln * RUN + q < NW:
+            c = lw[ln * RUN + q]
+            lw[ln * RUN + q] = e
+            e += c
+
+
 def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
     """One pass's stable scatter (module docstring; final: _unkey's)."""
-    R, NS, TILE = 1 << bits, 1 if bits <= 4 else 2, WG * IPT
+    R, TILE = 1 << bits, WG * IPT
     M = R - 1
 
     @kernel
@@ -308,13 +376,19 @@ def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
         lk,
         lv,
         lc,
-        lt,
+        lw,
         lb,
         ls,
     ):
         lid = it.get_local_id(0)
         g = it.get_group()
         w = g.get_group_id(0)
+        sg = it.get_sub_group()
+        SG = sg.get_max_local_range()
+        NW = WG // SG
+        ln = sg.get_local_id()
+        wi = sg.get_group_id()
+        lt_mask = np.uint32((1 << ln) - 1)
         pk = kapi.PrivateArray(IPT, kdt)
         pv = kapi.PrivateArray(IPT, vdt)
         pd = kapi.PrivateArray(IPT, np.int32)
@@ -322,90 +396,47 @@ def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
         if lid < R:
             j = lid * nch + w
             lb[lid] = incl[j] - counts[j]
-            ls[R + lid] = 0
         start = w * chunk
         end = min(start + chunk, n)
         nt = max((end - start + TILE - 1) // TILE, 0)
-        kapi.group_barrier(g)
         for t in range(nt):
             lo = start + t * TILE
             cnt = min(end - lo, TILE)
-            # the tile, striped; past its end the largest digit (kept last)
+            b = lid
+            while b < NW * R:
+                lc[b] = 0
+                b += WG
+            # a sub-group's elements: IPT rounds of SG consecutive ones,
+            # all loaded before they are ranked; past the tile's end the
+            # largest digit (ranked last)
             for j in range(IPT):
-                k = j * WG + lid
-                lk[_pad(k)] = keys[lo + k] if k < cnt else kmax
+                k = wi * (SG * IPT) + j * SG + ln
+                pk[j] = keys[lo + k] if k < cnt else kmax
                 if pairs:
                     v = (lo + k if iota else vals[lo + k]) if k < cnt else -1
-                    lv[_pad(k)] = v
+                    pv[j] = v
             kapi.group_barrier(g)
-            for p in range(NS):
-                # each work-item's run of IPT elements: its sub-digits'
-                # counts (its column) and each element's rank among them
-                for dd in range(NSUB):
-                    lc[_pad(dd * WG + lid)] = 0
-                for j in range(IPT):
-                    q = _pad(lid * IPT + j)
-                    kk = lk[q]
-                    vv = lv[q] if pairs else np.int64(0)
-                    pk[j] = kk
-                    pv[j] = vv
-                    dg = _digit(kk, vv, length, shift, M, by_row)
-                    sd = (dg >> (4 * p)) & (NSUB - 1)
-                    c = _pad(sd * WG + lid)
-                    r = lc[c]
-                    pr[j] = r
-                    pd[j] = sd
-                    lc[c] = r + 1
-                kapi.group_barrier(g)
-                # exclusive scan of the counters, (sub-digit, work-item)
-                # order: 16 each, the totals in 16 rakes, then the rakes
-                s = 0
-                for j in range(NSUB):
-                    s += lc[_pad(lid * NSUB + j)]
-                lt[lid] = s
-                kapi.group_barrier(g)
-                if lid < NSUB:
-                    a = 0
-                    for j in range(NSUB):
-                        e = lt[lid * NSUB + j]
-                        lt[lid * NSUB + j] = a
-                        a += e
-                    lt[WG + lid] = a
-                kapi.group_barrier(g)
-                if lid == 0:
-                    a = 0
-                    for j in range(NSUB):
-                        e = lt[WG + j]
-                        lt[WG + j] = a
-                        a += e
-                kapi.group_barrier(g)
-                s = lt[lid] + lt[WG + lid // NSUB]
-                for j in range(NSUB):
-                    q = _pad(lid * NSUB + j)
-                    e = lc[q]
-                    lc[q] = s
-                    s += e
-                kapi.group_barrier(g)
-                for j in range(IPT):
-                    dst = lc[_pad(pd[j] * WG + lid)] + pr[j]
-                    lk[_pad(dst)] = pk[j]
-                    if pairs:
-                        lv[_pad(dst)] = pv[j]
-                kapi.group_barrier(g)
-            # the tile is in digit order: where each digit's run starts
             for j in range(IPT):
-                k = j * WG + lid
-                if k < cnt:
-                    q = _pad(k)
-                    vv = lv[q] if by_row else np.int64(0)
-                    dg = _digit(lk[q], vv, length, shift, M, by_row)
-                    if k == 0:
-                        ls[dg] = 0
-                    else:
-                        q = _pad(k - 1)
-                        vp = lv[q] if by_row else np.int64(0)
-                        if _digit(lk[q], vp, length, shift, M, by_row) != dg:
-                            ls[dg] = k
+                vv = pv[j] if pairs else np.int64(0)
+                dg = np.int32(_digit(pk[j], vv, length, shift, M, by_row))
+                pd[j] = dg
+                pr[j] = _warp_rank(sg, lc, wi * R, dg, bits, lt_mask)
+            kapi.group_barrier(g)
+            tot, inc = _digit_starts(sg, lid, R, NW, lc, lw)
+            kapi.group_barrier(g)
+            if wi == 0:
+                _scan_totals(sg, NW, lw)
+            kapi.group_barrier(g)
+            if lid < R:
+                ls[lid] = inc - tot + lw[wi]
+                ls[R + lid] = tot
+            kapi.group_barrier(g)
+            # each element to its place in the tile's digit order
+            for j in range(IPT):
+                dst = ls[pd[j]] + lc[wi * R + pd[j]] + pr[j]
+                lk[_pad(dst)] = pk[j]
+                if pairs:
+                    lv[_pad(dst)] = pv[j]
             kapi.group_barrier(g)
             for j in range(IPT):
                 k = j * WG + lid
@@ -413,23 +444,13 @@ def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
                     kk = lk[_pad(k)]
                     vv = lv[_pad(k)] if pairs else np.int64(0)
                     dg = _digit(kk, vv, length, shift, M, by_row)
-                    st = ls[dg]
-                    if k == cnt - 1:
-                        ls[R + dg] = k + 1 - st
-                    else:
-                        q = _pad(k + 1)
-                        vn = lv[q] if by_row else np.int64(0)
-                        if _digit(lk[q], vn, length, shift, M, by_row) != dg:
-                            ls[R + dg] = k + 1 - st
-                    q = lb[dg] + (k - st)
+                    q = lb[dg] + (k - ls[dg])
                     out[q] = _unkey(kk, c1, c2, desc, final)
                     if pairs:
                         outv[q] = vv
             kapi.group_barrier(g)
             if lid < R:
                 lb[lid] = lb[lid] + ls[R + lid]
-                ls[R + lid] = 0
-            kapi.group_barrier(g)
 
     return k_radix_scatter
 
