@@ -22,6 +22,7 @@ U32 = np.dtype(np.uint32)
 I32 = np.dtype(np.int32)
 _OPS = {int(kapi.GroupOp.ADD): "add", int(kapi.GroupOp.MIN): "min"}
 _OPS[int(kapi.GroupOp.MAX)] = "max"
+_OPS[int(kapi.GroupOp.MUL)] = "mul"
 
 
 def _warp(em):
@@ -325,8 +326,8 @@ def _reduce(em, v, op):
 
 
 def identity(em, dt, op):
-    if op == "add":
-        return em.const(0, dt)
+    if op in ("add", "mul"):
+        return em.const(int(op == "mul"), dt)
     if dt.kind == "f":
         return em.const(np.inf if op == "min" else -np.inf, dt)
     info = np.iinfo(dt)

@@ -277,6 +277,7 @@ class GroupOp(enum.IntEnum):
     ADD = 0
     MIN = 1
     MAX = 2
+    MUL = 3
 
 
 class PrivateArray(_KernelOnly):
