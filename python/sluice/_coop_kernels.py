@@ -242,7 +242,7 @@ def _scan_kernel(prod, IPT):
         kapi.group_barrier(g)
         tots[lid] = p
         kapi.group_barrier(g)
-        for j in range(IPT):
+        for j in kapi.static_range(IPT):
             k = j * WG + lid
             if k < cnt:
                 h = k // IPT

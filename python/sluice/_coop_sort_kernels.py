@@ -237,14 +237,15 @@ def _hist_kernel(by_row, bits, HC):
             i += WG
         while i < end:
             m = min((end - i + WG - 1) // WG, HIST_U)
-            # the batch's loads all in flight before its atomics
-            for u in range(HIST_U):
-                if u < m:
-                    if by_row:
-                        pdg[u] = _row_digit(vals[i + u * WG], length, shift, M)
-                    else:
-                        pdg[u] = _key_digit(keys[i + u * WG], shift, M)
-            for u in range(HIST_U):
+            # the batch's loads all in flight before its atomics (at
+            # clamped places: a load under a branch waits for the last)
+            for u in kapi.static_range(HIST_U):
+                j = min(i + u * WG, end - 1)
+                if by_row:
+                    pdg[u] = _row_digit(vals[j], length, shift, M)
+                else:
+                    pdg[u] = _key_digit(keys[j], shift, M)
+            for u in kapi.static_range(HIST_U):
                 if u < m:
                     kapi.AtomicRef(
                         lc, cp + pdg[u], address_space=_LOCAL
@@ -409,14 +410,17 @@ def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
             # a sub-group's elements: IPT rounds of SG consecutive ones,
             # all loaded before they are ranked; past the tile's end the
             # largest digit (ranked last)
-            for j in range(IPT):
+            # (no load under a branch: each would wait for the one before)
+            for j in kapi.static_range(IPT):
                 k = wi * (SG * IPT) + j * SG + ln
-                pk[j] = keys[lo + k] if k < cnt else kmax
+                kc = lo + min(k, cnt - 1)
+                kk = keys[kc]
+                pk[j] = kk if k < cnt else kmax
                 if pairs:
-                    v = (lo + k if iota else vals[lo + k]) if k < cnt else -1
-                    pv[j] = v
+                    v = kc if iota else vals[kc]
+                    pv[j] = v if k < cnt else -1
             kapi.group_barrier(g)
-            for j in range(IPT):
+            for j in kapi.static_range(IPT):
                 vv = pv[j] if pairs else np.int64(0)
                 dg = np.int32(_digit(pk[j], vv, length, shift, M, by_row))
                 pd[j] = dg
@@ -432,13 +436,13 @@ def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
                 ls[R + lid] = tot
             kapi.group_barrier(g)
             # each element to its place in the tile's digit order
-            for j in range(IPT):
+            for j in kapi.static_range(IPT):
                 dst = ls[pd[j]] + lc[wi * R + pd[j]] + pr[j]
                 lk[_pad(dst)] = pk[j]
                 if pairs:
                     lv[_pad(dst)] = pv[j]
             kapi.group_barrier(g)
-            for j in range(IPT):
+            for j in kapi.static_range(IPT):
                 k = j * WG + lid
                 if k < cnt:
                     kk = lk[_pad(k)]

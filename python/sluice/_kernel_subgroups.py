@@ -38,8 +38,18 @@ def _i32_of_index(em, i):
     return em.op(f"arith.index_cast {i.name} : index to i32", I32)
 
 
+def prologue(em):
+    """At the kernel's entry (CUDA nd-range kernels): the lane, the
+    sub-group's size and its member mask, which every function uses (dead
+    code where none is called)."""
+    em.sg = None
+    em.sg = (lane(em), _size(em), _member_mask(em))
+
+
 def lane(em):
     """This work-item's id in its sub-group (i32, CUDA)."""
+    if getattr(em, "sg", None):
+        return em.sg[0]
     t = _i32_of_index(em, em.lid)
     m = em.const(WARP - 1, I32)
     return em.op(f"arith.andi {t.name}, {m.name} : i32", I32)
@@ -47,6 +57,8 @@ def lane(em):
 
 def _size(em):
     """This sub-group's size (i32, CUDA): 32 but in a last, short warp."""
+    if getattr(em, "sg", None):
+        return em.sg[1]
     t = _i32_of_index(em, em.lid)
     lt = _i32_of_index(em, em.ctx.local_total)
     m = em.const(-WARP, I32)
@@ -58,6 +70,8 @@ def _size(em):
 
 def _member_mask(em):
     """The warp's member mask: all 32 lanes, or the low ``size`` ones."""
+    if getattr(em, "sg", None):
+        return em.sg[2]
     s = _size(em)
     one = em.const(1, I32)
     sh = em.op(f"arith.shli {one.name}, {s.name} : i32", I32)

@@ -52,6 +52,7 @@ __all__ = [
     "select_from_group",
     "shift_group_left",
     "shift_group_right",
+    "static_range",
 ]
 
 
@@ -288,6 +289,14 @@ class PrivateArray(_KernelOnly):
 class AtomicRef(_KernelOnly):
     """``AtomicRef(array, index=0, memory_order=..., memory_scope=...,
     address_space=...)``: atomic operations on one element."""
+
+
+def static_range(*args):
+    """``range`` of constant integers whose loop the kernel compiler unrolls:
+    the body once per value, the target a constant in each (private arrays
+    indexed by it stay in registers; loads of different values can all be
+    in flight). Outside kernels it is ``range``."""
+    return range(*args)
 
 
 def group_barrier(group, fence_scope=MemoryScope.WORK_GROUP):

@@ -80,11 +80,10 @@ def _expected(x, local, m, dt):
     known = {r: np.ones(n, bool) for r in ROWS}
     layout = np.zeros((4, n), np.int64)
     bal = np.zeros(n, np.uint32)
-    for s in range(0, n, m):
-        lo_wg = s - s % local
+    for s, lo_wg in (
+        (lo + k, lo) for lo in range(0, n, local) for k in range(0, local, m)
+    ):
         e = min(s + m, lo_wg + local)
-        if s >= e:
-            continue
         seg = x[s:e]
         k = e - s
         idx = np.arange(k)
