@@ -392,7 +392,8 @@ def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
         lt_mask = np.uint32((1 << ln) - 1)
         pk = kapi.PrivateArray(IPT, kdt)
         pv = kapi.PrivateArray(IPT, vdt)
-        pd = kapi.PrivateArray(IPT, np.int32)
+        # an element's offset among its sub-group's of its digit, and the
+        # digit: (offset << bits) | digit
         pr = kapi.PrivateArray(IPT, np.int32)
         if lid < R:
             j = lid * nch + w
@@ -423,8 +424,8 @@ def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
             for j in kapi.static_range(IPT):
                 vv = pv[j] if pairs else np.int64(0)
                 dg = np.int32(_digit(pk[j], vv, length, shift, M, by_row))
-                pd[j] = dg
-                pr[j] = _warp_rank(sg, lc, wi * R, dg, bits, lt_mask)
+                r = _warp_rank(sg, lc, wi * R, dg, bits, lt_mask)
+                pr[j] = (r << bits) | dg
             kapi.group_barrier(g)
             tot, inc = _digit_starts(sg, lid, R, NW, lc, lw)
             kapi.group_barrier(g)
@@ -437,7 +438,8 @@ def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
             kapi.group_barrier(g)
             # each element to its place in the tile's digit order
             for j in kapi.static_range(IPT):
-                dst = ls[pd[j]] + lc[wi * R + pd[j]] + pr[j]
+                dg = pr[j] & M
+                dst = ls[dg] + lc[wi * R + dg] + (pr[j] >> bits)
                 lk[_pad(dst)] = pk[j]
                 if pairs:
                     lv[_pad(dst)] = pv[j]
