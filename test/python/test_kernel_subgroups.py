@@ -271,3 +271,37 @@ def test_ptx_warp_instructions(monkeypatch, tmp_path):
         assert f"shfl.sync.{kind}.b32" in ops
     assert "vote.sync.ballot.b32" in ops
     assert "bar.sync" not in ops and ".shared" not in ptx
+
+
+@sluice.kernel
+def unrolled(it: kapi.Item, x, out):
+    i = it.get_id(0)
+    p = kapi.PrivateArray(4, np.int64)
+    for j in kapi.static_range(4):
+        p[j] = x[i] * (j + 1)
+    s = 0
+    for j in kapi.static_range(3, -1, -1):
+        s = s * 10 + p[j] % 10
+    out[i] = s + np.int64(np.bitwise_count(x[i])) * 10000
+
+
+@sluice.kernel
+def static_range_with_break(it: kapi.Item, x):
+    for j in kapi.static_range(4):
+        if x[j] > 0:
+            break
+        x[j] = 1
+
+
+def test_static_range_and_bitwise_count(device):
+    xh = np.array([0, 1, 7, -3, 2**40 + 5], np.int64)
+    x = sluice.asarray(xh, device=device)
+    out = sluice.zeros(5, dtype=np.int64, device=device)
+    sluice.call_kernel(unrolled, kapi.Range(5), x, out)
+    p = xh[:, None] * np.arange(1, 5)
+    exp = sum((p[:, j] % 10) * 10**j for j in range(4))
+    exp = exp + np.bitwise_count(xh).astype(np.int64) * 10000
+    np.testing.assert_array_equal(sluice.asnumpy(out), exp)
+    with pytest.raises(KernelError, match="static_range loop has no break"):
+        sluice.call_kernel(static_range_with_break, kapi.Range(1), x)
+    assert list(kapi.static_range(1, 7, 2)) == [1, 3, 5]
