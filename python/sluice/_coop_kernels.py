@@ -69,6 +69,21 @@ LB = 32  # predecessors one step of a look-back reads at once
 
 
 @_k.device_func
+def _scan_run(buf, tots, lid, cnt, IPT, prod):
+    """A work-item scans its IPT consecutive elements of the tile in place;
+    its total to tots[lid]."""
+    b = lid * IPT
+    m = min(max(cnt - b, 0), IPT)
+    if m > 0:
+        s = buf[_pad(b)]
+        for j in range(1, m):
+            q = _pad(b + j)
+            s = _comb(s, buf[q], prod)
+            buf[q] = s
+        tots[lid] = s
+
+
+@_k.device_func
 def _scan_sg_totals(sg, NW, arr, off, prod, OP):
     """Inclusive scan of arr[off:off + NW] in place, by one sub-group (each
     lane a run of consecutive values; no identity is ever combined)."""
@@ -152,16 +167,7 @@ def _scan_kernel(prod, IPT):
                     if k + u * WG < cnt:
                         buf[_pad(k + u * wg)] = x[lo + k + u * WG]
         kapi.group_barrier(g)
-        # each work-item scans its IPT consecutive elements in place
-        b = lid * IPT
-        m = min(max(cnt - b, 0), IPT)
-        if m > 0:
-            s = buf[_pad(b)]
-            for j in range(1, m):
-                q = _pad(b + j)
-                s = _comb(s, buf[q], prod)
-                buf[q] = s
-            tots[lid] = s
+        _scan_run(buf, tots, lid, cnt, IPT, prod)
         kapi.group_barrier(g)
         # inclusive scan of the work-items' totals: in each sub-group,
         # then over the sub-groups' totals (tots[WG + 1:]); the work-items

@@ -1292,20 +1292,16 @@ class Walker:
             it.keywords
             or not 1 <= len(args) <= 3
             or not all(
-                isinstance(a, Const) and isinstance(a.value, int)
-                for a in args
+                isinstance(a, Const) and isinstance(a.value, int) for a in args
             )
         ):
-            raise self.error(
-                s, "static_range takes 1 to 3 constant integers"
-            )
+            raise self.error(s, "static_range takes 1 to 3 constant integers")
         if not isinstance(s.target, ast.Name):
             raise self.error(s, "a for loop's target must be a name")
         if _loop_exits(s.body) or contains_barrier(s, self.src.env):
             raise self.error(
                 s,
-                "a static_range loop has no break, continue or "
-                "group_barrier",
+                "a static_range loop has no break, continue or group_barrier",
             )
         for v in range(*(a.value for a in args)):
             self.em.store_var(self.var(s.target.id), Const(v))

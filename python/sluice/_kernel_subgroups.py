@@ -135,9 +135,11 @@ def _words(em, v):
         return [em.op(f"arith.extui {v.name} : i1 to i32", I32)]
     t = mlir_type(dt)
     if dt.itemsize == 8:
-        b = em.op(f"arith.bitcast {v.name} : {t} to i64", I64) if (
-            dt.kind == "f"
-        ) else Scalar(v.name, I64)
+        b = (
+            em.op(f"arith.bitcast {v.name} : {t} to i64", I64)
+            if (dt.kind == "f")
+            else Scalar(v.name, I64)
+        )
         lo = em.op(f"arith.trunci {b.name} : i64 to i32", I32)
         s = em.const(32, I64)
         hi0 = em.op(f"arith.shrui {b.name}, {s.name} : i64", I64)
@@ -262,9 +264,7 @@ def call(w, node, fn):
     em = w.em
     name = fn.__name__
     if not em.ctx.nd:
-        raise w.error(
-            node, f"{name} needs an nd-range kernel (kapi.NdRange)"
-        )
+        raise w.error(node, f"{name} needs an nd-range kernel (kapi.NdRange)")
     if name in _SHUFFLES:
         kind, arg, required = _SHUFFLES[name]
         a = _bind(
