@@ -351,8 +351,12 @@ def _scan_totals(sg, NW, lw):
             e += c
 
 
-def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
-    """One pass's stable scatter (module docstring; final: _unkey's)."""
+def _scatter_kernel(
+    pairs, by_row, iota, final, bits, IPT, kdt, vdt, UNROLL_RANK
+):
+    """One pass's stable scatter (module docstring; final: _unkey's). With
+    UNROLL_RANK the ranking loop is unrolled (its arrays in registers, but
+    CUDA then fits one workgroup per multiprocessor: 141 registers)."""
     R, TILE = 1 << bits, WG * IPT
     M = R - 1
 
@@ -421,11 +425,20 @@ def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
                     v = kc if iota else vals[kc]
                     pv[j] = v if k < cnt else -1
             kapi.group_barrier(g)
-            for j in kapi.static_range(IPT):
-                vv = pv[j] if pairs else np.int64(0)
-                dg = np.int32(_digit(pk[j], vv, length, shift, M, by_row))
-                r = _warp_rank(sg, lc, wi * R, dg, bits, lt_mask)
-                pr[j] = (r << bits) | dg
+            # each element's digit and offset among its sub-group's
+            # elements of that digit, packed: (offset << bits) | digit
+            if UNROLL_RANK:
+                for j in kapi.static_range(IPT):
+                    vv = pv[j] if pairs else np.int64(0)
+                    dg = np.int32(_digit(pk[j], vv, length, shift, M, by_row))
+                    r = _warp_rank(sg, lc, wi * R, dg, bits, lt_mask)
+                    pr[j] = (r << bits) | dg
+            else:
+                for j in range(IPT):
+                    vv = pv[j] if pairs else np.int64(0)
+                    dg = np.int32(_digit(pk[j], vv, length, shift, M, by_row))
+                    r = _warp_rank(sg, lc, wi * R, dg, bits, lt_mask)
+                    pr[j] = (r << bits) | dg
             kapi.group_barrier(g)
             tot, inc = _digit_starts(sg, lid, R, NW, lc, lw)
             kapi.group_barrier(g)
@@ -437,7 +450,7 @@ def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
                 ls[R + lid] = tot
             kapi.group_barrier(g)
             # each element to its place in the tile's digit order
-            for j in kapi.static_range(IPT):
+            for j in range(IPT):
                 dg = pr[j] & M
                 dst = ls[dg] + lc[wi * R + dg] + (pr[j] >> bits)
                 lk[_pad(dst)] = pk[j]
@@ -462,6 +475,7 @@ def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
 
 
 RADIX_BITS = (8,)
+UNROLL_RANK = False  # (see _scatter_kernel)
 _HIST = {}
 _SCATTER = {}
 
@@ -479,7 +493,7 @@ def scatter(pairs, by_row, iota, final, bits, size, vsize=8, ipt_=None):
     `pairs`, 8-byte keys with size 8)."""
     vsize = vsize if pairs else 0
     ipt_ = ipt_ or ipt(size, vsize)
-    key = (pairs, by_row, iota, final, bits, size, vsize, ipt_)
+    key = (pairs, by_row, iota, final, bits, size, vsize, ipt_, UNROLL_RANK)
     if key not in _SCATTER:
         _SCATTER[key] = _scatter_kernel(
             pairs,
@@ -490,6 +504,7 @@ def scatter(pairs, by_row, iota, final, bits, size, vsize=8, ipt_=None):
             ipt_,
             np.uint32 if size == 4 else np.uint64,
             np.int32 if vsize == 4 else np.int64,
+            UNROLL_RANK,
         )
     return _SCATTER[key]
 
