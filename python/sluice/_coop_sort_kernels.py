@@ -13,15 +13,20 @@ is three launches:
 - the look-back scan of ``_coop_kernels`` over those counts: digit d of
   chunk c then starts at its inclusive prefix less its own count;
 - ``scatter``: each workgroup takes its chunk tile by tile, in order. A
-  tile is loaded into workgroup memory (striped), sorted stably by the
-  digit there, in two splits on 4-bit sub-digits (each: every work-item
-  counts the sub-digits of its run of consecutive elements in its own
-  column of 16 counters, an exclusive scan of the 16 x WG counters in
-  (sub-digit, work-item) order, every element to its rank), then the
-  tile's digit runs are found by comparing neighbours and each element is
-  stored at the chunk's running offset of its digit plus its place in its
-  run: neighbouring work-items store neighbouring elements of a run. The
-  chunk's offsets advance by the tile's counts.
+  tile is ranked by the workgroup's sub-groups (warps on CUDA; one
+  work-item elsewhere): a sub-group takes IPT rounds of SG consecutive
+  elements, loaded into registers at once; for each element one ballot per
+  bit of its digit gives the lanes with the same digit (its peers), its
+  offset among them is the count of peers on lower lanes, and the lowest
+  peer adds their number to the sub-group's counter of the digit in
+  workgroup memory (an atomic addition whose old value is shuffled to the
+  peers). The counters of every (sub-group, digit) then become exclusive
+  prefixes (per digit over the sub-groups, then over the digits by
+  sub-group scans), every element goes to its place in workgroup memory,
+  and the tile, now in digit order, is stored at the chunk's running
+  offset of each digit plus the element's place in its digit's run:
+  neighbouring work-items store neighbouring elements of a run. Seven
+  barriers a tile, against seventeen for the two 4-bit splits before.
 
 Keys travel alone or with values (positions: 32-bit ones below 2^31
 elements, the last pass writing them as int64); the first pass of an
@@ -475,7 +480,11 @@ def _scatter_kernel(
 
 
 RADIX_BITS = (8,)
-UNROLL_RANK = False  # (see _scatter_kernel)
+# Whether the scatter's ranking loop is unrolled (see _scatter_kernel), by
+# whether values travel along: H100, 2^27 float32 (bench/RESULTS.md),
+# sort 7.9 ms rolled against 8.3 unrolled, argsort 10.2 unrolled against
+# 12.1 rolled.
+UNROLL_RANK = {False: False, True: True}
 _HIST = {}
 _SCATTER = {}
 
@@ -493,7 +502,8 @@ def scatter(pairs, by_row, iota, final, bits, size, vsize=8, ipt_=None):
     `pairs`, 8-byte keys with size 8)."""
     vsize = vsize if pairs else 0
     ipt_ = ipt_ or ipt(size, vsize)
-    key = (pairs, by_row, iota, final, bits, size, vsize, ipt_, UNROLL_RANK)
+    unroll = UNROLL_RANK[bool(pairs)]
+    key = (pairs, by_row, iota, final, bits, size, vsize, ipt_, unroll)
     if key not in _SCATTER:
         _SCATTER[key] = _scatter_kernel(
             pairs,
@@ -504,7 +514,7 @@ def scatter(pairs, by_row, iota, final, bits, size, vsize=8, ipt_=None):
             ipt_,
             np.uint32 if size == 4 else np.uint64,
             np.int32 if vsize == 4 else np.int64,
-            UNROLL_RANK,
+            unroll,
         )
     return _SCATTER[key]
 
