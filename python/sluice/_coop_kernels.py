@@ -68,8 +68,49 @@ def _comb(a, b, prod):
 LB = 32  # predecessors one step of a look-back reads at once
 
 
+@_k.device_func
+def _scan_run(buf, tots, lid, cnt, IPT, prod):
+    """A work-item scans its IPT consecutive elements of the tile in place;
+    its total to tots[lid]."""
+    b = lid * IPT
+    m = min(max(cnt - b, 0), IPT)
+    if m > 0:
+        s = buf[_pad(b)]
+        for j in range(1, m):
+            q = _pad(b + j)
+            s = _comb(s, buf[q], prod)
+            buf[q] = s
+        tots[lid] = s
+
+
+@_k.device_func
+def _scan_sg_totals(sg, NW, arr, off, prod, OP):
+    """Inclusive scan of arr[off:off + NW] in place, by one sub-group (each
+    lane a run of consecutive values; no identity is ever combined)."""
+    SG = sg.get_max_local_range()
+    RUN = (NW + SG - 1) // SG
+    ln = sg.get_local_id()
+    b = off + ln * RUN
+    e = off + min(ln * RUN + RUN, NW)
+    s = arr[min(b, off + NW - 1)]
+    for q in range(1, RUN):
+        if b + q < e:
+            s = _comb(s, arr[b + q], prod)
+            arr[b + q] = s
+    inc = kapi.inclusive_scan_over_group(sg, s, OP)
+    pre = kapi.shift_group_right(sg, inc, 1)
+    if ln > 0:
+        for q in range(RUN):
+            if b + q < e:
+                arr[b + q] = _comb(pre, arr[b + q], prod)
+
+
+OPS = {False: kapi.GroupOp.ADD, True: kapi.GroupOp.MUL}
+
+
 def _scan_kernel(prod, IPT):
     TILE = WG * IPT
+    OP = OPS[prod]
 
     @kernel
     def k_scan_lookback(
@@ -92,6 +133,11 @@ def _scan_kernel(prod, IPT):
         # ctl: [ticket, nearest predecessor not yet added, done]
         lid = it.get_local_id(0)
         g = it.get_group()
+        sg = it.get_sub_group()
+        SG = sg.get_max_local_range()
+        NW = WG // SG
+        ln = sg.get_local_id()
+        wi = sg.get_group_id()
         # (a global name in an assignment's target is taken for a
         # variable: these are the constants there)
         top = WG  # tots[top]: the tile's prefix
@@ -121,28 +167,22 @@ def _scan_kernel(prod, IPT):
                     if k + u * WG < cnt:
                         buf[_pad(k + u * wg)] = x[lo + k + u * WG]
         kapi.group_barrier(g)
-        # each work-item scans its IPT consecutive elements in place
-        b = lid * IPT
-        m = min(max(cnt - b, 0), IPT)
-        if m > 0:
-            s = buf[_pad(b)]
-            for j in range(1, m):
-                q = _pad(b + j)
-                s = _comb(s, buf[q], prod)
-                buf[q] = s
-            tots[lid] = s
+        _scan_run(buf, tots, lid, cnt, IPT, prod)
         kapi.group_barrier(g)
-        # inclusive scan of the work-items' totals (Hillis-Steele); the
-        # work-items past the tile's end come last and touch only their own
-        d = 1
-        while d < WG:
-            v = tots[lid]
-            if lid >= d:
-                v = _comb(tots[lid - d], v, prod)
-            kapi.group_barrier(g)
-            tots[lid] = v
-            kapi.group_barrier(g)
-            d = d * 2
+        # inclusive scan of the work-items' totals: in each sub-group,
+        # then over the sub-groups' totals (tots[WG + 1:]); the work-items
+        # past the tile's end come last and touch only their own
+        v = kapi.inclusive_scan_over_group(sg, tots[lid], OP)
+        if ln == SG - 1:
+            tots[top + 1 + wi] = v
+        kapi.group_barrier(g)
+        if wi == 0:
+            _scan_sg_totals(sg, NW, tots, top + 1, prod, OP)
+        kapi.group_barrier(g)
+        if wi > 0:
+            v = _comb(tots[top + wi], v, prod)
+        tots[lid] = v
+        kapi.group_barrier(g)
         total = tots[(cnt - 1) // IPT]
         if lid == 0:
             if tr == 0:
@@ -208,7 +248,7 @@ def _scan_kernel(prod, IPT):
         kapi.group_barrier(g)
         tots[lid] = p
         kapi.group_barrier(g)
-        for j in range(IPT):
+        for j in kapi.static_range(IPT):
             k = j * WG + lid
             if k < cnt:
                 h = k // IPT
@@ -260,6 +300,45 @@ def _takes(fa, va, ia, fb, vb, ib, want_max, nan_first):
         else:
             t = vb < va
     return t
+
+
+@_k.device_func
+def _sg_best(sg, fa, va, ia, lf, lv, li, want_max, nan_first):
+    """The best candidate of the sub-group (xor butterfly: every lane ends
+    with it), stored by its first lane at the sub-group's slot."""
+    d = 1
+    while d < sg.get_max_local_range():
+        fb = kapi.permute_group_by_xor(sg, fa, d)
+        vb = kapi.permute_group_by_xor(sg, va, d)
+        ib = kapi.permute_group_by_xor(sg, ia, d)
+        if _takes(fa, va, ia, fb, vb, ib, want_max, nan_first):
+            fa = fb
+            va = vb
+            ia = ib
+        d = d * 2
+    if sg.leader():
+        k = sg.get_group_id()
+        lf[k] = fa
+        lv[k] = va
+        li[k] = ia
+
+
+@_k.device_func
+def _sg_best_of(sg, lf, lv, li, want_max, nan_first):
+    """The best of the sub-groups' candidates (lf/lv/li[:WG // SG]) into
+    slot 0, by the first sub-group (each lane a strided share)."""
+    nw = WG // sg.get_max_local_range()
+    k = sg.get_local_id()
+    fa = 0
+    va = lv[0]
+    ia = li[0]
+    while k < nw:
+        if _takes(fa, va, ia, lf[k], lv[k], li[k], want_max, nan_first):
+            fa = lf[k]
+            va = lv[k]
+            ia = li[k]
+        k += sg.get_max_local_range()
+    _sg_best(sg, fa, va, ia, lf, lv, li, want_max, nan_first)
 
 
 def _arg_group_kernel(want_max, nan_first):
@@ -352,24 +431,11 @@ def _arg_group_kernel(want_max, nan_first):
                 va = e
                 ia = i
             i += WG
-        lf[lid] = fa
-        lv[lid] = va
-        li[lid] = ia
+        sg = it.get_sub_group()
+        _sg_best(sg, fa, va, ia, lf, lv, li, want_max, nan_first)
         kapi.group_barrier(g)
-        s = WG // 2
-        while s > 0:
-            if lid < s:
-                fb = lf[lid + s]
-                vb = lv[lid + s]
-                ib = li[lid + s]
-                if _takes(
-                    lf[lid], lv[lid], li[lid], fb, vb, ib, want_max, nan_first
-                ):
-                    lf[lid] = fb
-                    lv[lid] = vb
-                    li[lid] = ib
-            kapi.group_barrier(g)
-            s = s // 2
+        if sg.get_group_id() == 0:
+            _sg_best_of(sg, lf, lv, li, want_max, nan_first)
         if lid == 0:
             outv[w] = lf[0]
             outi[w] = li[0]
@@ -399,24 +465,11 @@ def _arg_combine_kernel(want_max, nan_first):
                 va = vb
                 ia = ib
             c += WG
-        lf[lid] = fa
-        lv[lid] = va
-        li[lid] = ia
+        sg = it.get_sub_group()
+        _sg_best(sg, fa, va, ia, lf, lv, li, want_max, nan_first)
         kapi.group_barrier(g)
-        s = WG // 2
-        while s > 0:
-            if lid < s:
-                fb = lf[lid + s]
-                vb = lv[lid + s]
-                ib = li[lid + s]
-                if _takes(
-                    lf[lid], lv[lid], li[lid], fb, vb, ib, want_max, nan_first
-                ):
-                    lf[lid] = fb
-                    lv[lid] = vb
-                    li[lid] = ib
-            kapi.group_barrier(g)
-            s = s // 2
+        if sg.get_group_id() == 0:
+            _sg_best_of(sg, lf, lv, li, want_max, nan_first)
         if lid == 0:
             out[r] = li[0]
             if lf[0] == 0:

@@ -13,15 +13,20 @@ is three launches:
 - the look-back scan of ``_coop_kernels`` over those counts: digit d of
   chunk c then starts at its inclusive prefix less its own count;
 - ``scatter``: each workgroup takes its chunk tile by tile, in order. A
-  tile is loaded into workgroup memory (striped), sorted stably by the
-  digit there, in two splits on 4-bit sub-digits (each: every work-item
-  counts the sub-digits of its run of consecutive elements in its own
-  column of 16 counters, an exclusive scan of the 16 x WG counters in
-  (sub-digit, work-item) order, every element to its rank), then the
-  tile's digit runs are found by comparing neighbours and each element is
-  stored at the chunk's running offset of its digit plus its place in its
-  run: neighbouring work-items store neighbouring elements of a run. The
-  chunk's offsets advance by the tile's counts.
+  tile is ranked by the workgroup's sub-groups (warps on CUDA; one
+  work-item elsewhere): a sub-group takes IPT rounds of SG consecutive
+  elements, loaded into registers at once; for each element one ballot per
+  bit of its digit gives the lanes with the same digit (its peers), its
+  offset among them is the count of peers on lower lanes, and the lowest
+  peer adds their number to the sub-group's counter of the digit in
+  workgroup memory (an atomic addition whose old value is shuffled to the
+  peers). The counters of every (sub-group, digit) then become exclusive
+  prefixes (per digit over the sub-groups, then over the digits by
+  sub-group scans), every element goes to its place in workgroup memory,
+  and the tile, now in digit order, is stored at the chunk's running
+  offset of each digit plus the element's place in its digit's run:
+  neighbouring work-items store neighbouring elements of a run. Seven
+  barriers a tile, against seventeen for the two 4-bit splits before.
 
 Keys travel alone or with values (positions: 32-bit ones below 2^31
 elements, the last pass writing them as int64); the first pass of an
@@ -49,7 +54,6 @@ kernel = _k.kernel
 
 TPW = 1  # tiles of a workgroup's chunk (bench/sort_passes.py: 1 was best)
 HC = 8  # copies of a histogram's counters in workgroup memory
-NSUB = 16  # counters of a work-item in a split (4-bit sub-digits)
 _LOCAL = kapi.AddressSpace.LOCAL
 
 
@@ -238,14 +242,15 @@ def _hist_kernel(by_row, bits, HC):
             i += WG
         while i < end:
             m = min((end - i + WG - 1) // WG, HIST_U)
-            # the batch's loads all in flight before its atomics
-            for u in range(HIST_U):
-                if u < m:
-                    if by_row:
-                        pdg[u] = _row_digit(vals[i + u * WG], length, shift, M)
-                    else:
-                        pdg[u] = _key_digit(keys[i + u * WG], shift, M)
-            for u in range(HIST_U):
+            # the batch's loads all in flight before its atomics (at
+            # clamped places: a load under a branch waits for the last)
+            for u in kapi.static_range(HIST_U):
+                j = min(i + u * WG, end - 1)
+                if by_row:
+                    pdg[u] = _row_digit(vals[j], length, shift, M)
+                else:
+                    pdg[u] = _key_digit(keys[j], shift, M)
+            for u in kapi.static_range(HIST_U):
                 if u < m:
                     kapi.AtomicRef(
                         lc, cp + pdg[u], address_space=_LOCAL
@@ -282,9 +287,82 @@ def _digit(k, v, length, shift, M, by_row):
     return _key_digit(k, shift, M)
 
 
-def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
-    """One pass's stable scatter (module docstring; final: _unkey's)."""
-    R, NS, TILE = 1 << bits, 1 if bits <= 4 else 2, WG * IPT
+@_k.device_func
+def _peers(sg, dg, bits):
+    """The lanes of the sub-group whose digit equals this one's (a mask):
+    one ballot per bit of the digit."""
+    pe = kapi.group_ballot(sg)
+    for bb in range(bits):
+        bt = np.uint32((dg >> bb) & 1)
+        bl = kapi.group_ballot(sg, bt == 1)
+        pe = pe & (bl ^ ~(np.uint32(0) - bt))
+    return pe
+
+
+@_k.device_func
+def _warp_rank(sg, lc, base, dg, bits, lt_mask):
+    """This element's offset among its sub-group's elements of digit dg,
+    this round's and the earlier rounds' (the sub-group's counter of the
+    digit, lc[base + dg], advances by the round's count): the lowest lane
+    of the peers adds their count, the others take its old value."""
+    pe = _peers(sg, dg, bits)
+    rank = np.int32(np.bitwise_count(pe & lt_mask))
+    old = np.int32(0)
+    if rank == 0:
+        old = kapi.AtomicRef(lc, base + dg, address_space=_LOCAL).fetch_add(
+            np.int32(np.bitwise_count(pe))
+        )
+    src = np.int32(np.bitwise_count((pe & (np.uint32(0) - pe)) - 1))
+    return kapi.select_from_group(sg, old, src) + rank
+
+
+@_k.device_func
+def _digit_starts(sg, lid, R, NW, lc, lw):
+    """Per digit (work-item lid < R): the sub-groups' counters of the digit
+    become their exclusive prefixes, and ls[d] the digit's first place in
+    the tile's (returned: its count and the sub-group's inclusive scan of
+    the counts); lw[k] gets sub-group k's total."""
+    SG = sg.get_max_local_range()
+    ln = sg.get_local_id()
+    wi = sg.get_group_id()
+    tot = np.int32(0)
+    if lid < R:
+        for q in range(NW):
+            c = lc[q * R + lid]
+            lc[q * R + lid] = tot
+            tot += c
+    inc = kapi.inclusive_scan_over_group(sg, tot)
+    if ln == SG - 1:
+        lw[wi] = inc
+    return tot, inc
+
+
+@_k.device_func
+def _scan_totals(sg, NW, lw):
+    """Exclusive scan of the NW sub-groups' totals in lw, by the first
+    sub-group (each lane a run of consecutive ones)."""
+    SG = sg.get_max_local_range()
+    RUN = (NW + SG - 1) // SG
+    ln = sg.get_local_id()
+    s = np.int32(0)
+    for q in range(RUN):
+        if ln * RUN + q < NW:
+            s += lw[ln * RUN + q]
+    e = kapi.exclusive_scan_over_group(sg, s)
+    for q in range(RUN):
+        if ln * RUN + q < NW:
+            c = lw[ln * RUN + q]
+            lw[ln * RUN + q] = e
+            e += c
+
+
+def _scatter_kernel(
+    pairs, by_row, iota, final, bits, IPT, kdt, vdt, UNROLL_RANK
+):
+    """One pass's stable scatter (module docstring; final: _unkey's). With
+    UNROLL_RANK the ranking loop is unrolled (its arrays in registers, but
+    CUDA then fits one workgroup per multiprocessor: 141 registers)."""
+    R, TILE = 1 << bits, WG * IPT
     M = R - 1
 
     @kernel
@@ -308,133 +386,105 @@ def _scatter_kernel(pairs, by_row, iota, final, bits, IPT, kdt, vdt):
         lk,
         lv,
         lc,
-        lt,
+        lw,
         lb,
         ls,
     ):
         lid = it.get_local_id(0)
         g = it.get_group()
         w = g.get_group_id(0)
+        sg = it.get_sub_group()
+        SG = sg.get_max_local_range()
+        NW = WG // SG
+        ln = sg.get_local_id()
+        wi = sg.get_group_id()
+        lt_mask = np.uint32((1 << ln) - 1)
         pk = kapi.PrivateArray(IPT, kdt)
         pv = kapi.PrivateArray(IPT, vdt)
-        pd = kapi.PrivateArray(IPT, np.int32)
+        # an element's offset among its sub-group's of its digit, and the
+        # digit: (offset << bits) | digit
         pr = kapi.PrivateArray(IPT, np.int32)
         if lid < R:
             j = lid * nch + w
             lb[lid] = incl[j] - counts[j]
-            ls[R + lid] = 0
         start = w * chunk
         end = min(start + chunk, n)
         nt = max((end - start + TILE - 1) // TILE, 0)
-        kapi.group_barrier(g)
         for t in range(nt):
             lo = start + t * TILE
             cnt = min(end - lo, TILE)
-            # the tile, striped; past its end the largest digit (kept last)
-            for j in range(IPT):
-                k = j * WG + lid
-                lk[_pad(k)] = keys[lo + k] if k < cnt else kmax
+            b = lid
+            while b < NW * R:
+                lc[b] = 0
+                b += WG
+            # a sub-group's elements: IPT rounds of SG consecutive ones,
+            # all loaded before they are ranked; past the tile's end the
+            # largest digit (ranked last)
+            # (no load under a branch: each would wait for the one before)
+            for j in kapi.static_range(IPT):
+                k = wi * (SG * IPT) + j * SG + ln
+                kc = lo + min(k, cnt - 1)
+                kk = keys[kc]
+                pk[j] = kk if k < cnt else kmax
                 if pairs:
-                    v = (lo + k if iota else vals[lo + k]) if k < cnt else -1
-                    lv[_pad(k)] = v
+                    v = kc if iota else vals[kc]
+                    pv[j] = v if k < cnt else -1
             kapi.group_barrier(g)
-            for p in range(NS):
-                # each work-item's run of IPT elements: its sub-digits'
-                # counts (its column) and each element's rank among them
-                for dd in range(NSUB):
-                    lc[_pad(dd * WG + lid)] = 0
+            # each element's digit and offset among its sub-group's
+            # elements of that digit, packed: (offset << bits) | digit
+            if UNROLL_RANK:
+                for j in kapi.static_range(IPT):
+                    vv = pv[j] if pairs else np.int64(0)
+                    dg = np.int32(_digit(pk[j], vv, length, shift, M, by_row))
+                    r = _warp_rank(sg, lc, wi * R, dg, bits, lt_mask)
+                    pr[j] = (r << bits) | dg
+            else:
                 for j in range(IPT):
-                    q = _pad(lid * IPT + j)
-                    kk = lk[q]
-                    vv = lv[q] if pairs else np.int64(0)
-                    pk[j] = kk
-                    pv[j] = vv
-                    dg = _digit(kk, vv, length, shift, M, by_row)
-                    sd = (dg >> (4 * p)) & (NSUB - 1)
-                    c = _pad(sd * WG + lid)
-                    r = lc[c]
-                    pr[j] = r
-                    pd[j] = sd
-                    lc[c] = r + 1
-                kapi.group_barrier(g)
-                # exclusive scan of the counters, (sub-digit, work-item)
-                # order: 16 each, the totals in 16 rakes, then the rakes
-                s = 0
-                for j in range(NSUB):
-                    s += lc[_pad(lid * NSUB + j)]
-                lt[lid] = s
-                kapi.group_barrier(g)
-                if lid < NSUB:
-                    a = 0
-                    for j in range(NSUB):
-                        e = lt[lid * NSUB + j]
-                        lt[lid * NSUB + j] = a
-                        a += e
-                    lt[WG + lid] = a
-                kapi.group_barrier(g)
-                if lid == 0:
-                    a = 0
-                    for j in range(NSUB):
-                        e = lt[WG + j]
-                        lt[WG + j] = a
-                        a += e
-                kapi.group_barrier(g)
-                s = lt[lid] + lt[WG + lid // NSUB]
-                for j in range(NSUB):
-                    q = _pad(lid * NSUB + j)
-                    e = lc[q]
-                    lc[q] = s
-                    s += e
-                kapi.group_barrier(g)
-                for j in range(IPT):
-                    dst = lc[_pad(pd[j] * WG + lid)] + pr[j]
-                    lk[_pad(dst)] = pk[j]
-                    if pairs:
-                        lv[_pad(dst)] = pv[j]
-                kapi.group_barrier(g)
-            # the tile is in digit order: where each digit's run starts
-            for j in range(IPT):
-                k = j * WG + lid
-                if k < cnt:
-                    q = _pad(k)
-                    vv = lv[q] if by_row else np.int64(0)
-                    dg = _digit(lk[q], vv, length, shift, M, by_row)
-                    if k == 0:
-                        ls[dg] = 0
-                    else:
-                        q = _pad(k - 1)
-                        vp = lv[q] if by_row else np.int64(0)
-                        if _digit(lk[q], vp, length, shift, M, by_row) != dg:
-                            ls[dg] = k
+                    vv = pv[j] if pairs else np.int64(0)
+                    dg = np.int32(_digit(pk[j], vv, length, shift, M, by_row))
+                    r = _warp_rank(sg, lc, wi * R, dg, bits, lt_mask)
+                    pr[j] = (r << bits) | dg
             kapi.group_barrier(g)
+            tot, inc = _digit_starts(sg, lid, R, NW, lc, lw)
+            kapi.group_barrier(g)
+            if wi == 0:
+                _scan_totals(sg, NW, lw)
+            kapi.group_barrier(g)
+            if lid < R:
+                ls[lid] = inc - tot + lw[wi]
+                ls[R + lid] = tot
+            kapi.group_barrier(g)
+            # each element to its place in the tile's digit order
             for j in range(IPT):
+                dg = pr[j] & M
+                dst = ls[dg] + lc[wi * R + dg] + (pr[j] >> bits)
+                lk[_pad(dst)] = pk[j]
+                if pairs:
+                    lv[_pad(dst)] = pv[j]
+            kapi.group_barrier(g)
+            for j in kapi.static_range(IPT):
                 k = j * WG + lid
                 if k < cnt:
                     kk = lk[_pad(k)]
                     vv = lv[_pad(k)] if pairs else np.int64(0)
                     dg = _digit(kk, vv, length, shift, M, by_row)
-                    st = ls[dg]
-                    if k == cnt - 1:
-                        ls[R + dg] = k + 1 - st
-                    else:
-                        q = _pad(k + 1)
-                        vn = lv[q] if by_row else np.int64(0)
-                        if _digit(lk[q], vn, length, shift, M, by_row) != dg:
-                            ls[R + dg] = k + 1 - st
-                    q = lb[dg] + (k - st)
+                    q = lb[dg] + (k - ls[dg])
                     out[q] = _unkey(kk, c1, c2, desc, final)
                     if pairs:
                         outv[q] = vv
             kapi.group_barrier(g)
             if lid < R:
                 lb[lid] = lb[lid] + ls[R + lid]
-                ls[R + lid] = 0
-            kapi.group_barrier(g)
 
     return k_radix_scatter
 
 
 RADIX_BITS = (8,)
+# Whether the scatter's ranking loop is unrolled (see _scatter_kernel), by
+# whether values travel along: H100, 2^27 float32 (bench/RESULTS.md),
+# sort 7.9 ms rolled against 8.3 unrolled, argsort 10.2 unrolled against
+# 12.1 rolled.
+UNROLL_RANK = {False: False, True: True}
 _HIST = {}
 _SCATTER = {}
 
@@ -452,7 +502,8 @@ def scatter(pairs, by_row, iota, final, bits, size, vsize=8, ipt_=None):
     `pairs`, 8-byte keys with size 8)."""
     vsize = vsize if pairs else 0
     ipt_ = ipt_ or ipt(size, vsize)
-    key = (pairs, by_row, iota, final, bits, size, vsize, ipt_)
+    unroll = UNROLL_RANK[bool(pairs)]
+    key = (pairs, by_row, iota, final, bits, size, vsize, ipt_, unroll)
     if key not in _SCATTER:
         _SCATTER[key] = _scatter_kernel(
             pairs,
@@ -463,6 +514,7 @@ def scatter(pairs, by_row, iota, final, bits, size, vsize=8, ipt_=None):
             ipt_,
             np.uint32 if size == 4 else np.uint64,
             np.int32 if vsize == 4 else np.int64,
+            unroll,
         )
     return _SCATTER[key]
 

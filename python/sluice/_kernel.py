@@ -21,7 +21,7 @@ import numpy as np
 
 # _kernel_calls: imported here, not at a kernel's first call (which it would
 # slow down).
-from . import _compiler, _dtypes, _kernel_calls  # noqa: F401
+from . import _compiler, _dtypes, _kernel_calls, _kernel_subgroups  # noqa: F401
 from . import kernel_api as kapi
 from ._array import Array
 from ._device import _info, _queue_from_id
@@ -699,6 +699,8 @@ class KernelFunction:
                 em.depth -= 1
                 em.emit("}")
             else:
+                if ctx.target == "cuda":
+                    _kernel_subgroups.prologue(em)
                 w.start()
                 w.stmts(w.src.tree.body)
         return em.lines

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from . import _dtypes, _kernel_cuda_atomics
+from . import _dtypes, _kernel_cuda_atomics, _kernel_subgroups
 from . import kernel_api as kapi
 from ._kernel_codegen import (
     _BINARY_FLOAT,
@@ -30,6 +30,7 @@ from ._kernel_values import (
     ItemObj,
     PyObj,
     Scalar,
+    SubGroupObj,
     cas_operands,
     cas_store_found,
     mlir_type,
@@ -94,6 +95,8 @@ def call(w, node):
             return item_method(w, node, base, f.attr)
         if isinstance(base, GroupObj):
             return group_method(w, node, f.attr)
+        if isinstance(base, SubGroupObj):
+            return _kernel_subgroups.method(w, node, f.attr)
         if isinstance(base, AtomicObj):
             return atomic_method(w, node, base, f.attr)
         raise w.error(
@@ -141,6 +144,8 @@ def call(w, node):
         if wide:
             _kernel_cuda_atomics.fence(w, node, Const(4), scope)
         return PyObj(None)
+    if any(obj is f for f in _kernel_subgroups.FUNCTIONS):
+        return _kernel_subgroups.call(w, node, obj)
     if obj is kapi.atomic_fence:
         a = _bind(w, node, ["memory_order", "memory_scope"], ["memory_order"])
         order = w.expr(a["memory_order"])
@@ -269,6 +274,46 @@ def absolute(w, v):
     return r
 
 
+def bitwise_count(w, node, v):
+    """np.bitwise_count: the set bits of |v| as uint8 (math.ctpop)."""
+    em = w.em
+    if isinstance(v, Const):
+        return Const(np.uint8(bin(abs(int(v.value))).count("1")))
+    v = em.materialize(v)
+    if v.dt.kind not in "iub":
+        raise w.error(node, "np.bitwise_count takes integers")
+    if v.dt.kind == "b":
+        return em.cast(v, np.dtype(np.uint8))
+    if v.dt.kind == "i":
+        v = absolute(w, v)
+    if em.ctx.target != "spirv":
+        r = em.op(f"math.ctpop {v.name} : {v.type}", v.dt, nonneg=True)
+        return em.cast(r, np.dtype(np.uint8))
+    return _swar_count(em, v)
+
+
+def _swar_count(em, v):
+    """Population count in arithmetic (SPIR-V's conversion has no
+    math.ctpop): pairs, nibbles, then bytes summed by a multiply."""
+    dt = np.dtype(np.uint64 if v.dt.itemsize == 8 else np.uint32)
+    x = em.cast(Scalar(v.name, np.dtype(f"u{v.dt.itemsize}")), dt)
+    t = mlir_type(dt)
+    nb = dt.itemsize * 8
+
+    def c(val):
+        return em.const(val & ((1 << nb) - 1), dt)
+
+    def op(o, a, b):
+        return em.op(f"arith.{o} {a.name}, {b.name} : {t}", dt)
+
+    x = op("subi", x, op("andi", op("shrui", x, c(1)), c(0x5555555555555555)))
+    m3 = c(0x3333333333333333)
+    x = op("addi", op("andi", x, m3), op("andi", op("shrui", x, c(2)), m3))
+    x = op("andi", op("addi", x, op("shrui", x, c(4))), c(0x0F0F0F0F0F0F0F0F))
+    x = op("shrui", op("muli", x, c(0x0101010101010101)), c(nb - 8))
+    return em.cast(x, np.dtype(np.uint8))
+
+
 def _float_dt(v):
     if isinstance(v, Scalar) and v.dt.kind == "f":
         return v.dt
@@ -339,6 +384,8 @@ def math_call(w, node, mod, name, args):
         if name == "square" and nargs == 1:
             v = w.scalar(args[0])
             return em.binop("mul", v, v)
+        if name == "bitwise_count" and nargs == 1:
+            return bitwise_count(w, node, w.scalar(args[0]))
         if name == "where" and nargs == 3:
             c = w.scalar(args[0])
             return w.conditional(
@@ -477,6 +524,7 @@ def item_method(w, node, item, attr):
             "get_local_range": "lrange",
             "get_group_range": "nrange",
             "get_group": "group",
+            "get_sub_group": "subgroup",
             "get_global_linear_id": "glin",
             "get_local_linear_id": "llin",
             "get_global_linear_range": "glinr",
@@ -502,6 +550,8 @@ def item_method(w, node, item, attr):
         raise w.error(node, f"{attr}() takes no arguments")
     if what == "group":
         return GroupObj()
+    if what == "subgroup":
+        return SubGroupObj()
     if what == "glin":
         return em.from_index(global_linear(em))
     if what == "llin":

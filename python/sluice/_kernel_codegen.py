@@ -668,6 +668,8 @@ def _describe(v):
         return "an NdItem" if v.nd else "an Item"
     if isinstance(v, GroupObj):
         return "a Group"
+    if type(v).__name__ == "SubGroupObj":
+        return "a SubGroup"
     if isinstance(v, AtomicObj):
         return "an AtomicRef"
     if isinstance(v, PyObj):
@@ -1177,11 +1179,10 @@ class Walker:
         it = s.iter
         if s.orelse:
             raise self.error(s, "for-else is not supported in kernels")
-        if not (
-            isinstance(it, ast.Call)
-            and isinstance(self.expr_obj(it.func), PyObj)
-            and self.expr_obj(it.func).obj is range
-        ):
+        f = self.expr_obj(it.func) if isinstance(it, ast.Call) else None
+        if isinstance(f, PyObj) and f.obj is kapi.static_range:
+            return self.static_for(s)
+        if not (isinstance(f, PyObj) and f.obj is range):
             raise self.error(s, "kernels loop only over range(...)")
         if it.keywords or not 1 <= len(it.args) <= 3:
             raise self.error(s, "range takes 1 to 3 arguments")
@@ -1281,6 +1282,30 @@ class Walker:
 
         self.region(body)
         em.emit("}")
+
+    def static_for(self, s):
+        """``for i in kapi.static_range(...)``: the body once per value,
+        ``i`` a constant in each (no loop is left)."""
+        it = s.iter
+        args = [self.expr(a) for a in it.args]
+        if (
+            it.keywords
+            or not 1 <= len(args) <= 3
+            or not all(
+                isinstance(a, Const) and isinstance(a.value, int) for a in args
+            )
+        ):
+            raise self.error(s, "static_range takes 1 to 3 constant integers")
+        if not isinstance(s.target, ast.Name):
+            raise self.error(s, "a for loop's target must be a name")
+        if _loop_exits(s.body) or contains_barrier(s, self.src.env):
+            raise self.error(
+                s,
+                "a static_range loop has no break, continue or group_barrier",
+            )
+        for v in range(*(a.value for a in args)):
+            self.em.store_var(self.var(s.target.id), Const(v))
+            self.stmts(s.body)
 
     def while_(self, s):
         em = self.em
@@ -1744,4 +1769,9 @@ def _python_value(obj):
 
 
 def enum_types():
-    return (kapi.MemoryOrder, kapi.MemoryScope, kapi.AddressSpace)
+    return (
+        kapi.MemoryOrder,
+        kapi.MemoryScope,
+        kapi.AddressSpace,
+        kapi.GroupOp,
+    )

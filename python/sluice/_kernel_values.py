@@ -107,6 +107,12 @@ class GroupObj:
     __slots__ = ()
 
 
+class SubGroupObj:
+    """``it.get_sub_group()`` (see _kernel_subgroups)."""
+
+    __slots__ = ()
+
+
 class AtomicObj:
     """``kapi.AtomicRef(array, index)``: the array and the element's flat
     index (Index)."""

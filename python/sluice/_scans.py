@@ -128,7 +128,7 @@ def _lookback_scan(src, rows, length, cdt, prod, like):
         agg,
         incl,
         kapi.LocalAccessor((tile + tile // 32,), cdt),
-        kapi.LocalAccessor((C.WG + 1,), cdt),
+        kapi.LocalAccessor((2 * C.WG + 1,), cdt),
         kapi.LocalAccessor((C.LB,), _dtypes.int32),
         kapi.LocalAccessor((C.LB,), cdt),
         kapi.LocalAccessor((3,), _dtypes.int64),

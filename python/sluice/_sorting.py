@@ -119,6 +119,13 @@ def cooperative(x):
     return ":gpu:" in info.get("filter_string", "")
 
 
+def sub_group_size(x):
+    """Work-items of a kernel's sub-group on x's queue (kapi.SubGroup's
+    get_max_local_range: warps on CUDA, one work-item elsewhere)."""
+    info = queue_info(x.sycl_queue)
+    return 32 if info.get("backend_name") == "cuda" else 1
+
+
 def _sort_blocks(n, x):
     """Blocks of the radix sort: on the host at most 16 (a block's 2048
     counters per pass stay few against its share of the keys)."""
@@ -503,6 +510,8 @@ def _coop_radix(keys, vals, digits, length=1, rows=1, final=None, iota=False):
     ]
     bits = 8
     radix = 1 << bits
+    # the scatter's sub-groups each count their digits (CUDA: warps)
+    nw = C.WG // sub_group_size(keys)
     kmax = np.uint32(0xFFFFFFFF) if size == 4 else np.uint64((1 << 64) - 1)
     for i, (by_row, shift, db) in enumerate(todo):
         if db > bits:
@@ -564,10 +573,8 @@ def _coop_radix(keys, vals, digits, length=1, rows=1, final=None, iota=False):
             desc,
             kapi.LocalAccessor((pad,), keys.dtype),
             kapi.LocalAccessor((pad if pairs else 1,), vdt),
-            kapi.LocalAccessor(
-                (CS.NSUB * C.WG + CS.NSUB * C.WG // 32,), _dtypes.int32
-            ),
-            kapi.LocalAccessor((C.WG + CS.NSUB,), _dtypes.int32),
+            kapi.LocalAccessor((nw * radix,), _dtypes.int32),
+            kapi.LocalAccessor((builtins.max(nw, 2),), _dtypes.int32),
             kapi.LocalAccessor((radix,), _dtypes.int64),
             kapi.LocalAccessor((2 * radix,), _dtypes.int32),
         )

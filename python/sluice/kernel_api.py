@@ -1,5 +1,6 @@
 """The kernel language of ``@sluice.kernel``: index spaces, work-items,
-workgroups, workgroup and private memory, barriers and atomics.
+workgroups, sub-groups, workgroup and private memory, barriers and
+atomics.
 
 The names and meanings follow numba-dpex's ``kernel_api`` (itself SYCL's):
 a kernel is launched over a ``Range`` (independent work-items) or an
@@ -30,6 +31,7 @@ __all__ = [
     "AddressSpace",
     "AtomicRef",
     "Group",
+    "GroupOp",
     "Item",
     "LocalAccessor",
     "MemoryOrder",
@@ -38,8 +40,19 @@ __all__ = [
     "NdRange",
     "PrivateArray",
     "Range",
+    "SubGroup",
     "atomic_fence",
+    "exclusive_scan_over_group",
+    "group_ballot",
     "group_barrier",
+    "group_broadcast",
+    "inclusive_scan_over_group",
+    "permute_group_by_xor",
+    "reduce_over_group",
+    "select_from_group",
+    "shift_group_left",
+    "shift_group_right",
+    "static_range",
 ]
 
 
@@ -237,13 +250,35 @@ class NdItem(_KernelOnly):
     """A work-item of an nd-range kernel: ``get_global_id(d)``,
     ``get_local_id(d)``, ``get_group()``, ``get_global_linear_id()``,
     ``get_local_linear_id()``, ``get_global_range(d)``,
-    ``get_local_range(d)``, ``get_group_range(d)``."""
+    ``get_local_range(d)``, ``get_group_range(d)``, ``get_sub_group()``."""
 
 
 class Group(_KernelOnly):
     """A workgroup: ``get_group_id(d)``, ``get_group_linear_id()``,
     ``get_group_range(d)``, ``get_group_linear_range()``,
     ``get_local_range(d)``, ``get_local_linear_range()``, ``leader()``."""
+
+
+class SubGroup(_KernelOnly):
+    """The sub-group of an nd-range work-item (``it.get_sub_group()``):
+    work-items of one workgroup that run in lockstep and exchange values
+    without workgroup memory. ``get_local_id()`` (the lane),
+    ``get_local_range()`` (this sub-group's size),
+    ``get_max_local_range()`` (a full sub-group's size, a compile-time
+    constant: 32 on CUDA, 1 on the host and SPIR-V devices),
+    ``get_group_id()``, ``get_group_range()``, ``leader()``; the
+    ``*_linear_*`` spellings are the same. Sub-group ``k`` holds the
+    workgroup's work-items of local linear ids ``k * max`` to
+    ``k * max + max - 1``."""
+
+
+class GroupOp(enum.IntEnum):
+    """The combining operation of ``reduce_over_group`` and the scans."""
+
+    ADD = 0
+    MIN = 1
+    MAX = 2
+    MUL = 3
 
 
 class PrivateArray(_KernelOnly):
@@ -256,6 +291,14 @@ class AtomicRef(_KernelOnly):
     address_space=...)``: atomic operations on one element."""
 
 
+def static_range(*args):
+    """``range`` of constant integers whose loop the kernel compiler unrolls:
+    the body once per value, the target a constant in each (private arrays
+    indexed by it stay in registers; loads of different values can all be
+    in flight). Outside kernels it is ``range``."""
+    return range(*args)
+
+
 def group_barrier(group, fence_scope=MemoryScope.WORK_GROUP):
     """Waits until every work-item of the group reaches the barrier; the
     memory they wrote before is visible to all after it."""
@@ -265,3 +308,55 @@ def group_barrier(group, fence_scope=MemoryScope.WORK_GROUP):
 def atomic_fence(memory_order, memory_scope):
     """Orders this work-item's memory accesses."""
     _only_in_kernels("atomic_fence")
+
+
+# --- sub-group functions (every work-item of the sub-group calls them, in
+# converged control flow; see docs/kernels.md) ------------------------------
+
+
+def group_broadcast(group, x, local_id=0):
+    """``x`` of the sub-group's work-item ``local_id``."""
+    _only_in_kernels("group_broadcast")
+
+
+def select_from_group(group, x, remote_local_id):
+    """``x`` of work-item ``remote_local_id`` (any lane per work-item; an
+    id outside the sub-group gives an unspecified value)."""
+    _only_in_kernels("select_from_group")
+
+
+def permute_group_by_xor(group, x, mask):
+    """``x`` of the work-item whose local id is this one's xor ``mask``."""
+    _only_in_kernels("permute_group_by_xor")
+
+
+def shift_group_left(group, x, delta=1):
+    """``x`` of local id + ``delta`` (unspecified past the end)."""
+    _only_in_kernels("shift_group_left")
+
+
+def shift_group_right(group, x, delta=1):
+    """``x`` of local id - ``delta`` (unspecified before the start)."""
+    _only_in_kernels("shift_group_right")
+
+
+def group_ballot(group, predicate=True):
+    """A uint32 whose bit ``k`` is set when work-item ``k`` of the
+    sub-group has a true ``predicate``."""
+    _only_in_kernels("group_ballot")
+
+
+def reduce_over_group(group, x, op=GroupOp.ADD):
+    """``op`` over the sub-group's ``x`` (every work-item gets it)."""
+    _only_in_kernels("reduce_over_group")
+
+
+def inclusive_scan_over_group(group, x, op=GroupOp.ADD):
+    """``op`` over ``x`` of local ids 0 to this one's."""
+    _only_in_kernels("inclusive_scan_over_group")
+
+
+def exclusive_scan_over_group(group, x, op=GroupOp.ADD):
+    """``op`` over ``x`` of the local ids before this one's (the identity:
+    0, the type's largest or smallest value, at local id 0)."""
+    _only_in_kernels("exclusive_scan_over_group")

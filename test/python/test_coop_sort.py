@@ -185,3 +185,23 @@ def test_built_on_sort(device):
     p = A(sluice.partition(xf, 100))
     assert p[100] == np.sort(f)[100]
     assert _compiled(*CS.COOP_KEY.values()) > 0
+
+
+@pytest.mark.parametrize("n", [TILE + 31, 2 * TILE + 45])
+def test_sub_group_ranking(device, n):
+    """The scatter ranks a tile's keys by sub-groups (warps on CUDA): runs
+    where every lane holds the same digit, two alternating values and
+    zeros of both signs (stability), NaNs and infinities at the end, and a
+    short last sub-group (sizes off the tile and off 32)."""
+    a = np.zeros(n, np.float32)
+    a[::2] = -0.0
+    third = n // 3
+    a[third : 2 * third] = np.where(np.arange(third) % 2, 1.5, -2.5)
+    a[-40:-20] = np.inf
+    a[-20:-7] = -np.inf
+    a[-7:] = np.nan
+    _check(sluice.asarray(a, device=device), a)
+    # int64 keys whose low bytes are all equal: every lane a peer there
+    b = (np.arange(n, dtype=np.int64) % 3) << 40
+    b[::5] = -b[::5]
+    _check(sluice.asarray(b, device=device), b)

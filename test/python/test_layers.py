@@ -76,6 +76,7 @@ LAYERS = [
             "_kernel_calls",
             "_kernel_codegen",
             "_kernel_cuda_atomics",
+            "_kernel_subgroups",
             "_jit_kernels",
             "_jit_library",
             "_kernel_values",
