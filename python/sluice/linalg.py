@@ -801,6 +801,11 @@ def _dev_qr(x, mode):
             call_kernel(k_qr, kapi.Range(batch), rf, qf, v, m, n, _zero(dt))
         r = _ops.reshape(rf, bs + (m, n))
         q = _ops.reshape(qf, bs + (m, m))
+    # Exact zeros below the diagonal, whatever the reflectors left there
+    # (NaN where the input holds infs or NaNs), as LAPACK's R has.
+    from ._manipulation import triu
+
+    r = triu(r)
     if mode == "complete":
         return QRResult(q, r)
     r = r[..., :k, :]

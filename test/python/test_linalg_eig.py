@@ -5,7 +5,6 @@ host device, which calls LAPACK by default, through ``_kernels_on_host``).
 Eigenvalues are compared as multisets (their order is the algorithm's),
 eigenvectors by ``A v = lambda v``, their unit norms and their phase."""
 
-
 import numpy as np
 import pytest
 

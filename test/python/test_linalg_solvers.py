@@ -154,6 +154,18 @@ def test_cholesky(device):
         _close(sla.cholesky(x, upper=True), np.swapaxes(want, -1, -2), dt)
 
 
+def test_qr_r_is_triangular_for_non_finite_input(device):
+    """R is exactly upper triangular even where infs and NaNs make the
+    reflectors NaN (the Array API suite checks R == triu(R))."""
+    a = np.array(
+        [[-np.inf, 1, 2], [1, np.nan, 4], [0, 1, 2], [1, 1, 1]], np.float64
+    )
+    for dt in _dtypes(device) + ["complex64"]:
+        for mode in ("reduced", "complete"):
+            r = sluice.asnumpy(sla.qr(_a(device, a.astype(dt)), mode=mode)[1])
+            assert np.all(np.tril(r, -1) == 0), (dt, mode)
+
+
 @pytest.mark.parametrize("shape", [(2, 5, 5), (2, 6, 3), (2, 3, 6)])
 def test_qr(device, shape):
     for dt in _dtypes(device):
