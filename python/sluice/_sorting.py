@@ -595,6 +595,27 @@ def _iota(n, like):
     return out
 
 
+def _complex_order(xm, descending):
+    """Stable indices that sort complex xm along its last axis in NumPy's
+    order: by (category, real, imaginary) with the categories R + Rj,
+    R + nanj, nan + Rj, nan + nanj (R: not NaN), one stable pass per key
+    from the last; ``descending`` reverses the real and imaginary orders
+    (NaN categories stay last)."""
+    from ._complex import imag, real
+    from ._indexing_functions import take_along_axis
+
+    re, im = real(xm), imag(xm)
+    cat = _ops.add(
+        _ops.multiply(_ops.astype(_ops.not_equal(re, re), _dtypes.int8), 2),
+        _ops.astype(_ops.not_equal(im, im), _dtypes.int8),
+    )
+    p = argsort(im, axis=-1, descending=descending)
+    for key, desc in ((re, descending), (cat, False)):
+        q = argsort(take_along_axis(key, p, -1), axis=-1, descending=desc)
+        p = take_along_axis(p, q, -1)
+    return p
+
+
 def _sort_rows(x, axis, descending, want_index):
     x = _array(x, "argsort" if want_index else "sort")
     if axis is None:
@@ -609,6 +630,11 @@ def _sort_rows(x, axis, descending, want_index):
     if n == 0:
         r = _empty(xm.shape, _dtypes.int64 if want_index else x.dtype, x)
         return _back(r, inv)
+    if x.dtype.kind == "c":
+        from ._indexing_functions import take_along_axis
+
+        p = _complex_order(xm, descending)
+        return _back(p if want_index else take_along_axis(xm, p, -1), inv)
     rows = n // length
     flat = _flat(xm)
     coop = cooperative(x)
@@ -1045,6 +1071,26 @@ UniqueInverseResult = collections.namedtuple(
 )
 
 
+def _new_value_flags(s):
+    """int64 flags of sorted flat s: 1 where a new value starts (NaNs are
+    one value; for complex numbers, every one with a NaN part)."""
+    n = s.size
+    if s.dtype.kind != "c":
+        flags = _empty(n, _dtypes.int64, s)
+        call_kernel(K.k_flag_new, kapi.Range(n), s, flags)
+        return flags
+    from ._manipulation import concatenate
+
+    a, b = s[:-1], s[1:]
+    nan_a, nan_b = _ops.not_equal(a, a), _ops.not_equal(b, b)
+    new = _ops.logical_not(
+        _ops.logical_or(_ops.equal(a, b), _ops.logical_and(nan_a, nan_b))
+    )
+    first = _ops.equal(s[:1], s[:1])  # any value starts the first run
+    first = _ops.logical_or(first, _ops.not_equal(s[:1], s[:1]))
+    return _ops.astype(concatenate([first, new]), _dtypes.int64)
+
+
 def _unique_parts(x):
     """values, first indices, inverse (flat), counts of flat x."""
     x = _array(x, "unique")
@@ -1055,8 +1101,7 @@ def _unique_parts(x):
         return _empty(0, x.dtype, x), e, e, e
     perm = argsort(flat)
     s = _gather(flat, perm)
-    flags = _empty(n, _dtypes.int64, x)
-    call_kernel(K.k_flag_new, kapi.Range(n), s, flags)
+    flags = _new_value_flags(s)
     pos, m = _positions(flags)
     starts = _empty(m, _dtypes.int64, x)
     call_kernel(K.k_compact_starts, kapi.Range(n), flags, pos, starts)
@@ -1102,6 +1147,8 @@ def _unique_sorted_values(x):
     sorted keys counts and writes its runs' first values (the host reads
     one number, the size of the result)."""
     x = _array(x, "unique")
+    if x.dtype.kind == "c":
+        return _unique_parts(x)[0]
     s = sort(_flat(x))
     n = s.size
     if n == 0:

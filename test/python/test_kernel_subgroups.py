@@ -4,7 +4,6 @@ sub-groups, checked against NumPy on every device for the sub-group size
 the device reports (32 on CUDA, 1 on the host and SPIR-V devices); the
 errors; and the PTX of CUDA kernels (no GPU needed)."""
 
-
 import numpy as np
 import pytest
 

@@ -191,6 +191,39 @@ def test_unique_family(device, data):
     np.testing.assert_array_equal(A(r.values)[A(r.inverse_indices)], a)
 
 
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+def test_complex_sort_and_unique_match_numpy(device, dt):
+    """Complex numbers sort as NumPy sorts them: by (category, real,
+    imaginary) with the categories R + Rj, R + nanj, nan + Rj, nan + nanj
+    (stable: ties, -0.0 and 0.0 keep their order); unique counts every
+    value with a NaN part as one value."""
+    if dt == "complex128" and not device.has_aspect_fp64:
+        pytest.skip("no fp64 on this device")
+    rng = np.random.default_rng(5)
+    parts = np.array([np.nan, 0.0, -0.0, 1.0, -1.0, 2.0, np.inf, -np.inf])
+    for shape in ((9,), (4, 6), (2, 3, 5), (300,)):
+        a = np.empty(shape, dt)
+        a.real = rng.choice(parts, shape)
+        a.imag = rng.choice(parts, shape)
+        x = sluice.asarray(a, device=device)
+        for axis in (-1, 0, None):
+            e = np.sort(a, axis=axis, kind="stable")
+            np.testing.assert_array_equal(A(sluice.sort(x, axis=axis)), e)
+            _eq(
+                sluice.argsort(x, axis=axis),
+                np.argsort(a, axis=axis, kind="stable").astype(np.int64),
+            )
+        np.testing.assert_array_equal(A(sluice.unique_values(x)), np.unique(a))
+        want = np.unique(
+            a, return_index=True, return_inverse=True, return_counts=True
+        )
+        got = sluice.unique(
+            x, return_index=True, return_inverse=True, return_counts=True
+        )
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(A(g).reshape(-1), w.reshape(-1))
+
+
 def test_nan_order_and_searchsorted(device):
     if not device.has_aspect_fp64:
         pytest.skip("float64")
