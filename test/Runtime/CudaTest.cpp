@@ -12,6 +12,7 @@
 #include "sluice-c/Program.h"
 #include "sluice/Runtime/Queue.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -468,6 +469,79 @@ TEST(CudaUsm, FreeWaitsForTheKernelsThatUseTheMemory) {
   ASSERT_OK(sluiceFree(other, z));
   ASSERT_OK(sluiceFree(q, y));
   ASSERT_OK(sluiceQueueRelease(other));
+  sluiceModuleRelease(m);
+}
+
+// Launches of a kernel again with the same grid and workgroup replay a CUDA
+// graph (unless SLUICE_CUDA_GRAPHS=off): the results stay those of direct
+// launches when the argument values (pointers, scalars, sizes) change from
+// one launch to the next, when the grid changes, in order with copies and
+// with launches that are not replayed, and past the bound on graphs kept.
+TEST(CudaQueue, RepeatedLaunchesReplayGraphs) {
+  SKIP_WITHOUT_CUDA(d);
+  const char *env = std::getenv("SLUICE_CUDA_GRAPHS");
+  bool graphs = !env || (std::strcmp(env, "off") && std::strcmp(env, "0") &&
+                         std::strcmp(env, "false") && std::strcmp(env, "no"));
+  SluiceModule m = ptxModule(d);
+  SluiceKernel k;
+  ASSERT_OK(sluiceKernelGet(m, "axpy", &k));
+  SluiceQueue q = nullptr;
+  ASSERT_OK(sluiceQueueCreate(d, &q));
+  auto *queue = reinterpret_cast<sluice::rt::Queue *>(q);
+  const uint64_t big = 100003;
+  float *x[2], *y[2];
+  std::vector<float> hx[2], hy[2];
+  for (int b = 0; b < 2; ++b) {
+    x[b] = alloc<float>(q, SLUICE_USM_DEVICE, big);
+    y[b] = alloc<float>(q, SLUICE_USM_DEVICE, big);
+    hx[b].resize(big);
+    hy[b].resize(big);
+    for (uint64_t i = 0; i < big; ++i) {
+      hx[b][i] = float((i + b) % 13) - 6.0f;
+      hy[b][i] = float(i % 7) * 0.25f;
+    }
+    copyWait(q, x[b], hx[b].data(), big * 4);
+    copyWait(q, y[b], hy[b].data(), big * 4);
+  }
+  // Back to back, no waits: each launch reads what the one before wrote.
+  auto axpy = [&](int b, float a, uint64_t n) {
+    uint64_t local[3] = {128, 1, 1}, grid[3] = {(n + 127) / 128, 1, 1};
+    SluiceKernelArg args[] = {arg(a), arg(x[b]), arg(y[b]), arg(n)};
+    ASSERT_OK(sluiceLaunch(q, k, grid, local, 4, args, 0, nullptr, nullptr));
+    for (uint64_t i = 0; i < n; ++i)
+      hy[b][i] = a * hx[b][i] + hy[b][i];
+  };
+  for (int i = 0; i < 12; ++i) {
+    axpy(i % 2, 0.5f * float(i % 3) - 0.5f, i % 4 < 2 ? big : 1000 + i % 4);
+    if (i == 5) { // a copy between replays, in order with them
+      ASSERT_OK(sluiceMemcpy(q, y[0], y[1], 4000, 0, nullptr, nullptr));
+      std::copy(hy[1].begin(), hy[1].begin() + 1000, hy[0].begin());
+    }
+  }
+  uint64_t replayed = queue->replayedLaunches();
+  // More shapes than the replay keeps, each launched twice.
+  for (uint64_t n = 1; n <= 70; ++n)
+    for (int twice = 0; twice < 2; ++twice)
+      axpy(1, 0.25f, n * 128);
+  axpy(0, -1.0f, big);
+  ASSERT_OK(sluiceQueueWait(q));
+  std::vector<float> got(big);
+  for (int b = 0; b < 2; ++b) {
+    copyWait(q, got.data(), y[b], big * 4);
+    EXPECT_EQ(got, hy[b]) << "buffer " << b;
+  }
+  if (graphs) {
+    EXPECT_GT(replayed, 0u);
+    EXPECT_GE(queue->replayedLaunches(), replayed + 70);
+  } else {
+    EXPECT_EQ(queue->replayedLaunches(), 0u);
+  }
+  for (int b = 0; b < 2; ++b) {
+    ASSERT_OK(sluiceFree(q, x[b]));
+    ASSERT_OK(sluiceFree(q, y[b]));
+  }
+  ASSERT_OK(sluiceQueueWait(q));
+  ASSERT_OK(sluiceQueueRelease(q));
   sluiceModuleRelease(m);
 }
 
