@@ -472,11 +472,10 @@ TEST(CudaUsm, FreeWaitsForTheKernelsThatUseTheMemory) {
   sluiceModuleRelease(m);
 }
 
-// Launches of a kernel again with the same grid and workgroup replay a CUDA
-// graph (unless SLUICE_CUDA_GRAPHS=off): the results stay those of direct
-// launches when the argument values (pointers, scalars, sizes) change from
-// one launch to the next, when the grid changes, in order with copies and
-// with launches that are not replayed, and past the bound on graphs kept.
+// A kernel launched again replays a CUDA graph (unless
+// SLUICE_CUDA_GRAPHS=off): the results stay those of direct launches when
+// the argument values (pointers, scalars, sizes) or the grid change from
+// one launch to the next, in order with copies and with direct launches.
 TEST(CudaQueue, RepeatedLaunchesReplayGraphs) {
   SKIP_WITHOUT_CUDA(d);
   const char *env = std::getenv("SLUICE_CUDA_GRAPHS");
@@ -519,7 +518,7 @@ TEST(CudaQueue, RepeatedLaunchesReplayGraphs) {
     }
   }
   uint64_t replayed = queue->replayedLaunches();
-  // More shapes than the replay keeps, each launched twice.
+  // A new grid at every other launch.
   for (uint64_t n = 1; n <= 70; ++n)
     for (int twice = 0; twice < 2; ++twice)
       axpy(1, 0.25f, n * 128);

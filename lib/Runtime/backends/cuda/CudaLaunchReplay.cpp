@@ -27,18 +27,9 @@ bool driverHasGraphs() {
 }
 } // namespace
 
-bool LaunchReplay::Shape::operator==(const Shape &o) const {
-  return fn == o.fn && numArgs == o.numArgs &&
-         std::memcmp(grid, o.grid, sizeof grid) == 0 &&
-         std::memcmp(block, o.block, sizeof block) == 0;
-}
-
-size_t LaunchReplay::ShapeHash::operator()(const Shape &s) const {
-  uint64_t h = reinterpret_cast<uintptr_t>(s.fn) * 0x9e3779b97f4a7c15ull;
-  for (unsigned v :
-       {s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1], s.block[2]})
-    h = (h ^ v) * 0x100000001b3ull;
-  return size_t(h ^ s.numArgs);
+size_t LaunchReplay::KeyHash::operator()(const Key &k) const {
+  uint64_t h = reinterpret_cast<uintptr_t>(k.fn) * 0x9e3779b97f4a7c15ull;
+  return size_t(h ^ k.numArgs);
 }
 
 LaunchReplay::LaunchReplay() : enabled(graphsWanted() && driverHasGraphs()) {}
@@ -58,7 +49,11 @@ void LaunchReplay::destroy(Graph &g) {
   g.node = nullptr;
 }
 
-bool LaunchReplay::sameValues(const Graph &g, const KernelArgs &args) {
+bool LaunchReplay::holds(const Graph &g, const unsigned grid[3],
+                         const unsigned block[3], const KernelArgs &args) {
+  if (std::memcmp(g.grid, grid, sizeof g.grid) != 0 ||
+      std::memcmp(g.block, block, sizeof g.block) != 0)
+    return false;
   size_t at = 0;
   for (size_t i = 0; i < args.size(); ++i) {
     size_t n = args.valueSize(i);
@@ -70,11 +65,14 @@ bool LaunchReplay::sameValues(const Graph &g, const KernelArgs &args) {
   return at == g.values.size();
 }
 
-void LaunchReplay::storeValues(Graph &g, const KernelArgs &args) {
+void LaunchReplay::store(Graph &g, const unsigned grid[3],
+                         const unsigned block[3], const KernelArgs &args) {
+  std::memcpy(g.grid, grid, sizeof g.grid);
+  std::memcpy(g.block, block, sizeof g.block);
   size_t total = 0;
   for (size_t i = 0; i < args.size(); ++i)
     total += args.valueSize(i);
-  g.values.resize(total); // the same size as before but for the first time
+  g.values.resize(total); // the same size as before but the first time
   size_t at = 0;
   for (size_t i = 0; i < args.size(); ++i) {
     std::memcpy(g.values.data() + at, args.value(i), args.valueSize(i));
@@ -109,21 +107,18 @@ CUresult LaunchReplay::launch(CUfunction fn, const unsigned grid[3],
   };
   if (!enabled)
     return direct();
-  Shape shape{fn,
-              {grid[0], grid[1], grid[2]},
-              {block[0], block[1], block[2]},
-              args.size()};
-  auto it = graphs.find(shape);
+  Key key{fn, args.size()};
+  auto it = graphs.find(key);
   if (it == graphs.end()) {
     if (graphs.size() >= kMaxGraphs)
       evictOldest();
-    it = graphs.emplace(shape, Graph()).first;
+    it = graphs.emplace(key, Graph()).first;
   }
   Graph &g = it->second;
   g.lastUse = ++clock;
   if (g.direct)
     return direct();
-  if (!g.seen) { // a launch seen once is launched directly
+  if (!g.seen) { // a kernel launched once is launched directly
     g.seen = true;
     return direct();
   }
@@ -136,31 +131,25 @@ CUresult LaunchReplay::launch(CUfunction fn, const unsigned grid[3],
   p.blockDimY = block[1];
   p.blockDimZ = block[2];
   p.kernelParams = params;
-  if (!g.exec) {
-    if (instantiate(g, p) != CUDA_SUCCESS) {
-      // Graphs cannot hold this launch: the driver says why, if anything
-      // is wrong with it, when it is launched directly.
+  if (!g.exec || !holds(g, grid, block, args)) {
+    if (g.exec &&
+        cu().cuGraphExecKernelNodeSetParams(g.exec, g.node, &p) != CUDA_SUCCESS)
+      destroy(g); // a node the driver will not update: instantiated afresh
+    if (!g.exec && instantiate(g, p) != CUDA_SUCCESS) {
+      // Graphs cannot hold this kernel: the driver says why, if anything
+      // is wrong with the launch, when it is launched directly.
       destroy(g);
       g.direct = true;
       return direct();
     }
-    storeValues(g, args);
-  } else if (!sameValues(g, args)) {
-    if (cu().cuGraphExecKernelNodeSetParams(g.exec, g.node, &p) !=
-        CUDA_SUCCESS) {
-      destroy(g);
-      g.direct = true;
-      return direct();
-    }
-    storeValues(g, args);
+    store(g, grid, block, args);
   }
-  if (CUresult r = cu().cuGraphLaunch(g.exec, stream)) {
+  if (cu().cuGraphLaunch(g.exec, stream) != CUDA_SUCCESS) {
     // A failed replay enqueued nothing: the direct launch reports the
     // driver's error for the launch itself (a sticky error of the context
     // comes back from it too).
     destroy(g);
     g.direct = true;
-    (void)r;
     return direct();
   }
   ++replays;

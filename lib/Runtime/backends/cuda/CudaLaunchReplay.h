@@ -13,18 +13,18 @@
 namespace sluice::rt::cuda {
 
 /// One stream's launches, replayed from instantiated CUDA graphs: the
-/// second launch of a kernel with the same grid and workgroup (a compiled
-/// program called again with the same shapes) instantiates a one-node graph
-/// of it, and every later one launches that graph (cuGraphLaunch costs
-/// about half of cuLaunchKernel on the host). Argument values are compared
-/// with the graph's; changed ones (other pointers, other sizes) are written
-/// into the graph's node before its launch, so a replay runs exactly the
-/// launch asked for. A different grid or workgroup is another graph. At
-/// most kMaxGraphs shapes are kept (the least recently launched goes).
-/// $SLUICE_CUDA_GRAPHS=off (or 0) launches every kernel directly; so does a
-/// driver without graphs, and any graph call that fails falls back to the
-/// direct launch for that shape. Not thread-safe: the queue's submission
-/// lock guards it.
+/// second launch of a kernel on the stream (a compiled program called
+/// again) instantiates a one-node graph of it, and every later launch of
+/// that kernel launches the graph (cuGraphLaunch costs about half of
+/// cuLaunchKernel on the host). The grid, workgroup and argument values
+/// are compared with the node's; what changed (other shapes, other arrays)
+/// is written into the node before the launch, so a replay runs exactly the
+/// launch asked for. At most kMaxGraphs kernels keep a graph (the least
+/// recently launched goes). $SLUICE_CUDA_GRAPHS=off (or 0) launches every
+/// kernel directly; so does a driver without graphs; a node the driver will
+/// not update is instantiated afresh, and a kernel the driver cannot put in
+/// a graph is launched directly from then on. Not thread-safe: the queue's
+/// submission lock guards it.
 class LaunchReplay {
 public:
   static constexpr size_t kMaxGraphs = 64;
@@ -45,20 +45,23 @@ public:
   uint64_t replayed() const { return replays; }
 
 private:
-  struct Shape {
+  struct Key {
     CUfunction fn;
-    unsigned grid[3], block[3];
     size_t numArgs;
-    bool operator==(const Shape &o) const;
+    bool operator==(const Key &o) const {
+      return fn == o.fn && numArgs == o.numArgs;
+    }
   };
-  struct ShapeHash {
-    size_t operator()(const Shape &s) const;
+  struct KeyHash {
+    size_t operator()(const Key &k) const;
   };
   struct Graph {
     CUgraph graph = nullptr;
     CUgraphExec exec = nullptr;
     CUgraphNode node = nullptr;
-    /// The argument values the node holds, back to back.
+    /// The grid, workgroup and argument values (back to back) the node
+    /// holds.
+    unsigned grid[3] = {}, block[3] = {};
     std::vector<unsigned char> values;
     uint64_t lastUse = 0;
     /// Launched directly once (the next launch instantiates the graph).
@@ -67,16 +70,18 @@ private:
     bool direct = false;
   };
 
-  /// Whether `args` are the values `g` holds.
-  static bool sameValues(const Graph &g, const KernelArgs &args);
-  static void storeValues(Graph &g, const KernelArgs &args);
+  /// Whether `g`'s node holds this launch.
+  static bool holds(const Graph &g, const unsigned grid[3],
+                    const unsigned block[3], const KernelArgs &args);
+  static void store(Graph &g, const unsigned grid[3], const unsigned block[3],
+                    const KernelArgs &args);
   CUresult instantiate(Graph &g, const CUDA_KERNEL_NODE_PARAMS &p);
   void destroy(Graph &g);
   void evictOldest();
 
   bool enabled;
   uint64_t clock = 0, replays = 0;
-  std::unordered_map<Shape, Graph, ShapeHash> graphs;
+  std::unordered_map<Key, Graph, KeyHash> graphs;
 };
 
 } // namespace sluice::rt::cuda

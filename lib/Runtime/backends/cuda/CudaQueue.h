@@ -21,8 +21,8 @@ struct StreamProgress;
 /// A non-blocking stream of the device's primary context. A task gets a
 /// CUevent after it only where something needs one (see StreamProgress),
 /// or, on a profiling queue (Queue::profilingEnabled), every task does.
-/// A kernel launched again with the same grid and workgroup is replayed
-/// from a CUDA graph (LaunchReplay; $SLUICE_CUDA_GRAPHS=off: never).
+/// A kernel launched again is replayed from a CUDA graph (LaunchReplay;
+/// $SLUICE_CUDA_GRAPHS=off: never).
 /// $SLUICE_CUDA_TIMESTAMPS overrides the property: "off" marks only where
 /// needed, "on" every task, "exact" also starts every task with one (exact
 /// start times, one more driver call per task). Dependencies on CUDA events of
