@@ -544,6 +544,53 @@ TEST(CudaQueue, RepeatedLaunchesReplayGraphs) {
   sluiceModuleRelease(m);
 }
 
+// A kernel of a module that was released never replays for a kernel of a
+// later module (whose CUfunction may come at the same address): modules of
+// two different kernels named axpy (y = a * x + y, then y = a * x) built,
+// launched twice each (the second launch a replay) and released in turn.
+TEST(CudaQueue, ReplaysNeverOutliveTheirModule) {
+  SKIP_WITHOUT_CUDA(d);
+  std::string fma(reinterpret_cast<const char *>(kCudaKernelsPtx),
+                  kCudaKernelsPtx_size);
+  std::string mul = fma;
+  const std::string from = "fma.rn.f32 %f4, %f1, %f2, %f3;";
+  size_t at = mul.find(from);
+  ASSERT_NE(at, std::string::npos);
+  mul.replace(at, from.size(), "mul.rn.f32 %f4, %f1, %f2;");
+  SluiceQueue q = nullptr;
+  ASSERT_OK(sluiceQueueCreate(d, &q));
+  const uint64_t n = 4096;
+  float *x = alloc<float>(q, SLUICE_USM_DEVICE, n);
+  float *y = alloc<float>(q, SLUICE_USM_DEVICE, n);
+  std::vector<float> hx(n, 2.0f), hy(n), got(n);
+  copyWait(q, x, hx.data(), n * 4);
+  for (int round = 0; round < 6; ++round) {
+    const std::string &text = round % 2 ? mul : fma;
+    SluiceModule m = nullptr;
+    ASSERT_OK(
+        sluiceModuleCreate(d, SLUICE_MODULE_PTX, text.data(), text.size(), &m));
+    SluiceKernel k;
+    ASSERT_OK(sluiceKernelGet(m, "axpy", &k));
+    std::fill(hy.begin(), hy.end(), 1.0f);
+    copyWait(q, y, hy.data(), n * 4);
+    float a = 3.0f;
+    uint64_t local[3] = {128, 1, 1}, grid[3] = {n / 128, 1, 1};
+    SluiceKernelArg args[] = {arg(a), arg(x), arg(y), arg(n)};
+    for (int twice = 0; twice < 2; ++twice)
+      ASSERT_OK(sluiceLaunch(q, k, grid, local, 4, args, 0, nullptr, nullptr));
+    copyWait(q, got.data(), y, n * 4);
+    // fma twice: 3 * 2 + 1 = 7, then 13; mul: 6 either time.
+    EXPECT_EQ(got, std::vector<float>(n, round % 2 ? 6.0f : 13.0f))
+        << "round " << round;
+    ASSERT_OK(sluiceQueueWait(q));
+    ASSERT_OK(sluiceModuleRelease(m));
+  }
+  ASSERT_OK(sluiceFree(q, x));
+  ASSERT_OK(sluiceFree(q, y));
+  ASSERT_OK(sluiceQueueWait(q));
+  ASSERT_OK(sluiceQueueRelease(q));
+}
+
 TEST(CudaProgram, CompiledProgramCalls) {
   SKIP_WITHOUT_CUDA(d);
   sluiceProgramBegin();

@@ -28,7 +28,7 @@ bool driverHasGraphs() {
 } // namespace
 
 size_t LaunchReplay::KeyHash::operator()(const Key &k) const {
-  uint64_t h = reinterpret_cast<uintptr_t>(k.fn) * 0x9e3779b97f4a7c15ull;
+  uint64_t h = k.kernelId * 0x9e3779b97f4a7c15ull;
   return size_t(h ^ k.numArgs);
 }
 
@@ -98,16 +98,17 @@ void LaunchReplay::evictOldest() {
   graphs.erase(oldest);
 }
 
-CUresult LaunchReplay::launch(CUfunction fn, const unsigned grid[3],
-                              const unsigned block[3], const KernelArgs &args,
-                              void **params, CUstream stream) {
+CUresult LaunchReplay::launch(uint64_t kernelId, CUfunction fn,
+                              const unsigned grid[3], const unsigned block[3],
+                              const KernelArgs &args, void **params,
+                              CUstream stream) {
   auto direct = [&] {
     return cu().cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0],
                                block[1], block[2], 0, stream, params, nullptr);
   };
   if (!enabled)
     return direct();
-  Key key{fn, args.size()};
+  Key key{kernelId, args.size()};
   auto it = graphs.find(key);
   if (it == graphs.end()) {
     if (graphs.size() >= kMaxGraphs)

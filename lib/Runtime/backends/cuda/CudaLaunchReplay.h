@@ -35,9 +35,10 @@ public:
   LaunchReplay(const LaunchReplay &) = delete;
   LaunchReplay &operator=(const LaunchReplay &) = delete;
 
-  /// Launches `fn` on `stream` with `params` (the addresses of the values
-  /// in `args`), directly or as a graph.
-  CUresult launch(CUfunction fn, const unsigned grid[3],
+  /// Launches `fn` (of the kernel numbered `kernelId`, CudaKernel::id) on
+  /// `stream` with `params` (the addresses of the values in `args`),
+  /// directly or as a graph.
+  CUresult launch(uint64_t kernelId, CUfunction fn, const unsigned grid[3],
                   const unsigned block[3], const KernelArgs &args,
                   void **params, CUstream stream);
 
@@ -46,10 +47,10 @@ public:
 
 private:
   struct Key {
-    CUfunction fn;
+    uint64_t kernelId;
     size_t numArgs;
     bool operator==(const Key &o) const {
-      return fn == o.fn && numArgs == o.numArgs;
+      return kernelId == o.kernelId && numArgs == o.numArgs;
     }
   };
   struct KeyHash {

@@ -243,7 +243,9 @@ SluiceStatus CudaQueue::submitLaunch(Kernel &kernel, const uint64_t grid[3],
                          unsigned(local[2])};
   return submit(
       "cuLaunchKernel", deps,
-      [&] { return replay->launch(k.handle(), g, b, args, params, stream); },
+      [&] {
+        return replay->launch(k.id(), k.handle(), g, b, args, params, stream);
+      },
       out);
 }
 
