@@ -591,6 +591,55 @@ TEST(CudaQueue, ReplaysNeverOutliveTheirModule) {
   ASSERT_OK(sluiceQueueRelease(q));
 }
 
+// More kernels than a queue keeps graphs for (LaunchReplay::kMaxGraphs,
+// 64), launched in turn twice each, twice over: evicted graphs are
+// destroyed and made again, and every launch adds what it should.
+TEST(CudaQueue, ReplaysPastTheBoundOnGraphs) {
+  SKIP_WITHOUT_CUDA(d);
+  std::string ptx(reinterpret_cast<const char *>(kCudaKernelsPtx),
+                  kCudaKernelsPtx_size);
+  const int kernels = 70;
+  std::vector<SluiceModule> modules(kernels);
+  std::vector<SluiceKernel> ks(kernels);
+  for (int i = 0; i < kernels; ++i) {
+    // A comment of its own: another module, not the cached one.
+    std::string text = "// kernel " + std::to_string(i) + "\n" + ptx;
+    ASSERT_OK(sluiceModuleCreate(d, SLUICE_MODULE_PTX, text.c_str(),
+                                 text.size() + 1, &modules[i]));
+    ASSERT_OK(sluiceKernelGet(modules[i], "axpy", &ks[i]));
+  }
+  SluiceQueue q = nullptr;
+  ASSERT_OK(sluiceQueueCreate(d, &q));
+  const uint64_t n = 1000;
+  float *x = alloc<float>(q, SLUICE_USM_DEVICE, n);
+  float *y = alloc<float>(q, SLUICE_USM_DEVICE, n);
+  std::vector<float> hx(n, 1.0f), hy(n, 0.0f), got(n);
+  copyWait(q, x, hx.data(), n * 4);
+  copyWait(q, y, hy.data(), n * 4);
+  uint64_t local[3] = {128, 1, 1}, grid[3] = {(n + 127) / 128, 1, 1};
+  float a = 1.0f;
+  SluiceKernelArg args[] = {arg(a), arg(x), arg(y), arg(n)};
+  for (int pass = 0; pass < 2; ++pass)
+    for (int i = 0; i < kernels; ++i)
+      for (int twice = 0; twice < 2; ++twice)
+        ASSERT_OK(
+            sluiceLaunch(q, ks[i], grid, local, 4, args, 0, nullptr, nullptr));
+  copyWait(q, got.data(), y, n * 4);
+  EXPECT_EQ(got, std::vector<float>(n, float(2 * 2 * kernels)));
+  const char *env = std::getenv("SLUICE_CUDA_GRAPHS");
+  if (!env || (std::strcmp(env, "off") && std::strcmp(env, "0") &&
+               std::strcmp(env, "false") && std::strcmp(env, "no"))) {
+    EXPECT_GE(reinterpret_cast<sluice::rt::Queue *>(q)->replayedLaunches(),
+              uint64_t(2 * kernels));
+  }
+  ASSERT_OK(sluiceFree(q, x));
+  ASSERT_OK(sluiceFree(q, y));
+  ASSERT_OK(sluiceQueueWait(q));
+  ASSERT_OK(sluiceQueueRelease(q));
+  for (SluiceModule m : modules)
+    sluiceModuleRelease(m);
+}
+
 TEST(CudaProgram, CompiledProgramCalls) {
   SKIP_WITHOUT_CUDA(d);
   sluiceProgramBegin();
