@@ -4,6 +4,7 @@
 // compiled Sluice call and the CUDA driver for a kernel on 1024 elements:
 //
 //   driver     cuLaunchKernel + cuStreamSynchronize, through libcuda alone
+//              (and cuGraphLaunch of a recorded launch)
 //   runtime    sluiceLaunch + sluiceQueueWait (C API, one event per task)
 //   program    sluiceProgramBegin/Launch/End (what compiled code calls)
 //   artifact   a compiled program's entry point (allocates its result,
@@ -183,6 +184,23 @@ int main(int argc, char **argv) {
   double runtimeAsync =
       std::chrono::duration<double, std::micro>(t1 - t0).count() / 20000;
 
+  // The worst case of the replay of repeated launches: every grid launched
+  // exactly twice (the second launch instantiates a graph that is never
+  // used again), on a queue of its own.
+  SluiceQueue fresh = nullptr;
+  CHECK_SLUICE(sluiceQueueCreate(dev, &fresh));
+  const int shapes = 1000;
+  t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < shapes; ++i) {
+    uint64_t g[3] = {uint64_t(i + 1), 1, 1};
+    for (int twice = 0; twice < 2; ++twice)
+      sluiceLaunch(fresh, k, g, local, 0, nullptr, 0, nullptr, nullptr);
+  }
+  t1 = std::chrono::steady_clock::now();
+  sluiceQueueWait(fresh);
+  double twiceEach =
+      std::chrono::duration<double, std::micro>(t1 - t0).count() / (2 * shapes);
+
   // The program layer.
   double program = medianUs(iters, [&] {
     sluiceProgramBegin();
@@ -299,6 +317,8 @@ int main(int argc, char **argv) {
               runtime);
   std::printf("  runtime  sluiceLaunch, back to back             %7.2f\n",
               runtimeAsync);
+  std::printf("  runtime  sluiceLaunch, every grid launched twice  %7.2f\n",
+              twiceEach);
   std::printf("  program  Begin + Queue + Module + Launch + End  %7.2f\n",
               program);
   if (artifact >= 0)

@@ -25,12 +25,35 @@ const char *formatName(SluiceModuleFormat format) {
   return "unknown";
 }
 
+/// The allocations a launch's arguments point into; the usual counts need
+/// no heap allocation.
+class UsedAllocations {
+public:
+  void push(std::shared_ptr<Allocation> a) {
+    if (count < kInline)
+      inlineUsed[count++] = std::move(a);
+    else
+      more.push_back(std::move(a));
+  }
+  void noteUse(const Ref<Event> &event) {
+    for (size_t i = 0; i < count; ++i)
+      inlineUsed[i]->noteUse(event);
+    for (auto &a : more)
+      a->noteUse(event);
+  }
+
+private:
+  static constexpr size_t kInline = 16;
+  std::shared_ptr<Allocation> inlineUsed[kInline];
+  size_t count = 0;
+  std::vector<std::shared_ptr<Allocation>> more;
+};
+
 /// Copies the arguments; pointers into USM allocations are checked against
 /// the queue and recorded so that deferred frees wait for the launch.
 SluiceStatus collectArgs(Queue &queue, uint32_t num,
                          const SluiceKernelArg *args, KernelArgs &out,
-                         std::vector<std::shared_ptr<Allocation>> &used,
-                         EventList &deps) {
+                         UsedAllocations &used, EventList &deps) {
   if (num && !args)
     return fail(SLUICE_ERROR_INVALID_VALUE,
                 "sluiceLaunch: argument list is NULL but has " +
@@ -57,7 +80,7 @@ SluiceStatus collectArgs(Queue &queue, uint32_t num,
                   " cannot access; migrate it first");
         usmPointer = &a->device->context() == &queue.device().context();
         a->addReuseFence(queue, deps);
-        used.push_back(std::move(a));
+        used.push(std::move(a));
       }
     }
     out.add(arg.value, arg.size, usmPointer);
@@ -175,7 +198,7 @@ SluiceStatus sluiceLaunch(SluiceQueue queue, SluiceKernel kernel,
     if (SluiceStatus s = toEventList(num_deps, deps, depList))
       return s;
     KernelArgs kernelArgs;
-    std::vector<std::shared_ptr<Allocation>> used;
+    UsedAllocations used;
     if (SluiceStatus s =
             collectArgs(q, num_args, args, kernelArgs, used, depList))
       return s;
@@ -183,8 +206,7 @@ SluiceStatus sluiceLaunch(SluiceQueue queue, SluiceKernel kernel,
     if (SluiceStatus s =
             q.launch(k, grid, local, std::move(kernelArgs), depList, out))
       return s;
-    for (auto &a : used)
-      a->noteUse(out);
+    used.noteUse(out);
     returnEvent(out, event);
     return SLUICE_SUCCESS;
   });

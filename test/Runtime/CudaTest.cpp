@@ -12,6 +12,7 @@
 #include "sluice-c/Program.h"
 #include "sluice/Runtime/Queue.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -469,6 +470,174 @@ TEST(CudaUsm, FreeWaitsForTheKernelsThatUseTheMemory) {
   ASSERT_OK(sluiceFree(q, y));
   ASSERT_OK(sluiceQueueRelease(other));
   sluiceModuleRelease(m);
+}
+
+// A kernel launched again replays a CUDA graph (unless
+// SLUICE_CUDA_GRAPHS=off): the results stay those of direct launches when
+// the argument values (pointers, scalars, sizes) or the grid change from
+// one launch to the next, in order with copies and with direct launches.
+TEST(CudaQueue, RepeatedLaunchesReplayGraphs) {
+  SKIP_WITHOUT_CUDA(d);
+  const char *env = std::getenv("SLUICE_CUDA_GRAPHS");
+  bool graphs = !env || (std::strcmp(env, "off") && std::strcmp(env, "0") &&
+                         std::strcmp(env, "false") && std::strcmp(env, "no"));
+  SluiceModule m = ptxModule(d);
+  SluiceKernel k;
+  ASSERT_OK(sluiceKernelGet(m, "axpy", &k));
+  SluiceQueue q = nullptr;
+  ASSERT_OK(sluiceQueueCreate(d, &q));
+  auto *queue = reinterpret_cast<sluice::rt::Queue *>(q);
+  const uint64_t big = 100003;
+  float *x[2], *y[2];
+  std::vector<float> hx[2], hy[2];
+  for (int b = 0; b < 2; ++b) {
+    x[b] = alloc<float>(q, SLUICE_USM_DEVICE, big);
+    y[b] = alloc<float>(q, SLUICE_USM_DEVICE, big);
+    hx[b].resize(big);
+    hy[b].resize(big);
+    for (uint64_t i = 0; i < big; ++i) {
+      hx[b][i] = float((i + b) % 13) - 6.0f;
+      hy[b][i] = float(i % 7) * 0.25f;
+    }
+    copyWait(q, x[b], hx[b].data(), big * 4);
+    copyWait(q, y[b], hy[b].data(), big * 4);
+  }
+  // Back to back, no waits: each launch reads what the one before wrote.
+  auto axpy = [&](int b, float a, uint64_t n) {
+    uint64_t local[3] = {128, 1, 1}, grid[3] = {(n + 127) / 128, 1, 1};
+    SluiceKernelArg args[] = {arg(a), arg(x[b]), arg(y[b]), arg(n)};
+    ASSERT_OK(sluiceLaunch(q, k, grid, local, 4, args, 0, nullptr, nullptr));
+    for (uint64_t i = 0; i < n; ++i)
+      hy[b][i] = a * hx[b][i] + hy[b][i];
+  };
+  for (int i = 0; i < 12; ++i) {
+    axpy(i % 2, 0.5f * float(i % 3) - 0.5f, i % 4 < 2 ? big : 1000 + i % 4);
+    if (i == 5) { // a copy between replays, in order with them
+      ASSERT_OK(sluiceMemcpy(q, y[0], y[1], 4000, 0, nullptr, nullptr));
+      std::copy(hy[1].begin(), hy[1].begin() + 1000, hy[0].begin());
+    }
+  }
+  uint64_t replayed = queue->replayedLaunches();
+  // A new grid at every other launch.
+  for (uint64_t n = 1; n <= 70; ++n)
+    for (int twice = 0; twice < 2; ++twice)
+      axpy(1, 0.25f, n * 128);
+  axpy(0, -1.0f, big);
+  ASSERT_OK(sluiceQueueWait(q));
+  std::vector<float> got(big);
+  for (int b = 0; b < 2; ++b) {
+    copyWait(q, got.data(), y[b], big * 4);
+    EXPECT_EQ(got, hy[b]) << "buffer " << b;
+  }
+  if (graphs) {
+    EXPECT_GT(replayed, 0u);
+    EXPECT_GE(queue->replayedLaunches(), replayed + 70);
+  } else {
+    EXPECT_EQ(queue->replayedLaunches(), 0u);
+  }
+  for (int b = 0; b < 2; ++b) {
+    ASSERT_OK(sluiceFree(q, x[b]));
+    ASSERT_OK(sluiceFree(q, y[b]));
+  }
+  ASSERT_OK(sluiceQueueWait(q));
+  ASSERT_OK(sluiceQueueRelease(q));
+  sluiceModuleRelease(m);
+}
+
+// A kernel of a module that was released never replays for a kernel of a
+// later module (whose CUfunction may come at the same address): modules of
+// two different kernels named axpy (y = a * x + y, then y = a * x) built,
+// launched twice each (the second launch a replay) and released in turn.
+TEST(CudaQueue, ReplaysNeverOutliveTheirModule) {
+  SKIP_WITHOUT_CUDA(d);
+  std::string fma(reinterpret_cast<const char *>(kCudaKernelsPtx),
+                  kCudaKernelsPtx_size);
+  std::string mul = fma;
+  const std::string from = "fma.rn.f32 %f4, %f1, %f2, %f3;";
+  size_t at = mul.find(from);
+  ASSERT_NE(at, std::string::npos);
+  mul.replace(at, from.size(), "mul.rn.f32 %f4, %f1, %f2;");
+  SluiceQueue q = nullptr;
+  ASSERT_OK(sluiceQueueCreate(d, &q));
+  const uint64_t n = 4096;
+  float *x = alloc<float>(q, SLUICE_USM_DEVICE, n);
+  float *y = alloc<float>(q, SLUICE_USM_DEVICE, n);
+  std::vector<float> hx(n, 2.0f), hy(n), got(n);
+  copyWait(q, x, hx.data(), n * 4);
+  for (int round = 0; round < 6; ++round) {
+    const std::string &text = round % 2 ? mul : fma;
+    SluiceModule m = nullptr;
+    ASSERT_OK(
+        sluiceModuleCreate(d, SLUICE_MODULE_PTX, text.data(), text.size(), &m));
+    SluiceKernel k;
+    ASSERT_OK(sluiceKernelGet(m, "axpy", &k));
+    std::fill(hy.begin(), hy.end(), 1.0f);
+    copyWait(q, y, hy.data(), n * 4);
+    float a = 3.0f;
+    uint64_t local[3] = {128, 1, 1}, grid[3] = {n / 128, 1, 1};
+    SluiceKernelArg args[] = {arg(a), arg(x), arg(y), arg(n)};
+    for (int twice = 0; twice < 2; ++twice)
+      ASSERT_OK(sluiceLaunch(q, k, grid, local, 4, args, 0, nullptr, nullptr));
+    copyWait(q, got.data(), y, n * 4);
+    // fma twice: 3 * 2 + 1 = 7, then 13; mul: 6 either time.
+    EXPECT_EQ(got, std::vector<float>(n, round % 2 ? 6.0f : 13.0f))
+        << "round " << round;
+    ASSERT_OK(sluiceQueueWait(q));
+    ASSERT_OK(sluiceModuleRelease(m));
+  }
+  ASSERT_OK(sluiceFree(q, x));
+  ASSERT_OK(sluiceFree(q, y));
+  ASSERT_OK(sluiceQueueWait(q));
+  ASSERT_OK(sluiceQueueRelease(q));
+}
+
+// More kernels than a queue keeps graphs for (LaunchReplay::kMaxGraphs,
+// 64), launched in turn twice each, twice over: evicted graphs are
+// destroyed and made again, and every launch adds what it should.
+TEST(CudaQueue, ReplaysPastTheBoundOnGraphs) {
+  SKIP_WITHOUT_CUDA(d);
+  std::string ptx(reinterpret_cast<const char *>(kCudaKernelsPtx),
+                  kCudaKernelsPtx_size);
+  const int kernels = 70;
+  std::vector<SluiceModule> modules(kernels);
+  std::vector<SluiceKernel> ks(kernels);
+  for (int i = 0; i < kernels; ++i) {
+    // A comment of its own: another module, not the cached one.
+    std::string text = "// kernel " + std::to_string(i) + "\n" + ptx;
+    ASSERT_OK(sluiceModuleCreate(d, SLUICE_MODULE_PTX, text.c_str(),
+                                 text.size() + 1, &modules[i]));
+    ASSERT_OK(sluiceKernelGet(modules[i], "axpy", &ks[i]));
+  }
+  SluiceQueue q = nullptr;
+  ASSERT_OK(sluiceQueueCreate(d, &q));
+  const uint64_t n = 1000;
+  float *x = alloc<float>(q, SLUICE_USM_DEVICE, n);
+  float *y = alloc<float>(q, SLUICE_USM_DEVICE, n);
+  std::vector<float> hx(n, 1.0f), hy(n, 0.0f), got(n);
+  copyWait(q, x, hx.data(), n * 4);
+  copyWait(q, y, hy.data(), n * 4);
+  uint64_t local[3] = {128, 1, 1}, grid[3] = {(n + 127) / 128, 1, 1};
+  float a = 1.0f;
+  SluiceKernelArg args[] = {arg(a), arg(x), arg(y), arg(n)};
+  for (int pass = 0; pass < 2; ++pass)
+    for (int i = 0; i < kernels; ++i)
+      for (int twice = 0; twice < 2; ++twice)
+        ASSERT_OK(
+            sluiceLaunch(q, ks[i], grid, local, 4, args, 0, nullptr, nullptr));
+  copyWait(q, got.data(), y, n * 4);
+  EXPECT_EQ(got, std::vector<float>(n, float(2 * 2 * kernels)));
+  const char *env = std::getenv("SLUICE_CUDA_GRAPHS");
+  if (!env || (std::strcmp(env, "off") && std::strcmp(env, "0") &&
+               std::strcmp(env, "false") && std::strcmp(env, "no"))) {
+    EXPECT_GE(reinterpret_cast<sluice::rt::Queue *>(q)->replayedLaunches(),
+              uint64_t(2 * kernels));
+  }
+  ASSERT_OK(sluiceFree(q, x));
+  ASSERT_OK(sluiceFree(q, y));
+  ASSERT_OK(sluiceQueueWait(q));
+  ASSERT_OK(sluiceQueueRelease(q));
+  for (SluiceModule m : modules)
+    sluiceModuleRelease(m);
 }
 
 TEST(CudaProgram, CompiledProgramCalls) {

@@ -79,6 +79,10 @@ public:
   virtual SluiceStatus wait() = 0;
   /// The backend's handle (CUstream, cl_command_queue), or null.
   virtual void *nativeHandle() { return nullptr; }
+  /// Launches the backend replayed from a recorded graph instead of
+  /// submitting them afresh (CUDA graphs; 0 elsewhere), for tests and
+  /// benchmarks.
+  virtual uint64_t replayedLaunches() { return 0; }
 
   /// Remembers the newest task (in-order: its end means all ended).
   void noteSubmitted(const Ref<Event> &event);

@@ -11,10 +11,14 @@
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <deque>
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <mutex>
+#include <sys/stat.h>
+#include <vector>
 
 using namespace mlir;
 
@@ -42,6 +46,90 @@ std::string cacheDirectory() {
     return {};
   llvm::sys::path::append(dir, "sluice");
   return std::string(dir);
+}
+
+/// $SLUICE_KERNEL_CACHE_LIMIT: the bytes the disk cache keeps at most (a
+/// number with an optional K, M, G or T suffix; 0: no limit). Unset or
+/// unreadable: 256 MiB.
+uint64_t diskLimit() {
+  constexpr uint64_t kDefault = uint64_t(256) << 20;
+  const char *v = std::getenv("SLUICE_KERNEL_CACHE_LIMIT");
+  if (!v)
+    return kDefault;
+  llvm::StringRef text = llvm::StringRef(v).trim();
+  uint64_t shift = 0;
+  if (!text.empty()) {
+    switch (llvm::toUpper(text.back())) {
+    case 'K':
+      shift = 10;
+      break;
+    case 'M':
+      shift = 20;
+      break;
+    case 'G':
+      shift = 30;
+      break;
+    case 'T':
+      shift = 40;
+      break;
+    default:
+      break;
+    }
+  }
+  if (shift)
+    text = text.drop_back();
+  uint64_t n = 0;
+  if (text.getAsInteger(10, n) || (n && n > (UINT64_MAX >> shift)))
+    return kDefault;
+  return n << shift;
+}
+
+/// Removes the least recently used entries of the disk cache directory
+/// `dir` (a hit sets an entry's modification time) until what is left fits
+/// the limit; `keep` (the entry just written) stays.
+void trimDisk(llvm::StringRef dir, llvm::StringRef keep) {
+  uint64_t limit = diskLimit();
+  if (!limit)
+    return;
+  struct Entry {
+    std::string path;
+    uint64_t size;
+    llvm::sys::TimePoint<> used;
+  };
+  std::vector<Entry> entries;
+  uint64_t total = 0;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    if (llvm::sys::path::extension(it->path()) != ".obj")
+      continue;
+    llvm::sys::fs::file_status status;
+    if (llvm::sys::fs::status(it->path(), status))
+      continue;
+    entries.push_back(
+        {it->path(), status.getSize(), status.getLastModificationTime()});
+    total += status.getSize();
+  }
+  if (total <= limit)
+    return;
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry &a, const Entry &b) { return a.used < b.used; });
+  for (const Entry &e : entries) {
+    if (total <= limit)
+      break;
+    if (e.path == keep)
+      continue;
+    // Another process may have removed it first: its bytes are gone too.
+    llvm::sys::fs::remove(e.path);
+    total -= e.size;
+  }
+}
+
+/// Marks an entry as used now (its modification time: the disk cache's
+/// least recently used order, whatever the file system does with access
+/// times).
+void touch(const std::string &path) {
+  ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0);
 }
 
 struct MemoryCache {
@@ -139,6 +227,7 @@ Attribute sluice::nvvm::lookupKernelObject(MLIRContext *ctx,
       return {};
     text = (*buffer)->getBuffer().drop_front(kMagic.size()).str();
     fromDisk = true;
+    touch(path);
   }
   size_t read = 0;
   Attribute object = parseAttribute(text, ctx, Type(), &read,
@@ -172,6 +261,8 @@ void sluice::nvvm::storeKernelObject(llvm::StringRef key, Attribute object) {
       }
       if (!ok || llvm::sys::fs::rename(tmp, path))
         llvm::sys::fs::remove(tmp);
+      else
+        trimDisk(dir, path);
     }
   }
   remember(key, std::move(text));

@@ -11,6 +11,9 @@
 // directory: default `$XDG_CACHE_HOME/sluice`, else `~/.cache/sluice`;
 // `SLUICE_CACHE_DIR=off` keeps it in memory only). `SLUICE_KERNEL_CACHE=off`
 // turns both off. A damaged or unreadable entry is a miss, never an error.
+// The disk cache holds at most `SLUICE_KERNEL_CACHE_LIMIT` bytes (default
+// 256 MiB; 0: no limit): a store past it removes the least recently used
+// entries (a hit renews an entry's modification time).
 //
 //===----------------------------------------------------------------------===//
 

@@ -90,6 +90,14 @@ Driver::Driver() {
   need(f.cuFuncGetAttribute, {"cuFuncGetAttribute"});
   need(f.cuLaunchKernel, {"cuLaunchKernel"});
   bind(lib, f.cuFuncGetParamInfo, {"cuFuncGetParamInfo"});
+  bind(lib, f.cuGraphCreate, {"cuGraphCreate"});
+  bind(lib, f.cuGraphDestroy, {"cuGraphDestroy"});
+  bind(lib, f.cuGraphAddKernelNode, {"cuGraphAddKernelNode_v2"});
+  bind(lib, f.cuGraphInstantiateWithFlags, {"cuGraphInstantiateWithFlags"});
+  bind(lib, f.cuGraphExecDestroy, {"cuGraphExecDestroy"});
+  bind(lib, f.cuGraphExecKernelNodeSetParams,
+       {"cuGraphExecKernelNodeSetParams_v2"});
+  bind(lib, f.cuGraphLaunch, {"cuGraphLaunch"});
   if (!missing.empty()) {
     why = "the CUDA driver " + path + " is too old: it lacks " + missing;
     return;

@@ -28,6 +28,21 @@ using CUevent = struct CUevent_st *;
 using CUmodule = struct CUmod_st *;
 using CUfunction = struct CUfunc_st *;
 using CUhostFn = void (*)(void *userData);
+using CUgraph = struct CUgraph_st *;
+using CUgraphExec = struct CUgraphExec_st *;
+using CUgraphNode = struct CUgraphNode_st *;
+
+/// A kernel node of a graph (CUDA_KERNEL_NODE_PARAMS_v2 of cuda.h).
+struct CUDA_KERNEL_NODE_PARAMS {
+  CUfunction func;
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  void **kernelParams;
+  void **extra;
+  void *kern;
+  CUcontext ctx;
+};
 
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr CUresult CUDA_ERROR_INVALID_VALUE = 1;
@@ -165,6 +180,19 @@ struct DriverApi {
   // Optional (CUDA 12.4+): the offsets and sizes of a kernel's parameters.
   CUresult (*cuFuncGetParamInfo)(CUfunction fn, size_t index, size_t *offset,
                                  size_t *size);
+  // Optional (CUDA 12.0+): graphs, to replay repeated launches.
+  CUresult (*cuGraphCreate)(CUgraph *graph, unsigned flags);
+  CUresult (*cuGraphDestroy)(CUgraph graph);
+  CUresult (*cuGraphAddKernelNode)(CUgraphNode *node, CUgraph graph,
+                                   const CUgraphNode *deps, size_t numDeps,
+                                   const CUDA_KERNEL_NODE_PARAMS *params);
+  CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec *exec, CUgraph graph,
+                                          unsigned long long flags);
+  CUresult (*cuGraphExecDestroy)(CUgraphExec exec);
+  CUresult (*cuGraphExecKernelNodeSetParams)(
+      CUgraphExec exec, CUgraphNode node,
+      const CUDA_KERNEL_NODE_PARAMS *params);
+  CUresult (*cuGraphLaunch)(CUgraphExec exec, CUstream stream);
 };
 
 /// The loaded driver: `api()` is valid when `available()`.

@@ -6,6 +6,8 @@
 
 #include "sluice/Runtime/Module.h"
 
+#include <atomic>
+#include <cstdint>
 #include <vector>
 
 namespace sluice::rt::cuda {
@@ -16,8 +18,11 @@ class CudaContext;
 class CudaKernel final : public Kernel {
 public:
   CudaKernel(Module &module, std::string name, CUfunction fn)
-      : Kernel(module, std::move(name)), fn(fn) {}
+      : Kernel(module, std::move(name)), fn(fn), serial(nextSerial()) {}
   CUfunction handle() const { return fn; }
+  /// Unique among every kernel the process ever made (a CUfunction of an
+  /// unloaded module may come back for another kernel).
+  uint64_t id() const { return serial; }
 
   /// The most threads a block of this kernel may have (its register use
   /// can make this smaller than the device's limit).
@@ -27,7 +32,12 @@ public:
   std::vector<size_t> paramSizes;
 
 private:
+  static uint64_t nextSerial() {
+    static std::atomic<uint64_t> counter{0};
+    return ++counter;
+  }
   CUfunction fn;
+  uint64_t serial;
 };
 
 /// A CUmodule loaded into the device's primary context. PTX is compiled by

@@ -43,17 +43,23 @@ SluiceStatus CudaQueue::create(CudaDevice &device, Ref<Queue> &out) {
 CudaQueue::CudaQueue(CudaDevice &device, CUstream stream)
     : Queue(device), cudaDevice(device), stream(stream),
       timestamps(timestampsOverride()),
-      progress(std::make_shared<StreamProgress>(device.cudaContext(), stream)) {
-}
+      progress(std::make_shared<StreamProgress>(device.cudaContext(), stream)),
+      replay(std::make_unique<LaunchReplay>()) {}
 
 CudaQueue::~CudaQueue() {
   ScopedContext current(cudaDevice.cudaContext().handle());
   uint64_t upTo = progress->submitted.load(std::memory_order_acquire);
   if (cu().cuStreamSynchronize(stream) == CUDA_SUCCESS)
     progress->finishedUpTo(upTo);
+  replay.reset(); // its graphs, while the context is current
   // Before the stream goes: the blocks kept for it are free now.
   device().reusableBlocks().forget(this);
   cu().cuStreamDestroy(stream);
+}
+
+uint64_t CudaQueue::replayedLaunches() {
+  std::lock_guard<std::mutex> lock(submitMutex);
+  return replay->replayed();
 }
 
 bool CudaQueue::markEveryTask() const {
@@ -231,13 +237,14 @@ SluiceStatus CudaQueue::submitLaunch(Kernel &kernel, const uint64_t grid[3],
     params = heapParams.data();
   }
   args.pointers(params);
+  const unsigned g[3] = {unsigned(grid[0]), unsigned(grid[1]),
+                         unsigned(grid[2])};
+  const unsigned b[3] = {unsigned(local[0]), unsigned(local[1]),
+                         unsigned(local[2])};
   return submit(
       "cuLaunchKernel", deps,
       [&] {
-        return cu().cuLaunchKernel(
-            k.handle(), unsigned(grid[0]), unsigned(grid[1]), unsigned(grid[2]),
-            unsigned(local[0]), unsigned(local[1]), unsigned(local[2]), 0,
-            stream, params, nullptr);
+        return replay->launch(k.id(), k.handle(), g, b, args, params, stream);
       },
       out);
 }

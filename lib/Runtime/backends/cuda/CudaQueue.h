@@ -3,6 +3,7 @@
 #define SLUICE_LIB_RUNTIME_CUDA_CUDAQUEUE_H
 
 #include "CudaDriver.h"
+#include "CudaLaunchReplay.h"
 
 #include "sluice/Runtime/Queue.h"
 
@@ -20,6 +21,8 @@ struct StreamProgress;
 /// A non-blocking stream of the device's primary context. A task gets a
 /// CUevent after it only where something needs one (see StreamProgress),
 /// or, on a profiling queue (Queue::profilingEnabled), every task does.
+/// A kernel launched again is replayed from a CUDA graph (LaunchReplay;
+/// $SLUICE_CUDA_GRAPHS=off: never).
 /// $SLUICE_CUDA_TIMESTAMPS overrides the property: "off" marks only where
 /// needed, "on" every task, "exact" also starts every task with one (exact
 /// start times, one more driver call per task). Dependencies on CUDA events of
@@ -34,6 +37,7 @@ public:
   CUstream handle() const { return stream; }
   SluiceStatus wait() override;
   void *nativeHandle() override { return stream; }
+  uint64_t replayedLaunches() override;
 
 protected:
   SluiceStatus submitCopy(void *dst, const void *src, size_t bytes,
@@ -72,6 +76,9 @@ private:
   /// cuBLAS bound to this stream, made by the first product (never freed:
   /// queues live as long as the process).
   BlasHandle *blas = nullptr;
+  /// Repeated launches replayed as CUDA graphs (CudaLaunchReplay.h), under
+  /// submitMutex; destroyed before the stream.
+  std::unique_ptr<LaunchReplay> replay;
 };
 
 } // namespace sluice::rt::cuda
