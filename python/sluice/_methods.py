@@ -43,6 +43,7 @@ from .tensor import usm_ndarray
 # The fast path's code of a whole-array sum (Array.sum's common case).
 _SUM_ALL = _dispatch._FAST_OPS["sum/all"]
 
+
 def _unpickle(data, device, usm_type):
     return asarray(data, device=device, usm_type=usm_type)
 
