@@ -1,7 +1,9 @@
 //===- ProgramLaunch.cpp - Modules and launches of compiled programs ------===//
 #include "ProgramState.h"
+#include "UsmAccess.h"
 
 #include "sluice-c/Program.h"
+#include "sluice/Runtime/ProgramContext.h"
 
 #include <cstring>
 #include <mutex>
@@ -164,6 +166,54 @@ SluiceStatus launch(Invocation &inv, Queue *queue, SluiceKernel kernel,
   return SLUICE_SUCCESS;
 }
 
+/// A host launch run at once on the entry's thread (Queue::launchHostNow)
+/// where nothing is gained by a task: the entry waits for its launches at
+/// its end anyway (not in an asynchronous invocation), the queue is idle,
+/// the task of another queue it must follow has finished, and every USM
+/// argument is reachable and needs no reuse fence. The work has finished
+/// when this returns, so nothing records its uses. False (nothing ran): the
+/// task path decides, and reports what is wrong.
+bool launchHostNow(Invocation &inv, Queue *queue, SluiceHostKernelFn fn,
+                   const uint64_t grid[3], uint32_t numArgs, void **argValues,
+                   const uint64_t *argSizes) {
+  if (!insideWaitingEntry() || queue->profilingEnabled() ||
+      (numArgs && (!argValues || !argSizes)) || !grid[0] || !grid[1] ||
+      !grid[2])
+    return false;
+  QueueSlot &slot = inv.slot(inv.slotIndex(queue));
+  if (slot.after && !slot.after->isFinished())
+    return false;
+  UsmRegistry &usm = Platform::get().usm();
+  // (An array's allocated and aligned pointers come in pairs: the last
+  // allocation checked answers the second.)
+  std::shared_ptr<Allocation> last;
+  for (uint32_t i = 0; i < numArgs; ++i) {
+    if (!argValues[i] || !argSizes[i])
+      return false;
+    if (argSizes[i] != sizeof(void *))
+      continue;
+    const char *p;
+    std::memcpy(&p, argValues[i], sizeof p);
+    if (last && p >= static_cast<const char *>(last->base) &&
+        p < static_cast<const char *>(last->base) + last->size)
+      continue;
+    std::shared_ptr<Allocation> a = usm.find(p);
+    if (!a)
+      continue;
+    if (!kernelReaches(*queue, a.get()))
+      return false;
+    std::lock_guard<std::mutex> lock(a->usesMutex);
+    if (a->reuseFence && a->queue.get() != queue &&
+        !a->reuseFence->isFinished())
+      return false;
+    last = std::move(a);
+  }
+  if (!queue->launchHostNow(fn, grid, argValues))
+    return false;
+  slot.after = nullptr;
+  return true;
+}
+
 } // namespace
 
 extern "C" {
@@ -224,11 +274,14 @@ void sluiceProgramLaunchHost(void *queue, void *fn, uint64_t gx, uint64_t gy,
                   std::string("sluiceProgramLaunchHost: the ") +
                       (!queue ? "queue" : "function") + " is NULL");
     Queue *q = unwrap(static_cast<SluiceQueue>(queue));
+    const uint64_t grid[3] = {gx, gy, gz}, local[3] = {1, 1, 1};
+    if (launchHostNow(inv, q, reinterpret_cast<SluiceHostKernelFn>(fn), grid,
+                      numArgs, argValues, argSizes))
+      return SLUICE_SUCCESS;
     SluiceKernel k = nullptr;
     if (SluiceStatus status = LaunchCache::get().hostKernel(
             q->device(), reinterpret_cast<SluiceHostKernelFn>(fn), k))
       return status;
-    const uint64_t grid[3] = {gx, gy, gz}, local[3] = {1, 1, 1};
     return launch(inv, q, k, grid, local, numArgs, argValues, argSizes);
   });
 }

@@ -68,9 +68,9 @@ def enabled():
 
 def set_min_elements(n):
     """Records only results of at least n elements (or with a pending
-    operand); None restores the defaults (operations seen before: all of
-    them; operations resolved in Python: 65536 elements on the host, 4096
-    on other devices; or SLUICE_LAZY_MIN_ELEMENTS)."""
+    operand); None restores the defaults (65536 elements on the host;
+    on other devices 4096 for operations resolved in Python and all of
+    those seen before; or SLUICE_LAZY_MIN_ELEMENTS)."""
     global _MIN_ELEMENTS
     _MIN_ELEMENTS = "" if n is None else str(int(n))
     _min_elements.clear()
@@ -79,10 +79,13 @@ def set_min_elements(n):
 
 def _tape_limits():
     # Operations seen before are recorded by the fast path in C++ (see
-    # python/src/LazyTape.h), at a cost far below an eager launch: all of
-    # them, unless SLUICE_LAZY_MIN_ELEMENTS says otherwise.
+    # python/src/LazyTape.h), at a cost below an eager launch on devices:
+    # all of them there; on the host those of 65536 elements or more (a
+    # small eager operation runs on the calling thread for less than its
+    # recording and submission cost), unless SLUICE_LAZY_MIN_ELEMENTS says
+    # otherwise (-1: these defaults).
     m = _MIN_ELEMENTS.strip()
-    _ext.lazy_tape_limits(int(m) if m else 0, _MAX_OPS)
+    _ext.lazy_tape_limits(int(m) if m else -1, _MAX_OPS)
 
 
 def set_enabled(on):

@@ -40,6 +40,9 @@ from ._trace import ScalarTracer, Tracer
 from .memory import array_interface
 from .tensor import usm_ndarray
 
+# The fast path's code of a whole-array sum (Array.sum's common case).
+_SUM_ALL = _dispatch._FAST_OPS["sum/all"]
+
 
 def _unpickle(data, device, usm_type):
     return asarray(data, device=device, usm_type=usm_type)
@@ -274,6 +277,12 @@ class ArrayMethods:
         return _ops.squeeze(self, axis)
 
     def sum(self, axis=None, dtype=None, out=None, keepdims=False):
+        if axis is None and dtype is None and out is None and not keepdims:
+            # Seen before: straight to the fast path (what _ops.sum asks
+            # first), without the Python layers of keyword handling.
+            r = _ext.fast_call(_SUM_ALL, self)
+            if r is not None:
+                return r
         return _ops.sum(
             self, axis=axis, dtype=dtype, out=out, keepdims=keepdims
         )

@@ -44,8 +44,12 @@ namespace {
 /// SLUICE_LAZY_MAX_OPS does for Python's graphs; set by Python).
 size_t maxOps = 128;
 /// Results smaller than this (elements) run eagerly unless an operand is
-/// on the tape.
-int64_t minElements = 0;
+/// on the tape; -1: the default, kHostMinElements on the host (where a
+/// small eager operation runs at once on the calling thread, for less
+/// than recording and submitting it costs) and 0 elsewhere (a launch saved
+/// is worth more than the recording).
+int64_t minElements = -1;
+constexpr int64_t kHostMinElements = int64_t(1) << 16;
 /// Compiled programs kept, by structure.
 constexpr size_t kMaxPrograms = 512;
 
@@ -222,7 +226,11 @@ TapeOutcome tapeRecord(const std::shared_ptr<TapeTemplate> &tmpl,
       if (a.buffer->lazyId && !producedBy(a))
         return TapeOutcome::UsePython; // not the tape's
     }
-  if (!onTape && t.size < minElements)
+  int64_t least = minElements >= 0 ? minElements
+                  : t.queue && t.queue->backend == SLUICE_BACKEND_HOST
+                      ? kHostMinElements
+                      : 0;
+  if (!onTape && t.size < least)
     return TapeOutcome::Eager;
   if (tape.ops.empty())
     tape.queue = t.queue;
@@ -512,7 +520,8 @@ void bindLazyTape(nb::module_ &m) {
         maxOps = std::max<size_t>(maximum, 1);
       },
       "Records results of at least `minimum` elements (or with an operand "
-      "on the tape); submits at `maximum` operations.");
+      "on the tape; -1: 65536 on the host, all elsewhere); submits at "
+      "`maximum` operations.");
   m.def(
       "lazy_tape_stats",
       [] {

@@ -508,6 +508,45 @@ TEST_F(Program, HostFunctionsComputeOverGroups) {
   EXPECT_EQ(sluiceProgramEnd(), SLUICE_SUCCESS) << lastMessage();
 }
 
+TEST_F(Program, HostLaunchesFollowEarlierWorkOfABusyQueue) {
+  // A launch from a waiting entry runs at once on the calling thread only
+  // when its queue is idle: here a task of the queue is still running
+  // (launched asynchronously), so the next launch must follow it.
+  void *q = sluiceProgramQueue("host:cpu:0", "inline-order");
+  const uint64_t n = 4096, block = n;
+  float *x =
+      static_cast<float *>(sluiceProgramAlloc(q, SLUICE_USM_HOST, n * 4));
+  float *y =
+      static_cast<float *>(sluiceProgramAlloc(q, SLUICE_USM_HOST, n * 4));
+  ASSERT_TRUE(x && y) << lastMessage();
+  std::fill(x, x + n, 0.0f);
+  std::fill(y, y + n, -1.0f);
+  sluiceProgramSetThreadAsynchronous(1);
+  launchSleepThenFill(q, x, n, 3.0f, 100);
+  sluiceProgramSetThreadAsynchronous(-1);
+  void *values[] = {&x, &y, const_cast<uint64_t *>(&n),
+                    const_cast<uint64_t *>(&block)};
+  uint64_t sizes[] = {8, 8, 8, 8};
+  sluiceProgramLaunchHost(q, fnAddress(doubleBlocks), 1, 1, 1, 4, values,
+                          sizes);
+  EXPECT_EQ(sluiceProgramEnd(), SLUICE_SUCCESS) << lastMessage();
+  EXPECT_EQ(std::count(y, y + n, 6.0f), int64_t(n));
+
+  // Idle: the launch has run by the time it returns, and the queue's
+  // later tasks (a copy) see its result.
+  sluiceProgramBegin();
+  std::fill(x, x + n, 5.0f);
+  std::vector<float> plain(n, 0.0f);
+  sluiceProgramLaunchHost(q, fnAddress(doubleBlocks), 1, 1, 1, 4, values,
+                          sizes);
+  sluiceProgramCopy(nullptr, plain.data(), q, y, n * 4);
+  EXPECT_EQ(sluiceProgramEnd(), SLUICE_SUCCESS) << lastMessage();
+  EXPECT_EQ(std::count(plain.begin(), plain.end(), 10.0f), int64_t(n));
+  sluiceProgramFree(q, x);
+  sluiceProgramFree(q, y);
+  EXPECT_EQ(sluiceProgramEnd(), SLUICE_SUCCESS) << lastMessage();
+}
+
 TEST_F(Program, EndWaitsForCompletion) {
   void *q0 = sluiceProgramQueue("host:cpu:0", "");
   void *q1 = sluiceProgramQueue("host:cpu:0", "end-worker");

@@ -159,3 +159,87 @@ def test_launched_copies_keep_queue_order(device):
         e = a.copy()
     np.testing.assert_array_equal(sluice.asnumpy(d), ref)
     np.testing.assert_array_equal(sluice.asnumpy(e), np.full(n, 7.0))
+
+
+# --- the eager path on small arrays (run at once where the queue is idle) --
+
+
+def test_small_operations_follow_large_pending_work(device):
+    # Large operations go to the queue's worker; a small one that reads
+    # their result runs on this thread only once the queue is idle.
+    previous = sluice.set_lazy(False)
+    try:
+        big = sluice.ones(1 << 22, dtype=np.float32, device=device)
+        for _ in range(3):
+            big = big * 2.0 + 1.0
+        head = big[:16] * 1.0
+        total = big[:16].sum()
+        also = head + big[16:32]
+    finally:
+        sluice.set_lazy(previous)
+    np.testing.assert_array_equal(sluice.asnumpy(head), np.full(16, 15.0))
+    assert float(total) == 240.0
+    np.testing.assert_array_equal(sluice.asnumpy(also), np.full(16, 30.0))
+
+
+def test_small_operations_from_threads_on_one_queue(device):
+    import threading
+
+    shared = sluice.arange(37, dtype=np.float32, device=device)
+    expected = np.arange(37, dtype=np.float32)
+    errors = []
+
+    def work(seed):
+        try:
+            x = sluice.full(37, float(seed), dtype=np.float32, device=device)
+            e = np.full(37, seed, np.float32)
+            for i in range(200):
+                x = x * 0.5 + shared
+                e = e * np.float32(0.5) + expected
+                if i % 50 == 0:
+                    x[1:-1] = x[:-2]
+                    e[1:-1] = e[:-2].copy()
+            np.testing.assert_allclose(sluice.asnumpy(x), e, rtol=1e-6)
+            assert float(x.sum()) == pytest.approx(float(e.sum()), rel=1e-5)
+        except Exception as exc:  # reported by the main thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+
+
+def test_whole_array_sum_method_matches_numpy(device):
+    for dtype in (np.float32, np.int32, np.int64, np.bool_):
+        h = (np.arange(3721) % 7).astype(dtype)
+        a = sluice.asarray(h, device=device)
+        for _ in range(3):  # the later calls take the fast path
+            assert a.sum() == h.sum()
+        assert a.sum(dtype=np.float64) == h.sum(dtype=np.float64)
+        np.testing.assert_array_equal(
+            sluice.asnumpy(a.sum(keepdims=True)), h.sum(keepdims=True)
+        )
+        np.testing.assert_array_equal(
+            sluice.asnumpy(a[::3].sum(axis=0)), h[::3].sum(axis=0)
+        )
+
+
+def test_large_slice_assignment_reads_the_value_at_submission(device):
+    n = 1 << 20
+    x = sluice.arange(n, dtype=np.float32, device=device)
+    d = sluice.zeros(n, dtype=np.float32, device=device)
+    x += 1.0  # pending before the copy reads x
+    d[1:-1] = x[:-2]
+    x[:] = 0.0  # after it
+    e = np.zeros(n, np.float32)
+    e[1:-1] = np.arange(n, dtype=np.float32)[:-2] + 1
+    np.testing.assert_array_equal(sluice.asnumpy(d), e)
+    # Overlapping views of one array copy as NumPy does.
+    y = sluice.arange(n, dtype=np.float32, device=device)
+    y[1:] = y[:-1]
+    h = np.arange(n, dtype=np.float32)
+    h[1:] = h[:-1]
+    np.testing.assert_array_equal(sluice.asnumpy(y), h)

@@ -431,18 +431,22 @@ def test_switch(device):
 
 def test_small_results_run_eagerly_by_default(device):
     # Resolved in Python (the first time), a small operation runs eagerly;
-    # seen before, the fast path's tape records it (at any size).
+    # seen before, the fast path's tape records it at any size on devices,
+    # and on the host only from 65536 elements (a small eager operation
+    # runs there at once, for less than recording and submitting it).
     sluice.set_lazy(True, min_elements=None)
+    host = device.filter_string.startswith("host")
     a = sluice.asarray(np.ones((3, 7), np.float32), device=device)
     sluice._sluice.fast_clear()
     sluice.lazy_report(reset=True)
     b = a * 2.0 + 1.0
     assert _report()["recorded"] == 0
     b2 = a * 2.0 + 1.0
-    assert _report()["recorded"] == 2
+    small = 0 if host else 2
+    assert _report()["recorded"] == small
     big = sluice.ones(1 << 16, dtype="float32", device=device)
     c = big * 2.0 + 1.0  # large: recorded, and so is what uses it
-    assert _report()["recorded"] == 4
+    assert _report()["recorded"] == small + 2
     assert float(c[0]) == 3.0 and float(b[0, 0]) == 3.0
     np.testing.assert_array_equal(b2.asnumpy(), np.full((3, 7), 3.0))
 

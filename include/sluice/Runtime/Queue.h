@@ -84,6 +84,21 @@ public:
   /// benchmarks.
   virtual uint64_t replayedLaunches() { return 0; }
 
+  /// Runs host kernel `fn` over `grid` groups (args as SluiceHostKernelFn
+  /// takes them) on the calling thread at once when the queue has nothing
+  /// queued or running, so queue order holds, and returns true: no task,
+  /// no event. False, having run nothing, when the queue is busy or the
+  /// backend has no such path. Only for a caller that would wait for the
+  /// launch anyway (a compiled program's entry): the launch is not
+  /// asynchronous.
+  virtual bool launchHostNow(SluiceHostKernelFn fn, const uint64_t grid[3],
+                             void **args) {
+    (void)fn;
+    (void)grid;
+    (void)args;
+    return false;
+  }
+
   /// Remembers the newest task (in-order: its end means all ended).
   void noteSubmitted(const Ref<Event> &event);
   Ref<Event> lastEvent();

@@ -109,6 +109,25 @@ void backwardCopy(char *d, const char *s, size_t n) {
   std::memcpy(d, s, i);
 }
 
+/// Runs a host kernel's groups, over the shared pool when there are several.
+void runGroups(SluiceHostKernelFn fn, const SluiceHostGroup &shape,
+               void **args) {
+  uint64_t gx = shape.num_groups[0], gy = shape.num_groups[1];
+  uint64_t total = gx * gy * shape.num_groups[2];
+  if (total == 1) {
+    SluiceHostGroup group = shape;
+    fn(args, &group);
+    return;
+  }
+  ThreadPool::shared().parallelFor(total, [&](uint64_t i) {
+    SluiceHostGroup group = shape;
+    group.group_id[0] = i % gx;
+    group.group_id[1] = (i / gx) % gy;
+    group.group_id[2] = i / (gx * gy);
+    fn(args, &group);
+  });
+}
+
 } // namespace
 
 HostQueue::~HostQueue() {
@@ -188,6 +207,35 @@ void HostQueue::run() {
     if (tasks.empty())
       idle.notify_all();
   }
+}
+
+bool HostQueue::launchHostNow(SluiceHostKernelFn fn, const uint64_t grid[3],
+                              void **args) {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!tasks.empty() || busy)
+      return false;
+    // The queue's thread (and other submitters) wait while `busy` is set.
+    busy = true;
+  }
+  struct Done {
+    HostQueue &q;
+    ~Done() {
+      std::lock_guard<std::mutex> lock(q.mutex);
+      q.busy = false;
+      if (q.tasks.empty())
+        q.idle.notify_all();
+      else
+        q.cv.notify_all();
+    }
+  } done{*this};
+  SluiceHostGroup shape{};
+  for (int d = 0; d < 3; ++d) {
+    shape.num_groups[d] = grid[d];
+    shape.local_size[d] = 1;
+  }
+  runGroups(fn, shape, args);
+  return true;
 }
 
 SluiceStatus HostQueue::wait() {
@@ -277,15 +325,7 @@ SluiceStatus HostQueue::submitLaunch(Kernel &kernel, const uint64_t grid[3],
       deps,
       [module, fn, shape, shared] {
         std::vector<void *> pointers = shared->pointers();
-        uint64_t gx = shape.num_groups[0], gy = shape.num_groups[1];
-        uint64_t total = gx * gy * shape.num_groups[2];
-        ThreadPool::shared().parallelFor(total, [&](uint64_t i) {
-          SluiceHostGroup group = shape;
-          group.group_id[0] = i % gx;
-          group.group_id[1] = (i / gx) % gy;
-          group.group_id[2] = i / (gx * gy);
-          fn(pointers.data(), &group);
-        });
+        runGroups(fn, shape, pointers.data());
         return std::string();
       },
       small);

@@ -26,6 +26,8 @@ public:
   ~HostQueue() override;
 
   SluiceStatus wait() override;
+  bool launchHostNow(SluiceHostKernelFn fn, const uint64_t grid[3],
+                     void **args) override;
 
 protected:
   SluiceStatus submitCopy(void *dst, const void *src, size_t bytes,
