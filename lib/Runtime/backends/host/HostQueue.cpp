@@ -234,7 +234,15 @@ bool HostQueue::launchHostNow(SluiceHostKernelFn fn, const uint64_t grid[3],
     shape.num_groups[d] = grid[d];
     shape.local_size[d] = 1;
   }
+  // The queue's newest work, finished: markers and barriers submitted
+  // next (dpctl's submit_barrier, SyclEvent profiling) follow it and read
+  // its timestamps, as they would a task's.
+  Ref<SignalEvent> event = makeRef<SignalEvent>(SLUICE_BACKEND_HOST);
+  event->markRunning();
   runGroups(fn, shape, args);
+  event->finish();
+  event->submittedOn = this;
+  noteSubmitted(event);
   return true;
 }
 
