@@ -515,7 +515,9 @@ def test_jit_assignment_aliasing(device):
         a[0, :2] = a[1, :2] * 3
         return a
 
-    _jit_and_numpy(ints, np.arange(12, dtype=np.int32).reshape(4, 3), device=device)
+    _jit_and_numpy(
+        ints, np.arange(12, dtype=np.int32).reshape(4, 3), device=device
+    )
 
 
 def test_jit_assignment_shared_and_strided_arguments(device):
