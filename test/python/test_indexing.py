@@ -429,7 +429,7 @@ def test_jit_assignment_aliasing(device):
 
     def old_after(u):
         b = u + 1.0
-        u[1:3, ::2] = 0.0
+        u[1:3, ::2] = 5.0
         return b * u
 
     def twice(u):
@@ -518,6 +518,38 @@ def test_jit_assignment_aliasing(device):
     _jit_and_numpy(
         ints, np.arange(12, dtype=np.int32).reshape(4, 3), device=device
     )
+
+
+def test_jit_views_are_values(device):
+    """Inside @sluice.jit a slice is a value: read after an assignment that
+    overlaps it, it still holds the elements from before (NumPy's view
+    would see the new ones), so that update is not in place."""
+
+    @sluice.jit
+    def f(u):
+        y = u * 2.0
+        v = y[1:]
+        y[1] = 5.0
+        return v + 0.0, y
+
+    u = np.arange(12, dtype=np.float32).reshape(3, 4)
+    v, y = f(put(u, device))
+    e = u * 2.0
+    check(v, e[1:])
+    e[1] = 5.0
+    check(y, e)
+
+    @sluice.jit
+    def g(u):
+        v = u[:, ::2]
+        u[:, 0] = -1.0
+        return v
+
+    a = put(u, device)
+    check(g(a), u[:, ::2])
+    e = u.copy()
+    e[:, 0] = -1.0
+    check(a, e)
 
 
 def test_jit_assignment_shared_and_strided_arguments(device):
