@@ -266,6 +266,12 @@ class Lowered:
                 "returns its arrays, not Python values, arguments or nested "
                 "containers)"
             )
+        if any(text.startswith("usm.store ") for text, _ in self._fb.ops):
+            raise ValueError(
+                f"{self._name} assigns into its arguments; a saved program "
+                "returns its arrays and writes none of its arguments: assign "
+                "into a copy (y = x.copy(); y[...] = ...) and return it"
+            )
         entry = _artifact.entry_name(
             self._name if name is None else name, explicit=name is not None
         )

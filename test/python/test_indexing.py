@@ -688,3 +688,19 @@ def test_small_host_indexing_is_ordered_with_the_queue(device):
         check(a, e)
     with pytest.raises(IndexError):
         a[[9]]
+
+
+def test_jit_assigned_argument_is_not_saved(device, tmp_path):
+    """A saved program writes none of its arguments: a function assigning
+    into one is refused with a hint (the jitted call writes it)."""
+
+    @sluice.jit
+    def f(u):
+        u[0] = 1.0
+        return u * 2.0
+
+    a = put(np.zeros((2, 3), np.float32), device)
+    with pytest.raises(ValueError, match="assigns into its arguments"):
+        f.lower(a).save(tmp_path / "f.so")
+    check(f(a), np.array([[2, 2, 2], [0, 0, 0]], np.float32))
+    check(a, np.array([[1, 1, 1], [0, 0, 0]], np.float32))
