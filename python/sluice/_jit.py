@@ -110,11 +110,20 @@ def _fill(template, values):
     return template
 
 
+def _shares_memory(arrays, i):
+    a = arrays[i]
+    return any(
+        j != i and isinstance(b, Array) and a._same_buffer(b)
+        for j, b in enumerate(arrays)
+    )
+
+
 class _Entry:
     """A compiled signature: the program and how to build the result."""
 
     __slots__ = (
         "program",
+        "written",
         "captured",
         "out",
         "single",
@@ -126,12 +135,30 @@ class _Entry:
         for i in self.numpy_leaves:
             a = leaves[i]
             leaves[i] = _from_host(a, self.numpy_queue[0], self.numpy_queue[1])
+        back = self._own_written(leaves) if self.written else ()
         results = self.program(
             leaves + self.captured if self.captured else leaves
         )
+        for i, a in back:
+            a[...] = leaves[i]
+            leaves[i] = a
         if self.single:
             return results[0]
         return _build_output(self.out, results, leaves)
+
+    def _own_written(self, leaves):
+        """The program writes its written arguments in place: one that is
+        not C-contiguous or shares memory with another argument is given
+        as a contiguous copy, written back after the call; returns the
+        (index, original) pairs."""
+        back = []
+        arrays = leaves + self.captured
+        for i in self.written:
+            a = leaves[i]
+            if not a._c_contiguous or _shares_memory(arrays, i):
+                leaves[i] = a.copy()
+                back.append((i, a))
+        return back
 
 
 def _build_output(template, results, leaves):
@@ -238,6 +265,12 @@ class Lowered:
                 "or list of distinct ones, to be saved (a saved program "
                 "returns its arrays, not Python values, arguments or nested "
                 "containers)"
+            )
+        if any(text.startswith("usm.store ") for text, _ in self._fb.ops):
+            raise ValueError(
+                f"{self._name} assigns into its arguments; a saved program "
+                "returns its arrays and writes none of its arguments: assign "
+                "into a copy (y = x.copy(); y[...] = ...) and return it"
             )
         entry = _artifact.entry_name(
             self._name if name is None else name, explicit=name is not None
@@ -462,7 +495,7 @@ class JitFunction:
         self.trace_count += 1
         return tr, (out, values)
 
-    def _outputs(self, tr, out, values):
+    def _outputs(self, tr, out, values, numpy_leaves=()):
         """Makes the traced values the function returns its results;
         returns the template that rebuilds the Python result."""
         if getattr(tr, "kernel_steps", None) is not None:
@@ -500,8 +533,26 @@ class JitFunction:
 
         template = flatten(out)
         written = []
+        # Arguments assigned into are written by the program itself (a
+        # usm.store of their new value, which the compiler makes no copy
+        # when the updates are in place), unless a result is a view of
+        # memory: that view must read the values from before the store.
+        views = {
+            text.split(" = ", 1)[0]
+            for text, _ in fb.ops
+            if " = usm.strided_view " in text
+            or " = usm.reshape " in text
+            or " = usm.transpose " in text
+            or " = usm.broadcast_to " in text
+        }
+        by_store = not any(r.name in views for r in results)
+        stored = []
         for i, v in enumerate(values):
             if isinstance(v, _trace.Tracer) and v._v is not tr.arg_values[i]:
+                if by_store and i not in numpy_leaves:
+                    _ir.store(fb, v._v, tr.arg_values[i])
+                    stored.append(i)
+                    continue
                 name = v._v.name
                 if name not in seen:
                     seen[name] = len(results)
@@ -510,11 +561,12 @@ class JitFunction:
         if written:
             template = ("wb", template, written)
         fb.ret(results)
+        tr.stored_arguments = stored
         return template
 
     def _build(self, s, targs, tkwargs):
         tr, (out, values) = self._trace(s, targs, tkwargs)
-        template = self._outputs(tr, out, values)
+        template = self._outputs(tr, out, values, s.numpy_leaves)
         if getattr(tr, "kernel_steps", None) is not None:
             return _jit_kernels.SegmentedEntry(
                 tr.kernel_steps,
@@ -526,6 +578,9 @@ class JitFunction:
             )
         program = _compiler.compile_function(tr.fb, self.__name__, self._flags)
         e = _Entry()
+        e.written = tr.stored_arguments
+        if e.written:
+            program.written_arguments = list(e.written)
         e.program = program
         e.captured = [a for a, _ in tr.captured.values()]
         e.out = template

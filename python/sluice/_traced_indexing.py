@@ -429,10 +429,62 @@ def _const(x, arr):
     return _ops.add(zero, arr)
 
 
+def _strided_insert(x, key, value, rshape):
+    """``x`` with the basic slice ``x[key]`` (of shape ``rshape``, static)
+    replaced by ``value`` converted and broadcast to it: a
+    usm.strided_insert, which the compiler lowers in place when x's old
+    value is dead after it."""
+    offset, shape, strides = view_of(
+        tuple(x.shape), _c_strides(x.shape), 0, key
+    )
+    if isinstance(value, (Tracer, np.ndarray)) or hasattr(value, "shape"):
+        v = _ops.astype(value, x.dtype) if value.dtype != x.dtype else value
+        if tuple(v.shape) != tuple(shape):
+            v = _ops.broadcast_to(v, tuple(shape))
+    else:
+        v = full(
+            tuple(shape),
+            np.asarray(value).astype(x.dtype)[()],
+            dtype=x.dtype,
+            sycl_queue=x.sycl_queue,
+            usm_type=x.usm_type,
+        )
+    o, d = _dispatch._operand(v), _dispatch._operand(x)
+    qid, kind = _dispatch._placement([o, d])
+
+    def emit(fb, vals):
+        val, dest = vals
+        idx = [_ir.index_constant(fb, i) for i in (offset, *shape, *strides)]
+        nd = len(shape)
+        sizes = ", ".join(i.name for i in idx[1 : 1 + nd])
+        steps = ", ".join(i.name for i in idx[1 + nd :])
+        return [
+            fb.op(
+                f"usm.strided_insert {val.name} into {dest.name}"
+                f"[{idx[0].name}] sizes({sizes}) strides({steps}) : "
+                f"{val.type.text()}, {dest.type.text()}",
+                dest.type,
+            )
+        ]
+
+    return _dispatch._single(
+        _dispatch._execute(
+            ("strided_insert",),
+            [o, d],
+            [None, None],
+            emit,
+            [tuple(x.shape)],
+            qid,
+            d.usm,
+        )
+    )
+
+
 def traced_setitem(x, key, value):
     """``x[key] = value`` inside ``@sluice.jit``: the Tracer ``x`` is
-    rebound to a new array value (``where`` over a gather of the value),
-    which the compiler updates in place when the old value is dead.
+    rebound to a new array value: for basic keys of static shapes a
+    usm.strided_insert, which the compiler updates in place when the old
+    value is dead; otherwise a ``where`` over a gather of the value.
     Integers, slices (any step), ``...`` and None, and boolean masks of x's
     shape with a scalar value are supported."""
     mask = _whole_mask(x, key)
@@ -518,6 +570,9 @@ def traced_setitem(x, key, value):
             f"{vshape} into shape {tuple(rshape)}"
         )
     if int(np.prod(rshape, dtype=np.int64)) == 0:
+        return
+    if _static(x.shape) and _static(vshape):
+        x._v = _strided_insert(x, key, value, rshape)._v
         return
     full_cover = all(c.all() for _, c in conds)
     if not isinstance(value, (Tracer, np.ndarray)) and not hasattr(

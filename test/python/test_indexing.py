@@ -403,6 +403,177 @@ def test_jit_assignment(device):
     check(a, x)  # the argument was not assigned to
 
 
+def _jit_and_numpy(fn, *arrays, device):
+    """fn run jitted on device copies and by NumPy on host copies: the
+    results and the (possibly assigned) arguments agree."""
+    host = [a.copy() for a in arrays]
+    dev = [put(a, device) for a in arrays]
+    r = sluice.jit(fn)(*dev)
+    e = fn(*host)
+    r, e = (r, e) if isinstance(e, tuple) else ((r,), (e,))
+    for x, y in zip(r, e):
+        check(x, y)
+    for x, y in zip(dev, host):
+        check(x, y)
+
+
+def test_jit_assignment_aliasing(device):
+    """Assignments into slices (usm.strided_insert, updated in place when
+    the old value is dead): old values read after, repeated and
+    overlapping assignments, views of the array itself, negative steps,
+    integers, broadcasting, conversions and empty windows."""
+    rng = np.random.default_rng(3)
+    u = rng.standard_normal((5, 6)).astype(np.float32)
+    row = rng.standard_normal(6).astype(np.float32)
+    col = rng.standard_normal((5, 1)).astype(np.float32)
+
+    def old_after(u):
+        b = u + 1.0
+        u[1:3, ::2] = 5.0
+        return b * u
+
+    def twice(u):
+        u[0] = 1.0
+        u[:, 0] = 2.0
+        u[1:4, 1:4] = u[:3, :3] * 3.0
+        return u
+
+    def shift(u):
+        u[1:] = u[:-1]
+        u[:, :-1] = u[:, 1:]
+        return u
+
+    def shift_1d(r):
+        r[1:] = r[:-1]
+        r[::-1] = r + 1.0
+        return r
+
+    def old_and_new(u):
+        y = u * 2.0
+        a = y + 0.0
+        y[1:, 2] = 5.0
+        return a, y
+
+    def view_then_assign(u):
+        v = u[1:]  # not overlapping the window: NumPy's view agrees
+        u[0] = 9.0
+        return v, u
+
+    def view_of_intermediate(u):
+        y = u * 2.0
+        v = y[:, 1:]
+        y[:, 0] = v[:, 0]
+        return v + 0.0, y
+
+    def negative_steps(u, r):
+        u[::-2] = r
+        u[3:0:-1, ::-1] = u[:3, :] + 1.0
+        return u
+
+    def integers(u, r):
+        u[1, 2] = 7.0
+        u[-1] = r
+        u[2, ::-3] = -1.0
+        return u
+
+    def broadcasting(u, c):
+        u[1:, ::2] = 3.5
+        u[:, 1:3] = c
+        u[None, 0, 1:] = u[4, 1:]
+        return u
+
+    def empty(u, r):
+        u[2:2] = 5.0
+        u[3:1, :] = r
+        u[:, 6:] = 1.0
+        return u
+
+    def returned_twice(u):
+        u[:2] = 0.0
+        w = u * 1.0
+        u[2:] = w[:3]
+        return w, u
+
+    for fn, args in (
+        (old_after, (u,)),
+        (twice, (u,)),
+        (shift, (u,)),
+        (shift_1d, (row,)),
+        (old_and_new, (u,)),
+        (view_then_assign, (u,)),
+        (view_of_intermediate, (u,)),
+        (negative_steps, (u, row)),
+        (integers, (u, row)),
+        (broadcasting, (u, col)),
+        (empty, (u, row)),
+        (returned_twice, (u,)),
+    ):
+        _jit_and_numpy(fn, *args, device=device)
+
+    def ints(a):
+        a[1::2] = 2.75  # converted as NumPy does
+        a[0, :2] = a[1, :2] * 3
+        return a
+
+    _jit_and_numpy(
+        ints, np.arange(12, dtype=np.int32).reshape(4, 3), device=device
+    )
+
+
+def test_jit_views_are_values(device):
+    """Inside @sluice.jit a slice is a value: read after an assignment that
+    overlaps it, it still holds the elements from before (NumPy's view
+    would see the new ones), so that update is not in place."""
+
+    @sluice.jit
+    def f(u):
+        y = u * 2.0
+        v = y[1:]
+        y[1] = 5.0
+        return v + 0.0, y
+
+    u = np.arange(12, dtype=np.float32).reshape(3, 4)
+    v, y = f(put(u, device))
+    e = u * 2.0
+    check(v, e[1:])
+    e[1] = 5.0
+    check(y, e)
+
+    @sluice.jit
+    def g(u):
+        v = u[:, ::2]
+        u[:, 0] = -1.0
+        return v
+
+    a = put(u, device)
+    check(g(a), u[:, ::2])
+    e = u.copy()
+    e[:, 0] = -1.0
+    check(a, e)
+
+
+def test_jit_assignment_shared_and_strided_arguments(device):
+    """An assigned argument that shares memory with another argument, or is
+    not C-contiguous, is written through a copy: the results are NumPy's."""
+
+    @sluice.jit
+    def g(a, b):
+        a[1:] = b[:-1] * 2.0
+        return a
+
+    e = np.arange(8, dtype=np.float32)
+    u = put(e, device)
+    g(u, u)
+    e[1:] = e[:-1] * 2.0
+    check(u, e)
+
+    base = np.arange(24, dtype=np.float32).reshape(4, 6)
+    b = put(base, device)
+    g(b[:, ::2], put(np.ones((4, 3), np.float32), device))
+    base[1:, ::2] = 2.0
+    check(b, base)
+
+
 def test_jit_errors(device):
     @sluice.jit
     def f(x, i):
@@ -517,3 +688,19 @@ def test_small_host_indexing_is_ordered_with_the_queue(device):
         check(a, e)
     with pytest.raises(IndexError):
         a[[9]]
+
+
+def test_jit_assigned_argument_is_not_saved(device, tmp_path):
+    """A saved program writes none of its arguments: a function assigning
+    into one is refused with a hint (the jitted call writes it)."""
+
+    @sluice.jit
+    def f(u):
+        u[0] = 1.0
+        return u * 2.0
+
+    a = put(np.zeros((2, 3), np.float32), device)
+    with pytest.raises(ValueError, match="assigns into its arguments"):
+        f.lower(a).save(tmp_path / "f.so")
+    check(f(a), np.array([[2, 2, 2], [0, 0, 0]], np.float32))
+    check(a, np.array([[1, 1, 1], [0, 0, 0]], np.float32))

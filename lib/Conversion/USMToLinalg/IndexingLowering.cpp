@@ -1,9 +1,11 @@
-//===- IndexingLowering.cpp - usm.gather and usm.strided_view to linalg --===//
+//===- IndexingLowering.cpp - usm gathers, strided views and inserts -----===//
 //
 // A gather is one linalg.generic over the indices: each element's index is
 // clamped into the source's element count and loaded from a flat view of
 // the (contiguous) source, which the payload reads from above (the kernel
-// former passes such a buffer whole).
+// former passes such a buffer whole). A strided insert copies its
+// destination (unless it updates it in place, see InPlaceUpdates.cpp) and
+// writes the value through a strided view of the copy.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
@@ -69,6 +72,84 @@ struct StridedViewLowering : OpConversionPattern<StridedViewOp> {
         rewriter, op.getLoc(), type, adaptor.getBase(),
         OpFoldResult(adaptor.getOffset()), sizes, strides);
     rewriter.replaceOp(op, view);
+    return success();
+  }
+};
+
+/// An identity-layout copy of `src` into a new buffer of `type`.
+Value copyArray(OpBuilder &b, Location loc, MemRefType type, Value src) {
+  SmallVector<Value> sizes;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    if (type.isDynamicDim(i))
+      sizes.push_back(memref::DimOp::create(b, loc, src, i));
+  Value out =
+      memref::AllocOp::create(b, loc, type, sizes, b.getI64IntegerAttr(64));
+  int64_t rank = type.getRank();
+  AffineMap id = b.getMultiDimIdentityMap(rank);
+  linalg::GenericOp::create(
+      b, loc, ValueRange{src}, ValueRange{out}, ArrayRef<AffineMap>{id, id},
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      [](OpBuilder &nb, Location l, ValueRange args) {
+        linalg::YieldOp::create(nb, l, args[0]);
+      });
+  return out;
+}
+
+/// usm.strided_insert: the destination (its copy, or itself when the
+/// update is in place) is reinterpreted as the window, with the constant
+/// operands static in the view's layout (a unit inner stride gives
+/// contiguous vector stores), and one generic copies the value into it.
+struct StridedInsertLowering : OpConversionPattern<StridedInsertOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(StridedInsertOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value dest = adaptor.getDest();
+    auto destType = dyn_cast<MemRefType>(dest.getType());
+    if (!destType || !destType.getLayout().isIdentity())
+      return rewriter.notifyMatchFailure(op, "destination is not contiguous");
+    Value value = lookThroughView(adaptor.getValue());
+    auto valueType = cast<MemRefType>(value.getType());
+    Value out = dest;
+    if (!isInPlaceUpdate(op, dest))
+      out = copyArray(rewriter, loc, destType, dest);
+    int64_t rank = valueType.getRank();
+    auto fold = [](Value v) -> OpFoldResult {
+      if (std::optional<int64_t> c = getConstantIntValue(v))
+        return IntegerAttr::get(IndexType::get(v.getContext()), *c);
+      return v;
+    };
+    auto staticOf = [](OpFoldResult f) {
+      return getConstantIntValue(f).value_or(ShapedType::kDynamic);
+    };
+    OpFoldResult offset = fold(adaptor.getOffset());
+    SmallVector<OpFoldResult> sizes, strides;
+    SmallVector<int64_t> shape, layoutStrides;
+    for (int64_t i = 0; i < rank; ++i) {
+      OpFoldResult size = fold(adaptor.getSizes()[i]);
+      if (!valueType.isDynamicDim(i))
+        size = rewriter.getIndexAttr(valueType.getDimSize(i));
+      sizes.push_back(size);
+      strides.push_back(fold(adaptor.getStrides()[i]));
+      shape.push_back(staticOf(size));
+      layoutStrides.push_back(staticOf(strides.back()));
+    }
+    auto layout = StridedLayoutAttr::get(rewriter.getContext(),
+                                         staticOf(offset), layoutStrides);
+    auto windowType = MemRefType::get(shape, destType.getElementType(), layout,
+                                      destType.getMemorySpace());
+    Value window = memref::ReinterpretCastOp::create(
+        rewriter, loc, windowType, out, offset, sizes, strides);
+    AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+    linalg::GenericOp::create(
+        rewriter, loc, ValueRange{value}, ValueRange{window},
+        ArrayRef<AffineMap>{id, id},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [](OpBuilder &nb, Location l, ValueRange args) {
+          linalg::YieldOp::create(nb, l, args[0]);
+        });
+    rewriter.replaceOp(op, out);
     return success();
   }
 };
@@ -175,6 +256,6 @@ Value sluice::usm::lowerGather(OpBuilder &b, Location loc, MemRefType outType,
 
 void sluice::usm::populateIndexingLoweringPatterns(
     USMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<GatherLowering, StridedViewLowering>(converter,
-                                                    patterns.getContext());
+  patterns.add<GatherLowering, StridedViewLowering, StridedInsertLowering>(
+      converter, patterns.getContext());
 }

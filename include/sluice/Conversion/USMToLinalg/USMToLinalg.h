@@ -74,9 +74,23 @@ void populateFusedGroupLoweringPatterns(USMTypeConverter &converter,
                                         mlir::RewritePatternSet &patterns);
 
 /// usm.gather as a linalg.generic loading from its source, usm.strided_view
-/// as a strided memref view (IndexingLowering.cpp).
+/// as a strided memref view, usm.strided_insert as a copy and a strided
+/// write (IndexingLowering.cpp).
 void populateIndexingLoweringPatterns(USMTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);
+
+/// Marks with kInPlaceAttr the usm.strided_insert ops in `root` whose
+/// destination's old value is dead after them and whose destination's
+/// memory may be reused (see the op's description); clears the mark on
+/// the others (InPlaceUpdates.cpp).
+void markInPlaceUpdates(mlir::Operation *root);
+
+/// Whether the strided insert `op` was marked and `dest`, its converted
+/// destination, is memory it may write: a function argument, a buffer the
+/// program allocates, or another insert's result.
+bool isInPlaceUpdate(mlir::Operation *op, mlir::Value dest);
+
+inline constexpr llvm::StringLiteral kInPlaceAttr = "usm.in_place";
 
 /// usm.matmul (those usm-expand-contractions kept for a library) as a
 /// result buffer and usm.library_matmul (ContractionLowering.cpp).

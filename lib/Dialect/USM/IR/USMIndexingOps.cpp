@@ -3,6 +3,7 @@
 #include "USMDetail.h"
 #include "sluice/Dialect/USM/IR/USMOps.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
@@ -63,5 +64,58 @@ LogicalResult StridedViewOp::verify() {
     return emitOpError("needs one size and one stride per result dimension (")
            << rank << "), got " << getSizes().size() << " sizes and "
            << getStrides().size() << " strides";
+  return success();
+}
+
+LogicalResult StridedInsertOp::verify() {
+  ArrayType value = getValue().getType();
+  ArrayType dest = getDest().getType();
+  if (value.getElementType() != dest.getElementType())
+    return emitOpError("value element type ")
+           << value.getElementType() << " differs from the destination's "
+           << dest.getElementType();
+  if (!value.samePlacement(dest))
+    return emitOpError("value placement (")
+           << ud::formatQueue(value.getQueue()) << ", "
+           << stringifyUSMKind(value.getKind())
+           << ") differs from the destination's ("
+           << ud::formatQueue(dest.getQueue()) << ", "
+           << stringifyUSMKind(dest.getKind()) << ")";
+  int64_t rank = value.getRank();
+  if (static_cast<int64_t>(getSizes().size()) != rank ||
+      static_cast<int64_t>(getStrides().size()) != rank)
+    return emitOpError("needs one size and one stride per value dimension (")
+           << rank << "), got " << getSizes().size() << " sizes and "
+           << getStrides().size() << " strides";
+  // Constant operands: the value's static sizes and the window's bounds.
+  bool allConstant = true;
+  std::optional<int64_t> offset = getConstantIntValue(getOffset());
+  allConstant &= offset.has_value();
+  int64_t lo = offset.value_or(0), hi = lo, count = 1;
+  for (int64_t i = 0; i < rank; ++i) {
+    std::optional<int64_t> size = getConstantIntValue(getSizes()[i]);
+    std::optional<int64_t> stride = getConstantIntValue(getStrides()[i]);
+    int64_t d = value.getDimSize(i);
+    if (size && *size < 0)
+      return emitOpError("size ") << i << " is negative (" << *size << ")";
+    if (size && !ShapedType::isDynamic(d) && d != *size)
+      return emitOpError("value dimension ")
+             << i << " has size " << d << " but the window's is " << *size;
+    allConstant &= size.has_value() && stride.has_value();
+    if (!size || !stride)
+      continue;
+    count *= *size;
+    if (*size > 1) {
+      int64_t reach = (*size - 1) * *stride;
+      (reach < 0 ? lo : hi) += reach;
+    }
+  }
+  if (!allConstant || count == 0 || !dest.hasStaticShape())
+    return success();
+  int64_t elements = dest.getNumElements();
+  if (lo < 0 || hi >= elements)
+    return emitOpError("window reaches positions ")
+           << lo << " to " << hi << ", outside the destination's " << elements
+           << " elements";
   return success();
 }

@@ -63,4 +63,47 @@ def USM_StridedViewOp : USM_Op<"strided_view", [Pure, AttrSizedOperandSegments]>
   let hasVerifier = 1;
 }
 
+def USM_StridedInsertOp : USM_Op<"strided_insert",
+    [Pure, AttrSizedOperandSegments, AllTypesMatch<["dest", "result"]>]> {
+  let summary = "an array with a strided window replaced (value semantics)";
+  let description = [{
+    The functional form of `dest[key] = value` for a basic key: `result` is
+    `dest` except at the positions of the strided window, where
+    `result.flat[offset + i_0 * strides[0] + ... + i_k * strides[k]] =
+    value[i_0, ..., i_k]` (positions number `dest`'s elements in row-major
+    order, as `usm.strided_view` numbers its base's). `value` has one
+    dimension per size and stride (static sizes of `value` must equal
+    constant size operands); the front end broadcasts and converts it
+    first. Strides may be negative or zero only where the size is 1; the
+    window lies inside `dest` (checked when every operand is a constant).
+    `dest`, `value` and `result` are on one queue.
+
+    The lowering copies `dest` into the result and writes `value` into the
+    window, unless the update is in place: `dest` is not a view, it is
+    defined in the update's block, neither `dest` nor any view of it is
+    used after the update (block order, nested regions included), `value`
+    is not a view of `dest`, and `dest`'s memory may be reused: the result
+    of an operation that allocates, of another `usm.strided_insert`, or a
+    function argument that a later `usm.store` overwrites with this update's
+    result (through further updates of it). Then only the window is
+    written, and that store is no copy.
+
+    ```mlir
+    %r = usm.strided_insert %v into %u[%c65] sizes(%c62, %c62)
+        strides(%c64, %c1)
+        : !usm.array<62x62xf32, "cpu:0", device>,
+          !usm.array<64x64xf32, "cpu:0", device>
+    ```
+  }];
+  let arguments = (ins USM_Array:$value, USM_Array:$dest, Index:$offset,
+                       Variadic<Index>:$sizes, Variadic<Index>:$strides);
+  let results = (outs USM_Array:$result);
+  let assemblyFormat = [{
+    $value `into` $dest `[` $offset `]` `sizes` `(` $sizes `)` `strides` `(`
+    $strides `)` attr-dict `:` qualified(type($value)) `,`
+    qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // SLUICE_DIALECT_USM_IR_USMINDEXINGOPS_TD
