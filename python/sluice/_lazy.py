@@ -168,28 +168,12 @@ def _result_types_of(key, ops, in_dtypes, emit, qid, kind):
     return types
 
 
-# A last dimension of at most this size stays static in a graph's program
-# (one program per such size): a reduction over it, with its producers and
-# consumers, then lowers to one elementwise kernel with the row unrolled
-# (the coordinates of pairwise distances; ShortRowLowering.cpp's bound).
-_STATIC_ROW = 8
-
-
-def _graph_shape(shape):
-    """The compiled form of an argument's shape in a graph's program:
-    _ir.generic_shape's, but a short last dimension stays static."""
-    s = _ir.generic_shape(shape)
-    if shape and 1 < shape[-1] <= _STATIC_ROW:
-        s = s[:-1] + (shape[-1],)
-    return s
-
-
 def _sig_of(o, dt):
     if o.kind == "A":
         # A strided array (a basic slice, a transpose) is read in place
         # through a view argument: "V".
         tag = "A" if not o.shape or o.obj._c_contiguous else "V"
-        return (tag, o.dtype, _graph_shape(o.shape), o.usm)
+        return (tag, o.dtype, _ir.generic_shape(o.shape), o.usm)
     return ("S", dt if dt is not None else o.dtype)
 
 
@@ -571,7 +555,7 @@ def _remaining(g):
                     continue
                 t = src.types[ref[1]]
                 x = tok.array(t[1], list(src.shapes[ref[1]]))
-                sig = ("A", t[2], _graph_shape(src.shapes[ref[1]]), t[0])
+                sig = ("A", t[2], _ir.generic_shape(src.shapes[ref[1]]), t[0])
             else:
                 x, sig = g.args[ref], g.sigs[ref]
             if sig[0] != "S":

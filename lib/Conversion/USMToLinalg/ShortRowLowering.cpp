@@ -13,11 +13,13 @@
 // with no reduction loop, no index arithmetic per reduced element and no second
 // kernel for `sqrt`.
 //
-// The order of the combination is the unfused reduction's on every device
-// for such rows: one slice per output (the reduced extent is below every
-// slicing grain), reduced serially from the identity in ascending row-major
-// order of the reduced axes, `acc = combine(acc, x)`. So the values are the
-// unfused program's bit for bit.
+// The order of the combination is fixed: from the identity, the row's
+// positions in ascending row-major order of the reduced axes, `acc =
+// combine(acc, x)`, no reassociation. The GPU targets' reduction kernels
+// add such rows in that order (one slice per output, reduced serially:
+// every slicing grain and CUDA's workgroup-per-row threshold exceed the
+// bound), so there the values are the unfused program's bit for bit; the
+// host's reduction kernel lets LLVM reassociate (docs/fusion.md).
 //
 //===----------------------------------------------------------------------===//
 
