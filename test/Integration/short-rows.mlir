@@ -143,3 +143,39 @@ func.func @main(%a: !A, %z: !Z) -> (!V, !V) {
   %1 = usm.add %t, %two : (!V, f32) -> !V
   return %0, %1 : !V, !V
 }
+
+// -----
+
+// Every axis reduced (a 0-d result, and a 1x1 one with keepdims), booleans
+// counted (the sum of i1 widens to i64), f16.
+// FOR: n in [1]
+// INPUT: x = special((2, 3), 'f32')
+// INPUT: m = rand((5, 2), 'i1')
+// INPUT: h = rand((3, 4), 'f16')
+// EXPECT: np.abs(x).sum() + 1
+// EXPECT: np.maximum.reduce(np.maximum.reduce(x, axis=1, keepdims=True), axis=0, keepdims=True) * 2
+// EXPECT: (~m).sum(axis=1)
+// EXPECT: (h * h).sum(axis=1)
+// TOL: rtol=2e-3 atol=1e-3
+// GROUPS: 4
+!X = !usm.array<2x3xf32, "host:cpu:0", device>
+!S = !usm.array<f32, "host:cpu:0", device>
+!T = !usm.array<1x1xf32, "host:cpu:0", device>
+!M = !usm.array<5x2xi1, "host:cpu:0", device>
+!C = !usm.array<5xi64, "host:cpu:0", device>
+!H = !usm.array<3x4xf16, "host:cpu:0", device>
+!G = !usm.array<3xf16, "host:cpu:0", device>
+func.func @main(%x: !X, %m: !M, %h: !H) -> (!S, !T, !C, !G) {
+  %one = arith.constant 1.0 : f32
+  %two = arith.constant 2.0 : f32
+  %ax = usm.abs %x : (!X) -> !X
+  %s = usm.sum %ax : !X -> !S
+  %0 = usm.add %s, %one : (!S, f32) -> !S
+  %x2 = usm.mul %x, %two : (!X, f32) -> !X
+  %1 = usm.max %x2 keepdims : !X -> !T
+  %nm = usm.logical_not %m : (!M) -> !M
+  %2 = usm.sum %nm axes [1] : !M -> !C
+  %hh = usm.mul %h, %h : (!H, !H) -> !H
+  %3 = usm.sum %hh axes [1] : !H -> !G
+  return %0, %1, %2, %3 : !S, !T, !C, !G
+}
