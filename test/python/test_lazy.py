@@ -222,6 +222,34 @@ def test_reductions_of_broadcast_chains_match_numpy(device, n, k):
     assert total.dtype == np.int64
 
 
+@pytest.mark.parametrize("n,k", [(1, 3), (40, 3), (9, 8), (17, 2)])
+def test_short_rows_unrolled_add_in_row_order(device, n, k):
+    # A reduction over a short static axis (<= 8: sluice.jit compiles
+    # static shapes; lazy graphs' shapes are dynamic) and its epilogue run
+    # as one elementwise kernel with the row unrolled, adding from the
+    # identity in the row's order: bit for bit that fold in NumPy, NaN,
+    # inf and -0.0 included (the host's reduction kernel would reassociate).
+    rng = np.random.default_rng(n * 10 + k)
+    p = rng.standard_normal((n, k)).astype(np.float32)
+    specials = np.array([np.nan, np.inf, -0.0, -np.inf], np.float32)
+    flat = p.reshape(-1)
+    flat[::7] = np.resize(specials, flat[::7].shape)
+
+    @sluice.jit
+    def programs(x):
+        d = x[:, None, :] - x[None, :, :]
+        return sluice.sqrt((d * d).sum(axis=-1)), (x * 2.0).max(axis=1)
+
+    dist, top = programs(sluice.asarray(p, device=device))
+    with np.errstate(invalid="ignore"):
+        d = p[:, None, :] - p[None, :, :]
+        acc = np.zeros((n, n), np.float32)
+        for i in range(k):
+            acc = acc + d[..., i] * d[..., i]
+        np.testing.assert_array_equal(dist.asnumpy(), np.sqrt(acc))
+        np.testing.assert_array_equal(top.asnumpy(), (p * 2).max(axis=1))
+
+
 def test_softmax_rows_match_numpy(device):
     rng = np.random.default_rng(5)
     for rows, cols in [(1, 1), (3, 300), (257, 7), (64, 64)]:

@@ -58,8 +58,18 @@ def ConvertUSMToLinalgPass : Pass<"convert-usm-to-linalg", "mlir::ModuleOp"> {
     at the points of its input's space (their inputs broadcast there, as
     above: nothing of that space is stored); values of the chain that the
     group also returns are written by one elementwise generic first and read
-    back, and the ops after the reduction run one by one. Other run-time
-    checks:
+    back, and the ops after the reduction run one by one. A reduction group
+    over short rows (a static reduced extent of 1 to 8, the 3 coordinates of
+    pairwise distances) that returns one value of the reduction's result
+    shape is instead one elementwise generic over that shape: the body
+    evaluates the producers at each position of the row (an input that
+    varies along the row is an operand once per position, its map holding
+    the position as constants; one that may be broadcast at run time is
+    read through a stride-0 view), folds them into the accumulator from the
+    identity in ascending row-major order with no reassociation (the order
+    of the GPU targets' reduction kernels for such rows; the host's kernel
+    lets LLVM reassociate: docs/fusion.md), and evaluates the epilogue on
+    it. Other run-time checks:
     `reshape` with dynamic sizes (same element count, no negative size),
     `broadcast_to` (each input size 1 or the target's), creation ops with a
     negative size, and `max`/`min` over a reduced extent of 0 ("zero-size
@@ -87,6 +97,9 @@ def ConvertLinalgToKernelsPass
 
     Buffers reach a kernel as flat `memref<?xT>` views (every USM array is
     contiguous), loop sizes as `index` arguments and scalars by value.
+    Indexing maps are projections of the loops, with constants for fixed
+    positions: 0 along a dimension of size 1, or any position of a static
+    dimension (a short row unrolled by convert-usm-to-linalg).
 
     - Elementwise ops: the iteration space is flattened. On the host each
       workgroup runs a unit-stride loop over a contiguous chunk (which LLVM

@@ -101,14 +101,19 @@ public:
       return p.flat;
     ArrayRef<Value> idx = indices(p);
     Value off = c(0);
-    for (AffineExpr e : map.getResults()) {
+    for (auto [j, e] : llvm::enumerate(map.getResults())) {
       Value index, size;
       if (auto d = dyn_cast<AffineDimExpr>(e)) {
         index = idx[d.getPosition()];
         size = loopSizes[d.getPosition()];
       } else if (auto k = dyn_cast<AffineConstantExpr>(e);
-                 k && k.getValue() == 0) {
-        index = c(0);
+                 k && k.getValue() < staticDimSize(operand, j)) {
+        // A fixed position of a static dimension (a size-1 dimension
+        // broadcast, or a short row unrolled: ShortRowLowering.cpp).
+        index = c(k.getValue());
+        size = c(staticDimSize(operand, j));
+      } else if (k && k.getValue() == 0) {
+        index = c(0); // a dynamic dimension of size 1
         size = c(1);
       } else {
         return op.emitOpError("indexing map ")
@@ -118,6 +123,12 @@ public:
       off = add(mul(off, size), index);
     }
     return off;
+  }
+
+  /// The static size of dimension `j` of `operand`'s memref, or -1.
+  static int64_t staticDimSize(OpOperand &operand, size_t j) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    return type && !type.isDynamicDim(j) ? type.getDimSize(j) : -1;
   }
 
   /// Offset of a strided view's element: offset + sum(index * stride).
@@ -131,6 +142,13 @@ public:
     for (auto [k, e] : llvm::enumerate(map.getResults())) {
       if (auto k0 = dyn_cast<AffineConstantExpr>(e); k0 && k0.getValue() == 0)
         continue;
+      if (auto kc = dyn_cast<AffineConstantExpr>(e); kc && kc.getValue() > 0) {
+        // A fixed position (a short row unrolled): the view's size there is
+        // static and above it (ShortRowLowering.cpp reads such a view).
+        off = add(off, mul(c(kc.getValue()), part(access.strideArgs[k],
+                                                  access.staticStrides[k])));
+        continue;
+      }
       auto d = dyn_cast<AffineDimExpr>(e);
       if (!d)
         return op.emitOpError("indexing map ")

@@ -55,10 +55,13 @@ AffineMap staticBroadcastMap(ArrayRef<int64_t> shape, ArrayRef<int64_t> result,
   return AffineMap::get(rank, 0, exprs, ctx);
 }
 
+} // namespace
+
 /// A view of `operand` with the sizes of the result dimensions it aligns
 /// with, and stride 0 along its dimensions of size 1 (read at index 0).
-Value broadcastView(OpBuilder &b, Location loc, const BroadcastOperand &operand,
-                    ArrayRef<OpFoldResult> result) {
+Value sluice::usm::broadcastView(OpBuilder &b, Location loc,
+                                 const BroadcastOperand &operand,
+                                 ArrayRef<OpFoldResult> result) {
   ShapeMath m{b, loc};
   auto type = cast<MemRefType>(operand.value.getType());
   int64_t rank = type.getRank();
@@ -116,8 +119,6 @@ Value broadcastView(OpBuilder &b, Location loc, const BroadcastOperand &operand,
   return memref::ReinterpretCastOp::create(b, loc, viewType, source, viewOffset,
                                            sizes, strides);
 }
-
-} // namespace
 
 bool sluice::usm::needsRunTimeBroadcast(ArrayRef<BroadcastOperand> operands,
                                         ArrayRef<OpFoldResult> result) {

@@ -45,6 +45,14 @@ mlir::Value noRunTimeBroadcast(mlir::OpBuilder &b, mlir::Location loc,
                                llvm::ArrayRef<BroadcastOperand> operands,
                                llvm::ArrayRef<mlir::OpFoldResult> result);
 
+/// A view of array operand `operand` with the sizes of the dimensions of
+/// `result` it aligns with (trailing dimensions), and stride 0 along its
+/// dimensions of size 1 at run time: read at the result's indices, it is
+/// the operand broadcast.
+mlir::Value broadcastView(mlir::OpBuilder &b, mlir::Location loc,
+                          const BroadcastOperand &operand,
+                          llvm::ArrayRef<mlir::OpFoldResult> result);
+
 /// Writes `outs[k][p] = body(operands at the broadcast positions of p)[k]`
 /// at every point p of `result` (the run-time shape of every output, whose
 /// types have the static shape `staticResult`). The operands must already
@@ -77,6 +85,15 @@ void buildBroadcastingReduction(
     llvm::ArrayRef<mlir::OpFoldResult> space, mlir::Value out,
     mlir::AffineMap outMap, llvm::ArrayRef<mlir::utils::IteratorType> iterators,
     ElementwiseBody body);
+
+/// The identity of reduction usm op `op` (sum, prod, max, min) in the
+/// storage type of usm element type `element`, and one step of its
+/// combiner: `acc` combined with `x` (in that order).
+mlir::Value reductionIdentity(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::Operation *op, mlir::Type element);
+mlir::Value reductionCombine(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Operation *op, mlir::Type element,
+                             mlir::Value acc, mlir::Value x);
 
 /// Lowers reduction usm op `op` (sum, prod, max, min) of the value
 /// `value(operand scalars)` over the space `domain` (the reduction input's

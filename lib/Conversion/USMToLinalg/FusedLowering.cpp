@@ -617,4 +617,5 @@ void sluice::usm::populateFusedGroupLoweringPatterns(
     USMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<FusedElementwiseLowering, FusedReductionLowering>(
       converter, patterns.getContext());
+  populateShortRowLoweringPatterns(converter, patterns);
 }

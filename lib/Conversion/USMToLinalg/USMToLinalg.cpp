@@ -193,9 +193,11 @@ struct BroadcastToLowering : OpConversionPattern<BroadcastToOp> {
   }
 };
 
+} // namespace
+
 /// The identity of a reduction over usm element type `element`.
-Value reductionIdentity(OpBuilder &b, Location loc, Operation *op,
-                        Type element) {
+Value sluice::usm::reductionIdentity(OpBuilder &b, Location loc, Operation *op,
+                                     Type element) {
   Type storage = getStorageElementType(element);
   bool isUnsigned = element.isUnsignedInteger() || element.isInteger(1);
   if (auto ft = dyn_cast<FloatType>(element)) {
@@ -218,8 +220,8 @@ Value reductionIdentity(OpBuilder &b, Location loc, Operation *op,
                                    b.getIntegerAttr(storage, v));
 }
 
-Value reductionCombine(OpBuilder &b, Location loc, Operation *op, Type element,
-                       Value acc, Value x) {
+Value sluice::usm::reductionCombine(OpBuilder &b, Location loc, Operation *op,
+                                    Type element, Value acc, Value x) {
   bool isFloat = isa<FloatType>(element);
   bool isUnsigned = element.isUnsignedInteger() || element.isInteger(1);
   if (isa<SumOp>(op))
@@ -236,8 +238,6 @@ Value reductionCombine(OpBuilder &b, Location loc, Operation *op, Type element,
          : isUnsigned ? arith::MinUIOp::create(b, loc, acc, x).getResult()
                       : arith::MinSIOp::create(b, loc, acc, x).getResult();
 }
-
-} // namespace
 
 Value sluice::usm::lowerReduction(OpBuilder &b, Operation *op,
                                   const TypeConverter &converter,

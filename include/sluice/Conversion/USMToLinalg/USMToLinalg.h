@@ -73,6 +73,13 @@ bool isReductionGroup(FusedOp op);
 void populateFusedGroupLoweringPatterns(USMTypeConverter &converter,
                                         mlir::RewritePatternSet &patterns);
 
+/// One elementwise linalg.generic per reduction group over short rows (a
+/// static reduced extent of at most 8) whose results all have the
+/// reduction's result shape: the row unrolled (ShortRowLowering.cpp).
+/// Included in populateFusedGroupLoweringPatterns, at a higher benefit.
+void populateShortRowLoweringPatterns(USMTypeConverter &converter,
+                                      mlir::RewritePatternSet &patterns);
+
 /// usm.gather as a linalg.generic loading from its source, usm.strided_view
 /// as a strided memref view, usm.strided_insert as a copy and a strided
 /// write (IndexingLowering.cpp).
