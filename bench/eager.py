@@ -446,6 +446,8 @@ def run_bandwidth(device, reps):
         os.path.dirname(os.path.dirname(os.path.abspath(sluice.__file__)))
     )
     tool = os.path.join(build, "bin", "sluice-run")
+    if not os.access(tool, os.X_OK):  # a wheel: beside the interpreter
+        tool = os.path.join(os.path.dirname(sys.executable), "sluice-run")
     if not os.access(tool, os.X_OK):
         tool = shutil.which("sluice-run")
     if not tool:
