@@ -246,7 +246,12 @@ def test_short_rows_unrolled_add_in_row_order(device, n, k):
         acc = np.zeros((n, n), np.float32)
         for i in range(k):
             acc = acc + d[..., i] * d[..., i]
-        np.testing.assert_array_equal(dist.asnumpy(), np.sqrt(acc))
+        if device.backend.name == "cuda":
+            # NVPTX contracts d * d + acc into one fused multiply-add (one
+            # rounding instead of two): the same order, within an ulp.
+            np.testing.assert_allclose(dist.asnumpy(), np.sqrt(acc), 3e-7)
+        else:
+            np.testing.assert_array_equal(dist.asnumpy(), np.sqrt(acc))
         np.testing.assert_array_equal(top.asnumpy(), (p * 2).max(axis=1))
 
 
