@@ -179,21 +179,7 @@ Value sluice::usm::contiguousCopyOfView(OpBuilder &b, Location loc,
       !type.getLayout().isIdentity() || from.getShape() != type.getShape() ||
       from.getElementType() != type.getElementType())
     return Value();
-  SmallVector<Value> sizes;
-  for (int64_t i = 0; i < type.getRank(); ++i)
-    if (type.isDynamicDim(i))
-      sizes.push_back(memref::DimOp::create(b, loc, view, i));
-  Value out =
-      memref::AllocOp::create(b, loc, type, sizes, b.getI64IntegerAttr(64));
-  int64_t rank = type.getRank();
-  AffineMap id = b.getMultiDimIdentityMap(rank);
-  linalg::GenericOp::create(
-      b, loc, ValueRange{view}, ValueRange{out}, ArrayRef<AffineMap>{id, id},
-      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-      [](OpBuilder &nb, Location l, ValueRange args) {
-        linalg::YieldOp::create(nb, l, args[0]);
-      });
-  return out;
+  return copyArray(b, loc, type, view);
 }
 
 GatherSource sluice::usm::gatherSourceOf(OpBuilder &b, Location loc,
