@@ -53,9 +53,16 @@ def _moded(indices, n, mode):
     if isinstance(indices, np.ndarray) or not _is_usm(indices):
         i = np.asarray(indices)
         return np.mod(i, n) if mode == "wrap" else np.clip(i, 0, n - 1)
-    if mode == "wrap":
-        return _ops().remainder(indices, n)
-    return _ops().clip(indices, 0, n - 1)
+    r = (
+        _ops().remainder(indices, n)
+        if mode == "wrap"
+        else _ops().clip(indices, 0, n - 1)
+    )
+    if isinstance(r, _trace.Tracer):
+        from ._traced_indexing import mark_in_range
+
+        mark_in_range(r, n)
+    return r
 
 
 def _index_array(indices):

@@ -185,7 +185,11 @@ def _build_output(template, results, leaves):
             if isinstance(leaves[i], Array):
                 leaves[i][...] = results[r]
         return _build_output(template[1], results, leaves)
+    if kind == "chk":
+        _jit_kernels.check_indices(template[2], results)
+        return _build_output(template[1], results, leaves)
     raise AssertionError(kind)
+
 
 
 class Lowered:
@@ -245,6 +249,13 @@ class Lowered:
             flags += (f"--device={_ext.normalize_selector(device)}",)
         template = self._template
         n = len(self._fb.results)
+        if template is not None and template[0] == "chk":
+            raise ValueError(
+                f"{self._name} indexes with traced integer arrays, whose "
+                "bounds the jitted call checks after the program runs; a "
+                "saved program cannot raise IndexError: index with arrays "
+                "known in range, e.g. sluice.take(x, i, mode='clip')"
+            )
         if self._captured:
             raise ValueError(
                 f"{self._name} uses {self._captured} array(s) from outside "
@@ -545,7 +556,10 @@ class JitFunction:
             or " = usm.transpose " in text
             or " = usm.broadcast_to " in text
         }
-        by_store = not any(r.name in views for r in results)
+        checks = getattr(tr, "index_checks", None) or []
+        # With index checks, arguments are written back after the checks
+        # pass, so an IndexError leaves them as they were.
+        by_store = not checks and not any(r.name in views for r in results)
         stored = []
         for i, v in enumerate(values):
             if isinstance(v, _trace.Tracer) and v._v is not tr.arg_values[i]:
@@ -560,6 +574,12 @@ class JitFunction:
                 written.append((i, seen[name]))
         if written:
             template = ("wb", template, written)
+        if checks:
+            where = []
+            for lo, hi, n, axis in checks:
+                where.append((len(results), len(results) + 1, n, axis))
+                results += [lo._v, hi._v]
+            template = ("chk", template, where)
         fb.ret(results)
         tr.stored_arguments = stored
         return template

@@ -224,6 +224,13 @@ def finish(tr, out, values):
                 written.append((i, r[1]))
     if written:
         template = ("wb", template, written)
+    checks = getattr(tr, "index_checks", None)
+    if checks:
+        where = [
+            (ref(lo._v)[1], ref(hi._v)[1], n, axis)
+            for lo, hi, n, axis in checks
+        ]
+        template = ("chk", template, where)
     st.close(tr, exports)
     return template
 
@@ -302,6 +309,20 @@ def _run_call(step, slots):
         slots[s] = a
 
 
+def check_indices(checks, results):
+    """Raises NumPy's IndexError when a traced index array was out of
+    range: ``checks`` holds, per index array, the positions of its
+    minimum and maximum in ``results``, the axis's size and the axis.
+    Reading them waits for the program (a synchronisation)."""
+    for lo, hi, n, axis in checks:
+        for v in (int(results[lo]), int(results[hi])):
+            if not -n <= v < n:
+                raise IndexError(
+                    f"index {v} is out of bounds for axis {axis} "
+                    f"with size {n}"
+                )
+
+
 def _output(t, slots):
     kind = t[0]
     if kind == "slot":
@@ -312,6 +333,9 @@ def _output(t, slots):
         return t[1](_output(x, slots) for x in t[2])
     if kind == "dict":
         return {k: _output(x, slots) for k, x in t[1].items()}
+    if kind == "chk":
+        check_indices(t[2], slots)
+        return _output(t[1], slots)
     if kind == "wb":
         for i, s in t[2]:
             if isinstance(slots[i], Array):

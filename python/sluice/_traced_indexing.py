@@ -316,6 +316,8 @@ def _traced_advanced_getitem(x, key):
                     "arrays used as indices must be of integer "
                     "(or boolean) type"
                 )
+            if isinstance(k, Tracer):
+                check_bounds(k, n, axis - 1)
             if (
                 isinstance(k, np.ndarray)
                 and k.size
@@ -404,6 +406,35 @@ def _traced_advanced_getitem(x, key):
     return gather(x, total)
 
 
+def check_bounds(k, n, axis):
+    """Records that the traced index array ``k`` must lie in ``[-n, n)``
+    along ``axis``: its minimum and maximum become hidden results of the
+    program, which the jitted function reads after the call and turns
+    into NumPy's IndexError (see _jit_kernels.check_indices). Inside the
+    program the gather clamps, so an out-of-range index never reads
+    outside the array."""
+    if not _static(k.shape) or int(np.prod(k.shape, dtype=np.int64)) == 0:
+        return
+    tr = k._trace
+    known = getattr(tr, "in_range", {}).get(id(k._v))
+    if known is not None and known[0] is k._v and known[1] <= n:
+        return
+    checks = getattr(tr, "index_checks", None)
+    if checks is None:
+        checks = tr.index_checks = []
+    checks.append((_ops.min(k), _ops.max(k), int(n), int(axis)))
+
+
+def mark_in_range(k, n):
+    """Notes that the traced index array ``k`` lies in ``[0, n)`` by
+    construction (clipped or wrapped), so indexing with it needs no
+    bounds check."""
+    tr = k._trace
+    if not hasattr(tr, "in_range"):
+        tr.in_range = {}
+    tr.in_range[id(k._v)] = (k._v, int(n))
+
+
 def _traced_zero(x, dtype=None):
     return full(
         (),
@@ -480,13 +511,39 @@ def _strided_insert(x, key, value, rshape):
     )
 
 
+def _assign_copy(x, value, *key):
+    """The step behind ``x[key] = value`` with index arrays inside
+    ``@sluice.jit``: x's new value, assigned eagerly into a copy (NumPy's
+    checks and order: out-of-range indices raise IndexError, and where
+    positions repeat the last value wins)."""
+    y = x.copy()
+    y[key] = value
+    return y
+
+
+def _advanced_assign(x, key, value):
+    """``x[key] = value`` with integer index arrays (traced or NumPy)
+    inside ``@sluice.jit``: a step of the traced function
+    (sluice._jit_kernels.call) that runs the eager assignment on a copy
+    of x when the function is called; the Tracer is rebound to the copy.
+    The program before the step ends there, as with sorts."""
+    from . import _jit_kernels
+
+    keys = key if isinstance(key, tuple) else (key,)
+    (new,) = _jit_kernels.call(
+        x._trace, _assign_copy, [x, value, *keys], {}, [x._v.type]
+    )
+    x._v = new._v
+
+
 def traced_setitem(x, key, value):
     """``x[key] = value`` inside ``@sluice.jit``: the Tracer ``x`` is
     rebound to a new array value: for basic keys of static shapes a
     usm.strided_insert, which the compiler updates in place when the old
     value is dead; otherwise a ``where`` over a gather of the value.
     Integers, slices (any step), ``...`` and None, and boolean masks of x's
-    shape with a scalar value are supported."""
+    shape with a scalar value are values in the program; keys with integer
+    index arrays are a step that assigns eagerly into a copy."""
     mask = _whole_mask(x, key)
     if isinstance(value, MaskedSelection):
         if mask is None or value.mask is not mask:
@@ -519,11 +576,8 @@ def traced_setitem(x, key, value):
                 new = _ops.astype(new, x.dtype)
             x._v = new._v
             return
-        raise TracerError(
-            "assignment through integer index arrays inside @sluice.jit is "
-            "not supported yet (eagerly it is); assign through slices or a "
-            "boolean mask of the array's shape"
-        )
+        _advanced_assign(x, key, value)
+        return
     k = _expand(key, x.ndim)
     nd = x.ndim
     # The region's shape (as x[key] has it) and, per axis of x, which

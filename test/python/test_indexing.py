@@ -576,14 +576,6 @@ def test_jit_assignment_shared_and_strided_arguments(device):
 
 def test_jit_errors(device):
     @sluice.jit
-    def f(x, i):
-        x[i] = 0
-        return x
-
-    with pytest.raises(sluice.TracerError, match="integer index arrays"):
-        f(put(N, device), put(np.array([0]), device))
-
-    @sluice.jit
     def g(x):
         return x[[7]]
 
