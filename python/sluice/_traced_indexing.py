@@ -6,7 +6,10 @@ elementwise consumers read in place (fused with them); integer arrays are a
 ``usm.gather`` whose flat indices are computed elementwise; a boolean mask of
 ``x``'s shape is a MaskedSelection, which elementwise arithmetic keeps and
 ``x[mask] = ...`` assigns back through a ``where``. ``x[key] = value`` gives
-the Tracer the updated array (value semantics)."""
+the Tracer the updated array (value semantics): a ``usm.strided_insert`` for
+basic keys, a ``usm.scatter`` for integer arrays, both done in place when the
+old value is dead. Traced index arrays are checked after the call (see
+``check_bounds``)."""
 
 import operator
 
@@ -261,22 +264,35 @@ def gather(x, positions):
     )
 
 
+def _has_mask(key):
+    keys = key if isinstance(key, tuple) else (key,)
+    return any(
+        isinstance(k, (bool, np.bool_))
+        or (hasattr(k, "dtype") and np.dtype(k.dtype) == np.bool_)
+        or (isinstance(k, list) and np.asarray(k).dtype == np.bool_)
+        for k in keys
+    )
+
+
 def _traced_advanced_getitem(x, key):
     """Integer arrays (traced or NumPy) mixed with basic indices, inside
-    ``@sluice.jit``: the flat positions follow NumPy's result layout."""
+    ``@sluice.jit``: a gather at the flat positions of the selection."""
+    return gather(x, _advanced_positions(x, key))
+
+
+def _advanced_positions(x, key):
+    """The flat positions in x of ``x[key]``, a key of integer arrays
+    (traced or NumPy) mixed with basic indices, laid out as NumPy lays
+    out the selection; traced index arrays get bounds checks."""
     keys = key if isinstance(key, tuple) else (key,)
+    if _has_mask(keys):
+        raise TracerError(
+            "boolean mask indexing inside @sluice.jit: the result's size "
+            "depends on the data; use sluice.where(mask, a, b), or "
+            "assign through the mask (x[mask] = value)"
+        )
     conv = []
     for k in keys:
-        if (
-            isinstance(k, (bool, np.bool_))
-            or (hasattr(k, "dtype") and np.dtype(k.dtype) == np.bool_)
-            or (isinstance(k, list) and np.asarray(k).dtype == np.bool_)
-        ):
-            raise TracerError(
-                "boolean mask indexing inside @sluice.jit: the result's size "
-                "depends on the data; use sluice.where(mask, a, b), or "
-                "assign through the mask (x[mask] = value)"
-            )
         if isinstance(k, list):
             k = np.asarray(k)
         conv.append(k)
@@ -403,7 +419,7 @@ def _traced_advanced_getitem(x, key):
             total = _ops.add(total, offset)
         if tuple(total.shape) != tuple(out_shape):
             total = _ops.broadcast_to(total, tuple(out_shape))
-    return gather(x, total)
+    return total
 
 
 def check_bounds(k, n, axis):
@@ -523,17 +539,80 @@ def _assign_copy(x, value, *key):
 
 def _advanced_assign(x, key, value):
     """``x[key] = value`` with integer index arrays (traced or NumPy)
-    inside ``@sluice.jit``: a step of the traced function
-    (sluice._jit_kernels.call) that runs the eager assignment on a copy
-    of x when the function is called; the Tracer is rebound to the copy.
-    The program before the step ends there, as with sorts."""
-    from . import _jit_kernels
-
+    inside ``@sluice.jit``: a usm.scatter of the value, broadcast and
+    converted, at the selection's flat positions (updated in place when
+    x's old value is dead). Keys that mix boolean arrays with others are
+    a step of the traced function (sluice._jit_kernels.call) that runs
+    the eager assignment on a copy of x when the function is called."""
     keys = key if isinstance(key, tuple) else (key,)
-    (new,) = _jit_kernels.call(
-        x._trace, _assign_copy, [x, value, *keys], {}, [x._v.type]
+    if _has_mask(keys):
+        from . import _jit_kernels
+
+        (new,) = _jit_kernels.call(
+            x._trace, _assign_copy, [x, value, *keys], {}, [x._v.type]
+        )
+        x._v = new._v
+        return
+    positions = _advanced_positions(x, key)
+    shape = tuple(positions.shape)
+    if isinstance(value, (Tracer, np.ndarray)) or hasattr(value, "shape"):
+        vshape = tuple(value.shape)
+        try:
+            ok = np.broadcast_shapes(vshape, shape) == shape
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ValueError(
+                f"shape mismatch: value array of shape {vshape} could not "
+                f"be broadcast to indexing result of shape {shape}"
+            )
+        v = _ops.astype(value, x.dtype) if value.dtype != x.dtype else value
+        if tuple(v.shape) != shape:
+            v = _ops.broadcast_to(v, shape)
+    else:
+        v = full(
+            shape,
+            np.asarray(value).astype(x.dtype)[()],
+            dtype=x.dtype,
+            sycl_queue=x.sycl_queue,
+            usm_type=x.usm_type,
+        )
+    if int(np.prod(shape, dtype=np.int64)) == 0:
+        return
+    x._v = scatter(x, positions, v)._v
+
+
+def scatter(x, positions, value):
+    """x with ``x.flat[positions] = value`` (usm.scatter; value and
+    positions of one shape, positions in range)."""
+    o, d, p = (
+        _dispatch._operand(value),
+        _dispatch._operand(x),
+        _dispatch._operand(positions),
     )
-    x._v = new._v
+    qid, kind = _dispatch._placement([o, d, p])
+
+    def emit(fb, vals):
+        val, dest, pos = vals
+        return [
+            fb.op(
+                f"usm.scatter {val.name} into {dest.name}[{pos.name}] : "
+                f"{val.type.text()}, {pos.type.text()}, {dest.type.text()}",
+                dest.type,
+            )
+        ]
+
+    return _dispatch._single(
+        _dispatch._execute(
+            ("scatter",),
+            [o, d, p],
+            [None, None, None],
+            emit,
+            [tuple(x.shape)],
+            qid,
+            d.usm,
+        )
+    )
 
 
 def traced_setitem(x, key, value):
@@ -542,8 +621,9 @@ def traced_setitem(x, key, value):
     usm.strided_insert, which the compiler updates in place when the old
     value is dead; otherwise a ``where`` over a gather of the value.
     Integers, slices (any step), ``...`` and None, and boolean masks of x's
-    shape with a scalar value are values in the program; keys with integer
-    index arrays are a step that assigns eagerly into a copy."""
+    shape with a scalar value, and integer index arrays (a usm.scatter)
+    are values in the program; keys that mix boolean arrays with others
+    are a step that assigns eagerly into a copy."""
     mask = _whole_mask(x, key)
     if isinstance(value, MaskedSelection):
         if mask is None or value.mask is not mask:

@@ -1,13 +1,14 @@
-//===- InPlaceUpdates.cpp - which strided inserts update in place ---------===//
+//===- InPlaceUpdates.cpp - which updates write their destination in place ===//
 //
-// A usm.strided_insert writes only its window into its destination's
-// memory when the destination's old value is dead after it (no later use
-// of the destination or of a view of it, in block order) and that memory
-// may be reused: a buffer the program allocates, another insert's result
-// (itself a new buffer or a memory reused in place), or a function argument
-// that a later usm.store overwrites with the chain of updates that begins
-// here (the jit's written-back arguments). The value must not be a view of
-// the destination: the window would be written while it is read.
+// A usm.strided_insert writes only its window, and a usm.scatter only its
+// positions, into its destination's memory when the destination's old
+// value is dead after it (no later use of the destination or of a view of
+// it, in block order) and that memory may be reused: a buffer the program
+// allocates, another update's result (itself a new buffer or a memory
+// reused in place), or a function argument that a later usm.store
+// overwrites with the chain of updates that begins here (the jit's
+// written-back arguments). The value (and a scatter's positions) must not
+// be a view of the destination: it would be written while it is read.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,25 +51,36 @@ Value viewRoot(Value v) {
   return v;
 }
 
-/// Whether `v` is `from` or made from it by further inserts into it.
+/// The destination of an update (a strided insert or a scatter), or null.
+Value destOf(Operation *op) {
+  if (auto insert = dyn_cast_or_null<StridedInsertOp>(op))
+    return insert.getDest();
+  if (auto scatter = dyn_cast_or_null<ScatterOp>(op))
+    return scatter.getDest();
+  return Value();
+}
+
+/// Whether `v` is `from` or made from it by further updates of it.
 bool updatesOf(Value v, Value from) {
   while (v != from) {
-    auto insert = v.getDefiningOp<StridedInsertOp>();
-    if (!insert)
+    Value dest = destOf(v.getDefiningOp());
+    if (!dest)
       return false;
-    v = insert.getDest();
+    v = dest;
   }
   return true;
 }
 
-bool inPlace(StridedInsertOp op) {
-  Value dest = op.getDest();
+bool inPlace(Operation *op) {
+  Value dest = destOf(op);
   if (dest.getDefiningOp() && isView(dest.getDefiningOp()))
     return false;
   if (dest.getParentBlock() != op->getBlock())
     return false;
-  if (viewRoot(op.getValue()) == dest)
-    return false;
+  // What the update reads must not be a view of what it writes.
+  for (Value read : op->getOperands())
+    if (read != dest && viewRoot(read) == dest)
+      return false;
   auto arg = dyn_cast<BlockArgument>(dest);
   if (arg && !isa<func::FuncOp>(arg.getOwner()->getParentOp()))
     return false;
@@ -81,7 +93,7 @@ bool inPlace(StridedInsertOp op) {
       auto store = dyn_cast<StoreOp>(inner);
       if (arg && store && store.getDest() == dest &&
           !views.contains(store.getValue()) &&
-          updatesOf(store.getValue(), op.getResult())) {
+          updatesOf(store.getValue(), op->getResult(0))) {
         writtenBack = true;
         return;
       }
@@ -97,7 +109,9 @@ bool inPlace(StridedInsertOp op) {
 } // namespace
 
 void sluice::usm::markInPlaceUpdates(Operation *root) {
-  root->walk([&](StridedInsertOp op) {
+  root->walk([&](Operation *op) {
+    if (!isa<StridedInsertOp, ScatterOp>(op))
+      return;
     op->removeAttr(kInPlaceAttr);
     if (inPlace(op))
       op->setAttr(kInPlaceAttr, UnitAttr::get(op->getContext()));
@@ -120,5 +134,5 @@ bool sluice::usm::isInPlaceUpdate(Operation *op, Value dest) {
     def = cast->getOperand(0).getDefiningOp();
   }
   return isa_and_nonnull<memref::AllocOp>(def) ||
-         isa<StridedInsertOp>(op->getOperand(1).getDefiningOp());
+         destOf(op->getOperand(1).getDefiningOp());
 }

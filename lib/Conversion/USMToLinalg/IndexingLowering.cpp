@@ -5,7 +5,8 @@
 // the (contiguous) source, which the payload reads from above (the kernel
 // former passes such a buffer whole). A strided insert copies its
 // destination (unless it updates it in place, see InPlaceUpdates.cpp) and
-// writes the value through a strided view of the copy.
+// writes the value through a strided view of the copy; a scatter does the
+// same with a flat view of it, which the payload stores into.
 //
 //===----------------------------------------------------------------------===//
 
@@ -154,6 +155,68 @@ struct StridedInsertLowering : OpConversionPattern<StridedInsertOp> {
   }
 };
 
+/// usm.scatter: the destination (its copy, or itself when the update is
+/// in place) is reinterpreted as a flat buffer, which one generic over the
+/// positions stores into from its payload (the kernel former passes such a
+/// buffer whole). The generic's own output is a byte per position that
+/// nothing reads (a generic needs one).
+struct ScatterLowering : OpConversionPattern<ScatterOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ScatterOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value dest = adaptor.getDest();
+    auto destType = dyn_cast<MemRefType>(dest.getType());
+    if (!destType || !destType.getLayout().isIdentity())
+      return rewriter.notifyMatchFailure(op, "destination is not contiguous");
+    Value positions = lookThroughView(adaptor.getPositions());
+    Value value = lookThroughView(adaptor.getValue());
+    auto positionsType = cast<MemRefType>(positions.getType());
+    Value out = dest;
+    if (!isInPlaceUpdate(op, dest))
+      out = copyArray(rewriter, loc, destType, dest);
+    bool unsignedIndex = cast<ArrayType>(op.getPositions().getType())
+                             .getElementType()
+                             .isUnsignedInteger();
+    GatherSource flat = gatherSourceOf(rewriter, loc, out);
+    int64_t rank = positionsType.getRank();
+    SmallVector<Value> sizes;
+    for (int64_t i = 0; i < rank; ++i)
+      if (positionsType.isDynamicDim(i))
+        sizes.push_back(memref::DimOp::create(rewriter, loc, positions, i));
+    auto doneType =
+        MemRefType::get(positionsType.getShape(), rewriter.getI8Type(),
+                        MemRefLayoutAttrInterface(),
+                        positionsType.getMemorySpace());
+    Value done = memref::AllocOp::create(rewriter, loc, doneType, sizes,
+                                         rewriter.getI64IntegerAttr(64));
+    AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+    linalg::GenericOp::create(
+        rewriter, loc, ValueRange{positions, value}, ValueRange{done},
+        ArrayRef<AffineMap>{id, id, id},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          Value at = unsignedIndex
+                         ? arith::IndexCastUIOp::create(nb, l,
+                                                        nb.getIndexType(),
+                                                        args[0])
+                               .getResult()
+                         : arith::IndexCastOp::create(nb, l, nb.getIndexType(),
+                                                      args[0])
+                               .getResult();
+          Value zero = arith::ConstantIndexOp::create(nb, l, 0);
+          at = arith::MaxSIOp::create(nb, l, at, zero);
+          at = arith::MinSIOp::create(nb, l, at, flat.last);
+          memref::StoreOp::create(nb, l, args[1], flat.flat, at);
+          Value one = arith::ConstantIntOp::create(nb, l, 1, 8);
+          linalg::YieldOp::create(nb, l, one);
+        });
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
 } // namespace
 
 Value sluice::usm::lookThroughView(Value v) {
@@ -242,6 +305,6 @@ Value sluice::usm::lowerGather(OpBuilder &b, Location loc, MemRefType outType,
 
 void sluice::usm::populateIndexingLoweringPatterns(
     USMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<GatherLowering, StridedViewLowering, StridedInsertLowering>(
-      converter, patterns.getContext());
+  patterns.add<GatherLowering, StridedViewLowering, StridedInsertLowering,
+               ScatterLowering>(converter, patterns.getContext());
 }

@@ -86,15 +86,15 @@ void populateShortRowLoweringPatterns(USMTypeConverter &converter,
 void populateIndexingLoweringPatterns(USMTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);
 
-/// Marks with kInPlaceAttr the usm.strided_insert ops in `root` whose
-/// destination's old value is dead after them and whose destination's
-/// memory may be reused (see the op's description); clears the mark on
-/// the others (InPlaceUpdates.cpp).
+/// Marks with kInPlaceAttr the usm.strided_insert and usm.scatter ops in
+/// `root` whose destination's old value is dead after them and whose
+/// destination's memory may be reused (see the ops' descriptions); clears
+/// the mark on the others (InPlaceUpdates.cpp).
 void markInPlaceUpdates(mlir::Operation *root);
 
-/// Whether the strided insert `op` was marked and `dest`, its converted
-/// destination, is memory it may write: a function argument, a buffer the
-/// program allocates, or another insert's result.
+/// Whether the update `op` (a strided insert or a scatter) was marked and
+/// `dest`, its converted destination, is memory it may write: a function
+/// argument, a buffer the program allocates, or another update's result.
 bool isInPlaceUpdate(mlir::Operation *op, mlir::Value dest);
 
 inline constexpr llvm::StringLiteral kInPlaceAttr = "usm.in_place";

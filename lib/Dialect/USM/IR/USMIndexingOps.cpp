@@ -119,3 +119,40 @@ LogicalResult StridedInsertOp::verify() {
            << " elements";
   return success();
 }
+
+LogicalResult ScatterOp::verify() {
+  ArrayType value = getValue().getType();
+  ArrayType dest = getDest().getType();
+  ArrayType positions = getPositions().getType();
+  auto indexType = dyn_cast<IntegerType>(positions.getElementType());
+  if (!indexType || indexType.getWidth() == 1)
+    return emitOpError("positions must be an array of integers, not of ")
+           << positions.getElementType();
+  if (value.getElementType() != dest.getElementType())
+    return emitOpError("value element type ")
+           << value.getElementType() << " differs from the destination's "
+           << dest.getElementType();
+  if (value.getShape() != positions.getShape())
+    return emitOpError("value shape ")
+           << ud::formatShape(value.getShape())
+           << " differs from the shape of the positions "
+           << ud::formatShape(positions.getShape());
+  if (!value.samePlacement(dest))
+    return emitOpError("value placement (")
+           << ud::formatQueue(value.getQueue()) << ", "
+           << stringifyUSMKind(value.getKind())
+           << ") differs from the destination's ("
+           << ud::formatQueue(dest.getQueue()) << ", "
+           << stringifyUSMKind(dest.getKind()) << ")";
+  if (positions.getQueue() != dest.getQueue())
+    return emitOpError("positions are on ")
+           << ud::formatQueue(positions.getQueue())
+           << " and the destination on " << ud::formatQueue(dest.getQueue())
+           << "; a scatter runs on one queue";
+  if (dest.hasStaticShape() && dest.getNumElements() == 0 &&
+      positions.hasStaticShape() && positions.getNumElements() > 0)
+    return emitOpError("scatters ")
+           << positions.getNumElements()
+           << " values into an empty destination";
+  return success();
+}

@@ -106,4 +106,44 @@ def USM_StridedInsertOp : USM_Op<"strided_insert",
   let hasVerifier = 1;
 }
 
+def USM_ScatterOp : USM_Op<"scatter",
+    [Pure, AllTypesMatch<["dest", "result"]>]> {
+  let summary = "an array with elements at flat positions replaced (value semantics)";
+  let description = [{
+    The functional form of `dest[indices] = value` with integer index
+    arrays: `result` is `dest` except that `result.flat[positions[j]] =
+    value[j]` for every position `j` of `positions` (the elements of `dest`
+    numbered in row-major order, as `usm.gather` numbers its source's).
+    `value` and `positions` have one shape; the front end broadcasts and
+    converts the value first. Positions outside `[0, size)` are clamped
+    into it (the front ends check ranges, with NumPy's errors), so a
+    scatter never writes out of bounds. Where positions repeat, one of
+    their values is written, which one unspecified (NumPy leaves the
+    order of advanced assignment unspecified too). `value`, `dest`,
+    `positions` and `result` are on one queue.
+
+    The lowering copies `dest` into the result and writes each value at
+    its position, one work-item per position, unless the update is in
+    place, under the conditions of `usm.strided_insert` (`dest` dead after
+    the update and its memory reusable, `value` and `positions` not views
+    of it): then only the positions are written.
+
+    ```mlir
+    %r = usm.scatter %v into %x[%p]
+        : !usm.array<3xf32, "cpu:0", device>,
+          !usm.array<3xi64, "cpu:0", device>,
+          !usm.array<4x5xf32, "cpu:0", device>
+    ```
+  }];
+  let arguments = (ins USM_Array:$value, USM_Array:$dest,
+                       USM_Array:$positions);
+  let results = (outs USM_Array:$result);
+  let assemblyFormat = [{
+    $value `into` $dest `[` $positions `]` attr-dict `:`
+    qualified(type($value)) `,` qualified(type($positions)) `,`
+    qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // SLUICE_DIALECT_USM_IR_USMINDEXINGOPS_TD
