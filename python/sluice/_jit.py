@@ -191,7 +191,6 @@ def _build_output(template, results, leaves):
     raise AssertionError(kind)
 
 
-
 class Lowered:
     """A traced function before compilation: its usm IR and what the
     compiler makes of it."""

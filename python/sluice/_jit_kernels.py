@@ -318,8 +318,7 @@ def check_indices(checks, results):
         for v in (int(results[lo]), int(results[hi])):
             if not -n <= v < n:
                 raise IndexError(
-                    f"index {v} is out of bounds for axis {axis} "
-                    f"with size {n}"
+                    f"index {v} is out of bounds for axis {axis} with size {n}"
                 )
 
 

@@ -20,7 +20,7 @@ from ._advanced_indexing import is_advanced
 from ._creation import arange, full
 from ._errors import TracerError
 from ._indexing import _expand, _is_reshape, view_of
-from ._trace import Tracer
+from ._trace import ScalarTracer, Tracer
 
 
 def traced_getitem(x, key):
@@ -489,13 +489,7 @@ def _strided_insert(x, key, value, rshape):
         if tuple(v.shape) != tuple(shape):
             v = _ops.broadcast_to(v, tuple(shape))
     else:
-        v = full(
-            tuple(shape),
-            np.asarray(value).astype(x.dtype)[()],
-            dtype=x.dtype,
-            sycl_queue=x.sycl_queue,
-            usm_type=x.usm_type,
-        )
+        v = _scalar_array(x, value, tuple(shape))
     o, d = _dispatch._operand(v), _dispatch._operand(x)
     qid, kind = _dispatch._placement([o, d])
 
@@ -570,16 +564,32 @@ def _advanced_assign(x, key, value):
         if tuple(v.shape) != shape:
             v = _ops.broadcast_to(v, shape)
     else:
-        v = full(
+        v = _scalar_array(x, value, shape)
+    if int(np.prod(shape, dtype=np.int64)) == 0:
+        return
+    x._v = scatter(x, positions, v)._v
+
+
+def _scalar_array(x, value, shape):
+    """An array of ``shape`` and x's dtype filled with the scalar
+    ``value``, a Python or NumPy scalar or a traced scalar."""
+    if isinstance(value, ScalarTracer):
+        zero = full(
             shape,
-            np.asarray(value).astype(x.dtype)[()],
+            0,
             dtype=x.dtype,
             sycl_queue=x.sycl_queue,
             usm_type=x.usm_type,
         )
-    if int(np.prod(shape, dtype=np.int64)) == 0:
-        return
-    x._v = scatter(x, positions, v)._v
+        v = _ops.where(True, value, zero)
+        return _ops.astype(v, x.dtype) if v.dtype != x.dtype else v
+    return full(
+        shape,
+        np.asarray(value).astype(x.dtype)[()],
+        dtype=x.dtype,
+        sycl_queue=x.sycl_queue,
+        usm_type=x.usm_type,
+    )
 
 
 def scatter(x, positions, value):

@@ -185,10 +185,9 @@ struct ScatterLowering : OpConversionPattern<ScatterOp> {
     for (int64_t i = 0; i < rank; ++i)
       if (positionsType.isDynamicDim(i))
         sizes.push_back(memref::DimOp::create(rewriter, loc, positions, i));
-    auto doneType =
-        MemRefType::get(positionsType.getShape(), rewriter.getI8Type(),
-                        MemRefLayoutAttrInterface(),
-                        positionsType.getMemorySpace());
+    auto doneType = MemRefType::get(
+        positionsType.getShape(), rewriter.getI8Type(),
+        MemRefLayoutAttrInterface(), positionsType.getMemorySpace());
     Value done = memref::AllocOp::create(rewriter, loc, doneType, sizes,
                                          rewriter.getI64IntegerAttr(64));
     AffineMap id = rewriter.getMultiDimIdentityMap(rank);
@@ -197,14 +196,12 @@ struct ScatterLowering : OpConversionPattern<ScatterOp> {
         ArrayRef<AffineMap>{id, id, id},
         SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
         [&](OpBuilder &nb, Location l, ValueRange args) {
-          Value at = unsignedIndex
-                         ? arith::IndexCastUIOp::create(nb, l,
-                                                        nb.getIndexType(),
-                                                        args[0])
-                               .getResult()
-                         : arith::IndexCastOp::create(nb, l, nb.getIndexType(),
-                                                      args[0])
-                               .getResult();
+          Value at = unsignedIndex ? arith::IndexCastUIOp::create(
+                                         nb, l, nb.getIndexType(), args[0])
+                                         .getResult()
+                                   : arith::IndexCastOp::create(
+                                         nb, l, nb.getIndexType(), args[0])
+                                         .getResult();
           Value zero = arith::ConstantIndexOp::create(nb, l, 0);
           at = arith::MaxSIOp::create(nb, l, at, zero);
           at = arith::MinSIOp::create(nb, l, at, flat.last);

@@ -19,7 +19,7 @@ func.func @positions_type(%d: !usm.array<4xf32, "host:cpu:0", device>, %v: !usm.
 // -----
 
 func.func @shape(%d: !usm.array<4xf32, "host:cpu:0", device>, %v: !usm.array<3xf32, "host:cpu:0", device>, %p: !usm.array<2xi64, "host:cpu:0", device>) {
-  // expected-error @+1 {{'usm.scatter' op value shape (3) differs from the shape of the positions (2)}}
+  // expected-error @+1 {{'usm.scatter' op value shape (3,) differs from the shape of the positions (2,)}}
   %0 = usm.scatter %v into %d[%p] : !usm.array<3xf32, "host:cpu:0", device>, !usm.array<2xi64, "host:cpu:0", device>, !usm.array<4xf32, "host:cpu:0", device>
   return
 }

@@ -152,7 +152,6 @@ LogicalResult ScatterOp::verify() {
   if (dest.hasStaticShape() && dest.getNumElements() == 0 &&
       positions.hasStaticShape() && positions.getNumElements() > 0)
     return emitOpError("scatters ")
-           << positions.getNumElements()
-           << " values into an empty destination";
+           << positions.getNumElements() << " values into an empty destination";
   return success();
 }
