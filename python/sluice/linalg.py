@@ -1324,8 +1324,10 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     """The matrix norm over the last two axes: ``fro``, 1, -1, inf, -inf on
     every device; 2, -2 and ``nuc`` (SVD) on the host."""
     (x,), qid, kind = _arrays(x)
-    if x.ndim < 2:
-        raise ValueError("matrix_norm needs an array of rank >= 2")
+    if x.ndim < 2:  # NumPy's AxisError (a ValueError and IndexError)
+        raise np.exceptions.AxisError(
+            f"matrix_norm needs an array of rank >= 2, not {x.ndim}"
+        )
     if ord in _HOST_MATRIX_NORMS and _use_kernels("matrix_norm", x):
         s = _dev_svd(x, compute_uv=False)
         if ord == "nuc":
@@ -1421,8 +1423,9 @@ def multi_dot(arrays, *, out=None):
         arrs[-1] = _ops.reshape(arrs[-1], (-1, 1))
     for a in arrs:
         if a.ndim != 2:
-            raise ValueError(
-                "multi_dot: every array but the first and last must be 2-D"
+            raise LinAlgError(
+                f"multi_dot: {a.ndim}-dimensional array given; every array "
+                "but a 1-D first or last one must be two-dimensional"
             )
     dims = [arrs[0].shape[0]] + [a.shape[1] for a in arrs]
     n = len(arrs)
