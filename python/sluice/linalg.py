@@ -765,9 +765,15 @@ def _dev_qr(x, mode):
     m, n = x.shape[-2], x.shape[-1]
     batch = _prod(bs)
     k = builtins.min(m, n)
+    f = None  # the scale of each matrix for the kernels (below)
     if x.dtype.kind == "c":
         from ._linalg_kernels import k_qr_c
 
+        # The kernels see each matrix divided by its largest magnitude, so
+        # that the reflectors' norms neither overflow nor underflow where
+        # LAPACK's scaled norms do not (NumPy's R of a matrix of 1e300s is
+        # finite); R is scaled back, Q does not change.
+        x, f = _scaled(x)
         dt = _part_dtype(x)
         ar, ai = _parts(x)
         qr_, qi = (_new((batch * m * m,), dt, x) for _ in range(2))
@@ -794,6 +800,7 @@ def _dev_qr(x, mode):
         return r if mode == "r" else QRResult(q, r)
     else:
         dt = _float_dtype("qr", x)
+        x, f = _scaled(_ops.astype(x, dt, copy=False))
         rf = _flat(x, dt)
         qf = _new((batch * m * m,), dt, x)
         if batch and m:
@@ -805,7 +812,7 @@ def _dev_qr(x, mode):
     # (NaN where the input holds infs or NaNs), as LAPACK's R has.
     from ._manipulation import triu
 
-    r = triu(r)
+    r = triu(r if f is None else r * f)
     if mode == "complete":
         return QRResult(q, r)
     r = r[..., :k, :]

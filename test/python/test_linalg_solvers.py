@@ -166,6 +166,29 @@ def test_qr_r_is_triangular_for_non_finite_input(device):
             assert np.all(np.tril(r, -1) == 0), (dt, mode)
 
 
+def test_qr_of_huge_and_tiny_matrices(device):
+    """Matrices of 1e300s (1e37s in float32) and 1e-300s give NumPy's
+    finite R and Q: the kernels see each matrix scaled by its largest
+    magnitude, as LAPACK's scaled norms avoid overflow and underflow."""
+    dts = _dtypes(device) + ["complex64"]
+    if device.has_aspect_fp64:
+        dts.append("complex128")
+    for dt in dts:
+        wide = np.dtype(dt) in (np.float64, np.complex128)
+        for scale in (1e300, 1e-300) if wide else (1e37, 1e-37):
+            a = RNG.uniform(-1, 1, (2, 4, 3))
+            if np.dtype(dt).kind == "c":
+                a = a + 1j * RNG.uniform(-1, 1, (2, 4, 3))
+            a = (a * scale).astype(dt)
+            q, r = sla.qr(_a(device, a))
+            want = np.linalg.qr(a)
+            rn = sluice.asnumpy(r)
+            assert np.all(np.isfinite(rn)) and rn.dtype == want.R.dtype
+            tol = 1e-3 if not wide else 1e-9
+            np.testing.assert_allclose(rn / scale, want.R / scale, atol=tol)
+            np.testing.assert_allclose(sluice.asnumpy(q), want.Q, atol=tol)
+
+
 @pytest.mark.parametrize("shape", [(2, 5, 5), (2, 6, 3), (2, 3, 6)])
 def test_qr(device, shape):
     for dt in _dtypes(device):
