@@ -592,8 +592,28 @@ def _lu(a, b, m):
     return bf, shaped(det), shaped(sgn), shaped(lad), info
 
 
+def _binary_scaled(x):
+    """(x / f, f): matrices whose largest magnitude is outside
+    [tiny**0.25, max**0.25] of their precision divided by f, the power of
+    two nearest below it (f is 1 for the others, zero and non-finite
+    ones; None for empty x), so that the squared magnitudes of a kernel
+    neither overflow nor underflow, and the others are untouched."""
+    from ._elementwise import exp2, floor, log2
+
+    if x.size == 0:
+        return x, None
+    fi = np.finfo(_part_dtype(x))
+    m = _ops.max(_ops.absolute(x), axis=(-2, -1), keepdims=True)
+    safe = (m <= float(fi.max) ** 0.25) & (m >= float(fi.tiny) ** 0.25)
+    keep = safe | (m == 0) | ~_ops.isfinite(m)
+    f = _ops.where(keep, 1, exp2(floor(log2(_ops.where(keep, 1, m)))))
+    return x / f, f
+
+
 def _lu_complex(x):
-    """(det, sign, log|det|) of complex square matrices."""
+    """(det, sign, log|det|) of complex square matrices (each scaled by a
+    power of two first where its magnitudes would over- or underflow the
+    kernel's squared pivots; log|det| and det corrected after)."""
     from . import kernel_api as kapi
     from ._kernel import call_kernel
     from ._linalg_kernels import k_lu_c
@@ -602,6 +622,7 @@ def _lu_complex(x):
     batch = _prod(bs)
     n = x.shape[-1]
     dt = _part_dtype(x)
+    x, f = _binary_scaled(x)
     ar, ai = _parts(x)
     outs = [_new((batch,), dt, x) for _ in range(5)]
     info = _new((batch,), _dtypes.int64, x)
@@ -610,7 +631,12 @@ def _lu_complex(x):
             k_lu_c, kapi.Range(batch), ar, ai, n, info, *outs, _zero(dt)
         )
     dr, di, sr, si, lad = outs
-    return _join(dr, di, bs), _join(sr, si, bs), _ops.reshape(lad, bs)
+    det, lad = _join(dr, di, bs), _ops.reshape(lad, bs)
+    if f is not None:
+        f = _ops.reshape(f, bs)
+        lad = lad + n * _ops.log(f)
+        det = det * f**n
+    return det, _join(sr, si, bs), lad
 
 
 def _lu_det(x):

@@ -189,6 +189,32 @@ def test_qr_of_huge_and_tiny_matrices(device):
             np.testing.assert_allclose(sluice.asnumpy(q), want.Q, atol=tol)
 
 
+def test_complex_slogdet_of_huge_and_tiny_matrices(device):
+    """Complex matrices of 1e300s and 1e-300s (1e30s, 1e-30s in complex64)
+    give NumPy's finite log|det| and phase, not NaN or -inf from the
+    kernel's squared pivots; det matches where NumPy's is finite."""
+    dts = ["complex64"] + (["complex128"] if device.has_aspect_fp64 else [])
+    for dt in dts:
+        wide = dt == "complex128"
+        for scale in (1e300, 1e-300) if wide else (1e30, 1e-30):
+            a = RNG.uniform(-1, 1, (2, 3, 3)) + 1j * RNG.uniform(
+                -1, 1, (2, 3, 3)
+            )
+            a = (a * scale + 0.0).astype(dt)
+            sign, lad = sla.slogdet(_a(device, a))
+            want = np.linalg.slogdet(a)
+            tol = 1e-4 if not wide else 1e-10
+            got = sluice.asnumpy(lad)
+            assert got.dtype == want.logabsdet.dtype
+            np.testing.assert_allclose(got, want.logabsdet, rtol=tol)
+            np.testing.assert_allclose(
+                sluice.asnumpy(sign), want.sign, atol=tol * 10
+            )
+    a = (RNG.uniform(-1, 1, (3, 3)) * 1e-30 + 0j).astype("complex64")
+    got = sluice.asnumpy(sla.det(_a(device, a)))
+    np.testing.assert_allclose(got, np.linalg.det(a), rtol=1e-4, atol=0)
+
+
 @pytest.mark.parametrize("shape", [(2, 5, 5), (2, 6, 3), (2, 3, 6)])
 def test_qr(device, shape):
     for dt in _dtypes(device):
