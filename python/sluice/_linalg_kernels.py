@@ -236,20 +236,22 @@ def k_qr(it: kapi.Item, a, q, v, m, n, zero):
             q[qb + i * m + j] = zero
         q[qb + i * m + i] = zero + 1
     for j in range(min(m - 1, n)):
-        nrm = zero
-        for i in range(j, m):
-            nrm += a[ab + i * n + j] * a[ab + i * n + j]
-        nrm = math.sqrt(nrm)
+        xn = zero
+        for i in range(j + 1, m):
+            xn += a[ab + i * n + j] * a[ab + i * n + j]
         x0 = a[ab + j * n + j]
+        nrm = math.sqrt(x0 * x0 + xn)
         alpha = nrm
         if x0 >= zero:
             alpha = -nrm
         v[vb + j] = x0 - alpha
-        vv = (x0 - alpha) * (x0 - alpha)
+        vv = (x0 - alpha) * (x0 - alpha) + xn
         for i in range(j + 1, m):
             v[vb + i] = a[ab + i * n + j]
-            vv += a[ab + i * n + j] * a[ab + i * n + j]
-        if vv > zero:
+        # H = I where the column below the diagonal is zero (LAPACK's
+        # dlarfg: tau = 0), so R keeps the diagonal's sign there as
+        # NumPy's does; a NaN in the column still reflects.
+        if xn != zero:
             for c in range(j, n):
                 s = zero
                 for i in range(j, m):
@@ -630,7 +632,7 @@ def k_qr_c(it: kapi.Item, ar, ai, qr, qi, vr, vi, m, n, zero):
         xn = zero
         for i in range(j + 1, m):
             xn += ar[ab + i * n + j] ** 2 + ai[ab + i * n + j] ** 2
-        if xn > zero or ali != zero:
+        if xn != zero or ali != zero:  # (a NaN reflects: not dropped)
             beta = math.sqrt(alr * alr + ali * ali + xn)
             if alr >= zero:
                 beta = -beta

@@ -602,12 +602,14 @@ def _binary_scaled(x):
 
     if x.size == 0:
         return x, None
-    fi = np.finfo(_part_dtype(x))
-    m = _ops.max(_ops.absolute(x), axis=(-2, -1), keepdims=True)
+    fi = np.finfo(_real_float(x))
+    m = _max_part(x)
     safe = (m <= float(fi.max) ** 0.25) & (m >= float(fi.tiny) ** 0.25)
     keep = safe | (m == 0) | ~_ops.isfinite(m)
-    f = _ops.where(keep, 1, exp2(floor(log2(_ops.where(keep, 1, m)))))
-    return x / f, f
+    # (log2 of a float32 near its max rounds up to 128: one less)
+    e = floor(log2(_ops.where(keep, 1, m))) - 1
+    f = _ops.where(keep, 1, exp2(e))
+    return _times_real(x, f, divide=True), f
 
 
 def _lu_complex(x):
@@ -635,7 +637,7 @@ def _lu_complex(x):
     if f is not None:
         f = _ops.reshape(f, bs)
         lad = lad + n * _ops.log(f)
-        det = det * f**n
+        det = _times_real(det, f**n)
     return det, _join(sr, si, bs), lad
 
 
@@ -799,7 +801,7 @@ def _dev_qr(x, mode):
         # that the reflectors' norms neither overflow nor underflow where
         # LAPACK's scaled norms do not (NumPy's R of a matrix of 1e300s is
         # finite); R is scaled back, Q does not change.
-        x, f = _scaled(x)
+        x, f = _binary_scaled(x)
         dt = _part_dtype(x)
         ar, ai = _parts(x)
         qr_, qi = (_new((batch * m * m,), dt, x) for _ in range(2))
@@ -826,7 +828,7 @@ def _dev_qr(x, mode):
         return r if mode == "r" else QRResult(q, r)
     else:
         dt = _float_dtype("qr", x)
-        x, f = _scaled(_ops.astype(x, dt, copy=False))
+        x, f = _binary_scaled(_ops.astype(x, dt, copy=False))
         rf = _flat(x, dt)
         qf = _new((batch * m * m,), dt, x)
         if batch and m:
@@ -838,7 +840,7 @@ def _dev_qr(x, mode):
     # (NaN where the input holds infs or NaNs), as LAPACK's R has.
     from ._manipulation import triu
 
-    r = triu(r if f is None else r * f)
+    r = triu(r if f is None else _times_real(r, f))
     if mode == "complete":
         return QRResult(q, r)
     r = r[..., :k, :]
@@ -945,9 +947,32 @@ def _scaled(x):
     Jacobi kernels' sums of squares neither overflow nor underflow."""
     if x.size == 0:
         return x, None
-    f = _ops.max(_ops.absolute(x), axis=(-2, -1), keepdims=True)
+    f = _max_part(x)
     f = _ops.where((f > 0) & _ops.isfinite(f), f, 1)
-    return x / f, f
+    return _times_real(x, f, divide=True), f
+
+
+def _max_part(x):
+    """Each matrix's largest magnitude of an element (of a real or
+    imaginary part, for complex x: finite where an |x| overflows)."""
+    if x.dtype.kind == "c":
+        from ._complex import imag, real
+
+        a = _ops.maximum(_ops.absolute(real(x)), _ops.absolute(imag(x)))
+    else:
+        a = _ops.absolute(x)
+    return _ops.max(a, axis=(-2, -1), keepdims=True)
+
+
+def _times_real(x, f, divide=False):
+    """x * f (x / f) for a real f, part by part for complex x, where a
+    complex product would make an inf times a zero part a NaN."""
+    op = _ops.divide if divide else _ops.multiply
+    if x.dtype.kind != "c":
+        return op(x, f)
+    from ._complex import _from_parts, imag, real
+
+    return _from_parts(op(real(x), f), op(imag(x), f))
 
 
 def _dev_svd(x, full_matrices=True, compute_uv=True):

@@ -189,6 +189,33 @@ def test_qr_of_huge_and_tiny_matrices(device):
             np.testing.assert_allclose(sluice.asnumpy(q), want.Q, atol=tol)
 
 
+def test_qr_matches_lapack_on_structured_input(device):
+    """LAPACK's reflector is the identity where a column is zero below the
+    diagonal (R keeps the diagonal's sign: qr(I) is (I, I)); a NaN below
+    the diagonal is not dropped; a complex element whose |x| overflows
+    (both parts near the maximum) gives NumPy's -inf and a finite Q."""
+    big = float(np.finfo(np.float32).max)
+    cases = [
+        np.eye(3),
+        np.array([[-2.0, 1.0], [0.0, -3.0]]),
+        np.array([[np.inf, 1.0], [0.0, 1.0]]),
+        np.array([[1.0, 1.0], [np.nan, 1.0]]),
+        np.array([[1.0, 1.0], [1.0, 1.0], [1.0, np.nan]]),
+        np.array([[complex(big, big), 1.0]]),
+    ]
+    for a in cases:
+        for dt in ["float32", "complex64"] + _dtypes(device):
+            if np.iscomplexobj(a) and dt[0] == "f":
+                continue
+            x = a.astype(dt)
+            q, r = sla.qr(_a(device, x))
+            want = np.linalg.qr(x)
+            for got, w in ((q, want.Q), (r, want.R)):
+                np.testing.assert_allclose(
+                    sluice.asnumpy(got), w, rtol=1e-6, atol=1e-6
+                )
+
+
 def test_complex_slogdet_of_huge_and_tiny_matrices(device):
     """Complex matrices of 1e300s and 1e-300s (1e30s, 1e-30s in complex64)
     give NumPy's finite log|det| and phase, not NaN or -inf from the
