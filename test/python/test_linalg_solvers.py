@@ -202,6 +202,11 @@ def test_qr_matches_lapack_on_structured_input(device):
         np.array([[1.0, 1.0], [np.nan, 1.0]]),
         np.array([[1.0, 1.0], [1.0, 1.0], [1.0, np.nan]]),
         np.array([[complex(big, big), 1.0]]),
+        # (from the Array API suite) a column whose squares underflow
+        # float32 once the matrix is scaled: LAPACK's scaled norms
+        np.array([[2.220446e-16j, 0], [0, 4.294968e09j]]),
+        np.array([[1e-30, 1.0], [1e-30, 2.0], [0.0, 3.0]]),
+        np.array([[1e30, 1e-30], [1e30, 1.0]]),
     ]
     for a in cases:
         for dt in ["float32", "complex64"] + _dtypes(device):
