@@ -725,7 +725,11 @@ def k_qr_c(it: kapi.Item, ar, ai, qr, qi, vr, vi, m, n, zero):
         alr = ar[ab + j * n + j]
         ali = ai[ab + j * n + j]
         if ali != zero:
-            h = math.hypot(alr, ali)
+            # |alpha| scaled by its larger part (math.hypot may square)
+            sh = abs(alr)
+            if abs(ali) > sh:
+                sh = abs(ali)
+            h = sh * math.sqrt((alr / sh) ** 2 + (ali / sh) ** 2)
             beta = h
             if alr >= zero:
                 beta = -h
