@@ -314,6 +314,26 @@ def _swar_count(em, v):
     return em.cast(x, np.dtype(np.uint8))
 
 
+def _hypot(em, x, y, dt, t):
+    """sqrt(x*x + y*y) without overflow or underflow: the larger
+    magnitude times sqrt(1 + r*r), r the ratio of the smaller to it (0
+    where both are 0; a NaN stays NaN), as the array op's hypot."""
+    a = em.op(f"math.absf {x.name} : {t}", dt)
+    c = em.op(f"math.absf {y.name} : {t}", dt)
+    big = em.op(f"arith.cmpf ogt, {a.name}, {c.name} : {t}", BOOL)
+    mx = em.op(f"arith.select {big.name}, {a.name}, {c.name} : {t}", dt)
+    mn = em.op(f"arith.select {big.name}, {c.name}, {a.name} : {t}", dt)
+    zero = em.const(0, dt)
+    one = em.const(1, dt)
+    none = em.op(f"arith.cmpf oeq, {mx.name}, {zero.name} : {t}", BOOL)
+    den = em.op(f"arith.select {none.name}, {one.name}, {mx.name} : {t}", dt)
+    r = em.op(f"arith.divf {mn.name}, {den.name} : {t}", dt)
+    rr = em.op(f"arith.mulf {r.name}, {r.name} : {t}", dt)
+    s = em.op(f"arith.addf {one.name}, {rr.name} : {t}", dt)
+    q = em.op(f"math.sqrt {s.name} : {t}", dt)
+    return em.op(f"arith.mulf {mx.name}, {q.name} : {t}", dt)
+
+
 def _float_dt(v):
     if isinstance(v, Scalar) and v.dt.kind == "f":
         return v.dt
@@ -438,10 +458,7 @@ def math_call(w, node, mod, name, args):
         if name == "fmod":
             return em.op(f"arith.remf {x.name}, {y.name} : {t}", dt)
         if name == "hypot":
-            xx = em.op(f"arith.mulf {x.name}, {x.name} : {t}", dt)
-            yy = em.op(f"arith.mulf {y.name}, {y.name} : {t}", dt)
-            s = em.op(f"arith.addf {xx.name}, {yy.name} : {t}", dt)
-            return em.op(f"math.sqrt {s.name} : {t}", dt)
+            return _hypot(em, x, y, dt, t)
         return em.op(f"{_BINARY_FLOAT[name]} {x.name}, {y.name} : {t}", dt)
     raise w.error(
         node,

@@ -236,20 +236,33 @@ def k_qr(it: kapi.Item, a, q, v, m, n, zero):
             q[qb + i * m + j] = zero
         q[qb + i * m + i] = zero + 1
     for j in range(min(m - 1, n)):
-        nrm = zero
-        for i in range(j, m):
-            nrm += a[ab + i * n + j] * a[ab + i * n + j]
-        nrm = math.sqrt(nrm)
+        # The column's sums of squares are taken over the column divided
+        # by its largest magnitude mx (LAPACK's scaled norms), so that
+        # neither they nor v's overflow or underflow.
         x0 = a[ab + j * n + j]
+        mx = abs(x0)
+        for i in range(j + 1, m):
+            t = abs(a[ab + i * n + j])
+            if t > mx:
+                mx = t
+        if mx == zero:
+            mx = zero + 1
+        xn = zero
+        for i in range(j + 1, m):
+            t = a[ab + i * n + j] / mx
+            xn += t * t
+        nrm = mx * math.sqrt((x0 / mx) * (x0 / mx) + xn)
         alpha = nrm
         if x0 >= zero:
             alpha = -nrm
-        v[vb + j] = x0 - alpha
-        vv = (x0 - alpha) * (x0 - alpha)
+        v[vb + j] = (x0 - alpha) / mx
+        vv = ((x0 - alpha) / mx) * ((x0 - alpha) / mx) + xn
         for i in range(j + 1, m):
-            v[vb + i] = a[ab + i * n + j]
-            vv += a[ab + i * n + j] * a[ab + i * n + j]
-        if vv > zero:
+            v[vb + i] = a[ab + i * n + j] / mx
+        # H = I where the column below the diagonal is zero (LAPACK's
+        # dlarfg: tau = 0), so R keeps the diagonal's sign there as
+        # NumPy's does; a NaN in the column still reflects.
+        if xn != zero:
             for c in range(j, n):
                 s = zero
                 for i in range(j, m):
@@ -627,26 +640,48 @@ def k_qr_c(it: kapi.Item, ar, ai, qr, qi, vr, vi, m, n, zero):
     for j in range(min(m - 1, n)):
         alr = ar[ab + j * n + j]
         ali = ai[ab + j * n + j]
+        # Sums of squares over the column divided by its largest part mx
+        # (LAPACK's scaled norms: no overflow or underflow).
+        mx = abs(alr)
+        if abs(ali) > mx:
+            mx = abs(ali)
+        for i in range(j + 1, m):
+            t = abs(ar[ab + i * n + j])
+            if t > mx:
+                mx = t
+            t = abs(ai[ab + i * n + j])
+            if t > mx:
+                mx = t
+        if mx == zero:
+            mx = zero + 1
         xn = zero
         for i in range(j + 1, m):
-            xn += ar[ab + i * n + j] ** 2 + ai[ab + i * n + j] ** 2
-        if xn > zero or ali != zero:
-            beta = math.sqrt(alr * alr + ali * ali + xn)
+            xn += (ar[ab + i * n + j] / mx) ** 2 + (
+                ai[ab + i * n + j] / mx
+            ) ** 2
+        if xn != zero or ali != zero:  # (a NaN reflects: not dropped)
+            beta = mx * math.sqrt((alr / mx) ** 2 + (ali / mx) ** 2 + xn)
             if alr >= zero:
                 beta = -beta
             taur = (beta - alr) / beta
             taui = -ali / beta
-            # v = [1; x / (alpha - beta)]
+            # v = [1; x / (alpha - beta)], the division scaled by the
+            # larger part sd of alpha - beta (|x| <= |beta| <= sd)
             dr = alr - beta
             di = ali
+            sd = abs(dr)
+            if abs(di) > sd:
+                sd = abs(di)
+            dr = dr / sd
+            di = di / sd
             den = dr * dr + di * di
             vr[vb + j] = zero + 1
             vi[vb + j] = zero
             for i in range(j + 1, m):
                 xr = ar[ab + i * n + j]
                 xi = ai[ab + i * n + j]
-                vr[vb + i] = (xr * dr + xi * di) / den
-                vi[vb + i] = (xi * dr - xr * di) / den
+                vr[vb + i] = (xr * dr + xi * di) / den / sd
+                vi[vb + i] = (xi * dr - xr * di) / den / sd
             # A := H^H A on the columns j.., H^H = I - conj(tau) v v^H
             for c in range(j, n):
                 wr = zero
@@ -690,7 +725,11 @@ def k_qr_c(it: kapi.Item, ar, ai, qr, qi, vr, vi, m, n, zero):
         alr = ar[ab + j * n + j]
         ali = ai[ab + j * n + j]
         if ali != zero:
-            h = math.hypot(alr, ali)
+            # |alpha| scaled by its larger part (math.hypot may square)
+            sh = abs(alr)
+            if abs(ali) > sh:
+                sh = abs(ali)
+            h = sh * math.sqrt((alr / sh) ** 2 + (ali / sh) ** 2)
             beta = h
             if alr >= zero:
                 beta = -h

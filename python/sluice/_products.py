@@ -257,7 +257,9 @@ def _finish(r, out, name):
     if out is None:
         return r
     Array = _array_type()
-    if not isinstance(out, Array):
+    # Inside @sluice.jit out may be a Tracer: the assignment below makes it
+    # name the result (value semantics, as x[...] = v there).
+    if not isinstance(out, (Array, _trace.Tracer)):
         raise TypeError(
             f"{name}: out must be a sluice.Array, not {type(out).__name__}"
         )
@@ -541,13 +543,18 @@ def dot(a, b, out=None):
 
 
 def vdot(a, b, /):
-    """The dot product of the flattened arrays."""
+    """The dot product of the flattened arrays, the first one conjugated
+    when it is complex (NumPy's vdot)."""
     (a, b), qid, kind = _arrays(a, b)
     if a.size != b.size:
         raise ValueError(
             "vdot: cannot reshape arrays of sizes "
             f"{a.size} and {b.size} into vectors of one length"
         )
+    if a.dtype.kind == "c":
+        from ._complex import conj
+
+        a = conj(a)
     return matmul(_ops.reshape(a, (-1,)), _ops.reshape(b, (-1,)))
 
 
@@ -583,9 +590,9 @@ def kron(a, b, /):
     return _ops.reshape(r, tuple(x * y for x, y in zip(sa, sb)))
 
 
-def vecdot(x1, x2, /, *, axis=-1):
+def vecdot(x1, x2, /, *, axis=-1, out=None):
     """The dot product of vectors along ``axis`` (the Array API's vecdot;
-    the operands broadcast)."""
+    the operands broadcast; ``out=`` as NumPy's vecdot)."""
     (a, b), qid, kind = _arrays(x1, x2)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("vecdot needs arrays of rank >= 1")
@@ -606,7 +613,7 @@ def vecdot(x1, x2, /, *, axis=-1):
     a = _ops.expand_dims(_moveaxis(a, ax, -1), -2)  # (..., 1, K)
     b = _ops.expand_dims(_moveaxis(b, ax, -1), -1)  # (..., K, 1)
     r = matmul(a, b)
-    return _ops.reshape(r, tuple(r.shape[:-2]))
+    return _finish(_ops.reshape(r, tuple(r.shape[:-2])), out, "vecdot")
 
 
 def matrix_power(a, n, /):
@@ -618,7 +625,11 @@ def matrix_power(a, n, /):
         raise TypeError("exponent must be an integer") from None
     (a,), qid, kind = _arrays(a)
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
-        raise ValueError("matrix_power needs square matrices (..., M, M)")
+        from .linalg import LinAlgError  # NumPy's class (a ValueError)
+
+        raise LinAlgError(
+            "matrix_power: last 2 dimensions of the array must be square"
+        )
     if n == 0:
         from ._creation import eye
 

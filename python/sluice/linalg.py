@@ -592,8 +592,30 @@ def _lu(a, b, m):
     return bf, shaped(det), shaped(sgn), shaped(lad), info
 
 
+def _binary_scaled(x):
+    """(x / f, f): matrices whose largest magnitude is outside
+    [tiny**0.25, max**0.25] of their precision divided by f, the power of
+    two nearest below it (f is 1 for the others, zero and non-finite
+    ones; None for empty x), so that the squared magnitudes of a kernel
+    neither overflow nor underflow, and the others are untouched."""
+    from ._elementwise import exp2, floor, log2
+
+    if x.size == 0:
+        return x, None
+    fi = np.finfo(_real_float(x))
+    m = _max_part(x)
+    safe = (m <= float(fi.max) ** 0.25) & (m >= float(fi.tiny) ** 0.25)
+    keep = safe | (m == 0) | ~_ops.isfinite(m)
+    # (log2 of a float32 near its max rounds up to 128: one less)
+    e = floor(log2(_ops.where(keep, 1, m))) - 1
+    f = _ops.where(keep, 1, exp2(e))
+    return _times_real(x, f, divide=True), f
+
+
 def _lu_complex(x):
-    """(det, sign, log|det|) of complex square matrices."""
+    """(det, sign, log|det|) of complex square matrices (each scaled by a
+    power of two first where its magnitudes would over- or underflow the
+    kernel's squared pivots; log|det| and det corrected after)."""
     from . import kernel_api as kapi
     from ._kernel import call_kernel
     from ._linalg_kernels import k_lu_c
@@ -602,6 +624,7 @@ def _lu_complex(x):
     batch = _prod(bs)
     n = x.shape[-1]
     dt = _part_dtype(x)
+    x, f = _binary_scaled(x)
     ar, ai = _parts(x)
     outs = [_new((batch,), dt, x) for _ in range(5)]
     info = _new((batch,), _dtypes.int64, x)
@@ -610,7 +633,12 @@ def _lu_complex(x):
             k_lu_c, kapi.Range(batch), ar, ai, n, info, *outs, _zero(dt)
         )
     dr, di, sr, si, lad = outs
-    return _join(dr, di, bs), _join(sr, si, bs), _ops.reshape(lad, bs)
+    det, lad = _join(dr, di, bs), _ops.reshape(lad, bs)
+    if f is not None:
+        f = _ops.reshape(f, bs)
+        lad = lad + n * _ops.log(f)
+        det = _times_real(det, f**n)
+    return det, _join(sr, si, bs), lad
 
 
 def _lu_det(x):
@@ -765,9 +793,15 @@ def _dev_qr(x, mode):
     m, n = x.shape[-2], x.shape[-1]
     batch = _prod(bs)
     k = builtins.min(m, n)
+    f = None  # the scale of each matrix for the kernels (below)
     if x.dtype.kind == "c":
         from ._linalg_kernels import k_qr_c
 
+        # The kernels see each matrix divided by its largest magnitude, so
+        # that the reflectors' norms neither overflow nor underflow where
+        # LAPACK's scaled norms do not (NumPy's R of a matrix of 1e300s is
+        # finite); R is scaled back, Q does not change.
+        x, f = _binary_scaled(x)
         dt = _part_dtype(x)
         ar, ai = _parts(x)
         qr_, qi = (_new((batch * m * m,), dt, x) for _ in range(2))
@@ -794,6 +828,7 @@ def _dev_qr(x, mode):
         return r if mode == "r" else QRResult(q, r)
     else:
         dt = _float_dtype("qr", x)
+        x, f = _binary_scaled(_ops.astype(x, dt, copy=False))
         rf = _flat(x, dt)
         qf = _new((batch * m * m,), dt, x)
         if batch and m:
@@ -805,7 +840,7 @@ def _dev_qr(x, mode):
     # (NaN where the input holds infs or NaNs), as LAPACK's R has.
     from ._manipulation import triu
 
-    r = triu(r)
+    r = triu(r if f is None else _times_real(r, f))
     if mode == "complete":
         return QRResult(q, r)
     r = r[..., :k, :]
@@ -912,9 +947,32 @@ def _scaled(x):
     Jacobi kernels' sums of squares neither overflow nor underflow."""
     if x.size == 0:
         return x, None
-    f = _ops.max(_ops.absolute(x), axis=(-2, -1), keepdims=True)
+    f = _max_part(x)
     f = _ops.where((f > 0) & _ops.isfinite(f), f, 1)
-    return x / f, f
+    return _times_real(x, f, divide=True), f
+
+
+def _max_part(x):
+    """Each matrix's largest magnitude of an element (of a real or
+    imaginary part, for complex x: finite where an |x| overflows)."""
+    if x.dtype.kind == "c":
+        from ._complex import imag, real
+
+        a = _ops.maximum(_ops.absolute(real(x)), _ops.absolute(imag(x)))
+    else:
+        a = _ops.absolute(x)
+    return _ops.max(a, axis=(-2, -1), keepdims=True)
+
+
+def _times_real(x, f, divide=False):
+    """x * f (x / f) for a real f, part by part for complex x, where a
+    complex product would make an inf times a zero part a NaN."""
+    op = _ops.divide if divide else _ops.multiply
+    if x.dtype.kind != "c":
+        return op(x, f)
+    from ._complex import _from_parts, imag, real
+
+    return _from_parts(op(real(x), f), op(imag(x), f))
 
 
 def _dev_svd(x, full_matrices=True, compute_uv=True):
@@ -1324,8 +1382,10 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     """The matrix norm over the last two axes: ``fro``, 1, -1, inf, -inf on
     every device; 2, -2 and ``nuc`` (SVD) on the host."""
     (x,), qid, kind = _arrays(x)
-    if x.ndim < 2:
-        raise ValueError("matrix_norm needs an array of rank >= 2")
+    if x.ndim < 2:  # NumPy's AxisError (a ValueError and IndexError)
+        raise np.exceptions.AxisError(
+            f"matrix_norm needs an array of rank >= 2, not {x.ndim}"
+        )
     if ord in _HOST_MATRIX_NORMS and _use_kernels("matrix_norm", x):
         s = _dev_svd(x, compute_uv=False)
         if ord == "nuc":
@@ -1421,8 +1481,9 @@ def multi_dot(arrays, *, out=None):
         arrs[-1] = _ops.reshape(arrs[-1], (-1, 1))
     for a in arrs:
         if a.ndim != 2:
-            raise ValueError(
-                "multi_dot: every array but the first and last must be 2-D"
+            raise LinAlgError(
+                f"multi_dot: {a.ndim}-dimensional array given; every array "
+                "but a 1-D first or last one must be two-dimensional"
             )
     dims = [arrs[0].shape[0]] + [a.shape[1] for a in arrs]
     n = len(arrs)

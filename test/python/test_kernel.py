@@ -200,6 +200,26 @@ def math_funcs(item: kapi.Item, x, out):
     out[i, 4] = np.float32(v) * 2 if v > 0.5 else np.maximum(v, 0.25)
 
 
+@sluice.kernel
+def hypot_kernel(item: kapi.Item, x, y, out):
+    i = item.get_id(0)
+    out[i] = math.hypot(x[i], y[i])
+
+
+def test_math_hypot_does_not_overflow_or_underflow(device):
+    """math.hypot in a kernel is NumPy's: no overflow or underflow of the
+    squares (1e30 and 1e-30 in float32), 0 for zeros, NaN for a NaN."""
+    x_np = np.array([3e30, 1e-30, 0.0, 3.0, np.nan, -5e-25], np.float32)
+    y_np = np.array([4e30, 1e-30, 0.0, -4.0, 1.0, 1e-30], np.float32)
+    x = sluice.asarray(x_np, device=device)
+    y = sluice.asarray(y_np, device=device)
+    out = sluice.zeros(6, dtype=np.float32, device=device)
+    sluice.call_kernel(hypot_kernel, kapi.Range(6), x, y, out)
+    np.testing.assert_allclose(
+        sluice.asnumpy(out), np.hypot(x_np, y_np), rtol=1e-6
+    )
+
+
 def test_math_and_device_functions(device):
     dt = (
         np.float64

@@ -480,3 +480,78 @@ def test_vector_and_matrix_products_of_one_dtype(device, sa, sb):
             np.testing.assert_allclose(sluice.asnumpy(out), want, rtol=1e-5)
     with pytest.raises(ValueError, match="mismatch"):
         sluice.ones((3, 4), device=device) @ sluice.ones((5, 2), device=device)
+
+
+def _cdata(shape, dtype):
+    re = RNG.uniform(-1, 1, shape)
+    return (re + 1j * RNG.uniform(-1, 1, shape)).astype(dtype)
+
+
+def test_complex_vdot_conjugates_the_first_operand(device):
+    # NumPy's vdot is sum(conj(a) * b) over the flattened operands.
+    for dt in ("complex64", "complex128"):
+        if dt == "complex128" and not device.has_aspect_fp64:
+            continue
+        a, b = _cdata((3, 4), dt), _cdata((4, 3), dt)
+        x = sluice.asarray(a, device=device)
+        y = sluice.asarray(b, device=device)
+        got = sluice.asnumpy(sluice.vdot(x, y))
+        np.testing.assert_allclose(got, np.vdot(a, b), rtol=1e-5)
+        assert got.dtype == np.vdot(a, b).dtype
+        got = sluice.asnumpy(sluice.vdot(x[:, ::2], y[::2]))
+        np.testing.assert_allclose(got, np.vdot(a[:, ::2], b[::2]), rtol=1e-5)
+
+        @sluice.jit
+        def f(x, y):
+            return sluice.vdot(x, y)
+
+        np.testing.assert_allclose(
+            sluice.asnumpy(f(x, y)), np.vdot(a, b), rtol=1e-5
+        )
+
+
+def test_vecdot_out(device):
+    a, b = _data((2, 3, 4), "float32"), _data((3, 4), "float32")
+    x = sluice.asarray(a, device=device)
+    y = sluice.asarray(b, device=device)
+    out = sluice.empty((2, 3), dtype="float32", device=device)
+    assert sluice.vecdot(x, y, out=out) is out
+    _check(out, np.vecdot(a, b))
+    with pytest.raises(ValueError, match="shape"):
+        sluice.vecdot(x, y, out=sluice.empty((3,), device=device))
+
+
+def test_imatmul_and_out_inside_jit(device):
+    a, b = _data((3, 4), "float32"), _data((4, 4), "float32")
+    x = sluice.asarray(a, device=device)
+    y = sluice.asarray(b, device=device)
+
+    @sluice.jit
+    def f(x, y):
+        x @= y
+        return x
+
+    @sluice.jit
+    def g(x, y, o):
+        sluice.matmul(x, y, out=o)
+        return o * 2
+
+    # An argument assigned into is written, as NumPy's x @= y and out=
+    # write theirs (docs/python.md: assignment inside @sluice.jit).
+    _check(f(x, y), a @ b)
+    _check(x, a @ b)
+    x = sluice.asarray(a, device=device)
+    o = sluice.zeros((3, 4), dtype="float32", device=device)
+    _check(g(x, y, o), 2 * (a @ b))
+    _check(o, a @ b)
+
+
+def test_shape_errors_are_linalg_errors(device):
+    # NumPy raises LinAlgError (a ValueError) for these.
+    x = sluice.asarray(np.ones((3, 4)), device=device)
+    with pytest.raises(np.linalg.LinAlgError, match="square"):
+        sluice.matrix_power(x, 2)
+    with pytest.raises(np.linalg.LinAlgError, match="two-dimensional"):
+        sla.multi_dot([x, sluice.ones((4, 2, 2), device=device), x])
+    with pytest.raises(np.exceptions.AxisError):
+        sla.matrix_norm(sluice.ones((3,), device=device))

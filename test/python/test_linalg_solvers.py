@@ -166,6 +166,88 @@ def test_qr_r_is_triangular_for_non_finite_input(device):
             assert np.all(np.tril(r, -1) == 0), (dt, mode)
 
 
+def test_qr_of_huge_and_tiny_matrices(device):
+    """Matrices of 1e300s (1e37s in float32) and 1e-300s give NumPy's
+    finite R and Q: the kernels see each matrix scaled by its largest
+    magnitude, as LAPACK's scaled norms avoid overflow and underflow."""
+    dts = _dtypes(device) + ["complex64"]
+    if device.has_aspect_fp64:
+        dts.append("complex128")
+    for dt in dts:
+        wide = np.dtype(dt) in (np.float64, np.complex128)
+        for scale in (1e300, 1e-300) if wide else (1e37, 1e-37):
+            a = RNG.uniform(-1, 1, (2, 4, 3))
+            if np.dtype(dt).kind == "c":
+                a = a + 1j * RNG.uniform(-1, 1, (2, 4, 3))
+            a = (a * scale).astype(dt)
+            q, r = sla.qr(_a(device, a))
+            want = np.linalg.qr(a)
+            rn = sluice.asnumpy(r)
+            assert np.all(np.isfinite(rn)) and rn.dtype == want.R.dtype
+            tol = 1e-3 if not wide else 1e-9
+            np.testing.assert_allclose(rn / scale, want.R / scale, atol=tol)
+            np.testing.assert_allclose(sluice.asnumpy(q), want.Q, atol=tol)
+
+
+def test_qr_matches_lapack_on_structured_input(device):
+    """LAPACK's reflector is the identity where a column is zero below the
+    diagonal (R keeps the diagonal's sign: qr(I) is (I, I)); a NaN below
+    the diagonal is not dropped; a complex element whose |x| overflows
+    (both parts near the maximum) gives NumPy's -inf and a finite Q."""
+    big = float(np.finfo(np.float32).max)
+    cases = [
+        np.eye(3),
+        np.array([[-2.0, 1.0], [0.0, -3.0]]),
+        np.array([[np.inf, 1.0], [0.0, 1.0]]),
+        np.array([[1.0, 1.0], [np.nan, 1.0]]),
+        np.array([[1.0, 1.0], [1.0, 1.0], [1.0, np.nan]]),
+        np.array([[complex(big, big), 1.0]]),
+        # (from the Array API suite) a column whose squares underflow
+        # float32 once the matrix is scaled: LAPACK's scaled norms
+        np.array([[2.220446e-16j, 0], [0, 4.294968e09j]]),
+        np.array([[1e-30, 1.0], [1e-30, 2.0], [0.0, 3.0]]),
+        np.array([[1.1920929e-07j, 9.007187e15j]]),  # the last phase
+        np.array([[1e30, 1e-30], [1e30, 1.0]]),
+    ]
+    for a in cases:
+        for dt in ["float32", "complex64"] + _dtypes(device):
+            if np.iscomplexobj(a) and dt[0] == "f":
+                continue
+            x = a.astype(dt)
+            q, r = sla.qr(_a(device, x))
+            want = np.linalg.qr(x)
+            for got, w in ((q, want.Q), (r, want.R)):
+                np.testing.assert_allclose(
+                    sluice.asnumpy(got), w, rtol=1e-6, atol=1e-6
+                )
+
+
+def test_complex_slogdet_of_huge_and_tiny_matrices(device):
+    """Complex matrices of 1e300s and 1e-300s (1e30s, 1e-30s in complex64)
+    give NumPy's finite log|det| and phase, not NaN or -inf from the
+    kernel's squared pivots; det matches where NumPy's is finite."""
+    dts = ["complex64"] + (["complex128"] if device.has_aspect_fp64 else [])
+    for dt in dts:
+        wide = dt == "complex128"
+        for scale in (1e300, 1e-300) if wide else (1e30, 1e-30):
+            a = RNG.uniform(-1, 1, (2, 3, 3)) + 1j * RNG.uniform(
+                -1, 1, (2, 3, 3)
+            )
+            a = (a * scale + 0.0).astype(dt)
+            sign, lad = sla.slogdet(_a(device, a))
+            want = np.linalg.slogdet(a)
+            tol = 1e-4 if not wide else 1e-10
+            got = sluice.asnumpy(lad)
+            assert got.dtype == want.logabsdet.dtype
+            np.testing.assert_allclose(got, want.logabsdet, rtol=tol)
+            np.testing.assert_allclose(
+                sluice.asnumpy(sign), want.sign, atol=tol * 10
+            )
+    a = (RNG.uniform(-1, 1, (3, 3)) * 1e-30 + 0j).astype("complex64")
+    got = sluice.asnumpy(sla.det(_a(device, a)))
+    np.testing.assert_allclose(got, np.linalg.det(a), rtol=1e-4, atol=0)
+
+
 @pytest.mark.parametrize("shape", [(2, 5, 5), (2, 6, 3), (2, 3, 6)])
 def test_qr(device, shape):
     for dt in _dtypes(device):
