@@ -163,15 +163,80 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 # --- order statistics --------------------------------------------------------
 
 
+# NumPy's methods (Hyndman and Fan): the continuous ones as (alpha, beta)
+# of the virtual index n q + alpha + q (1 - alpha - beta) - 1, interpolated
+# between its neighbours; the others pick an element (or average two)
+_CONTINUOUS = {
+    "linear": (1.0, 1.0),
+    "weibull": (0.0, 0.0),
+    "hazen": (0.5, 0.5),
+    "median_unbiased": (1 / 3, 1 / 3),
+    "normal_unbiased": (3 / 8, 3 / 8),
+    "interpolated_inverted_cdf": (0.0, 1.0),
+}
+_DISCRETE = (
+    "lower",
+    "higher",
+    "nearest",
+    "inverted_cdf",
+    "closest_observation",
+)
+_METHODS = (*_CONTINUOUS, *_DISCRETE, "midpoint", "averaged_inverted_cdf")
+
+
+def _positions(method, cnt, qv):
+    """(lower index, weight of the next one) of quantile qv per row of
+    ``cnt`` valid elements, as float64 arrays (the index unclipped)."""
+    n = _ops.astype(cnt, _dtypes.float64)
+    last = _ops.subtract(n, 1.0)
+    if method in _CONTINUOUS:
+        al, be = _CONTINUOUS[method]
+        pos = _ops.add(_ops.multiply(n, qv), al + qv * (1 - al - be) - 1)
+        pos = _ops.minimum(_ops.maximum(pos, 0.0), last)
+        lo = _ops.floor(pos)
+        return lo, _ops.subtract(pos, lo)
+    zero = _ops.multiply(n, 0.0)
+    if method in ("lower", "higher", "nearest", "midpoint"):
+        pos = _ops.multiply(last, qv)
+        fl = _ops.floor(pos)
+        if method == "lower":
+            return fl, zero
+        if method == "higher":
+            return _ops.ceil(pos), zero
+        if method == "nearest":
+            return _ops.round(pos), zero
+        half = _ops.where(_ops.equal(pos, fl), 0.0, 0.5)
+        return fl, _ops.add(zero, half)
+    pos = _ops.subtract(_ops.multiply(n, qv), 1.0)
+    if method == "closest_observation":
+        pos = _ops.subtract(pos, 0.5)
+    fl = _ops.floor(pos)
+    frac_zero = _ops.equal(pos, fl)
+    if method == "inverted_cdf":
+        return _ops.where(frac_zero, fl, _ops.add(fl, 1.0)), zero
+    if method == "averaged_inverted_cdf":
+        return fl, _ops.where(frac_zero, 0.5, 1.0)
+    # closest_observation: the even order statistic (1-based) of two
+    # equally close ones
+    odd = _ops.equal(_ops.remainder(fl, 2.0), 1.0)
+    pick = _ops.logical_and(frac_zero, odd)
+    return _ops.where(pick, fl, _ops.add(fl, 1.0)), zero
+
+
+def _index(pos):
+    return _ops.astype(_ops.maximum(pos, 0.0), _dtypes.int64)
+
+
 def _quantile(a, q, axis, keepdims, ignore_nan, name, method="linear"):
-    if method != "linear":
-        raise NotImplementedError(
-            f"{name}(method={method!r}): only 'linear' is supported"
+    if method not in _METHODS:
+        raise ValueError(
+            f"'{method}' is not a valid method. Use one of: {_METHODS}"
         )
     a = _array(a, name)
     qs = np.asarray(q, dtype=np.float64)
     if np.any((qs < 0) | (qs > 1)) or np.any(np.isnan(qs)):
         raise ValueError("Quantiles must be in the range [0, 1]")
+    in_dtype = a.dtype
     a = _float(a)
     nd = a.ndim
     if axis is None:
@@ -188,23 +253,25 @@ def _quantile(a, q, axis, keepdims, ignore_nan, name, method="linear"):
     red_shape = s.shape[:-1]
     rows = int(np.prod(red_shape, dtype=np.int64))
     if length == 0:
-        raise ValueError(f"{name} of an empty axis")
+        if name in ("quantile", "percentile"):
+            raise IndexError(f"{name} of an empty axis")
+        # NumPy: NaN (with a RuntimeWarning) for the median and the NaN-
+        # ignoring quantiles of nothing
+        s = _full(rows * builtins.max(length, 1), np.nan, a.dtype, a)
+        s = _ops.reshape(s, (*red_shape, 1))
+        length = 1
     flat = _ops.reshape(s, (s.size,))
     if ignore_nan:
         cnt = _ops.reshape(_nan_count(s, -1, False), (rows,))
     else:
         cnt = _full(rows, length, _dtypes.int64, a)
-    last = _ops.subtract(cnt, 1)
+    last = _ops.astype(_ops.maximum(_ops.subtract(cnt, 1), 0), _dtypes.int64)
     results = []
     for qv in qs.reshape(-1):
-        pos = _ops.multiply(
-            _ops.astype(_ops.maximum(last, 0), _dtypes.float64), float(qv)
-        )
-        lo = _ops.astype(pos, _dtypes.int64)
-        hi = _ops.minimum(_ops.add(lo, 1), _ops.maximum(last, 0))
-        t = _ops.astype(
-            _ops.subtract(pos, _ops.astype(lo, _dtypes.float64)), a.dtype
-        )
+        lof, tf = _positions(method, cnt, float(qv))
+        lo = _ops.minimum(_index(lof), last)
+        hi = _ops.minimum(_index(_ops.add(lof, 1.0)), last)
+        t = _ops.astype(tf, a.dtype)
         vlo = _empty(rows, a.dtype, a)
         vhi = _empty(rows, a.dtype, a)
         call_kernel(K.k_pick_rows, kapi.Range(rows), flat, lo, length, vlo)
@@ -230,6 +297,8 @@ def _quantile(a, q, axis, keepdims, ignore_nan, name, method="linear"):
             )
             r = _ops.where(_isnan(lastv), np.nan, r)
         r = _ops.reshape(r, red_shape)
+        if method in _DISCRETE and in_dtype.kind in "iub":
+            r = _ops.astype(r, in_dtype)  # an element: NumPy keeps its type
         if keepdims:
             if axis is None:
                 r = _ops.reshape(r, (1,) * nd)
@@ -262,6 +331,8 @@ def quantile(
     *,
     weights=None,
 ):
+    if weights is not None:
+        raise NotImplementedError("quantile(weights=...)")
     return _quantile(a, q, axis, keepdims, False, "quantile", method)
 
 
@@ -276,6 +347,8 @@ def nanquantile(
     *,
     weights=None,
 ):
+    if weights is not None:
+        raise NotImplementedError("nanquantile(weights=...)")
     return _quantile(a, q, axis, keepdims, True, "nanquantile", method)
 
 
@@ -290,6 +363,8 @@ def percentile(
     *,
     weights=None,
 ):
+    if weights is not None:
+        raise NotImplementedError("percentile(weights=...)")
     return _quantile(
         a,
         np.asarray(q, dtype=np.float64) / 100,
@@ -312,6 +387,8 @@ def nanpercentile(
     *,
     weights=None,
 ):
+    if weights is not None:
+        raise NotImplementedError("nanpercentile(weights=...)")
     return _quantile(
         a,
         np.asarray(q, dtype=np.float64) / 100,
@@ -345,8 +422,6 @@ def cov(
     *,
     dtype=None,
 ):
-    if fweights is not None or aweights is not None:
-        raise NotImplementedError("cov(fweights=, aweights=)")
     m = _float(_array(m, "cov"))
     if m.ndim == 1:
         m = _ops.reshape(m, (1, m.shape[0]))
@@ -364,13 +439,60 @@ def cov(
     if ddof is None:
         ddof = 0 if bias else 1
     nobs = m.shape[1]
-    x = _ops.subtract(m, _ops.mean(m, axis=1, keepdims=True))
-    prod = _ops.multiply(_ops.expand_dims(x, 1), _ops.expand_dims(x, 0))
+    w = _cov_weights(fweights, aweights, nobs, m)
+    if w is None:
+        x = _ops.subtract(m, _ops.mean(m, axis=1, keepdims=True))
+        xw = x
+        fact = float(builtins.max(nobs - ddof, 0)) or np.nan
+    else:
+        w = _ops.astype(w, m.dtype)
+        w_sum = float(_ops.sum(w))
+        avg = _ops.divide(_ops.sum(_ops.multiply(m, w), axis=1), w_sum)
+        x = _ops.subtract(m, _ops.expand_dims(avg, 1))
+        xw = _ops.multiply(x, w)
+        if ddof == 0:
+            fact = w_sum
+        elif aweights is None:
+            fact = w_sum - ddof
+        else:
+            aw = _ops.astype(_as_array_like(aweights, m), m.dtype)
+            fact = w_sum - ddof * float(_ops.sum(_ops.multiply(w, aw))) / (
+                w_sum
+            )
+        if fact <= 0:
+            fact = np.nan
+    prod = _ops.multiply(_ops.expand_dims(x, 1), _ops.expand_dims(xw, 0))
     c = _ops.sum(prod, axis=2)
-    c = _ops.divide(c, float(builtins.max(nobs - ddof, 0)) or np.nan)
+    c = _ops.divide(c, fact)
     if c.shape == (1, 1):
         return _ops.reshape(c, ())
     return c
+
+
+def _cov_weights(fweights, aweights, nobs, like):
+    """NumPy's checks of cov's weights; their product (None: none)."""
+    w = None
+    if fweights is not None:
+        f = _as_array_like(fweights, like)
+        if f.dtype.kind not in "iub":
+            raise TypeError("fweights must be integer")
+        if f.ndim > 1:
+            raise RuntimeError("cannot handle multidimensional fweights")
+        if f.shape[0] != nobs:
+            raise RuntimeError("incompatible numbers of samples and fweights")
+        if f.size and bool(_ops.any(_ops.less(f, 0))):
+            raise ValueError("fweights cannot be negative")
+        w = f
+    if aweights is not None:
+        a = _as_array_like(aweights, like)
+        if a.ndim > 1:
+            raise RuntimeError("cannot handle multidimensional aweights")
+        if a.shape[0] != nobs:
+            raise RuntimeError("incompatible numbers of samples and aweights")
+        if a.size and bool(_ops.any(_ops.less(a, 0))):
+            raise ValueError("aweights cannot be negative")
+        w = a if w is None else _ops.multiply(w, a)
+    return w
 
 
 def corrcoef(x, y=None, rowvar=True, *, dtype=None):
@@ -677,7 +799,8 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
             lin = _ops.where(bad, -1, _ops.add(_ops.multiply(lin, nb), idx))
     w = None if weights is None else _flat(_as_array_like(weights, sample))
     hist = _count_bins(_contig(lin), int(np.prod(sizes)), w, sample)
-    hist = _ops.reshape(hist, tuple(sizes))
+    # NumPy counts in floats here (histogram itself counts in integers)
+    hist = _float(_ops.reshape(hist, tuple(sizes)))
     if density:
         hist = _ops.divide(hist, _ops.sum(hist))
         for d, e in enumerate(edges):
