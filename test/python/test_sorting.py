@@ -1130,3 +1130,25 @@ def test_intersect1d_indices(device):
                 if e.dtype.kind == "i" and e.dtype != a.dtype
                 else e,
             )
+
+
+@pytest.mark.parametrize("n", [3, 1000, 70_000])
+def test_complex_scans(device, n):
+    """cumsum/cumprod/cumulative_sum of complex arrays (the blocked scan
+    kernels multiply and add complex values)."""
+    rng = np.random.default_rng(n)
+    for dt in (np.complex64, np.complex128):
+        if dt == np.complex128 and not device.has_aspect_fp64:
+            continue
+        a = (
+            1 + 0.01 * (rng.standard_normal(n) + 1j * rng.standard_normal(n))
+        ).astype(dt)
+        x = sluice.asarray(a, device=device)
+        tol = 1e-3 if dt == np.complex64 else 1e-9
+        np.testing.assert_allclose(A(sluice.cumsum(x)), np.cumsum(a), rtol=tol)
+        np.testing.assert_allclose(
+            A(sluice.cumprod(x)), np.cumprod(a), rtol=tol
+        )
+        c = A(sluice.cumulative_sum(x, include_initial=True))
+        assert c[0] == 0 and c.dtype == dt
+        np.testing.assert_allclose(c[1:], np.cumsum(a), rtol=tol)
