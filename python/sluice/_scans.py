@@ -251,6 +251,7 @@ def _edge(v, a, axis):
     return v
 
 
+@J.steps_by_example
 def diff(a, n=1, axis=-1, prepend=None, append=None):
     """n-th differences along ``axis`` (bool: not-equal)."""
     a = _array(a, "diff")
@@ -285,6 +286,7 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
     return a
 
 
+@J.steps_by_example
 def ediff1d(ary, to_end=None, to_begin=None):
     a = _flat(_array(ary, "ediff1d"))
     if a.dtype == _dtypes.bool_:

@@ -40,10 +40,13 @@ def _array(x, what):
     if isinstance(x, Array):
         return x
     if isinstance(x, _trace.Tracer):
-        raise NotImplementedError(
-            f"sluice.{what} is not available inside @sluice.jit (sorts, "
-            "scans and searches are; functions whose result's size depends "
-            "on the data are not): call it outside the jitted function"
+        from ._errors import TracerError
+
+        raise TracerError(
+            f"sluice.{what} is not available inside @sluice.jit: its "
+            "result's size depends on the data (sorts, scans, searches, "
+            "reductions and statistics are available): call it outside "
+            "the jitted function"
         )
     raise TypeError(
         f"sluice.{what} needs a sluice.Array, not {type(x).__name__}"
@@ -1262,6 +1265,7 @@ def _as_array_like(v, like):
     return asarray(v, sycl_queue=like.sycl_queue, usm_type=like.usm_type)
 
 
+@J.steps_by_example
 def isin(
     element, test_elements, assume_unique=False, invert=False, *, kind=None
 ):

@@ -11,6 +11,7 @@ import builtins
 import numpy as np
 
 from . import _dtypes, _ops
+from . import _jit_library as J
 from . import _coop_kernels as C
 from . import _sort_kernels as K
 from . import kernel_api as kapi
@@ -46,6 +47,7 @@ def _float(a):
 # --- nan reductions ---------------------------------------------------------
 
 
+@J.steps_by_example
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
     a = _array(a, "nansum")
     if a.dtype.kind == "f":
@@ -53,6 +55,7 @@ def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
     return _ops.sum(a, axis=axis, dtype=dtype, keepdims=keepdims)
 
 
+@J.steps_by_example
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
     a = _array(a, "nanprod")
     if a.dtype.kind == "f":
@@ -75,11 +78,13 @@ def _nan_extreme(a, axis, keepdims, is_max):
     return _ops.where(allnan, np.nan, r)
 
 
+@J.steps_by_example
 def nanmax(a, axis=None, out=None, keepdims=False):
     """max ignoring NaNs (an all-NaN slice gives NaN)."""
     return _nan_extreme(a, axis, keepdims, True)
 
 
+@J.steps_by_example
 def nanmin(a, axis=None, out=None, keepdims=False):
     return _nan_extreme(a, axis, keepdims, False)
 
@@ -93,6 +98,7 @@ def _nan_count(a, axis, keepdims):
     )
 
 
+@J.steps_by_example
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     a = _array(a, "nanmean")
     if a.dtype.kind != "f":
@@ -102,6 +108,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     return _ops.divide(s, _ops.astype(n, s.dtype))
 
 
+@J.steps_by_example
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     a = _array(a, "nanvar")
     if a.dtype.kind != "f":
@@ -115,6 +122,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     return _ops.divide(s, _ops.where(_ops.less_equal(n, 0), np.nan, n))
 
 
+@J.steps_by_example
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     return _ops.sqrt(nanvar(a, axis=axis, ddof=ddof, keepdims=keepdims))
 
@@ -127,6 +135,7 @@ def ptp(a, axis=None, out=None, keepdims=False):
     )
 
 
+@J.steps_by_example
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     a = _array(a, "average")
     if weights is None:
@@ -320,6 +329,7 @@ def _quantile(a, q, axis, keepdims, ignore_nan, name, method="linear"):
     return out
 
 
+@J.steps_by_example
 def quantile(
     a,
     q,
@@ -336,6 +346,7 @@ def quantile(
     return _quantile(a, q, axis, keepdims, False, "quantile", method)
 
 
+@J.steps_by_example
 def nanquantile(
     a,
     q,
@@ -352,6 +363,7 @@ def nanquantile(
     return _quantile(a, q, axis, keepdims, True, "nanquantile", method)
 
 
+@J.steps_by_example
 def percentile(
     a,
     q,
@@ -376,6 +388,7 @@ def percentile(
     )
 
 
+@J.steps_by_example
 def nanpercentile(
     a,
     q,
@@ -400,10 +413,12 @@ def nanpercentile(
     )
 
 
+@J.steps_by_example
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     return _quantile(a, 0.5, axis, keepdims, False, "median")
 
 
+@J.steps_by_example
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     return _quantile(a, 0.5, axis, keepdims, True, "nanmedian")
 
@@ -411,6 +426,7 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 # --- covariance --------------------------------------------------------------
 
 
+@J.steps_by_example
 def cov(
     m,
     y=None,
@@ -495,6 +511,7 @@ def _cov_weights(fweights, aweights, nobs, like):
     return w
 
 
+@J.steps_by_example
 def corrcoef(x, y=None, rowvar=True, *, dtype=None):
     c = cov(x, y, rowvar)
     if c.ndim == 0:
@@ -708,6 +725,7 @@ def _edges(a, bins, rng):
     return _as_array_like(e, a)
 
 
+@J.steps_by_example
 def histogram(a, bins=10, range=None, density=None, weights=None):
     """Counts of ``a`` in bins (NumPy's edges; the last bin is closed)."""
     a = _array(a, "histogram")
@@ -831,6 +849,7 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
     return h, e[0], e[1]
 
 
+@J.steps_by_example
 def digitize(x, bins, right=False):
     """Indices of the bins each value of ``x`` falls in (NumPy's rule:
     searchsorted on increasing bins, mirrored on decreasing ones)."""
@@ -848,6 +867,7 @@ def digitize(x, bins, right=False):
 # --- reductions of dpnp beyond NumPy -----------------------------------------
 
 
+@J.steps_by_example
 def logsumexp(x, /, *, axis=None, dtype=None, keepdims=False, out=None):
     """log(sum(exp(x))) along axis, computed stably (dpnp.logsumexp)."""
     x = _float(_array(x, "logsumexp"))
@@ -862,6 +882,7 @@ def logsumexp(x, /, *, axis=None, dtype=None, keepdims=False, out=None):
     return _ops.add(_ops.log(s), m0)
 
 
+@J.steps_by_example
 def reduce_hypot(x, /, *, axis=None, dtype=None, keepdims=False, out=None):
     """sqrt(sum(x**2)) along axis, scaled against overflow
     (dpnp.reduce_hypot)."""

@@ -875,7 +875,7 @@ def test_library_steps_inside_jit_errors(device):
             return fn(a)  # noqa: B023 (called within this iteration)
 
         with pytest.raises(
-            NotImplementedError, match="not available inside @sluice.jit"
+            sluice.TracerError, match="size depends on the data"
         ):
             f(x)
 
@@ -1152,3 +1152,46 @@ def test_complex_scans(device, n):
         c = A(sluice.cumulative_sum(x, include_initial=True))
         assert c[0] == 0 and c.dtype == dt
         np.testing.assert_allclose(c[1:], np.cumsum(a), rtol=tol)
+
+
+def test_statistics_inside_jit(device):
+    """Reductions, quantiles, covariances, histograms with a bin count,
+    differences and isin are steps of @sluice.jit functions (their results'
+    sizes follow from the shapes); bincount's does not: a TracerError."""
+    if not device.has_aspect_fp64:
+        pytest.skip("float64")
+    h = np.random.default_rng(4).standard_normal((4, 6))
+    h[1, 2] = np.nan
+    g = np.nan_to_num(h)
+    x = sluice.asarray(h, device=device)
+    y = sluice.asarray(g, device=device)
+    e = np.array([-1.0, 0.0, 1.0])
+    edges = {np: e, sluice: sluice.asarray(e, device=device)}
+    cases = [
+        (lambda m, a: m.nansum(a, axis=0), x, h),
+        (lambda m, a: m.nanmean(a, axis=1) * 2, x, h),
+        (lambda m, a: m.nanstd(a, axis=1, ddof=1), x, h),
+        (lambda m, a: m.nanmax(a), x, h),
+        (lambda m, a: m.nanmedian(a, axis=0), x, h),
+        (lambda m, a: m.median(a, axis=1) + 1, y, g),
+        (lambda m, a: m.percentile(a, [10, 90], axis=0, method="lower"), y, g),
+        (lambda m, a: m.average(a, axis=0), y, g),
+        (lambda m, a: m.cov(a), y, g),
+        (lambda m, a: m.corrcoef(a), y, g),
+        (lambda m, a: m.diff(a, axis=1), y, g),
+        (lambda m, a: m.ediff1d(a), y, g),
+        (lambda m, a: m.histogram(a, 5, range=(-2, 2))[0], y, g),
+        (lambda m, a: m.digitize(a, edges[m]), y, g),
+        (lambda m, a: m.isin(a, a[0]), y, g),
+    ]
+    for k, (f, arr, ref) in enumerate(cases):
+        exp = f(np, ref)
+        got = sluice.jit(lambda a, f=f: f(sluice, a))(arr)  # noqa: B023
+        np.testing.assert_allclose(A(got), exp, rtol=1e-12, err_msg=str(k))
+
+    @sluice.jit
+    def counts(a):
+        return sluice.bincount(sluice.astype(a, sluice.int64))
+
+    with pytest.raises(sluice.TracerError, match="depends on the data"):
+        counts(y)
