@@ -120,6 +120,18 @@ class RandomState:
 
     def _take(self, count):
         """Reserves ``count`` counters; returns the first."""
+        from . import _trace
+
+        if _trace.current() is not None:
+            from ._errors import TracerError
+
+            # a draw in a traced function would run once, at trace time,
+            # and every call would return the same numbers
+            raise TracerError(
+                "sluice.random inside @sluice.jit would draw its numbers "
+                "once, when the function is traced: draw them outside and "
+                "pass them in"
+            )
         c = self._ctr
         self._ctr += int(count)
         if self._ctr >= 1 << 63:

@@ -370,3 +370,17 @@ def test_same_numbers_on_every_device(host):
             np.testing.assert_allclose(a, b, rtol=1e-9)
         else:
             assert (a != b).mean() < 1e-3
+
+
+def test_no_draws_inside_jit(device):
+    """A draw in a traced function would be made once, at trace time (every
+    call the same numbers): a TracerError says so."""
+    x = sluice.zeros(3, device=device)
+    for draw in (
+        lambda: sluice.random.rand(3, device=device),
+        lambda: sluice.random.RandomState(1, device=device).gumbel(size=3),
+        lambda: sluice.random.permutation(3),
+    ):
+        f = sluice.jit(lambda a, draw=draw: a + draw())
+        with pytest.raises(sluice.TracerError, match="when the function"):
+            f(x)
