@@ -1270,7 +1270,18 @@ def isin(
     element, test_elements, assume_unique=False, invert=False, *, kind=None
 ):
     """Whether each element is in ``test_elements`` (a sort of the tests
-    and a binary search per element)."""
+    and a binary search per element). Either may be a Python scalar (the
+    Array API's 2025.12 isin): it is compared by value (a 0-d array of
+    NumPy's default type), not cast to the other's type."""
+    from ._array import Array
+
+    if not isinstance(element, Array) and isinstance(test_elements, Array):
+        if not isinstance(element, (bool, int, float, complex, np.generic)):
+            raise TypeError(
+                f"sluice.isin needs a sluice.Array or a scalar, not "
+                f"{type(element).__name__}"
+            )
+        element = _as_array_like(element, test_elements)
     element = _array(element, "isin")
     test = _as_array_like(test_elements, element)
     dt = _dtypes.to_dtype(np.result_type(element.dtype, test.dtype))

@@ -1198,3 +1198,20 @@ def test_statistics_inside_jit(device):
 
     with pytest.raises(sluice.TracerError, match="depends on the data"):
         counts(y)
+
+
+def test_isin_with_python_scalars(device):
+    """isin(scalar, array) and isin(array, scalar) (the Array API's
+    2025.12 form): compared by value, a scalar element giving a 0-d
+    result."""
+    t = np.array([1, 5, 255], np.uint8)
+    d = sluice.asarray(t, device=device)
+    for e in (0, 5, 300, 5.0, 5.5, True, 1):
+        got = A(sluice.isin(e, d))
+        assert got.shape == () and got.dtype == np.bool_
+        assert bool(got) == bool(np.isin(e, t)), e
+    assert A(sluice.isin(0, d[:0])).shape == ()
+    x = np.array([1.0, 2, 3], np.float32)
+    _eq(sluice.isin(sluice.asarray(x, device=device), 2), np.isin(x, 2))
+    with pytest.raises(TypeError):
+        sluice.isin("a", d)
