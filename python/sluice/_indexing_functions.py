@@ -55,6 +55,15 @@ def _no_traced_check(a, name, instead):
         )
 
 
+def _min_max(a):
+    """The smallest and largest of a concrete array, read now (also inside
+    a traced function, where operations on it would be traced)."""
+    from . import _trace
+
+    with _trace.suspended():
+        return int(_ops().min(a)), int(_ops().max(a))
+
+
 def _moded(indices, n, mode):
     """Indices with ``mode`` applied ('raise' leaves them to the
     indexing's check)."""
@@ -251,7 +260,7 @@ def choose(a, choices, out=None, mode="raise"):
     if mode == "raise":
         _no_traced_check(a, "choose", "mode='wrap' or mode='clip'")
         if a.size:
-            lo, hi = int(_ops().min(a)), int(_ops().max(a))
+            lo, hi = _min_max(a)
             if lo < 0 or hi >= n:
                 raise ValueError("invalid entry in choice array")
     else:
@@ -397,7 +406,7 @@ def unravel_index(indices, shape, order="C"):
         raise TypeError("only int indices permitted")
     _no_traced_check(i, "unravel_index", "indices made in range with clip")
     if i.size:
-        lo, hi = int(_ops().min(i)), int(_ops().max(i))
+        lo, hi = _min_max(i)
         if lo < 0 or hi >= size:
             bad = lo if lo < 0 else hi
             raise ValueError(

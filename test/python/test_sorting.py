@@ -1215,3 +1215,27 @@ def test_isin_with_python_scalars(device):
     _eq(sluice.isin(sluice.asarray(x, device=device), 2), np.isin(x, 2))
     with pytest.raises(TypeError):
         sluice.isin("a", d)
+
+
+def test_index_checks_of_captured_arrays_in_jit(device):
+    """choose and unravel_index check a captured (concrete) index array's
+    range inside @sluice.jit as eagerly; traced indices they cannot check
+    give a TracerError that says so."""
+    x = np.arange(20.0).reshape(4, 5)
+    d = sluice.asarray(x, device=device)
+    c = np.array([[0, 1, 0, 1, 0]] * 4)
+    dc = sluice.asarray(c, device=device)
+    f = sluice.jit(lambda a: sluice.choose(dc, [a, -a]))
+    np.testing.assert_array_equal(A(f(d)), np.choose(c, [x, -x]))
+    bad = sluice.asarray(c * 2, device=device)
+    with pytest.raises(ValueError):
+        sluice.jit(lambda a: sluice.choose(bad, [a, -a]))(d)
+    with pytest.raises(sluice.TracerError, match="cannot check"):
+        sluice.jit(
+            lambda a: sluice.choose(sluice.astype(a, sluice.int64), [a, -a])
+        )(d)
+    i = sluice.asarray(np.array([7, 3]), device=device)
+    g = sluice.jit(lambda a: a + sluice.unravel_index(i, (2, 4))[1])
+    np.testing.assert_array_equal(
+        A(g(sluice.zeros(2, device=device))), [3.0, 3.0]
+    )
