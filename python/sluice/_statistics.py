@@ -246,7 +246,10 @@ def _quantile(a, q, axis, keepdims, ignore_nan, name, method="linear"):
     if np.any((qs < 0) | (qs > 1)) or np.any(np.isnan(qs)):
         raise ValueError("Quantiles must be in the range [0, 1]")
     in_dtype = a.dtype
-    a = _float(a)
+    # the methods that pick an element pick it from the integers themselves
+    # (floats would round those above 2**53)
+    if not (method in _DISCRETE and in_dtype.kind in "iu"):
+        a = _float(a)
     nd = a.ndim
     if axis is None:
         x = _flat(a)
@@ -266,6 +269,7 @@ def _quantile(a, q, axis, keepdims, ignore_nan, name, method="linear"):
             raise IndexError(f"{name} of an empty axis")
         # NumPy: NaN (with a RuntimeWarning) for the median and the NaN-
         # ignoring quantiles of nothing
+        a = _float(a)
         s = _full(rows * builtins.max(length, 1), np.nan, a.dtype, a)
         s = _ops.reshape(s, (*red_shape, 1))
         length = 1
@@ -292,7 +296,9 @@ def _quantile(a, q, axis, keepdims, ignore_nan, name, method="linear"):
             _ops.add(vlo, _ops.multiply(d, t)),
         )
         r = _ops.where(_ops.equal(vhi, vlo), vlo, r)
-        if ignore_nan:
+        if a.dtype.kind != "f":
+            pass  # integers picked as they are: no NaN to propagate
+        elif ignore_nan:
             r = _ops.where(_ops.less_equal(cnt, 0), np.nan, r)
         else:
             lastv = _empty(rows, a.dtype, a)
