@@ -5,10 +5,12 @@ its peers in one process, medians of --reps runs, with ratios.
     python bench/sort_scan.py --device cuda:gpu:0 --n 2**27   # GPU machine
 
 On the CPU the peer is NumPy; on a CUDA device the peers are CuPy (CUB)
-and PyTorch, when importable. The last column is the process's CPU time
+and PyTorch, when importable. "sluice cpu ms" is the process's CPU time
 during the Sluice call (all threads): on a loaded machine it tells whether
-the second core was there at all. Every Sluice result is checked against the
-first peer before it is timed. Cases (float32 keys unless said):
+the second core was there at all; on the CPU "numpy cpu ms" follows, the
+same for the NumPy call (their ratio is the work each does, whatever the
+load). Every Sluice result is checked against the first peer before it is
+timed. Cases (float32 keys unless said):
 sort, argsort (stable), cumsum, argmax, mask (``a[a > 0.5]``: the
 comparison and the compaction), bincount (256 bins, int32 keys),
 histogram (256 equal bins), searchsorted (n/16 queries into n sorted
@@ -188,6 +190,7 @@ def main():
             f"{k + ' ms':>10}" for k in (["numpy"] if not gpu else peers)
         )
         + "  ratio (peer / sluice)   sluice GB/s   sluice cpu ms"
+        + ("   numpy cpu ms" if not gpu else "")
     )
     for name, arrays, fnp, fsl, ftorch, fcupy, exact in _cases(n):
         if a.only and name not in a.only.split(","):
@@ -209,7 +212,7 @@ def main():
         row = [ts]
         if not gpu:
             row.append(
-                _median_time(lambda: fnp(*arrays), lambda: None, a.reps)
+                _median_time(lambda: fnp(*arrays), lambda: None, a.reps, cpu)
             )
         else:
             for k, m in peers.items():
@@ -236,6 +239,7 @@ def main():
             + "  "
             + " ".join(f"{t / ts:6.2f}x" for t in row[1:])
             + f"   {gbs:8.2f}   {cpu[0] * 1e3:10.2f}"
+            + (f"   {cpu[1] * 1e3:12.2f}" if len(cpu) > 1 else "")
         )
     # random numbers: Philox in kernels against the peer's generator
     if not a.only or "random" in a.only:
@@ -247,12 +251,23 @@ def main():
         )
         if not gpu:
             g = np.random.default_rng(1)
+            cpu = []
+            ts = _median_time(
+                lambda: rs.uniform(size=n, dtype=np.float32),
+                sluice.synchronize,
+                a.reps,
+                cpu,
+            )
             tp = _median_time(
-                lambda: g.random(n, dtype=np.float32), lambda: None, a.reps
+                lambda: g.random(n, dtype=np.float32),
+                lambda: None,
+                a.reps,
+                cpu,
             )
             print(
                 f"{'uniform':<13} {ts * 1e3:10.2f} {tp * 1e3:10.2f}  "
-                f"{tp / ts:6.2f}x   {4 * n / ts / 1e9:8.2f}"
+                f"{tp / ts:6.2f}x   {4 * n / ts / 1e9:8.2f}   "
+                f"{cpu[0] * 1e3:10.2f}   {cpu[1] * 1e3:12.2f}"
             )
         else:
             print(

@@ -43,6 +43,27 @@ def _check_mode(mode):
         )
 
 
+def _no_traced_check(a, name, instead):
+    """Range checks read the indices: not possible on traced ones."""
+    from . import _trace
+    from ._errors import TracerError
+
+    if isinstance(a, _trace.Tracer):
+        raise TracerError(
+            f"{name} inside @sluice.jit cannot check that traced indices "
+            f"are in range: use {instead}, or call it outside"
+        )
+
+
+def _min_max(a):
+    """The smallest and largest of a concrete array, read now (also inside
+    a traced function, where operations on it would be traced)."""
+    from . import _trace
+
+    with _trace.suspended():
+        return int(_ops().min(a)), int(_ops().max(a))
+
+
 def _moded(indices, n, mode):
     """Indices with ``mode`` applied ('raise' leaves them to the
     indexing's check)."""
@@ -244,8 +265,9 @@ def choose(a, choices, out=None, mode="raise"):
     if n == 0:
         raise ValueError("choices must not be empty")
     if mode == "raise":
+        _no_traced_check(a, "choose", "mode='wrap' or mode='clip'")
         if a.size:
-            lo, hi = int(_ops().min(a)), int(_ops().max(a))
+            lo, hi = _min_max(a)
             if lo < 0 or hi >= n:
                 raise ValueError("invalid entry in choice array")
     else:
@@ -389,8 +411,9 @@ def unravel_index(indices, shape, order="C"):
     i = indices
     if i.dtype.kind not in "iu":
         raise TypeError("only int indices permitted")
+    _no_traced_check(i, "unravel_index", "indices made in range with clip")
     if i.size:
-        lo, hi = int(_ops().min(i)), int(_ops().max(i))
+        lo, hi = _min_max(i)
         if lo < 0 or hi >= size:
             bad = lo if lo < 0 else hi
             raise ValueError(

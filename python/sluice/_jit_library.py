@@ -125,6 +125,61 @@ def like_arg(arg, dtype):
     return rule
 
 
+def by_example(fn):
+    """The results' types of ``fn`` on zero-filled stand-ins of the traced
+    arrays (static shapes), run once at trace time: for functions whose
+    results' sizes follow from the shapes alone (reductions, quantiles,
+    covariances, histograms with a bin count)."""
+
+    def rule(name, b):
+        from ._creation import zeros
+        from ._device import _queue_from_id
+        from ._errors import TracerError
+
+        def stand_in(v):
+            if isinstance(v, _trace.ScalarTracer):
+                raise TracerError(
+                    f"sluice.{name} inside @sluice.jit takes its scalar "
+                    "arguments as Python values (static), not traced ones"
+                )
+            if not isinstance(v, _trace.Tracer):
+                if isinstance(v, (list, tuple)):
+                    return type(v)(stand_in(x) for x in v)
+                return v
+            t = v._v.type
+            if any(d is None for d in t.shape):
+                raise TracerError(
+                    f"sluice.{name} inside @sluice.jit needs static shapes"
+                )
+            return zeros(
+                t.shape, dtype=t.dtype, sycl_queue=_queue_from_id(t.qid)
+            )
+
+        import warnings
+
+        with _trace.suspended():  # (creation inside a trace is traced)
+            args = [stand_in(v) for v in b.args]
+            kwargs = {k: stand_in(v) for k, v in b.kwargs.items()}
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                out = fn(*args, **kwargs)
+        outs = out if isinstance(out, tuple) else (out,)
+        for o in outs:
+            if not hasattr(o, "dtype") or not hasattr(o, "shape"):
+                raise TracerError(
+                    f"sluice.{name} inside @sluice.jit: its results must be "
+                    "arrays"
+                )
+        return [(o.dtype, tuple(o.shape)) for o in outs]
+
+    return rule
+
+
+def steps_by_example(fn):
+    """``steps(by_example(fn))`` applied to ``fn``."""
+    return steps(by_example(fn))(fn)
+
+
 def _first(b):
     return next(iter(b.arguments))
 

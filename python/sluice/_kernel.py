@@ -950,6 +950,20 @@ def _traced(kernel, index_space, args):
     tr = _trace.current()
     if tr is None:
         return False
+    # A launch of the library's own kernels on concrete arrays only (a
+    # nonzero() or unique() of an array made or captured in the function)
+    # runs now, when no earlier step of the trace writes its arrays: the
+    # library reads such results back (a count, a size) at once. Users'
+    # kernels are always steps (they run at every call).
+    deferred = tr.__dict__.setdefault("_deferred_arrays", set())
+    arrays = [a for a in args if isinstance(a, Array)]
+    if (
+        kernel._fn.__module__.startswith(__package__ + ".")
+        and not any(isinstance(a, _trace.Tracer) for a in args)
+        and not any(id(a) in deferred for a in arrays)
+    ):
+        return False
+    deferred.update(id(a) for a in arrays)
     from . import _jit_kernels
 
     _jit_kernels.launch(tr, kernel, index_space, args)

@@ -337,7 +337,7 @@ class Emitter:
                 raise self.error("division by zero") from None
         dt, weak = self.result_type(a, b)
         if opname == "div":
-            if dt.kind != "f":
+            if dt.kind not in "fc":
                 dt = F64
             weak = float if weak else None
         if (
@@ -372,6 +372,8 @@ class Emitter:
         nn = x.nonneg and y.nonneg
         if dt.kind == "b" and opname in ("add", "mul", "sub"):
             opname = {"add": "or", "mul": "and", "sub": "xor"}[opname]
+        if dt.kind == "c" and opname in ("add", "sub", "mul", "div"):
+            return self.op(f"complex.{opname} {x.name}, {y.name} : {t}", dt)
         if opname in ("add", "sub", "mul"):
             o = {"add": "add", "sub": "sub", "mul": "mul"}[opname]
             return self.op(

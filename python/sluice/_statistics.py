@@ -11,6 +11,7 @@ import builtins
 import numpy as np
 
 from . import _dtypes, _ops
+from . import _jit_library as J
 from . import _coop_kernels as C
 from . import _sort_kernels as K
 from . import kernel_api as kapi
@@ -46,6 +47,7 @@ def _float(a):
 # --- nan reductions ---------------------------------------------------------
 
 
+@J.steps_by_example
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
     a = _array(a, "nansum")
     if a.dtype.kind == "f":
@@ -53,6 +55,7 @@ def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
     return _ops.sum(a, axis=axis, dtype=dtype, keepdims=keepdims)
 
 
+@J.steps_by_example
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
     a = _array(a, "nanprod")
     if a.dtype.kind == "f":
@@ -75,11 +78,13 @@ def _nan_extreme(a, axis, keepdims, is_max):
     return _ops.where(allnan, np.nan, r)
 
 
+@J.steps_by_example
 def nanmax(a, axis=None, out=None, keepdims=False):
     """max ignoring NaNs (an all-NaN slice gives NaN)."""
     return _nan_extreme(a, axis, keepdims, True)
 
 
+@J.steps_by_example
 def nanmin(a, axis=None, out=None, keepdims=False):
     return _nan_extreme(a, axis, keepdims, False)
 
@@ -93,6 +98,7 @@ def _nan_count(a, axis, keepdims):
     )
 
 
+@J.steps_by_example
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     a = _array(a, "nanmean")
     if a.dtype.kind != "f":
@@ -102,6 +108,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     return _ops.divide(s, _ops.astype(n, s.dtype))
 
 
+@J.steps_by_example
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     a = _array(a, "nanvar")
     if a.dtype.kind != "f":
@@ -115,6 +122,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     return _ops.divide(s, _ops.where(_ops.less_equal(n, 0), np.nan, n))
 
 
+@J.steps_by_example
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     return _ops.sqrt(nanvar(a, axis=axis, ddof=ddof, keepdims=keepdims))
 
@@ -127,6 +135,7 @@ def ptp(a, axis=None, out=None, keepdims=False):
     )
 
 
+@J.steps_by_example
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     a = _array(a, "average")
     if weights is None:
@@ -163,16 +172,84 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 # --- order statistics --------------------------------------------------------
 
 
+# NumPy's methods (Hyndman and Fan): the continuous ones as (alpha, beta)
+# of the virtual index n q + alpha + q (1 - alpha - beta) - 1, interpolated
+# between its neighbours; the others pick an element (or average two)
+_CONTINUOUS = {
+    "linear": (1.0, 1.0),
+    "weibull": (0.0, 0.0),
+    "hazen": (0.5, 0.5),
+    "median_unbiased": (1 / 3, 1 / 3),
+    "normal_unbiased": (3 / 8, 3 / 8),
+    "interpolated_inverted_cdf": (0.0, 1.0),
+}
+_DISCRETE = (
+    "lower",
+    "higher",
+    "nearest",
+    "inverted_cdf",
+    "closest_observation",
+)
+_METHODS = (*_CONTINUOUS, *_DISCRETE, "midpoint", "averaged_inverted_cdf")
+
+
+def _positions(method, cnt, qv):
+    """(lower index, weight of the next one) of quantile qv per row of
+    ``cnt`` valid elements, as float64 arrays (the index unclipped)."""
+    n = _ops.astype(cnt, _dtypes.float64)
+    last = _ops.subtract(n, 1.0)
+    if method in _CONTINUOUS:
+        al, be = _CONTINUOUS[method]
+        pos = _ops.add(_ops.multiply(n, qv), al + qv * (1 - al - be) - 1)
+        pos = _ops.minimum(_ops.maximum(pos, 0.0), last)
+        lo = _ops.floor(pos)
+        return lo, _ops.subtract(pos, lo)
+    zero = _ops.multiply(n, 0.0)
+    if method in ("lower", "higher", "nearest", "midpoint"):
+        pos = _ops.multiply(last, qv)
+        fl = _ops.floor(pos)
+        if method == "lower":
+            return fl, zero
+        if method == "higher":
+            return _ops.ceil(pos), zero
+        if method == "nearest":
+            return _ops.round(pos), zero
+        half = _ops.where(_ops.equal(pos, fl), 0.0, 0.5)
+        return fl, _ops.add(zero, half)
+    pos = _ops.subtract(_ops.multiply(n, qv), 1.0)
+    if method == "closest_observation":
+        pos = _ops.subtract(pos, 0.5)
+    fl = _ops.floor(pos)
+    frac_zero = _ops.equal(pos, fl)
+    if method == "inverted_cdf":
+        return _ops.where(frac_zero, fl, _ops.add(fl, 1.0)), zero
+    if method == "averaged_inverted_cdf":
+        return fl, _ops.where(frac_zero, 0.5, 1.0)
+    # closest_observation: the even order statistic (1-based) of two
+    # equally close ones
+    odd = _ops.equal(_ops.remainder(fl, 2.0), 1.0)
+    pick = _ops.logical_and(frac_zero, odd)
+    return _ops.where(pick, fl, _ops.add(fl, 1.0)), zero
+
+
+def _index(pos):
+    return _ops.astype(_ops.maximum(pos, 0.0), _dtypes.int64)
+
+
 def _quantile(a, q, axis, keepdims, ignore_nan, name, method="linear"):
-    if method != "linear":
-        raise NotImplementedError(
-            f"{name}(method={method!r}): only 'linear' is supported"
+    if method not in _METHODS:
+        raise ValueError(
+            f"'{method}' is not a valid method. Use one of: {_METHODS}"
         )
     a = _array(a, name)
     qs = np.asarray(q, dtype=np.float64)
     if np.any((qs < 0) | (qs > 1)) or np.any(np.isnan(qs)):
         raise ValueError("Quantiles must be in the range [0, 1]")
-    a = _float(a)
+    in_dtype = a.dtype
+    # the methods that pick an element pick it from the integers themselves
+    # (floats would round those above 2**53)
+    if not (method in _DISCRETE and in_dtype.kind in "iu"):
+        a = _float(a)
     nd = a.ndim
     if axis is None:
         x = _flat(a)
@@ -188,23 +265,26 @@ def _quantile(a, q, axis, keepdims, ignore_nan, name, method="linear"):
     red_shape = s.shape[:-1]
     rows = int(np.prod(red_shape, dtype=np.int64))
     if length == 0:
-        raise ValueError(f"{name} of an empty axis")
+        if name in ("quantile", "percentile"):
+            raise IndexError(f"{name} of an empty axis")
+        # NumPy: NaN (with a RuntimeWarning) for the median and the NaN-
+        # ignoring quantiles of nothing
+        a = _float(a)
+        s = _full(rows * builtins.max(length, 1), np.nan, a.dtype, a)
+        s = _ops.reshape(s, (*red_shape, 1))
+        length = 1
     flat = _ops.reshape(s, (s.size,))
     if ignore_nan:
         cnt = _ops.reshape(_nan_count(s, -1, False), (rows,))
     else:
         cnt = _full(rows, length, _dtypes.int64, a)
-    last = _ops.subtract(cnt, 1)
+    last = _ops.astype(_ops.maximum(_ops.subtract(cnt, 1), 0), _dtypes.int64)
     results = []
     for qv in qs.reshape(-1):
-        pos = _ops.multiply(
-            _ops.astype(_ops.maximum(last, 0), _dtypes.float64), float(qv)
-        )
-        lo = _ops.astype(pos, _dtypes.int64)
-        hi = _ops.minimum(_ops.add(lo, 1), _ops.maximum(last, 0))
-        t = _ops.astype(
-            _ops.subtract(pos, _ops.astype(lo, _dtypes.float64)), a.dtype
-        )
+        lof, tf = _positions(method, cnt, float(qv))
+        lo = _ops.minimum(_index(lof), last)
+        hi = _ops.minimum(_index(_ops.add(lof, 1.0)), last)
+        t = _ops.astype(tf, a.dtype)
         vlo = _empty(rows, a.dtype, a)
         vhi = _empty(rows, a.dtype, a)
         call_kernel(K.k_pick_rows, kapi.Range(rows), flat, lo, length, vlo)
@@ -216,7 +296,9 @@ def _quantile(a, q, axis, keepdims, ignore_nan, name, method="linear"):
             _ops.add(vlo, _ops.multiply(d, t)),
         )
         r = _ops.where(_ops.equal(vhi, vlo), vlo, r)
-        if ignore_nan:
+        if a.dtype.kind != "f":
+            pass  # integers picked as they are: no NaN to propagate
+        elif ignore_nan:
             r = _ops.where(_ops.less_equal(cnt, 0), np.nan, r)
         else:
             lastv = _empty(rows, a.dtype, a)
@@ -230,6 +312,8 @@ def _quantile(a, q, axis, keepdims, ignore_nan, name, method="linear"):
             )
             r = _ops.where(_isnan(lastv), np.nan, r)
         r = _ops.reshape(r, red_shape)
+        if method in _DISCRETE and in_dtype.kind in "iub":
+            r = _ops.astype(r, in_dtype)  # an element: NumPy keeps its type
         if keepdims:
             if axis is None:
                 r = _ops.reshape(r, (1,) * nd)
@@ -251,6 +335,7 @@ def _quantile(a, q, axis, keepdims, ignore_nan, name, method="linear"):
     return out
 
 
+@J.steps_by_example
 def quantile(
     a,
     q,
@@ -262,9 +347,12 @@ def quantile(
     *,
     weights=None,
 ):
+    if weights is not None:
+        raise NotImplementedError("quantile(weights=...)")
     return _quantile(a, q, axis, keepdims, False, "quantile", method)
 
 
+@J.steps_by_example
 def nanquantile(
     a,
     q,
@@ -276,9 +364,12 @@ def nanquantile(
     *,
     weights=None,
 ):
+    if weights is not None:
+        raise NotImplementedError("nanquantile(weights=...)")
     return _quantile(a, q, axis, keepdims, True, "nanquantile", method)
 
 
+@J.steps_by_example
 def percentile(
     a,
     q,
@@ -290,6 +381,8 @@ def percentile(
     *,
     weights=None,
 ):
+    if weights is not None:
+        raise NotImplementedError("percentile(weights=...)")
     return _quantile(
         a,
         np.asarray(q, dtype=np.float64) / 100,
@@ -301,6 +394,7 @@ def percentile(
     )
 
 
+@J.steps_by_example
 def nanpercentile(
     a,
     q,
@@ -312,6 +406,8 @@ def nanpercentile(
     *,
     weights=None,
 ):
+    if weights is not None:
+        raise NotImplementedError("nanpercentile(weights=...)")
     return _quantile(
         a,
         np.asarray(q, dtype=np.float64) / 100,
@@ -323,10 +419,12 @@ def nanpercentile(
     )
 
 
+@J.steps_by_example
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     return _quantile(a, 0.5, axis, keepdims, False, "median")
 
 
+@J.steps_by_example
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     return _quantile(a, 0.5, axis, keepdims, True, "nanmedian")
 
@@ -334,6 +432,7 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 # --- covariance --------------------------------------------------------------
 
 
+@J.steps_by_example
 def cov(
     m,
     y=None,
@@ -345,8 +444,6 @@ def cov(
     *,
     dtype=None,
 ):
-    if fweights is not None or aweights is not None:
-        raise NotImplementedError("cov(fweights=, aweights=)")
     m = _float(_array(m, "cov"))
     if m.ndim == 1:
         m = _ops.reshape(m, (1, m.shape[0]))
@@ -364,15 +461,63 @@ def cov(
     if ddof is None:
         ddof = 0 if bias else 1
     nobs = m.shape[1]
-    x = _ops.subtract(m, _ops.mean(m, axis=1, keepdims=True))
-    prod = _ops.multiply(_ops.expand_dims(x, 1), _ops.expand_dims(x, 0))
+    w = _cov_weights(fweights, aweights, nobs, m)
+    if w is None:
+        x = _ops.subtract(m, _ops.mean(m, axis=1, keepdims=True))
+        xw = x
+        fact = float(builtins.max(nobs - ddof, 0)) or np.nan
+    else:
+        w = _ops.astype(w, m.dtype)
+        w_sum = float(_ops.sum(w))
+        avg = _ops.divide(_ops.sum(_ops.multiply(m, w), axis=1), w_sum)
+        x = _ops.subtract(m, _ops.expand_dims(avg, 1))
+        xw = _ops.multiply(x, w)
+        if ddof == 0:
+            fact = w_sum
+        elif aweights is None:
+            fact = w_sum - ddof
+        else:
+            aw = _ops.astype(_as_array_like(aweights, m), m.dtype)
+            fact = w_sum - ddof * float(_ops.sum(_ops.multiply(w, aw))) / (
+                w_sum
+            )
+        if fact <= 0:
+            fact = np.nan
+    prod = _ops.multiply(_ops.expand_dims(x, 1), _ops.expand_dims(xw, 0))
     c = _ops.sum(prod, axis=2)
-    c = _ops.divide(c, float(builtins.max(nobs - ddof, 0)) or np.nan)
+    c = _ops.divide(c, fact)
     if c.shape == (1, 1):
         return _ops.reshape(c, ())
     return c
 
 
+def _cov_weights(fweights, aweights, nobs, like):
+    """NumPy's checks of cov's weights; their product (None: none)."""
+    w = None
+    if fweights is not None:
+        f = _as_array_like(fweights, like)
+        if f.dtype.kind not in "iub":
+            raise TypeError("fweights must be integer")
+        if f.ndim > 1:
+            raise RuntimeError("cannot handle multidimensional fweights")
+        if f.shape[0] != nobs:
+            raise RuntimeError("incompatible numbers of samples and fweights")
+        if f.size and bool(_ops.any(_ops.less(f, 0))):
+            raise ValueError("fweights cannot be negative")
+        w = f
+    if aweights is not None:
+        a = _as_array_like(aweights, like)
+        if a.ndim > 1:
+            raise RuntimeError("cannot handle multidimensional aweights")
+        if a.shape[0] != nobs:
+            raise RuntimeError("incompatible numbers of samples and aweights")
+        if a.size and bool(_ops.any(_ops.less(a, 0))):
+            raise ValueError("aweights cannot be negative")
+        w = a if w is None else _ops.multiply(w, a)
+    return w
+
+
+@J.steps_by_example
 def corrcoef(x, y=None, rowvar=True, *, dtype=None):
     c = cov(x, y, rowvar)
     if c.ndim == 0:
@@ -586,6 +731,7 @@ def _edges(a, bins, rng):
     return _as_array_like(e, a)
 
 
+@J.steps_by_example
 def histogram(a, bins=10, range=None, density=None, weights=None):
     """Counts of ``a`` in bins (NumPy's edges; the last bin is closed)."""
     a = _array(a, "histogram")
@@ -677,7 +823,8 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
             lin = _ops.where(bad, -1, _ops.add(_ops.multiply(lin, nb), idx))
     w = None if weights is None else _flat(_as_array_like(weights, sample))
     hist = _count_bins(_contig(lin), int(np.prod(sizes)), w, sample)
-    hist = _ops.reshape(hist, tuple(sizes))
+    # NumPy counts in floats here (histogram itself counts in integers)
+    hist = _float(_ops.reshape(hist, tuple(sizes)))
     if density:
         hist = _ops.divide(hist, _ops.sum(hist))
         for d, e in enumerate(edges):
@@ -708,6 +855,7 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
     return h, e[0], e[1]
 
 
+@J.steps_by_example
 def digitize(x, bins, right=False):
     """Indices of the bins each value of ``x`` falls in (NumPy's rule:
     searchsorted on increasing bins, mirrored on decreasing ones)."""
@@ -725,6 +873,7 @@ def digitize(x, bins, right=False):
 # --- reductions of dpnp beyond NumPy -----------------------------------------
 
 
+@J.steps_by_example
 def logsumexp(x, /, *, axis=None, dtype=None, keepdims=False, out=None):
     """log(sum(exp(x))) along axis, computed stably (dpnp.logsumexp)."""
     x = _float(_array(x, "logsumexp"))
@@ -739,6 +888,7 @@ def logsumexp(x, /, *, axis=None, dtype=None, keepdims=False, out=None):
     return _ops.add(_ops.log(s), m0)
 
 
+@J.steps_by_example
 def reduce_hypot(x, /, *, axis=None, dtype=None, keepdims=False, out=None):
     """sqrt(sum(x**2)) along axis, scaled against overflow
     (dpnp.reduce_hypot)."""

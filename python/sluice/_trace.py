@@ -91,6 +91,21 @@ class Trace:
         return entry[1]
 
 
+class suspended:
+    """No trace inside the block: library code run on concrete stand-ins
+    while a function is traced (sluice._jit_library.by_example)."""
+
+    def __enter__(self):
+        self._saved = _state.stack[:]
+        del _state.stack[:]
+        _ext.trace_depth(-len(self._saved))
+        return self
+
+    def __exit__(self, *exc):
+        _state.stack[:] = self._saved
+        _ext.trace_depth(len(self._saved))
+
+
 def _concrete_error(what):
     return TracerError(
         f"{what} needs a concrete value, but inside @sluice.jit this is a "

@@ -951,3 +951,35 @@ def test_cuda_local_memory_is_shared_memory(cuda_ptx):
     )
     assert "malloc" not in ptx
     assert ptx.count(".shared .align") == 2
+
+
+@sluice.kernel
+def _complex_arith(it: kapi.Item, x, y, out):
+    i = it.get_id(0)
+    s = x[i]
+    s *= y[i]
+    out[4 * i] = s
+    out[4 * i + 1] = x[i] + y[i]
+    out[4 * i + 2] = x[i] - y[i]
+    out[4 * i + 3] = x[i] / y[i]
+
+
+@pytest.mark.parametrize("dt", [np.complex64, np.complex128])
+def test_complex_arithmetic(device, dt):
+    """+ - * / of complex values in kernels (the complex dialect: they were
+    integer ops, which do not parse; complex cumsum and cumprod use
+    them)."""
+    if dt == np.complex128 and not device.has_aspect_fp64:
+        pytest.skip("complex128")
+    a = np.array([1 + 2j, 3 - 1j, -0.5j], dt)
+    b = np.array([2 - 1j, 0.25 + 4j, 1 + 1j], dt)
+    out = sluice.empty(12, dtype=dt, device=device)
+    sluice.call_kernel(
+        _complex_arith,
+        kapi.Range(3),
+        sluice.asarray(a, device=device),
+        sluice.asarray(b, device=device),
+        out,
+    )
+    exp = np.stack([a * b, a + b, a - b, a / b], axis=1).reshape(-1)
+    np.testing.assert_allclose(sluice.asnumpy(out), exp, rtol=1e-6)

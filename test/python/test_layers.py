@@ -66,6 +66,7 @@ LAYERS = [
             "linalg",
             "_sorting",
             "_sort_kernels",
+            "_random_kernels",
             "_coop_kernels",
             "_coop_sort_kernels",
             "_scans",
