@@ -290,7 +290,7 @@ def _run_call(step, slots):
         *[value(x) for x in specs],
         **{k: value(x) for k, x in kwspecs.items()},
     )
-    results = r if type(r) is tuple else (r,)
+    results = tuple(r) if isinstance(r, tuple) else (r,)
     for s, ty, a in zip(outs, types, results, strict=True):
         shape_ok = len(a.shape) == len(ty.shape) and all(
             d is None or d == e for d, e in zip(ty.shape, a.shape)

@@ -125,11 +125,14 @@ def like_arg(arg, dtype):
     return rule
 
 
-def by_example(fn):
+def by_example(fn, fill=None):
     """The results' types of ``fn`` on zero-filled stand-ins of the traced
     arrays (static shapes), run once at trace time: for functions whose
     results' sizes follow from the shapes alone (reductions, quantiles,
-    covariances, histograms with a bin count)."""
+    covariances, histograms with a bin count). ``fill(shape, dtype,
+    queue)`` makes other stand-ins (identity matrices for solvers, which
+    reject singular ones); a list of them is tried in order until one
+    gives no numpy.linalg.LinAlgError."""
 
     def rule(name, b):
         from ._creation import zeros
@@ -151,18 +154,31 @@ def by_example(fn):
                 raise TracerError(
                     f"sluice.{name} inside @sluice.jit needs static shapes"
                 )
+            if make is not None:
+                return make(t.shape, t.dtype, _queue_from_id(t.qid))
             return zeros(
                 t.shape, dtype=t.dtype, sycl_queue=_queue_from_id(t.qid)
             )
 
         import warnings
 
-        with _trace.suspended():  # (creation inside a trace is traced)
-            args = [stand_in(v) for v in b.args]
-            kwargs = {k: stand_in(v) for k, v in b.kwargs.items()}
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                out = fn(*args, **kwargs)
+        fills = fill if isinstance(fill, (list, tuple)) else [fill]
+        for i, make in enumerate(fills):
+            try:
+                with _trace.suspended():  # (creation in a trace is traced)
+                    args = [stand_in(v) for v in b.args]
+                    kwargs = {k: stand_in(v) for k, v in b.kwargs.items()}
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        out = fn(*args, **kwargs)
+                break
+            except np.linalg.LinAlgError as e:
+                if i + 1 == len(fills):
+                    raise TracerError(
+                        f"sluice.{name} inside @sluice.jit: its results' "
+                        "types could not be found from stand-ins of the "
+                        f"arguments' shapes ({e})"
+                    ) from None
         outs = out if isinstance(out, tuple) else (out,)
         for o in outs:
             if not hasattr(o, "dtype") or not hasattr(o, "shape"):

@@ -1378,6 +1378,19 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
 _HOST_MATRIX_NORMS = (2, -2, "nuc")
 
 
+def _singular_norm(s, ord, keepdims):
+    """The 2, -2 or nuclear norm from the singular values ``s``."""
+    if ord == "nuc" or s.shape[-1] == 0:
+        r = _ops.sum(s, axis=-1)
+    elif ord == 2:
+        r = _ops.max(s, axis=-1)
+    else:
+        r = _ops.min(s, axis=-1)
+    if keepdims:
+        r = _ops.reshape(r, tuple(r.shape) + (1, 1))
+    return r
+
+
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     """The matrix norm over the last two axes: ``fro``, 1, -1, inf, -inf on
     every device; 2, -2 and ``nuc`` (SVD) on the host."""
@@ -1386,19 +1399,11 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
         raise np.exceptions.AxisError(
             f"matrix_norm needs an array of rank >= 2, not {x.ndim}"
         )
+    if ord in _HOST_MATRIX_NORMS and _traced(x):
+        # svdvals is a step inside @sluice.jit (see the end of the file).
+        return _singular_norm(svdvals(x), ord, keepdims)
     if ord in _HOST_MATRIX_NORMS and _use_kernels("matrix_norm", x):
-        s = _dev_svd(x, compute_uv=False)
-        if ord == "nuc":
-            r = _ops.sum(s, axis=-1)
-        elif s.shape[-1] == 0:
-            r = _ops.sum(s, axis=-1)
-        elif ord == 2:
-            r = _ops.max(s, axis=-1)
-        else:
-            r = _ops.min(s, axis=-1)
-        if keepdims:
-            r = _ops.reshape(r, tuple(r.shape) + (1, 1))
-        return r
+        return _singular_norm(_dev_svd(x, compute_uv=False), ord, keepdims)
     if ord in _HOST_MATRIX_NORMS:
         r = _lapack(
             "matrix_norm",
@@ -1518,3 +1523,127 @@ def multi_dot(arrays, *, out=None):
     elif last_1d:
         r = _ops.reshape(r, (r.shape[0],))
     return _finish(r, out, "multi_dot")
+
+
+# --- Inside @sluice.jit ------------------------------------------------------
+#
+# The factorisations and solvers are steps of a jitted function, as sorts
+# are (sluice._jit_library): the program before the call ends, the
+# function runs on the concrete arrays when the jitted function is called
+# (on their device, LinAlgError included), and its results start the next
+# program. Their types come from a run on identity matrices at trace time.
+
+
+def _identity_stand_in(shape, dtype, queue):
+    """Identity matrices of ``shape`` (ones for vectors): a well-posed
+    input for every solver, for the results' types."""
+    from ._creation import eye, ones
+
+    if len(shape) < 2:
+        return ones(shape, dtype=dtype, sycl_queue=queue)
+    m, n = shape[-2], shape[-1]
+    e = eye(m, n, dtype=dtype, sycl_queue=queue)
+    return _ops.broadcast_to(e, tuple(shape)).copy()
+
+
+def _tensor_identity_stand_in(shape, dtype, queue):
+    """The identity of the first split of ``shape`` into two equal
+    products (tensorinv's and tensorsolve's square operator), reshaped."""
+    from ._creation import eye
+
+    for p in range(1, len(shape)):
+        n = _prod(shape[:p])
+        if n == _prod(shape[p:]):
+            e = eye(n, dtype=dtype, sycl_queue=queue)
+            return _ops.reshape(e, tuple(shape))
+    return _identity_stand_in(shape, dtype, queue)
+
+
+def _complex_results(fn):
+    """eig/eigvals with complex results always (NumPy 2.5's and the Array
+    API's rule): inside @sluice.jit the results' types cannot depend on
+    the data."""
+
+    @functools.wraps(fn)
+    def call(x, /):
+        r = fn(x)
+        parts = r if isinstance(r, tuple) else (r,)
+        out = []
+        for a in parts:
+            if a.dtype.kind != "c":
+                a = _ops.astype(
+                    a,
+                    _dtypes.complex64
+                    if a.dtype == _dtypes.float32
+                    else _dtypes.complex128,
+                )
+            out.append(a)
+        return type(r)(*out) if isinstance(r, tuple) else out[0]
+
+    return call
+
+
+def _traceable(fn, named=None, eager=None):
+    """``fn`` as a step of @sluice.jit functions; ``named`` rebuilds a
+    named tuple of results, ``eager`` is what the step runs (fn by
+    default)."""
+    from . import _jit_library
+
+    run = eager or fn
+    stepped = _jit_library.steps(
+        _jit_library.by_example(
+            run, [_identity_stand_in, _tensor_identity_stand_in]
+        )
+    )(run)
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        if _jit_library._traced(args, kwargs) is None:
+            return fn(*args, **kwargs)
+        r = stepped(*args, **kwargs)
+        if named is not None and isinstance(r, tuple):
+            return named(*r)
+        return r
+
+    return call
+
+
+def _lstsq_traced(a, b, rcond=None):
+    if _jit_library_traced(a, b):
+        raise TracerError(
+            "sluice.linalg.lstsq inside @sluice.jit: the size of its "
+            "residuals depends on the rank of the data; call it outside, "
+            "or use solve or pinv"
+        )
+    return _lstsq_eager(a, b, rcond)
+
+
+def _jit_library_traced(*xs):
+    from . import _jit_library
+
+    return _jit_library._traced(xs, {}) is not None
+
+
+_lstsq_eager = lstsq
+lstsq = functools.wraps(_lstsq_eager)(_lstsq_traced)
+for _name, _named in (
+    ("det", None),
+    ("slogdet", SlogdetResult),
+    ("inv", None),
+    ("pinv", None),
+    ("solve", None),
+    ("cholesky", None),
+    ("qr", QRResult),
+    ("svd", SVDResult),
+    ("svdvals", None),
+    ("eigh", EighResult),
+    ("eigvalsh", None),
+    ("matrix_rank", None),
+    ("cond", None),
+    ("tensorinv", None),
+    ("tensorsolve", None),
+):
+    globals()[_name] = _traceable(globals()[_name], _named)
+eig = _traceable(eig, EigResult, _complex_results(eig))
+eigvals = _traceable(eigvals, None, _complex_results(eigvals))
+del _name, _named
