@@ -139,7 +139,7 @@ def by_example(fn, fill=None):
         from ._device import _queue_from_id
         from ._errors import TracerError
 
-        def stand_in(v):
+        def stand_in(v, make):
             if isinstance(v, _trace.ScalarTracer):
                 raise TracerError(
                     f"sluice.{name} inside @sluice.jit takes its scalar "
@@ -147,7 +147,7 @@ def by_example(fn, fill=None):
                 )
             if not isinstance(v, _trace.Tracer):
                 if isinstance(v, (list, tuple)):
-                    return type(v)(stand_in(x) for x in v)
+                    return type(v)(stand_in(x, make) for x in v)
                 return v
             t = v._v.type
             if any(d is None for d in t.shape):
@@ -166,8 +166,10 @@ def by_example(fn, fill=None):
         for i, make in enumerate(fills):
             try:
                 with _trace.suspended():  # (creation in a trace is traced)
-                    args = [stand_in(v) for v in b.args]
-                    kwargs = {k: stand_in(v) for k, v in b.kwargs.items()}
+                    args = [stand_in(v, make) for v in b.args]
+                    kwargs = {
+                        k: stand_in(v, make) for k, v in b.kwargs.items()
+                    }
                     with warnings.catch_warnings():
                         warnings.simplefilter("ignore")
                         out = fn(*args, **kwargs)
