@@ -358,7 +358,7 @@ def compile_tape(ops, outs):
     program = _compiler.compile_function(fb, name="sluice.lazy")
     _fused.append([_op_name(template[0]) for template, _ in ops])
     _programs[key] = program
-    if len(_programs) > _MAX_PROGRAMS:
+    while len(_programs) > _MAX_PROGRAMS:
         _programs.popitem(last=False)
     _stats["programs compiled"] += 1
     return program
@@ -684,7 +684,7 @@ def _run(g, live):
     if program is None:
         program = _compile(g, nodes, need, used_args, arg_map, live)
         _programs[key] = program
-        if len(_programs) > _MAX_PROGRAMS:
+        while len(_programs) > _MAX_PROGRAMS:
             _programs.popitem(last=False)
         _stats["programs compiled"] += 1
     else:
