@@ -238,8 +238,8 @@ uint32_t lazyCallerLocation() {
         int line = at;
 #endif
         const char *file = PyUnicode_AsUTF8(code->co_filename);
-        std::string text = std::string(file ? file : "?") + ":" +
-                           std::to_string(line);
+        std::string text =
+            std::string(file ? file : "?") + ":" + std::to_string(line);
         {
           std::lock_guard<std::mutex> lock(sourceMutex);
           id = static_cast<uint32_t>(sourceTexts.size());
@@ -265,8 +265,7 @@ uint32_t lazyCallerLocation() {
 std::string lazyLocationText(const std::vector<uint32_t> &ids) {
   std::vector<uint32_t> distinct;
   for (uint32_t id : ids)
-    if (id && std::find(distinct.begin(), distinct.end(), id) ==
-                  distinct.end())
+    if (id && std::find(distinct.begin(), distinct.end(), id) == distinct.end())
       distinct.push_back(id);
   if (distinct.empty())
     return "";
@@ -296,8 +295,7 @@ void bindLazy(nb::module_ &m, nb::class_<ArrayCore> &c) {
       "lazy_set_hook", [](nb::object fn) { *hook = std::move(fn); },
       "The function that submits every pending graph.");
   m.def(
-      "lazy_set_package_dir",
-      [](nb::str dir) { packageDir = std::move(dir); },
+      "lazy_set_package_dir", [](nb::str dir) { packageDir = std::move(dir); },
       "Frames of files under this directory are not the user's source "
       "line.");
   m.def("lazy_location", &lazyCallerLocation,

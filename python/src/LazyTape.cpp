@@ -390,7 +390,8 @@ void runCone(Tape &t, const std::vector<TapeRef> &outs) {
     const auto *error = dynamic_cast<const Error *>(&e);
     SluiceStatus status =
         error && error->kind == ErrorKind::OutOfMemory
-            ? (error->status ? error->status : SLUICE_ERROR_OUT_OF_DEVICE_MEMORY)
+            ? (error->status ? error->status
+                             : SLUICE_ERROR_OUT_OF_DEVICE_MEMORY)
             : SLUICE_ERROR_BACKEND;
     for (const TapeRef &o : outs)
       lazyTokenFail(t.ops[o.op].tokens[o.index],

@@ -665,8 +665,7 @@ nb::list Program::resultArrays(
 }
 
 nb::list Program::call(nb::handle argsObj, nb::handle shapesObj,
-                       nb::handle targetsObj,
-                       std::vector<uint32_t> locations) {
+                       nb::handle targetsObj, std::vector<uint32_t> locations) {
   drainDeferred();
   PyObject *const *items = checkCall(argsObj, targetsObj);
   auto task = std::make_shared<CallTask>();
