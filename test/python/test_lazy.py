@@ -400,6 +400,34 @@ def test_runtime_failure_surfaces_at_the_read(device):
     np.testing.assert_array_equal((a + 1.0).asnumpy()[:3], [2, 2, 2])
 
 
+def test_migration_ends_one_graph_and_starts_another(device):
+    # to_device of a pending result runs what it needs on its queue (the
+    # fused group ends there); what uses the copy is recorded on the
+    # other queue's graph.
+    other = _OTHER.get(device.filter_string)
+    if other is None or other not in {
+        d.filter_string for d in sluice.get_devices()
+    }:
+        pytest.skip("no second CPU device to migrate to")
+    a = sluice.asarray(np.arange(6, dtype=np.float32), device=device)
+    sluice.synchronize()
+    sluice.lazy_report(reset=True)
+    x = (a * 2.0 + 1.0) * a  # one graph on the first queue
+    assert _report()["pending_operations"] == 3
+    y = x.to_device(other)
+    r = _report()
+    assert r["operations submitted"] == 3 and r["pending_operations"] == 0
+    z = sluice.exp(y * 0.5) - y  # recorded on the second queue
+    assert _report()["pending_operations"] == 3
+    assert z.device.filter_string == other
+    xn = (np.arange(6, dtype=np.float32) * 2 + 1) * np.arange(6)
+    np.testing.assert_array_equal(x.asnumpy(), xn)
+    np.testing.assert_allclose(
+        z.asnumpy(), np.exp(xn * np.float32(0.5)) - xn, rtol=2e-6
+    )
+    assert _report()["graphs submitted"] == 2
+
+
 @pytest.mark.parametrize("path", ["python", "tape"])
 def test_failure_surfaces_at_the_next_wait_with_the_source_line(device, path):
     # A recorded operation that fails when its graph runs (here: its
