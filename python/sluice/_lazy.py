@@ -60,6 +60,22 @@ _programs = collections.OrderedDict()  # graph key -> Program (LRU)
 _result_types = {}  # eager op key -> [ArrayT] of its results
 _stats = collections.Counter()
 _boundaries = collections.Counter()
+# The operations of the last programs compiled (for lazy_report).
+_fused = collections.deque(maxlen=16)
+
+
+def _op_name(key):
+    """A short name of an eager operation: "mul", "exp", "sum(axis=(1,),
+    keepdims)"."""
+    op = key[0]
+    if not isinstance(op, tuple) or len(op) < 2:
+        return str(op)
+    name = str(op[1])
+    if op[0] == "reduce" and len(op) >= 3:
+        axes = "" if op[2] is None else f"axis={op[2]}"
+        keep = ", keepdims" if len(op) > 3 and op[3] is True else ""
+        name += f"({axes}{keep})"
+    return name
 
 
 def enabled():
@@ -120,10 +136,16 @@ class _Node:
         "tokens",
         "types",
         "computed",
+        "where",
     )
 
-    def __init__(self, key, emit, in_dtypes, refs, shapes, tokens, types):
+    def __init__(
+        self, key, emit, in_dtypes, refs, shapes, tokens, types, where
+    ):
         self.types = types  # per result: (USM kind, dtype code, dtype)
+        # The user's source line that recorded it (an id of the
+        # extension's lazy_location; 0: unknown), named by failures.
+        self.where = where
         # How often a submitted program computed it without keeping it.
         self.computed = 0
         self.key = key
@@ -334,8 +356,9 @@ def compile_tape(ops, outs):
             values[(j, r)] = v
     fb.ret([values[o] for o in outs])
     program = _compiler.compile_function(fb, name="sluice.lazy")
+    _fused.append([_op_name(template[0]) for template, _ in ops])
     _programs[key] = program
-    if len(_programs) > _MAX_PROGRAMS:
+    while len(_programs) > _MAX_PROGRAMS:
         _programs.popitem(last=False)
     _stats["programs compiled"] += 1
     return program
@@ -407,7 +430,16 @@ def _record(template, objs):
             tokens.append(tok)
             g.by_id[tok.id] = (j, r)
         g.nodes.append(
-            _Node(key, emit, in_dtypes, refs, shapes, tokens, types)
+            _Node(
+                key,
+                emit,
+                in_dtypes,
+                refs,
+                shapes,
+                tokens,
+                types,
+                _ext.lazy_location(),
+            )
         )
         g.parts.append((key, tuple(refs)))
         _stats["recorded"] += 1
@@ -434,7 +466,7 @@ def _adopt(ops, args):
     g = _Graph(qid, kind)
     g.args = list(args)
     g.sigs = [None] * len(args)
-    for template, refs, _ in ops:
+    for template, refs, _, _ in ops:
         for ref, sig in zip(refs, template[7]):
             if ref.__class__ is int:
                 g.sigs[ref] = sig
@@ -442,10 +474,10 @@ def _adopt(ops, args):
         if s[0] != "S":
             g.arg_index[id(x)] = i
             _ext.lazy_mark_read(x, 1)
-    for j, (template, refs, tokens) in enumerate(ops):
+    for j, (template, refs, tokens, where) in enumerate(ops):
         key, emit, in_dtypes, shapes, types = template[:5]
         g.nodes.append(
-            _Node(key, emit, in_dtypes, refs, shapes, tokens, types)
+            _Node(key, emit, in_dtypes, refs, shapes, tokens, types, where)
         )
         g.parts.append((key, tuple(refs)))
         for r, tok in enumerate(tokens):
@@ -518,14 +550,22 @@ def _submit_part(g, wanted, reason):
             if need[j]:
                 n.computed += 1
     except Exception as e:  # the results' readers get the failure
-        message = f"{type(e).__name__}: {e}"
-        for j, r in live:
-            g.nodes[j].tokens[r].fail(message)
+        _fail(g, live, e)
     rest = _remaining(g)
     for x, s in zip(g.args, g.sigs):
         if s[0] != "S":
             _ext.lazy_mark_read(x, -1)
     return rest
+
+
+def _fail(g, live, e):
+    """Fails results ``live`` with exception ``e``, each naming the source
+    line that recorded it; the queue's next wait reports it too."""
+    message = f"{type(e).__name__}: {e}"
+    oom = isinstance(e, MemoryError)
+    for j, r in live:
+        n = g.nodes[j]
+        n.tokens[r].fail(message + _ext.lazy_location_text([n.where]), oom)
 
 
 def _remaining(g):
@@ -597,9 +637,7 @@ def _submit(g, reason):
         else:
             _stats["graphs without a live result"] += 1
     except Exception as e:  # the results' readers get the failure
-        message = f"{type(e).__name__}: {e}"
-        for j, r in live:
-            g.nodes[j].tokens[r].fail(message)
+        _fail(g, live, e)
     finally:
         for x, s in zip(g.args, g.sigs):
             if s[0] != "S":
@@ -646,7 +684,7 @@ def _run(g, live):
     if program is None:
         program = _compile(g, nodes, need, used_args, arg_map, live)
         _programs[key] = program
-        if len(_programs) > _MAX_PROGRAMS:
+        while len(_programs) > _MAX_PROGRAMS:
             _programs.popitem(last=False)
         _stats["programs compiled"] += 1
     else:
@@ -658,6 +696,7 @@ def _run(g, live):
         [g.args[i] for i in used_args],
         [nodes[j].shapes[r] for j, r in live],
         [nodes[j].tokens[r] for j, r in live],
+        [n.where for j, n in enumerate(nodes) if need[j]],
     )
 
 
@@ -681,7 +720,9 @@ def _compile(g, nodes, need, used_args, arg_map, live):
         for r, v in enumerate(n.emit(fb, vals)):
             values[(j, r)] = v
     fb.ret([values[jr] for jr in live])
-    return _compiler.compile_function(fb, name="sluice.lazy")
+    program = _compiler.compile_function(fb, name="sluice.lazy")
+    _fused.append([_op_name(n.key) for j, n in enumerate(nodes) if need[j]])
+    return program
 
 
 def report():
@@ -715,6 +756,7 @@ def report():
             "pending_operations": pending,
             **counts,
             "cached_programs": cached,
+            "fused": [list(f) for f in _fused],
             "boundaries": dict(boundaries),
         }
 
@@ -723,10 +765,13 @@ def reset_report():
     with _lock:
         _stats.clear()
         _boundaries.clear()
+        _fused.clear()
         _ext.lazy_tape_reset_stats()
 
 
 _ext.lazy_set_hook(flush_all)
+# Frames in the package are not the user's source line (lazy_location).
+_ext.lazy_set_package_dir(os.path.dirname(os.path.abspath(__file__)) + os.sep)
 _ext.lazy_tape_set_compiler(compile_tape)
 _tape_limits()
 _ext.fast_set_lazy_recorder(record_fast)

@@ -9,6 +9,12 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <frameobject.h>
+
+#include <algorithm>
+#include <mutex>
+#include <unordered_map>
+
 namespace nb = nanobind;
 
 namespace sluice::py {
@@ -163,19 +169,117 @@ nb::object lazyTokenArray(nb::handle token, int dtype,
 }
 
 namespace {
-void failBuffer(Buffer &b, const std::string &message) {
+void failBuffer(Buffer &b, const std::string &message, SluiceStatus status) {
   if (!b.lazyId)
     return;
-  auto task = std::make_shared<FailedTask>(SLUICE_ERROR_BACKEND, message);
-  task->execute(); // fails at once, reporting to no queue
+  auto task = std::make_shared<FailedTask>(status, message);
+  // Fails at once; the queue's next wait reports it, as an eager
+  // operation's failure (the first one a queue saw).
+  task->queue = b.queue;
+  task->execute();
   b.lazyId = 0;
   b.last = task;
   b.writer = task;
 }
 } // namespace
 
-void lazyTokenFail(nb::handle token, const std::string &message) {
-  failBuffer(*nb::inst_ptr<LazyToken>(token)->buffer, message);
+void lazyTokenFail(nb::handle token, const std::string &message,
+                   SluiceStatus status) {
+  failBuffer(*nb::inst_ptr<LazyToken>(token)->buffer, message, status);
+}
+
+namespace {
+/// Source points of recorded operations: (code object, instruction) ->
+/// id, and the ids' texts. The code objects are kept (a code object is
+/// part of a function; the table is bounded): their addresses stay
+/// theirs.
+struct SourcePointHash {
+  size_t operator()(const std::pair<PyObject *, int> &k) const {
+    return std::hash<const void *>()(k.first) ^
+           (static_cast<size_t>(k.second) * 0x9E3779B97F4A7C15ull);
+  }
+};
+std::unordered_map<std::pair<PyObject *, int>, uint32_t, SourcePointHash>
+    &sourcePoints = *new std::unordered_map<std::pair<PyObject *, int>,
+                                            uint32_t, SourcePointHash>;
+std::vector<std::string> &sourceTexts = *new std::vector<std::string>{""};
+std::mutex &sourceMutex = *new std::mutex;
+constexpr size_t kMaxSourcePoints = 1 << 16;
+/// The package's directory (frames there are not the user's).
+nb::object &packageDir = *new nb::object;
+
+bool insidePackage(PyCodeObject *code) {
+  return packageDir.is_valid() &&
+         PyUnicode_Tailmatch(code->co_filename, packageDir.ptr(), 0,
+                             PY_SSIZE_T_MAX, -1) == 1;
+}
+} // namespace
+
+uint32_t lazyCallerLocation() {
+  PyFrameObject *f = PyEval_GetFrame(); // (borrowed)
+  PyFrameObject *held = nullptr;        // a frame of PyFrame_GetBack
+  uint32_t id = 0;
+  while (f) {
+    PyCodeObject *code = PyFrame_GetCode(f);
+    if (!insidePackage(code)) {
+#if PY_VERSION_HEX >= 0x030B0000
+      int at = PyFrame_GetLasti(f);
+#else
+      int at = PyFrame_GetLineNumber(f);
+#endif
+      auto key = std::make_pair(reinterpret_cast<PyObject *>(code), at);
+      auto it = sourcePoints.find(key);
+      if (it != sourcePoints.end()) {
+        id = it->second;
+      } else if (sourcePoints.size() < kMaxSourcePoints) {
+#if PY_VERSION_HEX >= 0x030B0000
+        int line = PyCode_Addr2Line(code, at);
+#else
+        int line = at;
+#endif
+        const char *file = PyUnicode_AsUTF8(code->co_filename);
+        std::string text =
+            std::string(file ? file : "?") + ":" + std::to_string(line);
+        {
+          std::lock_guard<std::mutex> lock(sourceMutex);
+          id = static_cast<uint32_t>(sourceTexts.size());
+          sourceTexts.push_back(std::move(text));
+        }
+        Py_INCREF(code); // (kept: see sourcePoints)
+        sourcePoints.emplace(key, id);
+      }
+      Py_DECREF(code);
+      break;
+    }
+    Py_DECREF(code);
+    PyFrameObject *back = PyFrame_GetBack(f);
+    Py_XDECREF(held);
+    held = f = back;
+  }
+  Py_XDECREF(held);
+  if (PyErr_Occurred())
+    PyErr_Clear();
+  return id;
+}
+
+std::string lazyLocationText(const std::vector<uint32_t> &ids) {
+  std::vector<uint32_t> distinct;
+  for (uint32_t id : ids)
+    if (id && std::find(distinct.begin(), distinct.end(), id) == distinct.end())
+      distinct.push_back(id);
+  if (distinct.empty())
+    return "";
+  constexpr size_t kShown = 4;
+  std::string text = " (recorded lazily at ";
+  std::lock_guard<std::mutex> lock(sourceMutex);
+  for (size_t i = 0; i < distinct.size() && i < kShown; ++i) {
+    if (i)
+      text += ", ";
+    text += distinct[i] < sourceTexts.size() ? sourceTexts[distinct[i]] : "?";
+  }
+  if (distinct.size() > kShown)
+    text += " and " + std::to_string(distinct.size() - kShown) + " more";
+  return text + ")";
 }
 
 void lazyMarkRead(Buffer &buffer, int delta) {
@@ -190,6 +294,16 @@ void bindLazy(nb::module_ &m, nb::class_<ArrayCore> &c) {
   m.def(
       "lazy_set_hook", [](nb::object fn) { *hook = std::move(fn); },
       "The function that submits every pending graph.");
+  m.def(
+      "lazy_set_package_dir", [](nb::str dir) { packageDir = std::move(dir); },
+      "Frames of files under this directory are not the user's source "
+      "line.");
+  m.def("lazy_location", &lazyCallerLocation,
+        "The id of the user's source line recording an operation now.");
+  m.def(
+      "lazy_location_text",
+      [](const std::vector<uint32_t> &ids) { return lazyLocationText(ids); },
+      "' (recorded lazily at FILE:LINE, ...)' for these ids, or ''.");
   m.def(
       "lazy_pending", [](bool on) { pending = on; },
       "Whether some recorded graph waits to be submitted.");
@@ -218,10 +332,14 @@ void bindLazy(nb::module_ &m, nb::class_<ArrayCore> &c) {
           "An array over the buffer once its operation was submitted.")
       .def(
           "fail",
-          [](LazyToken &t, const std::string &message) {
-            failBuffer(*t.buffer, message);
+          [](LazyToken &t, const std::string &message, bool outOfMemory) {
+            failBuffer(*t.buffer, message,
+                       outOfMemory ? SLUICE_ERROR_OUT_OF_DEVICE_MEMORY
+                                   : SLUICE_ERROR_BACKEND);
           },
-          "Gives the buffer a failed producer with this message.");
+          nb::arg("message"), nb::arg("out_of_memory") = false,
+          "Gives the buffer a failed producer with this message (reported "
+          "by its queue's next wait too).");
   m.def(
       "lazy_array",
       [](uintptr_t queue, int kind, int dtype,

@@ -57,11 +57,23 @@ uint64_t lazyTokenId(nanobind::handle token);
 /// An array over the token's buffer once its operation was submitted.
 nanobind::object lazyTokenArray(nanobind::handle token, int dtype,
                                 const std::vector<int64_t> &shape);
-/// Gives the token's buffer a failed producer with this message.
-void lazyTokenFail(nanobind::handle token, const std::string &message);
+/// Gives the token's buffer a failed producer with this message and
+/// status; the failure is reported by the next wait of the buffer's
+/// queue too, as any failed operation's.
+void lazyTokenFail(nanobind::handle token, const std::string &message,
+                   SluiceStatus status);
 /// Counts a recorded operation reading `buffer`'s memory (+1) or one
 /// submitted (-1).
 void lazyMarkRead(Buffer &buffer, int delta);
+
+/// The user's source line that is recording an operation now: the
+/// innermost Python frame outside the sluice package, as a small id (0:
+/// unknown). Cheap (a frame walk and a hash lookup); the text is made once
+/// per source point. Call with the GIL held.
+uint32_t lazyCallerLocation();
+/// " (recorded lazily at FILE:LINE, ...)" for these ids (distinct ones,
+/// the first few), or "" when none is known. Any thread.
+std::string lazyLocationText(const std::vector<uint32_t> &ids);
 
 } // namespace sluice::py
 

@@ -66,6 +66,8 @@ struct TapeOp {
   std::vector<nb::object> tokens;
   /// Per result: the argument that holds it once submitted (-1: pending).
   std::vector<int32_t> producedArg;
+  /// The user's source line that recorded it (lazyCallerLocation).
+  uint32_t location = 0;
 };
 
 struct Tape {
@@ -270,6 +272,7 @@ TapeOutcome tapeRecord(const std::shared_ptr<TapeTemplate> &tmpl,
     op.producedArg.push_back(-1);
   }
   op.tmpl = tmpl;
+  op.location = lazyCallerLocation();
   tape.ops.push_back(std::move(op));
   ++stats.recorded;
   if (tape.ops.size() >= maxOps)
@@ -304,6 +307,7 @@ void runCone(Tape &t, const std::vector<TapeRef> &outs) {
   std::vector<int32_t> newIndex(n, -1), argIndex(t.args.size(), -1);
   std::vector<int32_t> usedArgs;
   std::vector<std::vector<TapeRef>> refs;
+  std::vector<uint32_t> locations;
   std::string key;
   key.reserve(16 + n * 16 + outs.size() * 8);
   uintptr_t q = reinterpret_cast<uintptr_t>(t.queue);
@@ -312,6 +316,7 @@ void runCone(Tape &t, const std::vector<TapeRef> &outs) {
     if (!need[j])
       continue;
     newIndex[j] = static_cast<int32_t>(refs.size());
+    locations.push_back(t.ops[j].location);
     putU32(key, t.ops[j].tmpl->id);
     std::vector<TapeRef> &mine = refs.emplace_back();
     for (TapeRef r : t.ops[j].refs) {
@@ -377,12 +382,21 @@ void runCone(Tape &t, const std::vector<TapeRef> &outs) {
       args.append(t.args[i]);
     ++stats.graphs;
     stats.operations += refs.size();
-    nb::inst_ptr<Program>(program)->call(args, shapes, targets);
+    nb::inst_ptr<Program>(program)->call(args, shapes, targets,
+                                         std::move(locations));
   } catch (const std::exception &e) {
-    // The results' readers get the failure, as for any failed operation.
-    std::string message = e.what();
-    for (nb::handle token : targets)
-      lazyTokenFail(token, message);
+    // The results' readers get the failure, as for any failed operation,
+    // with the source line of the operation that made each.
+    const auto *error = dynamic_cast<const Error *>(&e);
+    SluiceStatus status =
+        error && error->kind == ErrorKind::OutOfMemory
+            ? (error->status ? error->status
+                             : SLUICE_ERROR_OUT_OF_DEVICE_MEMORY)
+            : SLUICE_ERROR_BACKEND;
+    for (const TapeRef &o : outs)
+      lazyTokenFail(t.ops[o.op].tokens[o.index],
+                    e.what() + lazyLocationText({t.ops[o.op].location}),
+                    status);
   }
 }
 
@@ -448,7 +462,8 @@ void tapeFlush(const char *reason, uint64_t wanted) {
 
 namespace {
 /// The tape's operations for Python's recorder to adopt (it then owns
-/// them as a pending graph): (ops, args) with ops (template, refs, tokens),
+/// them as a pending graph): (ops, args) with ops (template, refs, tokens,
+/// source point),
 /// or None when the tape is empty.
 nb::object takeTape() {
   if (tape.ops.empty())
@@ -493,7 +508,7 @@ nb::object takeTape() {
     }
     for (const nb::object &tok : op.tokens)
       tokens.append(tok);
-    ops.append(nb::make_tuple(op.tmpl->py, refs, tokens));
+    ops.append(nb::make_tuple(op.tmpl->py, refs, tokens, op.location));
   }
   return nb::make_tuple(ops, args);
 }
@@ -502,7 +517,8 @@ nb::object takeTape() {
 void bindLazyTape(nb::module_ &m) {
   m.def("lazy_tape_take", &takeTape,
         "The recorded operations, for Python's recorder to adopt: (ops, "
-        "args), ops (template, refs, tokens); None if there are none.");
+        "args), ops (template, refs, tokens, source point); None if there "
+        "are none.");
   m.def(
       "lazy_tape_flush",
       [](const std::string &reason) { tapeFlush(reason.c_str()); },

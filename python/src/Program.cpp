@@ -166,6 +166,8 @@ public:
   std::vector<uint64_t> scalars;
   size_t resultBytes = 0;
   std::string programName;
+  /// Source points of the lazily recorded operations it runs.
+  std::vector<uint32_t> locations;
 
   /// After an asynchronous entry: keeps the completion event of its work
   /// when all of it went to `ordersOn`, else waits for it here.
@@ -243,7 +245,8 @@ public:
     if (status != 0) {
       const char *msg = sluiceGetLastErrorMessage();
       message = programName + " failed" +
-                (msg && *msg ? ": " + std::string(msg) : std::string());
+                (msg && *msg ? ": " + std::string(msg) : std::string()) +
+                lazyLocationText(locations);
       freeAll(produced);
       return static_cast<SluiceStatus>(status);
     }
@@ -662,11 +665,12 @@ nb::list Program::resultArrays(
 }
 
 nb::list Program::call(nb::handle argsObj, nb::handle shapesObj,
-                       nb::handle targetsObj) {
+                       nb::handle targetsObj, std::vector<uint32_t> locations) {
   drainDeferred();
   PyObject *const *items = checkCall(argsObj, targetsObj);
   auto task = std::make_shared<CallTask>();
   task->entry = entry;
+  task->locations = std::move(locations);
   task->slots.assign(numSlots, 0);
   task->pointers.reserve(args.size());
   task->programName = programName;

@@ -51,8 +51,11 @@ public:
   /// (None, or None for a result: the call reports it, and is waited for).
   /// `targets`: None, or per result None or a LazyToken whose buffer the
   /// result fills (lazy execution, Lazy.h).
+  /// `locations`: the source points (lazyCallerLocation) of the lazily
+  /// recorded operations the call runs, named by its failure's message.
   nanobind::list call(nanobind::handle args, nanobind::handle shapes,
-                      nanobind::handle targets = nanobind::handle());
+                      nanobind::handle targets = nanobind::handle(),
+                      std::vector<uint32_t> locations = {});
 
   const std::string &name() const { return programName; }
   size_t numArgs() const { return args.size(); }

@@ -62,7 +62,8 @@ void sluice::py::bindPrograms(nb::module_ &m) {
           nb::arg("entry"), nb::arg("args"), nb::arg("results"),
           nb::arg("name"))
       .def("__call__", &Program::call, nb::arg("args"),
-           nb::arg("shapes") = nb::none(), nb::arg("targets") = nb::none())
+           nb::arg("shapes") = nb::none(), nb::arg("targets") = nb::none(),
+           nb::arg("locations") = std::vector<uint32_t>())
       .def_prop_ro("name", &Program::name)
       .def_prop_ro("num_args", &Program::numArgs)
       .def_prop_ro("num_results", &Program::numResults)

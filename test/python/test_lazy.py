@@ -64,6 +64,36 @@ def test_loop_body_compiles_once(device):
     )
 
 
+def test_program_cache_is_bounded(device, monkeypatch):
+    # The compiled graphs are kept by structure, least recently used
+    # first out: a program of many structures holds a bounded number.
+    from sluice import _lazy
+
+    monkeypatch.setattr(_lazy, "_MAX_PROGRAMS", 3)
+    a = sluice.asarray(np.arange(1, 9, dtype=np.float32), device=device)
+    for k in range(1, 7):
+        y, expect = a, np.arange(1, 9, dtype=np.float32)
+        for _ in range(k):  # a chain of another length: another structure
+            y = y * 0.5 + 1.0
+            expect = expect * np.float32(0.5) + np.float32(1)
+        np.testing.assert_array_equal(y.asnumpy(), expect)
+        assert len(_lazy._programs) <= 3
+
+
+def test_report_names_what_was_fused(device):
+    a = sluice.asarray(np.arange(1, 9, dtype=np.float32), device=device)
+    sluice._sluice.fast_clear()
+    sluice.lazy_report(reset=True)
+    r = sluice.exp(a * 0.5 - 1.0).sum(axis=0)
+    float(r)
+    report = sluice.lazy_report()
+    assert report["fused"] == [["mul", "sub", "exp", "sum(axis=(0,))"]]
+    assert report["boundaries"] == {"a pending result was used": 1}
+    np.testing.assert_allclose(
+        float(r), np.exp(np.arange(1, 9) * 0.5 - 1).sum(), rtol=1e-5
+    )
+
+
 def test_same_results_as_eager_for_every_size(device):
     # One compiled graph serves every size (sizes other than 1 are dynamic).
     for n in (1, 2, 7, 1000):
@@ -370,6 +400,67 @@ def test_runtime_failure_surfaces_at_the_read(device):
     np.testing.assert_array_equal((a + 1.0).asnumpy()[:3], [2, 2, 2])
 
 
+def test_migration_ends_one_graph_and_starts_another(device):
+    # to_device of a pending result runs what it needs on its queue (the
+    # fused group ends there); what uses the copy is recorded on the
+    # other queue's graph.
+    other = _OTHER.get(device.filter_string)
+    if other is None or other not in {
+        d.filter_string for d in sluice.get_devices()
+    }:
+        pytest.skip("no second CPU device to migrate to")
+    a = sluice.asarray(np.arange(6, dtype=np.float32), device=device)
+    sluice.synchronize()
+    sluice.lazy_report(reset=True)
+    x = (a * 2.0 + 1.0) * a  # one graph on the first queue
+    assert _report()["pending_operations"] == 3
+    y = x.to_device(other)
+    r = _report()
+    assert r["operations submitted"] == 3 and r["pending_operations"] == 0
+    z = sluice.exp(y * 0.5) - y  # recorded on the second queue
+    assert _report()["pending_operations"] == 3
+    assert z.device.filter_string == other
+    xn = (np.arange(6, dtype=np.float32) * 2 + 1) * np.arange(6)
+    np.testing.assert_array_equal(x.asnumpy(), xn)
+    np.testing.assert_allclose(
+        z.asnumpy(), np.exp(xn * np.float32(0.5)) - xn, rtol=2e-6
+    )
+    assert _report()["graphs submitted"] == 2
+
+
+@pytest.mark.parametrize("path", ["python", "tape"])
+def test_failure_surfaces_at_the_next_wait_with_the_source_line(device, path):
+    # A recorded operation that fails when its graph runs (here: its
+    # result does not fit the pool) fails at the next synchronisation,
+    # sluice.synchronize() or a read, naming the user's line that recorded
+    # it: resolved in Python the first time, by the C++ tape after.
+    pool = sluice.get_memory_pool(device)
+    a = sluice.asarray(np.ones(1 << 16, np.float32), device=device)
+    sluice._sluice.fast_clear()
+    if path == "tape":
+        (a * 2.0).asnumpy()  # seen once: the tape records the next one
+    sluice.synchronize()
+    old = pool.get_limit()
+    try:
+        pool.set_limit(pool.used_bytes() + (1 << 16))
+        line = sys._getframe().f_lineno + 1
+        big = a * 2.0  # recorded: nothing is allocated yet
+        where = f"{__file__}:{line}"
+        with pytest.raises(sluice.OutOfMemoryError) as failed:
+            sluice.synchronize()
+        assert where in str(failed.value)
+        with pytest.raises(sluice.OutOfMemoryError) as failed:
+            big.asnumpy()
+        assert where in str(failed.value)
+    finally:
+        pool.set_limit(old)
+        try:  # (nothing is left to report)
+            sluice.synchronize()
+        except sluice.SluiceError:
+            pass
+    np.testing.assert_array_equal((a * 3.0).asnumpy()[:3], [3, 3, 3])
+
+
 def test_eager_errors_are_raised_at_the_call(device):
     a = sluice.asarray(np.ones(3, np.float32), device=device)
     b = sluice.asarray(np.ones(4, np.float32), device=device)
@@ -634,3 +725,200 @@ def test_random_programs_with_transcendentals(device, steps):
         a = np.frombuffer(x, np.float32)
         b = np.frombuffer(y, np.float32)
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
+
+
+# --- random programs on two queues, against NumPy ---------------------------
+
+# Values live on two queues of two devices (the test's device and another
+# one): operations on one queue are recorded into its pending graph, a
+# migration (to_device) ends it there and starts one on the other queue,
+# operands of two queues are an ExecutionPlacementError at the call (lazy
+# or not). Views of several kinds (slices, negative steps, transposes,
+# reshapes) alias their base: in-place updates and slice assignment through
+# a view change the base, as in NumPy, where the same program runs with a
+# model of the placement rule.
+_OTHER = {"host:cpu:0": "opencl:cpu:0", "opencl:cpu:0": "host:cpu:0"}
+_VIEWS = ["tail", "step", "rev", "T", "grid", "flat"]
+
+_step2 = st.one_of(
+    st.tuples(st.just("u"), st.sampled_from(_UNARY), st.integers(0, 9)),
+    st.tuples(
+        st.just("b"),
+        st.sampled_from(_BINARY),
+        st.integers(0, 9),
+        st.integers(0, 9),
+    ),
+    st.tuples(
+        st.just("s"),
+        st.sampled_from(_BINARY),
+        st.integers(0, 9),
+        st.floats(-3, 3, allow_nan=False, width=32),
+    ),
+    st.tuples(st.just("view"), st.sampled_from(_VIEWS), st.integers(0, 9)),
+    st.tuples(st.just("iadd"), st.integers(0, 9), st.integers(0, 9)),
+    st.tuples(st.just("imul"), st.integers(0, 9), st.floats(-2, 2, width=32)),
+    st.tuples(st.just("set"), st.integers(0, 9), st.integers(0, 9)),
+    st.tuples(st.just("setslice"), st.integers(0, 9), st.integers(0, 9)),
+    st.tuples(st.just("sum"), st.integers(0, 9), st.sampled_from([None, 0])),
+    st.tuples(st.just("read"), st.integers(0, 9)),
+    st.tuples(st.just("mig"), st.integers(0, 9)),
+    st.tuples(st.just("bad"), st.integers(0, 9)),
+)
+
+
+def _view(x, kind):
+    if kind == "tail":
+        return x[1:] if x.ndim and x.shape[0] > 1 else x
+    if kind == "step":
+        return x[::2] if x.ndim else x
+    if kind == "rev":
+        return x[::-1] if x.ndim else x
+    if kind == "T":
+        return x.T
+    if kind == "grid":
+        return x.reshape(3, 4) if x.shape == (12,) else x
+    return x.reshape(-1) if x.ndim == 2 and x.shape == (3, 4) else x
+
+
+def _two_queue_program(steps, devs, mode):
+    """Runs ``steps`` with sluice (mode "lazy" or "eager") or NumPy
+    ("numpy") and returns the log: errors' names, values read, and every
+    value at the end (bytes and shape)."""
+    if mode != "numpy":
+        sluice.set_lazy(mode == "lazy")
+    rng = np.random.default_rng(11)
+    init = [rng.uniform(-2, 2, 12).astype(np.float32) for _ in range(4)]
+    if mode == "numpy":
+        vals = [a.copy() for a in init]
+    else:
+        vals = [
+            sluice.asarray(a, device=devs[i % 2]) for i, a in enumerate(init)
+        ]
+    where = [i % 2 for i in range(4)]  # the queue of each value
+    log = []
+
+    def same(*idx):
+        # The placement rule (NumPy's model of it).
+        if mode == "numpy" and len({where[i] for i in idx}) > 1:
+            raise sluice.ExecutionPlacementError("two queues")
+
+    def get():
+        return np if mode == "numpy" else sluice
+
+    with np.errstate(all="ignore"):
+        for step in steps:
+            kind = step[0]
+            n = len(vals)
+            try:
+                if kind == "u":
+                    i = step[2] % n
+                    vals.append(getattr(get(), step[1])(vals[i]))
+                    where.append(where[i])
+                elif kind == "b":
+                    i, j = step[2] % n, step[3] % n
+                    same(i, j)
+                    vals.append(getattr(get(), step[1])(vals[i], vals[j]))
+                    where.append(where[i])
+                elif kind == "s":
+                    i = step[2] % n
+                    vals.append(
+                        getattr(get(), step[1])(
+                            vals[i], np.float32(step[3]).item()
+                        )
+                    )
+                    where.append(where[i])
+                elif kind == "view":
+                    i = step[2] % n
+                    vals.append(_view(vals[i], step[1]))
+                    where.append(where[i])
+                elif kind == "iadd":
+                    i, j = step[1] % n, step[2] % n
+                    same(i, j)
+                    x = vals[i]
+                    x += vals[j]
+                elif kind == "imul":
+                    x = vals[step[1] % n]
+                    x *= np.float32(step[2]).item()
+                elif kind == "set":
+                    i, j = step[1] % n, step[2] % n
+                    same(i, j)
+                    vals[i][...] = vals[j]
+                elif kind == "setslice":
+                    i, j = step[1] % n, step[2] % n
+                    same(i, j)
+                    x, y = vals[i], vals[j]
+                    if x.ndim == 0 or y.ndim == 0:
+                        x[...] = y
+                    else:
+                        k = min(x.shape[0], y.shape[0]) - 1
+                        x[1 : 1 + k] = y[:k]
+                elif kind == "sum":
+                    i = step[1] % n
+                    axis = step[2] if vals[i].ndim else None
+                    vals.append(vals[i].sum(axis=axis))
+                    where.append(where[i])
+                elif kind == "read":
+                    x = vals[step[1] % n]
+                    x = x if mode == "numpy" else x.asnumpy()
+                    log.append((x.shape, x.copy()))
+                elif kind == "mig":
+                    i = step[1] % n
+                    if mode == "numpy":
+                        vals.append(vals[i].copy())
+                    else:
+                        vals.append(vals[i].to_device(devs[1 - where[i]]))
+                    where.append(1 - where[i])
+                elif kind == "bad":  # shapes that do not broadcast
+                    i = step[1] % n
+                    if mode == "numpy":
+                        five = np.ones(5, np.float32)
+                    else:
+                        five = sluice.ones(
+                            5, dtype="float32", device=devs[where[i]]
+                        )
+                    vals.append(vals[i] + five)
+                    where.append(where[i])
+            except (ValueError, TypeError) as e:
+                name = type(e).__name__
+                if isinstance(e, sluice.ExecutionPlacementError):
+                    name = "placement"
+                log.append(name)
+    for v in vals:
+        x = v if mode == "numpy" else v.asnumpy()
+        log.append((x.shape, np.array(x, copy=True)))
+    return log
+
+
+def _same_log(a, b, exact):
+    assert len(a) == len(b)
+    for x, y in zip(a, b):
+        if isinstance(x, str) or isinstance(y, str):
+            assert x == y
+            continue
+        assert x[0] == y[0]
+        if exact:
+            assert x[1].tobytes() == y[1].tobytes()
+        else:
+            # (sums add in another order than NumPy's pairwise sum)
+            np.testing.assert_allclose(x[1], y[1], rtol=1e-4, atol=1e-4)
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(steps=st.lists(_step2, min_size=1, max_size=16))
+def test_random_two_queue_programs_match_eager_and_numpy(device, steps):
+    other = _OTHER.get(device.filter_string)
+    if other is None or other not in {
+        d.filter_string for d in sluice.get_devices()
+    }:
+        pytest.skip("no second CPU device to migrate to")
+    devs = [device, sluice.Device(other)]
+    lazy = _two_queue_program(steps, devs, "lazy")
+    eager = _two_queue_program(steps, devs, "eager")
+    sluice.set_lazy(True)
+    _same_log(lazy, eager, exact=True)
+    _same_log(lazy, _two_queue_program(steps, devs, "numpy"), exact=False)
