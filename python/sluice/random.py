@@ -948,6 +948,48 @@ class RandomState:
         self._ctr = int(ctr)
 
 
+# The distributions whose parameters are scalars (NumPy also broadcasts
+# arrays of parameters; Sluice, like dpnp's legacy functions, does not)
+_SCALAR_PARAMS = (
+    "uniform normal exponential gamma standard_gamma beta randint "
+    "random_integers poisson binomial gumbel laplace logistic rayleigh "
+    "weibull pareto power triangular wald lognormal vonmises chisquare "
+    "standard_t f noncentral_chisquare noncentral_f geometric logseries "
+    "zipf negative_binomial hypergeometric"
+).split()
+_NOT_PARAMS = {"self", "size", "dtype", "device", "usm_type", "sycl_queue"}
+
+
+def _scalar_params(fn):
+    import functools
+    import inspect
+
+    sig = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def f(*args, **kwargs):
+        b = sig.bind(*args, **kwargs)
+        for k, v in b.arguments.items():
+            if k in _NOT_PARAMS:
+                continue
+            nd = getattr(v, "ndim", None)
+            if nd is None:
+                nd = np.ndim(v)
+            if nd != 0:
+                raise TypeError(
+                    f"sluice.random.{fn.__name__}: {k} must be a scalar "
+                    "(array-valued parameters are not supported)"
+                )
+        return fn(*args, **kwargs)
+
+    return f
+
+
+for _name in _SCALAR_PARAMS:
+    setattr(RandomState, _name, _scalar_params(getattr(RandomState, _name)))
+del _name
+
+
 def q_float(q):
     """The default float dtype of queue ``q``."""
     return _dtypes.default_float(queue_info(q))

@@ -384,3 +384,24 @@ def test_no_draws_inside_jit(device):
         f = sluice.jit(lambda a, draw=draw: a + draw())
         with pytest.raises(sluice.TracerError, match="when the function"):
             f(x)
+
+
+@pytest.mark.parametrize(
+    "name,args",
+    [
+        ("normal", ([1.0, 2.0],)),
+        ("gumbel", (np.array([1.0, 2.0]),)),
+        ("poisson", ([1.0, 2.0],)),
+        ("gamma", (np.ones(2),)),
+        ("binomial", (5, [0.5, 0.5])),
+        ("hypergeometric", (3, [2, 2], 1)),
+    ],
+)
+def test_array_parameters_are_refused(device, name, args):
+    r = sluice.random.RandomState(0, device=device)
+    with pytest.raises(TypeError, match="must be a scalar"):
+        getattr(r, name)(*args, size=2)
+    with pytest.raises(TypeError, match="must be a scalar"):
+        getattr(sluice.random, name)(*args, size=2)
+    # a 0-d array is a scalar
+    assert r.normal(sluice.asarray(3.0, device=device)).shape == ()
