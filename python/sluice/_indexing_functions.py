@@ -331,9 +331,12 @@ def nonzero(a):
     from ._advanced_indexing import unravel
     from ._index_kernels import flat_true_positions
 
-    m = a if a.dtype == np.bool_ else _ops().not_equal(a, 0)
-    flat = flat_true_positions(ravel(m))
-    return tuple(unravel(flat, tuple(a.shape)))
+    # A concrete array (also one a traced function captured): computed
+    # now, its arrays created outside any trace.
+    with _trace.suspended():
+        m = a if a.dtype == np.bool_ else _ops().not_equal(a, 0)
+        flat = flat_true_positions(ravel(m))
+        return tuple(unravel(flat, tuple(a.shape)))
 
 
 def flatnonzero(a):

@@ -814,10 +814,7 @@ def einsum(
     if kwargs:
         raise TypeError(f"einsum: unsupported arguments {sorted(kwargs)}")
     if not isinstance(subscripts, str):
-        raise TypeError(
-            "einsum: subscripts must be a string (the "
-            "interleaved form is not supported)"
-        )
+        subscripts, operands = _interleaved((subscripts, *operands))
     arrs, qid, kind = _arrays(*operands)
     rdt = (
         _dtypes.to_dtype(dtype) if dtype is not None else _result_dtype(*arrs)
@@ -878,9 +875,46 @@ def einsum(
     return _finish(x, out, "einsum")
 
 
+def _sublist(sub):
+    """An interleaved einsum sublist (integers 0-51 and ``...``) as
+    subscript letters."""
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+    out = []
+    for k in sub:
+        if k is Ellipsis:
+            out.append("...")
+            continue
+        try:
+            i = operator.index(k)
+        except TypeError:
+            raise TypeError(
+                "einsum: a sublist holds integers and Ellipsis, not "
+                f"{type(k).__name__}"
+            ) from None
+        if not 0 <= i < len(letters):
+            raise ValueError(
+                f"einsum: subscript {i} is outside [0, {len(letters)})"
+            )
+        out.append(letters[i])
+    return "".join(out)
+
+
+def _interleaved(args):
+    """NumPy's interleaved form ``einsum(a, [0, 1], b, [1, 2], [0, 2])``
+    as (subscripts, operands)."""
+    operands = list(args[0::2][: len(args) // 2])
+    subs = [_sublist(s) for s in args[1::2]]
+    text = ",".join(subs)
+    if len(args) % 2:
+        text += "->" + _sublist(args[-1])
+    return text, operands
+
+
 def einsum_path(subscripts, *operands, optimize="greedy"):
     """The pairwise contraction order einsum uses, as NumPy's
     ``einsum_path`` lists it: ``(["einsum_path", (i, j), ...], report)``."""
+    if not isinstance(subscripts, str):
+        subscripts, operands = _interleaved((subscripts, *operands))
     shapes = [
         tuple(np.shape(x)) if not hasattr(x, "shape") else tuple(x.shape)
         for x in operands

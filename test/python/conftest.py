@@ -156,3 +156,30 @@ def cuda_ptx(monkeypatch, tmp_path):
         return m.group(1).replace("\\0A", "\n").replace("\\09", " ")
 
     return compile
+
+
+_USABLE = {}
+
+
+def usable_device(name):
+    """The device ``name`` when it is present and runs a compiled
+    operation, else None: an OpenCL device is listed where the machine has
+    an OpenCL driver but no SPIR-V translator (the GPU machine), and then
+    compiles nothing. The probe's failure is consumed here."""
+    import sluice
+
+    if name not in _USABLE:
+        dev = None
+        if name in {d.filter_string for d in sluice.get_devices()}:
+            d = sluice.Device(name)
+            try:
+                x = sluice.asarray([1.0, 2.0, 3.0], device=d)
+                sluice.asnumpy(sluice.exp(x) * x + 1.0)
+                dev = d
+            except sluice.SluiceError:
+                try:
+                    sluice.synchronize()
+                except sluice.SluiceError:
+                    pass
+        _USABLE[name] = dev
+    return _USABLE[name]

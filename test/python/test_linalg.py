@@ -226,6 +226,30 @@ def test_einsum(device, spec, shapes):
     _check(sluice.einsum(spec, *xs), np.einsum(spec, *arrs))
 
 
+def test_einsum_interleaved(device):
+    # NumPy's interleaved form: operands with sublists of integers and
+    # Ellipsis, and an optional output sublist.
+    a = _data((2, 3, 4), "float32")
+    b = _data((4, 5), "float32")
+    xa, xb = (sluice.asarray(v, device=device) for v in (a, b))
+    _check(
+        sluice.einsum(xa, [0, 1, 2], xb, [2, 3], [0, 3, 1]),
+        np.einsum(a, [0, 1, 2], b, [2, 3], [0, 3, 1]),
+    )
+    _check(
+        sluice.einsum(xa, [Ellipsis, 2], xb, [2, 3]),
+        np.einsum(a, [Ellipsis, 2], b, [2, 3]),
+    )
+    _check(
+        sluice.jit(lambda x: sluice.einsum(x, [0, 1, 2], [2, 0]))(xa),
+        np.einsum(a, [0, 1, 2], [2, 0]),
+    )
+    with pytest.raises(ValueError, match="outside"):
+        sluice.einsum(xb, [0, 99])
+    with pytest.raises(TypeError, match="integers and Ellipsis"):
+        sluice.einsum(xb, ["i", "j"])
+
+
 def test_einsum_order():
     # The chain is contracted where the intermediates are small.
     path, _ = sluice.einsum_path(
