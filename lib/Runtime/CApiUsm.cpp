@@ -202,8 +202,7 @@ SluiceStatus sluiceFree(SluiceQueue queue, void *ptr) {
     // host work run at once: the memory then goes back without a list).
     Queue *owners[2] = {q, a->queue.get()};
     for (size_t i = 0; i < (owners[0] == owners[1] ? 1u : 2u); ++i)
-      if (Ref<Event> last = owners[i]->lastEvent();
-          last && !last->isFinished())
+      if (Ref<Event> last = owners[i]->lastEvent(); last && !last->isFinished())
         waits.push_back(std::move(last));
     platform.deferred().schedule(
         std::move(waits), [a] { a->device->memoryPool().release(a->base); });
