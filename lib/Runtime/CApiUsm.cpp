@@ -198,9 +198,12 @@ SluiceStatus sluiceFree(SluiceQueue queue, void *ptr) {
     if (q == a->queue.get() && ReusableBlocks::enabledFor(*a->device, a->kind))
       if (keepForQueue(*q, *a, waits))
         return SLUICE_SUCCESS;
-    for (Queue *owner : {q, a->queue.get()})
-      if (Ref<Event> last = owner->lastEvent())
-        waits.push_back(last);
+    // The queues' newest work, unless it has finished (the usual case of
+    // host work run at once: the memory then goes back without a list).
+    Queue *owners[2] = {q, a->queue.get()};
+    for (size_t i = 0; i < (owners[0] == owners[1] ? 1u : 2u); ++i)
+      if (Ref<Event> last = owners[i]->lastEvent(); last && !last->isFinished())
+        waits.push_back(std::move(last));
     platform.deferred().schedule(
         std::move(waits), [a] { a->device->memoryPool().release(a->base); });
     return SLUICE_SUCCESS;

@@ -102,7 +102,7 @@ SluiceStatus MemoryPool::allocate(SluiceUsmKind kind, size_t bytes,
       inUse += size;
       highWater = std::max(highWater, inUse);
       ++reused;
-      live.emplace(out, Block{kind, size, align});
+      live.insert(out, Block{kind, size, align});
       return SLUICE_SUCCESS;
     }
     if (limit && inUse + held + size > limit)
@@ -153,7 +153,7 @@ SluiceStatus MemoryPool::allocate(SluiceUsmKind kind, size_t bytes,
   inUse += size;
   highWater = std::max(highWater, inUse);
   ++backendAllocations;
-  live.emplace(p, Block{kind, size, align, pooled});
+  live.insert(p, Block{kind, size, align, pooled});
   out = p;
   return SLUICE_SUCCESS;
 }
@@ -164,11 +164,8 @@ void MemoryPool::release(void *ptr) {
   Block b;
   {
     std::lock_guard<std::mutex> lock(mutex);
-    auto it = live.find(ptr);
-    if (it == live.end())
+    if (!live.erase(ptr, b))
       return; // not the pool's: nothing to do
-    b = it->second;
-    live.erase(it);
     inUse -= b.size;
     bool fits = b.pooled && held + b.size <= holdLimit &&
                 (!limit || inUse + held + b.size <= limit);
@@ -183,11 +180,11 @@ void MemoryPool::release(void *ptr) {
 
 bool MemoryPool::blockOf(void *ptr, size_t &size, size_t &alignment) {
   std::lock_guard<std::mutex> lock(mutex);
-  auto it = live.find(ptr);
-  if (it == live.end())
+  const Block *b = live.find(ptr);
+  if (!b)
     return false;
-  size = it->second.size;
-  alignment = it->second.alignment;
+  size = b->size;
+  alignment = b->alignment;
   return true;
 }
 

@@ -51,6 +51,7 @@ void UsmRegistry::insertLocked(std::shared_ptr<Allocation> allocation) {
   highest.store(
       std::max(highest.load(std::memory_order_relaxed), key + allocation->size),
       std::memory_order_relaxed);
+  exactBase.insert(allocation->base, allocation);
   byBase[key] = std::move(allocation);
 }
 
@@ -104,8 +105,11 @@ UsmRegistry::releaseImport(const void *ptr, bool &last, std::string &why) {
     return nullptr;
   }
   last = --a->imports == 0;
-  if (last)
+  if (last) {
+    std::shared_ptr<Allocation> gone;
+    exactBase.erase(a->base, gone);
     byBase.erase(reinterpret_cast<uintptr_t>(a->base));
+  }
   return a;
 }
 
@@ -118,6 +122,8 @@ std::shared_ptr<Allocation> UsmRegistry::find(const void *ptr) const {
       p >= highest.load(std::memory_order_relaxed))
     return nullptr;
   std::lock_guard<std::mutex> lock(mutex);
+  if (const std::shared_ptr<Allocation> *exact = exactBase.find(ptr))
+    return *exact;
   auto it = byBase.upper_bound(p);
   if (it == byBase.begin())
     return nullptr;
@@ -135,6 +141,8 @@ std::shared_ptr<Allocation> UsmRegistry::remove(const void *ptr) {
     return nullptr;
   std::shared_ptr<Allocation> a = std::move(it->second);
   byBase.erase(it);
+  std::shared_ptr<Allocation> gone;
+  exactBase.erase(ptr, gone);
   return a;
 }
 

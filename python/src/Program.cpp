@@ -701,6 +701,19 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj,
   if (!wait) {
     nb::list out = resultArrays(*task, outBuffers);
     submitTask(runOn->dispatcher, std::move(self));
+    // Run at once on this thread (small host work) and succeeded: nothing
+    // needs to follow the task or inherit its failure, so the results stop
+    // pointing at it and it goes now, not with the last result (a loop
+    // keeping many results would keep as many finished tasks).
+    if (task->finished() && !task->failed())
+      for (const std::shared_ptr<Buffer> &b : outBuffers) {
+        if (!b)
+          continue;
+        if (b->last == task)
+          b->last.reset();
+        if (b->writer == task)
+          b->writer.reset();
+      }
     return out;
   }
   submitTask(runOn->dispatcher, self);

@@ -28,13 +28,13 @@
 #define SLUICE_RUNTIME_MEMORYPOOL_H
 
 #include "sluice-c/Runtime.h"
+#include "sluice/Runtime/PointerMap.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <map>
 #include <mutex>
 #include <tuple>
-#include <unordered_map>
 #include <vector>
 
 namespace sluice::rt {
@@ -94,7 +94,8 @@ private:
   uint64_t backendAllocations = 0;
   uint64_t reused = 0;
   std::map<Key, std::vector<void *>> freeBlocks;
-  std::unordered_map<void *, Block> live;
+  /// The blocks handed out (no allocation per block: PointerMap.h).
+  PointerMap<Block> live;
 };
 
 } // namespace sluice::rt

@@ -3,6 +3,7 @@
 #define SLUICE_RUNTIME_USMREGISTRY_H
 
 #include "sluice/Runtime/Event.h"
+#include "sluice/Runtime/PointerMap.h"
 #include "sluice/Runtime/Queue.h"
 
 #include <atomic>
@@ -67,6 +68,10 @@ private:
 
   mutable std::mutex mutex;
   std::map<uintptr_t, std::shared_ptr<Allocation>> byBase;
+  /// The same allocations by their exact base: most pointers looked up
+  /// are one (a kernel argument, a pointer freed), found without walking
+  /// the tree.
+  PointerMap<std::shared_ptr<Allocation>> exactBase;
   /// Every allocation ever added lies in [lowest, highest) (written under
   /// the mutex, read without it).
   std::atomic<uintptr_t> lowest{UINTPTR_MAX}, highest{0};
