@@ -45,8 +45,9 @@ TEST(PointerMapTest, MatchesAnUnorderedMapUnderRandomUse) {
       const uint64_t *v = map.find(k);
       auto it = reference.find(k);
       ASSERT_EQ(v != nullptr, it != reference.end()) << "step " << step;
-      if (v)
+      if (v) {
         EXPECT_EQ(*v, it->second);
+      }
     }
     }
     ASSERT_EQ(map.size(), reference.size());
