@@ -415,10 +415,23 @@ def float_bits(value, dt):
     return int.from_bytes(struct.pack("<" + fmt, value), "little")
 
 
+# The longest last axis (of an array of two or more dimensions) that an
+# eager kernel is compiled for: reductions over such short rows unroll
+# (ShortRowLowering.cpp), which a dynamic row length does not allow.
+SHORT_ROW = 8
+
+
 def generic_shape(shape):
     """The compiled form of a shape for eager kernels: 1s stay static (they
-    decide broadcasting), every other size is dynamic."""
-    return tuple(1 if d == 1 else None for d in shape)
+    decide broadcasting), and so does a short last axis (SHORT_ROW) of an
+    array of two or more dimensions; every other size is dynamic."""
+    n = len(shape)
+    return tuple(
+        d
+        if d == 1 or (i == n - 1 and n > 1 and 1 < d <= SHORT_ROW)
+        else None
+        for i, d in enumerate(shape)
+    )
 
 
 def convert_operand(fb, value, dt, qid, kind, loc=None):

@@ -913,6 +913,11 @@ def test_random_two_queue_programs_match_eager_and_numpy(device, steps):
     other = _OTHER.get(device.filter_string)
     if other is None or usable_device(other) is None:
         pytest.skip("no second CPU device that compiles to migrate to")
+    # The arrays of the examples before (kept in cycles by the tracebacks
+    # of their errors) are collected now, not in the middle of this one:
+    # collected mid-run they change its results (a known defect, see
+    # docs/python.md's lazy section).
+    gc.collect()
     devs = [device, sluice.Device(other)]
     lazy = _two_queue_program(steps, devs, "lazy")
     eager = _two_queue_program(steps, devs, "eager")
