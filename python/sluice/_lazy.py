@@ -512,9 +512,15 @@ def flush_all(reason="a value was needed", wanted=0):
                     return
         graphs = list(_graphs.values())
         _graphs.clear()
-        _ext.lazy_pending(False)
-        for g in graphs:
-            _submit(g, reason)
+        # "Pending" stays set until the graphs are submitted: another
+        # thread that needs one of their results meanwhile calls this hook
+        # and waits for _lock, instead of finding nothing pending and its
+        # result not yet submitted.
+        try:
+            for g in graphs:
+                _submit(g, reason)
+        finally:
+            _ext.lazy_pending(bool(_graphs))
 
 
 def _cone(g, starts):
