@@ -427,9 +427,7 @@ def generic_shape(shape):
     array of two or more dimensions; every other size is dynamic."""
     n = len(shape)
     return tuple(
-        d
-        if d == 1 or (i == n - 1 and n > 1 and 1 < d <= SHORT_ROW)
-        else None
+        d if d == 1 or (i == n - 1 and n > 1 and 1 < d <= SHORT_ROW) else None
         for i, d in enumerate(shape)
     )
 
