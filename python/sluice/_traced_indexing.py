@@ -484,12 +484,7 @@ def _strided_insert(x, key, value, rshape):
     offset, shape, strides = view_of(
         tuple(x.shape), _c_strides(x.shape), 0, key
     )
-    if isinstance(value, (Tracer, np.ndarray)) or hasattr(value, "shape"):
-        v = _ops.astype(value, x.dtype) if value.dtype != x.dtype else value
-        if tuple(v.shape) != tuple(shape):
-            v = _ops.broadcast_to(v, tuple(shape))
-    else:
-        v = _scalar_array(x, value, tuple(shape))
+    v = _value_array(x, value, shape)
     o, d = _dispatch._operand(v), _dispatch._operand(x)
     qid, kind = _dispatch._placement([o, d])
 
@@ -560,14 +555,20 @@ def _advanced_assign(x, key, value):
                 f"shape mismatch: value array of shape {vshape} could not "
                 f"be broadcast to indexing result of shape {shape}"
             )
-        v = _ops.astype(value, x.dtype) if value.dtype != x.dtype else value
-        if tuple(v.shape) != shape:
-            v = _ops.broadcast_to(v, shape)
-    else:
-        v = _scalar_array(x, value, shape)
     if int(np.prod(shape, dtype=np.int64)) == 0:
         return
-    x._v = scatter(x, positions, v)._v
+    x._v = scatter(x, positions, _value_array(x, value, shape))._v
+
+
+def _value_array(x, value, shape):
+    """``value`` (an array or a scalar) converted to x's dtype and
+    broadcast to ``shape``."""
+    if isinstance(value, (Tracer, np.ndarray)) or hasattr(value, "shape"):
+        v = _ops.astype(value, x.dtype) if value.dtype != x.dtype else value
+        if tuple(v.shape) != tuple(shape):
+            v = _ops.broadcast_to(v, tuple(shape))
+        return v
+    return _scalar_array(x, value, shape)
 
 
 def _scalar_array(x, value, shape):

@@ -207,6 +207,12 @@ def solve(x1, x2, /):
 def lstsq(a, b, rcond=None):
     """The least-squares solution of ``a @ x = b`` (NumPy's result tuple:
     solution, residuals, rank, singular values)."""
+    if _traced(a, b):
+        raise TracerError(
+            "sluice.linalg.lstsq inside @sluice.jit: the size of its "
+            "residuals depends on the rank of the data; call it outside, "
+            "or use solve or pinv"
+        )
     if _use_kernels("lstsq", a, b):
         (a, b), _, _ = _arrays(a, b)
         return _dev_lstsq(a, b, rcond)
@@ -1608,24 +1614,6 @@ def _traceable(fn, named=None, eager=None):
     return call
 
 
-def _lstsq_traced(a, b, rcond=None):
-    if _jit_library_traced(a, b):
-        raise TracerError(
-            "sluice.linalg.lstsq inside @sluice.jit: the size of its "
-            "residuals depends on the rank of the data; call it outside, "
-            "or use solve or pinv"
-        )
-    return _lstsq_eager(a, b, rcond)
-
-
-def _jit_library_traced(*xs):
-    from . import _jit_library
-
-    return _jit_library._traced(xs, {}) is not None
-
-
-_lstsq_eager = lstsq
-lstsq = functools.wraps(_lstsq_eager)(_lstsq_traced)
 for _name, _named in (
     ("det", None),
     ("slogdet", SlogdetResult),
