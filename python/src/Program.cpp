@@ -686,7 +686,7 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj,
   if (!wait && oneQueue && !synchronousMode() &&
       launchesAsynchronously(runOn->backend))
     task->ordersOn = runOn->queue;
-  task->launchInline = task->ordersOn && runOn->backend == SLUICE_BACKEND_CUDA;
+  task->launchInline = task->ordersOn && launchesInline(runOn->backend);
   task->specs = sharedResults;
   task->offsets = resultOffsets;
   task->resultBytes = resultBytes;

@@ -507,13 +507,6 @@ def test_threads(device):
     # Four threads record into one queue's graph and read their results:
     # a thread whose result another thread's flush has taken waits for
     # that flush (_lazy.flush_all keeps "pending" set until it submitted).
-    if device.backend.name == "cuda":
-        # Known defect: on an H100 this failed with "a lazily recorded
-        # operation was not submitted before its result was used" in 2 of
-        # 3 full-suite runs before that change, and a stress run of 42
-        # processes of 6 such threads crashed one process (SIGSEGV) with
-        # and without it: threads sharing one CUDA queue are not safe yet.
-        pytest.xfail("known defect: threads sharing one CUDA queue")
     a = sluice.asarray(np.arange(100, dtype=np.float32), device=device)
     errors = []
 
