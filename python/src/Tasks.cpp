@@ -211,7 +211,8 @@ void Dispatcher::submit(std::shared_ptr<Task> task) {
   // Never wait for the mutex while holding the GIL (nor the reverse).
   nb::gil_scoped_release release;
   std::unique_lock<std::mutex> wait(mutex);
-  space.wait(wait, [&] { return stopping || pending.size() < kMaxPending / 2; });
+  space.wait(wait,
+             [&] { return stopping || pending.size() < kMaxPending / 2; });
 }
 
 bool Dispatcher::runInline(const std::shared_ptr<Task> &task) {
