@@ -127,16 +127,24 @@ bool makeKey(KeyBuffer &key, int op, PyObject *const *xs, size_t n) {
   return true;
 }
 
-/// The entry of op on operands of these signatures, or null.
-const Entry *lookup(int op, PyObject *const *xs, size_t n) {
+/// What a call through an entry uses, held by the caller: the call may run
+/// Python or release the GIL, and another thread (or Python code on this
+/// one) may then register entries, which moves or frees the table's.
+struct Hit {
+  nb::object program, shapes, lazy;
+  std::shared_ptr<TapeTemplate> tape;
+};
+
+/// The entry of op on operands of these signatures (false: none).
+bool lookup(int op, PyObject *const *xs, size_t n, Hit &hit) {
   if (tracing || entries == 0)
-    return nullptr;
+    return false;
   KeyBuffer key;
   if (!makeKey(key, op, xs, n))
-    return nullptr;
+    return false;
   auto it = table().find(key.hash());
   if (it == table().end())
-    return nullptr;
+    return false;
   for (const Entry &e : it->second) {
     if (e.key.size() != key.size ||
         std::memcmp(e.key.data(), key.bytes, key.size) != 0)
@@ -145,15 +153,19 @@ const Entry *lookup(int op, PyObject *const *xs, size_t n) {
       int overflow = 0;
       long long v = PyLong_AsLongLongAndOverflow(xs[b.operand], &overflow);
       if (overflow || v < b.lo || v > b.hi)
-        return nullptr; // the slow path raises OverflowError
+        return false; // the slow path raises OverflowError
     }
-    return &e;
+    hit.program = e.program;
+    hit.shapes = e.shapes;
+    hit.lazy = e.lazy;
+    hit.tape = e.tape;
+    return true;
   }
-  return nullptr;
+  return false;
 }
 
 /// Calls the entry's program on the first `n` operands.
-nb::list callEntry(const Entry &e, PyObject *const *xs, size_t n) {
+nb::list callEntry(const Hit &e, PyObject *const *xs, size_t n) {
   if (!e.program.is_valid())
     throw nb::value_error("fast path: an entry without a program was called");
   Program *program = nb::inst_ptr<Program>(e.program);
@@ -169,9 +181,10 @@ nb::list callEntry(const Entry &e, PyObject *const *xs, size_t n) {
 nb::object &lazyRecorder = *new nb::object;
 
 nb::object tryCall(int op, PyObject *const *xs, size_t n) {
-  const Entry *e = lookup(op, xs, n);
-  if (!e)
+  Hit hit;
+  if (!lookup(op, xs, n, hit))
     return nb::object();
+  const Hit *e = &hit;
   if (lazyMode && e->tape) {
     // Recorded, not run, by the tape (no Python), unless Python records.
     nb::object r;
@@ -224,10 +237,10 @@ bool tryInto(int op, PyObject *x1, PyObject *x2, PyObject *out) {
       return false;
   }
   PyObject *xs[3] = {x1, x2, out};
-  const Entry *e = lookup(kIntoBase + 3 * op + position, xs, 3);
-  if (!e || !e->program.is_valid())
+  Hit e;
+  if (!lookup(kIntoBase + 3 * op + position, xs, 3, e) || !e.program.is_valid())
     return false;
-  callEntry(*e, xs, position == 2 ? 3 : 2);
+  callEntry(e, xs, position == 2 ? 3 : 2);
   return true;
 }
 

@@ -100,6 +100,10 @@ struct Stats {
 std::mutex &tapeMutex = *new std::mutex;
 std::atomic<std::thread::id> tapeOwner;
 int tapeDepth = 0;
+/// Counts the times the tape was taken (submitted or adopted by Python):
+/// code that ran Python or a submission in between sees whether the tape
+/// it indexes is still the same.
+uint64_t tapeGeneration = 0;
 /// Submissions of a tape under way (its operations no longer on `tape`).
 std::atomic<int> inFlight{0};
 struct InFlight {
@@ -432,11 +436,15 @@ void tapeFlush(const char *reason, uint64_t wanted) {
         continue;
       if (op.tokens.size() != 1)
         break; // (one result of several: all of them run)
+      uint64_t generation = tapeGeneration;
       runCone(tape, {w});
-      const TapeTemplate::Result &res = op.tmpl->results[w.index];
+      if (generation != tapeGeneration)
+        return; // (a nested submission took the tape: nothing left here)
+      TapeOp &ran = tape.ops[w.op];
+      const TapeTemplate::Result &res = ran.tmpl->results[w.index];
       nb::object done =
-          lazyTokenArray(op.tokens[w.index], res.dtype, res.shape);
-      op.producedArg[w.index] = static_cast<int32_t>(tape.args.size());
+          lazyTokenArray(ran.tokens[w.index], res.dtype, res.shape);
+      ran.producedArg[w.index] = static_cast<int32_t>(tape.args.size());
       tape.args.push_back(done);
       tape.argIsArray.push_back(true);
       lazyMarkRead(*nb::inst_ptr<ArrayCore>(done)->buffer, 1);
@@ -445,6 +453,7 @@ void tapeFlush(const char *reason, uint64_t wanted) {
   }
   Tape t = std::move(tape);
   tape = Tape();
+  ++tapeGeneration;
   struct Unmark {
     Tape &t;
     ~Unmark() {
@@ -471,6 +480,7 @@ nb::object takeTape() {
   TapeLock lock;
   Tape t = std::move(tape);
   tape = Tape();
+  ++tapeGeneration;
   struct Unmark { // (Python counts its own reads)
     Tape &t;
     ~Unmark() {
