@@ -70,7 +70,8 @@ SluiceStatus Queue::launchCounter(void *&out) {
   out = nullptr;
   return fail(SLUICE_ERROR_UNSUPPORTED,
               "queues of " + device().filterString() +
-                  " have no launch counter (only CUDA kernels use one)");
+                  " have no launch counter: only kernels compiled for CUDA "
+                  "use one, and they run on CUDA devices only");
 }
 
 SluiceStatus Queue::barrier(const EventList &deps, Ref<Event> &out) {
