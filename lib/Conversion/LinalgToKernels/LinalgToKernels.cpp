@@ -3,9 +3,8 @@
 // Every linalg op left after convert-usm-to-linalg becomes one kernel (two
 // for reductions split into slices, except CUDA reductions to one output,
 // whose last workgroup folds the partials, counting the workgroups in a word
-// the launch queue owns) in the gpu.module of its queue's
-// target family, launched
-// from where the op was. See the pass description in Passes.td for the
+// the launch queue owns) in the gpu.module of its queue's target family,
+// launched from where the op was. See the pass description in Passes.td for the
 // shapes of the kernels; KernelBodies.cpp builds their bodies.
 //
 //===----------------------------------------------------------------------===//
