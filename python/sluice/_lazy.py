@@ -46,6 +46,12 @@ _MIN_ELEMENTS = os.environ.get("SLUICE_LAZY_MIN_ELEMENTS", "")
 _min_elements = {}  # queue id -> threshold
 _before_sync = None
 _MAX_OPS = max(1, int(os.environ.get("SLUICE_LAZY_MAX_OPS", "128") or 128))
+# Small operations (below the threshold) are recorded once their operation
+# was seen this often in chains of small eager operations (a loop body);
+# 0: never (see python/src/LazyTape.h).
+_SMALL_REPEATS = max(
+    0, int(os.environ.get("SLUICE_LAZY_SMALL_REPEATS", "2") or 2)
+)
 _MAX_PROGRAMS = 512
 
 # The operations that may be recorded: one-op programs of pure array
@@ -93,6 +99,20 @@ def set_min_elements(n):
     _tape_limits()
 
 
+def set_small_repeats(n):
+    """Records small operations (below the threshold) once their
+    operation was seen ``n`` times in chains of small eager operations (0:
+    never; None: 2 or SLUICE_LAZY_SMALL_REPEATS). Returns the previous
+    setting."""
+    global _SMALL_REPEATS
+    previous = _SMALL_REPEATS
+    if n is None:
+        n = os.environ.get("SLUICE_LAZY_SMALL_REPEATS", "2") or 2
+    _SMALL_REPEATS = max(0, int(n))
+    _tape_limits()
+    return previous
+
+
 def _tape_limits():
     # Operations seen before are recorded by the fast path in C++ (see
     # python/src/LazyTape.h), at a cost below an eager launch on devices:
@@ -101,7 +121,7 @@ def _tape_limits():
     # recording and submission cost), unless SLUICE_LAZY_MIN_ELEMENTS says
     # otherwise (-1: these defaults).
     m = _MIN_ELEMENTS.strip()
-    _ext.lazy_tape_limits(int(m) if m else -1, _MAX_OPS)
+    _ext.lazy_tape_limits(int(m) if m else -1, _MAX_OPS, _SMALL_REPEATS)
 
 
 def set_enabled(on):
@@ -745,6 +765,8 @@ def report():
                 "programs compiled",
                 "programs reused",
                 "graphs without a live result",
+                "small operations recorded",
+                "small graphs run eagerly",
             )
         }
         counts.update(_stats)
