@@ -6,6 +6,7 @@
 
 #include <nanobind/stl/string.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <map>
@@ -312,8 +313,12 @@ TapeOutcome tapeRecord(const std::shared_ptr<TapeTemplate> &tmpl,
     if (!onTape)
       ++stats.smallRecorded;
   }
-  if (tape.ops.empty())
+  if (tape.ops.empty()) {
     tape.queue = t.queue;
+    // (A fresh tape: room for a loop body without regrowing.)
+    tape.ops.reserve(std::min<size_t>(maxOps, 64));
+    tape.produced.reserve(64);
+  }
   TapeOp op;
   op.refs.reserve(n);
   for (size_t i = 0; i < n; ++i) {
@@ -449,8 +454,14 @@ void runCone(Tape &t, const std::vector<TapeRef> &outs) {
   // numbered as first used), the results returned.
   std::vector<int32_t> newIndex(n, -1), argIndex(t.args.size(), -1);
   std::vector<int32_t> usedArgs;
-  std::vector<std::vector<TapeRef>> refs;
+  // Per operation in the program: its operands (from refStart[k]).
+  std::vector<TapeRef> refs;
+  std::vector<uint32_t> refStart;
+  refs.reserve(n * 3);
+  refStart.reserve(n + 1);
+  usedArgs.reserve(t.args.size());
   std::vector<uint32_t> locations;
+  locations.reserve(n);
   std::string key;
   key.reserve(16 + n * 16 + outs.size() * 8);
   uintptr_t q = reinterpret_cast<uintptr_t>(t.queue);
@@ -458,10 +469,10 @@ void runCone(Tape &t, const std::vector<TapeRef> &outs) {
   for (size_t j = 0; j < n; ++j) {
     if (!need[j])
       continue;
-    newIndex[j] = static_cast<int32_t>(refs.size());
+    newIndex[j] = static_cast<int32_t>(refStart.size());
+    refStart.push_back(static_cast<uint32_t>(refs.size()));
     locations.push_back(t.ops[j].location);
     putU32(key, t.ops[j].tmpl->id);
-    std::vector<TapeRef> &mine = refs.emplace_back();
     for (TapeRef r : t.ops[j].refs) {
       r = resolve(t, r);
       if (r.op < 0) {
@@ -474,12 +485,14 @@ void runCone(Tape &t, const std::vector<TapeRef> &outs) {
       } else {
         r.op = newIndex[r.op];
       }
-      mine.push_back(r);
+      refs.push_back(r);
       putU32(key, static_cast<uint32_t>(r.op));
       putU32(key, static_cast<uint32_t>(r.index));
     }
   }
   putU32(key, 0xffffffffu);
+  size_t count = refStart.size(); // operations in the program
+  refStart.push_back(static_cast<uint32_t>(refs.size()));
   nb::list targets, shapes;
   for (const TapeRef &o : outs) {
     putU32(key, static_cast<uint32_t>(newIndex[o.op]));
@@ -501,18 +514,18 @@ void runCone(Tape &t, const std::vector<TapeRef> &outs) {
     if (it != programs.end()) {
       program = it->second;
       ++stats.reused;
-    } else if (allSmall && (refs.size() == 1 || !smallSeen.count(key))) {
+    } else if (allSmall && (count == 1 || !smallSeen.count(key))) {
       // Small operations whose structure has no program yet: eagerly, as
       // they would have run (nothing to fuse in one operation); the same
       // structure submitted again is compiled.
-      if (refs.size() > 1) {
+      if (count > 1) {
         if (smallSeen.size() >= kMaxSmallSeen)
           smallSeen.clear();
         smallSeen.emplace(std::move(key), 1);
       }
       ++stats.smallEager;
       ++stats.graphs;
-      stats.operations += refs.size();
+      stats.operations += count;
       runEagerly(t, need, outs);
       return;
     } else {
@@ -524,12 +537,13 @@ void runCone(Tape &t, const std::vector<TapeRef> &outs) {
         if (!need[j])
           continue;
         nb::list operands;
-        for (const TapeRef &r : refs[k++])
-          if (r.op < 0)
+        for (uint32_t i = refStart[k]; i < refStart[k + 1]; ++i)
+          if (const TapeRef &r = refs[i]; r.op < 0)
             operands.append(r.index);
           else
             operands.append(nb::make_tuple(r.op, r.index));
         ops.append(nb::make_tuple(t.ops[j].tmpl->py, nb::tuple(operands)));
+        ++k;
       }
       for (const TapeRef &o : outs)
         results.append(nb::make_tuple(newIndex[o.op], o.index));
@@ -543,7 +557,7 @@ void runCone(Tape &t, const std::vector<TapeRef> &outs) {
     for (int32_t i : usedArgs)
       args.append(t.args[i]);
     ++stats.graphs;
-    stats.operations += refs.size();
+    stats.operations += count;
     nb::inst_ptr<Program>(program)->call(args, shapes, targets,
                                          std::move(locations));
   } catch (const std::exception &e) {
