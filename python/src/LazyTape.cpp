@@ -700,12 +700,16 @@ void bindLazyTape(nb::module_ &m) {
         minElements = minimum;
         maxOps = std::max<size_t>(maximum, 1);
         smallRepeats = std::max(repeats, 0);
+        // (What was learnt about small operations starts again.)
+        chains.clear();
+        smallSeen.clear();
       },
       nb::arg("minimum"), nb::arg("maximum"), nb::arg("repeats") = 2,
       "Records results of at least `minimum` elements (or with an operand "
       "on the tape; -1: 65536 on the host, all elsewhere), and smaller ones "
       "whose operation was seen in `repeats` chains of small eager "
-      "operations (0: never); submits at `maximum` operations.");
+      "operations (0: never); submits at `maximum` operations. Forgets "
+      "which small operations repeat.");
   m.def(
       "lazy_tape_stats",
       [] {
