@@ -9,7 +9,10 @@ which turns each pending graph into one program: the operations whose
 results are still referenced become its results, the rest stay inside it,
 and the fusion pass makes kernels of the chains. The program is compiled
 once per graph structure (operations, dtypes, which sizes are 1, how
-operands connect): a loop body compiles once, whatever the sizes.
+operands connect): a loop body compiles once, whatever the sizes. Small
+operations run eagerly until they repeat in chains, and a new structure
+of small operations runs operation by operation until it is submitted a
+second time (python/src/LazyTape.h, docs/python.md).
 
 A value is needed when an array of a pending graph is read (``asnumpy``,
 printing, ``float()``, DLPack, a pointer), used by an operation that is not
@@ -92,7 +95,9 @@ def set_min_elements(n):
     """Records only results of at least n elements (or with a pending
     operand); None restores the defaults (65536 elements on the host;
     on other devices 4096 for operations resolved in Python and all of
-    those seen before; or SLUICE_LAZY_MIN_ELEMENTS)."""
+    those seen before; or SLUICE_LAZY_MIN_ELEMENTS). Smaller operations
+    seen before are recorded once they repeat (set_small_repeats); what
+    repeated is forgotten here."""
     global _MIN_ELEMENTS
     _MIN_ELEMENTS = "" if n is None else str(int(n))
     _min_elements.clear()

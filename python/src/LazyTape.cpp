@@ -220,8 +220,7 @@ namespace {
 int64_t leastElements(const QueueState *queue) {
   if (minElements >= 0)
     return minElements;
-  return queue && queue->backend == SLUICE_BACKEND_HOST ? kHostMinElements
-                                                        : 0;
+  return queue && queue->backend == SLUICE_BACKEND_HOST ? kHostMinElements : 0;
 }
 
 void countChain(uint32_t id) {
@@ -268,8 +267,7 @@ void tapeEagerRan(const TapeTemplate &t, nb::handle result) {
 
 TapeOutcome tapeRecord(const std::shared_ptr<TapeTemplate> &tmpl,
                        PyObject *const *xs, size_t n, nb::object &result,
-                       const nb::object &eager,
-                       const nb::object &eagerShapes) {
+                       const nb::object &eager, const nb::object &eagerShapes) {
   const TapeTemplate &t = *tmpl;
   if (lazyGraphsPending() || n != t.isArray.size())
     return TapeOutcome::UsePython;

@@ -53,10 +53,11 @@ enum class TapeOutcome {
 /// `eager` and `eagerShapes`: the operation's one-op program and the
 /// shapes it is called with (unset: none), which a small graph seen for the
 /// first time runs operation by operation instead of compiling it.
-TapeOutcome tapeRecord(const std::shared_ptr<TapeTemplate> &t,
-                       PyObject *const *xs, size_t n, nanobind::object &result,
-                       const nanobind::object &eager = nanobind::object(),
-                       const nanobind::object &eagerShapes = nanobind::object());
+TapeOutcome
+tapeRecord(const std::shared_ptr<TapeTemplate> &t, PyObject *const *xs,
+           size_t n, nanobind::object &result,
+           const nanobind::object &eager = nanobind::object(),
+           const nanobind::object &eagerShapes = nanobind::object());
 /// After tapeRecord said Eager and the program ran: tags the results as
 /// made by a small eager operation (an operation reading one chains with
 /// it).
