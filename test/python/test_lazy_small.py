@@ -171,6 +171,8 @@ def test_failures_name_the_source_line(device, runs):
     for _ in range(runs):
         (a * 2.0 + 1.0).asnumpy()
     pool = sluice.get_memory_pool(device)
+    sluice.synchronize()
+    pool.free_all_blocks()  # (a held block of the result's size would fit)
     old = pool.get_limit()
     try:
         pool.set_limit(pool.used_bytes() + n)
