@@ -188,11 +188,14 @@ nb::object tryCall(int op, PyObject *const *xs, size_t n) {
   if (lazyMode && e->tape) {
     // Recorded, not run, by the tape (no Python), unless Python records.
     nb::object r;
-    TapeOutcome outcome = tapeRecord(e->tape, xs, n, r);
+    TapeOutcome outcome = tapeRecord(e->tape, xs, n, r, e->program, e->shapes);
     if (outcome == TapeOutcome::Recorded)
       return r;
-    if (outcome == TapeOutcome::Eager && e->program.is_valid())
-      return callEntry(*e, xs, n)[0];
+    if (outcome == TapeOutcome::Eager && e->program.is_valid()) {
+      nb::object result = callEntry(*e, xs, n)[0];
+      tapeEagerRan(*e->tape, result); // (small: chains are counted)
+      return result;
+    }
   }
   if (lazyMode && e->lazy.is_valid() && lazyRecorder.is_valid()) {
     // Recorded, not run: Python maps the operands into the pending graph
