@@ -2,9 +2,9 @@
 // llvm.minimum, NaN-propagating) instead of the compare-and-select
 // expansion, so the loop vectoriser turns max/min reductions into vector
 // loops (any width: 8 lanes with AVX2, 16 with AVX-512) with a
-// vector.reduce.fmaximum at the end, as it does for sums; along the last
-// axis (row max, the softmax's first kernel), along the first one and
-// over everything. f64 vectorises the same way, integers through
+// vector.reduce.fmaximum at the end, as it does for sums, where the
+// reduced loop is the innermost one: along the last axis (row max, the
+// softmax's first kernel) and over everything. f64 vectorises the same way, integers through
 // llvm.smax; f16 stays a scalar llvm.maximum.f16 loop (no vector f16 max
 // on these hosts), no compare-and-select remains in any of them.
 // REQUIRES: host-avx2
@@ -25,9 +25,13 @@
 // CHECK-LABEL: define {{.*}}sluice_host_kernels__fullmax_reduce(
 // CHECK-NOT:   fcmp uno
 // CHECK:       call {{.*}}<{{[0-9]+}} x float> @llvm.maximum.v{{[0-9]+}}f32(
+// A column max reads with a stride: its loop stays scalar (compare and
+// select, NaN test), vectorised it would load through gathers.
 // CHECK-LABEL: define {{.*}}sluice_host_kernels__colmax_reduce(
-// CHECK-NOT:   fcmp uno
-// CHECK:       call {{.*}}<{{[0-9]+}} x float> @llvm.maximum.v{{[0-9]+}}f32(
+// CHECK-NOT:   masked.gather
+// CHECK-NOT:   @llvm.maximum.v
+// CHECK:       fcmp uno
+// CHECK-LABEL: define {{.*}}sluice_host_kernels__colmax_combine(
 // CHECK-LABEL: define {{.*}}sluice_host_kernels__rowmin64_reduce(
 // CHECK-NOT:   fcmp uno
 // CHECK:       call {{.*}}<{{[0-9]+}} x double> @llvm.minimum.v{{[0-9]+}}f64(
