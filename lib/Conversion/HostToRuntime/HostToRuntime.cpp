@@ -552,10 +552,15 @@ struct ConvertHostToRuntimePass
         return signalPassFailure();
     }
 
-    // Expand what the LLVM conversions do not take directly.
+    // Expand what the LLVM conversions do not take directly. Float and
+    // integer maximum/minimum stay whole (llvm.maximum, llvm.smax, ...):
+    // LLVM vectorises reductions of those intrinsics, where the
+    // compare-and-select expansion of arith.maximumf (NaN test included)
+    // left max/min reduction loops scalar.
     {
       RewritePatternSet patterns(ctx);
-      arith::populateArithExpandOpsPatterns(patterns);
+      arith::populateCeilFloorDivExpandOpsPatterns(patterns);
+      arith::populateExpandScalingExtTruncPatterns(patterns);
       arith::populateExpandBFloat16Patterns(patterns);
       memref::populateExpandStridedMetadataPatterns(patterns);
       if (failed(applyPatternsGreedily(module, std::move(patterns))))
