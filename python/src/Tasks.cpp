@@ -394,6 +394,9 @@ void submitTask(Dispatcher *dispatcher, std::shared_ptr<Task> task) {
 namespace {
 std::mutex deferredMutex;
 std::vector<std::function<void()>> deferred;
+/// Whether `deferred` may hold something: every call into the extension
+/// asks, and it seldom does.
+std::atomic<bool> haveDeferred{false};
 } // namespace
 
 void runWithGil(std::function<void()> fn) {
@@ -403,12 +406,16 @@ void runWithGil(std::function<void()> fn) {
   }
   std::lock_guard<std::mutex> lock(deferredMutex);
   deferred.push_back(std::move(fn));
+  haveDeferred.store(true, std::memory_order_release);
 }
 
 void drainDeferred() {
+  if (!haveDeferred.load(std::memory_order_acquire))
+    return;
   std::vector<std::function<void()>> todo;
   {
     std::lock_guard<std::mutex> lock(deferredMutex);
+    haveDeferred.store(false, std::memory_order_relaxed);
     if (deferred.empty())
       return;
     todo.swap(deferred);
