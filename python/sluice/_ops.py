@@ -987,19 +987,65 @@ def reshape(x, shape, order="C", copy=None):
         return _single(
             _execute(("reshape", new), [o], [None], emit, [new], o.qid, o.usm)
         )
-    base = (
-        x
-        if x._c_contiguous and not copy
-        else x._contiguous(x._queue_id, x._usm_kind, bool(copy))
-    )
-    if copy is False and base is not x:
-        raise ValueError("cannot reshape without a copy (copy=False)")
+    if not copy:
+        strides = _reshaped_strides(o.shape, x._strides, new)
+        if strides is not None:
+            # A view, as NumPy's wherever the strides allow one: writes
+            # through it reach x.
+            return x._view(x._offset, list(new), strides)
+        if copy is False:
+            raise ValueError("cannot reshape without a copy (copy=False)")
+    base = x._contiguous(x._queue_id, x._usm_kind, True)
+    return base._view(base._offset, list(new), _c_strides(new))
+
+
+def _c_strides(shape):
     strides = []
     s = 1
-    for d in reversed(new):
+    for d in reversed(shape):
         strides.append(s)
         s *= builtins.max(d, 1)
-    return base._view(base._offset, list(new), strides[::-1])
+    return strides[::-1]
+
+
+def _reshaped_strides(shape, strides, new):
+    """The strides (in elements) that view an array of ``shape`` and
+    ``strides`` as ``new`` (the same size), or None where no view can:
+    each run of old axes that merges or splits into new axes must be laid
+    out as one block (each stride the next one times its extent)."""
+    if math.prod(shape) == 0:
+        return _c_strides(new)
+    old = [(d, s) for d, s in zip(shape, strides) if d != 1]
+    keep = [k for k, d in enumerate(new) if d != 1]
+    out = [0] * len(new)
+    i = j = 0
+    while i < len(old) and j < len(keep):
+        i0, j0 = i, j
+        po, pn = old[i][0], new[keep[j]]
+        while po != pn:
+            if po < pn:
+                i += 1
+                po *= old[i][0]
+            else:
+                j += 1
+                pn *= new[keep[j]]
+        for k in range(i0, i):
+            if old[k][1] != old[k + 1][1] * old[k + 1][0]:
+                return None
+        s = old[i][1]
+        for k in range(j, j0 - 1, -1):
+            out[keep[k]] = s
+            s *= new[keep[k]]
+        i += 1
+        j += 1
+    # Axes of extent 1 take the stride a C-ordered layout would give them.
+    nxt = 1
+    for k in range(len(new) - 1, -1, -1):
+        if new[k] == 1:
+            out[k] = nxt
+        else:
+            nxt = out[k] * new[k]
+    return out
 
 
 def transpose(x, axes=None):

@@ -482,7 +482,7 @@ void submitCopy(const ArrayCore &dst, const ArrayCore &srcIn, bool profiled) {
       src.buffer->queue == q && dst.cContiguous() && src.cContiguous() &&
       src.shape == dst.shape) {
     task->ordersOn = q->queue;
-    task->launchInline = q->backend == SLUICE_BACKEND_CUDA;
+    task->launchInline = launchesInline(q->backend);
   }
   std::shared_ptr<Task> self = task;
   useBuffer(*task, self, *src.buffer, /*write=*/false);

@@ -764,7 +764,7 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj,
   if (!wait && oneQueue && !synchronousMode() &&
       launchesAsynchronously(runOn->backend))
     task->ordersOn = runOn->queue;
-  task->launchInline = task->ordersOn && runOn->backend == SLUICE_BACKEND_CUDA;
+  task->launchInline = task->ordersOn && launchesInline(runOn->backend);
   std::shared_ptr<Task> self = task;
   for (const CallTask::PointerSlot &p : task->pointers)
     useBuffer(*task, self, *p.buffer, /*write=*/p.written);

@@ -105,6 +105,20 @@ bool launchesAsynchronously(SluiceBackend backend) {
   return enabled && backend != SLUICE_BACKEND_HOST;
 }
 
+bool launchesInline(SluiceBackend backend) {
+  // -1 unset (CUDA only), 0 never, 1 every backend that launches
+  // asynchronously (tests use it to run CUDA's path on other devices).
+  static const int setting = [] {
+    const char *env = std::getenv("SLUICE_INLINE_LAUNCHES");
+    if (!env || !*env)
+      return -1;
+    return std::strcmp(env, "0") == 0 ? 0 : 1;
+  }();
+  if (setting >= 0)
+    return setting == 1 && launchesAsynchronously(backend);
+  return backend == SLUICE_BACKEND_CUDA;
+}
+
 void Task::execute() {
   SluiceStatus result = SLUICE_SUCCESS;
   for (const Dependency &dep : deps) {
@@ -179,22 +193,26 @@ constexpr size_t kMaxPending = 64;
 } // namespace
 
 void Dispatcher::submit(std::shared_ptr<Task> task) {
-  std::unique_lock<std::mutex> lock(mutex);
-  if (pending.size() >= kMaxPending) {
-    // Never wait for the mutex while holding the GIL (nor the reverse).
-    lock.unlock();
-    {
-      nb::gil_scoped_release release;
-      std::unique_lock<std::mutex> wait(mutex);
-      space.wait(wait,
-                 [&] { return stopping || pending.size() < kMaxPending / 2; });
-    }
-    lock.lock();
+  // The task is queued before this thread waits for space: other threads
+  // may already depend on it (useBuffer published it), and a task the
+  // worker waits for must be in the queue, or the worker and this thread
+  // wait for each other. The bound is therefore kMaxPending plus one task
+  // per submitting thread.
+  bool full;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    last = task;
+    pending.push_back(std::move(task));
+    full = pending.size() > kMaxPending;
   }
-  last = task;
-  pending.push_back(std::move(task));
-  lock.unlock();
   cv.notify_one();
+  if (!full)
+    return;
+  // Never wait for the mutex while holding the GIL (nor the reverse).
+  nb::gil_scoped_release release;
+  std::unique_lock<std::mutex> wait(mutex);
+  space.wait(wait,
+             [&] { return stopping || pending.size() < kMaxPending / 2; });
 }
 
 bool Dispatcher::runInline(const std::shared_ptr<Task> &task) {

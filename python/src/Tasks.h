@@ -111,6 +111,11 @@ private:
 /// $SLUICE_ASYNC_CALLS=0.
 bool launchesAsynchronously(SluiceBackend backend);
 
+/// Whether launches (Task::launchInline) on queues of `backend` are made
+/// on the submitting thread: CUDA's, unless $SLUICE_INLINE_LAUNCHES says
+/// otherwise (0: none; 1: every backend that launches asynchronously).
+bool launchesInline(SluiceBackend backend);
+
 /// A task that waits until release() (for tests of asynchrony).
 class GateTask : public Task {
 public:
@@ -123,10 +128,12 @@ private:
   bool open = false;
 };
 
-/// One worker thread running the tasks of one device in order. At most
-/// kMaxPending tasks wait: a submitter past that waits (GIL released) until
-/// half have run, so Python cannot run arbitrarily far ahead of the device
-/// and the memory of pending results stays bounded.
+/// One worker thread running the tasks of one device in order. About
+/// kMaxPending tasks wait: a submitter that queues a task past that waits
+/// (GIL released) until half have run, so Python cannot run arbitrarily far
+/// ahead of the device and the memory of pending results stays bounded.
+/// The task is queued before its submitter waits: another thread's task may
+/// depend on it already.
 class Dispatcher {
 public:
   explicit Dispatcher(SluiceDevice device);

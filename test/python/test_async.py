@@ -182,15 +182,76 @@ def test_small_operations_follow_large_pending_work(device):
     np.testing.assert_array_equal(sluice.asnumpy(also), np.full(16, 30.0))
 
 
-def test_small_operations_from_threads_on_one_queue(device):
-    import threading
+@pytest.mark.parametrize("lazy", [True, False])
+def test_small_operations_from_threads_on_one_queue(device, lazy):
+    # Eagerly, more than the dispatcher's bound of tasks pend: a thread
+    # that queued its task past the bound waits for space while another
+    # thread's task, already run by the worker, depends on it (this hung
+    # when the task was queued only after the wait).
+    was = sluice.set_lazy(lazy)
+    try:
+        _threads_on_one_queue(device)
+    finally:
+        sluice.set_lazy(was)
 
-    if device.backend.name == "cuda":
-        # Known bug, found by this test on an H100 and not fixed yet: four
-        # Python threads running eager operations on one CUDA queue hang
-        # (always with SLUICE_LAZY=0, in 2 of 3 runs under pytest with
-        # lazy execution on; with or without CUDA graphs).
-        pytest.skip("known hang: threads sharing one CUDA queue")
+
+_INLINE_THREADS = """
+import sys, threading
+import numpy as np
+import sluice
+sluice.set_lazy(sys.argv[2] == "1")
+dev = sluice.Device(sys.argv[1])
+a = sluice.arange(37, dtype=np.float32, device=dev)
+bad = []
+def work(k):
+    try:
+        x = sluice.full(37, float(k), dtype=np.float32, device=dev)
+        e = np.full(37, k, np.float32)
+        for i in range(150):
+            x = x * 0.5 + a
+            e = e * np.float32(0.5) + np.arange(37, dtype=np.float32)
+            if i % 40 == 0:
+                x[1:-1] = x[:-2]
+                e[1:-1] = e[:-2].copy()
+        np.testing.assert_allclose(sluice.asnumpy(x), e, rtol=1e-6)
+    except Exception as exc:
+        bad.append(repr(exc))
+ts = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+for t in ts:
+    t.start()
+for t in ts:
+    t.join()
+print("errors", bad)
+"""
+
+
+@pytest.mark.parametrize("lazy", ["1", "0"])
+def test_inline_launches_from_threads(device, lazy):
+    # CUDA's launches on the submitting thread (Task::launchInline), run
+    # on another device queue by SLUICE_INLINE_LAUNCHES=1, from threads.
+    import os
+    import subprocess
+    import sys
+
+    if device.backend.name in ("host", "cuda"):
+        pytest.skip(
+            "the host launches synchronously; CUDA launches inline "
+            "already (test_small_operations_from_threads_on_one_queue)"
+        )
+    env = dict(os.environ, SLUICE_INLINE_LAUNCHES="1")
+    r = subprocess.run(
+        [sys.executable, "-c", _INLINE_THREADS, device.filter_string, lazy],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "errors []", r.stdout + r.stderr
+
+
+def _threads_on_one_queue(device):
+    import threading
 
     shared = sluice.arange(37, dtype=np.float32, device=device)
     expected = np.arange(37, dtype=np.float32)

@@ -249,3 +249,43 @@ def test_jit_manipulation(device):
     )
     for r, e in zip(f(put(x, device)), expected):
         check(r, e)
+
+
+# Reshaping a view gives a view wherever NumPy's does (the strides allow
+# it), and a copy elsewhere: an update of the base afterwards shows through
+# the result exactly where it does in NumPy.
+_VIEWS = {
+    "rev": lambda x: x[::-1],
+    "T": lambda x: x.reshape(4, 6).T,
+    "cols": lambda x: x.reshape(4, 6)[:, ::2],
+    "inner": lambda x: x.reshape(4, 6)[:, 1:5],
+    "rows": lambda x: x.reshape(4, 6)[1:3],
+    "rev3": lambda x: x.reshape(2, 3, 4)[:, :, ::-1],
+    "step": lambda x: x[::3],
+}
+
+
+@SETTINGS
+@given(
+    view=st.sampled_from(sorted(_VIEWS)),
+    split=st.lists(st.sampled_from([1, 2, 3, 4, 6, -1]), max_size=4),
+)
+def test_reshape_of_views_aliases_as_numpy(device, view, split):
+    n = np.arange(24, dtype=np.float32)
+    s = put(n, device)
+    vn, vs = _VIEWS[view](n), _VIEWS[view](s)
+    try:
+        rn = vn.reshape(split or [-1])
+    except ValueError:
+        with pytest.raises(ValueError):
+            vs.reshape(split or [-1])
+        return
+    rs = vs.reshape(split or [-1])
+    check(rs, rn)
+    is_view = np.shares_memory(rn, n)
+    if not is_view:
+        with pytest.raises(ValueError, match="without a copy"):
+            vs.reshape(split or [-1], copy=False)
+    n += 1
+    s += 1
+    check(rs, rn)  # changed through the base exactly where NumPy's is
