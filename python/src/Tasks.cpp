@@ -83,8 +83,10 @@ void Task::wait() {
     return;
   {
     std::unique_lock<std::mutex> lock(doneMutex);
+    ++waiters;
     doneCv.wait(lock,
                 [&] { return state.load(std::memory_order_acquire) != 0; });
+    --waiters;
   }
   if (state.load(std::memory_order_acquire) == 3)
     settle();
@@ -151,14 +153,17 @@ void Task::execute() {
   if (result != SLUICE_SUCCESS && queue)
     queue->recordFailure(result, message);
   bool isLaunched = result == SLUICE_SUCCESS && !launched.empty();
+  bool wake;
   {
     std::lock_guard<std::mutex> lock(doneMutex);
     state.store(isLaunched                 ? 3
                 : result == SLUICE_SUCCESS ? 1
                                            : 2,
                 std::memory_order_release);
+    wake = waiters > 0;
   }
-  doneCv.notify_all();
+  if (wake)
+    doneCv.notify_all();
 }
 
 SluiceStatus GateTask::run(std::string &) {
