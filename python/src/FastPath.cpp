@@ -160,8 +160,19 @@ const Entry *lookup(int op, PyObject *const *xs, size_t n) {
   return nullptr;
 }
 
+/// What a call of an entry uses, held by the caller: the GIL may be
+/// released during the call (a launch, the tape's lock), and another
+/// thread may then register the same key again, replacing the entry's
+/// program and template (or clear the table).
+struct Held {
+  nb::object program, shapes, lazy;
+  std::shared_ptr<TapeTemplate> tape;
+  explicit Held(const Entry &e)
+      : program(e.program), shapes(e.shapes), lazy(e.lazy), tape(e.tape) {}
+};
+
 /// Calls the entry's program on the first `n` operands.
-nb::list callEntry(const Entry &e, PyObject *const *xs, size_t n) {
+nb::list callEntry(const Held &e, PyObject *const *xs, size_t n) {
   if (!e.program.is_valid())
     throw nb::value_error("fast path: an entry without a program was called");
   Program *program = nb::inst_ptr<Program>(e.program);
@@ -177,9 +188,11 @@ nb::list callEntry(const Entry &e, PyObject *const *xs, size_t n) {
 nb::object &lazyRecorder = *new nb::object;
 
 nb::object tryCall(int op, PyObject *const *xs, size_t n) {
-  const Entry *e = lookup(op, xs, n);
-  if (!e)
+  const Entry *found = lookup(op, xs, n);
+  if (!found)
     return nb::object();
+  Held held(*found);
+  const Held *e = &held;
   if (lazyMode && e->tape) {
     // Recorded, not run, by the tape (no Python), unless Python records.
     nb::object r;
@@ -235,7 +248,7 @@ bool tryInto(int op, PyObject *x1, PyObject *x2, PyObject *out) {
   const Entry *e = lookup(kIntoBase + 3 * op + position, xs, 3);
   if (!e || !e->program.is_valid())
     return false;
-  callEntry(*e, xs, position == 2 ? 3 : 2);
+  callEntry(Held(*e), xs, position == 2 ? 3 : 2);
   return true;
 }
 
