@@ -9,13 +9,18 @@ For every element type and a range of lengths (empty, shorter than a
 workgroup's slice, not multiples of the vector width, many slices), each
 reduction is compared with NumPy, called three times and required to give
 the same bits every time; with --other, the results of a second artifact
-(an earlier build's) are compared bit for bit too. Prints one line per
-problem and a summary; exits non-zero when anything failed.
+(an earlier build's) are compared bit for bit too. Then reductions on two
+queues of the device at once (@two_queues: each queue counts the workgroups
+of its single-launch reductions in its own word), and the same entry called
+from two threads at once, every result against NumPy and bit for bit against
+the first call. Prints one line per problem and a summary; exits non-zero
+when anything failed.
 """
 
 import argparse
 import os
 import sys
+import threading
 
 import numpy as np
 
@@ -101,6 +106,57 @@ def close(t, op, got, ref, x):
     return abs(g - ref) <= rtol * abs(ref) + 1e-30
 
 
+def check_concurrent(art, rng, reps):
+    """(checks, failures) of @two_queues and of @r_f32 on two threads."""
+    checks = failures = 0
+    n = [BIG, 2**22 + 7, 1000003, 65537]
+    xs = [inputs("f32", n[0], rng), inputs("f32", n[1], rng)]
+    xs += [inputs("f64", n[2], rng), inputs("f64", n[3], rng)]
+    refs = [np.sum(x.astype(np.float64)) for x in xs]
+    first = None
+    call = art.prepare("two_queues", xs)
+    for rep in range(max(reps, 20)):
+        got = [np.asarray(r).copy() for r in call.run()]
+        for k, (g, ref) in enumerate(zip(got, refs)):
+            checks += 1
+            t = "f32" if k < 2 else "f64"
+            if not close(t, "sum", g, ref, xs[k]):
+                failures += 1
+                print(f"FAIL two_queues sum {k} (call {rep}): {g!r}, {ref!r}")
+        bits = [g.tobytes() for g in got]
+        if first is None:
+            first = bits
+        elif bits != first:
+            failures += 1
+            print(f"FAIL two_queues: call {rep} differs from the first")
+    call.close()
+    # The same entry on two threads at once (one queue, two invocations).
+    x = xs[0]
+    call = art.prepare("r_f32", [x])
+    want = [np.asarray(r).copy().tobytes() for r in call.run()]
+    call.close()
+    bad = []
+
+    def worker():
+        c = art.prepare("r_f32", [x])
+        for _ in range(10):
+            got = [np.asarray(r).copy().tobytes() for r in c.run()]
+            if got != want:
+                bad.append(got)
+        c.close()
+
+    threads = [threading.Thread(target=worker) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    checks += 20
+    if bad:
+        failures += len(bad)
+        print(f"FAIL r_f32 on two threads: {len(bad)} of 20 calls differ")
+    return checks, failures
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("runtime")
@@ -181,6 +237,9 @@ def main():
                             f"note {t} n={n} {op}: {runs[0][k]!r} here, "
                             f"{theirs[k]!r} from --other"
                         )
+    c, f = check_concurrent(art, rng, args.reps)
+    checks += c
+    failures += f
     same = f", {same_as_other} results bit-identical to --other"
     print(
         f"reduce_check: {checks} checks, {failures} failures"

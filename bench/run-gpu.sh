@@ -7,10 +7,11 @@
 #       OpenCL) and its tests, the benchmark's artifacts compiled with
 #       `sluice-compile --device=cuda:gpu:0`, every integration test case
 #       compiled the same way (bench/gpu_check.py prepare), the compile-time
-#       figures of a 10-op function measured here, and these scripts.
+#       figures of a 10-op function measured here, and these scripts
+#       (with bench/gpu-reductions.mlir compiled for reduce_check.py).
 #   bash DIR/bench/run-gpu.sh device [DIR]   (GPU machine) runs the runtime's
-#       CUDA tests, the integration cases against NumPy (gpu_check.py run)
-#       and the benchmark (gpu.py), with the latency of small calls
+#       CUDA tests, the integration cases against NumPy (gpu_check.py run),
+#       the full reductions against NumPy (reduce_check.py) and the benchmark (gpu.py), with the latency of small calls
 #       (gpu_latency) before. Extra arguments after DIR go to gpu.py.
 #   bash bench/run-gpu.sh python [DIR]   (GPU machine, from a copy of the
 #       source tree) builds the runtime and the Python package there without
@@ -70,13 +71,14 @@ if [ "$mode" = bundle ]; then
     cp "$SLUICE_BEFORE_RUNTIME" "$out/lib-before/libsluice-runtime.so"
   fi
   cp "$here/gpu.py" "$here/sluice_artifact.py" "$here/gpu_check.py" \
-    "$here/run-gpu.sh" "$out/bench/"
+    "$here/reduce_check.py" "$here/run-gpu.sh" "$out/bench/"
 
   "${CXX:-c++}" -O2 -std=c++17 -I"$top/include" "$here/gpu_latency.cpp" \
     -o "$out/bin/gpu_latency" -L"$out/lib" -lsluice-runtime -ldl
   compile="$build/bin/sluice-compile"
   "$compile" "$here/gpu-programs.mlir" -o "$out/bench/bench.so"
   "$compile" "$top/test/python/Inputs/cuda_axpb.mlir" -o "$out/bench/axpb.so"
+  "$compile" "$here/gpu-reductions.mlir" -o "$out/bench/reductions.so"
   # Compile time of the 10-op function, here: the whole tool (process start,
   # parsing, every pass, PTX, host code, and for .so the link), and the
   # pass pipeline alone as MLIR's timer reports it.
@@ -159,6 +161,10 @@ if [ "$mode" = device ]; then
   echo "== integration cases on cuda:gpu:0"
   timeout 300 "$py" "$bundle/bench/gpu_check.py" run --dir "$bundle/check" \
     --runtime "$bundle/lib/libsluice-runtime.so" || echo "GPU CHECK FAILED"
+  echo "== full reductions against NumPy, two queues at once (reduce_check)"
+  timeout 300 "$py" "$bundle/bench/reduce_check.py" \
+    "$bundle/lib/libsluice-runtime.so" "$bundle/bench/reductions.so" ||
+    echo "REDUCE CHECK FAILED"
   echo "== benchmark"
   "$py" "$bundle/bench/gpu.py" --bundle "$bundle" "$@"
   exit 0

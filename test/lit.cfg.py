@@ -114,7 +114,11 @@ if shutil.which("dot"):
 # vector math (docs/accuracy.md).
 try:
     with open("/proc/cpuinfo") as f:
-        if " avx2" in f.read() and any(
+        cpuinfo = f.read()
+    if " avx2" in cpuinfo:
+        # Host kernels' reduction loops vectorise (docs/codegen.md).
+        config.available_features.add("host-avx2")
+        if any(
             os.path.exists(os.path.join(d, "libmvec.so.1"))
             for d in (
                 "/lib/x86_64-linux-gnu",

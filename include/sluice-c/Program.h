@@ -174,6 +174,13 @@ SLUICE_RT_EXPORT void sluiceProgramLaunch(void *queue, void *module,
                                           uint64_t ly, uint64_t lz,
                                           uint32_t numArgs, void **argValues,
                                           const uint64_t *argSizes);
+/* The queue's launch counter: a zeroed 32-bit word of device memory that
+ * the queue owns (one per queue, never shared), passed to kernels that count
+ * their finished workgroups; such a kernel leaves it zero. The queue's order
+ * keeps two launches from using it at once. Only CUDA queues have one:
+ * elsewhere (or for a NULL queue) the invocation fails with a message and
+ * NULL is returned. */
+SLUICE_RT_EXPORT void *sluiceProgramLaunchCounter(void *queue);
 /* Launches `fn`, a SluiceHostKernelFn of this process (linked into the
  * program or JIT-compiled), on a host-backend queue: gx*gy*gz workgroups of
  * one work-item each (local size 1x1x1; `fn` is called once per group, with

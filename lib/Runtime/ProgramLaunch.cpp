@@ -264,6 +264,18 @@ void sluiceProgramLaunch(void *queue, void *module, const char *kernel,
   });
 }
 
+void *sluiceProgramLaunchCounter(void *queue) {
+  Invocation &inv = Invocation::current();
+  void *counter = nullptr;
+  bool ok = run(inv, [&] {
+    if (!queue)
+      return fail(SLUICE_ERROR_INVALID_VALUE,
+                  "sluiceProgramLaunchCounter: the queue is NULL");
+    return unwrap(static_cast<SluiceQueue>(queue))->launchCounter(counter);
+  });
+  return ok ? counter : nullptr;
+}
+
 void sluiceProgramLaunchHost(void *queue, void *fn, uint64_t gx, uint64_t gy,
                              uint64_t gz, uint32_t numArgs, void **argValues,
                              const uint64_t *argSizes) {

@@ -66,6 +66,14 @@ SluiceStatus Queue::submitMatmul(const MatmulDesc &, const EventList &,
                   " (compile the product as a kernel)");
 }
 
+SluiceStatus Queue::launchCounter(void *&out) {
+  out = nullptr;
+  return fail(SLUICE_ERROR_UNSUPPORTED,
+              "queues of " + device().filterString() +
+                  " have no launch counter: only kernels compiled for CUDA "
+                  "use one, and they run on CUDA devices only");
+}
+
 SluiceStatus Queue::barrier(const EventList &deps, Ref<Event> &out) {
   if (SluiceStatus status = submitBarrier(deps, out))
     return status;

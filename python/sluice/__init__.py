@@ -387,7 +387,9 @@ def set_lazy(on=True, min_elements=False):
     the previous setting. ``min_elements``: record only operations whose
     result has at least that many elements, or that use a pending result
     (None: the defaults, 65536 on the host and 4096 on other devices;
-    also ``SLUICE_LAZY_MIN_ELEMENTS``)."""
+    also ``SLUICE_LAZY_MIN_ELEMENTS``), or smaller ones once they repeat
+    in chains of small operations (a loop body; SLUICE_LAZY_SMALL_REPEATS,
+    docs/python.md)."""
     from . import _lazy
 
     if min_elements is not False:

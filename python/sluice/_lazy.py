@@ -9,7 +9,10 @@ which turns each pending graph into one program: the operations whose
 results are still referenced become its results, the rest stay inside it,
 and the fusion pass makes kernels of the chains. The program is compiled
 once per graph structure (operations, dtypes, which sizes are 1, how
-operands connect): a loop body compiles once, whatever the sizes.
+operands connect): a loop body compiles once, whatever the sizes. Small
+operations run eagerly until they repeat in chains, and a new structure
+of small operations runs operation by operation until it is submitted a
+second time (python/src/LazyTape.h, docs/python.md).
 
 A value is needed when an array of a pending graph is read (``asnumpy``,
 printing, ``float()``, DLPack, a pointer), used by an operation that is not
@@ -46,6 +49,12 @@ _MIN_ELEMENTS = os.environ.get("SLUICE_LAZY_MIN_ELEMENTS", "")
 _min_elements = {}  # queue id -> threshold
 _before_sync = None
 _MAX_OPS = max(1, int(os.environ.get("SLUICE_LAZY_MAX_OPS", "128") or 128))
+# Small operations (below the threshold) are recorded once their operation
+# was seen this often in chains of small eager operations (a loop body);
+# 0: never (see python/src/LazyTape.h).
+_SMALL_REPEATS = max(
+    0, int(os.environ.get("SLUICE_LAZY_SMALL_REPEATS", "2") or 2)
+)
 _MAX_PROGRAMS = 512
 
 # The operations that may be recorded: one-op programs of pure array
@@ -86,11 +95,27 @@ def set_min_elements(n):
     """Records only results of at least n elements (or with a pending
     operand); None restores the defaults (65536 elements on the host;
     on other devices 4096 for operations resolved in Python and all of
-    those seen before; or SLUICE_LAZY_MIN_ELEMENTS)."""
+    those seen before; or SLUICE_LAZY_MIN_ELEMENTS). Smaller operations
+    seen before are recorded once they repeat (set_small_repeats); what
+    repeated is forgotten here."""
     global _MIN_ELEMENTS
     _MIN_ELEMENTS = "" if n is None else str(int(n))
     _min_elements.clear()
     _tape_limits()
+
+
+def set_small_repeats(n):
+    """Records small operations (below the threshold) once their
+    operation was seen ``n`` times in chains of small eager operations (0:
+    never; None: 2 or SLUICE_LAZY_SMALL_REPEATS). Returns the previous
+    setting."""
+    global _SMALL_REPEATS
+    previous = _SMALL_REPEATS
+    if n is None:
+        n = os.environ.get("SLUICE_LAZY_SMALL_REPEATS", "2") or 2
+    _SMALL_REPEATS = max(0, int(n))
+    _tape_limits()
+    return previous
 
 
 def _tape_limits():
@@ -101,7 +126,7 @@ def _tape_limits():
     # recording and submission cost), unless SLUICE_LAZY_MIN_ELEMENTS says
     # otherwise (-1: these defaults).
     m = _MIN_ELEMENTS.strip()
-    _ext.lazy_tape_limits(int(m) if m else -1, _MAX_OPS)
+    _ext.lazy_tape_limits(int(m) if m else -1, _MAX_OPS, _SMALL_REPEATS)
 
 
 def set_enabled(on):
@@ -745,6 +770,8 @@ def report():
                 "programs compiled",
                 "programs reused",
                 "graphs without a live result",
+                "small operations recorded",
+                "small graphs run eagerly",
             )
         }
         counts.update(_stats)

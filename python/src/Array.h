@@ -62,6 +62,10 @@ struct Buffer {
   /// Recorded operations that read the buffer and are not yet submitted
   /// (counted on the buffer that owns the memory).
   uint32_t lazyReaders = 0;
+  /// Lazy execution: the tape's id of the small operation that ran
+  /// eagerly to produce the buffer (0: none), so that an operation using
+  /// it is seen to chain with it (LazyTape.h, small operations).
+  uint32_t eagerOp = 0;
   /// Whether host code may read and write the memory directly.
   bool hostAccessible() const;
 };

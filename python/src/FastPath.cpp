@@ -135,16 +135,24 @@ bool makeKey(KeyBuffer &key, int op, PyObject *const *xs, size_t n) {
   return true;
 }
 
-/// The entry of op on operands of these signatures, or null.
-const Entry *lookup(int op, PyObject *const *xs, size_t n) {
+/// What a call through an entry uses, held by the caller: the call may run
+/// Python or release the GIL, and another thread (or Python code on this
+/// one) may then register entries, which moves or frees the table's.
+struct Hit {
+  nb::object program, shapes, lazy;
+  std::shared_ptr<TapeTemplate> tape;
+};
+
+/// The entry of op on operands of these signatures (false: none).
+bool lookup(int op, PyObject *const *xs, size_t n, Hit &hit) {
   if (tracing || entries == 0)
-    return nullptr;
+    return false;
   KeyBuffer key;
   if (!makeKey(key, op, xs, n))
-    return nullptr;
+    return false;
   auto it = table().find(key.hash());
   if (it == table().end())
-    return nullptr;
+    return false;
   for (const Entry &e : it->second) {
     if (e.key.size() != key.size ||
         std::memcmp(e.key.data(), key.bytes, key.size) != 0)
@@ -153,26 +161,19 @@ const Entry *lookup(int op, PyObject *const *xs, size_t n) {
       int overflow = 0;
       long long v = PyLong_AsLongLongAndOverflow(xs[b.operand], &overflow);
       if (overflow || v < b.lo || v > b.hi)
-        return nullptr; // the slow path raises OverflowError
+        return false; // the slow path raises OverflowError
     }
-    return &e;
+    hit.program = e.program;
+    hit.shapes = e.shapes;
+    hit.lazy = e.lazy;
+    hit.tape = e.tape;
+    return true;
   }
-  return nullptr;
+  return false;
 }
 
-/// What a call of an entry uses, held by the caller: the GIL may be
-/// released during the call (a launch, the tape's lock), and another
-/// thread may then register the same key again, replacing the entry's
-/// program and template (or clear the table).
-struct Held {
-  nb::object program, shapes, lazy;
-  std::shared_ptr<TapeTemplate> tape;
-  explicit Held(const Entry &e)
-      : program(e.program), shapes(e.shapes), lazy(e.lazy), tape(e.tape) {}
-};
-
 /// Calls the entry's program on the first `n` operands.
-nb::list callEntry(const Held &e, PyObject *const *xs, size_t n) {
+nb::list callEntry(const Hit &e, PyObject *const *xs, size_t n) {
   if (!e.program.is_valid())
     throw nb::value_error("fast path: an entry without a program was called");
   Program *program = nb::inst_ptr<Program>(e.program);
@@ -188,19 +189,21 @@ nb::list callEntry(const Held &e, PyObject *const *xs, size_t n) {
 nb::object &lazyRecorder = *new nb::object;
 
 nb::object tryCall(int op, PyObject *const *xs, size_t n) {
-  const Entry *found = lookup(op, xs, n);
-  if (!found)
+  Hit hit;
+  if (!lookup(op, xs, n, hit))
     return nb::object();
-  Held held(*found);
-  const Held *e = &held;
+  const Hit *e = &hit;
   if (lazyMode && e->tape) {
     // Recorded, not run, by the tape (no Python), unless Python records.
     nb::object r;
-    TapeOutcome outcome = tapeRecord(e->tape, xs, n, r);
+    TapeOutcome outcome = tapeRecord(e->tape, xs, n, r, e->program, e->shapes);
     if (outcome == TapeOutcome::Recorded)
       return r;
-    if (outcome == TapeOutcome::Eager && e->program.is_valid())
-      return callEntry(*e, xs, n)[0];
+    if (outcome == TapeOutcome::Eager && e->program.is_valid()) {
+      nb::object result = callEntry(*e, xs, n)[0];
+      tapeEagerRan(*e->tape, result); // (small: chains are counted)
+      return result;
+    }
   }
   if (lazyMode && e->lazy.is_valid() && lazyRecorder.is_valid()) {
     // Recorded, not run: Python maps the operands into the pending graph
@@ -245,10 +248,10 @@ bool tryInto(int op, PyObject *x1, PyObject *x2, PyObject *out) {
       return false;
   }
   PyObject *xs[3] = {x1, x2, out};
-  const Entry *e = lookup(kIntoBase + 3 * op + position, xs, 3);
-  if (!e || !e->program.is_valid())
+  Hit e;
+  if (!lookup(kIntoBase + 3 * op + position, xs, 3, e) || !e.program.is_valid())
     return false;
-  callEntry(Held(*e), xs, position == 2 ? 3 : 2);
+  callEntry(e, xs, position == 2 ? 3 : 2);
   return true;
 }
 

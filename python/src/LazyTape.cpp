@@ -6,6 +6,7 @@
 
 #include <nanobind/stl/string.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <map>
@@ -50,6 +51,18 @@ size_t maxOps = 128;
 /// is worth more than the recording).
 int64_t minElements = -1;
 constexpr int64_t kHostMinElements = int64_t(1) << 16;
+/// Small operations (below minElements) are recorded once their template
+/// was seen chaining with another small eager operation this often (0:
+/// never; SLUICE_LAZY_SMALL_REPEATS, set by Python).
+int smallRepeats = 2;
+/// Per template id: how often it was seen in a chain of small eager
+/// operations (saturating).
+std::vector<uint8_t> &chains = *new std::vector<uint8_t>;
+/// Structures of small tapes submitted without a compiled program, and
+/// how often (compiled when seen again; cleared when it grows large).
+std::unordered_map<std::string, uint8_t> &smallSeen =
+    *new std::unordered_map<std::string, uint8_t>;
+constexpr size_t kMaxSmallSeen = 4096;
 /// Compiled programs kept, by structure.
 constexpr size_t kMaxPrograms = 512;
 
@@ -68,6 +81,10 @@ struct TapeOp {
   std::vector<int32_t> producedArg;
   /// The user's source line that recorded it (lazyCallerLocation).
   uint32_t location = 0;
+  /// Below the recording threshold: its one-op program and the shapes it
+  /// is called with (unset when it has none), to run it eagerly.
+  bool small = false;
+  nb::object eager, eagerShapes;
 };
 
 struct Tape {
@@ -91,6 +108,9 @@ std::map<std::string, uint64_t> &boundaries =
     *new std::map<std::string, uint64_t>;
 struct Stats {
   uint64_t recorded = 0, graphs = 0, operations = 0, reused = 0, noLive = 0;
+  /// Small operations recorded because their template repeats; small
+  /// graphs run operation by operation (structure not compiled yet).
+  uint64_t smallRecorded = 0, smallEager = 0;
 } stats;
 
 /// One thread at a time records into or submits the tape: a submission
@@ -100,6 +120,10 @@ struct Stats {
 std::mutex &tapeMutex = *new std::mutex;
 std::atomic<std::thread::id> tapeOwner;
 int tapeDepth = 0;
+/// Counts the times the tape was taken (submitted or adopted by Python):
+/// code that ran Python or a submission in between sees whether the tape
+/// it indexes is still the same.
+uint64_t tapeGeneration = 0;
 /// Submissions of a tape under way (its operations no longer on `tape`).
 std::atomic<int> inFlight{0};
 struct InFlight {
@@ -195,8 +219,59 @@ std::shared_ptr<TapeTemplate> parseTemplate(nb::handle py) {
 
 bool tapePending() { return !tape.ops.empty() || inFlight.load() > 0; }
 
+namespace {
+/// The recording threshold of a queue (elements).
+int64_t leastElements(const QueueState *queue) {
+  if (minElements >= 0)
+    return minElements;
+  return queue && queue->backend == SLUICE_BACKEND_HOST ? kHostMinElements : 0;
+}
+
+void countChain(uint32_t id) {
+  if (id >= chains.size())
+    chains.resize(id + 1, 0);
+  if (chains[id] < 255)
+    ++chains[id];
+}
+
+/// Whether small operations of this template are recorded: it was seen
+/// chaining with other small operations often enough.
+bool repeats(const TapeTemplate &t) {
+  return smallRepeats > 0 && t.id < chains.size() &&
+         chains[t.id] >= smallRepeats;
+}
+
+/// A small operation runs eagerly: counts a chain with each operand made
+/// by another small eager operation.
+void noteChains(const TapeTemplate &t, PyObject *const *xs, size_t n) {
+  if (smallRepeats <= 0)
+    return;
+  bool chained = false;
+  for (size_t i = 0; i < n; ++i) {
+    if (!t.isArray[i])
+      continue;
+    uint32_t from = nb::inst_ptr<ArrayCore>(nb::handle(xs[i]))->buffer->eagerOp;
+    if (from && from != t.id) {
+      countChain(from);
+      chained = true;
+    } else if (from) {
+      chained = true;
+    }
+  }
+  if (chained)
+    countChain(t.id);
+}
+} // namespace
+
+void tapeEagerRan(const TapeTemplate &t, nb::handle result) {
+  ArrayCore *core = nullptr;
+  if (smallRepeats > 0 && nb::try_cast<ArrayCore *>(result, core) && core)
+    core->buffer->eagerOp = t.id;
+}
+
 TapeOutcome tapeRecord(const std::shared_ptr<TapeTemplate> &tmpl,
-                       PyObject *const *xs, size_t n, nb::object &result) {
+                       PyObject *const *xs, size_t n, nb::object &result,
+                       const nb::object &eager, const nb::object &eagerShapes) {
   const TapeTemplate &t = *tmpl;
   if (lazyGraphsPending() || n != t.isArray.size())
     return TapeOutcome::UsePython;
@@ -228,14 +303,24 @@ TapeOutcome tapeRecord(const std::shared_ptr<TapeTemplate> &tmpl,
       if (a.buffer->lazyId && !producedBy(a))
         return TapeOutcome::UsePython; // not the tape's
     }
-  int64_t least = minElements >= 0 ? minElements
-                  : t.queue && t.queue->backend == SLUICE_BACKEND_HOST
-                      ? kHostMinElements
-                      : 0;
-  if (!onTape && t.size < least)
-    return TapeOutcome::Eager;
-  if (tape.ops.empty())
+  bool small = t.size < leastElements(t.queue);
+  if (small) {
+    // (Recorded or not: an operand a small eager operation made counts
+    // for that operation.)
+    noteChains(t, xs, n);
+    // Recorded only when its template repeats in chains (a loop body) and
+    // it can run eagerly at the submission (a structure not compiled yet).
+    if (!onTape && (!eager.is_valid() || !repeats(t)))
+      return TapeOutcome::Eager;
+    if (!onTape)
+      ++stats.smallRecorded;
+  }
+  if (tape.ops.empty()) {
     tape.queue = t.queue;
+    // (A fresh tape: room for a loop body without regrowing.)
+    tape.ops.reserve(std::min<size_t>(maxOps, 64));
+    tape.produced.reserve(64);
+  }
   TapeOp op;
   op.refs.reserve(n);
   for (size_t i = 0; i < n; ++i) {
@@ -273,6 +358,11 @@ TapeOutcome tapeRecord(const std::shared_ptr<TapeTemplate> &tmpl,
   }
   op.tmpl = tmpl;
   op.location = lazyCallerLocation();
+  if (small && eager.is_valid()) {
+    op.small = true;
+    op.eager = eager;
+    op.eagerShapes = eagerShapes;
+  }
   tape.ops.push_back(std::move(op));
   ++stats.recorded;
   if (tape.ops.size() >= maxOps)
@@ -290,8 +380,68 @@ TapeRef resolve(const Tape &t, TapeRef r) {
   return r;
 }
 
+/// Fails the results `outs` (of operations from `from` on) with `e`.
+void failResults(Tape &t, const std::vector<TapeRef> &outs,
+                 const std::exception &e, int32_t from = 0) {
+  // The results' readers get the failure, as for any failed operation,
+  // with the source line of the operation that made each.
+  const auto *error = dynamic_cast<const Error *>(&e);
+  SluiceStatus status =
+      error && error->kind == ErrorKind::OutOfMemory
+          ? (error->status ? error->status : SLUICE_ERROR_OUT_OF_DEVICE_MEMORY)
+          : SLUICE_ERROR_BACKEND;
+  for (const TapeRef &o : outs)
+    if (o.op >= from)
+      lazyTokenFail(t.ops[o.op].tokens[o.index],
+                    e.what() + lazyLocationText({t.ops[o.op].location}),
+                    status);
+}
+
+/// Runs the operations `need` marks one by one with their one-op programs
+/// (as eager execution would have), filling the buffers of `outs`.
+void runEagerly(Tape &t, const std::vector<char> &need,
+                const std::vector<TapeRef> &outs) {
+  size_t n = t.ops.size();
+  std::vector<std::vector<nb::object>> values(n);
+  int32_t j = 0;
+  try {
+    for (; static_cast<size_t>(j) < n; ++j) {
+      if (!need[j])
+        continue;
+      const TapeOp &op = t.ops[j];
+      nb::object args =
+          nb::steal(PyTuple_New(static_cast<Py_ssize_t>(op.refs.size())));
+      for (size_t i = 0; i < op.refs.size(); ++i) {
+        TapeRef r = resolve(t, op.refs[i]);
+        nb::object v = r.op < 0 ? t.args[r.index] : values[r.op][r.index];
+        PyTuple_SET_ITEM(args.ptr(), static_cast<Py_ssize_t>(i),
+                         v.release().ptr());
+      }
+      nb::object targets = nb::none();
+      for (const TapeRef &o : outs) {
+        if (o.op != j)
+          continue;
+        if (targets.is_none()) {
+          nb::list l;
+          for (size_t r = 0; r < op.tokens.size(); ++r)
+            l.append(nb::none());
+          targets = l;
+        }
+        targets[o.index] = op.tokens[o.index];
+      }
+      nb::list res = nb::inst_ptr<Program>(op.eager)->call(
+          args, op.eagerShapes, targets, {op.location});
+      for (nb::handle h : res)
+        values[j].push_back(nb::borrow(h));
+    }
+  } catch (const std::exception &e) {
+    failResults(t, outs, e, j);
+  }
+}
+
 /// Runs what results `outs` need as one program (compiled once per
-/// structure) that fills their buffers.
+/// structure) that fills their buffers; a small graph whose structure is
+/// new runs operation by operation instead.
 void runCone(Tape &t, const std::vector<TapeRef> &outs) {
   size_t n = t.ops.size();
   std::vector<char> need(n, 0);
@@ -306,8 +456,14 @@ void runCone(Tape &t, const std::vector<TapeRef> &outs) {
   // numbered as first used), the results returned.
   std::vector<int32_t> newIndex(n, -1), argIndex(t.args.size(), -1);
   std::vector<int32_t> usedArgs;
-  std::vector<std::vector<TapeRef>> refs;
+  // Per operation in the program: its operands (from refStart[k]).
+  std::vector<TapeRef> refs;
+  std::vector<uint32_t> refStart;
+  refs.reserve(n * 3);
+  refStart.reserve(n + 1);
+  usedArgs.reserve(t.args.size());
   std::vector<uint32_t> locations;
+  locations.reserve(n);
   std::string key;
   key.reserve(16 + n * 16 + outs.size() * 8);
   uintptr_t q = reinterpret_cast<uintptr_t>(t.queue);
@@ -315,10 +471,10 @@ void runCone(Tape &t, const std::vector<TapeRef> &outs) {
   for (size_t j = 0; j < n; ++j) {
     if (!need[j])
       continue;
-    newIndex[j] = static_cast<int32_t>(refs.size());
+    newIndex[j] = static_cast<int32_t>(refStart.size());
+    refStart.push_back(static_cast<uint32_t>(refs.size()));
     locations.push_back(t.ops[j].location);
     putU32(key, t.ops[j].tmpl->id);
-    std::vector<TapeRef> &mine = refs.emplace_back();
     for (TapeRef r : t.ops[j].refs) {
       r = resolve(t, r);
       if (r.op < 0) {
@@ -331,12 +487,14 @@ void runCone(Tape &t, const std::vector<TapeRef> &outs) {
       } else {
         r.op = newIndex[r.op];
       }
-      mine.push_back(r);
+      refs.push_back(r);
       putU32(key, static_cast<uint32_t>(r.op));
       putU32(key, static_cast<uint32_t>(r.index));
     }
   }
   putU32(key, 0xffffffffu);
+  size_t count = refStart.size(); // operations in the program
+  refStart.push_back(static_cast<uint32_t>(refs.size()));
   nb::list targets, shapes;
   for (const TapeRef &o : outs) {
     putU32(key, static_cast<uint32_t>(newIndex[o.op]));
@@ -348,13 +506,32 @@ void runCone(Tape &t, const std::vector<TapeRef> &outs) {
       shape.append(d);
     shapes.append(shape);
   }
+  bool allSmall = true;
+  for (size_t j = 0; j < n && allSmall; ++j)
+    if (need[j] && !t.ops[j].small)
+      allSmall = false;
   try {
     nb::object program;
     auto it = programs.find(key);
     if (it != programs.end()) {
       program = it->second;
       ++stats.reused;
+    } else if (allSmall && (count == 1 || !smallSeen.count(key))) {
+      // Small operations whose structure has no program yet: eagerly, as
+      // they would have run (nothing to fuse in one operation); the same
+      // structure submitted again is compiled.
+      if (count > 1) {
+        if (smallSeen.size() >= kMaxSmallSeen)
+          smallSeen.clear();
+        smallSeen.emplace(std::move(key), 1);
+      }
+      ++stats.smallEager;
+      ++stats.graphs;
+      stats.operations += count;
+      runEagerly(t, need, outs);
+      return;
     } else {
+      smallSeen.erase(key);
       if (!compiler.is_valid())
         throw Error(ErrorKind::Runtime, "lazy execution: no tape compiler");
       nb::list ops, results;
@@ -362,12 +539,13 @@ void runCone(Tape &t, const std::vector<TapeRef> &outs) {
         if (!need[j])
           continue;
         nb::list operands;
-        for (const TapeRef &r : refs[k++])
-          if (r.op < 0)
+        for (uint32_t i = refStart[k]; i < refStart[k + 1]; ++i)
+          if (const TapeRef &r = refs[i]; r.op < 0)
             operands.append(r.index);
           else
             operands.append(nb::make_tuple(r.op, r.index));
         ops.append(nb::make_tuple(t.ops[j].tmpl->py, nb::tuple(operands)));
+        ++k;
       }
       for (const TapeRef &o : outs)
         results.append(nb::make_tuple(newIndex[o.op], o.index));
@@ -381,22 +559,11 @@ void runCone(Tape &t, const std::vector<TapeRef> &outs) {
     for (int32_t i : usedArgs)
       args.append(t.args[i]);
     ++stats.graphs;
-    stats.operations += refs.size();
+    stats.operations += count;
     nb::inst_ptr<Program>(program)->call(args, shapes, targets,
                                          std::move(locations));
   } catch (const std::exception &e) {
-    // The results' readers get the failure, as for any failed operation,
-    // with the source line of the operation that made each.
-    const auto *error = dynamic_cast<const Error *>(&e);
-    SluiceStatus status =
-        error && error->kind == ErrorKind::OutOfMemory
-            ? (error->status ? error->status
-                             : SLUICE_ERROR_OUT_OF_DEVICE_MEMORY)
-            : SLUICE_ERROR_BACKEND;
-    for (const TapeRef &o : outs)
-      lazyTokenFail(t.ops[o.op].tokens[o.index],
-                    e.what() + lazyLocationText({t.ops[o.op].location}),
-                    status);
+    failResults(t, outs, e);
   }
 }
 
@@ -432,11 +599,15 @@ void tapeFlush(const char *reason, uint64_t wanted) {
         continue;
       if (op.tokens.size() != 1)
         break; // (one result of several: all of them run)
+      uint64_t generation = tapeGeneration;
       runCone(tape, {w});
-      const TapeTemplate::Result &res = op.tmpl->results[w.index];
+      if (generation != tapeGeneration)
+        return; // (a nested submission took the tape: nothing left here)
+      TapeOp &ran = tape.ops[w.op];
+      const TapeTemplate::Result &res = ran.tmpl->results[w.index];
       nb::object done =
-          lazyTokenArray(op.tokens[w.index], res.dtype, res.shape);
-      op.producedArg[w.index] = static_cast<int32_t>(tape.args.size());
+          lazyTokenArray(ran.tokens[w.index], res.dtype, res.shape);
+      ran.producedArg[w.index] = static_cast<int32_t>(tape.args.size());
       tape.args.push_back(done);
       tape.argIsArray.push_back(true);
       lazyMarkRead(*nb::inst_ptr<ArrayCore>(done)->buffer, 1);
@@ -445,6 +616,7 @@ void tapeFlush(const char *reason, uint64_t wanted) {
   }
   Tape t = std::move(tape);
   tape = Tape();
+  ++tapeGeneration;
   struct Unmark {
     Tape &t;
     ~Unmark() {
@@ -471,6 +643,7 @@ nb::object takeTape() {
   TapeLock lock;
   Tape t = std::move(tape);
   tape = Tape();
+  ++tapeGeneration;
   struct Unmark { // (Python counts its own reads)
     Tape &t;
     ~Unmark() {
@@ -531,13 +704,20 @@ void bindLazyTape(nb::module_ &m) {
       "refs: argument indices or (op, result); outs: (op, result)).");
   m.def(
       "lazy_tape_limits",
-      [](int64_t minimum, size_t maximum) {
+      [](int64_t minimum, size_t maximum, int repeats) {
         minElements = minimum;
         maxOps = std::max<size_t>(maximum, 1);
+        smallRepeats = std::max(repeats, 0);
+        // (What was learnt about small operations starts again.)
+        chains.clear();
+        smallSeen.clear();
       },
+      nb::arg("minimum"), nb::arg("maximum"), nb::arg("repeats") = 2,
       "Records results of at least `minimum` elements (or with an operand "
-      "on the tape; -1: 65536 on the host, all elsewhere); submits at "
-      "`maximum` operations.");
+      "on the tape; -1: 65536 on the host, all elsewhere), and smaller ones "
+      "whose operation was seen in `repeats` chains of small eager "
+      "operations (0: never); submits at `maximum` operations. Forgets "
+      "which small operations repeat.");
   m.def(
       "lazy_tape_stats",
       [] {
@@ -547,6 +727,8 @@ void bindLazyTape(nb::module_ &m) {
         d["operations submitted"] = stats.operations;
         d["programs reused"] = stats.reused;
         d["graphs without a live result"] = stats.noLive;
+        d["small operations recorded"] = stats.smallRecorded;
+        d["small graphs run eagerly"] = stats.smallEager;
         size_t pendingOps = 0;
         for (const TapeOp &op : tape.ops)
           pendingOps += op.producedArg[0] < 0;

@@ -100,6 +100,53 @@ func.func @main(%a: !A, %b: !A, %c: !A) -> (!A, !A) {
 
 // -----
 
+// A fused group with one result (the 10-op function of
+// bench/gpu-compile.mlir): one kernel when nothing is broadcast, one more
+// that reads the inputs of size 1 through stride-0 views when something is;
+// intermediates such as exp(b) are computed at the result's points.
+// FOR: n, m in [(7, 7), (7, 1), (1, 7), (1, 1), (0, 1), (1, 0), (0, 0)]
+// INPUT: a = rand(n, 'f32', 0.5, 2.0)
+// INPUT: b = rand(m, 'f32', 0.5, 2.0)
+// EXPECT[rtol=1e-5]: np.tanh(a * b + 1.5) * np.exp(b) - a / b + np.sqrt(np.abs(a)) * 2
+// GROUPS: 1
+!A = !usm.array<?xf32, "host:cpu:0", device>
+func.func @main(%a: !A, %b: !A) -> !A {
+  %c15 = arith.constant 1.5 : f32
+  %c2 = arith.constant 2.0 : f32
+  %0 = usm.mul %a, %b : (!A, !A) -> !A
+  %1 = usm.add %0, %c15 : (!A, f32) -> !A
+  %2 = usm.tanh %1 : (!A) -> !A
+  %3 = usm.exp %b : (!A) -> !A
+  %4 = usm.mul %2, %3 : (!A, !A) -> !A
+  %5 = usm.div %a, %b : (!A, !A) -> !A
+  %6 = usm.sub %4, %5 : (!A, !A) -> !A
+  %7 = usm.abs %a : (!A) -> !A
+  %8 = usm.sqrt %7 : (!A) -> !A
+  %9 = usm.mul %8, %c2 : (!A, f32) -> !A
+  %r = usm.add %6, %9 : (!A, !A) -> !A
+  return %r : !A
+}
+
+// -----
+
+// A 2-D group of one result: rows, columns and single elements broadcast
+// at run time along either dimension.
+// FOR: sa, sb in [((3, 4), (3, 4)), ((3, 4), (1, 4)), ((3, 4), (3, 1)), ((3, 1), (1, 4)), ((1, 1), (3, 4)), ((1, 4), (3, 1))]
+// INPUT: a = rand(sa, 'f32')
+// INPUT: b = rand(sb, 'f32')
+// EXPECT[rtol=1e-6]: np.exp(a - b) * b + a
+// GROUPS: 1
+!B = !usm.array<?x?xf32, "host:cpu:0", device>
+func.func @main(%a: !B, %b: !B) -> !B {
+  %0 = usm.sub %a, %b : (!B, !B) -> !B
+  %1 = usm.exp %0 : (!B) -> !B
+  %2 = usm.mul %1, %b : (!B, !B) -> !B
+  %r = usm.add %2, %a : (!B, !B) -> !B
+  return %r : !B
+}
+
+// -----
+
 // A fused group that returns its input and a value twice: copies, also
 // when the group runs op by op.
 // FOR: n, m in [(4, 4), (4, 1), (1, 4)]

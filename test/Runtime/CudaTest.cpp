@@ -668,6 +668,59 @@ TEST(CudaProgram, CompiledProgramCalls) {
   EXPECT_EQ(got, std::vector<float>(n, 7.0f));
 }
 
+// Each queue owns a zeroed launch counter (what a CUDA reduction to one
+// output counts its workgroups in): distinct per queue, the same at every
+// request. count_blocks (the last-block pattern: a ticket per block, the
+// last writes the block count and sets the counter back to zero) launched
+// back to back on two queues at once, replayed as CUDA graphs from the
+// second launch on, counts every block of every launch: a counter shared by
+// the queues, or one not zero at a launch's start, would leave slots
+// unwritten.
+TEST(CudaQueue, EachQueueHasItsOwnLaunchCounter) {
+  SKIP_WITHOUT_CUDA(d);
+  SluiceQueue q[2] = {nullptr, nullptr};
+  ASSERT_OK(sluiceQueueCreate(d, &q[0]));
+  ASSERT_OK(sluiceQueueCreate(d, &q[1]));
+  sluiceProgramBegin();
+  void *counter[2] = {sluiceProgramLaunchCounter(q[0]),
+                      sluiceProgramLaunchCounter(q[1])};
+  void *again = sluiceProgramLaunchCounter(q[0]);
+  ASSERT_EQ(sluiceProgramEnd(), 0) << sluiceGetLastErrorMessage();
+  ASSERT_NE(counter[0], nullptr);
+  ASSERT_NE(counter[1], nullptr);
+  EXPECT_NE(counter[0], counter[1]);
+  EXPECT_EQ(again, counter[0]);
+  SluiceModule m = ptxModule(d);
+  SluiceKernel k;
+  ASSERT_OK(sluiceKernelGet(m, "count_blocks", &k));
+  const uint64_t launches = 64, blocks = 2000;
+  uint32_t *out[2];
+  std::vector<uint32_t> zeros(launches, 0);
+  for (int i = 0; i < 2; ++i) {
+    out[i] = alloc<uint32_t>(q[i], SLUICE_USM_DEVICE, launches);
+    copyWait(q[i], out[i], zeros.data(), launches * 4);
+  }
+  for (uint64_t slot = 0; slot < launches; ++slot)
+    for (int i = 0; i < 2; ++i) {
+      uint64_t local[3] = {64, 1, 1}, grid[3] = {blocks + slot % 3, 1, 1};
+      SluiceKernelArg args[] = {arg(counter[i]), arg(out[i]), arg(slot)};
+      ASSERT_OK(
+          sluiceLaunch(q[i], k, grid, local, 3, args, 0, nullptr, nullptr));
+    }
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_OK(sluiceQueueWait(q[i]));
+    std::vector<uint32_t> got(launches), want(launches);
+    copyWait(q[i], got.data(), out[i], launches * 4);
+    for (uint64_t slot = 0; slot < launches; ++slot)
+      want[slot] = uint32_t(blocks + slot % 3);
+    EXPECT_EQ(got, want) << "queue " << i;
+    ASSERT_OK(sluiceFree(q[i], out[i]));
+    ASSERT_OK(sluiceQueueWait(q[i]));
+    ASSERT_OK(sluiceQueueRelease(q[i]));
+  }
+  sluiceModuleRelease(m);
+}
+
 namespace {
 
 /// Memory from the CUDA driver itself, as another library (PyTorch, CuPy)

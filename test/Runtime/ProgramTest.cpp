@@ -148,6 +148,20 @@ TEST_F(Program, UnknownDevicesRecordAnErrorNamingThem) {
   EXPECT_EQ(sluiceProgramEnd(), SLUICE_ERROR_INVALID_VALUE);
 }
 
+// Only CUDA queues have a launch counter (test/Runtime/CudaTest.cpp): asked
+// of a host queue, or of none, the invocation fails with a message.
+TEST_F(Program, LaunchCountersAreCudaOnly) {
+  void *q = sluiceProgramQueue("host:cpu:0", "");
+  ASSERT_NE(q, nullptr);
+  EXPECT_EQ(sluiceProgramLaunchCounter(q), nullptr);
+  EXPECT_EQ(sluiceProgramEnd(), SLUICE_ERROR_UNSUPPORTED);
+  EXPECT_TRUE(mentions("no launch counter")) << lastMessage();
+
+  sluiceProgramBegin();
+  EXPECT_EQ(sluiceProgramLaunchCounter(nullptr), nullptr);
+  EXPECT_EQ(sluiceProgramEnd(), SLUICE_ERROR_INVALID_VALUE);
+}
+
 TEST_F(Program, DeviceOverrideRebindsEveryQueue) {
   void *hostWorker = sluiceProgramQueue("host:cpu:0", "worker");
   ASSERT_OK(sluiceProgramSetDeviceOverrideChecked("host:cpu:0"));

@@ -115,8 +115,18 @@ def ConvertLinalgToKernelsPass
       contiguous row, with vector loads, warp shuffles and one value per
       warp through workgroup memory, or a serial loop per work-item when
       the reduced loops are not innermost); phase two folds the partials
-      into the output (on CUDA a warp per output), starting from its
-      initial value. On CUDA rows shorter than 64 elements take a
+      into the output (on CUDA a workgroup per output), starting from its
+      initial value. A CUDA reduction to one output (`sum` and the other
+      full reductions) is one launch: each workgroup stores its partial,
+      fences (`nvvm.memory.barrier`) and takes a ticket (`llvm.atomicrmw
+      add`) from the launch queue's counter word, a kernel argument that
+      the host code gets from the runtime (`sluiceProgramLaunchCounter`;
+      the launch carries `sluice.launch_counter`, the operand's index, and
+      an `llvm.mlir.zero` placeholder); the workgroup that takes the last
+      ticket folds the partials in a fixed order (the same bits on every
+      run) and sets the word back to zero for the queue's next launch.
+      Each queue owns its word, so queues running the same kernel at once
+      never share a counter. On CUDA rows shorter than 64 elements take a
       work-item each instead of a workgroup (chosen when the program runs
       where the row length is dynamic). An output just filled with the
       combiner's identity (as `usm.sum` starts; the fill may be followed by
@@ -156,7 +166,8 @@ def ConvertLinalgToKernelsPass
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",
     "mlir::memref::MemRefDialect", "mlir::scf::SCFDialect",
-    "mlir::linalg::LinalgDialect", "mlir::vector::VectorDialect"
+    "mlir::linalg::LinalgDialect", "mlir::vector::VectorDialect",
+    "mlir::LLVM::LLVMDialect", "mlir::NVVM::NVVMDialect"
   ];
 }
 
@@ -183,7 +194,9 @@ def ConvertHostToRuntimePass
     - `gpu.launch_func` calls `sluiceProgramLaunchHost` with the kernel's
       address (host kernels) or `sluiceProgramLaunch` with the module's
       binary (device kernels, from `gpu.binary`), on the queue named by
-      the launch's `sluice.queue`.
+      the launch's `sluice.queue`. The operand that `sluice.launch_counter`
+      names (if any) gets the queue's counter word from
+      `sluiceProgramLaunchCounter` instead of its placeholder value.
     - `usm.assert` branches to a call of `sluiceProgramFail` with the
       message and values when its condition is false; the failure is
       sticky, so the invocation's later calls do nothing.

@@ -79,6 +79,14 @@ public:
   virtual SluiceStatus wait() = 0;
   /// The backend's handle (CUstream, cl_command_queue), or null.
   virtual void *nativeHandle() { return nullptr; }
+  /// A zeroed 32-bit word of device memory that the queue owns for its
+  /// life (made with the queue), for kernels that count their finished
+  /// workgroups: a CUDA reduction to one output takes a ticket from it, and
+  /// its last workgroup folds the partials and sets it back to zero. The
+  /// queue runs its tasks in order, so no two launches use it at once, and
+  /// each finds it zero; queues never share one. SLUICE_ERROR_UNSUPPORTED
+  /// where the backend has none (every backend but CUDA).
+  virtual SluiceStatus launchCounter(void *&out);
   /// Launches the backend replayed from a recorded graph instead of
   /// submitting them afresh (CUDA graphs; 0 elsewhere), for tests and
   /// benchmarks.

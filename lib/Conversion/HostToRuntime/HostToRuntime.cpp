@@ -292,11 +292,20 @@ struct LaunchLowering : ConvertOpToLLVMPattern<gpu::LaunchFuncOp> {
       return rewriter.notifyMatchFailure(op, "not a Sluice kernel launch");
     auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
 
-    // The argument values, memrefs expanded per the target's convention.
+    // The argument values, memrefs expanded per the target's convention;
+    // the operand of the queue's counter word takes it from the runtime.
+    Value queue = queueFor(rewriter, loc, module, queueAttr);
+    std::optional<uint64_t> counterArg;
+    if (auto attr = op->getAttrOfType<IntegerAttr>(kLaunchCounterAttrName))
+      counterArg = attr.getValue().getZExtValue();
     SmallVector<Value> values;
-    for (auto [orig, conv] :
-         llvm::zip(op.getKernelOperands(), adaptor.getKernelOperands())) {
-      if (auto memref = dyn_cast<MemRefType>(orig.getType())) {
+    for (auto [i, orig, conv] :
+         llvm::enumerate(op.getKernelOperands(), adaptor.getKernelOperands())) {
+      if (counterArg && i == *counterArg) {
+        values.push_back(callRuntime(rewriter, loc, module,
+                                     "sluiceProgramLaunchCounter", ptrType,
+                                     {queue}));
+      } else if (auto memref = dyn_cast<MemRefType>(orig.getType())) {
         if (*target == KernelTarget::Spirv) {
           MemRefDescriptor d(conv);
           values.push_back(d.alignedPtr(rewriter, loc));
@@ -335,7 +344,6 @@ struct LaunchLowering : ConvertOpToLLVMPattern<gpu::LaunchFuncOp> {
       LLVM::StoreOp::create(rewriter, loc,
                             i64(rewriter, loc, argSize(v.getType())), sizeSlot);
     }
-    Value queue = queueFor(rewriter, loc, module, queueAttr);
     Value numArgs = i32(rewriter, loc, values.size());
     if (*target == KernelTarget::Host) {
       std::string wrapper =
@@ -544,10 +552,15 @@ struct ConvertHostToRuntimePass
         return signalPassFailure();
     }
 
-    // Expand what the LLVM conversions do not take directly.
+    // Expand what the LLVM conversions do not take directly. Float and
+    // integer maximum/minimum stay whole (llvm.maximum, llvm.smax, ...):
+    // LLVM vectorises reductions of those intrinsics, where the
+    // compare-and-select expansion of arith.maximumf (NaN test included)
+    // left max/min reduction loops scalar.
     {
       RewritePatternSet patterns(ctx);
-      arith::populateArithExpandOpsPatterns(patterns);
+      arith::populateCeilFloorDivExpandOpsPatterns(patterns);
+      arith::populateExpandScalingExtTruncPatterns(patterns);
       arith::populateExpandBFloat16Patterns(patterns);
       memref::populateExpandStridedMetadataPatterns(patterns);
       if (failed(applyPatternsGreedily(module, std::move(patterns))))

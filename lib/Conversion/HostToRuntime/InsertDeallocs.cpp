@@ -18,10 +18,12 @@ using namespace mlir;
 
 namespace {
 
-/// Users that read or write a buffer without keeping it beyond the op.
+/// Users that read or write a buffer without keeping it beyond the op
+/// (the address as an integer: the streaming-store alignment test).
 bool isLocalUse(Operation *user) {
   return isa<gpu::LaunchFuncOp, memref::CopyOp, memref::DimOp, memref::LoadOp,
-             memref::DeallocOp, sluice::usm::LibraryMatmulOp>(user);
+             memref::DeallocOp, memref::ExtractAlignedPointerAsIndexOp,
+             sluice::usm::LibraryMatmulOp>(user);
 }
 
 /// Collects the users of `buffer` and its views; false if it escapes.

@@ -17,12 +17,17 @@
 //   loads in flight) and an accumulator per lane,
 //   then combines its work-items' values with warp shuffles, one value per
 //   warp through workgroup memory and a last round of shuffles.
-// - The final combine: one workgroup per output folds its partials.
+// - The final combine: one workgroup per output folds its partials; for a
+//   reduction to one output, the workgroup of the reduction that finishes
+//   last (a ticket from the launch queue's counter word, a kernel argument)
+//   does it in the same launch.
 //
 //===----------------------------------------------------------------------===//
 
 #include "BodyBuilder.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -175,6 +180,27 @@ public:
     return memref::LoadOp::create(b, loc, scratch, bb.c(0));
   }
 
+  /// Folds output `o`'s `slices` partials: the work-items stride over them
+  /// (a few each: there are about as many partials as the reduction had
+  /// workgroups), then combine through `scratch`. Each work-item folds its
+  /// partials in a fixed order and the tree is fixed: the same bits on
+  /// every run. The result is valid in work-item 0.
+  Value foldPartials(Value o, Value slices, Value tid, Value bdim,
+                     Value scratch) {
+    Value base = bb.mul(o, slices);
+    auto loop =
+        scf::ForOp::create(b, loc, tid, slices, bdim, ValueRange{identity()});
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value partial = memref::LoadOp::create(
+          b, loc, bb.arg(bb.spec.partialArg),
+          ValueRange{bb.add(base, loop.getInductionVar())});
+      scf::YieldOp::create(b, loc, combine(loop.getRegionIterArg(0), partial));
+    }
+    return workgroupReduce(loop.getResult(0), tid, scratch);
+  }
+
   /// Writes a reduced value into output element `outOff`: stored as it is
   /// when the output starts from the combiner's identity, else folded into
   /// the output's initial value.
@@ -184,6 +210,80 @@ public:
     if (!bb.spec.initIsIdentity)
       total = combine(memref::LoadOp::create(b, loc, out, outOff), total);
     memref::StoreOp::create(b, loc, total, out, outOff);
+  }
+
+  /// The single-launch reduction's end of an item (after work-item 0 stored
+  /// its partial): work-item 0 makes the partial visible to the whole GPU
+  /// (a `membar.gl` fence), then takes a ticket from the queue's counter
+  /// word (argument spec.counterArg); the workgroup that takes the last one
+  /// folds every partial into the output and sets the word back to zero.
+  /// The flag goes through workgroup memory, so the branch is uniform and
+  /// its barriers are reached by the whole workgroup.
+  LogicalResult lastWorkgroupCombine(Value item, Value items, Value tid,
+                                     Value bdim) {
+    auto func = bb.func;
+    Value scratch = func.getWorkgroupAttributions()[0];
+    Value flag = func.getWorkgroupAttributions()[1];
+    // The word is in global memory (the runtime allocated it on the device).
+    Value counter = LLVM::AddrSpaceCastOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1),
+        bb.arg(bb.spec.counterArg));
+    auto first = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::eq, tid, bb.c(0)), false);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPoint(first.thenBlock()->getTerminator());
+      NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::GPU);
+      Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
+      Value taken =
+          LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add, counter,
+                                    one, LLVM::AtomicOrdering::monotonic);
+      Value takenIndex =
+          arith::IndexCastUIOp::create(b, loc, b.getIndexType(), taken);
+      Value last =
+          cmp(arith::CmpIPredicate::eq, takenIndex, bb.sub(items, bb.c(1)));
+      memref::StoreOp::create(
+          b, loc, arith::ExtUIOp::create(b, loc, b.getI32Type(), last), flag,
+          ValueRange{bb.c(0)});
+    }
+    gpu::BarrierOp::create(b, loc);
+    Value isLast =
+        cmp(arith::CmpIPredicate::ne,
+            memref::LoadOp::create(b, loc, flag, ValueRange{bb.c(0)}),
+            arith::ConstantIntOp::create(b, loc, 0, 32));
+    auto lastGroup = scf::IfOp::create(b, loc, isLast, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(lastGroup.thenBlock()->getTerminator());
+    // Every other workgroup's partial was made visible before its ticket.
+    NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::GPU);
+    Value numOutputs = bb.product(bb.parLoops);
+    Value slices = bb.arg(bb.spec.slicesArg);
+    auto oLoop = scf::ForOp::create(b, loc, bb.c(0), numOutputs, bb.c(1));
+    {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPoint(oLoop.getBody()->getTerminator());
+      Value o = oLoop.getInductionVar();
+      Value total = foldPartials(o, slices, tid, bdim, scratch);
+      auto writer = scf::IfOp::create(
+          b, loc, cmp(arith::CmpIPredicate::eq, tid, bb.c(0)), false);
+      {
+        OpBuilder::InsertionGuard g3(b);
+        b.setInsertionPoint(writer.thenBlock()->getTerminator());
+        FailureOr<Value> outOff = bb.outputOffset(o);
+        if (failed(outOff))
+          return failure();
+        writeOutput(total, *outOff);
+      }
+      gpu::BarrierOp::create(b, loc);
+    }
+    // Every workgroup has taken its ticket: the queue's next launch finds
+    // the word at zero (the kernel's end orders the store before it).
+    auto reset = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::eq, tid, bb.c(0)), false);
+    b.setInsertionPoint(reset.thenBlock()->getTerminator());
+    LLVM::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 0, 32),
+                          counter, /*alignment=*/4);
+    return success();
   }
 
   BodyBuilder &bb;
@@ -432,6 +532,9 @@ LogicalResult sluice::kernels::buildCudaReductionKernel(gpu::GPUFuncOp func,
       memref::StoreOp::create(b, loc, total, bb.arg(spec.partialArg), item);
     }
   }
+  if (spec.counterArg >= 0 &&
+      failed(cb.lastWorkgroupCombine(item, items, tid, bdim)))
+    return failure();
   // The next item reuses the workgroup memory.
   gpu::BarrierOp::create(b, loc);
   b.setInsertionPointAfter(itemLoop);
@@ -452,25 +555,12 @@ LogicalResult sluice::kernels::buildCudaCombineKernel(gpu::GPUFuncOp func,
   Value bdim = gpu::BlockDimOp::create(b, loc, gpu::Dimension::x);
   Value gdim = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
   Value scratch = func.getWorkgroupAttributions()[0];
-  // A workgroup per output: its work-items stride over the partials (a few
-  // each: there are about as many partials as phase one had workgroups).
+  // A workgroup per output.
   auto oLoop = scf::ForOp::create(b, loc, bid, numOutputs, gdim);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(oLoop.getBody()->getTerminator());
   Value o = oLoop.getInductionVar();
-  Value base = bb.mul(o, slices);
-  auto sLoop =
-      scf::ForOp::create(b, loc, tid, slices, bdim, ValueRange{cb.identity()});
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(sLoop.getBody());
-    Value partial = memref::LoadOp::create(
-        b, loc, bb.arg(spec.partialArg),
-        ValueRange{bb.add(base, sLoop.getInductionVar())});
-    scf::YieldOp::create(b, loc,
-                         cb.combine(sLoop.getRegionIterArg(0), partial));
-  }
-  Value total = cb.workgroupReduce(sLoop.getResult(0), tid, scratch);
+  Value total = cb.foldPartials(o, slices, tid, bdim, scratch);
   auto first = scf::IfOp::create(
       b, loc, cb.cmp(arith::CmpIPredicate::eq, tid, bb.c(0)), false);
   {

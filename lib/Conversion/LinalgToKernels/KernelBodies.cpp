@@ -112,6 +112,27 @@ void allowReassociation(Operation *op) {
                                               arith::FastMathFlags::reassoc));
 }
 
+/// Rewrites a float maximum/minimum combiner as compare-and-select with a
+/// NaN test (the value arith's expansion gives): LLVM leaves that loop
+/// scalar. For host reductions whose reduced loop is not the innermost
+/// one (column max): vectorised, its strided loads became gathers, slower
+/// than the scalar loop (bench/RESULTS.md).
+void expandStridedMinMax(Operation *op) {
+  bool isMax = isa<arith::MaximumFOp>(op);
+  if (!isMax && !isa<arith::MinimumFOp>(op))
+    return;
+  using P = arith::CmpFPredicate;
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+  Value pick = arith::CmpFOp::create(b, loc, isMax ? P::UGT : P::ULT, lhs, rhs);
+  Value sel = arith::SelectOp::create(b, loc, pick, lhs, rhs);
+  Value rhsNan = arith::CmpFOp::create(b, loc, P::UNO, rhs, rhs);
+  Value r = arith::SelectOp::create(b, loc, rhsNan, rhs, sel);
+  op->getResult(0).replaceAllUsesWith(r);
+  op->erase();
+}
+
 } // namespace
 
 namespace {
@@ -313,6 +334,9 @@ LogicalResult sluice::kernels::buildReductionKernel(gpu::GPUFuncOp func,
     if (bb.isHost())
       allowReassociation((*values)[0].getDefiningOp());
     scf::YieldOp::create(b, loc, (*values)[0]);
+    if (bb.isHost() && !parFirst)
+      if (Operation *c = (*values)[0].getDefiningOp())
+        expandStridedMinMax(c);
   }
   Value acc = rLoop.getResult(0);
   if (spec.target != KernelTarget::Host) {

@@ -60,6 +60,15 @@ struct KernelSpec {
   /// Reductions: the slice count and partials arguments (-1 when absent).
   int64_t slicesArg = -1, partialArg = -1;
   bool singlePhase = false;
+  /// CUDA reductions to one output in a single launch: the argument (an
+  /// `!llvm.ptr`) holding the launch queue's counter word (the runtime's
+  /// sluiceProgramLaunchCounter: zero at the start of every launch, one
+  /// word per queue). Every workgroup stores its partial and takes a ticket
+  /// from it; the one that takes the last folds the partials in a fixed
+  /// order (the result is the same bits whichever workgroup finishes last)
+  /// and sets the word back to zero for the queue's next launch. -1 when
+  /// the partials are folded by a combine kernel.
+  int64_t counterArg = -1;
   /// The output starts as the combiner's identity (its fill was dropped):
   /// reduced values are stored, not folded into what the output held.
   bool initIsIdentity = false;
@@ -113,7 +122,9 @@ mlir::LogicalResult buildCombineKernel(mlir::gpu::GPUFuncOp func,
 /// CUDA's kernels (CudaKernelBodies.cpp): vector loads and stores, and
 /// reductions through warp shuffles. The reduction kernel needs
 /// reducedLoopsInnermost(); it and the combine kernel need a
-/// workgroup-memory attribution of workgroupSize elements.
+/// workgroup-memory attribution of workgroupSize elements (and the
+/// reduction kernel with a ticket a second one, memref<1xi32>, for the
+/// last workgroup's flag).
 mlir::LogicalResult buildCudaElementwiseKernel(mlir::gpu::GPUFuncOp func,
                                                KernelSpec &spec);
 mlir::LogicalResult buildCudaReductionKernel(mlir::gpu::GPUFuncOp func,

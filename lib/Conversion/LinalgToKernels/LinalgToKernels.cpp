@@ -1,8 +1,10 @@
 //===- LinalgToKernels.cpp - linalg on USM memrefs to GPU kernels ---------===//
 //
 // Every linalg op left after convert-usm-to-linalg becomes one kernel (two
-// for reductions) in the gpu.module of its queue's target family, launched
-// from where the op was. See the pass description in Passes.td for the
+// for reductions split into slices, except CUDA reductions to one output,
+// whose last workgroup folds the partials, counting the workgroups in a word
+// the launch queue owns) in the gpu.module of its queue's target family,
+// launched from where the op was. See the pass description in Passes.td for the
 // shapes of the kernels; KernelBodies.cpp builds their bodies.
 //
 //===----------------------------------------------------------------------===//
@@ -48,6 +50,10 @@ constexpr int64_t kHostReductionGroups = 64;
 constexpr int64_t kGpuReductionGroups = 1024;
 /// CUDA reductions over rows shorter than this run a work-item per row.
 constexpr int64_t kCudaShortRow = 64;
+/// Fewest elements of a slice that a GPU work-item reduces alone.
+constexpr int64_t kGpuSerialMinChunk = 1024;
+static_assert(kCudaShortRow <= kGpuSerialMinChunk,
+              "a short CUDA row is one slice");
 /// Marks a reduction whose output starts as its combiner's identity.
 constexpr llvm::StringLiteral kInitIsIdentityAttrName =
     "sluice.init_is_identity";
@@ -132,7 +138,7 @@ private:
   /// The kernels of a reduction whose work-items reduce slices alone
   /// (`serialItems`) or, on CUDA, whose workgroups share them.
   LogicalResult formReductionAs(FormContext &ctx, const ReductionShape &shape,
-                                bool serialItems);
+                                bool serialItems, bool oneSlice = false);
   /// The launches of one way to run it: `slices` slices per output, in one
   /// phase (slices == 1: each output stored at once) or two.
   LogicalResult formReductionPhases(FormContext &ctx, Value numOutputs,
@@ -228,6 +234,9 @@ void KernelFormer::launch(OpBuilder &b, Location loc, KernelSpec &spec,
                                             /*dynamicSharedMemorySize=*/Value(),
                                             spec.hostArgs);
   launchOp->setAttr(kLaunchQueueAttrName, queue);
+  if (spec.counterArg >= 0)
+    launchOp->setAttr(kLaunchCounterAttrName,
+                      b.getI64IntegerAttr(spec.counterArg));
 }
 
 LogicalResult KernelFormer::run(linalg::GenericOp op) {
@@ -530,7 +539,9 @@ LogicalResult KernelFormer::formReduction(FormContext &ctx) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(branch.thenBlock()->getTerminator());
   KernelSpec serial = spec;
-  if (failed(formReductionAs(ctx, shape, /*serialItems=*/true)))
+  // Rows this short are one slice each (a slice is 1024 elements at least).
+  if (failed(formReductionAs(ctx, shape, /*serialItems=*/true,
+                             /*oneSlice=*/true)))
     return failure();
   spec = serial;
   b.setInsertionPoint(branch.elseBlock()->getTerminator());
@@ -539,7 +550,7 @@ LogicalResult KernelFormer::formReduction(FormContext &ctx) {
 
 LogicalResult KernelFormer::formReductionAs(FormContext &ctx,
                                             const ReductionShape &shape,
-                                            bool serialItems) {
+                                            bool serialItems, bool oneSlice) {
   auto &[b, m, spec, placement, hostLoopSizes, base] = ctx;
   Location loc = m.loc;
   bool isHost = spec.target == KernelTarget::Host;
@@ -554,7 +565,7 @@ LogicalResult KernelFormer::formReductionAs(FormContext &ctx,
                     : serialItems ? kGpuReductionGroups * 4
                                   : kGpuReductionGroups;
   int64_t minChunk = isHost        ? opts.hostGrain
-                     : serialItems ? 1024
+                     : serialItems ? kGpuSerialMinChunk
                                    : opts.workgroupSize * 8;
   // S = max(1, min(ceil(T / P), ceil(R / minChunk))).
   auto slicesFor = [&](int64_t p, int64_t r) {
@@ -563,6 +574,9 @@ LogicalResult KernelFormer::formReductionAs(FormContext &ctx,
     int64_t byWork = (r + minChunk - 1) / minChunk;
     return std::max<int64_t>(1, std::min(byGroups, byWork));
   };
+  if (oneSlice)
+    return formReductionPhases(ctx, numOutputs, m.c(1), serialItems,
+                               /*singlePhase=*/true);
   if (shape.allStatic) {
     int64_t slices = slicesFor(shape.staticP, shape.staticR);
     return formReductionPhases(ctx, numOutputs, m.c(slices), serialItems,
@@ -633,15 +647,38 @@ LogicalResult KernelFormer::formReductionPhases(FormContext &ctx,
         MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(b.getContext(),
                                    gpu::AddressSpace::Workgroup)));
+  // A CUDA reduction to one output folds its partials in the workgroup
+  // that finishes last, in the same launch: the workgroups count
+  // themselves in the launch queue's counter word (an argument the runtime
+  // fills in: one word per queue, so queues running the same kernel at
+  // once never share it).
+  bool lastWorkgroupCombines = isCuda && !serialItems && !singlePhase &&
+                               matchPattern(numOutputs, m_One());
+  if (lastWorkgroupCombines) {
+    cudaScratch.push_back(
+        MemRefType::get({1}, b.getI32Type(), MemRefLayoutAttrInterface(),
+                        gpu::AddressSpaceAttr::get(
+                            b.getContext(), gpu::AddressSpace::Workgroup)));
+    spec.counterArg = spec.hostArgs.size();
+    spec.hostArgs.push_back(LLVM::ZeroOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext())));
+  }
   TypeRange scratch = serialItems ? TypeRange() : TypeRange(cudaScratch);
   gpu::GPUFuncOp partialKernel = createKernel(spec.target, base + "_reduce",
                                               spec.argTypes(), loc, scratch);
-  if (failed(isCuda && !serialItems
-                 ? buildCudaReductionKernel(partialKernel, spec)
-                 : buildReductionKernel(partialKernel, spec)))
+  LogicalResult built = isCuda && !serialItems
+                            ? buildCudaReductionKernel(partialKernel, spec)
+                            : buildReductionKernel(partialKernel, spec);
+  if (failed(built))
     return failure();
   launch(b, loc, spec, partialKernel, groups1, spec.workgroupSize,
          placement.getQueue());
+  if (lastWorkgroupCombines) {
+    spec.hostArgs.pop_back();
+    spec.counterArg = -1;
+    memref::DeallocOp::create(b, loc, partials);
+    return success();
+  }
   if (!singlePhase) {
     // CUDA folds each output's partials with a workgroup.
     int64_t outputsPerGroup = isHost   ? opts.hostGrain

@@ -220,6 +220,16 @@ void sluice::usm::buildBroadcastingGeneric(OpBuilder &b, Location loc,
       });
 }
 
+void sluice::usm::buildViewedBroadcastGeneric(
+    OpBuilder &b, Location loc, ArrayRef<BroadcastOperand> operands,
+    ArrayRef<int64_t> staticResult, ArrayRef<OpFoldResult> result,
+    ValueRange outs, ElementwiseBody body) {
+  SmallVector<bool> viewed(operands.size(), false);
+  forEachRunTimeBroadcast(
+      operands, result, [&](size_t k, int64_t, int64_t) { viewed[k] = true; });
+  buildGeneric(b, loc, operands, staticResult, result, outs, body, viewed);
+}
+
 void sluice::usm::buildBroadcastingReduction(
     OpBuilder &b, Location loc, ArrayRef<BroadcastOperand> operands,
     ArrayRef<int64_t> staticSpace, ArrayRef<OpFoldResult> space, Value out,

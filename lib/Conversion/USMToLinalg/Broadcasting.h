@@ -63,6 +63,16 @@ void buildBroadcastingGeneric(mlir::OpBuilder &b, mlir::Location loc,
                               llvm::ArrayRef<mlir::OpFoldResult> result,
                               mlir::ValueRange outs, ElementwiseBody body);
 
+/// The second generic of buildBroadcastingGeneric alone: operands broadcast
+/// at run time along a dynamic dimension are read through stride-0 views,
+/// whatever their sizes. For a caller that has checked noRunTimeBroadcast
+/// and is on the branch where it failed.
+void buildViewedBroadcastGeneric(mlir::OpBuilder &b, mlir::Location loc,
+                                 llvm::ArrayRef<BroadcastOperand> operands,
+                                 llvm::ArrayRef<int64_t> staticResult,
+                                 llvm::ArrayRef<mlir::OpFoldResult> result,
+                                 mlir::ValueRange outs, ElementwiseBody body);
+
 /// The same with static maps only: for operands known not to be broadcast
 /// at run time (see noRunTimeBroadcast).
 void buildStaticBroadcastGeneric(mlir::OpBuilder &b, mlir::Location loc,

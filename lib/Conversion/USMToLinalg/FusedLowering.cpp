@@ -12,8 +12,10 @@
 // With dynamic sizes that is so only when no input is broadcast at run time
 // along a dynamic dimension (a `?` that is 1 while S's is not): then the
 // results may not even share one shape. Each op's shape is computed and
-// checked on the host first; an scf.if then takes the one generic, or runs
-// the ops one by one, each with its own run-time broadcasting.
+// checked on the host first; an scf.if then takes the one generic, or (for
+// a group of one result without gathers) a second generic that reads the
+// inputs broadcast at run time through stride-0 views, or runs the ops one
+// by one, each with its own run-time broadcasting.
 //
 //===----------------------------------------------------------------------===//
 
@@ -168,6 +170,10 @@ struct FusedElementwiseLowering : OpConversionPattern<FusedOp> {
     // it. One generic computes every result unless a dynamic size of an
     // input is broadcast at run time: then results may even differ in
     // shape, and the ops run one by one, each broadcasting at run time.
+    // A group with one result and no gather keeps one generic then too,
+    // reading the broadcast inputs through stride-0 views: every value of
+    // the group feeds that result, so S is its shape whatever the sizes
+    // (two kernels for the group instead of one or two per op).
     // Inputs read only whole (by gathers) are not iterated.
     Shape space = shapes[yield.getOperand(0)];
     SmallVector<BroadcastOperand> operands;
@@ -179,6 +185,10 @@ struct FusedElementwiseLowering : OpConversionPattern<FusedOp> {
       operands.push_back({input, arg.use_empty() ? Shape() : shapes[arg]});
     }
     Value fits = noRunTimeBroadcast(rewriter, loc, operands, space);
+    bool oneResult = yield.getNumOperands() == 1 && whole.empty() &&
+                     llvm::none_of(body.without_terminator(), [](Operation &o) {
+                       return isa<GatherOp>(o);
+                     });
     auto fused = [&](OpBuilder &b) {
       buildStaticBroadcastGeneric(
           b, loc, operands, resultType.getShape(), outs,
@@ -196,7 +206,14 @@ struct FusedElementwiseLowering : OpConversionPattern<FusedOp> {
             scf::YieldOp::create(b, l);
           },
           [&](OpBuilder &b, Location l) {
-            lowerOpByOp(b, body, inputs, shapes, outs, whole);
+            if (oneResult)
+              buildViewedBroadcastGeneric(
+                  b, loc, operands, resultType.getShape(), space, outs,
+                  [&](OpBuilder &nb, Location, ValueRange args) {
+                    return emitGroupBody(nb, body, iterated, args, whole);
+                  });
+            else
+              lowerOpByOp(b, body, inputs, shapes, outs, whole);
             scf::YieldOp::create(b, l);
           });
     }

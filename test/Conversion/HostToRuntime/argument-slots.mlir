@@ -53,3 +53,24 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// The operand that `sluice.launch_counter` names (a placeholder) gets the
+// queue's counter word from the runtime (a CUDA reduction to one output).
+// CHECK: module attributes {sluice.launch_code_only}
+// CHECK-LABEL: llvm.func internal @counted(
+// CHECK: %[[Q:.*]] = llvm.call @sluiceProgramQueue(
+// CHECK: %[[W:.*]] = llvm.call @sluiceProgramLaunchCounter(%[[Q]]) : (!llvm.ptr) -> !llvm.ptr
+// CHECK: %[[F:.*]] = llvm.getelementptr %{{.*}}[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, ptr)>
+// CHECK-NEXT: llvm.store %[[W]], %[[F]] : !llvm.ptr, !llvm.ptr
+// CHECK: llvm.call @sluiceProgramLaunch(%[[Q]],
+module attributes {gpu.container_module} {
+  func.func @counted(%n: index) {
+    %c1 = arith.constant 1 : index
+    %z = llvm.mlir.zero : !llvm.ptr
+    gpu.launch_func @sluice_cuda_kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%n : index, %z : !llvm.ptr) {sluice.launch_counter = 1 : i64, sluice.queue = #usm.queue<"cuda:gpu:0">}
+    return
+  }
+  gpu.binary @sluice_cuda_kernels [#gpu.object<#nvvm.target, "ptx">]
+}

@@ -29,6 +29,22 @@ func.func @temporaries() -> !T {
 
 !T = memref<16xf32, #usm.placement<"host:cpu:0", device>>
 
+// Reading a temporary's address as an integer (the alignment test of host
+// kernels with streaming stores) does not keep it: it is still freed.
+// CHECK-LABEL: func.func @aligned_pointer
+// CHECK: %[[T:.*]] = memref.alloc() : memref<16xf32
+// CHECK: memref.extract_aligned_pointer_as_index %[[T]]
+// CHECK-NEXT: memref.dealloc %[[T]]
+func.func @aligned_pointer() -> index {
+  %t = memref.alloc() : !T
+  %p = memref.extract_aligned_pointer_as_index %t : !T -> index
+  return %p : index
+}
+
+// -----
+
+!T = memref<16xf32, #usm.placement<"host:cpu:0", device>>
+
 // Buffers passed to calls or through control flow escape and are left alone.
 // CHECK-LABEL: func.func @escapes
 // CHECK-NOT: memref.dealloc

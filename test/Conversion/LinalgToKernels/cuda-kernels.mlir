@@ -2,7 +2,8 @@
 
 // The kernel shapes of CUDA queues (CudaKernelBodies.cpp): vector accesses
 // guarded by a run-time alignment check, reductions through warp shuffles,
-// a warp per output in the final combine, and no fill kernel for outputs
+// a workgroup per output in the final combine (or, for one output, the
+// last workgroup of the reduction itself), and no fill kernel for outputs
 // that start as the combiner's identity.
 
 #id = affine_map<(d0) -> (d0)>
@@ -67,16 +68,28 @@ func.func @cuda_broadcast(%a: !M, %b: !R, %o: !M) {
 // -----
 
 // sum: its output's fill with 0.0 is dropped (no _map kernel) and the
-// result stored. Phase one: a workgroup per slice of the row, four vector
+// result stored. One launch: a workgroup per slice of the row, four vector
 // loads per step with an accumulator per lane, then the vectors left one
 // per step; shuffles within warps, one value per warp through workgroup
-// memory, shuffles again. Phase two: a workgroup per output.
+// memory, shuffles again. Work-item 0 stores the partial, fences and takes
+// a ticket from the queue's counter word (an !llvm.ptr argument the host
+// code fills in: `sluice.launch_counter` names its operand, a placeholder);
+// the workgroup that takes the last (flag through workgroup memory) folds
+// the partials in a fixed order, stores the output and sets the word back
+// to zero.
 // CHECK-LABEL: func.func @cuda_sum
 // CHECK-NOT: linalg.fill
 // CHECK-NOT: @cuda_sum_map
-// CHECK: gpu.launch_func @sluice_cuda_kernels::@cuda_sum_reduce blocks in (%c512, %c1, %c1) threads in (%c256, %c1, %c1)
-// CHECK: gpu.launch_func @sluice_cuda_kernels::@cuda_sum_combine blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1)
-// CHECK: gpu.func @cuda_sum_reduce({{.*}}) workgroup(%[[SCRATCH:.*]] : memref<256xf32, #gpu.address_space<workgroup>>) kernel
+// CHECK: %[[WORD:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK: %[[PART:.*]] = memref.alloc() {alignment = 64 : i64} : memref<512xf32
+// CHECK: gpu.launch_func @sluice_cuda_kernels::@cuda_sum_reduce blocks in (%c512, %c1, %c1) threads in (%c256, %c1, %c1) args({{.*}}, %[[WORD]] : !llvm.ptr) {sluice.launch_counter = 4 : i64, sluice.queue = #usm.queue<"cuda:gpu:0">}
+// CHECK-NOT: gpu.launch_func
+// CHECK: memref.dealloc %[[PART]]
+// CHECK-NOT: gpu.launch_func
+// CHECK: return
+// CHECK: gpu.module @sluice_cuda_kernels
+// CHECK-NOT: memref.global
+// CHECK: gpu.func @cuda_sum_reduce({{.*}}, %[[SLICES:.*]]: index, %[[P:.*]]: memref<?xf32, {{.*}}>, %[[CTR:.*]]: !llvm.ptr) workgroup(%[[SCRATCH:.*]] : memref<256xf32, #gpu.address_space<workgroup>>, %[[FLAG:.*]] : memref<1xi32, #gpu.address_space<workgroup>>) kernel
 // CHECK: scf.for
 // CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
 // CHECK-COUNT-4: vector.load {{.*}} {alignment = 16 : i64}
@@ -92,17 +105,34 @@ func.func @cuda_broadcast(%a: !M, %b: !R, %o: !M) {
 // CHECK: gpu.barrier
 // CHECK: memref.load %[[SCRATCH]]
 // CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : f32
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %[[P]]
+// CHECK: %[[T:.*]] = llvm.addrspacecast %[[CTR]] : !llvm.ptr to !llvm.ptr<1>
+// CHECK: scf.if
+// CHECK-NEXT: nvvm.memory.barrier <gpu>
+// CHECK-NEXT: %[[OLD:.*]] = llvm.atomicrmw add %[[T]], %c1_i32 monotonic : !llvm.ptr<1>, i32
+// CHECK-NEXT: %[[OLDI:.*]] = arith.index_castui %[[OLD]]
+// CHECK-NEXT: %[[LASTITEM:.*]] = arith.subi %[[SLICES]], %c1
+// CHECK-NEXT: %[[LAST:.*]] = arith.cmpi eq, %[[OLDI]], %[[LASTITEM]]
+// CHECK-NEXT: %[[LASTI:.*]] = arith.extui %[[LAST]]
+// CHECK-NEXT: memref.store %[[LASTI]], %[[FLAG]][%c0]
 // CHECK: gpu.barrier
-// CHECK: gpu.func @cuda_sum_combine({{.*}}) workgroup(%{{.*}} : memref<256xf32, #gpu.address_space<workgroup>>) kernel
-// CHECK: scf.for
-// CHECK: memref.load
+// CHECK: %[[F:.*]] = memref.load %[[FLAG]][%c0]
+// CHECK: %[[ISLAST:.*]] = arith.cmpi ne, %[[F]], %c0_i32
+// CHECK: scf.if %[[ISLAST]]
+// CHECK-NEXT: nvvm.memory.barrier <gpu>
+// CHECK: scf.for %[[S:.*]] = %{{.*}} to %[[SLICES]] step %{{.*}} iter_args
+// CHECK: memref.load %[[P]][%[[S]]]
 // CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
 // CHECK: gpu.barrier
 // CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
 // CHECK: scf.if
-// CHECK-NOT: memref.load
 // CHECK: memref.store
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK-NEXT: llvm.store %c0_i32, %[[T]] {alignment = 4 : i64} : i32, !llvm.ptr<1>
 // CHECK: gpu.return
+// CHECK-NOT: gpu.func @cuda_sum_combine
 #in = affine_map<(d0) -> (d0)>
 #out = affine_map<(d0) -> ()>
 !G = memref<1048576xf32, #usm.placement<"cuda:gpu:0", device>>

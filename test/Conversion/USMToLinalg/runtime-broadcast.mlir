@@ -108,6 +108,41 @@ func.func @fused_dynamic(%a: !A, %b: !A, %c: !A) -> (!A, !A) {
 
 // -----
 
+// A group with one result keeps one generic when a size of 1 meets another:
+// every value of the group feeds the result, so the group's space is the
+// result's shape, and the second generic reads the inputs that may be
+// broadcast through stride-0 views (no op-by-op buffers).
+// CHECK-LABEL: func.func @fused_dynamic_one_result
+// CHECK-COUNT-3: usm.assert
+// CHECK: %[[O:.*]] = memref.alloc
+// CHECK: scf.if
+// CHECK-NEXT: linalg.generic {{.*}} outs(%[[O]] : {{.*}})
+// CHECK: } else {
+// CHECK-NOT: usm.assert
+// CHECK-NOT: memref.alloc
+// CHECK: memref.reinterpret_cast
+// CHECK: linalg.generic {{.*}} outs(%[[O]] : {{.*}})
+// CHECK: arith.addf
+// CHECK: math.exp
+// CHECK: arith.mulf
+// CHECK: arith.subf
+// CHECK-NOT: linalg.generic
+// CHECK: }
+// CHECK: return %[[O]]
+!A = !usm.array<?xf32, "host:cpu:0", device>
+func.func @fused_dynamic_one_result(%a: !A, %b: !A, %c: !A) -> !A {
+  %r = usm.fused "host:cpu:0" ins(%x = %a : !A, %y = %b : !A, %z = %c : !A) -> (!A) {
+    %0 = usm.add %x, %z : (!A, !A) -> !A
+    %1 = usm.exp %0 : (!A) -> !A
+    %2 = usm.mul %1, %y : (!A, !A) -> !A
+    %3 = usm.sub %2, %z : (!A, !A) -> !A
+    usm.yield %3 : !A
+  }
+  return %r : !A
+}
+
+// -----
+
 // Static groups are one generic, with no check.
 // CHECK-LABEL: func.func @fused_static
 // CHECK-NOT: usm.assert

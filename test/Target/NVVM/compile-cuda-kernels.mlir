@@ -16,7 +16,7 @@
 
 // The kernels of CUDA queues become PTX, with math from libdevice, 16-byte
 // vector loads and stores, reductions through warp shuffles (and shared
-// memory between warps); ptxas accepts it for sm_90 and sm_80 where the
+// memory between warps) in one launch; ptxas accepts it for sm_90 and sm_80 where the
 // CUDA toolkit is installed.
 !G = !usm.array<?xf32, "cuda:gpu:0", device>
 !S = !usm.array<f32, "cuda:gpu:0", device>
@@ -41,13 +41,28 @@
 // PTX: .entry f_map
 // PTX: ld.global.v4.b32
 // PTX: st.global.v4.b32
-// PTX: .entry f_reduce
+// The sum is one launch: its last argument is the queue's counter word (a
+// pointer the runtime passes, made global in the kernel); work-item 0 of
+// each workgroup fences and takes a ticket, and the workgroup that takes the
+// last folds the partials and sets the word back to zero (no combine
+// kernel, no counter of the module).
+// PTX-NOT: .global .align 4 .b8
+// PTX: .entry f_reduce_0
 // PTX: .shared
 // PTX: ld.global.v4.b32
 // PTX: shfl.sync.bfly.b32
 // PTX: bar.sync
-// PTX: .entry f_combine
+// PTX: .entry f_reduce_1
+// PTX: .param .u64 .ptr .align 1 f_reduce_1_param_17
+// PTX: ld.param.b64 [[WORD:%rd[0-9]+]], [f_reduce_1_param_17];
+// PTX-NEXT: cvta.to.global.u64 [[CTR:%rd[0-9]+]], [[WORD]];
+// PTX: membar.gl;
+// PTX-NEXT: atom.global.add.u32 {{%r[0-9]+}}, {{\[}}[[CTR]]{{\]}}, 1;
+// PTX: bar.sync
+// PTX: membar.gl;
 // PTX: shfl.sync.bfly.b32
+// PTX: st.global.b32 {{\[}}[[CTR]]{{\]}}, 0;
+// PTX-NOT: .entry f_combine
 // SM80: .target sm_80
 // SM80: shfl.sync.bfly.b32
 func.func @f(%a: !G) -> (!G, !S) {

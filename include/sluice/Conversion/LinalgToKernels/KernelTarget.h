@@ -28,6 +28,13 @@ std::optional<KernelTarget> kernelTargetForModule(llvm::StringRef name);
 /// Name of the attribute on gpu.launch_func naming the queue it runs on.
 inline constexpr llvm::StringLiteral kLaunchQueueAttrName = "sluice.queue";
 
+/// Name of the attribute on gpu.launch_func giving the kernel operand (an
+/// index, the operand an `!llvm.ptr` placeholder) that receives the launch
+/// queue's counter word (sluiceProgramLaunchCounter): a CUDA reduction to
+/// one output counts its finished workgroups there.
+inline constexpr llvm::StringLiteral kLaunchCounterAttrName =
+    "sluice.launch_counter";
+
 /// Marks a host kernel (gpu.func, then its LLVM functions as a passthrough
 /// attribute) whose vector stores are to be non-temporal: the host
 /// optimisation pipeline (sluice::exec::makeHostOptimizingTransformer) makes

@@ -36,12 +36,25 @@ SluiceStatus CudaQueue::create(CudaDevice &device, Ref<Queue> &out) {
   CUstream stream = nullptr;
   if (CUresult r = cu().cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING))
     return cuFail(r, "cuStreamCreate");
-  out = Ref<Queue>::adopt(new CudaQueue(device, stream));
+  // The launch counter, zeroed in stream order (the stream does not
+  // synchronise with the legacy default stream of a plain cuMemsetD32).
+  CUdeviceptr counter = 0;
+  CUresult r = cu().cuMemAlloc(&counter, sizeof(uint32_t));
+  if (r == CUDA_SUCCESS) {
+    r = cu().cuMemsetD32Async(counter, 0, 1, stream);
+    if (r != CUDA_SUCCESS)
+      cu().cuMemFree(counter);
+  }
+  if (r != CUDA_SUCCESS) {
+    cu().cuStreamDestroy(stream);
+    return cuFail(r, "the launch counter of a new queue");
+  }
+  out = Ref<Queue>::adopt(new CudaQueue(device, stream, counter));
   return SLUICE_SUCCESS;
 }
 
-CudaQueue::CudaQueue(CudaDevice &device, CUstream stream)
-    : Queue(device), cudaDevice(device), stream(stream),
+CudaQueue::CudaQueue(CudaDevice &device, CUstream stream, CUdeviceptr counter)
+    : Queue(device), cudaDevice(device), stream(stream), counter(counter),
       timestamps(timestampsOverride()),
       progress(std::make_shared<StreamProgress>(device.cudaContext(), stream)),
       replay(std::make_unique<LaunchReplay>()) {}
@@ -55,6 +68,12 @@ CudaQueue::~CudaQueue() {
   // Before the stream goes: the blocks kept for it are free now.
   device().reusableBlocks().forget(this);
   cu().cuStreamDestroy(stream);
+  cu().cuMemFree(counter);
+}
+
+SluiceStatus CudaQueue::launchCounter(void *&out) {
+  out = reinterpret_cast<void *>(static_cast<uintptr_t>(counter));
+  return SLUICE_SUCCESS;
 }
 
 uint64_t CudaQueue::replayedLaunches() {

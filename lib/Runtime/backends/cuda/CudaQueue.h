@@ -38,6 +38,7 @@ public:
   SluiceStatus wait() override;
   void *nativeHandle() override { return stream; }
   uint64_t replayedLaunches() override;
+  SluiceStatus launchCounter(void *&out) override;
 
 protected:
   SluiceStatus submitCopy(void *dst, const void *src, size_t bytes,
@@ -53,7 +54,7 @@ protected:
                             Ref<Event> &out) override;
 
 private:
-  CudaQueue(CudaDevice &device, CUstream stream);
+  CudaQueue(CudaDevice &device, CUstream stream, CUdeviceptr counter);
   /// Orders the stream after `deps`, runs `work` (which returns the
   /// driver's result; null: no work) and returns the task's event.
   template <typename Work>
@@ -67,6 +68,9 @@ private:
 
   CudaDevice &cudaDevice;
   CUstream stream;
+  /// The queue's launch counter (Queue::launchCounter): a 32-bit word of
+  /// device memory, zeroed on the stream before its first task.
+  CUdeviceptr counter;
   /// $SLUICE_CUDA_TIMESTAMPS when the queue was made: -1 unset, 0 off, 1
   /// on, 2 exact.
   int timestamps;
