@@ -408,14 +408,13 @@ def numba_programs(reps, quick):
     return out
 
 
-def jit_bandwidth(device, reps):
+def jit_bandwidth(device, reps, n=1 << 22):
     import sluice
 
     @sluice.jit
     def f(x, y):
         return x * y
 
-    n = 1 << 22
     a = sluice.ones(n, dtype="float32", device=device)
     c = sluice.ones(n, dtype="float32", device=device)
     q = a.sycl_queue
@@ -432,8 +431,8 @@ def jit_bandwidth(device, reps):
     return 3 * 4 * n / median(ts) / 1e9
 
 
-def run_bandwidth(device, reps):
-    """The same program (`x * y` at 2**22 float32) run by sluice-run
+def run_bandwidth(device, reps, n=1 << 22):
+    """The same program (`x * y` of n float32) run by sluice-run
     --benchmark (no Python), GB/s; None where the build has no
     sluice-run."""
     import re
@@ -452,7 +451,6 @@ def run_bandwidth(device, reps):
         tool = shutil.which("sluice-run")
     if not tool:
         return None
-    n = 1 << 22
     dev = sluice.Device(device).filter_string
     t = f'!usm.array<{n}xf32, "{dev}", device>'
     with tempfile.TemporaryDirectory() as tmp:
@@ -481,6 +479,19 @@ def run_bandwidth(device, reps):
         )
     m = re.search(r"benchmark: median ([0-9.eE+-]+) s", r.stdout + r.stderr)
     return 3 * 4 * n / float(m.group(1)) / 1e9 if m else None
+
+
+def jit_against_run(device, reps, n, rounds=3):
+    """Bandwidths of a jitted `x * y` from Python and of sluice-run on the
+    same program, measured in alternating rounds so that both see the
+    machine in the same state (a shared machine's load moves both)."""
+    py, run = [], []
+    for _ in range(rounds):
+        py.append(jit_bandwidth(device, reps, n))
+        r = run_bandwidth(device, reps, n)
+        if r:
+            run.append(r)
+    return py, run
 
 
 def jit_rss(device, iters):
@@ -615,17 +626,22 @@ def main():
             )
         print(line)
 
-    gbs = jit_bandwidth(args.device, args.reps)
-    run = run_bandwidth(args.device, args.reps)
     print(
-        f"\njitted a*b, n=2^22: {gbs:.1f} GB/s from Python; "
-        + (
-            f"sluice-run --benchmark on the same program {run:.1f} GB/s "
-            f"(Python / sluice-run: {gbs / run:.2f})"
-            if run
-            else "sluice-run not found"
-        )
+        "\njitted a*b from Python against sluice-run --benchmark on the "
+        "same program (GB/s, best of 3 alternating rounds; median round)"
     )
+    for e in (20, 22):
+        py, run = jit_against_run(args.device, args.reps, 1 << e)
+        line = f"n=2^{e}: Python {max(py):.1f} ({median(py):.1f})"
+        if run:
+            line += (
+                f", sluice-run {max(run):.1f} ({median(run):.1f}), "
+                f"Python / sluice-run {max(py) / max(run):.2f} "
+                f"({median(py) / median(run):.2f})"
+            )
+        else:
+            line += ", sluice-run not found"
+        print(line)
     it = 2000 if args.quick else 10000
     print(
         f"\nRSS (MB) over {it} eager ops (n=2^20, a*b then +=): "

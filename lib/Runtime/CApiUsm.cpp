@@ -204,6 +204,10 @@ SluiceStatus sluiceFree(SluiceQueue queue, void *ptr) {
     for (size_t i = 0; i < (owners[0] == owners[1] ? 1u : 2u); ++i)
       if (Ref<Event> last = owners[i]->lastEvent(); last && !last->isFinished())
         waits.push_back(std::move(last));
+    if (waits.empty()) { // nothing to wait for: back to the pool now
+      a->device->memoryPool().release(a->base);
+      return SLUICE_SUCCESS;
+    }
     platform.deferred().schedule(
         std::move(waits), [a] { a->device->memoryPool().release(a->base); });
     return SLUICE_SUCCESS;

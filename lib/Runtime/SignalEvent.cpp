@@ -17,6 +17,11 @@ uint64_t SignalEvent::nowNs() {
 SignalEvent::SignalEvent(SluiceBackend backend)
     : owner(backend), submitNs(nowNs()) {}
 
+SignalEvent::SignalEvent(SluiceBackend backend, uint64_t startNs,
+                         uint64_t endNs)
+    : owner(backend), state(SLUICE_EVENT_COMPLETE), submitNs(startNs),
+      startNs(startNs), endNs(endNs) {}
+
 SluiceEventStatus SignalEvent::status() {
   std::lock_guard<std::mutex> lock(mutex);
   return state;

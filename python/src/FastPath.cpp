@@ -56,13 +56,21 @@ struct KeyBuffer {
   }
   template <typename T> void put(T v) { put(&v, sizeof(v)); }
 
+  /// Eight bytes at a time (a byte-wise hash of a 60-byte key was a
+  /// chain of 60 dependent multiplies on every eager operation).
   uint64_t hash() const {
-    uint64_t h = 1469598103934665603ull; // FNV-1a
-    for (size_t i = 0; i < size; ++i) {
-      h ^= static_cast<unsigned char>(bytes[i]);
-      h *= 1099511628211ull;
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ size;
+    size_t i = 0;
+    for (; i + 8 <= size; i += 8) {
+      uint64_t w;
+      std::memcpy(&w, bytes + i, 8);
+      h = (h ^ w) * 0xff51afd7ed558ccdull;
+      h ^= h >> 32;
     }
-    return h;
+    uint64_t tail = 0;
+    std::memcpy(&tail, bytes + i, size - i);
+    h = (h ^ tail) * 0xc4ceb9fe1a85ec53ull;
+    return h ^ (h >> 29);
   }
 };
 

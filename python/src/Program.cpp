@@ -3,6 +3,7 @@
 #include "Errors.h"
 #include "Lazy.h"
 #include "Sizes.h"
+#include "SmallVector.h"
 
 #include "sluice-c/Program.h"
 #include "sluice-c/Runtime.h"
@@ -138,36 +139,55 @@ std::string shapeString(const std::vector<int64_t> &shape) {
 } // namespace
 
 /// A call of a Program: its packed arguments, the buffers it uses and its
-/// results.
+/// results. The short lists live inside the task (SmallVector), and run()
+/// keeps its own on the stack: a small call makes no allocation for them.
 class CallTask : public Task {
 public:
   EntryPoint entry;
-  std::vector<uint64_t> slots;
+  SmallVector<uint64_t, 32> slots;
   struct PointerSlot {
-    size_t slot;
     std::shared_ptr<Buffer> buffer;
-    int64_t byteOffset;
+    int64_t byteOffset = 0;
+    uint32_t slot = 0;
     /// The program writes this argument.
-    bool written;
+    bool written = false;
   };
-  std::vector<PointerSlot> pointers;
+  SmallVector<PointerSlot, 4> pointers;
   /// Buffers of the array results (data filled in by run(); empty for
   /// scalar results), their types, offsets in the results struct and
   /// shapes. Weak: the arrays own them, and a result nobody holds any
   /// more by the time the call runs is freed at once.
-  std::vector<std::weak_ptr<Buffer>> outputs;
+  SmallVector<std::weak_ptr<Buffer>, 2> outputs;
   std::shared_ptr<const std::vector<ValueSpec>> specs;
   std::shared_ptr<const std::vector<size_t>> offsets;
-  std::vector<std::vector<int64_t>> shapes;
+  /// The sizes of the array results, one result after another (result r's
+  /// from dimStart(r) on, rank(r) of them).
+  SmallVector<int64_t, 8> dims;
   /// Results whose shape the call reports (dynamic sizes the caller did
-  /// not give): run() fills in `shapes` and the buffer's size.
-  std::vector<bool> shapeFromCall;
+  /// not give): run() fills in their sizes and the buffer's size.
+  SmallVector<uint8_t, 2> shapeFromCall;
   /// The bits of scalar results (filled in by run()).
-  std::vector<uint64_t> scalars;
+  SmallVector<uint64_t, 2> scalars;
   size_t resultBytes = 0;
-  std::string programName;
+  std::shared_ptr<const std::string> programName;
   /// Source points of the lazily recorded operations it runs.
   std::vector<uint32_t> locations;
+
+  size_t rank(size_t r) const {
+    const ValueSpec &spec = (*specs)[r];
+    return spec.isArray ? spec.shape.size() : 0;
+  }
+  size_t dimStart(size_t r) const {
+    size_t start = 0;
+    for (size_t e = 0; e < r; ++e)
+      start += rank(e);
+    return start;
+  }
+  const int64_t *shapeData(size_t r) const { return dims.data() + dimStart(r); }
+  std::vector<int64_t> shape(size_t r) const {
+    const int64_t *d = shapeData(r);
+    return std::vector<int64_t>(d, d + rank(r));
+  }
 
   /// After an asynchronous entry: keeps the completion event of its work
   /// when all of it went to `ordersOn`, else waits for it here.
@@ -200,8 +220,23 @@ public:
     return status;
   }
 
+  /// The result struct the entry filled in.
+  struct Results {
+    SmallVector<uint64_t, 32> storage;
+    const std::vector<size_t> *offsets = nullptr;
+    /// The fields of array result r: allocated, aligned, offset, sizes,
+    /// strides.
+    const uint64_t *fields(size_t r) const {
+      return reinterpret_cast<const uint64_t *>(
+          reinterpret_cast<const char *>(storage.data()) + (*offsets)[r]);
+    }
+    void *allocated(size_t r) const {
+      return reinterpret_cast<void *>(fields(r)[0]);
+    }
+  };
+
   SluiceStatus run(std::string &message) override {
-    std::vector<void *> inputs;
+    SmallVector<void *, 8> inputs;
     for (const PointerSlot &p : pointers) {
       char *ptr = p.buffer->data + p.byteOffset;
       uint64_t bits = reinterpret_cast<uintptr_t>(ptr);
@@ -209,30 +244,28 @@ public:
       slots[p.slot + 1] = bits;
       inputs.push_back(ptr);
     }
-    std::vector<uint64_t> resultStorage(resultBytes / 8 + 1, 0);
-    std::vector<void *> argv(slots.size() + 1);
+    Results res;
+    res.offsets = offsets.get();
+    res.storage.assign(resultBytes / 8 + 1, 0);
+    SmallVector<void *, 33> argv;
+    argv.resize(slots.size() + 1);
     for (size_t i = 0; i < slots.size(); ++i)
       argv[i] = &slots[i];
-    argv[slots.size()] = resultStorage.data();
+    argv[slots.size()] = res.storage.data();
     if (ordersOn)
       sluiceProgramSetThreadAsynchronous(1);
     int32_t status = entry(argv.data());
     if (ordersOn)
       status = takeLaunched(status, message);
-    const char *storage = reinterpret_cast<const char *>(resultStorage.data());
-    // The fields of array result r: allocated, aligned, offset, sizes,
-    // strides.
-    auto fields = [&](size_t r) {
-      return reinterpret_cast<const uint64_t *>(storage + (*offsets)[r]);
-    };
-    std::vector<std::shared_ptr<Buffer>> outs(outputs.size());
+    SmallVector<std::shared_ptr<Buffer>, 2> outs;
+    outs.resize(outputs.size());
     for (size_t r = 0; r < outputs.size(); ++r)
       outs[r] = outputs[r].lock();
-    std::vector<void *> produced;
+    SmallVector<void *, 2> produced;
     for (size_t r = 0; r < outputs.size(); ++r) {
       if (!(*specs)[r].isArray)
         continue;
-      auto *alloc = reinterpret_cast<void *>(fields(r)[0]);
+      void *alloc = res.allocated(r);
       bool isInput = false;
       for (void *in : inputs)
         isInput |= in == alloc;
@@ -244,84 +277,101 @@ public:
     }
     if (status != 0) {
       const char *msg = sluiceGetLastErrorMessage();
-      message = programName + " failed" +
+      message = *programName + " failed" +
                 (msg && *msg ? ": " + std::string(msg) : std::string()) +
                 lazyLocationText(locations);
-      freeAll(produced);
+      freeAll(produced.data(), produced.size());
       return static_cast<SluiceStatus>(status);
     }
     // Check every result before handing any out.
+    if (!checkShapes(res, outs.data(), message)) {
+      freeAll(produced.data(), produced.size());
+      return SLUICE_ERROR_INVALID_VALUE;
+    }
+    for (size_t r = 0; r < outputs.size(); ++r)
+      takeResult(res, r, outs.data());
+    return SLUICE_SUCCESS;
+  }
+
+  /// Whether every array result has the shape it should (sets `message`
+  /// if not); fills in the shapes the call reports.
+  bool checkShapes(const Results &res, std::shared_ptr<Buffer> *outs,
+                   std::string &message) {
     for (size_t r = 0; r < outputs.size(); ++r) {
       const ValueSpec &spec = (*specs)[r];
       if (!spec.isArray)
         continue;
-      const uint64_t *field = fields(r);
-      size_t rank = spec.shape.size();
-      std::vector<int64_t> got(field + 3, field + 3 + rank);
-      bool ok = got == shapes[r];
+      size_t n = rank(r);
+      const auto *got = reinterpret_cast<const int64_t *>(res.fields(r) + 3);
+      int64_t *want = dims.data() + dimStart(r);
+      bool ok = std::equal(got, got + n, want);
       if (shapeFromCall[r]) {
         ok = true;
-        for (size_t d = 0; d < rank; ++d)
+        for (size_t d = 0; d < n; ++d)
           ok &= got[d] >= 0 && (spec.shape[d] < 0 || got[d] == spec.shape[d]);
       }
       if (!ok) {
-        message = programName + ": result " + std::to_string(r) +
-                  " has shape " + shapeString(got) + ", expected " +
-                  shapeString(shapeFromCall[r] ? spec.shape : shapes[r]);
-        freeAll(produced);
-        return SLUICE_ERROR_INVALID_VALUE;
+        message =
+            *programName + ": result " + std::to_string(r) + " has shape " +
+            shapeString(std::vector<int64_t>(got, got + n)) + ", expected " +
+            shapeString(shapeFromCall[r] ? spec.shape : shape(r));
+        return false;
       }
       if (shapeFromCall[r]) {
-        shapes[r] = std::move(got);
-        int64_t n = 1;
-        for (int64_t d : shapes[r])
-          n *= d;
+        std::copy(got, got + n, want);
+        int64_t elements = 1;
+        for (size_t d = 0; d < n; ++d)
+          elements *= got[d];
         if (outs[r])
-          outs[r]->bytes = static_cast<size_t>(n) * itemSize(spec.dtype);
+          outs[r]->bytes = static_cast<size_t>(elements) * itemSize(spec.dtype);
       }
     }
-    for (size_t r = 0; r < outputs.size(); ++r) {
-      const ValueSpec &spec = (*specs)[r];
-      if (!spec.isArray) {
-        std::memcpy(&scalars[r], storage + (*offsets)[r], itemSize(spec.dtype));
-        continue;
-      }
-      const uint64_t *field = fields(r);
-      auto *alloc = reinterpret_cast<void *>(field[0]);
-      if (!outs[r]) {
-        // Nobody holds this result: free it, unless another result (held
-        // or not) or an argument is the same memory.
-        bool shared = false;
-        for (const PointerSlot &p : pointers)
-          shared |= p.buffer->data + p.byteOffset == alloc;
-        for (size_t e = 0; e < outputs.size(); ++e)
-          shared |= e != r && (*specs)[e].isArray &&
-                    reinterpret_cast<void *>(fields(e)[0]) == alloc &&
-                    (outs[e] || e < r);
-        if (!shared && alloc)
-          freeAll({alloc});
-        continue;
-      }
-      Buffer &out = *outs[r];
-      out.data = reinterpret_cast<char *>(field[1]) +
-                 static_cast<int64_t>(field[2]) *
-                     static_cast<int64_t>(itemSize(spec.dtype));
-      // A result that is an argument (or an earlier result) returned as
-      // is shares that memory rather than owning it.
-      std::shared_ptr<Buffer> owner;
+    return true;
+  }
+
+  /// Hands result r to its buffer (or frees it when nobody holds it).
+  void takeResult(const Results &res, size_t r, std::shared_ptr<Buffer> *outs) {
+    const ValueSpec &spec = (*specs)[r];
+    if (!spec.isArray) {
+      std::memcpy(&scalars[r],
+                  reinterpret_cast<const char *>(res.storage.data()) +
+                      (*offsets)[r],
+                  itemSize(spec.dtype));
+      return;
+    }
+    const uint64_t *field = res.fields(r);
+    void *alloc = res.allocated(r);
+    if (!outs[r]) {
+      // Nobody holds this result: free it, unless another result (held
+      // or not) or an argument is the same memory.
+      bool shared = false;
       for (const PointerSlot &p : pointers)
-        if (!owner && p.buffer->data + p.byteOffset == alloc)
-          owner = p.buffer;
-      for (size_t e = 0; e < r && !owner; ++e)
-        if (outs[e] && (outs[e]->base == alloc ||
-                        (outs[e]->owner && outs[e]->data == alloc)))
-          owner = outs[e];
-      if (owner)
-        out.owner = std::move(owner);
-      else
-        out.base = alloc;
+        shared |= p.buffer->data + p.byteOffset == alloc;
+      for (size_t e = 0; e < outputs.size(); ++e)
+        shared |= e != r && (*specs)[e].isArray && res.allocated(e) == alloc &&
+                  (outs[e] || e < r);
+      if (!shared && alloc)
+        freeAll(&alloc, 1);
+      return;
     }
-    return SLUICE_SUCCESS;
+    Buffer &out = *outs[r];
+    out.data = reinterpret_cast<char *>(field[1]) +
+               static_cast<int64_t>(field[2]) *
+                   static_cast<int64_t>(itemSize(spec.dtype));
+    // A result that is an argument (or an earlier result) returned as
+    // is shares that memory rather than owning it.
+    std::shared_ptr<Buffer> owner;
+    for (const PointerSlot &p : pointers)
+      if (!owner && p.buffer->data + p.byteOffset == alloc)
+        owner = p.buffer;
+    for (size_t e = 0; e < r && !owner; ++e)
+      if (outs[e] && (outs[e]->base == alloc ||
+                      (outs[e]->owner && outs[e]->data == alloc)))
+        owner = outs[e];
+    if (owner)
+      out.owner = std::move(owner);
+    else
+      out.base = alloc;
   }
 
   void dropReferences() override {
@@ -329,13 +379,13 @@ public:
     outputs.clear();
   }
 
-  void freeAll(const std::vector<void *> &ptrs) {
-    for (void *p : ptrs) {
+  static void freeAll(void *const *ptrs, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
       SluiceQueue q = nullptr;
-      if (sluicePointerGetInfo(p, nullptr, nullptr, &q, nullptr, nullptr) ==
-              SLUICE_SUCCESS &&
+      if (sluicePointerGetInfo(ptrs[i], nullptr, nullptr, &q, nullptr,
+                               nullptr) == SLUICE_SUCCESS &&
           q)
-        sluiceFree(q, p);
+        sluiceFree(q, ptrs[i]);
     }
   }
 };
@@ -407,8 +457,9 @@ bool Program::smallHostWork(const Task &task) const {
     if (spec.queue->backend != SLUICE_BACKEND_HOST)
       return false;
     size_t n = 1;
-    for (int64_t d : call.shapes[r])
-      n *= static_cast<size_t>(std::max<int64_t>(d, 0));
+    const int64_t *dims = call.shapeData(r);
+    for (size_t d = 0; d < call.rank(r); ++d)
+      n *= static_cast<size_t>(std::max<int64_t>(dims[d], 0));
     bytes += n * itemSize(spec.dtype);
   }
   for (const CallTask::PointerSlot &p : call.pointers)
@@ -422,6 +473,7 @@ Program::Program(uintptr_t entryAddress, std::vector<ValueSpec> argSpecs,
       args(std::move(argSpecs)), results(std::move(resultSpecs)),
       programName(std::move(name)) {
   sharedResults = std::make_shared<const std::vector<ValueSpec>>(results);
+  sharedName = std::make_shared<const std::string>(programName);
   if (!entry)
     throw Error(ErrorKind::Value, "a program needs an entry point");
   for (const ValueSpec &a : args) {
@@ -491,7 +543,6 @@ PyObject *const *Program::checkCall(nb::handle argsObj,
 
 void Program::packArguments(CallTask &task, PyObject *const *items,
                             std::vector<ArrayCore> &compacted) const {
-  compacted.reserve(args.size());
   for (size_t i = 0; i < args.size(); ++i) {
     const ValueSpec &spec = args[i];
     nb::handle item(items[i]);
@@ -530,6 +581,8 @@ void Program::packArguments(CallTask &task, PyObject *const *items,
     }
     const ArrayCore *in = core;
     if (!core->cContiguous()) {
+      if (compacted.empty())
+        compacted.reserve(args.size());
       compacted.push_back(
           contiguousCopy(*core, spec.queue, spec.kind, /*force=*/true));
       in = &compacted.back();
@@ -544,7 +597,8 @@ void Program::packArguments(CallTask &task, PyObject *const *items,
       throw Error(ErrorKind::Value,
                   programName + ": argument " + std::to_string(i) +
                       " is written, so it must be C-contiguous");
-    task.pointers.push_back({argSlot[i], in->buffer, byteOffset, written});
+    task.pointers.push_back(
+        {in->buffer, byteOffset, static_cast<uint32_t>(argSlot[i]), written});
     size_t rank = in->shape.size();
     slot[2] = 0;
     int64_t stride = 1;
@@ -569,7 +623,8 @@ void Program::packView(CallTask &task, const ArrayCore &a, size_t at) const {
   uint64_t *slot = &task.slots[at];
   int64_t byteOffset =
       empty ? 0 : (a.offset + lo) * static_cast<int64_t>(a.itemsize());
-  task.pointers.push_back({at, a.buffer, byteOffset, /*written=*/false});
+  task.pointers.push_back(
+      {a.buffer, byteOffset, static_cast<uint32_t>(at), /*written=*/false});
   slot[2] = 0;
   slot[3] = static_cast<uint64_t>(empty ? 0 : hi - lo + 1);
   slot[4] = 1;
@@ -581,46 +636,69 @@ void Program::packView(CallTask &task, const ArrayCore &a, size_t at) const {
 }
 
 bool Program::resultShapes(CallTask &task, nb::handle shapesObj) const {
-  task.shapes.resize(results.size());
-  task.shapeFromCall.assign(results.size(), false);
+  task.shapeFromCall.assign(results.size(), 0);
   task.scalars.assign(results.size(), 0);
-  bool haveShapes = !shapesObj.is_none();
-  if (haveShapes && nb::len(shapesObj) != static_cast<size_t>(results.size()))
+  task.dims.clear();
+  PyObject *shapes = shapesObj.ptr();
+  bool haveShapes = shapes != Py_None;
+  // A list or tuple (as the fast path and sluice/_dispatch.py pass) is read
+  // in place; another sequence through a list of its items.
+  nb::object items;
+  if (haveShapes && !PyList_Check(shapes) && !PyTuple_Check(shapes)) {
+    items = nb::steal(PySequence_Fast(shapes, "result shapes"));
+    if (!items.is_valid())
+      throw nb::python_error();
+    shapes = items.ptr();
+  }
+  if (haveShapes &&
+      static_cast<size_t>(PySequence_Fast_GET_SIZE(shapes)) != results.size())
     throw Error(ErrorKind::Value, programName + ": one shape per result");
   bool wait = waits;
   for (size_t r = 0; r < results.size(); ++r) {
     const ValueSpec &spec = results[r];
-    std::vector<int64_t> shape = spec.shape;
-    if (haveShapes && spec.isArray && !shapesObj[r].is_none()) {
-      nb::handle s = shapesObj[r];
-      if (nb::len(s) != shape.size())
+    if (!spec.isArray)
+      continue;
+    size_t rank = spec.shape.size();
+    size_t start = task.dims.size();
+    for (int64_t d : spec.shape)
+      task.dims.push_back(d);
+    int64_t *shape = task.dims.data() + start;
+    PyObject *given =
+        haveShapes ? PySequence_Fast_GET_ITEM(shapes, r) : Py_None;
+    if (given != Py_None) {
+      nb::object sizes = nb::borrow(given);
+      if (!PyList_Check(given) && !PyTuple_Check(given)) {
+        sizes = nb::steal(PySequence_Fast(given, "a result shape"));
+        if (!sizes.is_valid())
+          throw nb::python_error();
+      }
+      if (static_cast<size_t>(PySequence_Fast_GET_SIZE(sizes.ptr())) != rank)
         throw Error(ErrorKind::Value, programName + ": result " +
                                           std::to_string(r) + " has rank " +
-                                          std::to_string(shape.size()));
-      for (size_t d = 0; d < shape.size(); ++d) {
-        int64_t v = nb::cast<int64_t>(s[d]);
+                                          std::to_string(rank));
+      for (size_t d = 0; d < rank; ++d) {
+        int64_t v = nb::cast<int64_t>(
+            nb::handle(PySequence_Fast_GET_ITEM(sizes.ptr(), d)));
         if (v < 0 || (shape[d] >= 0 && shape[d] != v))
           throw Error(ErrorKind::Value, programName + ": bad size for result " +
                                             std::to_string(r));
         shape[d] = v;
       }
     }
-    if (spec.isArray)
-      checkArrayBytes(shape, itemSize(spec.dtype)); // before any launch
-    for (int64_t d : shape)
-      if (d < 0)
-        task.shapeFromCall[r] = true;
-    wait |= task.shapeFromCall[r];
-    task.shapes[r] = std::move(shape);
+    checkArrayBytes(shape, rank, itemSize(spec.dtype)); // before any launch
+    for (size_t d = 0; d < rank; ++d)
+      if (shape[d] < 0)
+        task.shapeFromCall[r] = 1;
+    wait |= task.shapeFromCall[r] != 0;
   }
   return wait;
 }
 
-std::vector<std::shared_ptr<Buffer>>
-Program::resultBuffers(CallTask &task, const std::shared_ptr<Task> &self,
-                       nb::handle targetsObj) const {
+void Program::resultBuffers(CallTask &task, const std::shared_ptr<Task> &self,
+                            nb::handle targetsObj,
+                            ResultBuffers &outBuffers) const {
   bool haveTargets = targetsObj.is_valid() && !targetsObj.is_none();
-  std::vector<std::shared_ptr<Buffer>> outBuffers(results.size());
+  outBuffers.resize(results.size());
   task.outputs.resize(results.size());
   for (size_t r = 0; r < results.size(); ++r) {
     const ValueSpec &spec = results[r];
@@ -639,12 +717,10 @@ Program::resultBuffers(CallTask &task, const std::shared_ptr<Task> &self,
     task.outputs[r] = buffer;
     outBuffers[r] = std::move(buffer);
   }
-  return outBuffers;
 }
 
-nb::list Program::resultArrays(
-    const CallTask &task,
-    const std::vector<std::shared_ptr<Buffer>> &outBuffers) const {
+nb::list Program::resultArrays(const CallTask &task,
+                               const ResultBuffers &outBuffers) const {
   nb::list out;
   for (size_t r = 0; r < results.size(); ++r) {
     const ValueSpec &spec = results[r];
@@ -655,7 +731,7 @@ nb::list Program::resultArrays(
     ArrayCore core;
     core.buffer = outBuffers[r];
     core.dtype = spec.dtype;
-    core.shape = task.shapes[r];
+    core.shape = task.shape(r);
     core.strides = contiguousStrides(core.shape);
     if (!task.shapeFromCall[r])
       core.buffer->bytes = core.size() * core.itemsize();
@@ -672,8 +748,10 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj,
   task->entry = entry;
   task->locations = std::move(locations);
   task->slots.assign(numSlots, 0);
-  task->pointers.reserve(args.size());
-  task->programName = programName;
+  task->programName = sharedName;
+  task->specs = sharedResults;
+  task->offsets = resultOffsets;
+  task->resultBytes = resultBytes;
   // Arguments that are not contiguous are copied first (kept here until
   // the task holds their buffers).
   std::vector<ArrayCore> compacted;
@@ -687,15 +765,12 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj,
       launchesAsynchronously(runOn->backend))
     task->ordersOn = runOn->queue;
   task->launchInline = task->ordersOn && launchesInline(runOn->backend);
-  task->specs = sharedResults;
-  task->offsets = resultOffsets;
-  task->resultBytes = resultBytes;
   std::shared_ptr<Task> self = task;
   for (const CallTask::PointerSlot &p : task->pointers)
     useBuffer(*task, self, *p.buffer, /*write=*/p.written);
   // The result buffers: the arrays own them (the task only points at them).
-  std::vector<std::shared_ptr<Buffer>> outBuffers =
-      resultBuffers(*task, self, targetsObj);
+  ResultBuffers outBuffers;
+  resultBuffers(*task, self, targetsObj, outBuffers);
   // The result arrays; with `wait`, once the call has run (their shapes
   // and the scalars are known then).
   if (!wait) {

@@ -14,6 +14,7 @@
 #define SLUICE_PYTHON_PROGRAM_H
 
 #include "Array.h"
+#include "SmallVector.h"
 
 #include <nanobind/nanobind.h>
 
@@ -91,20 +92,21 @@ private:
   /// The result shapes (static ones from the types, dynamic ones from
   /// `shapes`, else from the call); whether the call must be waited for.
   bool resultShapes(CallTask &task, nanobind::handle shapes) const;
+  using ResultBuffers = SmallVector<std::shared_ptr<Buffer>, 2>;
   /// The result buffers (new ones, or the lazy targets'), written by `self`.
-  std::vector<std::shared_ptr<Buffer>>
-  resultBuffers(CallTask &task, const std::shared_ptr<Task> &self,
-                nanobind::handle targets) const;
+  void resultBuffers(CallTask &task, const std::shared_ptr<Task> &self,
+                     nanobind::handle targets, ResultBuffers &out) const;
   /// The result arrays and scalars.
-  nanobind::list
-  resultArrays(const CallTask &task,
-               const std::vector<std::shared_ptr<Buffer>> &buffers) const;
+  nanobind::list resultArrays(const CallTask &task,
+                              const ResultBuffers &buffers) const;
 
   EntryPoint entry;
   std::vector<ValueSpec> args, results;
   /// The result types, shared with tasks that outlive the program.
   std::shared_ptr<const std::vector<ValueSpec>> sharedResults;
   std::string programName;
+  /// The same, shared with tasks that outlive the program.
+  std::shared_ptr<const std::string> sharedName;
   /// Slots of the packed argument list, and where each array starts.
   size_t numSlots = 0;
   std::vector<size_t> argSlot;

@@ -18,12 +18,13 @@ namespace sluice::py {
 
 /// Throws ValueError unless `shape` (negative entries: unknown, skipped) of
 /// elements of `itemsize` bytes fits in 2^62 bytes.
-inline void checkArrayBytes(const std::vector<int64_t> &shape,
+inline void checkArrayBytes(const int64_t *shape, size_t rank,
                             size_t itemsize) {
   const uint64_t limit = uint64_t(1) << 62;
   uint64_t bytes = itemsize ? itemsize : 1;
   bool tooLarge = false;
-  for (int64_t d : shape) {
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t d = shape[i];
     if (d == 0)
       return;
     if (d < 0 || tooLarge)
@@ -36,14 +37,19 @@ inline void checkArrayBytes(const std::vector<int64_t> &shape,
   if (!tooLarge)
     return;
   std::string text = "(";
-  for (size_t i = 0; i < shape.size(); ++i)
+  for (size_t i = 0; i < rank; ++i)
     text += (i ? ", " : "") +
             (shape[i] < 0 ? std::string("?") : std::to_string(shape[i]));
-  text += shape.size() == 1 ? ",)" : ")";
+  text += rank == 1 ? ",)" : ")";
   throw Error(ErrorKind::Value,
               "array is too big: shape " + text + " of " +
                   std::to_string(itemsize) +
                   "-byte elements needs more than 2^62 bytes");
+}
+
+inline void checkArrayBytes(const std::vector<int64_t> &shape,
+                            size_t itemsize) {
+  checkArrayBytes(shape.data(), shape.size(), itemsize);
 }
 
 } // namespace sluice::py

@@ -83,8 +83,10 @@ void Task::wait() {
     return;
   {
     std::unique_lock<std::mutex> lock(doneMutex);
+    ++waiters;
     doneCv.wait(lock,
                 [&] { return state.load(std::memory_order_acquire) != 0; });
+    --waiters;
   }
   if (state.load(std::memory_order_acquire) == 3)
     settle();
@@ -151,14 +153,17 @@ void Task::execute() {
   if (result != SLUICE_SUCCESS && queue)
     queue->recordFailure(result, message);
   bool isLaunched = result == SLUICE_SUCCESS && !launched.empty();
+  bool wake;
   {
     std::lock_guard<std::mutex> lock(doneMutex);
     state.store(isLaunched                 ? 3
                 : result == SLUICE_SUCCESS ? 1
                                            : 2,
                 std::memory_order_release);
+    wake = waiters > 0;
   }
-  doneCv.notify_all();
+  if (wake)
+    doneCv.notify_all();
 }
 
 SluiceStatus GateTask::run(std::string &) {
@@ -412,6 +417,9 @@ void submitTask(Dispatcher *dispatcher, std::shared_ptr<Task> task) {
 namespace {
 std::mutex deferredMutex;
 std::vector<std::function<void()>> deferred;
+/// Whether `deferred` may hold something: every call into the extension
+/// asks, and it seldom does.
+std::atomic<bool> haveDeferred{false};
 } // namespace
 
 void runWithGil(std::function<void()> fn) {
@@ -421,12 +429,16 @@ void runWithGil(std::function<void()> fn) {
   }
   std::lock_guard<std::mutex> lock(deferredMutex);
   deferred.push_back(std::move(fn));
+  haveDeferred.store(true, std::memory_order_release);
 }
 
 void drainDeferred() {
+  if (!haveDeferred.load(std::memory_order_acquire))
+    return;
   std::vector<std::function<void()>> todo;
   {
     std::lock_guard<std::mutex> lock(deferredMutex);
+    haveDeferred.store(false, std::memory_order_relaxed);
     if (deferred.empty())
       return;
     todo.swap(deferred);

@@ -104,6 +104,10 @@ private:
   /// 0 pending, 1 done, 2 failed, 3 launched (run, its device work maybe
   /// still running).
   mutable std::atomic<int> state{0};
+  /// Threads blocked in wait() on this task (guarded by the completion
+  /// lock): a task nobody waits for wakes nobody when it ends (a loop
+  /// that waits for its last call was woken by every earlier one).
+  int waiters = 0;
 };
 
 /// Whether program calls on queues of `backend` may be launched and left

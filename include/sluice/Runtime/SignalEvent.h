@@ -15,6 +15,9 @@ namespace sluice::rt {
 class SignalEvent final : public Event {
 public:
   explicit SignalEvent(SluiceBackend backend);
+  /// An event of work that already ran from `startNs` to `endNs` (submitted
+  /// when it started): complete from the start, no locking or waking.
+  SignalEvent(SluiceBackend backend, uint64_t startNs, uint64_t endNs);
 
   SluiceBackend backend() const override { return owner; }
   SluiceEventStatus status() override;

@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace sluice::rt {
 
@@ -66,8 +67,59 @@ private:
   std::shared_ptr<Allocation> firstOverlapLocked(uintptr_t begin,
                                                  uintptr_t end) const;
 
+  /// The tree's nodes, kept for the next insertion once removed: every
+  /// array result adds and removes one, and a heap allocation each time
+  /// cost more than the tree walk (a loop keeping thousands of results
+  /// takes malloc's slow paths).
+  struct NodeCache {
+    std::vector<void *> nodes;
+    size_t nodeSize = 0;
+    NodeCache() = default;
+    NodeCache(const NodeCache &) = delete;
+    NodeCache &operator=(const NodeCache &) = delete;
+    ~NodeCache() {
+      for (void *p : nodes)
+        ::operator delete(p);
+    }
+  };
+  template <typename T> struct NodeAllocator {
+    using value_type = T;
+    NodeCache *cache;
+    explicit NodeAllocator(NodeCache *cache) : cache(cache) {}
+    template <typename U>
+    NodeAllocator(const NodeAllocator<U> &other) : cache(other.cache) {}
+    T *allocate(size_t n) {
+      if (n == 1 && sizeof(T) == cache->nodeSize && !cache->nodes.empty()) {
+        void *p = cache->nodes.back();
+        cache->nodes.pop_back();
+        return static_cast<T *>(p);
+      }
+      return static_cast<T *>(::operator new(n * sizeof(T)));
+    }
+    void deallocate(T *p, size_t n) {
+      constexpr size_t kMaxKept = 4096;
+      if (n == 1 && (cache->nodeSize == 0 || cache->nodeSize == sizeof(T)) &&
+          cache->nodes.size() < kMaxKept) {
+        cache->nodeSize = sizeof(T);
+        cache->nodes.push_back(p);
+        return;
+      }
+      ::operator delete(p);
+    }
+    template <typename U> bool operator==(const NodeAllocator<U> &o) const {
+      return cache == o.cache;
+    }
+    template <typename U> bool operator!=(const NodeAllocator<U> &o) const {
+      return cache != o.cache;
+    }
+  };
+  using ByBase = std::map<
+      uintptr_t, std::shared_ptr<Allocation>, std::less<uintptr_t>,
+      NodeAllocator<std::pair<const uintptr_t, std::shared_ptr<Allocation>>>>;
+
   mutable std::mutex mutex;
-  std::map<uintptr_t, std::shared_ptr<Allocation>> byBase;
+  NodeCache nodeCache; // before byBase: outlives it
+  ByBase byBase{ByBase::allocator_type(&nodeCache)};
   /// The same allocations by their exact base: most pointers looked up
   /// are one (a kernel argument, a pointer freed), found without walking
   /// the tree.

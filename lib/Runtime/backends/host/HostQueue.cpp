@@ -236,11 +236,12 @@ bool HostQueue::launchHostNow(SluiceHostKernelFn fn, const uint64_t grid[3],
   }
   // The queue's newest work, finished: markers and barriers submitted
   // next (dpctl's submit_barrier, SyclEvent profiling) follow it and read
-  // its timestamps, as they would a task's.
-  Ref<SignalEvent> event = makeRef<SignalEvent>(SLUICE_BACKEND_HOST);
-  event->markRunning();
+  // its timestamps, as they would a task's. Made complete once the work
+  // ran: nobody can wait for it before.
+  uint64_t start = SignalEvent::nowNs();
   runGroups(fn, shape, args);
-  event->finish();
+  Ref<SignalEvent> event =
+      makeRef<SignalEvent>(SLUICE_BACKEND_HOST, start, SignalEvent::nowNs());
   event->submittedOn = this;
   noteSubmitted(event);
   return true;
