@@ -219,7 +219,7 @@ public:
   /// folds every partial into the output and sets the word back to zero.
   /// The flag goes through workgroup memory, so the branch is uniform and
   /// its barriers are reached by the whole workgroup.
-  LogicalResult lastWorkgroupCombine(Value item, Value items, Value tid,
+  LogicalResult lastWorkgroupCombine(Value /*item*/, Value items, Value tid,
                                      Value bdim) {
     auto func = bb.func;
     Value scratch = func.getWorkgroupAttributions()[0];
