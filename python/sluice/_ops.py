@@ -996,10 +996,11 @@ def reshape(x, shape, order="C", copy=None):
         if copy is False:
             raise ValueError("cannot reshape without a copy (copy=False)")
     base = x._contiguous(x._queue_id, x._usm_kind, True)
-    return base._view(base._offset, list(new), _c_strides(new))
+    return base._view(base._offset, list(new), c_strides(new))
 
 
-def _c_strides(shape):
+def c_strides(shape):
+    """C-ordered strides, in elements, of an array of ``shape``."""
     strides = []
     s = 1
     for d in reversed(shape):
@@ -1014,7 +1015,7 @@ def _reshaped_strides(shape, strides, new):
     each run of old axes that merges or splits into new axes must be laid
     out as one block (each stride the next one times its extent)."""
     if math.prod(shape) == 0:
-        return _c_strides(new)
+        return c_strides(new)
     old = [(d, s) for d, s in zip(shape, strides) if d != 1]
     keep = [k for k, d in enumerate(new) if d != 1]
     out = [0] * len(new)

@@ -46,7 +46,7 @@ def traced_getitem(x, key):
                 axis += 1
         return _ops.reshape(x, tuple(shape))
     offset, shape, strides = view_of(
-        tuple(x.shape), _c_strides(x.shape), 0, key
+        tuple(x.shape), _ops.c_strides(x.shape), 0, key
     )
     if _static(x.shape) and int(np.prod(shape, dtype=np.int64)) > 0:
         return strided_view(x, offset, shape, strides)
@@ -191,15 +191,6 @@ def _idt(x):
     )
 
 
-def _c_strides(shape):
-    strides = []
-    s = 1
-    for d in reversed(shape):
-        strides.append(s)
-        s *= max(d, 1)
-    return strides[::-1]
-
-
 def _axis_term(x, n, stride, axis, ndim):
     """``arange(n) * stride`` along ``axis`` of an ``ndim``-d shape."""
     a = arange(n, dtype=_idt(x), sycl_queue=x.sycl_queue, usm_type=x.usm_type)
@@ -309,7 +300,7 @@ def _advanced_positions(x, key):
         conv = conv[:i] + [slice(None)] * (ndim - used) + conv[i + 1 :]
     else:
         conv = conv + [slice(None)] * (ndim - used)
-    strides = _c_strides(x.shape)
+    strides = _ops.c_strides(x.shape)
     adv = []  # (key position, axis size, stride, index array)
     basic = []  # (out size, stride) of slices and None, in order
     first_adv_out = None
@@ -482,7 +473,7 @@ def _strided_insert(x, key, value, rshape):
     usm.strided_insert, which the compiler lowers in place when x's old
     value is dead after it."""
     offset, shape, strides = view_of(
-        tuple(x.shape), _c_strides(x.shape), 0, key
+        tuple(x.shape), _ops.c_strides(x.shape), 0, key
     )
     v = _value_array(x, value, shape)
     o, d = _dispatch._operand(v), _dispatch._operand(x)
@@ -731,7 +722,7 @@ def traced_setitem(x, key, value):
             vv = _ops.broadcast_to(vv, tuple(rshape))
         vsrc = vv
     if vsrc is not None:
-        rstr = _c_strides(rshape)
+        rstr = _ops.c_strides(rshape)
         idx = None
         for ax, coords, rax in sources:
             if rshape[rax] <= 1:
