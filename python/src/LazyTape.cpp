@@ -251,12 +251,11 @@ void noteChains(const TapeTemplate &t, PyObject *const *xs, size_t n) {
     if (!t.isArray[i])
       continue;
     uint32_t from = nb::inst_ptr<ArrayCore>(nb::handle(xs[i]))->buffer->eagerOp;
-    if (from && from != t.id) {
+    if (!from)
+      continue;
+    chained = true;
+    if (from != t.id)
       countChain(from);
-      chained = true;
-    } else if (from) {
-      chained = true;
-    }
   }
   if (chained)
     countChain(t.id);
