@@ -293,18 +293,17 @@ TEST(CudaUsm, LargeDeviceCopiesAtEveryAlignmentAndTail) {
   struct Case {
     size_t from, to, bytes;
   } cases[] = {
-      {0, 0, big},                  // the threshold, whole blocks
-      {0, 0, big - 16},             // just under it
-      {16, 48, big + 16 * 1000},    // a last block of 1000 vectors
-      {0, 0, big + 16 * 1024 + 3},  // a 3-byte tail after the kernel
-      {32, 16, (size_t(9) << 20)},  // 9 MiB
-      {4, 4, big + 100},            // 4-byte aligned: the driver's copy
-      {16, 8, big + 64},            // the destination unaligned
+      {0, 0, big},                 // the threshold, whole blocks
+      {0, 0, big - 16},            // just under it
+      {16, 48, big + 16 * 1000},   // a last block of 1000 vectors
+      {0, 0, big + 16 * 1024 + 3}, // a 3-byte tail after the kernel
+      {32, 16, (size_t(9) << 20)}, // 9 MiB
+      {4, 4, big + 100},           // 4-byte aligned: the driver's copy
+      {16, 8, big + 64},           // the destination unaligned
   };
   for (const Case &c : cases) {
     SCOPED_TRACE(std::to_string(c.bytes) + " bytes from offset " +
-                 std::to_string(c.from) + " to offset " +
-                 std::to_string(c.to));
+                 std::to_string(c.from) + " to offset " + std::to_string(c.to));
     ASSERT_LE(c.to + c.bytes, cap);
     ASSERT_OK(sluiceMemset(q, b, 0x5A, cap, 0, nullptr, nullptr));
     copyWait(q, b + c.to, a + c.from, c.bytes);
@@ -319,8 +318,8 @@ TEST(CudaUsm, LargeDeviceCopiesAtEveryAlignmentAndTail) {
   std::vector<unsigned char> host(cap, 0);
   copyWait(q, host.data(), a + 16, big);
   EXPECT_EQ(0, std::memcmp(host.data(), src.data() + 16, big));
-  for (void *p : {static_cast<void *>(a), static_cast<void *>(b),
-                  static_cast<void *>(s)})
+  for (void *p :
+       {static_cast<void *>(a), static_cast<void *>(b), static_cast<void *>(s)})
     ASSERT_OK(sluiceFree(q, p));
 }
 

@@ -41,7 +41,8 @@ std::string kernelPtx(const Shape &s) {
     .param .u64 n_param)
 {
   .reg .pred %p<3>;
-  .reg .b32 %r<)" + std::to_string(4 * s.vectors + 4) +
+  .reg .b32 %r<)" +
+                  std::to_string(4 * s.vectors + 4) +
                   R"(>;
   .reg .b64 %rd<13>;
 
@@ -54,11 +55,13 @@ std::string kernelPtx(const Shape &s) {
   mov.u32 %r2, %ntid.x;
   mov.u32 %r3, %tid.x;
   mul.wide.u32 %rd4, %r1, %r2;
-  mul.lo.u64 %rd4, %rd4, )" + v + R"(;
+  mul.lo.u64 %rd4, %rd4, )" +
+                  v + R"(;
   cvt.u64.u32 %rd5, %r3;
   add.u64 %rd4, %rd4, %rd5;
   cvt.u64.u32 %rd5, %r2;
-  mad.lo.u64 %rd6, %rd5, )" + std::to_string(s.vectors - 1) +
+  mad.lo.u64 %rd6, %rd5, )" +
+                  std::to_string(s.vectors - 1) +
                   R"(, %rd4;
   shl.b64 %rd7, %rd4, 4;
   shl.b64 %rd8, %rd5, 4;
@@ -84,16 +87,18 @@ std::string kernelPtx(const Shape &s) {
   for (unsigned k = 0; k < s.vectors; ++k) {
     if (k)
       p += "  add.u64 %rd12, %rd12, %rd8;\n";
-    p += std::string("  st.global") + s.store + ".v4.u32 [%rd12], " +
-         regs(k) + ";\n";
+    p += std::string("  st.global") + s.store + ".v4.u32 [%rd12], " + regs(k) +
+         ";\n";
   }
   p += std::string(R"(  ret;
 $L_tail:
   setp.ge.u64 %p2, %rd4, %rd3;
   @%p2 ret;
-  ld.global)") + s.load +
+  ld.global)") +
+       s.load +
        R"(.v4.u32 {%r4, %r5, %r6, %r7}, [%rd9];
-  st.global)" + s.store +
+  st.global)" +
+       s.store +
        R"(.v4.u32 [%rd10], {%r4, %r5, %r6, %r7};
   add.u64 %rd4, %rd4, %rd5;
   add.u64 %rd9, %rd9, %rd8;

@@ -1,4 +1,5 @@
-//===- CudaDeviceCopy.h - Large device-to-device copies as a kernel -*- C++ -*-===//
+//===- CudaDeviceCopy.h - Large device-to-device copies as a kernel -*- C++
+//-*-===//
 //
 // A copy between two device allocations of one context runs as a kernel of
 // the runtime's own (PTX text in CudaDeviceCopy.cpp, loaded once per
