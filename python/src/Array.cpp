@@ -333,6 +333,19 @@ public:
       fillBytes(dst.dataPointer(), pattern, item, static_cast<size_t>(n));
       return SLUICE_SUCCESS;
     }
+    if (dst.cContiguous() && ordersOn) {
+      // Launched: the fill is ordered on its queue and ends with its event
+      // (submitFill chose this for device queues, as for copies).
+      SluiceEvent event = nullptr;
+      if (SluiceStatus s = sluiceFill(ordersOn, dst.dataPointer(), pattern,
+                                      item, n * item, 0, nullptr, &event)) {
+        message = lastError("fill failed");
+        return s;
+      }
+      launched.push_back(event);
+      launchedOn = ordersOn;
+      return SLUICE_SUCCESS;
+    }
     if (dst.cContiguous()) {
       SluiceEvent event = nullptr;
       SluiceStatus s = sluiceFill(dst.buffer->queue->queue, dst.dataPointer(),
@@ -509,6 +522,14 @@ void submitFill(const ArrayCore &dst, const void *value) {
   auto task = std::make_shared<FillTask>(dst, value);
   task->queue = dst.buffer->queue;
   task->small = isSmallHostCopy(dst, dst);
+  // A contiguous fill of a device queue's memory is launched and left
+  // running, as copies are (on CUDA from this thread: one memset).
+  QueueState *q = dst.buffer->queue;
+  if (!synchronousMode() && launchesAsynchronously(q->backend) &&
+      dst.cContiguous()) {
+    task->ordersOn = q->queue;
+    task->launchInline = launchesInline(q->backend);
+  }
   std::shared_ptr<Task> self = task;
   useBuffer(*task, self, *dst.buffer, /*write=*/true);
   submitTask(dst.buffer->queue->dispatcher, std::move(task));
