@@ -229,8 +229,8 @@ bool onHostQueue(const ArrayCore &a) {
 
 class CopyTask : public Task {
 public:
-  CopyTask(ArrayCore dst, ArrayCore src, bool direct)
-      : dst(std::move(dst)), src(std::move(src)), direct(direct) {}
+  CopyTask(const ArrayCore &dst, const ArrayCore &src, bool direct)
+      : dst(dst), src(src), direct(direct) {}
 
   SluiceStatus run(std::string &message) override {
     size_t item = dst.itemsize();
@@ -427,6 +427,8 @@ bool kernelCopy(const ArrayCore &dst, const ArrayCore &src) {
       dst.buffer->queue != src.buffer->queue ||
       (dst.buffer->hostAccessible() && src.buffer->hostAccessible()))
     return false;
+  if (dst.cContiguous() && src.cContiguous() && dst.shape == src.shape)
+    return false; // one contiguous run (below, without building it)
   int64_t item = static_cast<int64_t>(dst.itemsize());
   int64_t unit = std::min<int64_t>(item, 8);
   CopyGeometry g = simplify(dst.shape, dst.strides, src.strides, item);
@@ -467,10 +469,13 @@ void setStridedCopyHook(nb::object fn) { *stridedCopyHook = std::move(fn); }
 void submitCopy(const ArrayCore &dst, const ArrayCore &srcIn, bool profiled) {
   lazyBeforeUse(*srcIn.buffer, /*write=*/false);
   lazyBeforeUse(*dst.buffer, /*write=*/true);
-  ArrayCore src = srcIn;
-  if (src.buffer == dst.buffer && src.size() > 0) {
+  // The source, or a copy of it (kept here) when it overlaps dst.
+  ArrayCore staged;
+  const ArrayCore *from = &srcIn;
+  if (srcIn.buffer == dst.buffer && srcIn.size() > 0) {
     // Overlapping views of one buffer (x[1:] = x[:-1]): copy the source
     // out first, as NumPy does.
+    const ArrayCore &src = srcIn;
     auto [slo, shi] = src.byteSpan();
     auto [dlo, dhi] = dst.byteSpan();
     int64_t srcStart = src.offset * static_cast<int64_t>(src.itemsize()) + slo;
@@ -478,10 +483,13 @@ void submitCopy(const ArrayCore &dst, const ArrayCore &srcIn, bool profiled) {
     int64_t dstStart = dst.offset * static_cast<int64_t>(dst.itemsize()) + dlo;
     int64_t dstEnd = dst.offset * static_cast<int64_t>(dst.itemsize()) + dhi;
     if (srcStart < dstEnd && dstStart < srcEnd &&
-        !(srcStart == dstStart && src.strides == dst.strides))
-      src = contiguousCopy(src, src.buffer->queue, src.buffer->kind,
-                           /*force=*/true);
+        !(srcStart == dstStart && src.strides == dst.strides)) {
+      staged = contiguousCopy(src, src.buffer->queue, src.buffer->kind,
+                              /*force=*/true);
+      from = &staged;
+    }
   }
+  const ArrayCore &src = *from;
   if (!profiled && kernelCopy(dst, src))
     return;
   auto task = std::make_shared<CopyTask>(dst, src, !profiled);
