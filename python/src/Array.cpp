@@ -527,6 +527,26 @@ ArrayCore contiguousCopy(const ArrayCore &src, QueueState *queue,
 
 void submitFill(const ArrayCore &dst, const void *value) {
   lazyBeforeUse(*dst.buffer, /*write=*/true);
+  if (!dst.cContiguous() && dst.size() > 0 && dst.buffer->queue &&
+      !dst.buffer->hostAccessible() && stridedCopyHook->is_valid() &&
+      !inStridedCopyHook && PyGILState_Check()) {
+    // A strided view of memory the host cannot reach (`u[:, 0] = 1.0` on
+    // a GPU): one element filled on the device, then copied over the view
+    // by the strided copy kernel (broadcast: zero strides), rather than
+    // the view's span staged through the host and back.
+    ArrayCore one;
+    one.dtype = dst.dtype;
+    one.shape = {1};
+    one.strides = {1};
+    one.buffer =
+        allocateBuffer(dst.buffer->queue, dst.buffer->kind, dst.itemsize());
+    submitFill(one, value);
+    ArrayCore from = one;
+    from.shape = dst.shape;
+    from.strides.assign(dst.shape.size(), 0);
+    if (kernelCopy(dst, from))
+      return;
+  }
   auto task = std::make_shared<FillTask>(dst, value);
   task->queue = dst.buffer->queue;
   task->small = isSmallHostCopy(dst, dst);
