@@ -274,6 +274,56 @@ TEST(CudaUsm, DeviceToDeviceAndOversizedCopies) {
   ASSERT_OK(sluiceFree(q, b));
 }
 
+TEST(CudaUsm, LargeDeviceCopiesAtEveryAlignmentAndTail) {
+  // Copies of 4 MiB and more between device allocations run the runtime's
+  // copy kernel (CudaDeviceCopy.h) when both ends are 16-byte aligned;
+  // the rest, and host or shared ends, stay cuMemcpyAsync. Every case
+  // must copy exactly its bytes and nothing around them.
+  SKIP_WITHOUT_CUDA(d);
+  SluiceQueue q = canonical(d);
+  const size_t cap = (size_t(9) << 20) + 4096;
+  std::vector<unsigned char> src(cap), got(cap), want(cap);
+  for (size_t i = 0; i < cap; ++i)
+    src[i] = static_cast<unsigned char>((i * 2654435761u) >> 13);
+  unsigned char *a = alloc<unsigned char>(q, SLUICE_USM_DEVICE, cap);
+  unsigned char *b = alloc<unsigned char>(q, SLUICE_USM_DEVICE, cap);
+  unsigned char *s = alloc<unsigned char>(q, SLUICE_USM_SHARED, cap);
+  copyWait(q, a, src.data(), cap);
+  const size_t big = size_t(4) << 20;
+  struct Case {
+    size_t from, to, bytes;
+  } cases[] = {
+      {0, 0, big},                  // the threshold, whole blocks
+      {0, 0, big - 16},             // just under it
+      {16, 48, big + 16 * 1000},    // a last block of 1000 vectors
+      {0, 0, big + 16 * 1024 + 3},  // a 3-byte tail after the kernel
+      {32, 16, (size_t(9) << 20)},  // 9 MiB
+      {4, 4, big + 100},            // 4-byte aligned: the driver's copy
+      {16, 8, big + 64},            // the destination unaligned
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(std::to_string(c.bytes) + " bytes from offset " +
+                 std::to_string(c.from) + " to offset " +
+                 std::to_string(c.to));
+    ASSERT_LE(c.to + c.bytes, cap);
+    ASSERT_OK(sluiceMemset(q, b, 0x5A, cap, 0, nullptr, nullptr));
+    copyWait(q, b + c.to, a + c.from, c.bytes);
+    copyWait(q, got.data(), b, cap);
+    std::fill(want.begin(), want.end(), 0x5A);
+    std::memcpy(want.data() + c.to, src.data() + c.from, c.bytes);
+    EXPECT_EQ(got, want);
+  }
+  // Shared and host ends are the driver's copies, with the same result.
+  copyWait(q, s, a, big + 32);
+  EXPECT_EQ(0, std::memcmp(s, src.data(), big + 32));
+  std::vector<unsigned char> host(cap, 0);
+  copyWait(q, host.data(), a + 16, big);
+  EXPECT_EQ(0, std::memcmp(host.data(), src.data() + 16, big));
+  for (void *p : {static_cast<void *>(a), static_cast<void *>(b),
+                  static_cast<void *>(s)})
+    ASSERT_OK(sluiceFree(q, p));
+}
+
 TEST(CudaUsm, FillsAtUnalignedOffsets) {
   SKIP_WITHOUT_CUDA(d);
   SluiceQueue q = canonical(d);

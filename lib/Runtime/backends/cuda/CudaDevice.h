@@ -2,6 +2,7 @@
 #ifndef SLUICE_LIB_RUNTIME_CUDA_CUDADEVICE_H
 #define SLUICE_LIB_RUNTIME_CUDA_CUDADEVICE_H
 
+#include "CudaDeviceCopy.h"
 #include "CudaDriver.h"
 #include "CudaMemoryPool.h"
 
@@ -31,6 +32,8 @@ public:
   CUcontext handle() const { return ctx; }
   CUdevice device() const { return dev; }
   CudaMemoryPool &pool() { return memory; }
+  /// The runtime's own device-to-device copy kernel (CudaDeviceCopy.h).
+  DeviceCopy &deviceCopy() { return copyKernel; }
 
   /// A timing-enabled CUevent, reused once released (context current).
   SluiceStatus acquireEvent(CUevent &out);
@@ -47,6 +50,7 @@ private:
   std::once_flag once;
   CUresult retainResult = CUDA_SUCCESS;
   CudaMemoryPool memory;
+  DeviceCopy copyKernel;
 
   std::mutex eventMutex;
   std::vector<CUevent> freeEvents;
