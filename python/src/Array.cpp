@@ -214,8 +214,10 @@ SluiceStatus stage(const ArrayCore &view, Staged &out, std::string &message) {
 }
 
 /// Fills up to this size on host queues are done directly (larger ones go
-/// to the runtime, which spreads them over threads).
-constexpr int64_t kDirectBytes = int64_t(1) << 20;
+/// to the runtime, which spreads them over threads): one thread's fill
+/// streams at memory speed, as NumPy's does, and handing a fill of a few
+/// MB to the runtime's queue thread and pool cost more than it gave.
+constexpr int64_t kDirectBytes = int64_t(16) << 20;
 /// Copies likewise, up to where the runtime's copy streams its stores past
 /// the caches: one thread's memmove is what NumPy does, and handing a copy
 /// of a few MB to the runtime's queue thread and its pool (and waiting for
@@ -309,9 +311,19 @@ void fillBytes(char *d, const void *pattern, size_t item, size_t count) {
   size_t total = item * count;
   if (total == 0)
     return;
+  // Doubling up to a block that stays in the L1 cache, then copies of
+  // that block: the source of every copy is cached, so a large fill
+  // writes memory once (doubling all the way read it back as well).
+  constexpr size_t kBlock = 4096;
   std::memcpy(d, pattern, item);
-  for (size_t done = item; done < total;) {
-    size_t step = std::min(done, total - done);
+  size_t block = std::min(total, std::max(kBlock - kBlock % item, item));
+  for (size_t done = item; done < block;) {
+    size_t step = std::min(done, block - done);
+    std::memcpy(d + done, d, step);
+    done += step;
+  }
+  for (size_t done = block; done < total;) {
+    size_t step = std::min(block, total - done);
     std::memcpy(d + done, d, step);
     done += step;
   }

@@ -546,3 +546,23 @@ def test_property_inplace_repeated(device, shape, drop, op, dtype, strided):
         np.testing.assert_allclose(x.asnumpy(), a, rtol=1e-6)
     if strided:
         np.testing.assert_allclose(xs.asnumpy(), full, rtol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "dtype", [np.uint8, np.int16, np.float32, np.float64, np.complex128]
+)
+def test_fills_of_every_size(device, dtype):
+    # Around the fill's 4 KB block, and past the 16 MB the extension fills
+    # directly on host queues (the runtime's fill, in chunks, beyond).
+    if dtype in (np.float64, np.complex128) and not device.has_aspect_fp64:
+        pytest.skip("no float64 on this device")
+    item = np.dtype(dtype).itemsize
+    big = (16 << 20) // item + 1001
+    for n in (1, 4096 // item - 1, 4096 // item + 1, 3 * 4096 // item, big):
+        x = sluice.zeros(n + 2, dtype=dtype, device=device)
+        x[1:-1] = 3
+        got = x.asnumpy()
+        assert got[0] == 0 and got[-1] == 0
+        assert (got[1:-1] == 3).all()
+        x[...] = True
+        assert (x.asnumpy() == 1).all()
