@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
@@ -493,56 +494,48 @@ nb::object getItem(nb::handle self, nb::handle key) {
   return getFallback(self, key);
 }
 
-/// Whether integer `v` fits dtype `dtype` (an integer dtype), and then its
-/// bytes in `out`.
+/// Whether integer `v` (read as unsigned when `isUnsigned`) fits T, and
+/// then its bytes in `out`.
+template <typename T>
+bool storeIfFits(long long v, bool isUnsigned, char *out) {
+  using Limits = std::numeric_limits<T>;
+  bool fits;
+  if (isUnsigned)
+    fits = static_cast<unsigned long long>(v) <=
+           static_cast<unsigned long long>(Limits::max());
+  else if (Limits::is_signed)
+    fits = v >= static_cast<long long>(Limits::min()) &&
+           v <= static_cast<long long>(Limits::max());
+  else
+    fits = v >= 0 && static_cast<unsigned long long>(v) <=
+                         static_cast<unsigned long long>(Limits::max());
+  if (!fits)
+    return false;
+  T t = static_cast<T>(v);
+  std::memcpy(out, &t, sizeof(T));
+  return true;
+}
+
+/// Whether integer `v` fits integer dtype `dtype`, and then its bytes in
+/// `out`.
 bool storeInteger(long long v, bool isUnsigned, uint8_t dtype, char *out) {
   switch (dtype) {
   case I8:
-    if (isUnsigned || v < INT8_MIN || v > INT8_MAX)
-      return false;
-    *reinterpret_cast<int8_t *>(out) = static_cast<int8_t>(v);
-    return true;
+    return storeIfFits<int8_t>(v, isUnsigned, out);
   case I16:
-    if (isUnsigned || v < INT16_MIN || v > INT16_MAX)
-      return false;
-    *reinterpret_cast<int16_t *>(out) = static_cast<int16_t>(v);
-    return true;
+    return storeIfFits<int16_t>(v, isUnsigned, out);
   case I32:
-    if (isUnsigned || v < INT32_MIN || v > INT32_MAX)
-      return false;
-    *reinterpret_cast<int32_t *>(out) = static_cast<int32_t>(v);
-    return true;
+    return storeIfFits<int32_t>(v, isUnsigned, out);
   case I64:
-    if (isUnsigned)
-      return false;
-    *reinterpret_cast<int64_t *>(out) = v;
-    return true;
+    return storeIfFits<int64_t>(v, isUnsigned, out);
   case U8:
-    if (!isUnsigned && (v < 0 || v > UINT8_MAX))
-      return false;
-    if (isUnsigned && static_cast<unsigned long long>(v) > UINT8_MAX)
-      return false;
-    *reinterpret_cast<uint8_t *>(out) = static_cast<uint8_t>(v);
-    return true;
+    return storeIfFits<uint8_t>(v, isUnsigned, out);
   case U16:
-    if (!isUnsigned && (v < 0 || v > UINT16_MAX))
-      return false;
-    if (isUnsigned && static_cast<unsigned long long>(v) > UINT16_MAX)
-      return false;
-    *reinterpret_cast<uint16_t *>(out) = static_cast<uint16_t>(v);
-    return true;
+    return storeIfFits<uint16_t>(v, isUnsigned, out);
   case U32:
-    if (!isUnsigned && (v < 0 || v > static_cast<long long>(UINT32_MAX)))
-      return false;
-    if (isUnsigned && static_cast<unsigned long long>(v) > UINT32_MAX)
-      return false;
-    *reinterpret_cast<uint32_t *>(out) = static_cast<uint32_t>(v);
-    return true;
+    return storeIfFits<uint32_t>(v, isUnsigned, out);
   case U64:
-    if (!isUnsigned && v < 0)
-      return false;
-    *reinterpret_cast<uint64_t *>(out) = static_cast<uint64_t>(v);
-    return true;
+    return storeIfFits<uint64_t>(v, isUnsigned, out);
   default:
     return false;
   }
