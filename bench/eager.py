@@ -127,12 +127,21 @@ def op_cases(b, n):
         nonlocal d
         d += c
 
+    def fill():
+        d[1:-1] = 0.5
+
+    def isub():
+        nonlocal d
+        d -= 1.5
+
     return {
         "a*b": mul,
         "a[1:-1]+b[:-2]": sliced,
         "a.sum()": total,
         "a[1:-1] = b[:-2]": setslice,
         "a += b": iadd,
+        "a[1:-1] = 0.5": fill,
+        "a -= 1.5": isub,
     }
 
 

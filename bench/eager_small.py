@@ -33,12 +33,21 @@ def cases(dev, n):
     def setslice():
         d[1:-1] = c[:-2]
 
+    def fill():
+        d[1:-1] = 0.5
+
+    def isub():
+        nonlocal d
+        d -= 1.5
+
     return {
         "a*b": lambda: a * c,
         "a[1:-1]+b[:-2]": lambda: a[1:-1] + c[:-2],
         "a.sum()": lambda: a.sum(),
         "a[1:-1] = b[:-2]": setslice,
         "a += b": iadd,
+        "a[1:-1] = 0.5": fill,
+        "a -= 1.5": isub,
     }
 
 

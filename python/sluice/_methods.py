@@ -13,8 +13,6 @@ class already has (sluice.Array's C++ core has the fast ``+ - * /``)
 stays.
 """
 
-import threading
-
 import numpy as np
 
 from . import (
@@ -468,15 +466,25 @@ class _ArrayOwn:
         dst._copy_from(_broadcast_view(src, shape))
 
     # --- in-place operators: compute, then copy into this array --------------
+    # ArrayCore's += -= *= /= //= %= (C++, FastPath.cpp) run an "into"
+    # program seen before for these operands; they call _inplace for the
+    # rest, as the other in-place operators do.
     def _inplace(self, op, other, name):
         # The read and the write are submitted back to back under one lock,
         # so they are adjacent in queue order: an update from another thread
-        # reads either before both or after both, and none is lost.
-        with _INPLACE_LOCK:
+        # reads either before both or after both, and none is lost. (The
+        # C++ operators take the same lock.)
+        _ext.inplace_lock_acquire()
+        try:
+            if name == "power":
+                # Before the fast path: it would not look at the exponent.
+                _ops._check_integer_power(self, other)
             code = _dispatch._FAST_OPS.get(name)
             if code is not None and _ext.fast_into(code, self, other, self):
                 return self
             return self._inplace_locked(op, other, name)
+        finally:
+            _ext.inplace_lock_release()
 
     def _inplace_locked(self, op, other, name):
         if self._readonly:
@@ -508,24 +516,6 @@ class _ArrayOwn:
             )
         self[...] = r
         return self
-
-    def __iadd__(self, o):
-        return self._inplace(_ops.add, o, "add")
-
-    def __isub__(self, o):
-        return self._inplace(_ops.subtract, o, "subtract")
-
-    def __imul__(self, o):
-        return self._inplace(_ops.multiply, o, "multiply")
-
-    def __itruediv__(self, o):
-        return self._inplace(_ops.divide, o, "divide")
-
-    def __ifloordiv__(self, o):
-        return self._inplace(_ops.floor_divide, o, "floor_divide")
-
-    def __imod__(self, o):
-        return self._inplace(_ops.remainder, o, "remainder")
 
     def __ipow__(self, o):
         return self._inplace(_ops.power, o, "power")
@@ -671,8 +661,6 @@ def install(cls, body, override=False):
         setattr(cls, name, value)
 
 
-_INPLACE_LOCK = threading.RLock()
-
 install(Array, _ArrayOwn, override=True)
 install(Array, ArrayMethods)
 install(Tracer, _TracerOwn, override=True)
@@ -681,3 +669,25 @@ install(ScalarTracer, _ScalarTracerOwn, override=True)
 # ArrayCore's __getitem__/__setitem__ (C++) call these for what is not a
 # view or a copy within one queue.
 _ext.set_index_fallbacks(Array._getitem_slow, Array._setitem_slow)
+
+
+def _inplace_fallback(name):
+    def fallback(self, other):
+        return self._inplace(getattr(_ops, name), other, name)
+
+    return fallback
+
+
+# ArrayCore's in-place operators (C++) call these when the fast path does
+# not take the operation.
+for _name in (
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "floor_divide",
+    "remainder",
+):
+    _ext.set_inplace_fallback(
+        _dispatch._FAST_OPS[_name], _inplace_fallback(_name)
+    )

@@ -214,8 +214,10 @@ SluiceStatus stage(const ArrayCore &view, Staged &out, std::string &message) {
 }
 
 /// Fills up to this size on host queues are done directly (larger ones go
-/// to the runtime, which spreads them over threads).
-constexpr int64_t kDirectBytes = int64_t(1) << 20;
+/// to the runtime, which spreads them over threads): one thread's fill
+/// streams at memory speed, as NumPy's does, and handing a fill of a few
+/// MB to the runtime's queue thread and pool cost more than it gave.
+constexpr int64_t kDirectBytes = int64_t(16) << 20;
 /// Copies likewise, up to where the runtime's copy streams its stores past
 /// the caches: one thread's memmove is what NumPy does, and handing a copy
 /// of a few MB to the runtime's queue thread and its pool (and waiting for
@@ -229,8 +231,8 @@ bool onHostQueue(const ArrayCore &a) {
 
 class CopyTask : public Task {
 public:
-  CopyTask(ArrayCore dst, ArrayCore src, bool direct)
-      : dst(std::move(dst)), src(std::move(src)), direct(direct) {}
+  CopyTask(const ArrayCore &dst, const ArrayCore &src, bool direct)
+      : dst(dst), src(src), direct(direct) {}
 
   SluiceStatus run(std::string &message) override {
     size_t item = dst.itemsize();
@@ -309,9 +311,19 @@ void fillBytes(char *d, const void *pattern, size_t item, size_t count) {
   size_t total = item * count;
   if (total == 0)
     return;
+  // Doubling up to a block that stays in the L1 cache, then copies of
+  // that block: the source of every copy is cached, so a large fill
+  // writes memory once (doubling all the way read it back as well).
+  constexpr size_t kBlock = 4096;
   std::memcpy(d, pattern, item);
-  for (size_t done = item; done < total;) {
-    size_t step = std::min(done, total - done);
+  size_t block = std::min(total, std::max(kBlock - kBlock % item, item));
+  for (size_t done = item; done < block;) {
+    size_t step = std::min(done, block - done);
+    std::memcpy(d + done, d, step);
+    done += step;
+  }
+  for (size_t done = block; done < total;) {
+    size_t step = std::min(block, total - done);
     std::memcpy(d + done, d, step);
     done += step;
   }
@@ -331,6 +343,19 @@ public:
     if (dst.cContiguous() && onHostQueue(dst) &&
         n * static_cast<int64_t>(item) <= kDirectBytes) {
       fillBytes(dst.dataPointer(), pattern, item, static_cast<size_t>(n));
+      return SLUICE_SUCCESS;
+    }
+    if (dst.cContiguous() && ordersOn) {
+      // Launched: the fill is ordered on its queue and ends with its event
+      // (submitFill chose this for device queues, as for copies).
+      SluiceEvent event = nullptr;
+      if (SluiceStatus s = sluiceFill(ordersOn, dst.dataPointer(), pattern,
+                                      item, n * item, 0, nullptr, &event)) {
+        message = lastError("fill failed");
+        return s;
+      }
+      launched.push_back(event);
+      launchedOn = ordersOn;
       return SLUICE_SUCCESS;
     }
     if (dst.cContiguous()) {
@@ -414,6 +439,8 @@ bool kernelCopy(const ArrayCore &dst, const ArrayCore &src) {
       dst.buffer->queue != src.buffer->queue ||
       (dst.buffer->hostAccessible() && src.buffer->hostAccessible()))
     return false;
+  if (dst.cContiguous() && src.cContiguous() && dst.shape == src.shape)
+    return false; // one contiguous run (below, without building it)
   int64_t item = static_cast<int64_t>(dst.itemsize());
   int64_t unit = std::min<int64_t>(item, 8);
   CopyGeometry g = simplify(dst.shape, dst.strides, src.strides, item);
@@ -454,10 +481,13 @@ void setStridedCopyHook(nb::object fn) { *stridedCopyHook = std::move(fn); }
 void submitCopy(const ArrayCore &dst, const ArrayCore &srcIn, bool profiled) {
   lazyBeforeUse(*srcIn.buffer, /*write=*/false);
   lazyBeforeUse(*dst.buffer, /*write=*/true);
-  ArrayCore src = srcIn;
-  if (src.buffer == dst.buffer && src.size() > 0) {
+  // The source, or a copy of it (kept here) when it overlaps dst.
+  ArrayCore staged;
+  const ArrayCore *from = &srcIn;
+  if (srcIn.buffer == dst.buffer && srcIn.size() > 0) {
     // Overlapping views of one buffer (x[1:] = x[:-1]): copy the source
     // out first, as NumPy does.
+    const ArrayCore &src = srcIn;
     auto [slo, shi] = src.byteSpan();
     auto [dlo, dhi] = dst.byteSpan();
     int64_t srcStart = src.offset * static_cast<int64_t>(src.itemsize()) + slo;
@@ -465,10 +495,13 @@ void submitCopy(const ArrayCore &dst, const ArrayCore &srcIn, bool profiled) {
     int64_t dstStart = dst.offset * static_cast<int64_t>(dst.itemsize()) + dlo;
     int64_t dstEnd = dst.offset * static_cast<int64_t>(dst.itemsize()) + dhi;
     if (srcStart < dstEnd && dstStart < srcEnd &&
-        !(srcStart == dstStart && src.strides == dst.strides))
-      src = contiguousCopy(src, src.buffer->queue, src.buffer->kind,
-                           /*force=*/true);
+        !(srcStart == dstStart && src.strides == dst.strides)) {
+      staged = contiguousCopy(src, src.buffer->queue, src.buffer->kind,
+                              /*force=*/true);
+      from = &staged;
+    }
   }
+  const ArrayCore &src = *from;
   if (!profiled && kernelCopy(dst, src))
     return;
   auto task = std::make_shared<CopyTask>(dst, src, !profiled);
@@ -506,9 +539,37 @@ ArrayCore contiguousCopy(const ArrayCore &src, QueueState *queue,
 
 void submitFill(const ArrayCore &dst, const void *value) {
   lazyBeforeUse(*dst.buffer, /*write=*/true);
+  if (!dst.cContiguous() && dst.size() > 0 && dst.buffer->queue &&
+      !dst.buffer->hostAccessible() && stridedCopyHook->is_valid() &&
+      !inStridedCopyHook && PyGILState_Check()) {
+    // A strided view of memory the host cannot reach (`u[:, 0] = 1.0` on
+    // a GPU): one element filled on the device, then copied over the view
+    // by the strided copy kernel (broadcast: zero strides), rather than
+    // the view's span staged through the host and back.
+    ArrayCore one;
+    one.dtype = dst.dtype;
+    one.shape = {1};
+    one.strides = {1};
+    one.buffer =
+        allocateBuffer(dst.buffer->queue, dst.buffer->kind, dst.itemsize());
+    submitFill(one, value);
+    ArrayCore from = one;
+    from.shape = dst.shape;
+    from.strides.assign(dst.shape.size(), 0);
+    if (kernelCopy(dst, from))
+      return;
+  }
   auto task = std::make_shared<FillTask>(dst, value);
   task->queue = dst.buffer->queue;
   task->small = isSmallHostCopy(dst, dst);
+  // A contiguous fill of a device queue's memory is launched and left
+  // running, as copies are (on CUDA from this thread: one memset).
+  QueueState *q = dst.buffer->queue;
+  if (!synchronousMode() && launchesAsynchronously(q->backend) &&
+      dst.cContiguous()) {
+    task->ordersOn = q->queue;
+    task->launchInline = launchesInline(q->backend);
+  }
   std::shared_ptr<Task> self = task;
   useBuffer(*task, self, *dst.buffer, /*write=*/true);
   submitTask(dst.buffer->queue->dispatcher, std::move(task));

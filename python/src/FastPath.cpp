@@ -4,7 +4,13 @@
 #include "LazyTape.h"
 #include "Program.h"
 
+#include <atomic>
+#include <cmath>
+#include <condition_variable>
+#include <cstdint>
 #include <cstring>
+#include <limits>
+#include <mutex>
 #include <unordered_map>
 #include <vector>
 
@@ -54,7 +60,16 @@ struct KeyBuffer {
     std::memcpy(bytes + size, p, n);
     size += n;
   }
-  template <typename T> void put(T v) { put(&v, sizeof(v)); }
+  /// Fixed-size values inline (a key is a dozen of them: a call each was
+  /// a tenth of an in-place operation's time).
+  template <typename T> void put(T v) {
+    if (size + sizeof(T) > sizeof(bytes)) {
+      ok = false;
+      return;
+    }
+    std::memcpy(bytes + size, &v, sizeof(T));
+    size += sizeof(T);
+  }
 
   /// Eight bytes at a time (a byte-wise hash of a 60-byte key was a
   /// chain of 60 dependent multiplies on every eager operation).
@@ -255,6 +270,81 @@ bool tryInto(int op, PyObject *x1, PyObject *x2, PyObject *out) {
   return true;
 }
 
+/// The lock of in-place operators (`a += b`): the Python path computes
+/// the result, then copies it into `a`, two submissions that must be
+/// adjacent in queue order (an update from another thread reads either
+/// before both or after both, and none is lost). Re-entrant; taken and
+/// given back with the GIL held, waited for without it.
+struct InplaceLock {
+  unsigned long owner = 0;
+  int depth = 0;
+  std::mutex mutex;
+  std::condition_variable freed;
+  std::atomic<bool> busy{false};
+
+  bool tryAcquire() {
+    unsigned long me = PyThread_get_thread_ident();
+    if (depth == 0) {
+      owner = me;
+      depth = 1;
+      busy.store(true);
+      return true;
+    }
+    if (owner != me)
+      return false;
+    ++depth;
+    return true;
+  }
+  void acquire() {
+    while (!tryAcquire()) {
+      nb::gil_scoped_release release;
+      std::unique_lock<std::mutex> lock(mutex);
+      freed.wait(lock, [&] { return !busy.load(); });
+    }
+  }
+  void release() {
+    if (depth == 0 || owner != PyThread_get_thread_ident())
+      throw nb::value_error("in-place lock released by a thread that does "
+                            "not hold it");
+    if (--depth > 0)
+      return;
+    owner = 0;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      busy.store(false);
+    }
+    freed.notify_all();
+  }
+};
+
+InplaceLock &inplaceLock = *new InplaceLock;
+
+/// The Python functions of in-place operators, called when the fast path
+/// does not take the operation: fn(self, other) -> self.
+nb::object *inplaceFallbacks = new nb::object[kIntoBase / 3];
+
+/// `self op= other`: one "into" program seen before, under the in-place
+/// lock; else the Python path (which waits for the lock if another thread
+/// holds it).
+nb::object inplaceOperator(int op, nb::handle self, nb::handle other) {
+  if (inplaceLock.tryAcquire()) {
+    bool done;
+    try {
+      done = tryInto(op, self.ptr(), other.ptr(), self.ptr());
+    } catch (...) {
+      inplaceLock.release();
+      throw;
+    }
+    inplaceLock.release();
+    if (done)
+      return nb::borrow(self);
+  }
+  nb::object &fallback = inplaceFallbacks[op];
+  if (!fallback.is_valid())
+    return nb::borrow(Py_NotImplemented);
+  return fallback(self, other);
+}
+
 void registerEntry(int op, nb::tuple operands, nb::object program,
                    nb::object shapes, nb::list bounds) {
   if (op < 0 || op >= kMaxOps || program.is_none())
@@ -404,15 +494,179 @@ nb::object getItem(nb::handle self, nb::handle key) {
   return getFallback(self, key);
 }
 
+/// Whether integer `v` (read as unsigned when `isUnsigned`) fits T, and
+/// then its bytes in `out`.
+template <typename T>
+bool storeIfFits(long long v, bool isUnsigned, char *out) {
+  using Limits = std::numeric_limits<T>;
+  bool fits;
+  if (isUnsigned)
+    fits = static_cast<unsigned long long>(v) <=
+           static_cast<unsigned long long>(Limits::max());
+  else if (Limits::is_signed)
+    fits = v >= static_cast<long long>(Limits::min()) &&
+           v <= static_cast<long long>(Limits::max());
+  else
+    fits = v >= 0 && static_cast<unsigned long long>(v) <=
+                         static_cast<unsigned long long>(Limits::max());
+  if (!fits)
+    return false;
+  T t = static_cast<T>(v);
+  std::memcpy(out, &t, sizeof(T));
+  return true;
+}
+
+/// Whether integer `v` fits integer dtype `dtype`, and then its bytes in
+/// `out`.
+bool storeInteger(long long v, bool isUnsigned, uint8_t dtype, char *out) {
+  switch (dtype) {
+  case I8:
+    return storeIfFits<int8_t>(v, isUnsigned, out);
+  case I16:
+    return storeIfFits<int16_t>(v, isUnsigned, out);
+  case I32:
+    return storeIfFits<int32_t>(v, isUnsigned, out);
+  case I64:
+    return storeIfFits<int64_t>(v, isUnsigned, out);
+  case U8:
+    return storeIfFits<uint8_t>(v, isUnsigned, out);
+  case U16:
+    return storeIfFits<uint16_t>(v, isUnsigned, out);
+  case U32:
+    return storeIfFits<uint32_t>(v, isUnsigned, out);
+  case U64:
+    return storeIfFits<uint64_t>(v, isUnsigned, out);
+  default:
+    return false;
+  }
+}
+
+/// The bytes of Python scalar `x` (a bool, int or float, not a subclass)
+/// as an element of `dtype`, where the conversion is exact NumPy
+/// behaviour without warnings or errors; false otherwise (the Python path
+/// then converts, warns or raises as NumPy does).
+bool scalarElement(PyObject *x, uint8_t dtype, char *out) {
+  PyTypeObject *t = Py_TYPE(x);
+  double d;
+  auto storeReal = [&](double v) {
+    switch (dtype) {
+    case F32: {
+      float f = static_cast<float>(v);
+      if (std::isfinite(v) && !std::isfinite(f))
+        return false; // NumPy warns of the overflow
+      std::memcpy(out, &f, 4);
+      return true;
+    }
+    case F64:
+      std::memcpy(out, &v, 8);
+      return true;
+    case C64: {
+      float f[2] = {static_cast<float>(v), 0.0f};
+      if (std::isfinite(v) && !std::isfinite(f[0]))
+        return false;
+      std::memcpy(out, f, 8);
+      return true;
+    }
+    case C128: {
+      double c[2] = {v, 0.0};
+      std::memcpy(out, c, 16);
+      return true;
+    }
+    default:
+      return false; // float16 and the rest: the Python path
+    }
+  };
+  if (t == &PyBool_Type) {
+    bool b = x == Py_True;
+    if (dtype == Bool) {
+      *out = b;
+      return true;
+    }
+    if (dtype == F16) {
+      uint16_t h = b ? 0x3c00 : 0;
+      std::memcpy(out, &h, 2);
+      return true;
+    }
+    return storeInteger(b, false, dtype, out) || storeReal(b ? 1.0 : 0.0);
+  }
+  if (t == &PyLong_Type) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(x, &overflow);
+    bool isUnsigned = false;
+    if (overflow > 0) {
+      unsigned long long u = PyLong_AsUnsignedLongLong(x);
+      if (u == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+        PyErr_Clear();
+        return false;
+      }
+      v = static_cast<long long>(u);
+      isUnsigned = true;
+    } else if (overflow < 0) {
+      return false;
+    } else if (v == -1 && PyErr_Occurred()) {
+      PyErr_Clear();
+      return false;
+    }
+    if (dtype == Bool) {
+      *out = v != 0;
+      return true;
+    }
+    if (dtype >= I8 && dtype <= U64)
+      return storeInteger(v, isUnsigned, dtype, out);
+    d = isUnsigned ? static_cast<double>(static_cast<unsigned long long>(v))
+                   : static_cast<double>(v);
+    // Integers beyond 2**53 round on the way: NumPy rounds the same way
+    // for float64, but float32 would round twice: the Python path.
+    if (dtype != F64 && dtype != C128 && std::fabs(d) > 9007199254740992.0)
+      return false;
+    return storeReal(d);
+  }
+  if (t == &PyFloat_Type) {
+    d = PyFloat_AS_DOUBLE(x);
+    if (dtype == Bool) {
+      *out = d != 0.0; // NaN is true, as in NumPy
+      return true;
+    }
+    if (dtype >= I8 && dtype <= U64) {
+      // Truncated toward zero, within the type's range (NumPy raises or
+      // warns otherwise: the Python path).
+      if (!std::isfinite(d))
+        return false;
+      double tr = std::trunc(d);
+      if (tr < -9223372036854775808.0 || tr >= 9223372036854775808.0)
+        return false;
+      return storeInteger(static_cast<long long>(tr), false, dtype, out);
+    }
+    return storeReal(d);
+  }
+  return false;
+}
+
 /// `self[key] = value` for basic keys and an array value of the same
-/// dtype and queue (broadcast to the view); else the Python path.
+/// dtype and queue (broadcast to the view), or a Python bool, int or float
+/// that the destination's dtype holds exactly as NumPy converts it; else
+/// the Python path.
 void setItem(nb::handle self, nb::handle key, nb::handle value) {
   ArrayCore &dst = *nb::inst_ptr<ArrayCore>(self);
   ArrayCore view;
-  if (Py_TYPE(value.ptr()) ==
-          reinterpret_cast<PyTypeObject *>(arrayTypeHandle().ptr()) &&
+  PyTypeObject *vt = Py_TYPE(value.ptr());
+  if ((vt == &PyFloat_Type || vt == &PyLong_Type || vt == &PyBool_Type) &&
+      !dst.buffer->readOnly) {
+    alignas(16) char element[16];
+    if (scalarElement(value.ptr(), dst.dtype, element) &&
+        basicView(dst, key.ptr(), view)) {
+      submitFill(view, element);
+      return;
+    }
+  }
+  if (vt == reinterpret_cast<PyTypeObject *>(arrayTypeHandle().ptr()) &&
       !dst.buffer->readOnly && basicView(dst, key.ptr(), view)) {
     const ArrayCore &src = *nb::inst_ptr<ArrayCore>(value);
+    if (src.dtype == dst.dtype && src.buffer->queue == dst.buffer->queue &&
+        src.shape == view.shape) {
+      submitCopy(view, src);
+      return;
+    }
     if (src.dtype == dst.dtype && src.buffer->queue == dst.buffer->queue &&
         src.shape.size() <= view.shape.size()) {
       // Broadcast src to the view's shape (zero strides), as NumPy does.
@@ -503,6 +757,39 @@ void bindFastPath(nb::module_ &m, nb::class_<ArrayCore> &c) {
       },
       "The Python functions indexing calls for keys the C++ path does not "
       "take.");
+  m.def(
+      "set_inplace_fallback",
+      [](int op, nb::object fn) {
+        if (op < 0 || op >= kIntoBase / 3)
+          throw nb::value_error("set_inplace_fallback: bad operation");
+        inplaceFallbacks[op] = std::move(fn);
+      },
+      "The Python function an in-place operator calls when the fast path "
+      "does not take it: fn(self, other) -> self.");
+  m.def(
+      "inplace_lock_acquire", [] { inplaceLock.acquire(); },
+      "Takes the in-place operators' lock (re-entrant; waits without the "
+      "GIL).");
+  m.def(
+      "inplace_lock_release", [] { inplaceLock.release(); },
+      "Gives the in-place operators' lock back.");
+  struct InplaceSpec {
+    const char *name;
+    int op;
+  };
+  // Numbered as sluice._dispatch._FAST_OPS (add, subtract, multiply,
+  // divide, floor_divide, remainder). `**=` stays in Python: integer
+  // powers check the exponent's sign first.
+  static const InplaceSpec inplace[] = {
+      {"__iadd__", 0},     {"__isub__", 1},      {"__imul__", 2},
+      {"__itruediv__", 3}, {"__ifloordiv__", 4}, {"__imod__", 5},
+  };
+  for (const InplaceSpec &spec : inplace) {
+    int op = spec.op;
+    c.def(spec.name, [op](nb::handle self, nb::handle other) {
+      return inplaceOperator(op, self, other);
+    });
+  }
   // `x[None]`: the key may be None (nanobind refuses None by default).
   c.def("__getitem__", &getItem, nb::arg("key").none());
   c.def("__setitem__", &setItem, nb::arg("key").none(), nb::arg("value"));

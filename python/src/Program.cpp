@@ -780,7 +780,9 @@ nb::list Program::call(nb::handle argsObj, nb::handle shapesObj,
     // needs to follow the task or inherit its failure, so the results stop
     // pointing at it and it goes now, not with the last result (a loop
     // keeping many results would keep as many finished tasks).
-    if (task->finished() && !task->failed())
+    // (A launched task is not asked: its device work has just begun, and
+    // on CUDA the question is a driver call.)
+    if (!task->launchedPending() && task->finished() && !task->failed())
       for (const std::shared_ptr<Buffer> &b : outBuffers) {
         if (!b)
           continue;

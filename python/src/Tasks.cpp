@@ -369,12 +369,20 @@ QueueState *getQueue(const std::string &device, const std::string &name) {
 
 void useBuffer(Task &task, const std::shared_ptr<Task> &self, Buffer &buffer,
                bool write) {
-  if (buffer.last && buffer.last != self && !buffer.last->finished())
-    task.deps.push_back({buffer.last, false});
+  // A task this one follows on its queue (Task::follows) is kept without
+  // asking the device whether it has finished: execute() does not wait
+  // for it anyway, and on CUDA each question is a driver call (several
+  // per eager operation, which all read and write the same buffers).
   // The last writer's failure is this task's: its memory is not valid.
-  if (buffer.writer && buffer.writer != self &&
-      (!buffer.writer->finished() || buffer.writer->failed()))
-    task.deps.push_back({buffer.writer, true});
+  const std::shared_ptr<Task> &writer = buffer.writer;
+  if (writer && writer != self &&
+      (task.follows(*writer) || !writer->finished() || writer->failed()))
+    task.deps.push_back({writer, true});
+  // The last access, unless it is the writer (just handled).
+  const std::shared_ptr<Task> &last = buffer.last;
+  if (last && last != self && last != writer &&
+      (task.follows(*last) || !last->finished()))
+    task.deps.push_back({last, false});
   buffer.last = self;
   if (write)
     buffer.writer = self;

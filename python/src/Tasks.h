@@ -18,6 +18,7 @@
 #ifndef SLUICE_PYTHON_TASKS_H
 #define SLUICE_PYTHON_TASKS_H
 
+#include "SmallVector.h"
 #include "sluice-c/Runtime.h"
 
 #include <atomic>
@@ -60,7 +61,9 @@ public:
     std::shared_ptr<Task> task;
     bool inherit;
   };
-  std::vector<Dependency> deps;
+  /// (Inline: an eager operation has one or two, and a heap list was an
+  /// allocation per operation.)
+  SmallVector<Dependency, 2> deps;
   /// The queue whose wait() reports this task's failure.
   QueueState *queue = nullptr;
   /// Cheap enough to run on the submitting thread, with the GIL held, when
@@ -74,7 +77,7 @@ public:
   /// complete with that work in `launched`, and the task has finished only
   /// when they have (a host read, wait() or finished() asks). `launchedOn`
   /// is the one queue all of it went to, or null when it used several.
-  std::vector<SluiceEvent> launched;
+  SmallVector<SluiceEvent, 1> launched;
   SluiceQueue launchedOn = nullptr;
   /// Set before submission for a task whose work goes to this in-order
   /// queue and nowhere else: it follows its dependencies launched on the

@@ -57,6 +57,9 @@ protected:
     return info.usm_capabilities & (1u << (kind - 1));
   }
 
+  /// Fills of `bytes` with every pattern size at two offsets, each checked.
+  void fillsEveryPatternSize(size_t bytes);
+
   /// The test kernels in this backend's format (null with `why` set when
   /// this build has none for it).
   SluiceModule kernels(std::string &why) {
@@ -160,7 +163,14 @@ TEST_P(Conformance, UsmKindsPointerInfoAndCopies) {
 }
 
 TEST_P(Conformance, FillsEveryPatternSize) {
-  const size_t bytes = 1024 + 256;
+  // Small, and past the size the host fills in parallel chunks (each made
+  // of copies of a 4 KB block).
+  for (size_t bytes : {size_t(1024 + 256), size_t(3 << 20) + 384})
+    fillsEveryPatternSize(bytes);
+}
+
+void Conformance::fillsEveryPatternSize(size_t bytes) {
+  SCOPED_TRACE(std::to_string(bytes) + " bytes");
   std::vector<uint8_t> got(bytes), want(bytes);
   for (SluiceUsmKind kind : kKinds) {
     if (!supports(kind))

@@ -84,6 +84,23 @@ def test_views_into_and_out_of_operations(device, counted, dt):
         assert counted and all(counted)
 
 
+@pytest.mark.parametrize("dt", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_scalars_into_strided_views(device, counted, dt):
+    # One element filled on the device, then copied over the view by the
+    # kernel (zero strides), twice each (the second from the fast path).
+    a = _sample(dt, (7, 9, 5))
+    x = sluice.asarray(a, device=device)
+    keys = KEYS + [(slice(None), 0, 1), (1, slice(None, None, 3), 2)]
+    for i, key in enumerate(keys):
+        for value in (i + 2, True, 0.5 if np.dtype(dt).kind in "fc" else 3):
+            for _ in range(2):
+                x[key] = value
+                a[key] = value
+                np.testing.assert_array_equal(sluice.asnumpy(x), a)
+    if _reaches(device):
+        assert counted and all(counted)
+
+
 def test_broadcast_and_overlapping_views(device, counted):
     a = _sample(np.float32, (6, 8))
     x = sluice.asarray(a, device=device)

@@ -304,8 +304,27 @@ SluiceStatus HostQueue::submitFill(void *dst, const void *pattern,
             std::memset(d + lo, copy[0], hi - lo);
             return;
           }
-          for (size_t off = lo; off < hi; off += patternSize)
-            std::memcpy(d + off, copy.data(), patternSize);
+          // The pattern once, doubled up to a block that stays in the L1
+          // cache, then copies of that block: memcpy calls at memory
+          // speed (one call per element was 30x slower than NumPy's fill
+          // at 4 MB), each reading a cached source.
+          if (hi <= lo)
+            return;
+          char *at = d + lo;
+          size_t total = hi - lo;
+          size_t block =
+              std::min<size_t>(total, std::max<size_t>(4096, patternSize));
+          std::memcpy(at, copy.data(), patternSize);
+          for (size_t done = patternSize; done < block;) {
+            size_t step = std::min(done, block - done);
+            std::memcpy(at + done, at, step);
+            done += step;
+          }
+          for (size_t done = block; done < total;) {
+            size_t step = std::min(block, total - done);
+            std::memcpy(at + done, at, step);
+            done += step;
+          }
         });
         return std::string();
       },
