@@ -718,6 +718,17 @@ void bindLazyTape(nb::module_ &m) {
       "operations (0: never); submits at `maximum` operations. Forgets "
       "which small operations repeat.");
   m.def(
+      "lazy_tape_forget",
+      [] {
+        tapeFlush("what lazy execution learnt was forgotten");
+        chains.clear();
+        smallSeen.clear();
+        programs.clear();
+      },
+      "Submits the tape, then forgets what was learnt: which small "
+      "operations repeat, which small structures were seen, and the "
+      "programs compiled for tapes.");
+  m.def(
       "lazy_tape_stats",
       [] {
         nb::dict d, b;

@@ -65,6 +65,28 @@ def test_loop_body_compiles_once(device):
     )
 
 
+def test_operations_first_run_with_lazy_off_are_recorded(device):
+    # Fast-path entries made while lazy execution was off (a program, no
+    # template) are resolved once more when it is on, and then recorded.
+    from sluice import _lazy
+
+    _lazy.forget()
+    xn = np.linspace(0.5, 2, 128, dtype=np.float32)
+    yn = np.linspace(-1, 1, 128, dtype=np.float32)
+    x = sluice.asarray(xn, device=device)
+    y = sluice.asarray(yn, device=device)
+    sluice.set_lazy(False)
+    eager = (sluice.exp(x * 0.5) + y).asnumpy()
+    sluice.set_lazy(True)
+    sluice.lazy_report(reset=True)
+    for _ in range(3):
+        r = sluice.exp(x * 0.5) + y
+        assert _report()["pending_operations"] == 3
+        np.testing.assert_array_equal(r.asnumpy(), eager)
+    assert _report()["recorded"] == 9
+    np.testing.assert_allclose(eager, np.exp(xn * 0.5) + yn, rtol=1e-6)
+
+
 def test_program_cache_is_bounded(device, monkeypatch):
     # The compiled graphs are kept by structure, least recently used
     # first out: a program of many structures holds a bounded number.
