@@ -33,6 +33,8 @@ struct TapeTemplate {
     SluiceUsmKind kind;
     int dtype;
     std::vector<int64_t> shape;
+    /// The same shape as Python's tuple (passed to the program as is).
+    nb::object shapeObj;
   };
   std::vector<Result> results;
   /// Elements of the largest result.
@@ -239,6 +241,7 @@ std::shared_ptr<TapeTemplate> parseTemplate(nb::handle py) {
     res.dtype = nb::cast<int>(types[r][1]);
     for (nb::handle d : shapes[r])
       res.shape.push_back(nb::cast<int64_t>(d));
+    res.shapeObj = shapes[r];
     tmpl->results.push_back(std::move(res));
   }
   tmpl->size = nb::cast<int64_t>(t[8]);
@@ -545,10 +548,7 @@ void runCone(Tape &t, const std::vector<TapeRef> &outs) {
     const TapeOp &op = t.ops[o.op];
     const TapeResult &res = t.result(o);
     targets.append(lazyBufferToken(res.buffer, res.id));
-    nb::list shape;
-    for (int64_t d : op.tmpl->results[o.index].shape)
-      shape.append(d);
-    shapes.append(shape);
+    shapes.append(op.tmpl->results[o.index].shapeObj);
   }
   bool allSmall = true;
   for (size_t j = 0; j < n && allSmall; ++j)
