@@ -143,8 +143,7 @@ newLazyResult(QueueState *queue, SluiceUsmKind kind, int dtype,
   return {array, lazyBufferToken(buffer, id)};
 }
 
-nb::object lazyBufferToken(const std::shared_ptr<Buffer> &buffer,
-                           uint64_t id) {
+nb::object lazyBufferToken(const std::shared_ptr<Buffer> &buffer, uint64_t id) {
   return nb::cast(LazyToken{buffer, id});
 }
 

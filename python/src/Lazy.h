@@ -51,8 +51,8 @@ newLazyResult(QueueState *queue, SluiceUsmKind kind, int dtype,
 /// The same without a token: the array, and its buffer in `buffer` (the
 /// tape keeps the buffer and makes a token only when one is needed,
 /// lazyBufferToken).
-nanobind::object newLazyArray(QueueState *queue, SluiceUsmKind kind,
-                              int dtype, const std::vector<int64_t> &shape,
+nanobind::object newLazyArray(QueueState *queue, SluiceUsmKind kind, int dtype,
+                              const std::vector<int64_t> &shape,
                               std::shared_ptr<Buffer> &buffer);
 /// A LazyToken of a buffer newLazyArray made (`id`: its lazy id then).
 nanobind::object lazyBufferToken(const std::shared_ptr<Buffer> &buffer,
