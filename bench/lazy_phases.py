@@ -10,6 +10,7 @@ every operation is recorded, so the recording and flush figures are the
 host work a GPU step pays too.
 
     python bench/lazy_phases.py [--device host] [--n 4096] [--reps 3000]
+                                [--no-keep]
 """
 
 import argparse
@@ -26,7 +27,14 @@ def main():
     p.add_argument("--device", default="host")
     p.add_argument("--n", type=int, default=1 << 12)
     p.add_argument("--reps", type=int, default=3000)
+    p.add_argument(
+        "--no-keep",
+        action="store_true",
+        help="flushes do not keep what a later flush computes again",
+    )
     args = p.parse_args()
+    if args.no_keep:
+        sluice._sluice.lazy_tape_keep(False)
     dev = sluice.Device(args.device)
     rng = np.random.default_rng(1)
     n = args.n

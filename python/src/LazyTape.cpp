@@ -65,6 +65,15 @@ std::vector<uint8_t> &chains = *new std::vector<uint8_t>;
 std::unordered_map<std::string, uint8_t> &smallSeen =
     *new std::unordered_map<std::string, uint8_t>;
 constexpr size_t kMaxSmallSeen = 4096;
+/// Per structure of a flush of one wanted result: the operations of its
+/// program (their places) whose results a later flush of the same tape
+/// computed again because they were not kept; that flush keeps them from
+/// then on (a value two flushes of a loop body need is computed once).
+std::unordered_map<std::string, std::vector<int32_t>> &keepLearnt =
+    *new std::unordered_map<std::string, std::vector<int32_t>>;
+constexpr size_t kMaxKeepLearnt = 1024;
+/// Whether flushes learn what to keep (lazy_tape_keep; for comparisons).
+bool keepLearning = true;
 /// Compiled programs kept, by structure.
 constexpr size_t kMaxPrograms = 512;
 
@@ -91,6 +100,10 @@ struct TapeOp {
   uint32_t refStart = 0, refCount = 0, resStart = 0, resCount = 0;
   /// The user's source line that recorded it (lazyCallerLocation).
   uint32_t location = 0;
+  /// Computed without being kept by a flush of one wanted result: that
+  /// flush (Tape::flushKeys) and the operation's place in its program
+  /// (-1: not so).
+  int32_t flushedIn = -1, flushedAt = -1;
   /// Below the recording threshold: its one-op program and the shapes it
   /// is called with (unset when it has none), to run it eagerly.
   bool small = false;
@@ -111,6 +124,8 @@ struct Tape {
   /// records: nothing else makes lazy results then.)
   uint64_t idBase = 0;
   std::vector<TapeRef> byId;
+  /// The structures of the flushes of one wanted result so far.
+  std::vector<std::string> flushKeys;
 
   TapeRef *opRefs(const TapeOp &op) { return refs.data() + op.refStart; }
   const TapeRef *opRefs(const TapeOp &op) const {
@@ -442,6 +457,83 @@ void failResults(Tape &t, const std::vector<TapeRef> &outs,
                      status);
 }
 
+/// A flush of one wanted result (`outs`, its cone `need`, the program's
+/// structure `key`, outs included): learns which operations computed
+/// again here an earlier flush should have kept (results still
+/// referenced and pending, read here by operations that are new in this
+/// flush), and adds to `outs` (and `key`) what this structure learnt to
+/// keep. Returns the flush's index in t.flushKeys.
+int32_t learnKeeping(Tape &t, const std::vector<char> &need,
+                     const std::vector<int32_t> &newIndex, std::string &key,
+                     std::vector<TapeRef> &outs) {
+  auto keepable = [&](size_t j) {
+    const TapeOp &op = t.ops[j];
+    if (op.resCount != 1)
+      return false;
+    const TapeResult &res = t.results[op.resStart];
+    return res.producedArg < 0 && res.buffer.use_count() > 1;
+  };
+  size_t n = t.ops.size();
+  for (size_t j = 0; j < n; ++j) {
+    if (!need[j] || t.ops[j].flushedIn >= 0)
+      continue; // (only what this flush computes for the first time)
+    const TapeOp &op = t.ops[j];
+    for (uint32_t i = 0; i < op.refCount; ++i) {
+      TapeRef r = resolve(t, t.opRefs(op)[i]);
+      if (r.op < 0)
+        continue;
+      const TapeOp &from = t.ops[r.op];
+      if (from.flushedIn < 0 || !keepable(r.op))
+        continue;
+      if (keepLearnt.size() >= kMaxKeepLearnt)
+        keepLearnt.clear();
+      std::vector<int32_t> &keep = keepLearnt[t.flushKeys[from.flushedIn]];
+      if (std::find(keep.begin(), keep.end(), from.flushedAt) == keep.end())
+        keep.push_back(from.flushedAt);
+    }
+  }
+  int32_t index = static_cast<int32_t>(t.flushKeys.size());
+  t.flushKeys.push_back(key);
+  auto it = keepLearnt.find(key);
+  if (it == keepLearnt.end())
+    return index;
+  for (int32_t at : it->second)
+    for (size_t j = 0; j < n; ++j) {
+      if (newIndex[j] != at)
+        continue;
+      bool already = false;
+      for (const TapeRef &o : outs)
+        already |= o.op == static_cast<int32_t>(j);
+      if (!already && keepable(j)) {
+        outs.push_back({static_cast<int32_t>(j), 0});
+        putU32(key, static_cast<uint32_t>(at));
+        putU32(key, 0);
+      }
+      break;
+    }
+  return index;
+}
+
+/// After a flush of one wanted result (`flushIndex` >= 0): marks the
+/// operations it computed without keeping them.
+void noteFlushed(Tape &t, const std::vector<char> &need,
+                 const std::vector<int32_t> &newIndex,
+                 const std::vector<TapeRef> &outs, int32_t flushIndex) {
+  if (flushIndex < 0)
+    return;
+  for (size_t j = 0; j < t.ops.size(); ++j) {
+    if (!need[j] || t.ops[j].flushedIn >= 0)
+      continue;
+    bool kept = false;
+    for (const TapeRef &o : outs)
+      kept |= o.op == static_cast<int32_t>(j);
+    if (!kept) {
+      t.ops[j].flushedIn = flushIndex;
+      t.ops[j].flushedAt = newIndex[j];
+    }
+  }
+}
+
 /// Runs the operations `need` marks one by one with their one-op programs
 /// (as eager execution would have), filling the buffers of `outs`.
 void runEagerly(Tape &t, const std::vector<char> &need,
@@ -488,7 +580,7 @@ void runEagerly(Tape &t, const std::vector<char> &need,
 /// Runs what results `outs` need as one program (compiled once per
 /// structure) that fills their buffers; a small graph whose structure is
 /// new runs operation by operation instead.
-void runCone(Tape &t, const std::vector<TapeRef> &outs) {
+void runCone(Tape &t, std::vector<TapeRef> &outs, bool learn = false) {
   size_t n = t.ops.size();
   std::vector<char> need(n, 0);
   for (const TapeRef &o : outs)
@@ -541,10 +633,15 @@ void runCone(Tape &t, const std::vector<TapeRef> &outs) {
   putU32(key, 0xffffffffu);
   size_t count = refStart.size(); // operations in the program
   refStart.push_back(static_cast<uint32_t>(refs.size()));
-  nb::list targets, shapes;
   for (const TapeRef &o : outs) {
     putU32(key, static_cast<uint32_t>(newIndex[o.op]));
     putU32(key, static_cast<uint32_t>(o.index));
+  }
+  int32_t flushIndex = -1;
+  if (learn && keepLearning)
+    flushIndex = learnKeeping(t, need, newIndex, key, outs);
+  nb::list targets, shapes;
+  for (const TapeRef &o : outs) {
     const TapeOp &op = t.ops[o.op];
     const TapeResult &res = t.result(o);
     targets.append(lazyBufferToken(res.buffer, res.id));
@@ -573,6 +670,7 @@ void runCone(Tape &t, const std::vector<TapeRef> &outs) {
       ++stats.graphs;
       stats.operations += count;
       runEagerly(t, need, outs);
+      noteFlushed(t, need, newIndex, outs, flushIndex);
       return;
     } else {
       smallSeen.erase(key);
@@ -606,6 +704,7 @@ void runCone(Tape &t, const std::vector<TapeRef> &outs) {
     stats.operations += count;
     nb::inst_ptr<Program>(program)->call(args, shapes, targets,
                                          std::move(locations));
+    noteFlushed(t, need, newIndex, outs, flushIndex);
   } catch (const std::exception &e) {
     failResults(t, outs, e);
   }
@@ -645,17 +744,22 @@ void tapeFlush(const char *reason, uint64_t wanted) {
       if (op.resCount != 1)
         break; // (one result of several: all of them run)
       uint64_t generation = tapeGeneration;
-      runCone(tape, {w});
+      // (What an earlier run of the same structure learnt to keep for a
+      // later flush is computed and kept too.)
+      std::vector<TapeRef> outs{w};
+      runCone(tape, outs, /*learn=*/true);
       if (generation != tapeGeneration)
         return; // (a nested submission took the tape: nothing left here)
-      TapeOp &ran = tape.ops[w.op];
-      const TapeTemplate::Result &res = ran.tmpl->results[w.index];
-      nb::object done =
-          lazyBufferArray(tape.result(w).buffer, res.dtype, res.shape);
-      tape.result(w).producedArg = static_cast<int32_t>(tape.args.size());
-      tape.args.push_back(done);
-      tape.argIsArray.push_back(true);
-      lazyMarkRead(*nb::inst_ptr<ArrayCore>(done)->buffer, 1);
+      for (const TapeRef &o : outs) {
+        TapeOp &ran = tape.ops[o.op];
+        const TapeTemplate::Result &res = ran.tmpl->results[o.index];
+        nb::object done =
+            lazyBufferArray(tape.result(o).buffer, res.dtype, res.shape);
+        tape.result(o).producedArg = static_cast<int32_t>(tape.args.size());
+        tape.args.push_back(done);
+        tape.argIsArray.push_back(true);
+        lazyMarkRead(*nb::inst_ptr<ArrayCore>(done)->buffer, 1);
+      }
       return;
     }
   }
@@ -772,10 +876,22 @@ void bindLazyTape(nb::module_ &m) {
         chains.clear();
         smallSeen.clear();
         programs.clear();
+        keepLearnt.clear();
       },
       "Submits the tape, then forgets what was learnt: which small "
-      "operations repeat, which small structures were seen, and the "
-      "programs compiled for tapes.");
+      "operations repeat, which small structures were seen, which values "
+      "flushes keep, and the programs compiled for tapes.");
+  m.def(
+      "lazy_tape_keep",
+      [](bool on) {
+        bool previous = keepLearning;
+        keepLearning = on;
+        keepLearnt.clear();
+        return previous;
+      },
+      "Whether a flush of one wanted result learns to keep values a later "
+      "flush of the same tape computes again (on by default); returns the "
+      "previous setting.");
   m.def(
       "lazy_tape_stats",
       [] {
