@@ -270,8 +270,24 @@ def _store(name, r, out, where):
     return out
 
 
-def _make_unary(name, body, doc):
+# The fast path's call (FastPath.cpp): a row with a fast-path code tries
+# it first, as the body would after its Python layers (the same entry: the
+# body registers it under this code, for operands of these signatures).
+_fast_call = _dispatch._ext.fast_call
+
+
+def _make_unary(name, body, doc, code=None):
     def f(x, /, out=None, *, where=True, dtype=None, **kwargs):
+        if (
+            code is not None
+            and out is None
+            and where is True
+            and dtype is None
+            and not kwargs
+        ):
+            r = _fast_call(code, x)
+            if r is not None:
+                return r
         _check_kwargs(name, kwargs)
         if dtype is not None:
             x = _ops.astype(x, dtype, copy=False) if _is_array(x) else x
@@ -287,8 +303,18 @@ def _make_unary(name, body, doc):
     return f
 
 
-def _make_binary(name, body, doc):
+def _make_binary(name, body, doc, code=None):
     def f(x1, x2, /, out=None, *, where=True, dtype=None, **kwargs):
+        if (
+            code is not None
+            and out is None
+            and where is True
+            and dtype is None
+            and not kwargs
+        ):
+            r = _fast_call(code, x1, x2)
+            if r is not None:
+                return r
         _check_kwargs(name, kwargs)
         if dtype is not None:
             x1 = _ops.astype(x1, dtype, copy=False) if _is_array(x1) else x1
@@ -317,15 +343,20 @@ def _check_kwargs(name, kwargs):
 _table = {}
 for _name, (_uf, _op, _doc) in UNARY.items():
     _table[_name] = _make_unary(
-        _name, (lambda op, uf: lambda x: _apply(op, uf, (x,)))(_op, _uf), _doc
+        _name,
+        (lambda op, uf: lambda x: _apply(op, uf, (x,)))(_op, _uf),
+        _doc,
+        _dispatch.fast_code(("ew", _op, _uf, False)),
     )
 for _name, (_uf, _op, _doc) in BINARY.items():
+    _ld = _name == "ldexp"
     _table[_name] = _make_binary(
         _name,
         (lambda op, uf, ld: lambda a, b: _apply(op, uf, (a, b), ld))(
-            _op, _uf, _name == "ldexp"
+            _op, _uf, _ld
         ),
         _doc,
+        _dispatch.fast_code(("ew", _op, _uf, _ld)),
     )
 
 
@@ -334,7 +365,10 @@ def _wrap_operations():
     for name, doc in WRAPPED_UNARY.items():
         op = getattr(_ops, name)
         _table[name] = _make_unary(
-            name, (lambda fn: lambda x: fn(*_scalars_to_arrays((x,))))(op), doc
+            name,
+            (lambda fn: lambda x: fn(*_scalars_to_arrays((x,))))(op),
+            doc,
+            _dispatch._FAST_OPS.get(name),
         )
     for name, doc in WRAPPED_BINARY.items():
         op = getattr(_ops, name)
@@ -342,6 +376,8 @@ def _wrap_operations():
             name,
             (lambda fn: lambda a, b: fn(*_scalars_to_arrays((a, b))))(op),
             doc,
+            # (power checks its operands before the fast path: not here)
+            None if name == "power" else _dispatch._FAST_OPS.get(name),
         )
 
 

@@ -794,6 +794,21 @@ def report():
         }
 
 
+def forget():
+    """Forgets what lazy execution learnt so far (tests start afresh with
+    it): submits what is pending, then drops the compiled programs of
+    graphs, which small operations repeat and the structures seen, and the
+    fast path's entries (the operations seen before, with their
+    templates), so that what runs next behaves as in a fresh process."""
+    flush_all("what lazy execution learnt was forgotten")
+    with _lock:
+        _ext.lazy_tape_forget()
+        _programs.clear()
+        _result_types.clear()
+        _fused.clear()
+        _ext.fast_clear()
+
+
 def reset_report():
     with _lock:
         _stats.clear()

@@ -40,6 +40,18 @@ from .tensor import usm_ndarray
 
 # The fast path's code of a whole-array sum (Array.sum's common case).
 _SUM_ALL = _dispatch._FAST_OPS["sum/all"]
+# The codes of reductions along an axis, by (name, axis, keepdims), as
+# _ops._reduce numbers them (it makes the code the first time).
+_PARAM_CODES = _dispatch._PARAM_CODES
+
+
+def _fast_reduce(name, x, axis, keepdims):
+    """A reduction along one integer axis seen before (what _ops._reduce
+    asks first), without its Python layers; None otherwise."""
+    if axis.__class__ is not int:
+        return None
+    code = _PARAM_CODES.get((name, axis, keepdims))
+    return None if code is None else _ext.fast_call(code, x)
 
 
 def _unpickle(data, device, usm_type):
@@ -285,6 +297,10 @@ class ArrayMethods:
             r = _ext.fast_call(_SUM_ALL, self)
             if r is not None:
                 return r
+        elif dtype is None and out is None:
+            r = _fast_reduce("sum", self, axis, keepdims)
+            if r is not None:
+                return r
         return _ops.sum(
             self, axis=axis, dtype=dtype, out=out, keepdims=keepdims
         )
@@ -295,9 +311,17 @@ class ArrayMethods:
         )
 
     def max(self, axis=None, out=None, keepdims=False):
+        if out is None:
+            r = _fast_reduce("max", self, axis, keepdims)
+            if r is not None:
+                return r
         return _ops.max(self, axis=axis, out=out, keepdims=keepdims)
 
     def min(self, axis=None, out=None, keepdims=False):
+        if out is None:
+            r = _fast_reduce("min", self, axis, keepdims)
+            if r is not None:
+                return r
         return _ops.min(self, axis=axis, out=out, keepdims=keepdims)
 
     def mean(self, axis=None, dtype=None, out=None, keepdims=False):

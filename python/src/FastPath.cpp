@@ -130,6 +130,11 @@ struct Entry {
   /// The same, parsed for the tape (LazyTape.h); null: not taped.
   std::shared_ptr<TapeTemplate> tape;
   std::vector<Bound> bounds;
+  /// Lazy mode met an entry that only has a program (registered while
+  /// lazy execution was off): 1 while Python resolves the operation once
+  /// more (the hits miss, so that Python records it or gives its
+  /// template), 2 once anything registered for the key since.
+  uint8_t lazyAsk = 0;
 };
 
 std::unordered_map<uint64_t, std::vector<Entry>> &table() {
@@ -158,8 +163,22 @@ struct Hit {
   std::shared_ptr<TapeTemplate> tape;
 };
 
+/// Lazy execution is on and the entry has no template (its program was
+/// registered while lazy execution was off): whether the hit misses, so
+/// that the slow path resolves the operation once more in lazy mode and
+/// records it or registers its template. Once per entry: what the slow
+/// path registers then ends it (an entry that still has no template
+/// afterwards cannot be recorded, and runs its program).
+bool askForTemplate(Entry &e) {
+  if (!lazyMode || e.lazy.is_valid() || e.lazyAsk == 2)
+    return false;
+  e.lazyAsk = 1;
+  return true;
+}
+
 /// The entry of op on operands of these signatures (false: none).
-bool lookup(int op, PyObject *const *xs, size_t n, Hit &hit) {
+bool lookup(int op, PyObject *const *xs, size_t n, Hit &hit,
+            bool mayAsk = false) {
   if (tracing || entries == 0)
     return false;
   KeyBuffer key;
@@ -168,7 +187,7 @@ bool lookup(int op, PyObject *const *xs, size_t n, Hit &hit) {
   auto it = table().find(key.hash());
   if (it == table().end())
     return false;
-  for (const Entry &e : it->second) {
+  for (Entry &e : it->second) {
     if (e.key.size() != key.size ||
         std::memcmp(e.key.data(), key.bytes, key.size) != 0)
       continue;
@@ -178,6 +197,8 @@ bool lookup(int op, PyObject *const *xs, size_t n, Hit &hit) {
       if (overflow || v < b.lo || v > b.hi)
         return false; // the slow path raises OverflowError
     }
+    if (mayAsk && askForTemplate(e))
+      return false;
     hit.program = e.program;
     hit.shapes = e.shapes;
     hit.lazy = e.lazy;
@@ -205,7 +226,7 @@ nb::object &lazyRecorder = *new nb::object;
 
 nb::object tryCall(int op, PyObject *const *xs, size_t n) {
   Hit hit;
-  if (!lookup(op, xs, n, hit))
+  if (!lookup(op, xs, n, hit, /*mayAsk=*/true))
     return nb::object();
   const Hit *e = &hit;
   if (lazyMode && e->tape) {
@@ -357,6 +378,9 @@ void registerEntry(int op, nb::tuple operands, nb::object program,
     return; // an operand without a signature: nothing to remember
   Entry e;
   e.key.assign(key.bytes, key.size);
+  // (Registered in lazy mode: the slow path gave its template already if
+  // it has one.)
+  e.lazyAsk = lazyMode ? 2 : 0;
   bool recorded = !program.is_none() && !nb::isinstance<Program>(program);
   if (recorded) {
     e.tape = makeTapeTemplate(program);
@@ -376,6 +400,7 @@ void registerEntry(int op, nb::tuple operands, nb::object program,
   auto &bucket = table()[key.hash()];
   for (Entry &old : bucket)
     if (old.key == e.key) {
+      old.lazyAsk = 2; // (resolved again, or registered afresh)
       if (recorded) {
         old.lazy = std::move(e.lazy);
         old.tape = std::move(e.tape);

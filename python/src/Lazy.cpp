@@ -114,9 +114,9 @@ bool lazyTargetFits(nb::handle token, QueueState *queue, SluiceUsmKind kind) {
          t->buffer->queue == queue && t->buffer->kind == kind;
 }
 
-std::pair<nb::object, nb::object>
-newLazyResult(QueueState *queue, SluiceUsmKind kind, int dtype,
-              const std::vector<int64_t> &shape) {
+nb::object newLazyArray(QueueState *queue, SluiceUsmKind kind, int dtype,
+                        const std::vector<int64_t> &shape,
+                        std::shared_ptr<Buffer> &buffer) {
   if (!queue || kind < SLUICE_USM_DEVICE || kind > SLUICE_USM_HOST ||
       dtype < 0 || dtype >= NumDTypes)
     throw Error(ErrorKind::Value, "lazy_array: bad queue, kind or dtype");
@@ -125,15 +125,29 @@ newLazyResult(QueueState *queue, SluiceUsmKind kind, int dtype,
   core.shape = shape;
   checkArrayBytes(core.shape, core.itemsize());
   core.strides = contiguousStrides(core.shape);
-  auto buffer = std::make_shared<Buffer>();
+  buffer = std::make_shared<Buffer>();
   buffer->queue = queue;
   buffer->kind = kind;
   buffer->bytes = static_cast<size_t>(core.size()) * core.itemsize();
   buffer->lazyId = nextId++;
   core.buffer = buffer;
-  LazyToken token{buffer, buffer->lazyId};
-  return {wrapArray(std::move(core)), nb::cast(std::move(token))};
+  return wrapArray(std::move(core));
 }
+
+std::pair<nb::object, nb::object>
+newLazyResult(QueueState *queue, SluiceUsmKind kind, int dtype,
+              const std::vector<int64_t> &shape) {
+  std::shared_ptr<Buffer> buffer;
+  nb::object array = newLazyArray(queue, kind, dtype, shape, buffer);
+  uint64_t id = buffer->lazyId;
+  return {array, lazyBufferToken(buffer, id)};
+}
+
+nb::object lazyBufferToken(const std::shared_ptr<Buffer> &buffer, uint64_t id) {
+  return nb::cast(LazyToken{buffer, id});
+}
+
+uint64_t lazyNextId() { return nextId; }
 
 bool lazyGraphsPending() { return pending; }
 
@@ -168,6 +182,12 @@ nb::object lazyTokenArray(nb::handle token, int dtype,
   return tokenArray(*nb::inst_ptr<LazyToken>(token), dtype, shape);
 }
 
+nb::object lazyBufferArray(const std::shared_ptr<Buffer> &buffer, int dtype,
+                           const std::vector<int64_t> &shape) {
+  LazyToken t{buffer, 0};
+  return tokenArray(t, dtype, shape);
+}
+
 namespace {
 void failBuffer(Buffer &b, const std::string &message, SluiceStatus status) {
   if (!b.lazyId)
@@ -186,6 +206,11 @@ void failBuffer(Buffer &b, const std::string &message, SluiceStatus status) {
 void lazyTokenFail(nb::handle token, const std::string &message,
                    SluiceStatus status) {
   failBuffer(*nb::inst_ptr<LazyToken>(token)->buffer, message, status);
+}
+
+void lazyBufferFail(Buffer &buffer, const std::string &message,
+                    SluiceStatus status) {
+  failBuffer(buffer, message, status);
 }
 
 namespace {

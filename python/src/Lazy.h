@@ -48,6 +48,22 @@ bool lazyTargetFits(nanobind::handle token, QueueState *queue,
 std::pair<nanobind::object, nanobind::object>
 newLazyResult(QueueState *queue, SluiceUsmKind kind, int dtype,
               const std::vector<int64_t> &shape);
+/// The same without a token: the array, and its buffer in `buffer` (the
+/// tape keeps the buffer and makes a token only when one is needed,
+/// lazyBufferToken).
+nanobind::object newLazyArray(QueueState *queue, SluiceUsmKind kind, int dtype,
+                              const std::vector<int64_t> &shape,
+                              std::shared_ptr<Buffer> &buffer);
+/// A LazyToken of a buffer newLazyArray made (`id`: its lazy id then).
+nanobind::object lazyBufferToken(const std::shared_ptr<Buffer> &buffer,
+                                 uint64_t id);
+/// The lazy id the next lazy result will get.
+uint64_t lazyNextId();
+/// lazyTokenArray and lazyTokenFail on the buffer itself.
+nanobind::object lazyBufferArray(const std::shared_ptr<Buffer> &buffer,
+                                 int dtype, const std::vector<int64_t> &shape);
+void lazyBufferFail(Buffer &buffer, const std::string &message,
+                    SluiceStatus status);
 /// Whether Python's recorder holds a pending graph.
 bool lazyGraphsPending();
 /// Whether an array other than the token holds the token's buffer.

@@ -33,6 +33,8 @@ struct TapeTemplate {
     SluiceUsmKind kind;
     int dtype;
     std::vector<int64_t> shape;
+    /// The same shape as Python's tuple (passed to the program as is).
+    nb::object shapeObj;
   };
   std::vector<Result> results;
   /// Elements of the largest result.
@@ -63,6 +65,15 @@ std::vector<uint8_t> &chains = *new std::vector<uint8_t>;
 std::unordered_map<std::string, uint8_t> &smallSeen =
     *new std::unordered_map<std::string, uint8_t>;
 constexpr size_t kMaxSmallSeen = 4096;
+/// Per structure of a flush of one wanted result: the operations of its
+/// program (their places) whose results a later flush of the same tape
+/// computed again because they were not kept; that flush keeps them from
+/// then on (a value two flushes of a loop body need is computed once).
+std::unordered_map<std::string, std::vector<int32_t>> &keepLearnt =
+    *new std::unordered_map<std::string, std::vector<int32_t>>;
+constexpr size_t kMaxKeepLearnt = 1024;
+/// Whether flushes learn what to keep (lazy_tape_keep; for comparisons).
+bool keepLearning = true;
 /// Compiled programs kept, by structure.
 constexpr size_t kMaxPrograms = 512;
 
@@ -71,16 +82,28 @@ struct TapeRef {
   int32_t index; ///< the argument, or the op's result
 };
 
+/// A result of a recorded operation.
+struct TapeResult {
+  /// Its lazy buffer (the only owner besides the arrays the user holds:
+  /// live while they do; a LazyToken is made only when a program fills
+  /// it, or when Python adopts the tape).
+  std::shared_ptr<Buffer> buffer;
+  uint64_t id = 0; ///< its lazy id
+  /// The argument that holds it once submitted (-1: pending).
+  int32_t producedArg = -1;
+};
+
 struct TapeOp {
   std::shared_ptr<TapeTemplate> tmpl;
-  std::vector<TapeRef> refs;
-  /// Per result: its LazyToken (the only owner of the buffer besides the
-  /// arrays the user holds).
-  std::vector<nb::object> tokens;
-  /// Per result: the argument that holds it once submitted (-1: pending).
-  std::vector<int32_t> producedArg;
+  /// Its operands (Tape::refs) and results (Tape::results): one
+  /// allocation per tape rather than three per operation.
+  uint32_t refStart = 0, refCount = 0, resStart = 0, resCount = 0;
   /// The user's source line that recorded it (lazyCallerLocation).
   uint32_t location = 0;
+  /// Computed without being kept by a flush of one wanted result: that
+  /// flush (Tape::flushKeys) and the operation's place in its program
+  /// (-1: not so).
+  int32_t flushedIn = -1, flushedAt = -1;
   /// Below the recording threshold: its one-op program and the shapes it
   /// is called with (unset when it has none), to run it eagerly.
   bool small = false;
@@ -90,13 +113,33 @@ struct TapeOp {
 struct Tape {
   QueueState *queue = nullptr;
   std::vector<TapeOp> ops;
+  std::vector<TapeRef> refs;
+  std::vector<TapeResult> results;
   /// Arguments of the program: arrays (once each) and scalars.
   std::vector<nb::object> args;
   std::vector<bool> argIsArray;
   std::unordered_map<PyObject *, int32_t> argIndex;
-  /// The tape's lazy buffers: (op, result).
-  std::unordered_map<const Buffer *, TapeRef> produced;
+  /// The tape's lazy buffers by lazy id (from idBase): (op, result), op -1
+  /// for ids not on the tape. (Lazy ids are consecutive while the tape
+  /// records: nothing else makes lazy results then.)
+  uint64_t idBase = 0;
+  std::vector<TapeRef> byId;
+  /// The structures of the flushes of one wanted result so far.
+  std::vector<std::string> flushKeys;
+
+  TapeRef *opRefs(const TapeOp &op) { return refs.data() + op.refStart; }
+  const TapeRef *opRefs(const TapeOp &op) const {
+    return refs.data() + op.refStart;
+  }
+  TapeResult &result(TapeRef r) {
+    return results[ops[r.op].resStart + r.index];
+  }
+  const TapeResult &result(TapeRef r) const {
+    return results[ops[r.op].resStart + r.index];
+  }
 };
+/// Ids a tape spans before it is submitted (a guard: see Tape::byId).
+constexpr uint64_t kMaxIdSpan = 1 << 14;
 
 // Never destroyed: Python may be finalized before static destructors run.
 Tape &tape = *new Tape;
@@ -157,14 +200,17 @@ public:
 
 /// The tape's result that `a` is (whole, same shape and dtype), if any.
 const TapeRef *producedBy(const ArrayCore &a) {
-  auto it = tape.produced.find(a.buffer.get());
-  if (it == tape.produced.end())
+  uint64_t id = a.buffer->lazyId;
+  if (id < tape.idBase || id - tape.idBase >= tape.byId.size())
     return nullptr;
-  const TapeOp &op = tape.ops[it->second.op];
-  const TapeTemplate::Result &r = op.tmpl->results[it->second.index];
+  const TapeRef *ref = &tape.byId[id - tape.idBase];
+  if (ref->op < 0 || tape.result(*ref).buffer != a.buffer)
+    return nullptr;
+  const TapeOp &op = tape.ops[ref->op];
+  const TapeTemplate::Result &r = op.tmpl->results[ref->index];
   bool whole = a.offset == 0 && a.cContiguous() && a.dtype == r.dtype &&
                a.shape == r.shape;
-  return whole ? &it->second : nullptr;
+  return whole ? ref : nullptr;
 }
 
 void putU32(std::string &key, uint32_t v) {
@@ -210,6 +256,7 @@ std::shared_ptr<TapeTemplate> parseTemplate(nb::handle py) {
     res.dtype = nb::cast<int>(types[r][1]);
     for (nb::handle d : shapes[r])
       res.shape.push_back(nb::cast<int64_t>(d));
+    res.shapeObj = shapes[r];
     tmpl->results.push_back(std::move(res));
   }
   tmpl->size = nb::cast<int64_t>(t[8]);
@@ -279,6 +326,8 @@ TapeOutcome tapeRecord(const std::shared_ptr<TapeTemplate> &tmpl,
     return TapeOutcome::UsePython;
   if (tape.queue && tape.queue != t.queue)
     tapeFlush("an operation on another queue was recorded");
+  if (!tape.ops.empty() && lazyNextId() - tape.idBase > kMaxIdSpan)
+    tapeFlush("the graph reached SLUICE_LAZY_MAX_OPS operations");
   // Operands that are pending but not whole results of the tape (a view of
   // part of one, a reshape): their memory must exist first.
   bool onTape = false;
@@ -317,21 +366,26 @@ TapeOutcome tapeRecord(const std::shared_ptr<TapeTemplate> &tmpl,
   if (tape.ops.empty()) {
     tape.queue = t.queue;
     // (A fresh tape: room for a loop body without regrowing.)
-    tape.ops.reserve(std::min<size_t>(maxOps, 64));
-    tape.produced.reserve(64);
+    size_t room = std::min<size_t>(maxOps, 64);
+    tape.ops.reserve(room);
+    tape.refs.reserve(room * 2);
+    tape.results.reserve(room);
+    tape.byId.reserve(room);
+    tape.idBase = lazyNextId();
   }
   TapeOp op;
-  op.refs.reserve(n);
+  op.refStart = static_cast<uint32_t>(tape.refs.size());
+  op.refCount = static_cast<uint32_t>(n);
   for (size_t i = 0; i < n; ++i) {
     if (!t.isArray[i]) {
-      op.refs.push_back({-1, static_cast<int32_t>(tape.args.size())});
+      tape.refs.push_back({-1, static_cast<int32_t>(tape.args.size())});
       tape.args.push_back(nb::borrow(xs[i]));
       tape.argIsArray.push_back(false);
       continue;
     }
     const ArrayCore &a = *nb::inst_ptr<ArrayCore>(nb::handle(xs[i]));
     if (a.buffer->lazyId) {
-      op.refs.push_back(*producedBy(a));
+      tape.refs.push_back(*producedBy(a));
       continue;
     }
     auto [it, fresh] = tape.argIndex.try_emplace(
@@ -341,19 +395,26 @@ TapeOutcome tapeRecord(const std::shared_ptr<TapeTemplate> &tmpl,
       tape.argIsArray.push_back(true);
       lazyMarkRead(*a.buffer, 1);
     }
-    op.refs.push_back({-1, it->second});
+    tape.refs.push_back({-1, it->second});
   }
   int32_t j = static_cast<int32_t>(tape.ops.size());
+  op.resStart = static_cast<uint32_t>(tape.results.size());
+  op.resCount = static_cast<uint32_t>(t.results.size());
   for (size_t r = 0; r < t.results.size(); ++r) {
     const TapeTemplate::Result &res = t.results[r];
-    auto [array, token] =
-        newLazyResult(t.queue, res.kind, res.dtype, res.shape);
+    TapeResult out;
+    nb::object array =
+        newLazyArray(t.queue, res.kind, res.dtype, res.shape, out.buffer);
     if (r == 0)
-      result = array;
-    tape.produced[nb::inst_ptr<ArrayCore>(array)->buffer.get()] = {
-        j, static_cast<int32_t>(r)};
-    op.tokens.push_back(std::move(token));
-    op.producedArg.push_back(-1);
+      result = std::move(array);
+    out.id = out.buffer->lazyId;
+    if (out.id < tape.idBase) // (cannot happen: ids only grow)
+      throw Error(ErrorKind::Runtime, "lazy tape: lazy ids out of order");
+    size_t at = out.id - tape.idBase;
+    if (at >= tape.byId.size())
+      tape.byId.resize(at + 1, TapeRef{-1, -1});
+    tape.byId[at] = {j, static_cast<int32_t>(r)};
+    tape.results.push_back(std::move(out));
   }
   op.tmpl = tmpl;
   op.location = lazyCallerLocation();
@@ -374,7 +435,7 @@ namespace {
 /// `r` through the results submitted already (arguments now).
 TapeRef resolve(const Tape &t, TapeRef r) {
   if (r.op >= 0)
-    if (int32_t a = t.ops[r.op].producedArg[r.index]; a >= 0)
+    if (int32_t a = t.result(r).producedArg; a >= 0)
       return {-1, a};
   return r;
 }
@@ -391,9 +452,86 @@ void failResults(Tape &t, const std::vector<TapeRef> &outs,
           : SLUICE_ERROR_BACKEND;
   for (const TapeRef &o : outs)
     if (o.op >= from)
-      lazyTokenFail(t.ops[o.op].tokens[o.index],
-                    e.what() + lazyLocationText({t.ops[o.op].location}),
-                    status);
+      lazyBufferFail(*t.result(o).buffer,
+                     e.what() + lazyLocationText({t.ops[o.op].location}),
+                     status);
+}
+
+/// A flush of one wanted result (`outs`, its cone `need`, the program's
+/// structure `key`, outs included): learns which operations computed
+/// again here an earlier flush should have kept (results still
+/// referenced and pending, read here by operations that are new in this
+/// flush), and adds to `outs` (and `key`) what this structure learnt to
+/// keep. Returns the flush's index in t.flushKeys.
+int32_t learnKeeping(Tape &t, const std::vector<char> &need,
+                     const std::vector<int32_t> &newIndex, std::string &key,
+                     std::vector<TapeRef> &outs) {
+  auto keepable = [&](size_t j) {
+    const TapeOp &op = t.ops[j];
+    if (op.resCount != 1)
+      return false;
+    const TapeResult &res = t.results[op.resStart];
+    return res.producedArg < 0 && res.buffer.use_count() > 1;
+  };
+  size_t n = t.ops.size();
+  for (size_t j = 0; j < n; ++j) {
+    if (!need[j] || t.ops[j].flushedIn >= 0)
+      continue; // (only what this flush computes for the first time)
+    const TapeOp &op = t.ops[j];
+    for (uint32_t i = 0; i < op.refCount; ++i) {
+      TapeRef r = resolve(t, t.opRefs(op)[i]);
+      if (r.op < 0)
+        continue;
+      const TapeOp &from = t.ops[r.op];
+      if (from.flushedIn < 0 || !keepable(r.op))
+        continue;
+      if (keepLearnt.size() >= kMaxKeepLearnt)
+        keepLearnt.clear();
+      std::vector<int32_t> &keep = keepLearnt[t.flushKeys[from.flushedIn]];
+      if (std::find(keep.begin(), keep.end(), from.flushedAt) == keep.end())
+        keep.push_back(from.flushedAt);
+    }
+  }
+  int32_t index = static_cast<int32_t>(t.flushKeys.size());
+  t.flushKeys.push_back(key);
+  auto it = keepLearnt.find(key);
+  if (it == keepLearnt.end())
+    return index;
+  for (int32_t at : it->second)
+    for (size_t j = 0; j < n; ++j) {
+      if (newIndex[j] != at)
+        continue;
+      bool already = false;
+      for (const TapeRef &o : outs)
+        already |= o.op == static_cast<int32_t>(j);
+      if (!already && keepable(j)) {
+        outs.push_back({static_cast<int32_t>(j), 0});
+        putU32(key, static_cast<uint32_t>(at));
+        putU32(key, 0);
+      }
+      break;
+    }
+  return index;
+}
+
+/// After a flush of one wanted result (`flushIndex` >= 0): marks the
+/// operations it computed without keeping them.
+void noteFlushed(Tape &t, const std::vector<char> &need,
+                 const std::vector<int32_t> &newIndex,
+                 const std::vector<TapeRef> &outs, int32_t flushIndex) {
+  if (flushIndex < 0)
+    return;
+  for (size_t j = 0; j < t.ops.size(); ++j) {
+    if (!need[j] || t.ops[j].flushedIn >= 0)
+      continue;
+    bool kept = false;
+    for (const TapeRef &o : outs)
+      kept |= o.op == static_cast<int32_t>(j);
+    if (!kept) {
+      t.ops[j].flushedIn = flushIndex;
+      t.ops[j].flushedAt = newIndex[j];
+    }
+  }
 }
 
 /// Runs the operations `need` marks one by one with their one-op programs
@@ -409,9 +547,9 @@ void runEagerly(Tape &t, const std::vector<char> &need,
         continue;
       const TapeOp &op = t.ops[j];
       nb::object args =
-          nb::steal(PyTuple_New(static_cast<Py_ssize_t>(op.refs.size())));
-      for (size_t i = 0; i < op.refs.size(); ++i) {
-        TapeRef r = resolve(t, op.refs[i]);
+          nb::steal(PyTuple_New(static_cast<Py_ssize_t>(op.refCount)));
+      for (size_t i = 0; i < op.refCount; ++i) {
+        TapeRef r = resolve(t, t.opRefs(op)[i]);
         nb::object v = r.op < 0 ? t.args[r.index] : values[r.op][r.index];
         PyTuple_SET_ITEM(args.ptr(), static_cast<Py_ssize_t>(i),
                          v.release().ptr());
@@ -422,11 +560,12 @@ void runEagerly(Tape &t, const std::vector<char> &need,
           continue;
         if (targets.is_none()) {
           nb::list l;
-          for (size_t r = 0; r < op.tokens.size(); ++r)
+          for (size_t r = 0; r < op.resCount; ++r)
             l.append(nb::none());
           targets = l;
         }
-        targets[o.index] = op.tokens[o.index];
+        const TapeResult &res = t.result(o);
+        targets[o.index] = lazyBufferToken(res.buffer, res.id);
       }
       nb::list res = nb::inst_ptr<Program>(op.eager)->call(
           args, op.eagerShapes, targets, {op.location});
@@ -441,15 +580,15 @@ void runEagerly(Tape &t, const std::vector<char> &need,
 /// Runs what results `outs` need as one program (compiled once per
 /// structure) that fills their buffers; a small graph whose structure is
 /// new runs operation by operation instead.
-void runCone(Tape &t, const std::vector<TapeRef> &outs) {
+void runCone(Tape &t, std::vector<TapeRef> &outs, bool learn = false) {
   size_t n = t.ops.size();
   std::vector<char> need(n, 0);
   for (const TapeRef &o : outs)
     need[o.op] = 1;
   for (size_t j = n; j-- > 0;)
     if (need[j])
-      for (TapeRef r : t.ops[j].refs)
-        if (r = resolve(t, r); r.op >= 0)
+      for (uint32_t i = 0; i < t.ops[j].refCount; ++i)
+        if (TapeRef r = resolve(t, t.opRefs(t.ops[j])[i]); r.op >= 0)
           need[r.op] = 1;
   // The structure: operations, how their operands connect (arguments
   // numbered as first used), the results returned.
@@ -474,8 +613,8 @@ void runCone(Tape &t, const std::vector<TapeRef> &outs) {
     refStart.push_back(static_cast<uint32_t>(refs.size()));
     locations.push_back(t.ops[j].location);
     putU32(key, t.ops[j].tmpl->id);
-    for (TapeRef r : t.ops[j].refs) {
-      r = resolve(t, r);
+    for (uint32_t i = 0; i < t.ops[j].refCount; ++i) {
+      TapeRef r = resolve(t, t.opRefs(t.ops[j])[i]);
       if (r.op < 0) {
         int32_t &a = argIndex[r.index];
         if (a < 0) {
@@ -494,16 +633,19 @@ void runCone(Tape &t, const std::vector<TapeRef> &outs) {
   putU32(key, 0xffffffffu);
   size_t count = refStart.size(); // operations in the program
   refStart.push_back(static_cast<uint32_t>(refs.size()));
-  nb::list targets, shapes;
   for (const TapeRef &o : outs) {
     putU32(key, static_cast<uint32_t>(newIndex[o.op]));
     putU32(key, static_cast<uint32_t>(o.index));
+  }
+  int32_t flushIndex = -1;
+  if (learn && keepLearning)
+    flushIndex = learnKeeping(t, need, newIndex, key, outs);
+  nb::list targets, shapes;
+  for (const TapeRef &o : outs) {
     const TapeOp &op = t.ops[o.op];
-    targets.append(op.tokens[o.index]);
-    nb::list shape;
-    for (int64_t d : op.tmpl->results[o.index].shape)
-      shape.append(d);
-    shapes.append(shape);
+    const TapeResult &res = t.result(o);
+    targets.append(lazyBufferToken(res.buffer, res.id));
+    shapes.append(op.tmpl->results[o.index].shapeObj);
   }
   bool allSmall = true;
   for (size_t j = 0; j < n && allSmall; ++j)
@@ -528,6 +670,7 @@ void runCone(Tape &t, const std::vector<TapeRef> &outs) {
       ++stats.graphs;
       stats.operations += count;
       runEagerly(t, need, outs);
+      noteFlushed(t, need, newIndex, outs, flushIndex);
       return;
     } else {
       smallSeen.erase(key);
@@ -561,6 +704,7 @@ void runCone(Tape &t, const std::vector<TapeRef> &outs) {
     stats.operations += count;
     nb::inst_ptr<Program>(program)->call(args, shapes, targets,
                                          std::move(locations));
+    noteFlushed(t, need, newIndex, outs, flushIndex);
   } catch (const std::exception &e) {
     failResults(t, outs, e);
   }
@@ -570,8 +714,9 @@ void runCone(Tape &t, const std::vector<TapeRef> &outs) {
 std::vector<TapeRef> liveResults(const Tape &t) {
   std::vector<TapeRef> live;
   for (size_t j = 0; j < t.ops.size(); ++j)
-    for (size_t r = 0; r < t.ops[j].tokens.size(); ++r)
-      if (t.ops[j].producedArg[r] < 0 && lazyTokenLive(t.ops[j].tokens[r]))
+    for (uint32_t r = 0; r < t.ops[j].resCount; ++r)
+      if (const TapeResult &res = t.results[t.ops[j].resStart + r];
+          res.producedArg < 0 && res.buffer.use_count() > 1)
         live.push_back({static_cast<int32_t>(j), static_cast<int32_t>(r)});
   return live;
 }
@@ -594,22 +739,27 @@ void tapeFlush(const char *reason, uint64_t wanted) {
     // it dies first), reading the result as an argument.
     for (const TapeRef &w : live) {
       TapeOp &op = tape.ops[w.op];
-      if (lazyTokenId(op.tokens[w.index]) != wanted)
+      if (tape.result(w).id != wanted)
         continue;
-      if (op.tokens.size() != 1)
+      if (op.resCount != 1)
         break; // (one result of several: all of them run)
       uint64_t generation = tapeGeneration;
-      runCone(tape, {w});
+      // (What an earlier run of the same structure learnt to keep for a
+      // later flush is computed and kept too.)
+      std::vector<TapeRef> outs{w};
+      runCone(tape, outs, /*learn=*/true);
       if (generation != tapeGeneration)
         return; // (a nested submission took the tape: nothing left here)
-      TapeOp &ran = tape.ops[w.op];
-      const TapeTemplate::Result &res = ran.tmpl->results[w.index];
-      nb::object done =
-          lazyTokenArray(ran.tokens[w.index], res.dtype, res.shape);
-      ran.producedArg[w.index] = static_cast<int32_t>(tape.args.size());
-      tape.args.push_back(done);
-      tape.argIsArray.push_back(true);
-      lazyMarkRead(*nb::inst_ptr<ArrayCore>(done)->buffer, 1);
+      for (const TapeRef &o : outs) {
+        TapeOp &ran = tape.ops[o.op];
+        const TapeTemplate::Result &res = ran.tmpl->results[o.index];
+        nb::object done =
+            lazyBufferArray(tape.result(o).buffer, res.dtype, res.shape);
+        tape.result(o).producedArg = static_cast<int32_t>(tape.args.size());
+        tape.args.push_back(done);
+        tape.argIsArray.push_back(true);
+        lazyMarkRead(*nb::inst_ptr<ArrayCore>(done)->buffer, 1);
+      }
       return;
     }
   }
@@ -661,12 +811,12 @@ nb::object takeTape() {
   int32_t count = 0, numArgs = 0;
   for (size_t j = 0; j < t.ops.size(); ++j) {
     const TapeOp &op = t.ops[j];
-    if (op.producedArg[0] >= 0)
+    if (t.results[op.resStart].producedArg >= 0)
       continue;
     newIndex[j] = count++;
     nb::list refs, tokens;
-    for (TapeRef r : op.refs) {
-      r = resolve(t, r);
+    for (uint32_t i = 0; i < op.refCount; ++i) {
+      TapeRef r = resolve(t, t.opRefs(op)[i]);
       if (r.op >= 0) {
         refs.append(nb::make_tuple(newIndex[r.op], r.index));
         continue;
@@ -678,8 +828,10 @@ nb::object takeTape() {
       }
       refs.append(a);
     }
-    for (const nb::object &tok : op.tokens)
-      tokens.append(tok);
+    for (uint32_t r = 0; r < op.resCount; ++r) {
+      const TapeResult &res = t.results[op.resStart + r];
+      tokens.append(lazyBufferToken(res.buffer, res.id));
+    }
     ops.append(nb::make_tuple(op.tmpl->py, refs, tokens, op.location));
   }
   return nb::make_tuple(ops, args);
@@ -718,6 +870,29 @@ void bindLazyTape(nb::module_ &m) {
       "operations (0: never); submits at `maximum` operations. Forgets "
       "which small operations repeat.");
   m.def(
+      "lazy_tape_forget",
+      [] {
+        tapeFlush("what lazy execution learnt was forgotten");
+        chains.clear();
+        smallSeen.clear();
+        programs.clear();
+        keepLearnt.clear();
+      },
+      "Submits the tape, then forgets what was learnt: which small "
+      "operations repeat, which small structures were seen, which values "
+      "flushes keep, and the programs compiled for tapes.");
+  m.def(
+      "lazy_tape_keep",
+      [](bool on) {
+        bool previous = keepLearning;
+        keepLearning = on;
+        keepLearnt.clear();
+        return previous;
+      },
+      "Whether a flush of one wanted result learns to keep values a later "
+      "flush of the same tape computes again (on by default); returns the "
+      "previous setting.");
+  m.def(
       "lazy_tape_stats",
       [] {
         nb::dict d, b;
@@ -730,7 +905,7 @@ void bindLazyTape(nb::module_ &m) {
         d["small graphs run eagerly"] = stats.smallEager;
         size_t pendingOps = 0;
         for (const TapeOp &op : tape.ops)
-          pendingOps += op.producedArg[0] < 0;
+          pendingOps += tape.results[op.resStart].producedArg < 0;
         d["pending_operations"] = pendingOps;
         d["cached_programs"] = programs.size();
         for (auto &[k, v] : boundaries)

@@ -65,6 +65,67 @@ def test_loop_body_compiles_once(device):
     )
 
 
+def test_operations_first_run_with_lazy_off_are_recorded(device):
+    # Fast-path entries made while lazy execution was off (a program, no
+    # template) are resolved once more when it is on, and then recorded.
+    from sluice import _lazy
+
+    _lazy.forget()
+    xn = np.linspace(0.5, 2, 128, dtype=np.float32)
+    yn = np.linspace(-1, 1, 128, dtype=np.float32)
+    x = sluice.asarray(xn, device=device)
+    y = sluice.asarray(yn, device=device)
+    sluice.set_lazy(False)
+    eager = (sluice.exp(x * 0.5) + y).asnumpy()
+    sluice.set_lazy(True)
+    sluice.lazy_report(reset=True)
+    for _ in range(3):
+        r = sluice.exp(x * 0.5) + y
+        assert _report()["pending_operations"] == 3
+        np.testing.assert_array_equal(r.asnumpy(), eager)
+    assert _report()["recorded"] == 9
+    np.testing.assert_allclose(eager, np.exp(xn * 0.5) + yn, rtol=1e-6)
+
+
+def test_a_value_two_flushes_need_is_computed_once(device):
+    # `s` is needed by both slice assignments of a step: the first flush
+    # computes it without keeping it (only the wanted result's cone runs),
+    # the second computes it again; from the next step on the first flush
+    # keeps it and the second reads it.
+    from sluice import _lazy
+
+    _lazy.forget()
+    an = np.linspace(0.5, 2, 128, dtype=np.float32)
+    bn = np.linspace(-1, 1, 128, dtype=np.float32)
+    a = sluice.asarray(an, device=device)
+    b = sluice.asarray(bn, device=device)
+    out1 = sluice.asarray(np.zeros(128, np.float32), device=device)
+    out2 = sluice.asarray(np.zeros(128, np.float32), device=device)
+
+    def step(k):
+        s = sluice.exp(a * 0.5) * b
+        out1[:] = a + s * k
+        out2[:] = out1 - s
+        return out1.asnumpy(), out2.asnumpy()
+
+    sluice.set_lazy(False)
+    eager = [step(k) for k in range(4)]
+    sluice.set_lazy(True, min_elements=0)
+    submitted = []
+    for k in range(4):
+        sluice.lazy_report(reset=True)
+        got = step(k)
+        submitted.append(_report()["operations submitted"])
+        np.testing.assert_array_equal(got[0], eager[k][0])
+        np.testing.assert_array_equal(got[1], eager[k][1])
+    # 5 operations and 1 + 3 computed again (the first step is recorded
+    # by Python's recorder, which resolves the operations seen with lazy
+    # execution off; the second by the tape, which learns), then 5 and 1.
+    assert submitted == [9, 9, 6, 6]
+    s = np.exp(an * np.float32(0.5)) * bn
+    np.testing.assert_allclose(eager[3][1], an + s * 3 - s, rtol=1e-5)
+
+
 def test_program_cache_is_bounded(device, monkeypatch):
     # The compiled graphs are kept by structure, least recently used
     # first out: a program of many structures holds a bounded number.

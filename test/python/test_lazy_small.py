@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import sluice
+from sluice import _lazy
 
 # A threshold above every size used here: all of these operations are
 # small, on every device.
@@ -18,11 +19,15 @@ _SMALL = 1 << 20
 
 @pytest.fixture(autouse=True)
 def small_threshold():
-    # (set_lazy's min_elements also forgets what repeated before.)
+    # Each test starts as a fresh process would (what repeated, the
+    # templates and programs of earlier tests forgotten), and leaves
+    # nothing learnt to the tests after it.
+    _lazy.forget()
     previous = sluice.set_lazy(True, min_elements=_SMALL)
     sluice.synchronize()
     yield
     sluice.set_lazy(previous, min_elements=None)
+    _lazy.forget()
 
 
 def _report():
@@ -120,10 +125,16 @@ def test_new_small_structures_run_eagerly_then_compile(device):
     assert r["programs compiled"] + r["programs reused"] == 1
 
 
-def test_same_bits_with_lazy_execution_on_and_off(device):
+# 128 elements: every element of every kernel is computed by the same
+# vector code. 100: the last ones fall in a scalar tail whose place depends
+# on how a program is vectorised, and on the host the tail's libm and the
+# body's libmvec may differ in the last bit (docs/python.md, Limitations).
+@pytest.mark.parametrize("n", [128, 100])
+def test_same_bits_with_lazy_execution_on_and_off(device, n):
     # Transcendentals too: each phase (eager, operation by operation,
-    # fused) gives the bits of eager execution.
-    a, b, _, _ = _arrays(device, 100)
+    # fused) gives the bits of eager execution. The operations first run
+    # with lazy execution off, and are recorded once it is on.
+    a, b, _, _ = _arrays(device, n)
 
     def run():
         out = []
@@ -136,11 +147,20 @@ def test_same_bits_with_lazy_execution_on_and_off(device):
     sluice.set_lazy(False)
     eager = run()
     sluice.set_lazy(True)
-    for _ in range(2):
+    sluice.lazy_report(reset=True)
+    tail_ulps = n % 64 != 0 and device.filter_string.startswith("host")
+    for _ in range(3):
         lazy = run()
         for e, z in zip(eager, lazy):
-            np.testing.assert_array_equal(z, e)
-    assert _report()["small operations recorded"] > 0
+            if tail_ulps:
+                # (One ulp an operation at most, through ten iterations.)
+                np.testing.assert_array_max_ulp(z, e, maxulp=4)
+                np.testing.assert_array_equal(z[:64], e[:64])
+            else:
+                np.testing.assert_array_equal(z, e)
+    r = _report()
+    assert r["small operations recorded"] > 0
+    assert r["programs compiled"] + r["programs reused"] > 0
 
 
 def test_stencil_loop_with_slice_assignment_matches_numpy(device):
