@@ -358,6 +358,97 @@ LogicalResult sluice::kernels::buildReductionKernel(gpu::GPUFuncOp func,
   return success();
 }
 
+bool sluice::kernels::hostColumnReductionApplies(KernelSpec &spec) {
+  linalg::GenericOp op = spec.op;
+  if (spec.target != KernelTarget::Host || op.getNumReductionLoops() == 0 ||
+      op.getNumDpsInits() != 1)
+    return false;
+  SmallVector<unsigned> par, red;
+  for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
+    (it == utils::IteratorType::parallel ? par : red).push_back(i);
+  if (par.empty() || red.back() > par.front())
+    return false;
+  OpOperand &init = op.getDpsInitsMutable()[0];
+  auto type = dyn_cast<MemRefType>(init.get().getType());
+  if (!type || !type.getElementType().isIntOrFloat() ||
+      spec.strided.count(init.getOperandNumber()))
+    return false;
+  AffineMap map = op.getMatchingIndexingMap(&init);
+  if (map.getNumResults() != par.size())
+    return false;
+  for (auto [i, e] : llvm::enumerate(map.getResults()))
+    if (!isa<AffineDimExpr>(e) || cast<AffineDimExpr>(e).getPosition() != par[i])
+      return false;
+  return true;
+}
+
+LogicalResult
+sluice::kernels::buildHostColumnReductionKernel(gpu::GPUFuncOp func,
+                                                KernelSpec &spec) {
+  BodyBuilder bb(func, spec);
+  OpBuilder &b = bb.b;
+  Location loc = bb.loc;
+  Value numOutputs = bb.product(bb.parLoops);
+  Value reduced = bb.product(bb.redLoops);
+  Value slices = bb.arg(spec.slicesArg);
+  Value width = bb.arg(spec.tileArg);
+  Value tiles = bb.ceilDiv(numOutputs, arith::MaxUIOp::create(
+                                           b, loc, width, bb.c(1)));
+  Value items = bb.mul(tiles, slices);
+  Value chunk = bb.ceilDiv(reduced, slices);
+  Combiner &comb = spec.combiner;
+  auto [lo, hi] = bb.hostRange(items, 1);
+  auto itemLoop = scf::ForOp::create(b, loc, lo, hi, bb.c(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(itemLoop.getBody()->getTerminator());
+  Value item = itemLoop.getInductionVar();
+  Value s = bb.div(item, tiles);
+  Value t = bb.rem(item, tiles);
+  Value olo = bb.min(bb.mul(t, width), numOutputs);
+  Value ohi = bb.min(bb.add(olo, width), numOutputs);
+  Value rlo = bb.min(bb.mul(s, chunk), reduced);
+  Value rhi = bb.min(bb.add(rlo, chunk), reduced);
+  // Where the tile's values accumulate: the output itself (one phase; the
+  // parallel loops in order index it, so output o is at o), or the
+  // slice's row of the partials.
+  Value dest = spec.singlePhase
+                   ? bb.arg(spec.bufferArg.lookup(
+                         spec.op.getDpsInitsMutable()[0].getOperandNumber()))
+                   : bb.arg(spec.partialArg);
+  Value destBase = spec.singlePhase ? bb.c(0) : bb.mul(s, numOutputs);
+  if (!spec.singlePhase || spec.initIsIdentity) {
+    Value identity = arith::ConstantOp::create(b, loc, comb.identity);
+    auto fill = scf::ForOp::create(b, loc, olo, ohi, bb.c(1));
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPoint(fill.getBody()->getTerminator());
+    memref::StoreOp::create(b, loc, identity, dest,
+                            bb.add(destBase, fill.getInductionVar()));
+  }
+  // Rows of the slice, each folded into the tile elementwise: the
+  // reduced order of every output is the unfused one (row after row).
+  auto rLoop = scf::ForOp::create(b, loc, rlo, rhi, bb.c(1));
+  b.setInsertionPoint(rLoop.getBody()->getTerminator());
+  Value r = rLoop.getInductionVar();
+  Value rowBase = bb.mul(r, numOutputs);
+  auto oLoop = scf::ForOp::create(b, loc, olo, ohi, bb.c(1));
+  b.setInsertionPoint(oLoop.getBody()->getTerminator());
+  Value o = oLoop.getInductionVar();
+  Value off = bb.add(destBase, o);
+  Value acc = memref::LoadOp::create(b, loc, dest, off);
+  BodyBuilder::Point p;
+  p.outputIndex = o;
+  p.reducedIndex = r;
+  p.flat = bb.add(rowBase, o);
+  IRMapping mapping;
+  FailureOr<SmallVector<Value>> values = bb.payload(p, acc, mapping);
+  if (failed(values))
+    return failure();
+  memref::StoreOp::create(b, loc, (*values)[0], dest, off);
+  b.setInsertionPointAfter(itemLoop);
+  bb.finish();
+  return success();
+}
+
 LogicalResult sluice::kernels::buildCombineKernel(gpu::GPUFuncOp func,
                                                   KernelSpec &spec) {
   BodyBuilder bb(func, spec);
@@ -378,7 +469,11 @@ LogicalResult sluice::kernels::buildCombineKernel(gpu::GPUFuncOp func,
   Value init = spec.initIsIdentity
                    ? Value(arith::ConstantOp::create(b, loc, comb.identity))
                    : Value(memref::LoadOp::create(b, loc, outBuf, *outOff));
-  Value base = bb.mul(o, slices);
+  // Output-major partials: (o, s) at o * slices + s; slice-major (host
+  // column reductions): at s * outputs + o.
+  bool bySlice = spec.partialsBySlice;
+  Value base = bySlice ? o : bb.mul(o, slices);
+  Value step = bySlice ? numOutputs : bb.c(1);
   auto sLoop =
       scf::ForOp::create(b, loc, bb.c(0), slices, bb.c(1), ValueRange{init});
   {
@@ -386,7 +481,7 @@ LogicalResult sluice::kernels::buildCombineKernel(gpu::GPUFuncOp func,
     b.setInsertionPointToStart(sLoop.getBody());
     Value partial = memref::LoadOp::create(
         b, loc, bb.arg(spec.partialArg),
-        ValueRange{bb.add(base, sLoop.getInductionVar())});
+        ValueRange{bb.add(base, bb.mul(sLoop.getInductionVar(), step))});
     IRMapping m;
     m.map(spec.op.getRegion().front().getArgument(spec.op.getNumDpsInputs()),
           sLoop.getRegionIterArg(0));

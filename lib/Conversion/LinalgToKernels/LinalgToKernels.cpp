@@ -54,6 +54,12 @@ constexpr int64_t kCudaShortRow = 64;
 constexpr int64_t kGpuSerialMinChunk = 1024;
 static_assert(kCudaShortRow <= kGpuSerialMinChunk,
               "a short CUDA row is one slice");
+/// Host column reductions: tiles of outputs aimed for, and the bounds of a
+/// tile's width (64 floats are four cache lines of a row; 1024 keep the
+/// tile in the first-level cache).
+constexpr int64_t kHostColumnTiles = 8;
+constexpr int64_t kHostColumnTileMin = 64;
+constexpr int64_t kHostColumnTileMax = 1024;
 /// Marks a reduction whose output starts as its combiner's identity.
 constexpr llvm::StringLiteral kInitIsIdentityAttrName =
     "sluice.init_is_identity";
@@ -629,6 +635,22 @@ LogicalResult KernelFormer::formReductionPhases(FormContext &ctx,
     spec.hostArgs.push_back(partials);
   }
   spec.singlePhase = singlePhase;
+  // Host column reductions take tiles of contiguous outputs (about eight
+  // tiles of 64 to 1024 outputs, a multiple of 16), each a work item per
+  // slice.
+  bool columns = hostColumnReductionApplies(spec);
+  if (columns) {
+    Value width = m.max(
+        m.min(m.mul(m.ceilDiv(m.ceilDiv(numOutputs, m.c(kHostColumnTiles)),
+                              m.c(16)),
+                    m.c(16)),
+              m.c(kHostColumnTileMax)),
+        m.c(kHostColumnTileMin));
+    spec.tileArg = spec.hostArgs.size();
+    spec.hostArgs.push_back(width);
+    spec.partialsBySlice = !singlePhase;
+    items = m.mul(m.ceilDiv(numOutputs, width), slices);
+  }
 
   Value groups1 =
       isHost
@@ -668,7 +690,8 @@ LogicalResult KernelFormer::formReductionPhases(FormContext &ctx,
                                               spec.argTypes(), loc, scratch);
   LogicalResult built = isCuda && !serialItems
                             ? buildCudaReductionKernel(partialKernel, spec)
-                            : buildReductionKernel(partialKernel, spec);
+                        : columns ? buildHostColumnReductionKernel(partialKernel, spec)
+                                  : buildReductionKernel(partialKernel, spec);
   if (failed(built))
     return failure();
   launch(b, loc, spec, partialKernel, groups1, spec.workgroupSize,
