@@ -358,6 +358,10 @@ LogicalResult sluice::kernels::buildReductionKernel(gpu::GPUFuncOp func,
   return success();
 }
 
+/// Rows a host column reduction folds into its tile per load and store of
+/// the tile.
+constexpr int64_t kHostColumnUnroll = 4;
+
 bool sluice::kernels::hostColumnReductionApplies(KernelSpec &spec) {
   linalg::GenericOp op = spec.op;
   if (spec.target != KernelTarget::Host || op.getNumReductionLoops() == 0 ||
@@ -424,26 +428,41 @@ sluice::kernels::buildHostColumnReductionKernel(gpu::GPUFuncOp func,
     memref::StoreOp::create(b, loc, identity, dest,
                             bb.add(destBase, fill.getInductionVar()));
   }
-  // Rows of the slice, each folded into the tile elementwise: the
-  // reduced order of every output is the unfused one (row after row).
-  auto rLoop = scf::ForOp::create(b, loc, rlo, rhi, bb.c(1));
-  b.setInsertionPoint(rLoop.getBody()->getTerminator());
-  Value r = rLoop.getInductionVar();
-  Value rowBase = bb.mul(r, numOutputs);
-  auto oLoop = scf::ForOp::create(b, loc, olo, ohi, bb.c(1));
-  b.setInsertionPoint(oLoop.getBody()->getTerminator());
-  Value o = oLoop.getInductionVar();
-  Value off = bb.add(destBase, o);
-  Value acc = memref::LoadOp::create(b, loc, dest, off);
-  BodyBuilder::Point p;
-  p.outputIndex = o;
-  p.reducedIndex = r;
-  p.flat = bb.add(rowBase, o);
-  IRMapping mapping;
-  FailureOr<SmallVector<Value>> values = bb.payload(p, acc, mapping);
-  if (failed(values))
+  // Rows of the slice folded into the tile elementwise, kHostColumnUnroll
+  // rows at a time (one load and store of the tile per group of rows),
+  // then the rest one by one: the reduced order of every output is the
+  // unfused one (row after row).
+  auto foldRows = [&](Value from, Value to, int64_t rows) -> LogicalResult {
+    auto rLoop = scf::ForOp::create(b, loc, from, to, bb.c(rows));
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPoint(rLoop.getBody()->getTerminator());
+    Value r0 = rLoop.getInductionVar();
+    auto oLoop = scf::ForOp::create(b, loc, olo, ohi, bb.c(1));
+    b.setInsertionPoint(oLoop.getBody()->getTerminator());
+    Value o = oLoop.getInductionVar();
+    Value off = bb.add(destBase, o);
+    Value acc = memref::LoadOp::create(b, loc, dest, off);
+    for (int64_t k = 0; k < rows; ++k) {
+      Value r = k == 0 ? r0 : bb.add(r0, bb.c(k));
+      BodyBuilder::Point p;
+      p.outputIndex = o;
+      p.reducedIndex = r;
+      p.flat = bb.add(bb.mul(r, numOutputs), o);
+      IRMapping mapping;
+      FailureOr<SmallVector<Value>> values = bb.payload(p, acc, mapping);
+      if (failed(values))
+        return failure();
+      acc = (*values)[0];
+    }
+    memref::StoreOp::create(b, loc, acc, dest, off);
+    return success();
+  };
+  Value grouped = bb.add(
+      rlo, bb.mul(bb.div(bb.sub(rhi, rlo), bb.c(kHostColumnUnroll)),
+                  bb.c(kHostColumnUnroll)));
+  if (failed(foldRows(rlo, grouped, kHostColumnUnroll)) ||
+      failed(foldRows(grouped, rhi, 1)))
     return failure();
-  memref::StoreOp::create(b, loc, (*values)[0], dest, off);
   b.setInsertionPointAfter(itemLoop);
   bb.finish();
   return success();
