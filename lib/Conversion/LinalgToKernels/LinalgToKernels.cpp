@@ -746,10 +746,17 @@ void dropIdentityFills(ModuleOp module) {
       reductions.push_back(generic);
     } else if (auto branch = dyn_cast_or_null<scf::IfOp>(next);
                branch && branch.getNumResults() == 0 && branch.elseBlock()) {
-      for (Block *block : {branch.thenBlock(), branch.elseBlock()})
-        if (auto generic = dyn_cast<linalg::GenericOp>(block->front());
-            generic && std::next(block->begin(), 2) == block->end())
+      // Each branch: views of the operands (a run-time broadcast's
+      // stride-0 views), then the generic, then the terminator.
+      for (Block *block : {branch.thenBlock(), branch.elseBlock()}) {
+        Operation *first = &block->front();
+        while (first->getNumRegions() == 0 && isMemoryEffectFree(first) &&
+               first != block->getTerminator())
+          first = first->getNextNode();
+        if (auto generic = dyn_cast<linalg::GenericOp>(first);
+            generic && generic->getNextNode() == block->getTerminator())
           reductions.push_back(generic);
+      }
       if (reductions.size() != 2)
         continue;
     }
