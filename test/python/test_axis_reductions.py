@@ -80,10 +80,11 @@ def _check(op, got, want, a, axis):
     tol = 4 * eps * np.sqrt(n) * scale + np.finfo(a.dtype).tiny
     fin = np.isfinite(want)
     np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
-    np.testing.assert_array_equal(got[~fin & ~np.isnan(want)],
-                                  want[~fin & ~np.isnan(want)])
-    assert np.all(np.abs(got[fin] - want[fin]) <= tol[fin]), (
-        np.max(np.abs(got[fin] - want[fin]) - tol[fin])
+    np.testing.assert_array_equal(
+        got[~fin & ~np.isnan(want)], want[~fin & ~np.isnan(want)]
+    )
+    assert np.all(np.abs(got[fin] - want[fin]) <= tol[fin]), np.max(
+        np.abs(got[fin] - want[fin]) - tol[fin]
     )
 
 
@@ -158,20 +159,19 @@ def test_views_and_three_dims(device, dt):
     ):
         for op in OPS:
             want = getattr(ref, op)(axis=0)
-            _check(op, sluice.asnumpy(getattr(view, op)(axis=0)), want,
-                   ref, 0)
+            _check(op, sluice.asnumpy(getattr(view, op)(axis=0)), want, ref, 0)
     b = _array(dt, (9, 13, 70), rng)
     y = sluice.asarray(b, device=device)
     for axis in (0, 1, (0, 1), (0, 2)):
         for op in OPS:
             want = getattr(b, op)(axis=axis)
-            _check(op, sluice.asnumpy(getattr(y, op)(axis=axis)), want,
-                   b, axis)
+            _check(
+                op, sluice.asnumpy(getattr(y, op)(axis=axis)), want, b, axis
+            )
 
 
 @pytest.mark.parametrize("axis", [0, 1])
-@pytest.mark.parametrize("shape", [(64, 64), (300, 257), (1030, 70)],
-                         ids=str)
+@pytest.mark.parametrize("shape", [(64, 64), (300, 257), (1030, 70)], ids=str)
 def test_softmax_and_fused_producers(device, axis, shape):
     """Reductions fed by the operations before them in one lazy graph:
     a softmax along either axis and a scaled sum, against NumPy's, with
@@ -211,14 +211,14 @@ def test_softmax_and_fused_producers(device, axis, shape):
     nans=st.integers(0, 3),
     seed=st.integers(0, 2**31 - 1),
 )
-def test_hypothesis_axis_reductions(device, rows, cols, op, axis, f64,
-                                    nans, seed):
+def test_hypothesis_axis_reductions(
+    device, rows, cols, op, axis, f64, nans, seed
+):
     dt = np.float64 if f64 and device.has_aspect_fp64 else np.float32
     rng = np.random.default_rng(seed)
     a = rng.standard_normal((rows, cols)).astype(dt)
     flat = a.reshape(-1)
-    for k in rng.choice(flat.size, size=min(nans, flat.size),
-                        replace=False):
+    for k in rng.choice(flat.size, size=min(nans, flat.size), replace=False):
         flat[k] = rng.choice([np.nan, np.inf, -np.inf, -0.0])
     x = sluice.asarray(a, device=device)
     with np.errstate(invalid="ignore"):

@@ -381,7 +381,8 @@ bool sluice::kernels::hostColumnReductionApplies(KernelSpec &spec) {
   if (map.getNumResults() != par.size())
     return false;
   for (auto [i, e] : llvm::enumerate(map.getResults()))
-    if (!isa<AffineDimExpr>(e) || cast<AffineDimExpr>(e).getPosition() != par[i])
+    if (!isa<AffineDimExpr>(e) ||
+        cast<AffineDimExpr>(e).getPosition() != par[i])
       return false;
   return true;
 }
@@ -396,8 +397,8 @@ sluice::kernels::buildHostColumnReductionKernel(gpu::GPUFuncOp func,
   Value reduced = bb.product(bb.redLoops);
   Value slices = bb.arg(spec.slicesArg);
   Value width = bb.arg(spec.tileArg);
-  Value tiles = bb.ceilDiv(numOutputs, arith::MaxUIOp::create(
-                                           b, loc, width, bb.c(1)));
+  Value tiles =
+      bb.ceilDiv(numOutputs, arith::MaxUIOp::create(b, loc, width, bb.c(1)));
   Value items = bb.mul(tiles, slices);
   Value chunk = bb.ceilDiv(reduced, slices);
   Combiner &comb = spec.combiner;
@@ -457,9 +458,9 @@ sluice::kernels::buildHostColumnReductionKernel(gpu::GPUFuncOp func,
     memref::StoreOp::create(b, loc, acc, dest, off);
     return success();
   };
-  Value grouped = bb.add(
-      rlo, bb.mul(bb.div(bb.sub(rhi, rlo), bb.c(kHostColumnUnroll)),
-                  bb.c(kHostColumnUnroll)));
+  Value grouped =
+      bb.add(rlo, bb.mul(bb.div(bb.sub(rhi, rlo), bb.c(kHostColumnUnroll)),
+                         bb.c(kHostColumnUnroll)));
   if (failed(foldRows(rlo, grouped, kHostColumnUnroll)) ||
       failed(foldRows(grouped, rhi, 1)))
     return failure();

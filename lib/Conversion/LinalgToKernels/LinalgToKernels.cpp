@@ -688,10 +688,10 @@ LogicalResult KernelFormer::formReductionPhases(FormContext &ctx,
   TypeRange scratch = serialItems ? TypeRange() : TypeRange(cudaScratch);
   gpu::GPUFuncOp partialKernel = createKernel(spec.target, base + "_reduce",
                                               spec.argTypes(), loc, scratch);
-  LogicalResult built = isCuda && !serialItems
-                            ? buildCudaReductionKernel(partialKernel, spec)
-                        : columns ? buildHostColumnReductionKernel(partialKernel, spec)
-                                  : buildReductionKernel(partialKernel, spec);
+  LogicalResult built =
+      isCuda && !serialItems ? buildCudaReductionKernel(partialKernel, spec)
+      : columns ? buildHostColumnReductionKernel(partialKernel, spec)
+                : buildReductionKernel(partialKernel, spec);
   if (failed(built))
     return failure();
   launch(b, loc, spec, partialKernel, groups1, spec.workgroupSize,
