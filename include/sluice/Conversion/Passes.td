@@ -135,11 +135,13 @@ def ConvertLinalgToKernelsPass
       chosen from the sizes so that the machine is filled; when it is 1
       (statically, or when the program runs), phase one writes the output
       directly.
-    - Host reductions whose reduced loops all come before the parallel
-      ones (column reductions, `x.sum(axis=0)`) with the output indexed by
-      the parallel loops in order: a work item is a tile of contiguous
-      outputs (about an eighth of them, 64 to 1024, a multiple of 16; the
-      width is a kernel argument) and a slice of the reduced rows. It
+    - Host reductions with parallel loops after all the reduced ones (and
+      any others before them: column reductions, `x.sum(axis=0)`, and
+      `x.sum(axis=1)` of a 3-D array) with the output indexed by the
+      parallel loops in order: a work item is an index of the outer
+      parallel loops, a tile of contiguous outputs of the inner ones (about
+      an eighth of them, 64 to 1024, a multiple of 16; the width is a
+      kernel argument) and a slice of the reduced rows. It
       stores the identity into the tile, then folds the rows into it four
       at a time, the innermost loop running over the tile's outputs with
       unit stride (contiguous loads and an elementwise combine, which LLVM

@@ -370,7 +370,10 @@ bool sluice::kernels::hostColumnReductionApplies(KernelSpec &spec) {
   SmallVector<unsigned> par, red;
   for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
     (it == utils::IteratorType::parallel ? par : red).push_back(i);
-  if (par.empty() || red.back() > par.front())
+  // Parallel loops around the reduced ones, some after them, none between.
+  if (par.empty() || par.back() < red.back() ||
+      llvm::any_of(
+          par, [&](unsigned l) { return l > red.front() && l < red.back(); }))
     return false;
   OpOperand &init = op.getDpsInitsMutable()[0];
   auto type = dyn_cast<MemRefType>(init.get().getType());
@@ -393,34 +396,49 @@ sluice::kernels::buildHostColumnReductionKernel(gpu::GPUFuncOp func,
   BodyBuilder bb(func, spec);
   OpBuilder &b = bb.b;
   Location loc = bb.loc;
-  Value numOutputs = bb.product(bb.parLoops);
+  // Parallel loops before the reduced ones (outer) and after (inner: the
+  // tiles run over them).
+  SmallVector<unsigned> outerLoops, innerLoops;
+  for (unsigned l : bb.parLoops)
+    (l < bb.redLoops.front() ? outerLoops : innerLoops).push_back(l);
+  Value numOuter = bb.product(outerLoops);
+  Value numInner = bb.product(innerLoops);
+  Value numOutputs = bb.mul(numOuter, numInner);
   Value reduced = bb.product(bb.redLoops);
   Value slices = bb.arg(spec.slicesArg);
   Value width = bb.arg(spec.tileArg);
   Value tiles =
-      bb.ceilDiv(numOutputs, arith::MaxUIOp::create(b, loc, width, bb.c(1)));
-  Value items = bb.mul(tiles, slices);
+      bb.ceilDiv(numInner, arith::MaxUIOp::create(b, loc, width, bb.c(1)));
+  Value perOuter = bb.mul(tiles, slices);
+  Value items = bb.mul(numOuter, perOuter);
   Value chunk = bb.ceilDiv(reduced, slices);
   Combiner &comb = spec.combiner;
   auto [lo, hi] = bb.hostRange(items, 1);
   auto itemLoop = scf::ForOp::create(b, loc, lo, hi, bb.c(1));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(itemLoop.getBody()->getTerminator());
+  // Item = ((outer index, slice), tile).
   Value item = itemLoop.getInductionVar();
-  Value s = bb.div(item, tiles);
-  Value t = bb.rem(item, tiles);
-  Value olo = bb.min(bb.mul(t, width), numOutputs);
-  Value ohi = bb.min(bb.add(olo, width), numOutputs);
+  Value po = bb.div(item, perOuter);
+  Value rest = bb.rem(item, perOuter);
+  Value s = bb.div(rest, tiles);
+  Value t = bb.rem(rest, tiles);
+  Value olo = bb.min(bb.mul(t, width), numInner);
+  Value ohi = bb.min(bb.add(olo, width), numInner);
   Value rlo = bb.min(bb.mul(s, chunk), reduced);
   Value rhi = bb.min(bb.add(rlo, chunk), reduced);
   // Where the tile's values accumulate: the output itself (one phase; the
-  // parallel loops in order index it, so output o is at o), or the
-  // slice's row of the partials.
+  // parallel loops in order index it, so output (po, o) is at
+  // po * inner + o), or the slice's row of the partials.
   Value dest = spec.singlePhase
                    ? bb.arg(spec.bufferArg.lookup(
                          spec.op.getDpsInitsMutable()[0].getOperandNumber()))
                    : bb.arg(spec.partialArg);
-  Value destBase = spec.singlePhase ? bb.c(0) : bb.mul(s, numOutputs);
+  Value outBase = bb.mul(po, numInner);
+  Value destBase =
+      spec.singlePhase ? outBase : bb.add(bb.mul(s, numOutputs), outBase);
+  // Element (po, r, o) of an identity-mapped buffer.
+  Value rowOrigin = bb.mul(po, reduced);
   if (!spec.singlePhase || spec.initIsIdentity) {
     Value identity = arith::ConstantOp::create(b, loc, comb.identity);
     auto fill = scf::ForOp::create(b, loc, olo, ohi, bb.c(1));
@@ -446,9 +464,9 @@ sluice::kernels::buildHostColumnReductionKernel(gpu::GPUFuncOp func,
     for (int64_t k = 0; k < rows; ++k) {
       Value r = k == 0 ? r0 : bb.add(r0, bb.c(k));
       BodyBuilder::Point p;
-      p.outputIndex = o;
+      p.outputIndex = bb.add(outBase, o);
       p.reducedIndex = r;
-      p.flat = bb.add(bb.mul(r, numOutputs), o);
+      p.flat = bb.add(bb.mul(bb.add(rowOrigin, r), numInner), o);
       IRMapping mapping;
       FailureOr<SmallVector<Value>> values = bb.payload(p, acc, mapping);
       if (failed(values))

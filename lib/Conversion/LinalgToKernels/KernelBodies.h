@@ -121,16 +121,18 @@ mlir::LogicalResult buildElementwiseKernel(mlir::gpu::GPUFuncOp func,
                                            KernelSpec &spec);
 mlir::LogicalResult buildReductionKernel(mlir::gpu::GPUFuncOp func,
                                          KernelSpec &spec);
-/// Whether a host reduction of `spec` runs as a column reduction: its
-/// reduced loops all come before its parallel ones (`x.sum(axis=0)`) and
-/// its output is stored in the order of the parallel loops. Then a
+/// Whether a host reduction of `spec` runs as a column reduction: some of
+/// its parallel loops come after all of its reduced ones, the others before
+/// them (`x.sum(axis=0)`, `x.sum(axis=1)` of a 3-D array), and its output is
+/// stored in the order of the parallel loops. Then a
 /// workgroup takes tiles of contiguous outputs and folds the reduced rows
 /// into them one row at a time: the innermost loop runs over outputs with
 /// unit stride (contiguous loads, an elementwise combine), which LLVM
 /// vectorises, instead of reading each output's column with a stride.
 bool hostColumnReductionApplies(KernelSpec &spec);
-/// The kernel of such a reduction: items are (slice, tile of outputs),
-/// slice-major; tileArg holds the tile's width. One phase stores into the
+/// The kernel of such a reduction: items are (index of the parallel loops
+/// before the reduced ones, slice, tile of the outputs after them);
+/// tileArg holds the tile's width. One phase stores into the
 /// output, two into slice-major partials (partialsBySlice).
 mlir::LogicalResult buildHostColumnReductionKernel(mlir::gpu::GPUFuncOp func,
                                                    KernelSpec &spec);

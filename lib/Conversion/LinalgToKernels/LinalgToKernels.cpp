@@ -640,16 +640,29 @@ LogicalResult KernelFormer::formReductionPhases(FormContext &ctx,
   // slice.
   bool columns = hostColumnReductionApplies(spec);
   if (columns) {
-    Value width = m.max(
-        m.min(m.mul(m.ceilDiv(m.ceilDiv(numOutputs, m.c(kHostColumnTiles)),
-                              m.c(16)),
-                    m.c(16)),
-              m.c(kHostColumnTileMax)),
-        m.c(kHostColumnTileMin));
+    // The tiles run over the parallel loops after the reduced ones; the
+    // loops before them (outer) multiply the items.
+    SmallVector<utils::IteratorType> iters = spec.op.getIteratorTypesArray();
+    size_t lastReduced = 0;
+    for (auto [i, it] : llvm::enumerate(iters))
+      if (it == utils::IteratorType::reduction)
+        lastReduced = i;
+    SmallVector<Value> innerSizes, outerSizes;
+    for (auto [i, it] : llvm::enumerate(iters))
+      if (it == utils::IteratorType::parallel)
+        (i > lastReduced ? innerSizes : outerSizes).push_back(hostLoopSizes[i]);
+    Value numInner = m.product(innerSizes);
+    Value width =
+        m.max(m.min(m.mul(m.ceilDiv(m.ceilDiv(numInner, m.c(kHostColumnTiles)),
+                                    m.c(16)),
+                          m.c(16)),
+                    m.c(kHostColumnTileMax)),
+              m.c(kHostColumnTileMin));
     spec.tileArg = spec.hostArgs.size();
     spec.hostArgs.push_back(width);
     spec.partialsBySlice = !singlePhase;
-    items = m.mul(m.ceilDiv(numOutputs, width), slices);
+    items =
+        m.mul(m.mul(m.product(outerSizes), m.ceilDiv(numInner, width)), slices);
   }
 
   Value groups1 =

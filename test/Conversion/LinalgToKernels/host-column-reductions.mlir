@@ -30,21 +30,25 @@
 // CHECK: gpu.func @colsum_reduce(%[[IN:.*]]: memref<?xf32, {{.*}}>, %[[OUT:.*]]: memref<?xf32, {{.*}}>, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index) kernel
 // CHECK: scf.for
 // CHECK: scf.for %[[O0:.*]] = %[[LO:.*]] to %[[HI:.*]] step %c1 {
-// CHECK-NEXT: memref.store %cst, %[[OUT]][%[[O0]]]
+// CHECK-NEXT: %[[F:.*]] = arith.addi %{{.*}}, %[[O0]] : index
+// CHECK-NEXT: memref.store %cst, %[[OUT]][%[[F]]]
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4 {
 // CHECK-NEXT: scf.for %[[O:.*]] = %[[LO]] to %[[HI]] step %c1 {
-// CHECK-NEXT: %[[ACC:.*]] = memref.load %[[OUT]][%[[O]]]
+// CHECK-NEXT: %[[OFF:.*]] = arith.addi %{{.*}}, %[[O]] : index
+// CHECK-NEXT: %[[ACC:.*]] = memref.load %[[OUT]][%[[OFF]]]
 // CHECK: %[[X0:.*]] = memref.load %[[IN]]
 // CHECK-NEXT: %[[S0:.*]] = arith.addf %[[ACC]], %[[X0]]
 // CHECK: %[[S1:.*]] = arith.addf %[[S0]]
 // CHECK: %[[S2:.*]] = arith.addf %[[S1]]
 // CHECK: %[[S3:.*]] = arith.addf %[[S2]]
-// CHECK-NEXT: memref.store %[[S3]], %[[OUT]][%[[O]]]
+// CHECK-NEXT: memref.store %[[S3]], %[[OUT]][%[[OFF]]]
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c1 {
 // CHECK-NEXT: scf.for %{{.*}} = %[[LO]] to %[[HI]] step %c1 {
 // CHECK: gpu.func @colsum_reduce_0(%{{.*}}, %[[P:[a-z0-9]+]]: memref<?xf32, {{[^%]*}}>, %{{.*}}: index) kernel
-// CHECK: %[[ROW:.*]] = arith.muli %{{.*}}, %arg3 : index
-// CHECK: %[[PO0:.*]] = arith.addi %[[ROW]], %{{.*}} : index
+// CHECK: %[[OB:.*]] = arith.muli %{{.*}}, %arg3 : index
+// CHECK-NEXT: %[[SB:.*]] = arith.muli %{{.*}}, %arg3 : index
+// CHECK-NEXT: %[[PB:.*]] = arith.addi %[[SB]], %[[OB]] : index
+// CHECK: %[[PO0:.*]] = arith.addi %[[PB]], %{{.*}} : index
 // CHECK-NEXT: memref.store %cst, %[[P]][%[[PO0]]]
 // CHECK: gpu.func @colsum_combine(
 // CHECK: scf.for %[[S:.*]] = %c0 to %arg4 step %c1
@@ -92,20 +96,59 @@ func.func @colmax(%x: !X, %out: !C) {
 
 // -----
 
-// Reduced loops after a parallel one, or a row reduction, keep the
-// per-output kernel (no tile argument).
+// A reduced loop between parallel ones (`x.sum(axis=1)` of a 3-D array):
+// items are (outer index, slice, tile); the tiles run over the inner
+// parallel loop, element (po, r, o) of the input is at
+// (po * reduced + r) * inner + o and output (po, o) at po * inner + o.
 #in = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #out = affine_map<(d0, d1, d2) -> (d0, d2)>
 !X = memref<?x?x?xf32, #usm.placement<"host:cpu:0", device>>
 !C = memref<?x?xf32, #usm.placement<"host:cpu:0", device>>
 // CHECK-LABEL: gpu.func @middle_reduce(
-// CHECK-NOT: step %c4
+// CHECK-SAME: %[[IN:[a-z0-9]*]]: memref<?xf32, {{[^%]*}}>, %[[OUT:[a-z0-9]*]]: memref<?xf32, {{[^%]*}}>, %[[D0:[a-z0-9]*]]: index, %[[D1:[a-z0-9]*]]: index, %[[D2:[a-z0-9]*]]: index, %{{.*}}: index, %{{.*}}: index) kernel
+// CHECK: %[[PO:.*]] = arith.divui %{{.*}}, %[[PER:.*]] : index
+// CHECK: %[[BASE:.*]] = arith.muli %[[PO]], %[[D2]] : index
+// CHECK: %[[ORIGIN:.*]] = arith.muli %[[PO]], %[[D1]] : index
+// CHECK: memref.store %cst, %[[OUT]]
+// CHECK: scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %c4 {
+// CHECK: scf.for %[[O:.*]] = %{{.*}} to %{{.*}} step %c1 {
+// CHECK-NEXT: %[[OFF:.*]] = arith.addi %[[BASE]], %[[O]] : index
+// CHECK-NEXT: memref.load %[[OUT]][%[[OFF]]]
+// CHECK-NEXT: %[[ROW:.*]] = arith.addi %[[ORIGIN]], %[[R]] : index
+// CHECK-NEXT: %[[ROWOFF:.*]] = arith.muli %[[ROW]], %[[D2]] : index
+// CHECK-NEXT: %[[AT:.*]] = arith.addi %[[ROWOFF]], %[[O]] : index
+// CHECK-NEXT: memref.load %[[IN]][%[[AT]]]
 // CHECK: gpu.return
 func.func @middle(%x: !X, %out: !C) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%out : !C)
   linalg.generic {indexing_maps = [#in, #out],
                   iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : !X) outs(%out : !C) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A row reduction (reduced loop innermost) keeps the per-output kernel
+// (no tile argument, no groups of four rows).
+#in = affine_map<(d0, d1) -> (d0, d1)>
+#out = affine_map<(d0, d1) -> (d0)>
+!X = memref<?x?xf32, #usm.placement<"host:cpu:0", device>>
+!C = memref<?xf32, #usm.placement<"host:cpu:0", device>>
+// CHECK-LABEL: gpu.func @rowsum_reduce(
+// CHECK-SAME: %{{.*}}: memref<?xf32, {{[^%]*}}>, %{{.*}}: memref<?xf32, {{[^%]*}}>, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index) kernel
+// CHECK-NOT: step %c4
+// CHECK: gpu.return
+func.func @rowsum(%x: !X, %out: !C) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : !C)
+  linalg.generic {indexing_maps = [#in, #out],
+                  iterator_types = ["parallel", "reduction"]}
       ins(%x : !X) outs(%out : !C) {
   ^bb0(%a: f32, %acc: f32):
     %s = arith.addf %acc, %a : f32
