@@ -8,6 +8,10 @@ NumPy time: below 1 means Sluice is faster); bench/RESULTS.md, "Column
 reductions on the host".
 
     python bench/axis_reductions.py [--dtype float32|float64] [--ops sum,max]
+        [--shapes 64x256x256,16x1024x64]
+
+Axes 0 and 1 of every shape (of a 3-D shape: the leading and the middle
+axis).
 """
 
 import argparse
@@ -43,13 +47,19 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--dtype", default="float32")
     p.add_argument("--ops", default="sum,mean,max,min")
+    p.add_argument("--shapes", default="", help="e.g. 64x256x256,100x7")
     args = p.parse_args()
+    shapes = SHAPES
+    if args.shapes:
+        shapes = [
+            tuple(int(d) for d in s.split("x")) for s in args.shapes.split(",")
+        ]
     ops = args.ops.split(",")
     print(
         f"us per call, fastest of 5 batches ({args.dtype}): "
         "sluice / numpy (ratio)"
     )
-    for shape in SHAPES:
+    for shape in shapes:
         a = np.random.default_rng(0).standard_normal(shape)
         a = a.astype(args.dtype)
         x = sluice.asarray(a)
