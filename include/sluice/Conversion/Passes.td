@@ -130,10 +130,24 @@ def ConvertLinalgToKernelsPass
       work-item each instead of a workgroup (chosen when the program runs
       where the row length is dynamic). An output just filled with the
       combiner's identity (as `usm.sum` starts; the fill may be followed by
-      the two generics of a run-time broadcast) needs no fill kernel: the
-      reduction stores its result. `S` is chosen from the sizes so that the
-      machine is filled; when it is 1 (statically, or when the program
-      runs), phase one writes the output directly.
+      the two generics of a run-time broadcast, each after the views it
+      reads) needs no fill kernel: the reduction stores its result. `S` is
+      chosen from the sizes so that the machine is filled; when it is 1
+      (statically, or when the program runs), phase one writes the output
+      directly.
+    - Host reductions with parallel loops after all the reduced ones (and
+      any others before them: column reductions, `x.sum(axis=0)`, and
+      `x.sum(axis=1)` of a 3-D array) with the output indexed by the
+      parallel loops in order: a work item is an index of the outer
+      parallel loops, a tile of contiguous outputs of the inner ones (about
+      an eighth of them, 64 to 1024, a multiple of 16; the width is a
+      kernel argument) and a slice of the reduced rows. It
+      stores the identity into the tile, then folds the rows into it four
+      at a time, the innermost loop running over the tile's outputs with
+      unit stride (contiguous loads and an elementwise combine, which LLVM
+      vectorises; each output still folds its rows in order). With several
+      slices the partials are slice-major and the combine kernel reads
+      them so.
     - With `host-streaming-stores` (on in Sluice's pipelines), a host
       elementwise kernel that stores every output at the flat index gets a
       second version, `<name>_map_stream`, marked

@@ -358,6 +358,135 @@ LogicalResult sluice::kernels::buildReductionKernel(gpu::GPUFuncOp func,
   return success();
 }
 
+/// Rows a host column reduction folds into its tile per load and store of
+/// the tile.
+constexpr int64_t kHostColumnUnroll = 4;
+
+bool sluice::kernels::hostColumnReductionApplies(KernelSpec &spec) {
+  linalg::GenericOp op = spec.op;
+  if (spec.target != KernelTarget::Host || op.getNumReductionLoops() == 0 ||
+      op.getNumDpsInits() != 1)
+    return false;
+  SmallVector<unsigned> par, red;
+  for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
+    (it == utils::IteratorType::parallel ? par : red).push_back(i);
+  // Parallel loops around the reduced ones, some after them, none between.
+  if (par.empty() || par.back() < red.back() ||
+      llvm::any_of(
+          par, [&](unsigned l) { return l > red.front() && l < red.back(); }))
+    return false;
+  OpOperand &init = op.getDpsInitsMutable()[0];
+  auto type = dyn_cast<MemRefType>(init.get().getType());
+  if (!type || !type.getElementType().isIntOrFloat() ||
+      spec.strided.count(init.getOperandNumber()))
+    return false;
+  AffineMap map = op.getMatchingIndexingMap(&init);
+  if (map.getNumResults() != par.size())
+    return false;
+  for (auto [i, e] : llvm::enumerate(map.getResults()))
+    if (!isa<AffineDimExpr>(e) ||
+        cast<AffineDimExpr>(e).getPosition() != par[i])
+      return false;
+  return true;
+}
+
+LogicalResult
+sluice::kernels::buildHostColumnReductionKernel(gpu::GPUFuncOp func,
+                                                KernelSpec &spec) {
+  BodyBuilder bb(func, spec);
+  OpBuilder &b = bb.b;
+  Location loc = bb.loc;
+  // Parallel loops before the reduced ones (outer) and after (inner: the
+  // tiles run over them).
+  SmallVector<unsigned> outerLoops, innerLoops;
+  for (unsigned l : bb.parLoops)
+    (l < bb.redLoops.front() ? outerLoops : innerLoops).push_back(l);
+  Value numOuter = bb.product(outerLoops);
+  Value numInner = bb.product(innerLoops);
+  Value numOutputs = bb.mul(numOuter, numInner);
+  Value reduced = bb.product(bb.redLoops);
+  Value slices = bb.arg(spec.slicesArg);
+  Value width = bb.arg(spec.tileArg);
+  Value tiles =
+      bb.ceilDiv(numInner, arith::MaxUIOp::create(b, loc, width, bb.c(1)));
+  Value perOuter = bb.mul(tiles, slices);
+  Value items = bb.mul(numOuter, perOuter);
+  Value chunk = bb.ceilDiv(reduced, slices);
+  Combiner &comb = spec.combiner;
+  auto [lo, hi] = bb.hostRange(items, 1);
+  auto itemLoop = scf::ForOp::create(b, loc, lo, hi, bb.c(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(itemLoop.getBody()->getTerminator());
+  // Item = ((outer index, slice), tile).
+  Value item = itemLoop.getInductionVar();
+  Value po = bb.div(item, perOuter);
+  Value rest = bb.rem(item, perOuter);
+  Value s = bb.div(rest, tiles);
+  Value t = bb.rem(rest, tiles);
+  Value olo = bb.min(bb.mul(t, width), numInner);
+  Value ohi = bb.min(bb.add(olo, width), numInner);
+  Value rlo = bb.min(bb.mul(s, chunk), reduced);
+  Value rhi = bb.min(bb.add(rlo, chunk), reduced);
+  // Where the tile's values accumulate: the output itself (one phase; the
+  // parallel loops in order index it, so output (po, o) is at
+  // po * inner + o), or the slice's row of the partials.
+  Value dest = spec.singlePhase
+                   ? bb.arg(spec.bufferArg.lookup(
+                         spec.op.getDpsInitsMutable()[0].getOperandNumber()))
+                   : bb.arg(spec.partialArg);
+  Value outBase = bb.mul(po, numInner);
+  Value destBase =
+      spec.singlePhase ? outBase : bb.add(bb.mul(s, numOutputs), outBase);
+  // Element (po, r, o) of an identity-mapped buffer.
+  Value rowOrigin = bb.mul(po, reduced);
+  if (!spec.singlePhase || spec.initIsIdentity) {
+    Value identity = arith::ConstantOp::create(b, loc, comb.identity);
+    auto fill = scf::ForOp::create(b, loc, olo, ohi, bb.c(1));
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPoint(fill.getBody()->getTerminator());
+    memref::StoreOp::create(b, loc, identity, dest,
+                            bb.add(destBase, fill.getInductionVar()));
+  }
+  // Rows of the slice folded into the tile elementwise, kHostColumnUnroll
+  // rows at a time (one load and store of the tile per group of rows),
+  // then the rest one by one: the reduced order of every output is the
+  // unfused one (row after row).
+  auto foldRows = [&](Value from, Value to, int64_t rows) -> LogicalResult {
+    auto rLoop = scf::ForOp::create(b, loc, from, to, bb.c(rows));
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPoint(rLoop.getBody()->getTerminator());
+    Value r0 = rLoop.getInductionVar();
+    auto oLoop = scf::ForOp::create(b, loc, olo, ohi, bb.c(1));
+    b.setInsertionPoint(oLoop.getBody()->getTerminator());
+    Value o = oLoop.getInductionVar();
+    Value off = bb.add(destBase, o);
+    Value acc = memref::LoadOp::create(b, loc, dest, off);
+    for (int64_t k = 0; k < rows; ++k) {
+      Value r = k == 0 ? r0 : bb.add(r0, bb.c(k));
+      BodyBuilder::Point p;
+      p.outputIndex = bb.add(outBase, o);
+      p.reducedIndex = r;
+      p.flat = bb.add(bb.mul(bb.add(rowOrigin, r), numInner), o);
+      IRMapping mapping;
+      FailureOr<SmallVector<Value>> values = bb.payload(p, acc, mapping);
+      if (failed(values))
+        return failure();
+      acc = (*values)[0];
+    }
+    memref::StoreOp::create(b, loc, acc, dest, off);
+    return success();
+  };
+  Value grouped =
+      bb.add(rlo, bb.mul(bb.div(bb.sub(rhi, rlo), bb.c(kHostColumnUnroll)),
+                         bb.c(kHostColumnUnroll)));
+  if (failed(foldRows(rlo, grouped, kHostColumnUnroll)) ||
+      failed(foldRows(grouped, rhi, 1)))
+    return failure();
+  b.setInsertionPointAfter(itemLoop);
+  bb.finish();
+  return success();
+}
+
 LogicalResult sluice::kernels::buildCombineKernel(gpu::GPUFuncOp func,
                                                   KernelSpec &spec) {
   BodyBuilder bb(func, spec);
@@ -378,7 +507,11 @@ LogicalResult sluice::kernels::buildCombineKernel(gpu::GPUFuncOp func,
   Value init = spec.initIsIdentity
                    ? Value(arith::ConstantOp::create(b, loc, comb.identity))
                    : Value(memref::LoadOp::create(b, loc, outBuf, *outOff));
-  Value base = bb.mul(o, slices);
+  // Output-major partials: (o, s) at o * slices + s; slice-major (host
+  // column reductions): at s * outputs + o.
+  bool bySlice = spec.partialsBySlice;
+  Value base = bySlice ? o : bb.mul(o, slices);
+  Value step = bySlice ? numOutputs : bb.c(1);
   auto sLoop =
       scf::ForOp::create(b, loc, bb.c(0), slices, bb.c(1), ValueRange{init});
   {
@@ -386,7 +519,7 @@ LogicalResult sluice::kernels::buildCombineKernel(gpu::GPUFuncOp func,
     b.setInsertionPointToStart(sLoop.getBody());
     Value partial = memref::LoadOp::create(
         b, loc, bb.arg(spec.partialArg),
-        ValueRange{bb.add(base, sLoop.getInductionVar())});
+        ValueRange{bb.add(base, bb.mul(sLoop.getInductionVar(), step))});
     IRMapping m;
     m.map(spec.op.getRegion().front().getArgument(spec.op.getNumDpsInputs()),
           sLoop.getRegionIterArg(0));

@@ -60,6 +60,11 @@ struct KernelSpec {
   /// Reductions: the slice count and partials arguments (-1 when absent).
   int64_t slicesArg = -1, partialArg = -1;
   bool singlePhase = false;
+  /// Host column reductions (hostColumnReductionApplies): the argument
+  /// holding the outputs per tile, and the partials' layout, slice-major
+  /// (partial (o, s) at s * outputs + o) rather than output-major.
+  int64_t tileArg = -1;
+  bool partialsBySlice = false;
   /// CUDA reductions to one output in a single launch: the argument (an
   /// `!llvm.ptr`) holding the launch queue's counter word (the runtime's
   /// sluiceProgramLaunchCounter: zero at the start of every launch, one
@@ -116,6 +121,21 @@ mlir::LogicalResult buildElementwiseKernel(mlir::gpu::GPUFuncOp func,
                                            KernelSpec &spec);
 mlir::LogicalResult buildReductionKernel(mlir::gpu::GPUFuncOp func,
                                          KernelSpec &spec);
+/// Whether a host reduction of `spec` runs as a column reduction: some of
+/// its parallel loops come after all of its reduced ones, the others before
+/// them (`x.sum(axis=0)`, `x.sum(axis=1)` of a 3-D array), and its output is
+/// stored in the order of the parallel loops. Then a
+/// workgroup takes tiles of contiguous outputs and folds the reduced rows
+/// into them one row at a time: the innermost loop runs over outputs with
+/// unit stride (contiguous loads, an elementwise combine), which LLVM
+/// vectorises, instead of reading each output's column with a stride.
+bool hostColumnReductionApplies(KernelSpec &spec);
+/// The kernel of such a reduction: items are (index of the parallel loops
+/// before the reduced ones, slice, tile of the outputs after them);
+/// tileArg holds the tile's width. One phase stores into the
+/// output, two into slice-major partials (partialsBySlice).
+mlir::LogicalResult buildHostColumnReductionKernel(mlir::gpu::GPUFuncOp func,
+                                                   KernelSpec &spec);
 mlir::LogicalResult buildCombineKernel(mlir::gpu::GPUFuncOp func,
                                        KernelSpec &spec);
 

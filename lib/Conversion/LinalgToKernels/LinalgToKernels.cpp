@@ -54,6 +54,12 @@ constexpr int64_t kCudaShortRow = 64;
 constexpr int64_t kGpuSerialMinChunk = 1024;
 static_assert(kCudaShortRow <= kGpuSerialMinChunk,
               "a short CUDA row is one slice");
+/// Host column reductions: tiles of outputs aimed for, and the bounds of a
+/// tile's width (64 floats are four cache lines of a row; 1024 keep the
+/// tile in the first-level cache).
+constexpr int64_t kHostColumnTiles = 8;
+constexpr int64_t kHostColumnTileMin = 64;
+constexpr int64_t kHostColumnTileMax = 1024;
 /// Marks a reduction whose output starts as its combiner's identity.
 constexpr llvm::StringLiteral kInitIsIdentityAttrName =
     "sluice.init_is_identity";
@@ -629,6 +635,35 @@ LogicalResult KernelFormer::formReductionPhases(FormContext &ctx,
     spec.hostArgs.push_back(partials);
   }
   spec.singlePhase = singlePhase;
+  // Host column reductions take tiles of contiguous outputs (about eight
+  // tiles of 64 to 1024 outputs, a multiple of 16), each a work item per
+  // slice.
+  bool columns = hostColumnReductionApplies(spec);
+  if (columns) {
+    // The tiles run over the parallel loops after the reduced ones; the
+    // loops before them (outer) multiply the items.
+    SmallVector<utils::IteratorType> iters = spec.op.getIteratorTypesArray();
+    size_t lastReduced = 0;
+    for (auto [i, it] : llvm::enumerate(iters))
+      if (it == utils::IteratorType::reduction)
+        lastReduced = i;
+    SmallVector<Value> innerSizes, outerSizes;
+    for (auto [i, it] : llvm::enumerate(iters))
+      if (it == utils::IteratorType::parallel)
+        (i > lastReduced ? innerSizes : outerSizes).push_back(hostLoopSizes[i]);
+    Value numInner = m.product(innerSizes);
+    Value width =
+        m.max(m.min(m.mul(m.ceilDiv(m.ceilDiv(numInner, m.c(kHostColumnTiles)),
+                                    m.c(16)),
+                          m.c(16)),
+                    m.c(kHostColumnTileMax)),
+              m.c(kHostColumnTileMin));
+    spec.tileArg = spec.hostArgs.size();
+    spec.hostArgs.push_back(width);
+    spec.partialsBySlice = !singlePhase;
+    items =
+        m.mul(m.mul(m.product(outerSizes), m.ceilDiv(numInner, width)), slices);
+  }
 
   Value groups1 =
       isHost
@@ -666,9 +701,10 @@ LogicalResult KernelFormer::formReductionPhases(FormContext &ctx,
   TypeRange scratch = serialItems ? TypeRange() : TypeRange(cudaScratch);
   gpu::GPUFuncOp partialKernel = createKernel(spec.target, base + "_reduce",
                                               spec.argTypes(), loc, scratch);
-  LogicalResult built = isCuda && !serialItems
-                            ? buildCudaReductionKernel(partialKernel, spec)
-                            : buildReductionKernel(partialKernel, spec);
+  LogicalResult built =
+      isCuda && !serialItems ? buildCudaReductionKernel(partialKernel, spec)
+      : columns ? buildHostColumnReductionKernel(partialKernel, spec)
+                : buildReductionKernel(partialKernel, spec);
   if (failed(built))
     return failure();
   launch(b, loc, spec, partialKernel, groups1, spec.workgroupSize,
@@ -723,10 +759,17 @@ void dropIdentityFills(ModuleOp module) {
       reductions.push_back(generic);
     } else if (auto branch = dyn_cast_or_null<scf::IfOp>(next);
                branch && branch.getNumResults() == 0 && branch.elseBlock()) {
-      for (Block *block : {branch.thenBlock(), branch.elseBlock()})
-        if (auto generic = dyn_cast<linalg::GenericOp>(block->front());
-            generic && std::next(block->begin(), 2) == block->end())
+      // Each branch: views of the operands (a run-time broadcast's
+      // stride-0 views), then the generic, then the terminator.
+      for (Block *block : {branch.thenBlock(), branch.elseBlock()}) {
+        Operation *first = &block->front();
+        while (first->getNumRegions() == 0 && isMemoryEffectFree(first) &&
+               first != block->getTerminator())
+          first = first->getNextNode();
+        if (auto generic = dyn_cast<linalg::GenericOp>(first);
+            generic && generic->getNextNode() == block->getTerminator())
           reductions.push_back(generic);
+      }
       if (reductions.size() != 2)
         continue;
     }

@@ -275,3 +275,44 @@ func.func @broadcast_sum(%p: !P, %q: !Q, %pv: !PV, %qv: !QV, %out: !O, %same: i1
   }
   return
 }
+
+// -----
+
+#p = affine_map<(d0, d1) -> (d0, d1)>
+#o = affine_map<(d0, d1) -> (d0)>
+!X = memref<?x?xf32, #usm.placement<"host:cpu:0", device>>
+!XV = memref<?x?xf32, strided<[?, ?]>, #usm.placement<"host:cpu:0", device>>
+!O = memref<?xf32, #usm.placement<"host:cpu:0", device>>
+
+// The same when a branch makes its stride-0 views before its generic (the
+// softmax's row sum, lowered by FusedLowering.cpp): the fill is dropped.
+// CHECK-LABEL: func.func @viewed_sum
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: @viewed_sum_map
+// CHECK: gpu.launch_func @sluice_host_kernels::@viewed_sum_reduce blocks
+// CHECK: } else {
+// CHECK: memref.reinterpret_cast
+// CHECK: gpu.launch_func @sluice_host_kernels::@viewed_sum_reduce_1 blocks
+func.func @viewed_sum(%x: !X, %out: !O, %same: i1, %n: index, %m: index, %s: index) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : !O)
+  scf.if %same {
+    linalg.generic {indexing_maps = [#p, #o], iterator_types = ["parallel", "reduction"]}
+        ins(%x : !X) outs(%out : !O) {
+    ^bb0(%a: f32, %acc: f32):
+      %e = math.exp %a : f32
+      %r = arith.addf %acc, %e : f32
+      linalg.yield %r : f32
+    }
+  } else {
+    %v = memref.reinterpret_cast %x to offset: [0], sizes: [%n, %m], strides: [%s, 0] : !X to !XV
+    linalg.generic {indexing_maps = [#p, #o], iterator_types = ["parallel", "reduction"]}
+        ins(%v : !XV) outs(%out : !O) {
+    ^bb0(%a: f32, %acc: f32):
+      %e = math.exp %a : f32
+      %r = arith.addf %acc, %e : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}

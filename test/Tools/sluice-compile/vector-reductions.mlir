@@ -25,12 +25,14 @@
 // CHECK-LABEL: define {{.*}}sluice_host_kernels__fullmax_reduce(
 // CHECK-NOT:   fcmp uno
 // CHECK:       call {{.*}}<{{[0-9]+}} x float> @llvm.maximum.v{{[0-9]+}}f32(
-// A column max reads with a stride: its loop stays scalar (compare and
-// select, NaN test), vectorised it would load through gathers.
+// A column max folds each row into a tile of outputs elementwise
+// (hostColumnReductionApplies): contiguous vector loads and llvm.maximum
+// vectors, no gathers, no compare-and-select.
 // CHECK-LABEL: define {{.*}}sluice_host_kernels__colmax_reduce(
 // CHECK-NOT:   masked.gather
-// CHECK-NOT:   @llvm.maximum.v
-// CHECK:       fcmp uno
+// CHECK-NOT:   fcmp uno
+// CHECK:       call {{.*}}<{{[0-9]+}} x float> @llvm.maximum.v{{[0-9]+}}f32(
+// CHECK-NOT:   masked.gather
 // CHECK-LABEL: define {{.*}}sluice_host_kernels__colmax_combine(
 // CHECK-LABEL: define {{.*}}sluice_host_kernels__rowmin64_reduce(
 // CHECK-NOT:   fcmp uno
