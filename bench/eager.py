@@ -151,12 +151,19 @@ def time_ops(b, n, loop, reps):
         calls = loop if n < (1 << 20) else max(loop // 20, 10)
         for _ in range(3):
             fn()
-        # One untimed round of the timed loop too: with lazy execution its
-        # structure (`calls` results alive at once) is compiled here, not in
-        # the first timed round.
+        b.sync()
+        # One untimed round of both timed loops too: with lazy execution
+        # their structures (`calls` results alive at once; one result
+        # synchronised at a time) are compiled here, not in the first
+        # timed round.
         warm = [fn() for _ in range(calls)]
         b.sync()
         del warm
+        if n < (1 << 20):
+            for _ in range(calls // 4):
+                r = fn()
+                b.sync()
+            del r
         caller, e2e = [], []
         for _ in range(reps):
             # Every result stays alive until the synchronisation: with
