@@ -275,10 +275,12 @@ TEST(CudaUsm, DeviceToDeviceAndOversizedCopies) {
 }
 
 TEST(CudaUsm, LargeDeviceCopiesAtEveryAlignmentAndTail) {
-  // Copies of 4 MiB and more between device allocations run the runtime's
-  // copy kernel (CudaDeviceCopy.h) when both ends are 16-byte aligned;
-  // the rest, and host or shared ends, stay cuMemcpyAsync. Every case
-  // must copy exactly its bytes and nothing around them.
+  // Copies of 1 MiB and more between device allocations run the runtime's
+  // copy kernels (CudaDeviceCopy.h): 16-byte elements when both ends are
+  // 16-byte aligned, 4-byte ones when both are 4-byte aligned, a shorter
+  // tail as a driver copy; the rest, and host or shared ends, stay
+  // cuMemcpyAsync. Every case must copy exactly its bytes and nothing
+  // around them.
   SKIP_WITHOUT_CUDA(d);
   SluiceQueue q = canonical(d);
   const size_t cap = (size_t(9) << 20) + 4096;
@@ -293,13 +295,17 @@ TEST(CudaUsm, LargeDeviceCopiesAtEveryAlignmentAndTail) {
   struct Case {
     size_t from, to, bytes;
   } cases[] = {
-      {0, 0, big},                 // the threshold, whole blocks
-      {0, 0, big - 16},            // just under it
-      {16, 48, big + 16 * 1000},   // a last block of 1000 vectors
-      {0, 0, big + 16 * 1024 + 3}, // a 3-byte tail after the kernel
-      {32, 16, (size_t(9) << 20)}, // 9 MiB
-      {4, 4, big + 100},           // 4-byte aligned: the driver's copy
-      {16, 8, big + 64},           // the destination unaligned
+      {0, 0, big},                    // whole blocks
+      {0, 0, (size_t(1) << 20) - 16}, // just under the threshold
+      {0, 0, (size_t(1) << 20)},      // the threshold
+      {16, 48, big + 16 * 1000},      // a last block of 1000 vectors
+      {0, 0, big + 16 * 1024 + 3},    // a 3-byte tail after the kernel
+      {32, 16, (size_t(9) << 20)},    // 9 MiB
+      {4, 4, big + 100},              // 4-byte elements
+      {16, 8, big + 64},              // the destination 8-byte aligned
+      {4, 0, big - 4},                // a[1:] = b[:-1] of float32
+      {8, 12, big + 4 * 333 + 2},     // 4-byte elements, a 2-byte tail
+      {2, 6, big},                    // 2-byte aligned: the driver's copy
   };
   for (const Case &c : cases) {
     SCOPED_TRACE(std::to_string(c.bytes) + " bytes from offset " +

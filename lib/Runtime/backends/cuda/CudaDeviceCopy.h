@@ -3,16 +3,18 @@
 //
 // A copy between two device allocations of one context runs as a kernel of
 // the runtime's own (PTX text in CudaDeviceCopy.cpp, loaded once per
-// context): each thread moves four 16-byte vectors, all four loaded before
-// the first is stored, loads and stores marked streaming (`.cs`). On an
+// context): each thread moves four 16-byte vectors (four 32-bit words where
+// an end is only 4-byte aligned, which the driver copies several times
+// slower), all four loaded before the first is stored, loads and stores
+// marked streaming (`.cs`). On an
 // H100 this moves 16 MiB 10-20% faster than cuMemcpyAsync's
 // device-to-device copy, and 2^27 floats as fast or up to 3% faster
 // (bench/RESULTS.md). Everything else (host memory,
-// managed memory, other contexts, unaligned or overlapping ranges, copies
-// under the size threshold) stays a cuMemcpyAsync.
+// managed memory, other contexts, ends not 4-byte aligned, overlapping
+// ranges, copies under the size threshold) stays a cuMemcpyAsync.
 //
 // $SLUICE_CUDA_COPY_KERNEL: "off" or "0" never uses the kernel; a number
-// is the smallest copy in bytes that does (default 4 MiB).
+// is the smallest copy in bytes that does (default 1 MiB).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_LIB_RUNTIME_CUDA_CUDADEVICECOPY_H
@@ -28,16 +30,19 @@ namespace sluice::rt::cuda {
 /// as the process).
 class DeviceCopy {
 public:
-  /// Whether a copy of `bytes` from `src` to `dst` runs as the kernel: both
-  /// device memory of `ctx` (not managed), 16-byte aligned, not
-  /// overlapping, at least the threshold, and the kernel's module loaded
-  /// (on first use; a module that fails to load leaves every copy to
-  /// cuMemcpyAsync). `ctx` must be current.
-  bool applies(CUcontext ctx, CUdeviceptr dst, CUdeviceptr src, size_t bytes);
-  /// Enqueues the copy of `bytes` (a multiple of 16: the caller copies a
-  /// tail with cuMemcpyAsync) on `stream`, after applies() said yes.
+  /// The width in bytes of the elements a kernel copies `bytes` from `src`
+  /// to `dst` with (16 where both are 16-byte aligned, else 4 where both
+  /// are 4-byte aligned), or 0: the driver's copy. A kernel needs both ends
+  /// device memory of `ctx` (not managed), not overlapping, at least the
+  /// threshold, and the kernels' module loaded (on first use; a module
+  /// that fails to load leaves every copy to cuMemcpyAsync). `ctx` must be
+  /// current.
+  unsigned applies(CUcontext ctx, CUdeviceptr dst, CUdeviceptr src,
+                   size_t bytes);
+  /// Enqueues the copy of `bytes` (a multiple of `width`, what applies()
+  /// returned: the caller copies a tail with cuMemcpyAsync) on `stream`.
   CUresult enqueue(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
-                   CUstream stream);
+                   unsigned width, CUstream stream);
 
   /// The threshold from $SLUICE_CUDA_COPY_KERNEL (0: never).
   static size_t minimumBytes();
@@ -47,7 +52,7 @@ private:
 
   std::mutex mutex;
   CUmodule module = nullptr;
-  CUfunction function = nullptr;
+  CUfunction copy16 = nullptr, copy4 = nullptr;
   bool tried = false;
 };
 

@@ -154,16 +154,17 @@ SluiceStatus CudaQueue::submitCopy(void *dst, const void *src, size_t bytes,
                                    const EventList &deps, Ref<Event> &out) {
   // Unified addressing: the driver tells host and device memory apart.
   // Large copies between device allocations run the runtime's own kernel
-  // (CudaDeviceCopy.h), a tail of less than 16 bytes after it a copy.
+  // (CudaDeviceCopy.h), a tail shorter than its elements after it a copy.
   return submit(
       "cuMemcpyAsync", deps,
       [&]() -> CUresult {
         CUdeviceptr d = devicePtr(dst), s = devicePtr(src);
         CudaContext &ctx = cudaDevice.cudaContext();
-        if (!ctx.deviceCopy().applies(ctx.handle(), d, s, bytes))
+        unsigned width = ctx.deviceCopy().applies(ctx.handle(), d, s, bytes);
+        if (!width)
           return cu().cuMemcpyAsync(d, s, bytes, stream);
-        size_t body = bytes & ~size_t(15);
-        if (CUresult r = ctx.deviceCopy().enqueue(d, s, body, stream))
+        size_t body = bytes - bytes % width;
+        if (CUresult r = ctx.deviceCopy().enqueue(d, s, body, width, stream))
           return r;
         return body == bytes ? CUDA_SUCCESS
                              : cu().cuMemcpyAsync(d + body, s + body,
