@@ -347,6 +347,47 @@ def test_short_rows_unrolled_add_in_row_order(device, n, k):
         np.testing.assert_array_equal(top.asnumpy(), (p * 2).max(axis=1))
 
 
+@pytest.mark.parametrize("n,k", [(1, 3), (40, 3), (9, 8), (17, 2)])
+def test_short_rows_with_their_prologue_alive(device, n, k):
+    # The difference `d` is still referenced when the reduction's value is
+    # read (lazy.py's pairwise distances): the group returns `d` too, and
+    # is split into a kernel writing `d` and the unrolled rows, which
+    # compute `d` again from the points. Both values as NumPy's, and the
+    # rows as with `d` dropped first.
+    rng = np.random.default_rng(n * 10 + k)
+    p = rng.standard_normal((n, k)).astype(np.float32)
+    p.reshape(-1)[::5] = np.resize(
+        np.array([np.nan, np.inf, -0.0], np.float32), p.reshape(-1)[::5].shape
+    )
+
+    @sluice.jit
+    def both(x):
+        d = x[:, None, :] - x[None, :, :]
+        return d, sluice.sqrt((d * d).sum(axis=-1))
+
+    @sluice.jit
+    def rows(x):
+        d = x[:, None, :] - x[None, :, :]
+        return sluice.sqrt((d * d).sum(axis=-1))
+
+    x = sluice.asarray(p, device=device)
+    d, dist = both(x)
+    with np.errstate(invalid="ignore"):
+        want_d = p[:, None, :] - p[None, :, :]
+        np.testing.assert_array_equal(d.asnumpy(), want_d)
+        np.testing.assert_array_equal(dist.asnumpy(), rows(x).asnumpy())
+        np.testing.assert_allclose(
+            dist.asnumpy(),
+            np.sqrt((want_d * want_d).sum(axis=-1)),
+            rtol=1e-6,
+        )
+    # Lazily, with `d` alive when the result is read.
+    ld = x[:, None, :] - x[None, :, :]
+    ldist = sluice.sqrt((ld * ld).sum(axis=-1))
+    np.testing.assert_array_equal(ldist.asnumpy(), dist.asnumpy())
+    np.testing.assert_array_equal(ld.asnumpy(), want_d)
+
+
 def test_softmax_rows_match_numpy(device):
     rng = np.random.default_rng(5)
     for rows, cols in [(1, 1), (3, 300), (257, 7), (64, 64)]:

@@ -69,7 +69,11 @@ def ConvertUSMToLinalgPass : Pass<"convert-usm-to-linalg", "mlir::ModuleOp"> {
     identity in ascending row-major order with no reassociation (the order
     of the GPU targets' reduction kernels for such rows; the host's kernel
     lets LLVM reassociate: docs/fusion.md), and evaluates the epilogue on
-    it. Other run-time checks:
+    it. Such a group that also returns values of its prologue is first
+    split in two: an elementwise group writing those values, and the
+    reduction group without them, unrolled, computing the prologue again
+    from the inputs instead of reading the values back. Other run-time
+    checks:
     `reshape` with dynamic sizes (same element count, no negative size),
     `broadcast_to` (each input size 1 or the target's), creation ops with a
     negative size, and `max`/`min` over a reduced extent of 0 ("zero-size

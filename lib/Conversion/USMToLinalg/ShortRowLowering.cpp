@@ -42,8 +42,12 @@ constexpr int64_t kMaxUnrolledRow = 8;
 
 /// The group's reduction when the group qualifies: a static reduced extent
 /// of 1 to kMaxUnrolledRow, and every result computed from the reduction's
-/// result with its shape.
-Operation *shortRowReduction(FusedOp op) {
+/// result with its shape. With `prologue`, results computed without the
+/// reduction (values of its prologue the program also uses) are allowed
+/// and their positions collected there, as long as one result is the
+/// reduction's.
+Operation *shortRowReduction(FusedOp op,
+                             SmallVectorImpl<unsigned> *prologue = nullptr) {
   if (!isReductionGroup(op))
     return nullptr;
   Block &body = op.getBody().front();
@@ -69,11 +73,48 @@ Operation *shortRowReduction(FusedOp op) {
   auto resultShape =
       cast<ArrayType>(reduction->getResult(0).getType()).getShape();
   auto yield = cast<YieldOp>(body.getTerminator());
-  for (Value v : yield.getOperands())
+  bool reduced = false;
+  for (auto [k, v] : llvm::enumerate(yield.getOperands())) {
+    if (prologue && !after.contains(v.getDefiningOp())) {
+      prologue->push_back(k);
+      continue;
+    }
     if (!after.contains(v.getDefiningOp()) ||
         cast<ArrayType>(v.getType()).getShape() != resultShape)
       return nullptr;
-  return reduction;
+    reduced = true;
+  }
+  return reduced ? reduction : nullptr;
+}
+
+/// A group like `op` yielding its results at `which`, before `op`: the body
+/// cloned, less the ops those results do not need.
+FusedOp groupOf(OpBuilder &b, FusedOp op, ArrayRef<unsigned> which) {
+  Block &body = op.getBodyBlock();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  SmallVector<Type> types;
+  for (unsigned k : which)
+    types.push_back(op.getResult(k).getType());
+  b.setInsertionPoint(op);
+  auto group =
+      FusedOp::create(b, op.getLoc(), types, op.getQueue(), op.getInputs());
+  Block *copy = b.createBlock(&group.getBody());
+  IRMapping map;
+  for (BlockArgument arg : body.getArguments())
+    map.map(arg, copy->addArgument(arg.getType(), arg.getLoc()));
+  for (Operation &inner : body.without_terminator())
+    b.clone(inner, map);
+  SmallVector<Value> yielded;
+  for (unsigned k : which)
+    yielded.push_back(map.lookup(yield.getOperand(k)));
+  YieldOp::create(b, yield.getLoc(), yielded);
+  SmallVector<Operation *> ops;
+  for (Operation &inner : copy->without_terminator())
+    ops.push_back(&inner);
+  for (Operation *inner : llvm::reverse(ops))
+    if (inner->use_empty())
+      inner->erase();
+  return group;
 }
 
 /// The run-time shape of every value of the group (checked op by op as the
@@ -329,6 +370,28 @@ struct FusedShortRowLowering : OpConversionPattern<FusedOp> {
 };
 
 } // namespace
+
+void sluice::usm::splitShortRowGroups(Operation *root) {
+  SmallVector<FusedOp> groups;
+  root->walk([&](FusedOp op) { groups.push_back(op); });
+  for (FusedOp op : groups) {
+    SmallVector<unsigned> prologue;
+    if (!shortRowReduction(op, &prologue) || prologue.empty())
+      continue;
+    SmallVector<unsigned> reduced;
+    for (unsigned k = 0; k < op.getNumResults(); ++k)
+      if (!llvm::is_contained(prologue, k))
+        reduced.push_back(k);
+    OpBuilder b(op);
+    FusedOp values = groupOf(b, op, prologue);
+    FusedOp rows = groupOf(b, op, reduced);
+    for (auto [k, result] : llvm::zip(prologue, values.getResults()))
+      op.getResult(k).replaceAllUsesWith(result);
+    for (auto [k, result] : llvm::zip(reduced, rows.getResults()))
+      op.getResult(k).replaceAllUsesWith(result);
+    op.erase();
+  }
+}
 
 void sluice::usm::populateShortRowLoweringPatterns(
     USMTypeConverter &converter, RewritePatternSet &patterns) {

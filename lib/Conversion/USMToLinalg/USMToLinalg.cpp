@@ -718,6 +718,7 @@ struct ConvertUSMToLinalgPass
     if (failed(decomposeComplexOps(getOperation())))
       return signalPassFailure();
     inlineFusedGroups();
+    splitShortRowGroups(getOperation());
     markInPlaceUpdates(getOperation());
     const USMTypeConverter &types = *converter;
     ConversionTarget target(*ctx);

@@ -104,3 +104,36 @@ func.func @long_rows(%x: !A) -> !V {
   }
   return %0 : !V
 }
+
+// -----
+
+// The group also returns `d`, a value of its prologue the program uses too:
+// it is split into an elementwise group that writes `d` and the reduction
+// group, whose rows are unrolled as above and recompute `d` from the
+// inputs (never reading the written `d` back).
+// CHECK-LABEL: func.func @pairwise_and_d
+// CHECK-SAME: (%[[P:.*]]: memref<?x1x3xf32, {{.*}}>, %[[Q:.*]]: memref<1x?x3xf32, {{.*}}>)
+// CHECK-NOT: linalg.fill
+// CHECK: %[[D:.*]] = memref.alloc({{.*}}) {{.*}} : memref<?x?x3xf32,
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[P]], %[[Q]] : {{.*}}) outs(%[[D]] :
+// CHECK: arith.subf
+// CHECK: %[[R:.*]] = memref.alloc({{.*}}) {{.*}} : memref<?x?xf32,
+// CHECK-NEXT: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[P]], %[[Q]], %[[P]], %[[Q]], %[[P]], %[[Q]] : {{.*}}) outs(%[[R]] :
+// CHECK: math.sqrt
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: linalg.reduce
+// CHECK: return %[[D]], %[[R]]
+!P = !usm.array<?x1x3xf32, "host:cpu:0", device>
+!Q = !usm.array<1x?x3xf32, "host:cpu:0", device>
+!D = !usm.array<?x?x3xf32, "host:cpu:0", device>
+!R = !usm.array<?x?xf32, "host:cpu:0", device>
+func.func @pairwise_and_d(%p: !P, %q: !Q) -> (!D, !R) {
+  %0:2 = usm.fused "host:cpu:0" ins(%a = %p : !P, %b = %q : !Q) -> (!D, !R) {
+    %d = usm.sub %a, %b : (!P, !Q) -> !D
+    %s = usm.mul %d, %d : (!D, !D) -> !D
+    %r = usm.sum %s axes [2] : !D -> !R
+    %t = usm.sqrt %r : (!R) -> !R
+    usm.yield %d, %t : !D, !R
+  }
+  return %0#0, %0#1 : !D, !R
+}

@@ -80,6 +80,15 @@ void populateFusedGroupLoweringPatterns(USMTypeConverter &converter,
 void populateShortRowLoweringPatterns(USMTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);
 
+/// Splits each reduction group over short rows that also returns values of
+/// its prologue (values computed before the reduction that the program
+/// uses too: `d` of `d = p[:, None] - p[None]; sqrt((d * d).sum(-1))`) into
+/// an elementwise group of those values and the reduction group without
+/// them, which then lowers with its rows unrolled and recomputes the
+/// prologue from the inputs instead of reading the values back
+/// (ShortRowLowering.cpp). Run before the conversion.
+void splitShortRowGroups(mlir::Operation *root);
+
 /// usm.gather as a linalg.generic loading from its source, usm.strided_view
 /// as a strided memref view, usm.strided_insert as a copy and a strided
 /// write (IndexingLowering.cpp).
