@@ -1,6 +1,8 @@
 //===- CudaDeviceCopy.cpp - Large device-to-device copies as a kernel -----===//
 #include "CudaDeviceCopy.h"
 
+#include "sluice/Runtime/ByteSize.h"
+
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -128,13 +130,10 @@ bool ownDeviceMemory(CUcontext ctx, CUdeviceptr p) {
 size_t DeviceCopy::minimumBytes() {
   static const size_t minimum = [] {
     const char *env = std::getenv("SLUICE_CUDA_COPY_KERNEL");
-    if (!env || !*env)
-      return kDefaultMinimum;
-    if (std::strcmp(env, "off") == 0)
+    if (env && std::strcmp(env, "off") == 0)
       return size_t(0);
-    char *end = nullptr;
-    unsigned long long v = std::strtoull(env, &end, 10);
-    return *end ? kDefaultMinimum : size_t(v);
+    uint64_t bytes = 0;
+    return parseByteSize(env, bytes) ? size_t(bytes) : kDefaultMinimum;
   }();
   return minimum;
 }

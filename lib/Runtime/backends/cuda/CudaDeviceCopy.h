@@ -14,7 +14,8 @@
 // ranges, copies under the size threshold) stays a cuMemcpyAsync.
 //
 // $SLUICE_CUDA_COPY_KERNEL: "off" or "0" never uses the kernel; a number
-// is the smallest copy in bytes that does (default 1 MiB).
+// is the smallest copy in bytes that does (a byte size, ByteSize.h;
+// default 1 MiB).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_LIB_RUNTIME_CUDA_CUDADEVICECOPY_H
