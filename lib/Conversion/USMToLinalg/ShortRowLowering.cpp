@@ -378,6 +378,13 @@ void sluice::usm::splitShortRowGroups(Operation *root) {
     SmallVector<unsigned> prologue;
     if (!shortRowReduction(op, &prologue) || prologue.empty())
       continue;
+    // The values must make an elementwise group: one shape for them all.
+    auto shape = cast<ArrayType>(op.getResult(prologue[0]).getType());
+    if (llvm::any_of(prologue, [&](unsigned k) {
+          return cast<ArrayType>(op.getResult(k).getType()).getShape() !=
+                 shape.getShape();
+        }))
+      continue;
     SmallVector<unsigned> reduced;
     for (unsigned k = 0; k < op.getNumResults(); ++k)
       if (!llvm::is_contained(prologue, k))

@@ -137,3 +137,24 @@ func.func @pairwise_and_d(%p: !P, %q: !Q) -> (!D, !R) {
   }
   return %0#0, %0#1 : !D, !R
 }
+
+// -----
+
+// Prologue values of two shapes make no elementwise group: the group is
+// not split and lowers as a reduction group.
+// CHECK-LABEL: func.func @two_prologue_shapes
+// CHECK: return
+!P = !usm.array<?x1x3xf32, "host:cpu:0", device>
+!Q = !usm.array<1x?x3xf32, "host:cpu:0", device>
+!D = !usm.array<?x?x3xf32, "host:cpu:0", device>
+!R = !usm.array<?x?xf32, "host:cpu:0", device>
+func.func @two_prologue_shapes(%p: !P, %q: !Q) -> (!D, !P, !R) {
+  %0:3 = usm.fused "host:cpu:0" ins(%a = %p : !P, %b = %q : !Q) -> (!D, !P, !R) {
+    %e = usm.negative %a : (!P) -> !P
+    %d = usm.sub %e, %b : (!P, !Q) -> !D
+    %s = usm.mul %d, %d : (!D, !D) -> !D
+    %r = usm.sum %s axes [2] : !D -> !R
+    usm.yield %d, %e, %r : !D, !P, !R
+  }
+  return %0#0, %0#1, %0#2 : !D, !P, !R
+}
